@@ -1,0 +1,300 @@
+//! `vkAllocateMemory` and `vkFreeMemory`: the rules the memory map depends on.
+
+use super::export::describe_allocation;
+use crate::finding::{Finding, ObjectRef, Outcome};
+use crate::raw::{AllocateInfoRead, ChainEnd, MAX_CHAIN_LENGTH};
+use crate::state::{DeviceFacts, MemoryLookup};
+use crate::vk_names;
+use crate::vuid;
+use ash::vk;
+
+const ALLOCATE: &str = "vkAllocateMemory";
+const FREE: &str = "vkFreeMemory";
+
+/// Checks the arguments of `vkAllocateMemory`: the pointers, then the `VkMemoryAllocateInfo`
+/// whose pNext chain was walked into `AllocationFacts`.
+pub fn check_allocate(device: &DeviceFacts, info: &AllocateInfoRead, output_null: bool) -> Outcome {
+    let mut outcome = Outcome::default();
+    let device_ref = ObjectRef::device(device.handle);
+    if output_null {
+        outcome.block(
+            Finding::new(
+                vuid::ALLOC_PMEMORY_PARAM,
+                ALLOCATE,
+                "pMemory",
+                "vkAllocateMemory(): pMemory is NULL. The call was not passed to the driver.",
+            )
+            .with(device_ref),
+        );
+    }
+    let (facts, chain) = match info {
+        AllocateInfoRead::Valid(facts, chain) => (facts, *chain),
+        AllocateInfoRead::Null => {
+            outcome.block(
+                Finding::new(
+                    vuid::ALLOC_INFO_PARAM,
+                    ALLOCATE,
+                    "pAllocateInfo",
+                    "vkAllocateMemory(): pAllocateInfo is NULL; it must point to a valid \
+                     VkMemoryAllocateInfo. The call was not passed to the driver.",
+                )
+                .with(device_ref),
+            );
+            return outcome;
+        }
+        AllocateInfoRead::WrongSType(found) => {
+            outcome.block(
+                Finding::new(
+                    vuid::ALLOC_STYPE,
+                    ALLOCATE,
+                    "pAllocateInfo->sType",
+                    format!(
+                        "vkAllocateMemory(): pAllocateInfo->sType is {}; it must be \
+                         VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO. The call was not passed to the \
+                         driver.",
+                        vk_names::structure_type(*found)
+                    ),
+                )
+                .with(device_ref),
+            );
+            return outcome;
+        }
+    };
+    match chain {
+        ChainEnd::Complete => {}
+        ChainEnd::Cycle => outcome.block(
+            Finding::new(
+                vuid::ALLOC_STYPE_UNIQUE,
+                ALLOCATE,
+                "pAllocateInfo->pNext",
+                "vkAllocateMemory(): the pNext chain of pAllocateInfo loops back on itself, so \
+                 structures repeat in it. The call was not passed to the driver, which would walk \
+                 the chain forever.",
+            )
+            .with(device_ref),
+        ),
+        ChainEnd::TooLong => outcome.push(
+            Finding::new(
+                vuid::PNEXT_CHAIN_TOO_LONG,
+                ALLOCATE,
+                "pAllocateInfo->pNext",
+                format!(
+                    "vkAllocateMemory(): the pNext chain of pAllocateInfo has more than \
+                     {MAX_CHAIN_LENGTH} structures; the layer checked only the first \
+                     {MAX_CHAIN_LENGTH}."
+                ),
+            )
+            .with(device_ref),
+        ),
+    }
+    if facts.export.is_some() && (facts.export_nv.is_some() || facts.export_win32_nv) {
+        let mut others = Vec::new();
+        if facts.export_nv.is_some() {
+            others.push("VkExportMemoryAllocateInfoNV");
+        }
+        if facts.export_win32_nv {
+            others.push("VkExportMemoryWin32HandleInfoNV");
+        }
+        outcome.push(
+            Finding::new(
+                vuid::ALLOC_PNEXT_00640,
+                ALLOCATE,
+                "pAllocateInfo->pNext",
+                format!(
+                    "vkAllocateMemory(): the pNext chain of pAllocateInfo has a \
+                     VkExportMemoryAllocateInfo together with {}; the KHR and NV export structures \
+                     cannot be mixed.",
+                    others.join(" and ")
+                ),
+            )
+            .with(device_ref),
+        );
+    }
+    if let Some(types) = facts.export {
+        if !vk_names::valid_handle_type_mask().contains(types) {
+            outcome.push(
+                Finding::new(
+                    vuid::EXPORT_HANDLE_TYPES_PARAM,
+                    ALLOCATE,
+                    "pAllocateInfo->pNext<VkExportMemoryAllocateInfo>.handleTypes",
+                    format!(
+                        "vkAllocateMemory(): VkExportMemoryAllocateInfo::handleTypes is {}, which is \
+                         not a combination of VkExternalMemoryHandleTypeFlagBits values.",
+                        vk_names::handle_types(types)
+                    ),
+                )
+                .with(device_ref),
+            );
+        }
+    }
+    if let Some(types) = facts.export_nv {
+        if !vk_names::valid_handle_type_nv_mask().contains(types) {
+            outcome.push(
+                Finding::new(
+                    vuid::EXPORT_NV_HANDLE_TYPES_PARAM,
+                    ALLOCATE,
+                    "pAllocateInfo->pNext<VkExportMemoryAllocateInfoNV>.handleTypes",
+                    format!(
+                        "vkAllocateMemory(): VkExportMemoryAllocateInfoNV::handleTypes is {}, which \
+                         is not a combination of VkExternalMemoryHandleTypeFlagBitsNV values.",
+                        vk_names::handle_types_nv(types)
+                    ),
+                )
+                .with(device_ref),
+            );
+        }
+    }
+    outcome
+}
+
+/// Checks the `memory` argument of `vkFreeMemory`.
+pub fn check_free(device: &DeviceFacts, memory: u64, lookup: &MemoryLookup) -> Outcome {
+    let mut outcome = Outcome::default();
+    let device_ref = ObjectRef::device(device.handle);
+    match lookup {
+        MemoryLookup::Null | MemoryLookup::Live(_) => {}
+        MemoryLookup::Unknown => outcome.block(
+            Finding::new(
+                vuid::FREE_MEMORY_PARAM,
+                FREE,
+                "memory",
+                format!(
+                    "vkFreeMemory(): memory ({}) is not a live VkDeviceMemory: it was never \
+                     allocated or has already been freed. The call was not passed to the driver.",
+                    vk_names::handle(vk::ObjectType::DEVICE_MEMORY, memory)
+                ),
+            )
+            .with(device_ref)
+            .with(ObjectRef::memory(memory)),
+        ),
+        MemoryLookup::OtherDevice(record) => outcome.block(
+            Finding::new(
+                vuid::FREE_MEMORY_PARENT,
+                FREE,
+                "memory",
+                format!(
+                    "vkFreeMemory(): memory is {}, which was not allocated from device ({}). The \
+                     call was not passed to the driver.",
+                    describe_allocation(record),
+                    vk_names::handle(vk::ObjectType::DEVICE, device.handle)
+                ),
+            )
+            .with(device_ref)
+            .with(ObjectRef::memory(memory))
+            .with(ObjectRef::device(record.device)),
+        ),
+    }
+    outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::fixtures::*;
+    use crate::state::AllocationFacts;
+
+    fn check(facts: &AllocationFacts, chain: ChainEnd) -> Outcome {
+        check_allocate(
+            &fd_device(),
+            &AllocateInfoRead::Valid(facts.clone(), chain),
+            false,
+        )
+    }
+
+    #[test]
+    fn plain_and_exporting_allocations_are_silent() {
+        let d = fd_device();
+        assert_eq!(
+            check(&not_exported(), ChainEnd::Complete),
+            Outcome::default()
+        );
+        assert!(check(&exported(OPAQUE_FD | DMA_BUF), ChainEnd::Complete)
+            .ids()
+            .is_empty());
+    }
+
+    #[test]
+    fn khr_with_nv_export_is_00640() {
+        let facts = AllocationFacts {
+            export_nv: Some(vk::ExternalMemoryHandleTypeFlagsNV::OPAQUE_WIN32),
+            ..exported(OPAQUE_FD)
+        };
+        assert_eq!(
+            check(&facts, ChainEnd::Complete).ids(),
+            [vuid::ALLOC_PNEXT_00640]
+        );
+        let facts = AllocationFacts {
+            export_win32_nv: true,
+            ..exported(OPAQUE_FD)
+        };
+        let out = check(&facts, ChainEnd::Complete);
+        assert_eq!(out.ids(), [vuid::ALLOC_PNEXT_00640]);
+        assert!(out.findings[0]
+            .message
+            .contains("VkExportMemoryWin32HandleInfoNV"));
+    }
+
+    #[test]
+    fn unknown_handle_type_bits() {
+        let facts = exported(vk::ExternalMemoryHandleTypeFlags::from_raw(1 << 13 | 1));
+        assert_eq!(
+            check(&facts, ChainEnd::Complete).ids(),
+            [vuid::EXPORT_HANDLE_TYPES_PARAM]
+        );
+        let facts = AllocationFacts {
+            export_nv: Some(vk::ExternalMemoryHandleTypeFlagsNV::from_raw(0x10)),
+            ..not_exported()
+        };
+        assert_eq!(
+            check(&facts, ChainEnd::Complete).ids(),
+            [vuid::EXPORT_NV_HANDLE_TYPES_PARAM]
+        );
+    }
+
+    #[test]
+    fn cyclic_chain_blocks_long_chain_warns() {
+        let out = check(&not_exported(), ChainEnd::Cycle);
+        assert_eq!(out.ids(), [vuid::ALLOC_STYPE_UNIQUE]);
+        assert!(out.blocked);
+        let out = check(&not_exported(), ChainEnd::TooLong);
+        assert_eq!(out.ids(), [vuid::PNEXT_CHAIN_TOO_LONG]);
+        assert!(!out.blocked);
+    }
+
+    #[test]
+    fn null_and_mistyped_pointers_block() {
+        let d = fd_device();
+        let out = check_allocate(&d, &AllocateInfoRead::Null, false);
+        assert_eq!(out.ids(), [vuid::ALLOC_INFO_PARAM]);
+        assert!(out.blocked);
+        let out = check_allocate(
+            &d,
+            &AllocateInfoRead::WrongSType(vk::StructureType::MEMORY_GET_FD_INFO_KHR),
+            false,
+        );
+        assert_eq!(out.ids(), [vuid::ALLOC_STYPE]);
+        assert!(out.blocked);
+        let out = check_allocate(
+            &d,
+            &AllocateInfoRead::Valid(not_exported(), ChainEnd::Complete),
+            true,
+        );
+        assert_eq!(out.ids(), [vuid::ALLOC_PMEMORY_PARAM]);
+        assert!(out.blocked);
+    }
+
+    #[test]
+    fn free_of_null_live_unknown_and_foreign() {
+        let d = fd_device();
+        assert_eq!(check_free(&d, 0, &MemoryLookup::Null), Outcome::default());
+        let live = MemoryLookup::Live(record_on(DEVICE, not_exported()));
+        assert_eq!(check_free(&d, MEMORY, &live), Outcome::default());
+        let out = check_free(&d, MEMORY, &MemoryLookup::Unknown);
+        assert_eq!(out.ids(), [vuid::FREE_MEMORY_PARAM]);
+        assert!(out.blocked);
+        let foreign = MemoryLookup::OtherDevice(record_on(OTHER_DEVICE, not_exported()));
+        let out = check_free(&d, MEMORY, &foreign);
+        assert_eq!(out.ids(), [vuid::FREE_MEMORY_PARENT]);
+        assert!(out.blocked);
+    }
+}

@@ -1,0 +1,334 @@
+//! Structural checks shared by the export commands that take an info structure
+//! (`vkGetMemoryFdKHR`, `vkGetMemoryRemoteAddressNV`, `vkGetMemoryMetalHandleEXT`): pointers,
+//! `sType`, `pNext`, the memory handle and whether the extension is enabled.
+
+use crate::finding::{Finding, ObjectRef, Outcome};
+use crate::raw::StructArg;
+use crate::state::{DeviceFacts, EnabledExtensions, MemoryLookup, MemoryRecord};
+use crate::vk_names;
+use crate::vuid;
+use ash::vk;
+
+/// The IDs and names that differ between the export commands.
+pub struct ExportCommand {
+    pub name: &'static str,
+    pub extension: &'static str,
+    pub is_enabled: fn(&EnabledExtensions) -> bool,
+    pub info_param: &'static str,
+    pub output_param: &'static str,
+    pub info_type: &'static str,
+    pub s_type: vk::StructureType,
+    pub device_vuid: &'static str,
+    pub info_vuid: &'static str,
+    pub output_vuid: &'static str,
+    pub s_type_vuid: &'static str,
+    pub p_next_vuid: &'static str,
+    pub memory_vuid: &'static str,
+    pub handle_type_vuid: &'static str,
+}
+
+/// The members of an info structure the checks look at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InfoFields {
+    pub has_p_next: bool,
+    pub memory: u64,
+    pub handle_type: vk::ExternalMemoryHandleTypeFlags,
+}
+
+/// A call's arguments, as read by the command and resolved against tracked state.
+#[derive(Clone, Debug)]
+pub struct ExportArgs {
+    pub info: StructArg<InfoFields>,
+    pub output_null: bool,
+    /// What `info.memory` is; `Null` when the info structure could not be read.
+    pub memory: MemoryLookup,
+}
+
+/// The finding for a `VkDevice` the layer does not know.
+pub fn unknown_device(command: &'static str, device_vuid: &'static str, device: u64) -> Outcome {
+    let mut outcome = Outcome::default();
+    outcome.block(
+        Finding::new(
+            device_vuid,
+            command,
+            "device",
+            format!(
+                "{command}(): device (0x{device:x}) is not a VkDevice created through this layer \
+                 (never created, or already destroyed). The call was not passed to the driver."
+            ),
+        )
+        .with(ObjectRef::device(device)),
+    );
+    outcome
+}
+
+/// How messages describe a memory object and what it was allocated with.
+pub fn describe_allocation(record: &MemoryRecord) -> String {
+    let f = &record.facts;
+    let mut s = format!(
+        "{} (allocated on {} with allocationSize {}, memoryTypeIndex {} [{}]",
+        vk_names::handle(vk::ObjectType::DEVICE_MEMORY, record.memory),
+        vk_names::handle(vk::ObjectType::DEVICE, record.device),
+        f.size,
+        f.memory_type_index,
+        vk_names::memory_properties(record.type_flags),
+    );
+    match f.export {
+        Some(t) => {
+            s += &format!(
+                ", VkExportMemoryAllocateInfo::handleTypes = {}",
+                vk_names::handle_types(t)
+            )
+        }
+        None => s += ", no VkExportMemoryAllocateInfo",
+    }
+    if let Some(t) = f.export_nv {
+        s += &format!(
+            ", VkExportMemoryAllocateInfoNV::handleTypes = {}",
+            vk_names::handle_types_nv(t)
+        );
+    }
+    if let Some(t) = f.import {
+        s += &format!(", imported from {}", vk_names::handle_types(t));
+    }
+    if f.dedicated {
+        s += ", dedicated";
+    }
+    s + ")"
+}
+
+/// Warns when the command's extension was not enabled on the device it was called on.
+pub fn check_extension(
+    name: &'static str,
+    extension: &'static str,
+    enabled: bool,
+    device: &DeviceFacts,
+    outcome: &mut Outcome,
+) {
+    if !enabled {
+        outcome.push(
+            Finding::new(
+                vuid::EXTENSION_NOT_ENABLED,
+                name,
+                "device",
+                format!(
+                    "{name}() called on {}, which was created without {extension} in \
+                     VkDeviceCreateInfo::ppEnabledExtensionNames (was the function pointer fetched \
+                     from another device?).",
+                    vk_names::handle(vk::ObjectType::DEVICE, device.handle)
+                ),
+            )
+            .with(ObjectRef::device(device.handle)),
+        );
+    }
+}
+
+/// Pointers, `sType`, `pNext` and the memory handle. Returns the info members and the memory's
+/// record when the value checks can go on.
+pub fn check_structure<'a>(
+    cmd: &ExportCommand,
+    device: &DeviceFacts,
+    args: &'a ExportArgs,
+    outcome: &mut Outcome,
+) -> Option<(&'a InfoFields, &'a MemoryRecord)> {
+    let name = cmd.name;
+    let device_ref = ObjectRef::device(device.handle);
+    check_extension(
+        name,
+        cmd.extension,
+        (cmd.is_enabled)(&device.extensions),
+        device,
+        outcome,
+    );
+    if args.output_null {
+        outcome.block(
+            Finding::new(
+                cmd.output_vuid,
+                name,
+                cmd.output_param,
+                format!(
+                    "{name}(): {} is NULL. The call was not passed to the driver.",
+                    cmd.output_param
+                ),
+            )
+            .with(device_ref),
+        );
+    }
+    let info = match &args.info {
+        StructArg::Null => {
+            outcome.block(
+                Finding::new(
+                    cmd.info_vuid,
+                    name,
+                    cmd.info_param,
+                    format!(
+                        "{name}(): {} is NULL; it must point to a valid {}. The call was not passed \
+                         to the driver.",
+                        cmd.info_param, cmd.info_type
+                    ),
+                )
+                .with(device_ref),
+            );
+            return None;
+        }
+        StructArg::WrongSType(found) => {
+            outcome.block(
+                Finding::new(
+                    cmd.s_type_vuid,
+                    name,
+                    format!("{}->sType", cmd.info_param),
+                    format!(
+                        "{name}(): {}->sType is {}; it must be {}. The structure's other members \
+                         were not read and the call was not passed to the driver.",
+                        cmd.info_param,
+                        vk_names::structure_type(*found),
+                        vk_names::structure_type(cmd.s_type)
+                    ),
+                )
+                .with(device_ref),
+            );
+            return None;
+        }
+        StructArg::Valid(info) => info,
+    };
+    if info.has_p_next {
+        outcome.push(
+            Finding::new(
+                cmd.p_next_vuid,
+                name,
+                format!("{}->pNext", cmd.info_param),
+                format!(
+                    "{name}(): {}->pNext is not NULL; no structure extends {}. The layer passes the \
+                     call down with pNext set to NULL.",
+                    cmd.info_param, cmd.info_type
+                ),
+            )
+            .with(device_ref),
+        );
+    }
+    let field = format!("{}->memory", cmd.info_param);
+    match &args.memory {
+        MemoryLookup::Live(record) => Some((info, record)),
+        MemoryLookup::Null => {
+            outcome.block(
+                Finding::new(
+                    cmd.memory_vuid,
+                    name,
+                    field.clone(),
+                    format!("{name}(): {field} is VK_NULL_HANDLE. The call was not passed to the driver."),
+                )
+                .with(device_ref),
+            );
+            None
+        }
+        MemoryLookup::Unknown => {
+            outcome.block(
+                Finding::new(
+                    cmd.memory_vuid,
+                    name,
+                    field.clone(),
+                    format!(
+                        "{name}(): {field} ({}) is not a live VkDeviceMemory: it was never allocated \
+                         or has already been freed. The call was not passed to the driver.",
+                        vk_names::handle(vk::ObjectType::DEVICE_MEMORY, info.memory)
+                    ),
+                )
+                .with(device_ref)
+                .with(ObjectRef::memory(info.memory)),
+            );
+            None
+        }
+        MemoryLookup::OtherDevice(record) => {
+            outcome.block(
+                Finding::new(
+                    vuid::MEMORY_OF_OTHER_DEVICE,
+                    name,
+                    field.clone(),
+                    format!(
+                        "{name}(): {field} is {}, which belongs to another device than {}. The call \
+                         was not passed to the driver.",
+                        describe_allocation(record),
+                        vk_names::handle(vk::ObjectType::DEVICE, device.handle)
+                    ),
+                )
+                .with(device_ref)
+                .with(ObjectRef::memory(record.memory))
+                .with(ObjectRef::device(record.device)),
+            );
+            None
+        }
+    }
+}
+
+/// `handleType` must be exactly one valid `VkExternalMemoryHandleTypeFlagBits` value.
+/// Returns false (and records the finding) when it is not, so value checks can be skipped.
+pub fn check_single_handle_type(
+    cmd: &ExportCommand,
+    info: &InfoFields,
+    record: &MemoryRecord,
+    outcome: &mut Outcome,
+) -> bool {
+    let raw = info.handle_type.as_raw();
+    let valid =
+        raw.is_power_of_two() && vk_names::valid_handle_type_mask().contains(info.handle_type);
+    if !valid {
+        let why = if raw == 0 {
+            "0, which is not a VkExternalMemoryHandleTypeFlagBits value"
+        } else if !raw.is_power_of_two() {
+            "more than one bit; it must be a single VkExternalMemoryHandleTypeFlagBits value"
+        } else {
+            "not a VkExternalMemoryHandleTypeFlagBits value"
+        };
+        outcome.push(
+            Finding::new(
+                cmd.handle_type_vuid,
+                cmd.name,
+                format!("{}->handleType", cmd.info_param),
+                format!(
+                    "{}(): {}->handleType is {} ({why}).",
+                    cmd.name,
+                    cmd.info_param,
+                    vk_names::handle_types(info.handle_type)
+                ),
+            )
+            .with(ObjectRef::device(record.device))
+            .with(ObjectRef::memory(record.memory)),
+        );
+    }
+    valid
+}
+
+/// `handleType` must have been in `VkExportMemoryAllocateInfo::handleTypes` at allocation.
+/// The two causes (no export structure; bit missing from it) get their own message.
+pub fn check_exported_with(
+    cmd: &ExportCommand,
+    id: &'static str,
+    info: &InfoFields,
+    record: &MemoryRecord,
+    outcome: &mut Outcome,
+) {
+    let field = format!("{}->handleType", cmd.info_param);
+    let handle_type = vk_names::handle_types(info.handle_type);
+    let message = match record.facts.export {
+        Some(types) if types.contains(info.handle_type) => return,
+        Some(types) => format!(
+            "{}(): {field} is {handle_type}, which was not included in \
+             VkExportMemoryAllocateInfo::handleTypes ({}) when {} was allocated.",
+            cmd.name,
+            vk_names::handle_types(types),
+            describe_allocation(record)
+        ),
+        None => format!(
+            "{}(): {field} is {handle_type}, but {} was allocated without a \
+             VkExportMemoryAllocateInfo in the pNext chain of VkMemoryAllocateInfo, so it cannot be \
+             exported.",
+            cmd.name,
+            describe_allocation(record)
+        ),
+    };
+    outcome.push(
+        Finding::new(id, cmd.name, field, message)
+            .with(ObjectRef::device(record.device))
+            .with(ObjectRef::memory(record.memory)),
+    );
+}

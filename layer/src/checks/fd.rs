@@ -1,0 +1,217 @@
+//! `vkGetMemoryFdKHR` (VK_KHR_external_memory_fd).
+
+use super::export::{
+    check_exported_with, check_single_handle_type, check_structure, ExportArgs, ExportCommand,
+};
+use crate::finding::{Finding, ObjectRef, Outcome};
+use crate::vk_names;
+use crate::vuid;
+use ash::vk;
+
+pub const COMMAND: ExportCommand = ExportCommand {
+    name: "vkGetMemoryFdKHR",
+    extension: "VK_KHR_external_memory_fd",
+    is_enabled: |e| e.khr_external_memory_fd,
+    info_param: "pGetFdInfo",
+    output_param: "pFd",
+    info_type: "VkMemoryGetFdInfoKHR",
+    s_type: vk::StructureType::MEMORY_GET_FD_INFO_KHR,
+    device_vuid: vuid::FD_DEVICE_PARAM,
+    info_vuid: vuid::FD_INFO_PARAM,
+    output_vuid: vuid::FD_PFD_PARAM,
+    s_type_vuid: vuid::FD_STYPE,
+    p_next_vuid: vuid::FD_PNEXT,
+    memory_vuid: vuid::FD_MEMORY_PARAM,
+    handle_type_vuid: vuid::FD_HANDLE_TYPE_PARAM,
+};
+
+const FD_TYPES: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::from_raw(
+    vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD.as_raw()
+        | vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT.as_raw(),
+);
+
+/// Every VUID of `vkGetMemoryFdKHR` that the arguments and tracked state can decide.
+pub fn check_get_memory_fd(device: &crate::state::DeviceFacts, args: &ExportArgs) -> Outcome {
+    let mut outcome = Outcome::default();
+    let Some((info, record)) = check_structure(&COMMAND, device, args, &mut outcome) else {
+        return outcome;
+    };
+    if !check_single_handle_type(&COMMAND, info, record, &mut outcome) {
+        return outcome;
+    }
+    if !FD_TYPES.contains(info.handle_type) {
+        outcome.push(
+            Finding::new(
+                vuid::FD_HANDLE_TYPE_00672,
+                COMMAND.name,
+                "pGetFdInfo->handleType",
+                format!(
+                    "vkGetMemoryFdKHR(): pGetFdInfo->handleType is {}; vkGetMemoryFdKHR exports only \
+                     VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT or \
+                     VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT.",
+                    vk_names::handle_types(info.handle_type)
+                ),
+            )
+            .with(ObjectRef::device(record.device))
+            .with(ObjectRef::memory(record.memory)),
+        );
+    }
+    check_exported_with(
+        &COMMAND,
+        vuid::FD_HANDLE_TYPE_00671,
+        info,
+        record,
+        &mut outcome,
+    );
+    outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::fixtures::*;
+    use crate::raw::StructArg;
+    use crate::state::MemoryLookup;
+
+    fn check(args: ExportArgs) -> Vec<&'static str> {
+        check_get_memory_fd(&fd_device(), &args).ids()
+    }
+
+    #[test]
+    fn good_opaque_fd_export_is_silent() {
+        let outcome = check_get_memory_fd(&fd_device(), &good_args(OPAQUE_FD, exported(OPAQUE_FD)));
+        assert_eq!(outcome, Outcome::default());
+    }
+
+    #[test]
+    fn good_dma_buf_export_is_silent() {
+        let both = OPAQUE_FD | DMA_BUF;
+        assert!(check(good_args(DMA_BUF, exported(both))).is_empty());
+    }
+
+    #[test]
+    fn handle_type_not_exported_is_00671_with_the_bit_cause() {
+        let outcome = check_get_memory_fd(&fd_device(), &good_args(DMA_BUF, exported(OPAQUE_FD)));
+        assert_eq!(outcome.ids(), [vuid::FD_HANDLE_TYPE_00671]);
+        assert!(!outcome.blocked);
+        let msg = &outcome.findings[0].message;
+        assert!(
+            msg.contains("VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT, which was not included"),
+            "{msg}"
+        );
+        assert!(
+            msg.contains("handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn no_export_info_is_00671_with_the_missing_structure_cause() {
+        let outcome = check_get_memory_fd(&fd_device(), &good_args(OPAQUE_FD, not_exported()));
+        assert_eq!(outcome.ids(), [vuid::FD_HANDLE_TYPE_00671]);
+        assert!(outcome.findings[0]
+            .message
+            .contains("without a VkExportMemoryAllocateInfo"));
+    }
+
+    #[test]
+    fn non_fd_handle_type_is_00672() {
+        let win32 = vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32;
+        assert_eq!(
+            check(good_args(win32, exported(OPAQUE_FD | win32))),
+            [vuid::FD_HANDLE_TYPE_00672]
+        );
+        // Not exported either: both rules are broken, and both are said.
+        assert_eq!(
+            check(good_args(win32, exported(OPAQUE_FD))),
+            [vuid::FD_HANDLE_TYPE_00672, vuid::FD_HANDLE_TYPE_00671]
+        );
+    }
+
+    #[test]
+    fn invalid_handle_type_values_are_handle_type_parameter_only() {
+        for raw in [0u32, 0x3, 1 << 13, 1 << 31] {
+            let t = vk::ExternalMemoryHandleTypeFlags::from_raw(raw);
+            assert_eq!(
+                check(good_args(t, exported(OPAQUE_FD))),
+                [vuid::FD_HANDLE_TYPE_PARAM],
+                "{raw:#x}"
+            );
+        }
+    }
+
+    #[test]
+    fn null_pointers_block_the_call() {
+        let mut args = good_args(OPAQUE_FD, exported(OPAQUE_FD));
+        args.output_null = true;
+        let outcome = check_get_memory_fd(&fd_device(), &args);
+        assert_eq!(outcome.ids(), [vuid::FD_PFD_PARAM]);
+        assert!(outcome.blocked);
+
+        let args = ExportArgs {
+            info: StructArg::Null,
+            output_null: false,
+            memory: MemoryLookup::Null,
+        };
+        let outcome = check_get_memory_fd(&fd_device(), &args);
+        assert_eq!(outcome.ids(), [vuid::FD_INFO_PARAM]);
+        assert!(outcome.blocked);
+    }
+
+    #[test]
+    fn wrong_s_type_blocks_and_reads_nothing_else() {
+        let args = ExportArgs {
+            info: StructArg::WrongSType(vk::StructureType::MEMORY_ALLOCATE_INFO),
+            output_null: false,
+            memory: MemoryLookup::Null,
+        };
+        let outcome = check_get_memory_fd(&fd_device(), &args);
+        assert_eq!(outcome.ids(), [vuid::FD_STYPE]);
+        assert!(outcome.blocked);
+        assert!(outcome.findings[0]
+            .message
+            .contains("VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO"));
+    }
+
+    #[test]
+    fn p_next_is_reported_but_not_blocking() {
+        let mut args = good_args(OPAQUE_FD, exported(OPAQUE_FD));
+        if let StructArg::Valid(info) = &mut args.info {
+            info.has_p_next = true;
+        }
+        let outcome = check_get_memory_fd(&fd_device(), &args);
+        assert_eq!(outcome.ids(), [vuid::FD_PNEXT]);
+        assert!(!outcome.blocked);
+    }
+
+    #[test]
+    fn null_unknown_and_foreign_memory_block_the_call() {
+        for (memory, id) in [
+            (MemoryLookup::Null, vuid::FD_MEMORY_PARAM),
+            (MemoryLookup::Unknown, vuid::FD_MEMORY_PARAM),
+            (
+                MemoryLookup::OtherDevice(record_on(OTHER_DEVICE, exported(OPAQUE_FD))),
+                vuid::MEMORY_OF_OTHER_DEVICE,
+            ),
+        ] {
+            let mut args = good_args(OPAQUE_FD, exported(OPAQUE_FD));
+            args.memory = memory;
+            let outcome = check_get_memory_fd(&fd_device(), &args);
+            assert_eq!(outcome.ids(), [id]);
+            assert!(outcome.blocked);
+        }
+    }
+
+    #[test]
+    fn extension_not_enabled_is_a_warning() {
+        let mut device = fd_device();
+        device.extensions.khr_external_memory_fd = false;
+        let outcome = check_get_memory_fd(&device, &good_args(OPAQUE_FD, exported(OPAQUE_FD)));
+        assert_eq!(outcome.ids(), [vuid::EXTENSION_NOT_ENABLED]);
+        assert_eq!(
+            outcome.findings[0].severity,
+            crate::finding::Severity::Warning
+        );
+        assert!(!outcome.blocked);
+    }
+}

@@ -1,0 +1,81 @@
+//! Synthetic state for the checks' unit tests.
+
+use super::export::{ExportArgs, InfoFields};
+use crate::raw::StructArg;
+use crate::state::{AllocationFacts, DeviceFacts, EnabledExtensions, MemoryLookup, MemoryRecord};
+use ash::vk;
+use std::sync::Arc;
+
+pub const DEVICE: u64 = 0xd000;
+pub const OTHER_DEVICE: u64 = 0xd001;
+pub const MEMORY: u64 = 0x3000;
+pub const OPAQUE_FD: vk::ExternalMemoryHandleTypeFlags =
+    vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
+pub const DMA_BUF: vk::ExternalMemoryHandleTypeFlags =
+    vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT;
+pub const RDMA: vk::ExternalMemoryHandleTypeFlags =
+    vk::ExternalMemoryHandleTypeFlags::RDMA_ADDRESS_NV;
+pub const RDMA_TYPE: u32 = 1;
+
+/// A device with every export extension enabled, the RDMA feature on, and memory types
+/// 0 = DEVICE_LOCAL, 1 = DEVICE_LOCAL|RDMA_CAPABLE_NV.
+pub fn fd_device() -> DeviceFacts {
+    DeviceFacts {
+        handle: DEVICE,
+        extensions: EnabledExtensions {
+            khr_external_memory: true,
+            khr_external_memory_fd: true,
+            ext_external_memory_dma_buf: true,
+            nv_external_memory_rdma: true,
+            nv_external_memory: true,
+            nv_external_memory_win32: true,
+            ext_external_memory_metal: true,
+        },
+        rdma_feature: true,
+        memory_types: vec![
+            vk::MemoryPropertyFlags::DEVICE_LOCAL,
+            vk::MemoryPropertyFlags::DEVICE_LOCAL | vk::MemoryPropertyFlags::RDMA_CAPABLE_NV,
+        ],
+    }
+}
+
+pub fn exported(types: vk::ExternalMemoryHandleTypeFlags) -> AllocationFacts {
+    AllocationFacts {
+        size: 65536,
+        export: Some(types),
+        ..Default::default()
+    }
+}
+
+pub fn not_exported() -> AllocationFacts {
+    AllocationFacts {
+        size: 65536,
+        ..Default::default()
+    }
+}
+
+pub fn record_on(device: u64, facts: AllocationFacts) -> Arc<MemoryRecord> {
+    let type_flags = fd_device().type_flags(facts.memory_type_index);
+    Arc::new(MemoryRecord {
+        memory: MEMORY,
+        device,
+        facts,
+        type_flags,
+    })
+}
+
+/// A well-formed call on `MEMORY` of `DEVICE`, allocated with `facts`.
+pub fn good_args(
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+    facts: AllocationFacts,
+) -> ExportArgs {
+    ExportArgs {
+        info: StructArg::Valid(InfoFields {
+            has_p_next: false,
+            memory: MEMORY,
+            handle_type,
+        }),
+        output_null: false,
+        memory: MemoryLookup::Live(record_on(DEVICE, facts)),
+    }
+}

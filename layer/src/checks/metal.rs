@@ -1,0 +1,175 @@
+//! `vkGetMemoryMetalHandleEXT` (VK_EXT_external_memory_metal).
+
+use super::export::{
+    check_single_handle_type, check_structure, describe_allocation, ExportArgs, ExportCommand,
+};
+use crate::finding::{Finding, ObjectRef, Outcome};
+use crate::state::DeviceFacts;
+use crate::vk_ext;
+use crate::vk_names;
+use crate::vuid;
+
+pub const COMMAND: ExportCommand = ExportCommand {
+    name: "vkGetMemoryMetalHandleEXT",
+    extension: vk_ext::EXT_EXTERNAL_MEMORY_METAL_NAME,
+    is_enabled: |e| e.ext_external_memory_metal,
+    info_param: "pGetMetalHandleInfo",
+    output_param: "pHandle",
+    info_type: "VkMemoryGetMetalHandleInfoEXT",
+    s_type: vk_ext::STRUCTURE_TYPE_MEMORY_GET_METAL_HANDLE_INFO_EXT,
+    device_vuid: vuid::METAL_DEVICE_PARAM,
+    info_vuid: vuid::METAL_INFO_PARAM,
+    output_vuid: vuid::METAL_PHANDLE_PARAM,
+    s_type_vuid: vuid::METAL_STYPE,
+    p_next_vuid: vuid::METAL_PNEXT,
+    memory_vuid: vuid::METAL_MEMORY_PARAM,
+    handle_type_vuid: vuid::METAL_HANDLE_TYPE_PARAM,
+};
+
+/// Every VUID of `vkGetMemoryMetalHandleEXT`.
+pub fn check_get_memory_metal_handle(device: &DeviceFacts, args: &ExportArgs) -> Outcome {
+    let mut outcome = Outcome::default();
+    let Some((info, record)) = check_structure(&COMMAND, device, args, &mut outcome) else {
+        return outcome;
+    };
+    let objects = [
+        ObjectRef::device(record.device),
+        ObjectRef::memory(record.memory),
+    ];
+    let field = "pGetMetalHandleInfo->handleType";
+    let handle_type = vk_names::handle_types(info.handle_type);
+    let Some(exported) = record.facts.export else {
+        outcome.push(
+            Finding::new(
+                vuid::METAL_MEMORY_10413,
+                COMMAND.name,
+                "pGetMetalHandleInfo->memory",
+                format!(
+                    "vkGetMemoryMetalHandleEXT(): pGetMetalHandleInfo->memory is {}, which was \
+                     allocated without a VkExportMemoryAllocateInfo in the pNext chain of \
+                     VkMemoryAllocateInfo, so it cannot be exported.",
+                    describe_allocation(record)
+                ),
+            )
+            .with(objects[0])
+            .with(objects[1]),
+        );
+        return outcome;
+    };
+    if !check_single_handle_type(&COMMAND, info, record, &mut outcome) {
+        return outcome;
+    }
+    let metal = vk_ext::HANDLE_TYPE_MTLBUFFER
+        | vk_ext::HANDLE_TYPE_MTLTEXTURE
+        | vk_ext::HANDLE_TYPE_MTLHEAP;
+    if !metal.contains(info.handle_type) {
+        outcome.push(
+            Finding::new(
+                vuid::METAL_HANDLE_TYPE_10415,
+                COMMAND.name,
+                field,
+                format!(
+                    "vkGetMemoryMetalHandleEXT(): {field} is {handle_type}; it must be \
+                     VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLBUFFER_BIT_EXT, \
+                     VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLTEXTURE_BIT_EXT or \
+                     VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLHEAP_BIT_EXT."
+                ),
+            )
+            .with(objects[0])
+            .with(objects[1]),
+        );
+    }
+    if !exported.contains(info.handle_type) {
+        outcome.push(
+            Finding::new(
+                vuid::METAL_HANDLE_TYPE_10414,
+                COMMAND.name,
+                field,
+                format!(
+                    "vkGetMemoryMetalHandleEXT(): {field} is {handle_type}, which was not included \
+                     in VkExportMemoryAllocateInfo::handleTypes ({}) when {} was allocated.",
+                    vk_names::handle_types(exported),
+                    describe_allocation(record)
+                ),
+            )
+            .with(objects[0])
+            .with(objects[1]),
+        );
+    }
+    outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::fixtures::*;
+    use crate::vk_ext::{HANDLE_TYPE_MTLBUFFER, HANDLE_TYPE_MTLHEAP, HANDLE_TYPE_MTLTEXTURE};
+
+    fn ids(args: ExportArgs) -> Vec<&'static str> {
+        check_get_memory_metal_handle(&fd_device(), &args).ids()
+    }
+
+    #[test]
+    fn good_metal_exports_are_silent() {
+        for t in [
+            HANDLE_TYPE_MTLBUFFER,
+            HANDLE_TYPE_MTLTEXTURE,
+            HANDLE_TYPE_MTLHEAP,
+        ] {
+            assert!(ids(good_args(t, exported(t))).is_empty());
+        }
+    }
+
+    #[test]
+    fn no_export_info_is_10413_only() {
+        assert_eq!(
+            ids(good_args(HANDLE_TYPE_MTLBUFFER, not_exported())),
+            [vuid::METAL_MEMORY_10413]
+        );
+    }
+
+    #[test]
+    fn not_exported_as_this_type_is_10414() {
+        assert_eq!(
+            ids(good_args(
+                HANDLE_TYPE_MTLHEAP,
+                exported(HANDLE_TYPE_MTLBUFFER)
+            )),
+            [vuid::METAL_HANDLE_TYPE_10414]
+        );
+    }
+
+    #[test]
+    fn non_metal_type_is_10415() {
+        assert_eq!(
+            ids(good_args(OPAQUE_FD, exported(OPAQUE_FD))),
+            [vuid::METAL_HANDLE_TYPE_10415]
+        );
+        assert_eq!(
+            ids(good_args(OPAQUE_FD, exported(HANDLE_TYPE_MTLBUFFER))),
+            [vuid::METAL_HANDLE_TYPE_10415, vuid::METAL_HANDLE_TYPE_10414]
+        );
+    }
+
+    #[test]
+    fn invalid_handle_type_is_parameter_only() {
+        let t = HANDLE_TYPE_MTLBUFFER | HANDLE_TYPE_MTLHEAP;
+        assert_eq!(
+            ids(good_args(t, exported(t))),
+            [vuid::METAL_HANDLE_TYPE_PARAM]
+        );
+    }
+
+    #[test]
+    fn structural_vuids_are_the_metal_ones() {
+        let mut args = good_args(HANDLE_TYPE_MTLBUFFER, exported(HANDLE_TYPE_MTLBUFFER));
+        args.output_null = true;
+        assert_eq!(ids(args), [vuid::METAL_PHANDLE_PARAM]);
+        let args = ExportArgs {
+            info: crate::raw::StructArg::WrongSType(ash::vk::StructureType::MEMORY_GET_FD_INFO_KHR),
+            output_null: false,
+            memory: crate::state::MemoryLookup::Null,
+        };
+        assert_eq!(ids(args), [vuid::METAL_STYPE]);
+    }
+}

@@ -1,0 +1,12 @@
+//! The checks. Each is a pure function of tracked state and the call's arguments that returns an
+//! [`Outcome`](crate::finding::Outcome); none reports, locks or calls down.
+
+pub mod alloc;
+pub mod export;
+pub mod fd;
+pub mod metal;
+pub mod rdma;
+pub mod win32_nv;
+
+#[cfg(test)]
+pub(crate) mod fixtures;

@@ -1,0 +1,212 @@
+//! Instance lifetime and the app's debug messengers / debug-report callbacks.
+
+use crate::boundary;
+use crate::dispatch::table::{cast, InstanceDispatch};
+use crate::raw::{self, StructArg};
+use crate::state::registry::INSTANCES;
+use crate::state::{InstanceState, Messenger};
+use ash::vk::{self, Handle};
+use parking_lot::RwLock;
+use std::sync::Arc;
+
+fn instance_state(instance: vk::Instance) -> Option<Arc<InstanceState>> {
+    if instance == vk::Instance::null() {
+        return None;
+    }
+    // SAFETY: instance-level commands reach us through the loader's trampoline, which has
+    // already dereferenced this handle.
+    INSTANCES.get(unsafe { raw::dispatch_key(instance.as_raw()) })
+}
+
+pub unsafe extern "system" fn create_instance(
+    p_create_info: *const vk::InstanceCreateInfo<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_instance: *mut vk::Instance,
+) -> vk::Result {
+    boundary::ffi(
+        "vkCreateInstance",
+        vk::Result::ERROR_INITIALIZATION_FAILED,
+        || {
+            // SAFETY: the loader passes a valid create info and output pointer.
+            let Some(info) = (unsafe { p_create_info.as_ref() }) else {
+                return vk::Result::ERROR_INITIALIZATION_FAILED;
+            };
+            // SAFETY: the create info the loader gave this layer.
+            let Some(gipa) = (unsafe { raw::take_instance_link(info) }) else {
+                return vk::Result::ERROR_INITIALIZATION_FAILED;
+            };
+            // SAFETY: looked up by its own name.
+            let create: Option<vk::PFN_vkCreateInstance> =
+                unsafe { cast(gipa(vk::Instance::null(), c"vkCreateInstance".as_ptr())) };
+            let Some(create) = create else {
+                return vk::Result::ERROR_INITIALIZATION_FAILED;
+            };
+            // SAFETY: the loader's arguments, passed down.
+            let result = unsafe { create(p_create_info, p_allocator, p_instance) };
+            if result != vk::Result::SUCCESS {
+                return result;
+            }
+            // SAFETY: the next layer succeeded, so *p_instance is a live instance.
+            let Some(instance) = (unsafe { raw::read_out(p_instance) }) else {
+                return result;
+            };
+            // SAFETY: same create info as above.
+            let read = unsafe { raw::read_instance_create_info(info) };
+            let state = InstanceState {
+                handle: instance,
+                // SAFETY: the next layer's GIPA and the instance it just created.
+                next: unsafe { InstanceDispatch::load(gipa, instance) },
+                debug_utils_enabled: read.debug_utils_enabled,
+                messengers: RwLock::new(read.messengers),
+            };
+            // SAFETY: a live instance the loader created.
+            let key = unsafe { raw::dispatch_key(instance.as_raw()) };
+            INSTANCES.insert(key, Arc::new(state));
+            result
+        },
+    )
+}
+
+pub unsafe extern "system" fn destroy_instance(
+    instance: vk::Instance,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
+) {
+    boundary::ffi("vkDestroyInstance", (), || {
+        let Some(state) = instance_state(instance) else {
+            return;
+        };
+        // SAFETY: as in instance_state.
+        INSTANCES.remove(unsafe { raw::dispatch_key(instance.as_raw()) });
+        if let Some(next) = state.next.destroy_instance {
+            // SAFETY: the app's arguments, passed down.
+            unsafe { next(instance, p_allocator) }
+        }
+    })
+}
+
+pub unsafe extern "system" fn create_debug_utils_messenger(
+    instance: vk::Instance,
+    p_create_info: *const vk::DebugUtilsMessengerCreateInfoEXT<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_messenger: *mut vk::DebugUtilsMessengerEXT,
+) -> vk::Result {
+    boundary::ffi(
+        "vkCreateDebugUtilsMessengerEXT",
+        vk::Result::ERROR_UNKNOWN,
+        || {
+            let Some(state) = instance_state(instance) else {
+                return vk::Result::ERROR_INITIALIZATION_FAILED;
+            };
+            let Some(next) = state.next.create_debug_utils_messenger else {
+                return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
+            };
+            // SAFETY: the app's arguments, passed down.
+            let result = unsafe { next(instance, p_create_info, p_allocator, p_messenger) };
+            if result == vk::Result::SUCCESS {
+                // SAFETY: app pointer, NULL and sType checked; output written by the driver.
+                let info = unsafe {
+                    raw::read_struct(
+                        p_create_info,
+                        vk::StructureType::DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+                    )
+                };
+                let handle = unsafe { raw::read_out(p_messenger) }.unwrap_or_default();
+                if let StructArg::Valid(m) = info {
+                    state.messengers.write().push(Messenger::Utils {
+                        handle: handle.as_raw(),
+                        severities: m.message_severity,
+                        types: m.message_type,
+                        callback: m.pfn_user_callback,
+                        user_data: m.p_user_data as usize,
+                    });
+                }
+            }
+            result
+        },
+    )
+}
+
+pub unsafe extern "system" fn destroy_debug_utils_messenger(
+    instance: vk::Instance,
+    messenger: vk::DebugUtilsMessengerEXT,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
+) {
+    boundary::ffi("vkDestroyDebugUtilsMessengerEXT", (), || {
+        let Some(state) = instance_state(instance) else {
+            return;
+        };
+        forget_messenger(&state, messenger.as_raw(), true);
+        if let Some(next) = state.next.destroy_debug_utils_messenger {
+            // SAFETY: the app's arguments, passed down.
+            unsafe { next(instance, messenger, p_allocator) }
+        }
+    })
+}
+
+pub unsafe extern "system" fn create_debug_report_callback(
+    instance: vk::Instance,
+    p_create_info: *const vk::DebugReportCallbackCreateInfoEXT<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_callback: *mut vk::DebugReportCallbackEXT,
+) -> vk::Result {
+    boundary::ffi(
+        "vkCreateDebugReportCallbackEXT",
+        vk::Result::ERROR_UNKNOWN,
+        || {
+            let Some(state) = instance_state(instance) else {
+                return vk::Result::ERROR_INITIALIZATION_FAILED;
+            };
+            let Some(next) = state.next.create_debug_report_callback else {
+                return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
+            };
+            // SAFETY: the app's arguments, passed down.
+            let result = unsafe { next(instance, p_create_info, p_allocator, p_callback) };
+            if result == vk::Result::SUCCESS {
+                // SAFETY: app pointer, NULL and sType checked; output written by the driver.
+                let info = unsafe {
+                    raw::read_struct(
+                        p_create_info,
+                        vk::StructureType::DEBUG_REPORT_CALLBACK_CREATE_INFO_EXT,
+                    )
+                };
+                let handle = unsafe { raw::read_out(p_callback) }.unwrap_or_default();
+                if let StructArg::Valid(c) = info {
+                    state.messengers.write().push(Messenger::Report {
+                        handle: handle.as_raw(),
+                        flags: c.flags,
+                        callback: c.pfn_callback,
+                        user_data: c.p_user_data as usize,
+                    });
+                }
+            }
+            result
+        },
+    )
+}
+
+pub unsafe extern "system" fn destroy_debug_report_callback(
+    instance: vk::Instance,
+    callback: vk::DebugReportCallbackEXT,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
+) {
+    boundary::ffi("vkDestroyDebugReportCallbackEXT", (), || {
+        let Some(state) = instance_state(instance) else {
+            return;
+        };
+        forget_messenger(&state, callback.as_raw(), false);
+        if let Some(next) = state.next.destroy_debug_report_callback {
+            // SAFETY: the app's arguments, passed down.
+            unsafe { next(instance, callback, p_allocator) }
+        }
+    })
+}
+
+fn forget_messenger(state: &InstanceState, handle: u64, utils: bool) {
+    if handle == 0 {
+        return;
+    }
+    state.messengers.write().retain(|m| {
+        let same_kind = matches!(m, Messenger::Utils { .. }) == utils;
+        !(same_kind && m.handle() == handle)
+    });
+}

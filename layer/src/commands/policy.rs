@@ -1,0 +1,63 @@
+//! The call-down policy, in one place.
+//!
+//! After the checks a call goes down, except when
+//! - an argument is a pointer or handle the layer knows is bad (`Outcome::blocked`): NULL
+//!   pointers, wrong `sType`, unknown, freed or foreign memory, unknown devices. The driver never
+//!   sees it; the layer returns `VK_ERROR_VALIDATION_FAILED_EXT` and writes no output;
+//! - an app callback returned `VK_TRUE` for one of the findings, as with the Khronos layer.
+
+use crate::boundary;
+use crate::finding::Outcome;
+use crate::report;
+use crate::state::DeviceState;
+use ash::vk;
+
+/// What to do with the call once its findings are reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    CallDown,
+    Skip,
+}
+
+impl Decision {
+    pub const SKIPPED_RESULT: vk::Result = vk::Result::ERROR_VALIDATION_FAILED_EXT;
+}
+
+/// Reports the outcome of a call on `device` and decides whether it goes down.
+pub fn decide(device: &DeviceState, command: &'static str, outcome: &Outcome) -> Decision {
+    if outcome.findings.is_empty() {
+        return Decision::CallDown;
+    }
+    let callback_skip = report_contained(command, || report::report(device, outcome));
+    combine(outcome.blocked, callback_skip)
+}
+
+/// Reports an outcome that belongs to no known device, and decides.
+pub fn decide_without_device(command: &'static str, outcome: &Outcome) -> Decision {
+    let callback_skip = report_contained(command, || report::report_to_all_instances(outcome));
+    combine(outcome.blocked, callback_skip)
+}
+
+fn combine(blocked: bool, callback_skip: bool) -> Decision {
+    if blocked || callback_skip {
+        Decision::Skip
+    } else {
+        Decision::CallDown
+    }
+}
+
+fn report_contained(command: &'static str, deliver: impl FnOnce() -> bool) -> bool {
+    boundary::ffi(command, false, deliver)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocked_or_callback_skip_means_skip() {
+        assert_eq!(combine(false, false), Decision::CallDown);
+        assert_eq!(combine(true, false), Decision::Skip);
+        assert_eq!(combine(false, true), Decision::Skip);
+    }
+}

@@ -1,0 +1,5 @@
+//! The loader chain: negotiation, `vkGet*ProcAddr`, and next-layer function tables.
+
+pub mod chain;
+pub mod proc_addr;
+pub mod table;

@@ -1,0 +1,88 @@
+//! Next-layer function pointers, fetched once at instance or device creation.
+//! Every entry is an `Option`: a missing function is a reported condition, never a panic.
+
+use crate::vk_ext::PfnGetMemoryMetalHandleEXT;
+use ash::vk;
+use std::ffi::CStr;
+
+/// Reinterprets a `PFN_vkVoidFunction` as the typed pointer the caller asked for by name.
+///
+/// # Safety
+/// `T` must be the function-pointer type of the command the pointer was looked up by.
+pub unsafe fn cast<T: Copy>(f: vk::PFN_vkVoidFunction) -> Option<T> {
+    debug_assert_eq!(size_of::<T>(), size_of::<unsafe extern "system" fn()>());
+    // SAFETY: the caller names the right type; fn pointers of any signature share one size.
+    f.map(|f| unsafe { std::mem::transmute_copy::<unsafe extern "system" fn(), T>(&f) })
+}
+
+/// Instance-level functions of the next layer.
+#[derive(Clone, Copy)]
+pub struct InstanceDispatch {
+    pub get_instance_proc_addr: vk::PFN_vkGetInstanceProcAddr,
+    pub destroy_instance: Option<vk::PFN_vkDestroyInstance>,
+    pub create_device: Option<vk::PFN_vkCreateDevice>,
+    pub get_physical_device_memory_properties: Option<vk::PFN_vkGetPhysicalDeviceMemoryProperties>,
+    pub create_debug_utils_messenger: Option<vk::PFN_vkCreateDebugUtilsMessengerEXT>,
+    pub destroy_debug_utils_messenger: Option<vk::PFN_vkDestroyDebugUtilsMessengerEXT>,
+    pub create_debug_report_callback: Option<vk::PFN_vkCreateDebugReportCallbackEXT>,
+    pub destroy_debug_report_callback: Option<vk::PFN_vkDestroyDebugReportCallbackEXT>,
+}
+
+impl InstanceDispatch {
+    /// # Safety
+    /// `gipa` must be the next layer's `vkGetInstanceProcAddr` and `instance` a live instance.
+    pub unsafe fn load(gipa: vk::PFN_vkGetInstanceProcAddr, instance: vk::Instance) -> Self {
+        // SAFETY: each name is looked up and cast to its own PFN type.
+        let get = |name: &CStr| unsafe { gipa(instance, name.as_ptr()) };
+        unsafe {
+            Self {
+                get_instance_proc_addr: gipa,
+                destroy_instance: cast(get(c"vkDestroyInstance")),
+                create_device: cast(get(c"vkCreateDevice")),
+                get_physical_device_memory_properties: cast(get(
+                    c"vkGetPhysicalDeviceMemoryProperties",
+                )),
+                create_debug_utils_messenger: cast(get(c"vkCreateDebugUtilsMessengerEXT")),
+                destroy_debug_utils_messenger: cast(get(c"vkDestroyDebugUtilsMessengerEXT")),
+                create_debug_report_callback: cast(get(c"vkCreateDebugReportCallbackEXT")),
+                destroy_debug_report_callback: cast(get(c"vkDestroyDebugReportCallbackEXT")),
+            }
+        }
+    }
+}
+
+/// Device-level functions of the next layer.
+#[derive(Clone, Copy)]
+pub struct DeviceDispatch {
+    pub get_device_proc_addr: vk::PFN_vkGetDeviceProcAddr,
+    pub destroy_device: Option<vk::PFN_vkDestroyDevice>,
+    pub allocate_memory: Option<vk::PFN_vkAllocateMemory>,
+    pub free_memory: Option<vk::PFN_vkFreeMemory>,
+    pub get_memory_fd: Option<vk::PFN_vkGetMemoryFdKHR>,
+    pub get_memory_remote_address: Option<vk::PFN_vkGetMemoryRemoteAddressNV>,
+    pub get_memory_win32_handle_nv: Option<vk::PFN_vkGetMemoryWin32HandleNV>,
+    pub get_memory_metal_handle: Option<PfnGetMemoryMetalHandleEXT>,
+    pub set_debug_utils_object_name: Option<vk::PFN_vkSetDebugUtilsObjectNameEXT>,
+}
+
+impl DeviceDispatch {
+    /// # Safety
+    /// `gdpa` must be the next layer's `vkGetDeviceProcAddr` and `device` a live device.
+    pub unsafe fn load(gdpa: vk::PFN_vkGetDeviceProcAddr, device: vk::Device) -> Self {
+        // SAFETY: each name is looked up and cast to its own PFN type.
+        let get = |name: &CStr| unsafe { gdpa(device, name.as_ptr()) };
+        unsafe {
+            Self {
+                get_device_proc_addr: gdpa,
+                destroy_device: cast(get(c"vkDestroyDevice")),
+                allocate_memory: cast(get(c"vkAllocateMemory")),
+                free_memory: cast(get(c"vkFreeMemory")),
+                get_memory_fd: cast(get(c"vkGetMemoryFdKHR")),
+                get_memory_remote_address: cast(get(c"vkGetMemoryRemoteAddressNV")),
+                get_memory_win32_handle_nv: cast(get(c"vkGetMemoryWin32HandleNV")),
+                get_memory_metal_handle: cast(get(c"vkGetMemoryMetalHandleEXT")),
+                set_debug_utils_object_name: cast(get(c"vkSetDebugUtilsObjectNameEXT")),
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! exportcheck: a Vulkan validation layer for the memory-export API.
+//!
+//! Rooms: [`dispatch`] (loader chain), [`state`] (tracked devices and memory), [`checks`] (pure
+//! checks, one module per extension), [`report`] (rendering and delivery), [`commands`] (the
+//! intercepted calls, four steps each), [`raw`] (the only module that reads app pointers),
+//! [`boundary`] (no panic crosses the C ABI).
+
+// The library is named VkLayer_exportcheck, as the loader and its manifest expect.
+#![allow(non_snake_case)]
+
+pub mod boundary;
+pub mod checks;
+pub mod commands;
+pub mod dispatch;
+pub mod finding;
+pub mod raw;
+pub mod report;
+pub mod state;
+pub mod vk_ext;
+pub mod vk_names;
+pub mod vuid;
+
+use ash::vk;
+use std::ffi::c_char;
+
+/// Loader entry point: negotiates the loader-layer interface (version 2).
+///
+/// # Safety
+/// Called by the Vulkan loader with its negotiation structure.
+#[no_mangle]
+pub unsafe extern "system" fn vkNegotiateLoaderLayerInterfaceVersion(
+    p_version_struct: *mut ash_layer::NegotiateLayerInterface,
+) -> vk::Result {
+    // SAFETY: forwarded unchanged.
+    unsafe { dispatch::proc_addr::negotiate_loader_layer_interface_version(p_version_struct) }
+}
+
+/// Exported for loaders and tools that look the symbol up directly.
+///
+/// # Safety
+/// `p_name` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "system" fn vkGetInstanceProcAddr(
+    instance: vk::Instance,
+    p_name: *const c_char,
+) -> vk::PFN_vkVoidFunction {
+    // SAFETY: forwarded unchanged.
+    unsafe { dispatch::proc_addr::get_instance_proc_addr(instance, p_name) }
+}
+
+/// Exported for loaders and tools that look the symbol up directly.
+///
+/// # Safety
+/// `p_name` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "system" fn vkGetDeviceProcAddr(
+    device: vk::Device,
+    p_name: *const c_char,
+) -> vk::PFN_vkVoidFunction {
+    // SAFETY: forwarded unchanged.
+    unsafe { dispatch::proc_addr::get_device_proc_addr(device, p_name) }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_reported_id_is_in_the_catalog_and_back() {
+        let catalog = exportcheck_vuids::catalog();
+        for id in crate::vuid::ALL {
+            assert!(
+                catalog.get(id).is_some(),
+                "{id} is not in vuids/catalog.json"
+            );
+        }
+        for entry in catalog.entries() {
+            assert!(
+                crate::vuid::ALL.contains(&entry.id.as_str()),
+                "{} is not in vuid.rs",
+                entry.id
+            );
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! Readers of the create-info and allocate-info structures the layer tracks state from.
+
+use super::{c_string_array, read_node, read_struct, walk_chain, ChainEnd, StructArg};
+use crate::state::{AllocationFacts, EnabledExtensions, Messenger};
+use crate::vk_ext;
+use ash::vk;
+use std::ffi::c_void;
+
+/// `sType`, `pNext`, `handleType`: the head that every memory-import structure shares.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct ImportHead {
+    s_type: vk::StructureType,
+    p_next: *const c_void,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+}
+
+/// What the layer read from a `VkMemoryAllocateInfo`.
+pub enum AllocateInfoRead {
+    Null,
+    WrongSType(vk::StructureType),
+    Valid(AllocationFacts, ChainEnd),
+}
+
+/// Reads `VkMemoryAllocateInfo` and the export, import and dedicated structures of its chain.
+///
+/// # Safety
+/// `p` is NULL or points to a `VkMemoryAllocateInfo` whose chain is readable.
+pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> AllocateInfoRead {
+    // SAFETY: the caller's contract; NULL and sType are checked first.
+    let info = match unsafe { read_struct(p, vk::StructureType::MEMORY_ALLOCATE_INFO) } {
+        StructArg::Null => return AllocateInfoRead::Null,
+        StructArg::WrongSType(t) => return AllocateInfoRead::WrongSType(t),
+        StructArg::Valid(info) => info,
+    };
+    let mut facts = AllocationFacts {
+        size: info.allocation_size,
+        memory_type_index: info.memory_type_index,
+        ..Default::default()
+    };
+    // SAFETY: each node is read as the structure its sType names.
+    let end = unsafe {
+        walk_chain(info.p_next, |s_type, node| match s_type {
+            vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO => {
+                let e: vk::ExportMemoryAllocateInfo = read_node(node);
+                facts.export = Some(facts.export.unwrap_or_default() | e.handle_types);
+            }
+            vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO_NV => {
+                let e: vk::ExportMemoryAllocateInfoNV = read_node(node);
+                facts.export_nv = Some(facts.export_nv.unwrap_or_default() | e.handle_types);
+            }
+            vk::StructureType::EXPORT_MEMORY_WIN32_HANDLE_INFO_NV => facts.export_win32_nv = true,
+            vk::StructureType::IMPORT_MEMORY_FD_INFO_KHR
+            | vk::StructureType::IMPORT_MEMORY_HOST_POINTER_INFO_EXT
+            | vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_KHR
+            | vk::StructureType::IMPORT_MEMORY_ZIRCON_HANDLE_INFO_FUCHSIA
+            | vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT => {
+                let head: ImportHead = read_node(node);
+                facts.import = Some(head.handle_type);
+            }
+            vk::StructureType::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID => {
+                facts.import =
+                    Some(vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID);
+            }
+            vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO
+            | vk::StructureType::DEDICATED_ALLOCATION_MEMORY_ALLOCATE_INFO_NV => {
+                facts.dedicated = true
+            }
+            _ => {}
+        })
+    };
+    AllocateInfoRead::Valid(facts, end)
+}
+
+/// What the layer reads from `VkDeviceCreateInfo`.
+#[derive(Default)]
+pub struct DeviceCreateRead {
+    pub extensions: EnabledExtensions,
+    pub rdma_feature: bool,
+}
+
+/// Reads the enabled extensions and the externalMemoryRDMA feature (chained directly, or next to
+/// a `VkPhysicalDeviceFeatures2`: both sit in the same pNext chain).
+///
+/// # Safety
+/// `info` came from the loader's `vkCreateDevice` call; its arrays and chain are readable.
+pub unsafe fn read_device_create_info(info: &vk::DeviceCreateInfo<'_>) -> DeviceCreateRead {
+    let mut read = DeviceCreateRead::default();
+    // SAFETY: count and array as the app gave them to vkCreateDevice.
+    let names = unsafe {
+        c_string_array(
+            info.pp_enabled_extension_names,
+            info.enabled_extension_count,
+        )
+    };
+    for name in names {
+        read.extensions.enable(&name);
+    }
+    // SAFETY: each node is read as the structure its sType names.
+    unsafe {
+        walk_chain(info.p_next, |s_type, node| {
+            if s_type == vk::StructureType::PHYSICAL_DEVICE_EXTERNAL_MEMORY_RDMA_FEATURES_NV {
+                let f: vk::PhysicalDeviceExternalMemoryRDMAFeaturesNV = read_node(node);
+                read.rdma_feature |= f.external_memory_rdma == vk::TRUE;
+            }
+        });
+    }
+    read
+}
+
+/// What the layer reads from `VkInstanceCreateInfo`.
+#[derive(Default)]
+pub struct InstanceCreateRead {
+    pub debug_utils_enabled: bool,
+    pub messengers: Vec<Messenger>,
+}
+
+/// Reads the debug messengers and debug-report callbacks chained to `VkInstanceCreateInfo`.
+///
+/// # Safety
+/// `info` came from the loader's `vkCreateInstance` call; its arrays and chain are readable.
+pub unsafe fn read_instance_create_info(info: &vk::InstanceCreateInfo<'_>) -> InstanceCreateRead {
+    let mut read = InstanceCreateRead::default();
+    // SAFETY: count and array as the app gave them to vkCreateInstance.
+    let names = unsafe {
+        c_string_array(
+            info.pp_enabled_extension_names,
+            info.enabled_extension_count,
+        )
+    };
+    read.debug_utils_enabled = names.iter().any(|n| n == b"VK_EXT_debug_utils");
+    // SAFETY: each node is read as the structure its sType names.
+    unsafe {
+        walk_chain(info.p_next, |s_type, node| match s_type {
+            vk::StructureType::DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT => {
+                let m: vk::DebugUtilsMessengerCreateInfoEXT = read_node(node);
+                read.messengers.push(Messenger::Utils {
+                    handle: 0,
+                    severities: m.message_severity,
+                    types: m.message_type,
+                    callback: m.pfn_user_callback,
+                    user_data: m.p_user_data as usize,
+                });
+            }
+            vk::StructureType::DEBUG_REPORT_CALLBACK_CREATE_INFO_EXT => {
+                let c: vk::DebugReportCallbackCreateInfoEXT = read_node(node);
+                read.messengers.push(Messenger::Report {
+                    handle: 0,
+                    flags: c.flags,
+                    callback: c.pfn_callback,
+                    user_data: c.p_user_data as usize,
+                });
+            }
+            _ => {}
+        });
+    }
+    read
+}

@@ -1,0 +1,8 @@
+//! Reporting: turns findings into text and delivers them to the app's debug messengers and
+//! debug-report callbacks, or to stderr when the app registered none.
+
+mod deliver;
+mod render;
+
+pub use deliver::{report, report_to_all_instances};
+pub use render::{message_id_number, render_text};

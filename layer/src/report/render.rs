@@ -1,0 +1,73 @@
+//! Rendering a finding as text.
+
+use crate::finding::{Finding, ObjectRef, Severity};
+use crate::vk_names;
+
+/// A stable 32-bit number for an ID (FNV-1a), for `messageIdNumber` and `messageCode`.
+pub fn message_id_number(id: &str) -> i32 {
+    let hash = id.bytes().fold(0x811c_9dc5_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    hash as i32
+}
+
+/// The full message: severity, ID, the command's own words with objects named, and the link to
+/// the rule. `name_of` gives the debug name of an object handle, if the app set one.
+pub fn render_text(finding: &Finding, name_of: &dyn Fn(ObjectRef) -> Option<String>) -> String {
+    let catalog = exportcheck_vuids::catalog();
+    let kind = match finding.severity {
+        Severity::Error => "Validation Error",
+        Severity::Warning => "Validation Warning",
+    };
+    let mut message = finding.message.clone();
+    let mut seen = Vec::new();
+    for object in &finding.objects {
+        if seen.contains(object) {
+            continue;
+        }
+        seen.push(*object);
+        if let Some(name) = name_of(*object) {
+            let token = vk_names::handle(object.ty, object.handle);
+            message = message.replace(&token, &format!("{token} \"{name}\""));
+        }
+    }
+    format!(
+        "{kind}: [ {} ] {message} ({})",
+        finding.id,
+        catalog.spec_link(finding.id)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_id_names_rule_and_link() {
+        let finding = Finding::new(
+            crate::vuid::FD_HANDLE_TYPE_00671,
+            "vkGetMemoryFdKHR",
+            "pGetFdInfo->handleType",
+            "vkGetMemoryFdKHR(): pGetFdInfo->handleType is X, but VkDeviceMemory 0x30 was not exported.",
+        )
+        .with(ObjectRef::memory(0x30));
+        let text = render_text(&finding, &|o| {
+            (o.handle == 0x30).then(|| "staging".to_owned())
+        });
+        assert!(text.starts_with("Validation Error: [ VUID-VkMemoryGetFdInfoKHR-handleType-00671 ] vkGetMemoryFdKHR(): "), "{text}");
+        assert!(
+            text.contains("VkDeviceMemory 0x30 \"staging\" was not exported"),
+            "{text}"
+        );
+        assert!(text.ends_with("(https://registry.khronos.org/vulkan/specs/latest/html/vkspec.html#VUID-VkMemoryGetFdInfoKHR-handleType-00671)"), "{text}");
+    }
+
+    #[test]
+    fn message_id_numbers_are_stable() {
+        assert_eq!(message_id_number(""), 0x811c9dc5_u32 as i32);
+        assert_ne!(
+            message_id_number(crate::vuid::FD_HANDLE_TYPE_00671),
+            message_id_number(crate::vuid::FD_HANDLE_TYPE_00672)
+        );
+    }
+}

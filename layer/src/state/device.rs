@@ -1,0 +1,83 @@
+//! Per-`VkDevice` state: one shared, immutable record made at `vkCreateDevice`.
+
+use super::instance::InstanceState;
+use super::memory::MemoryRecord;
+use crate::dispatch::table::DeviceDispatch;
+use crate::finding::ObjectRef;
+use ash::vk;
+use dashmap::DashMap;
+use std::sync::Arc;
+
+/// The device extensions whose commands or structures the layer checks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EnabledExtensions {
+    pub khr_external_memory: bool,
+    pub khr_external_memory_fd: bool,
+    pub ext_external_memory_dma_buf: bool,
+    pub nv_external_memory_rdma: bool,
+    pub nv_external_memory: bool,
+    pub nv_external_memory_win32: bool,
+    pub ext_external_memory_metal: bool,
+}
+
+impl EnabledExtensions {
+    /// Sets the flag of one extension name; unknown names are ignored.
+    pub fn enable(&mut self, name: &[u8]) {
+        match name {
+            b"VK_KHR_external_memory" => self.khr_external_memory = true,
+            b"VK_KHR_external_memory_fd" => self.khr_external_memory_fd = true,
+            b"VK_EXT_external_memory_dma_buf" => self.ext_external_memory_dma_buf = true,
+            b"VK_NV_external_memory_rdma" => self.nv_external_memory_rdma = true,
+            b"VK_NV_external_memory" => self.nv_external_memory = true,
+            b"VK_NV_external_memory_win32" => self.nv_external_memory_win32 = true,
+            b"VK_EXT_external_memory_metal" => self.ext_external_memory_metal = true,
+            _ => {}
+        }
+    }
+}
+
+/// What the checks need to know about a device: plain data, so checks stay pure functions.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DeviceFacts {
+    pub handle: u64,
+    pub extensions: EnabledExtensions,
+    /// `VkPhysicalDeviceExternalMemoryRDMAFeaturesNV::externalMemoryRDMA` was enabled.
+    pub rdma_feature: bool,
+    /// Property flags of each memory type of the physical device.
+    pub memory_types: Vec<vk::MemoryPropertyFlags>,
+}
+
+impl DeviceFacts {
+    /// Property flags of a memory type index, empty when out of range.
+    pub fn type_flags(&self, index: u32) -> vk::MemoryPropertyFlags {
+        self.memory_types
+            .get(index as usize)
+            .copied()
+            .unwrap_or_default()
+    }
+}
+
+/// Everything the layer keeps for one `VkDevice`.
+pub struct DeviceState {
+    pub facts: DeviceFacts,
+    pub physical_device: vk::PhysicalDevice,
+    pub instance: Arc<InstanceState>,
+    pub next: DeviceDispatch,
+    /// Live memory objects of this device, by handle value.
+    pub memories: DashMap<u64, Arc<MemoryRecord>>,
+    /// Debug names set with `vkSetDebugUtilsObjectNameEXT`, by object type and handle value.
+    pub names: DashMap<(vk::ObjectType, u64), String>,
+}
+
+impl DeviceState {
+    pub fn handle(&self) -> u64 {
+        self.facts.handle
+    }
+
+    /// The debug name of an object of this device, if the app set one.
+    pub fn name_of(&self, object: ObjectRef) -> Option<String> {
+        self.names
+            .get(&(object.ty, object.handle))
+            .map(|n| n.clone())
+    }
+}

@@ -1,0 +1,13 @@
+//! Tracked state: what the layer knows about instances, devices and memory objects.
+//!
+//! Records are immutable snapshots behind `Arc`s. A lookup hands out a reference, so no map lock
+//! is held while checking, reporting or calling down.
+
+pub mod device;
+pub mod instance;
+pub mod memory;
+pub mod registry;
+
+pub use device::{DeviceFacts, DeviceState, EnabledExtensions};
+pub use instance::{InstanceState, Messenger};
+pub use memory::{AllocationFacts, MemoryLookup, MemoryRecord};

@@ -1,0 +1,42 @@
+//! Vulkan definitions newer than the `ash` release we build on (ash 0.38 = Vulkan 1.3.281).
+//! Values from the registry `vk.xml` 1.4.359 (`VK_EXT_external_memory_metal`, extension 603).
+
+use ash::vk;
+use std::ffi::c_void;
+
+/// `VK_STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT`
+pub const STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT: vk::StructureType =
+    vk::StructureType::from_raw(1_000_602_000);
+/// `VK_STRUCTURE_TYPE_MEMORY_GET_METAL_HANDLE_INFO_EXT`
+pub const STRUCTURE_TYPE_MEMORY_GET_METAL_HANDLE_INFO_EXT: vk::StructureType =
+    vk::StructureType::from_raw(1_000_602_002);
+
+/// `VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLBUFFER_BIT_EXT`
+pub const HANDLE_TYPE_MTLBUFFER: vk::ExternalMemoryHandleTypeFlags =
+    vk::ExternalMemoryHandleTypeFlags::from_raw(1 << 16);
+/// `VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLTEXTURE_BIT_EXT`
+pub const HANDLE_TYPE_MTLTEXTURE: vk::ExternalMemoryHandleTypeFlags =
+    vk::ExternalMemoryHandleTypeFlags::from_raw(1 << 17);
+/// `VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLHEAP_BIT_EXT`
+pub const HANDLE_TYPE_MTLHEAP: vk::ExternalMemoryHandleTypeFlags =
+    vk::ExternalMemoryHandleTypeFlags::from_raw(1 << 18);
+
+/// `VK_EXT_external_memory_metal`
+pub const EXT_EXTERNAL_MEMORY_METAL_NAME: &str = "VK_EXT_external_memory_metal";
+
+/// `VkMemoryGetMetalHandleInfoEXT`
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct MemoryGetMetalHandleInfoEXT {
+    pub s_type: vk::StructureType,
+    pub p_next: *const c_void,
+    pub memory: vk::DeviceMemory,
+    pub handle_type: vk::ExternalMemoryHandleTypeFlags,
+}
+
+/// `PFN_vkGetMemoryMetalHandleEXT`
+pub type PfnGetMemoryMetalHandleEXT = unsafe extern "system" fn(
+    device: vk::Device,
+    p_get_metal_handle_info: *const MemoryGetMetalHandleInfoEXT,
+    p_handle: *mut *mut c_void,
+) -> vk::Result;

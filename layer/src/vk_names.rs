@@ -1,0 +1,172 @@
+//! Vulkan values by name, for messages: `VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT`, not `0x1`.
+
+use ash::vk;
+use std::fmt::Write;
+
+/// `VkExternalMemoryHandleTypeFlagBits` valid in Vulkan (bit 13, SCI_BUF, is Vulkan SC only).
+const HANDLE_TYPE_BITS: &[(u32, &str)] = &[
+    (0, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT"),
+    (1, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT"),
+    (2, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT_BIT"),
+    (3, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_TEXTURE_BIT"),
+    (4, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_TEXTURE_KMT_BIT"),
+    (5, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP_BIT"),
+    (6, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE_BIT"),
+    (7, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT"),
+    (
+        8,
+        "VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_MAPPED_FOREIGN_MEMORY_BIT_EXT",
+    ),
+    (9, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT"),
+    (
+        10,
+        "VK_EXTERNAL_MEMORY_HANDLE_TYPE_ANDROID_HARDWARE_BUFFER_BIT_ANDROID",
+    ),
+    (11, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_ZIRCON_VMO_BIT_FUCHSIA"),
+    (12, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_RDMA_ADDRESS_BIT_NV"),
+    (14, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_SCREEN_BUFFER_BIT_QNX"),
+    (
+        15,
+        "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OH_NATIVE_BUFFER_BIT_OHOS",
+    ),
+    (16, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLBUFFER_BIT_EXT"),
+    (17, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLTEXTURE_BIT_EXT"),
+    (18, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLHEAP_BIT_EXT"),
+];
+
+/// `VkExternalMemoryHandleTypeFlagBitsNV`.
+const HANDLE_TYPE_NV_BITS: &[(u32, &str)] = &[
+    (0, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT_NV"),
+    (1, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT_BIT_NV"),
+    (2, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_IMAGE_BIT_NV"),
+    (3, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_IMAGE_KMT_BIT_NV"),
+];
+
+/// `VkMemoryPropertyFlagBits`.
+const MEMORY_PROPERTY_BITS: &[(u32, &str)] = &[
+    (0, "DEVICE_LOCAL"),
+    (1, "HOST_VISIBLE"),
+    (2, "HOST_COHERENT"),
+    (3, "HOST_CACHED"),
+    (4, "LAZILY_ALLOCATED"),
+    (5, "PROTECTED"),
+    (6, "DEVICE_COHERENT_AMD"),
+    (7, "DEVICE_UNCACHED_AMD"),
+    (8, "RDMA_CAPABLE_NV"),
+];
+
+fn mask_of(table: &[(u32, &str)]) -> u32 {
+    table.iter().fold(0, |m, (bit, _)| m | (1 << bit))
+}
+
+/// All valid `VkExternalMemoryHandleTypeFlagBits`.
+pub fn valid_handle_type_mask() -> vk::ExternalMemoryHandleTypeFlags {
+    vk::ExternalMemoryHandleTypeFlags::from_raw(mask_of(HANDLE_TYPE_BITS))
+}
+
+/// All valid `VkExternalMemoryHandleTypeFlagBitsNV`.
+pub fn valid_handle_type_nv_mask() -> vk::ExternalMemoryHandleTypeFlagsNV {
+    vk::ExternalMemoryHandleTypeFlagsNV::from_raw(mask_of(HANDLE_TYPE_NV_BITS))
+}
+
+/// Names the set bits of `value`, `|`-separated; unknown bits as hex; `0` for none.
+fn flags(value: u32, table: &[(u32, &str)]) -> String {
+    if value == 0 {
+        return "0".to_owned();
+    }
+    let mut out = String::new();
+    let mut unknown = value;
+    for (bit, name) in table {
+        if value & (1 << bit) != 0 {
+            if !out.is_empty() {
+                out.push('|');
+            }
+            out.push_str(name);
+            unknown &= !(1 << bit);
+        }
+    }
+    if unknown != 0 {
+        if !out.is_empty() {
+            out.push('|');
+        }
+        let _ = write!(out, "0x{unknown:x} (unknown bits)");
+    }
+    out
+}
+
+pub fn handle_types(value: vk::ExternalMemoryHandleTypeFlags) -> String {
+    flags(value.as_raw(), HANDLE_TYPE_BITS)
+}
+
+pub fn handle_types_nv(value: vk::ExternalMemoryHandleTypeFlagsNV) -> String {
+    flags(value.as_raw(), HANDLE_TYPE_NV_BITS)
+}
+
+pub fn memory_properties(value: vk::MemoryPropertyFlags) -> String {
+    flags(value.as_raw(), MEMORY_PROPERTY_BITS)
+}
+
+/// `VkStructureType` by name for the structures the layer reads, else its number.
+pub fn structure_type(value: vk::StructureType) -> String {
+    let name = match value {
+        vk::StructureType::MEMORY_GET_FD_INFO_KHR => "VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR",
+        vk::StructureType::MEMORY_GET_REMOTE_ADDRESS_INFO_NV => {
+            "VK_STRUCTURE_TYPE_MEMORY_GET_REMOTE_ADDRESS_INFO_NV"
+        }
+        crate::vk_ext::STRUCTURE_TYPE_MEMORY_GET_METAL_HANDLE_INFO_EXT => {
+            "VK_STRUCTURE_TYPE_MEMORY_GET_METAL_HANDLE_INFO_EXT"
+        }
+        vk::StructureType::MEMORY_ALLOCATE_INFO => "VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO",
+        vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO => {
+            "VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO"
+        }
+        vk::StructureType::MEMORY_GET_WIN32_HANDLE_INFO_KHR => {
+            "VK_STRUCTURE_TYPE_MEMORY_GET_WIN32_HANDLE_INFO_KHR"
+        }
+        _ => return format!("{} (VkStructureType {})", value.as_raw(), value.as_raw()),
+    };
+    name.to_owned()
+}
+
+/// `VkDeviceMemory 0x5566...`: how messages name an object; the reporter appends debug names.
+pub fn handle(ty: vk::ObjectType, raw: u64) -> String {
+    format!("{} 0x{raw:x}", object_type(ty))
+}
+
+/// The Vulkan type name of an object type.
+pub fn object_type(ty: vk::ObjectType) -> &'static str {
+    match ty {
+        vk::ObjectType::INSTANCE => "VkInstance",
+        vk::ObjectType::PHYSICAL_DEVICE => "VkPhysicalDevice",
+        vk::ObjectType::DEVICE => "VkDevice",
+        vk::ObjectType::DEVICE_MEMORY => "VkDeviceMemory",
+        _ => "VkObject",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_known_and_unknown_bits() {
+        let v = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD
+            | vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT
+            | vk::ExternalMemoryHandleTypeFlags::from_raw(1 << 30);
+        assert_eq!(
+            handle_types(v),
+            "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT|VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT|0x40000000 (unknown bits)"
+        );
+        assert_eq!(
+            handle_types(vk::ExternalMemoryHandleTypeFlags::empty()),
+            "0"
+        );
+    }
+
+    #[test]
+    fn valid_masks_match_the_registry() {
+        // Bits 0..=18 except 13 (VK_NV_external_memory_sci_buf is Vulkan SC only).
+        assert_eq!(valid_handle_type_mask().as_raw(), 0x7_ffff & !(1 << 13));
+        assert_eq!(valid_handle_type_nv_mask().as_raw(), 0xf);
+    }
+}

@@ -1,0 +1,125 @@
+//! Every ID the layer reports, as constants. `vuids/catalog.json` holds their severity and summary;
+//! a unit test keeps the two in step.
+
+// vkGetMemoryFdKHR (VK_KHR_external_memory_fd)
+pub const FD_DEVICE_PARAM: &str = "VUID-vkGetMemoryFdKHR-device-parameter";
+pub const FD_INFO_PARAM: &str = "VUID-vkGetMemoryFdKHR-pGetFdInfo-parameter";
+pub const FD_PFD_PARAM: &str = "VUID-vkGetMemoryFdKHR-pFd-parameter";
+pub const FD_HANDLE_TYPE_00671: &str = "VUID-VkMemoryGetFdInfoKHR-handleType-00671";
+pub const FD_HANDLE_TYPE_00672: &str = "VUID-VkMemoryGetFdInfoKHR-handleType-00672";
+pub const FD_STYPE: &str = "VUID-VkMemoryGetFdInfoKHR-sType-sType";
+pub const FD_PNEXT: &str = "VUID-VkMemoryGetFdInfoKHR-pNext-pNext";
+pub const FD_MEMORY_PARAM: &str = "VUID-VkMemoryGetFdInfoKHR-memory-parameter";
+pub const FD_HANDLE_TYPE_PARAM: &str = "VUID-VkMemoryGetFdInfoKHR-handleType-parameter";
+
+// vkGetMemoryRemoteAddressNV (VK_NV_external_memory_rdma)
+pub const RDMA_DEVICE_PARAM: &str = "VUID-vkGetMemoryRemoteAddressNV-device-parameter";
+pub const RDMA_INFO_PARAM: &str =
+    "VUID-vkGetMemoryRemoteAddressNV-pMemoryGetRemoteAddressInfo-parameter";
+pub const RDMA_PADDRESS_PARAM: &str = "VUID-vkGetMemoryRemoteAddressNV-pAddress-parameter";
+pub const RDMA_HANDLE_TYPE_04966: &str = "VUID-VkMemoryGetRemoteAddressInfoNV-handleType-04966";
+pub const RDMA_STYPE: &str = "VUID-VkMemoryGetRemoteAddressInfoNV-sType-sType";
+pub const RDMA_PNEXT: &str = "VUID-VkMemoryGetRemoteAddressInfoNV-pNext-pNext";
+pub const RDMA_MEMORY_PARAM: &str = "VUID-VkMemoryGetRemoteAddressInfoNV-memory-parameter";
+pub const RDMA_HANDLE_TYPE_PARAM: &str = "VUID-VkMemoryGetRemoteAddressInfoNV-handleType-parameter";
+
+// vkGetMemoryWin32HandleNV (VK_NV_external_memory_win32)
+pub const WIN32_HANDLE_TYPE_01326: &str = "VUID-vkGetMemoryWin32HandleNV-handleType-01326";
+pub const WIN32_DEVICE_PARAM: &str = "VUID-vkGetMemoryWin32HandleNV-device-parameter";
+pub const WIN32_MEMORY_PARAM: &str = "VUID-vkGetMemoryWin32HandleNV-memory-parameter";
+pub const WIN32_HANDLE_TYPE_PARAM: &str = "VUID-vkGetMemoryWin32HandleNV-handleType-parameter";
+pub const WIN32_HANDLE_TYPE_REQUIRED: &str =
+    "VUID-vkGetMemoryWin32HandleNV-handleType-requiredbitmask";
+pub const WIN32_PHANDLE_PARAM: &str = "VUID-vkGetMemoryWin32HandleNV-pHandle-parameter";
+pub const WIN32_MEMORY_PARENT: &str = "VUID-vkGetMemoryWin32HandleNV-memory-parent";
+
+// vkGetMemoryMetalHandleEXT (VK_EXT_external_memory_metal)
+pub const METAL_DEVICE_PARAM: &str = "VUID-vkGetMemoryMetalHandleEXT-device-parameter";
+pub const METAL_INFO_PARAM: &str = "VUID-vkGetMemoryMetalHandleEXT-pGetMetalHandleInfo-parameter";
+pub const METAL_PHANDLE_PARAM: &str = "VUID-vkGetMemoryMetalHandleEXT-pHandle-parameter";
+pub const METAL_MEMORY_10413: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-memory-10413";
+pub const METAL_HANDLE_TYPE_10414: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-handleType-10414";
+pub const METAL_HANDLE_TYPE_10415: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-handleType-10415";
+pub const METAL_STYPE: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-sType-sType";
+pub const METAL_PNEXT: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-pNext-pNext";
+pub const METAL_MEMORY_PARAM: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-memory-parameter";
+pub const METAL_HANDLE_TYPE_PARAM: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-handleType-parameter";
+
+// vkAllocateMemory / vkFreeMemory
+pub const ALLOC_DEVICE_PARAM: &str = "VUID-vkAllocateMemory-device-parameter";
+pub const ALLOC_INFO_PARAM: &str = "VUID-vkAllocateMemory-pAllocateInfo-parameter";
+pub const ALLOC_PMEMORY_PARAM: &str = "VUID-vkAllocateMemory-pMemory-parameter";
+pub const ALLOC_STYPE: &str = "VUID-VkMemoryAllocateInfo-sType-sType";
+pub const FREE_DEVICE_PARAM: &str = "VUID-vkFreeMemory-device-parameter";
+pub const ALLOC_PNEXT_00640: &str = "VUID-VkMemoryAllocateInfo-pNext-00640";
+pub const ALLOC_STYPE_UNIQUE: &str = "VUID-VkMemoryAllocateInfo-sType-unique";
+pub const EXPORT_HANDLE_TYPES_PARAM: &str = "VUID-VkExportMemoryAllocateInfo-handleTypes-parameter";
+pub const EXPORT_NV_HANDLE_TYPES_PARAM: &str =
+    "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter";
+pub const FREE_MEMORY_PARAM: &str = "VUID-vkFreeMemory-memory-parameter";
+pub const FREE_MEMORY_PARENT: &str = "VUID-vkFreeMemory-memory-parent";
+
+// The layer's own IDs.
+pub const EXTENSION_NOT_ENABLED: &str = "EXPORTCHECK-extension-not-enabled";
+pub const MEMORY_OF_OTHER_DEVICE: &str = "EXPORTCHECK-memory-of-other-device";
+pub const RDMA_TYPE_NOT_CAPABLE: &str = "EXPORTCHECK-rdma-memory-type-not-rdma-capable";
+pub const RDMA_FEATURE_NOT_ENABLED: &str = "EXPORTCHECK-rdma-feature-not-enabled";
+pub const WIN32_MULTIPLE_BITS: &str = "EXPORTCHECK-win32nv-handle-type-multiple-bits";
+pub const PNEXT_CHAIN_TOO_LONG: &str = "EXPORTCHECK-pnext-chain-too-long";
+pub const INTERNAL_ERROR: &str = "EXPORTCHECK-internal-error";
+
+/// Every constant above, for the catalog cross-check and for the coverage tool.
+pub const ALL: &[&str] = &[
+    FD_DEVICE_PARAM,
+    FD_INFO_PARAM,
+    FD_PFD_PARAM,
+    FD_HANDLE_TYPE_00671,
+    FD_HANDLE_TYPE_00672,
+    FD_STYPE,
+    FD_PNEXT,
+    FD_MEMORY_PARAM,
+    FD_HANDLE_TYPE_PARAM,
+    RDMA_DEVICE_PARAM,
+    RDMA_INFO_PARAM,
+    RDMA_PADDRESS_PARAM,
+    RDMA_HANDLE_TYPE_04966,
+    RDMA_STYPE,
+    RDMA_PNEXT,
+    RDMA_MEMORY_PARAM,
+    RDMA_HANDLE_TYPE_PARAM,
+    WIN32_HANDLE_TYPE_01326,
+    WIN32_DEVICE_PARAM,
+    WIN32_MEMORY_PARAM,
+    WIN32_HANDLE_TYPE_PARAM,
+    WIN32_HANDLE_TYPE_REQUIRED,
+    WIN32_PHANDLE_PARAM,
+    WIN32_MEMORY_PARENT,
+    METAL_DEVICE_PARAM,
+    METAL_INFO_PARAM,
+    METAL_PHANDLE_PARAM,
+    METAL_MEMORY_10413,
+    METAL_HANDLE_TYPE_10414,
+    METAL_HANDLE_TYPE_10415,
+    METAL_STYPE,
+    METAL_PNEXT,
+    METAL_MEMORY_PARAM,
+    METAL_HANDLE_TYPE_PARAM,
+    ALLOC_DEVICE_PARAM,
+    ALLOC_INFO_PARAM,
+    ALLOC_PMEMORY_PARAM,
+    ALLOC_STYPE,
+    FREE_DEVICE_PARAM,
+    ALLOC_PNEXT_00640,
+    ALLOC_STYPE_UNIQUE,
+    EXPORT_HANDLE_TYPES_PARAM,
+    EXPORT_NV_HANDLE_TYPES_PARAM,
+    FREE_MEMORY_PARAM,
+    FREE_MEMORY_PARENT,
+    EXTENSION_NOT_ENABLED,
+    MEMORY_OF_OTHER_DEVICE,
+    RDMA_TYPE_NOT_CAPABLE,
+    RDMA_FEATURE_NOT_ENABLED,
+    WIN32_MULTIPLE_BITS,
+    PNEXT_CHAIN_TOO_LONG,
+    INTERNAL_ERROR,
+];

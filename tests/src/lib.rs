@@ -1,0 +1,12 @@
+//! End-to-end test harness: loads the built layer through the real Vulkan loader
+//! (`libvulkan.so.1`) over a real driver (Mesa lavapipe), with the app's own debug-utils
+//! messenger capturing what a user would see.
+//!
+//! Environment: the harness writes a layer manifest pointing at the `libVkLayer_exportcheck.so`
+//! of the profile the tests were built with, and points the loader at it and at lavapipe
+//! (`VK_LAYER_PATH`, `VK_INSTANCE_LAYERS`, `VK_DRIVER_FILES`) before the loader is loaded.
+
+pub mod app;
+pub mod env;
+
+pub use app::{Captured, Device, Instance, Options};
