@@ -8,10 +8,10 @@
 // The library is named VkLayer_exportcheck, as the loader and its manifest expect.
 #![allow(non_snake_case)]
 
-pub mod boundary;
+mod boundary;
 pub mod checks;
-pub mod commands;
-pub mod dispatch;
+mod commands;
+mod dispatch;
 pub mod finding;
 pub mod raw;
 pub mod report;

@@ -247,3 +247,6 @@ mod tests {
         assert!(Catalog::from_json(&top_extra).is_err());
     }
 }
+
+mod checks_doc;
+pub use checks_doc::checks_markdown;

@@ -203,7 +203,6 @@ mod tests {
 
     #[test]
     fn plain_and_exporting_allocations_are_silent() {
-        let d = fd_device();
         assert_eq!(
             check(&not_exported(), ChainEnd::Complete),
             Outcome::default()

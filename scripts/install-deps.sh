@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what exportcheck needs from Debian/Ubuntu packages, if it is missing:
+#   libvulkan1            the Khronos Vulkan loader the layer plugs into
+#   mesa-vulkan-drivers   Mesa's lavapipe CPU driver (exposes VK_KHR_external_memory_fd)
+#   libvulkan-dev         the Vulkan registry with validusage.json (the VUID catalog is checked against it)
+# Uses sudo when not root. Needs a Rust toolchain (rustup) already.
+set -euo pipefail
+
+packages=(libvulkan1 mesa-vulkan-drivers libvulkan-dev)
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+
+if ((${#missing[@]})); then
+    echo "exportcheck: installing ${missing[*]}"
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+    echo "exportcheck: cargo not found; install a Rust toolchain first (https://rustup.rs)" >&2
+    exit 1
+fi

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The README's second command: installs what is missing, builds, and runs every test
+# (unit tests, and end-to-end tests through the real Vulkan loader over lavapipe), plus the
+# format and lint gates.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+cargo fmt --all -- --check
+# The end-to-end tests load target/debug/libVkLayer_exportcheck.so through the loader.
+cargo build --workspace --all-targets
+cargo clippy --workspace --all-targets -- -D warnings
+cargo test --workspace
