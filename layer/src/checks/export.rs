@@ -112,7 +112,7 @@ pub fn check_extension(
                 name,
                 "device",
                 format!(
-                    "{name}() called on {}, which was created without {extension} in \
+                    "{name}(): device is {}, which was created without {extension} in \
                      VkDeviceCreateInfo::ppEnabledExtensionNames (was the function pointer fetched \
                      from another device?).",
                     vk_names::handle(vk::ObjectType::DEVICE, device.handle)
@@ -206,9 +206,12 @@ pub fn check_structure<'a>(
             .with(device_ref),
         );
     }
+    if let MemoryLookup::Live(record) = &args.memory {
+        return Some((info, record));
+    }
     let field = format!("{}->memory", cmd.info_param);
     match &args.memory {
-        MemoryLookup::Live(record) => Some((info, record)),
+        MemoryLookup::Live(_) => None,
         MemoryLookup::Null => {
             outcome.block(
                 Finding::new(
@@ -307,6 +310,9 @@ pub fn check_exported_with(
     record: &MemoryRecord,
     outcome: &mut Outcome,
 ) {
+    if matches!(record.facts.export, Some(types) if types.contains(info.handle_type)) {
+        return;
+    }
     let field = format!("{}->handleType", cmd.info_param);
     let handle_type = vk_names::handle_types(info.handle_type);
     let message = match record.facts.export {
@@ -331,4 +337,172 @@ pub fn check_exported_with(
             .with(ObjectRef::device(record.device))
             .with(ObjectRef::memory(record.memory)),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::fixtures::*;
+    use crate::checks::{fd, metal, rdma};
+    use crate::state::AllocationFacts;
+    use crate::vk_ext::HANDLE_TYPE_MTLBUFFER;
+
+    type Check = fn(&DeviceFacts, &ExportArgs) -> Outcome;
+
+    /// Each command with a good (handle type, allocation) for it.
+    fn commands() -> Vec<(
+        &'static ExportCommand,
+        Check,
+        vk::ExternalMemoryHandleTypeFlags,
+        AllocationFacts,
+    )> {
+        let rdma_facts = AllocationFacts {
+            memory_type_index: RDMA_TYPE,
+            ..exported(RDMA)
+        };
+        vec![
+            (
+                &fd::COMMAND,
+                fd::check_get_memory_fd,
+                OPAQUE_FD,
+                exported(OPAQUE_FD),
+            ),
+            (
+                &rdma::COMMAND,
+                rdma::check_get_memory_remote_address,
+                RDMA,
+                rdma_facts,
+            ),
+            (
+                &metal::COMMAND,
+                metal::check_get_memory_metal_handle,
+                HANDLE_TYPE_MTLBUFFER,
+                exported(HANDLE_TYPE_MTLBUFFER),
+            ),
+        ]
+    }
+
+    fn expect(outcome: Outcome, id: &str, blocked: bool, cmd: &ExportCommand) {
+        assert_eq!(outcome.ids(), [id], "{}", cmd.name);
+        assert_eq!(outcome.blocked, blocked, "{}: {id}", cmd.name);
+        let finding = &outcome.findings[0];
+        assert_eq!(finding.command, cmd.name);
+        assert!(
+            finding.message.starts_with(&format!("{}(): ", cmd.name)),
+            "{}",
+            finding.message
+        );
+    }
+
+    #[test]
+    fn every_structural_vuid_of_every_info_command() {
+        let device = fd_device();
+        for (cmd, check, handle_type, facts) in commands() {
+            assert_eq!(
+                check(&device, &good_args(handle_type, facts.clone())),
+                Outcome::default(),
+                "{}",
+                cmd.name
+            );
+
+            let null_info = ExportArgs {
+                info: StructArg::Null,
+                output_null: false,
+                memory: MemoryLookup::Null,
+            };
+            expect(check(&device, &null_info), cmd.info_vuid, true, cmd);
+
+            let mut args = good_args(handle_type, facts.clone());
+            args.output_null = true;
+            expect(check(&device, &args), cmd.output_vuid, true, cmd);
+
+            let wrong = ExportArgs {
+                info: StructArg::WrongSType(vk::StructureType::APPLICATION_INFO),
+                output_null: false,
+                memory: MemoryLookup::Null,
+            };
+            expect(check(&device, &wrong), cmd.s_type_vuid, true, cmd);
+
+            let mut args = good_args(handle_type, facts.clone());
+            if let StructArg::Valid(info) = &mut args.info {
+                info.has_p_next = true;
+            }
+            let outcome = check(&device, &args);
+            assert!(outcome.findings[0].field.ends_with("->pNext"));
+            expect(outcome, cmd.p_next_vuid, false, cmd);
+
+            for memory in [MemoryLookup::Null, MemoryLookup::Unknown] {
+                let mut args = good_args(handle_type, facts.clone());
+                args.memory = memory;
+                expect(check(&device, &args), cmd.memory_vuid, true, cmd);
+            }
+
+            let mut args = good_args(handle_type, facts.clone());
+            args.memory = MemoryLookup::OtherDevice(record_on(OTHER_DEVICE, facts.clone()));
+            let outcome = check(&device, &args);
+            assert_eq!(
+                outcome.findings[0].objects.len(),
+                3,
+                "device, memory, owning device"
+            );
+            expect(outcome, vuid::MEMORY_OF_OTHER_DEVICE, true, cmd);
+
+            expect(
+                unknown_device(cmd.name, cmd.device_vuid, 0x1234),
+                cmd.device_vuid,
+                true,
+                cmd,
+            );
+        }
+    }
+
+    #[test]
+    fn extension_not_enabled_for_each_command() {
+        for (cmd, check, handle_type, facts) in commands() {
+            let mut device = fd_device();
+            device.extensions = EnabledExtensions::default();
+            let outcome = check(&device, &good_args(handle_type, facts));
+            expect(outcome, vuid::EXTENSION_NOT_ENABLED, false, cmd);
+        }
+    }
+
+    #[test]
+    fn unknown_device_for_win32_and_memory_commands() {
+        for (command, id) in [
+            ("vkGetMemoryWin32HandleNV", vuid::WIN32_DEVICE_PARAM),
+            ("vkAllocateMemory", vuid::ALLOC_DEVICE_PARAM),
+            ("vkFreeMemory", vuid::FREE_DEVICE_PARAM),
+        ] {
+            let outcome = unknown_device(command, id, 0xbad);
+            assert_eq!(outcome.ids(), [id]);
+            assert!(outcome.blocked);
+            assert!(outcome.findings[0].message.contains("0xbad"));
+        }
+    }
+
+    #[test]
+    fn allocation_description_names_everything() {
+        let facts = AllocationFacts {
+            size: 4096,
+            memory_type_index: RDMA_TYPE,
+            export: Some(OPAQUE_FD | DMA_BUF),
+            export_nv: Some(vk::ExternalMemoryHandleTypeFlagsNV::OPAQUE_WIN32),
+            export_win32_nv: false,
+            import: Some(OPAQUE_FD),
+            dedicated: true,
+        };
+        let text = describe_allocation(&record_on(DEVICE, facts));
+        for part in [
+            "VkDeviceMemory 0x3000",
+            "VkDevice 0xd000",
+            "allocationSize 4096",
+            "memoryTypeIndex 1 [DEVICE_LOCAL|RDMA_CAPABLE_NV]",
+            "VkExportMemoryAllocateInfo::handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT|VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT",
+            "VkExportMemoryAllocateInfoNV::handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT_NV",
+            "imported from VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT",
+            "dedicated",
+        ] {
+            assert!(text.contains(part), "{part} missing from {text}");
+        }
+    }
 }

@@ -37,7 +37,6 @@ pub fn check_get_memory_metal_handle(device: &DeviceFacts, args: &ExportArgs) ->
         ObjectRef::memory(record.memory),
     ];
     let field = "pGetMetalHandleInfo->handleType";
-    let handle_type = vk_names::handle_types(info.handle_type);
     let Some(exported) = record.facts.export else {
         outcome.push(
             Finding::new(
@@ -59,6 +58,7 @@ pub fn check_get_memory_metal_handle(device: &DeviceFacts, args: &ExportArgs) ->
     if !check_single_handle_type(&COMMAND, info, record, &mut outcome) {
         return outcome;
     }
+    let handle_type = || vk_names::handle_types(info.handle_type);
     let metal = vk_ext::HANDLE_TYPE_MTLBUFFER
         | vk_ext::HANDLE_TYPE_MTLTEXTURE
         | vk_ext::HANDLE_TYPE_MTLHEAP;
@@ -69,10 +69,11 @@ pub fn check_get_memory_metal_handle(device: &DeviceFacts, args: &ExportArgs) ->
                 COMMAND.name,
                 field,
                 format!(
-                    "vkGetMemoryMetalHandleEXT(): {field} is {handle_type}; it must be \
+                    "vkGetMemoryMetalHandleEXT(): {field} is {}; it must be \
                      VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLBUFFER_BIT_EXT, \
                      VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLTEXTURE_BIT_EXT or \
-                     VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLHEAP_BIT_EXT."
+                     VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLHEAP_BIT_EXT.",
+                    handle_type()
                 ),
             )
             .with(objects[0])
@@ -86,8 +87,9 @@ pub fn check_get_memory_metal_handle(device: &DeviceFacts, args: &ExportArgs) ->
                 COMMAND.name,
                 field,
                 format!(
-                    "vkGetMemoryMetalHandleEXT(): {field} is {handle_type}, which was not included \
+                    "vkGetMemoryMetalHandleEXT(): {field} is {}, which was not included \
                      in VkExportMemoryAllocateInfo::handleTypes ({}) when {} was allocated.",
+                    handle_type(),
                     vk_names::handle_types(exported),
                     describe_allocation(record)
                 ),

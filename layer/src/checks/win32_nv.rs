@@ -42,10 +42,10 @@ pub fn check_get_memory_win32_handle(device: &DeviceFacts, args: &Win32Args) -> 
             .with(device_ref),
         );
     }
-    let memory_handle = vk_names::handle(vk::ObjectType::DEVICE_MEMORY, args.memory_handle);
     let record = match &args.memory {
         MemoryLookup::Live(record) => record,
         MemoryLookup::Null | MemoryLookup::Unknown => {
+            let memory_handle = vk_names::handle(vk::ObjectType::DEVICE_MEMORY, args.memory_handle);
             let what = if args.memory_handle == 0 {
                 "VK_NULL_HANDLE".to_owned()
             } else {
@@ -84,7 +84,6 @@ pub fn check_get_memory_win32_handle(device: &DeviceFacts, args: &Win32Args) -> 
         }
     };
     let objects = [device_ref, ObjectRef::memory(record.memory)];
-    let handle_type = vk_names::handle_types_nv(args.handle_type);
     if args.handle_type.is_empty() {
         outcome.push(
             Finding::new(
@@ -98,6 +97,12 @@ pub fn check_get_memory_win32_handle(device: &DeviceFacts, args: &Win32Args) -> 
         );
         return outcome;
     }
+    if matches!(record.facts.export_nv, Some(types) if types.contains(args.handle_type))
+        && args.handle_type.as_raw().is_power_of_two()
+    {
+        return outcome; // The good path: nothing to format.
+    }
+    let handle_type = vk_names::handle_types_nv(args.handle_type);
     if !vk_names::valid_handle_type_nv_mask().contains(args.handle_type) {
         outcome.push(
             Finding::new(
