@@ -99,6 +99,7 @@ pub fn check_get_memory_win32_handle(device: &DeviceFacts, args: &Win32Args) -> 
     }
     if matches!(record.facts.export_nv, Some(types) if types.contains(args.handle_type))
         && args.handle_type.as_raw().is_power_of_two()
+        && vk_names::valid_handle_type_nv_mask().contains(args.handle_type)
     {
         return outcome; // The good path: nothing to format.
     }
@@ -222,6 +223,11 @@ mod tests {
         let garbage = vk::ExternalMemoryHandleTypeFlagsNV::from_raw(0x100);
         assert_eq!(
             ids(args(garbage, nv(Some(OPAQUE)))),
+            [vuid::WIN32_HANDLE_TYPE_PARAM]
+        );
+        // Even when the allocation itself claimed the undefined bit.
+        assert_eq!(
+            ids(args(garbage, nv(Some(garbage)))),
             [vuid::WIN32_HANDLE_TYPE_PARAM]
         );
         assert_eq!(
