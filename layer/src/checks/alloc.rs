@@ -1,6 +1,6 @@
 //! `vkAllocateMemory` and `vkFreeMemory`: the rules the memory map depends on.
 
-use super::export::describe_allocation;
+use super::export::{describe_allocation, describe_dead_memory};
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::raw::{AllocateInfoRead, ChainEnd, MAX_CHAIN_LENGTH};
 use crate::state::{DeviceFacts, MemoryLookup};
@@ -153,15 +153,14 @@ pub fn check_free(device: &DeviceFacts, memory: u64, lookup: &MemoryLookup) -> O
     let device_ref = ObjectRef::device(device.handle);
     match lookup {
         MemoryLookup::Null | MemoryLookup::Live(_) => {}
-        MemoryLookup::Unknown => outcome.block(
+        MemoryLookup::Unknown | MemoryLookup::Freed(_) => outcome.block(
             Finding::new(
                 vuid::FREE_MEMORY_PARAM,
                 FREE,
                 "memory",
                 format!(
-                    "vkFreeMemory(): memory ({}) is not a live VkDeviceMemory: it was never \
-                     allocated or has already been freed. The call was not passed to the driver.",
-                    vk_names::handle(vk::ObjectType::DEVICE_MEMORY, memory)
+                    "vkFreeMemory(): memory is {}. The call was not passed to the driver.",
+                    describe_dead_memory(memory, lookup)
                 ),
             )
             .with(device_ref)
@@ -288,6 +287,14 @@ mod tests {
         assert_eq!(check_free(&d, 0, &MemoryLookup::Null), Outcome::default());
         let live = MemoryLookup::Live(record_on(DEVICE, not_exported()));
         assert_eq!(check_free(&d, MEMORY, &live), Outcome::default());
+        let freed = crate::state::FreedMemory {
+            record: record_on(DEVICE, exported(OPAQUE_FD)),
+            name: Some("staging".into()),
+        };
+        let out = check_free(&d, MEMORY, &MemoryLookup::Freed(std::sync::Arc::new(freed)));
+        assert_eq!(out.ids(), [vuid::FREE_MEMORY_PARAM]);
+        let msg = &out.findings[0].message;
+        assert!(msg.contains("VkDeviceMemory 0x3000 \"staging\", which was already freed with vkFreeMemory (it had been allocated on VkDevice 0xd000 with allocationSize 65536"), "{msg}");
         let out = check_free(&d, MEMORY, &MemoryLookup::Unknown);
         assert_eq!(out.ids(), [vuid::FREE_MEMORY_PARAM]);
         assert!(out.blocked);

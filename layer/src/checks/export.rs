@@ -64,10 +64,18 @@ pub fn unknown_device(command: &'static str, device_vuid: &'static str, device: 
 
 /// How messages describe a memory object and what it was allocated with.
 pub fn describe_allocation(record: &MemoryRecord) -> String {
+    format!(
+        "{} ({})",
+        vk_names::handle(vk::ObjectType::DEVICE_MEMORY, record.memory),
+        allocation_details(record)
+    )
+}
+
+/// `allocated on VkDevice 0x.. with allocationSize .., memoryTypeIndex .. [flags], ...`
+fn allocation_details(record: &MemoryRecord) -> String {
     let f = &record.facts;
     let mut s = format!(
-        "{} (allocated on {} with allocationSize {}, memoryTypeIndex {} [{}]",
-        vk_names::handle(vk::ObjectType::DEVICE_MEMORY, record.memory),
+        "allocated on {} with allocationSize {}, memoryTypeIndex {} [{}]",
         vk_names::handle(vk::ObjectType::DEVICE, record.device),
         f.size,
         f.memory_type_index,
@@ -94,7 +102,30 @@ pub fn describe_allocation(record: &MemoryRecord) -> String {
     if f.dedicated {
         s += ", dedicated";
     }
-    s + ")"
+    s
+}
+
+/// Why a `VkDeviceMemory` argument is not usable, for memory that is not live: freed (and still
+/// remembered, with its name and allocation) or unknown.
+pub fn describe_dead_memory(memory: u64, lookup: &MemoryLookup) -> String {
+    let handle = vk_names::handle(vk::ObjectType::DEVICE_MEMORY, memory);
+    match lookup {
+        MemoryLookup::Freed(freed) => {
+            let name = freed
+                .name
+                .as_ref()
+                .map(|n| format!(" \"{n}\""))
+                .unwrap_or_default();
+            format!(
+                "{handle}{name}, which was already freed with vkFreeMemory (it had been {})",
+                allocation_details(&freed.record)
+            )
+        }
+        _ => format!(
+            "{handle}, which is not a live VkDeviceMemory: it was never allocated, or was freed \
+             long ago"
+        ),
+    }
 }
 
 /// Warns when the command's extension was not enabled on the device it was called on.
@@ -224,16 +255,15 @@ pub fn check_structure<'a>(
             );
             None
         }
-        MemoryLookup::Unknown => {
+        MemoryLookup::Unknown | MemoryLookup::Freed(_) => {
             outcome.block(
                 Finding::new(
                     cmd.memory_vuid,
                     name,
                     field.clone(),
                     format!(
-                        "{name}(): {field} ({}) is not a live VkDeviceMemory: it was never allocated \
-                         or has already been freed. The call was not passed to the driver.",
-                        vk_names::handle(vk::ObjectType::DEVICE_MEMORY, info.memory)
+                        "{name}(): {field} is {}. The call was not passed to the driver.",
+                        describe_dead_memory(info.memory, &args.memory)
                     ),
                 )
                 .with(device_ref)

@@ -1,7 +1,7 @@
 //! `vkGetMemoryWin32HandleNV` (VK_NV_external_memory_win32). Compiled and tested on every
 //! platform: the check is about the arguments, not about Windows.
 
-use super::export::{check_extension, describe_allocation};
+use super::export::{check_extension, describe_allocation, describe_dead_memory};
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::{DeviceFacts, MemoryLookup};
 use crate::vk_names;
@@ -44,12 +44,11 @@ pub fn check_get_memory_win32_handle(device: &DeviceFacts, args: &Win32Args) -> 
     }
     let record = match &args.memory {
         MemoryLookup::Live(record) => record,
-        MemoryLookup::Null | MemoryLookup::Unknown => {
-            let memory_handle = vk_names::handle(vk::ObjectType::DEVICE_MEMORY, args.memory_handle);
+        MemoryLookup::Null | MemoryLookup::Unknown | MemoryLookup::Freed(_) => {
             let what = if args.memory_handle == 0 {
                 "VK_NULL_HANDLE".to_owned()
             } else {
-                format!("{memory_handle}, which is not a live VkDeviceMemory: it was never allocated or has already been freed")
+                describe_dead_memory(args.memory_handle, &args.memory)
             };
             outcome.block(
                 Finding::new(

@@ -71,6 +71,7 @@ pub unsafe extern "system" fn create_device(
                 next: unsafe { DeviceDispatch::load(gdpa, device) },
                 instance,
                 memories: DashMap::new(),
+                freed: Default::default(),
                 names: DashMap::new(),
             };
             DEVICES.insert(device.as_raw(), Arc::new(state));

@@ -1,5 +1,6 @@
 //! Per-`VkDevice` state: one shared, immutable record made at `vkCreateDevice`.
 
+use super::freed::RecentlyFreed;
 use super::instance::InstanceState;
 use super::memory::MemoryRecord;
 use crate::dispatch::table::DeviceDispatch;
@@ -65,6 +66,8 @@ pub struct DeviceState {
     pub next: DeviceDispatch,
     /// Live memory objects of this device, by handle value.
     pub memories: DashMap<u64, Arc<MemoryRecord>>,
+    /// Recently freed memory, to name the object of a use after free.
+    pub freed: RecentlyFreed,
     /// Debug names set with `vkSetDebugUtilsObjectNameEXT`, by object type and handle value.
     pub names: DashMap<(vk::ObjectType, u64), String>,
 }

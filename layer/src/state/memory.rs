@@ -36,8 +36,10 @@ pub struct MemoryRecord {
 pub enum MemoryLookup {
     /// `VK_NULL_HANDLE`.
     Null,
-    /// Not a live allocation of any device the layer knows: never allocated, or already freed.
+    /// Not a live allocation of any device the layer knows: never allocated, or freed long ago.
     Unknown,
+    /// A recently freed allocation of the device the command was called on.
+    Freed(Arc<super::freed::FreedMemory>),
     /// A live allocation of the device the command was called on.
     Live(Arc<MemoryRecord>),
     /// A live allocation of another device.

@@ -4,10 +4,12 @@
 //! is held while checking, reporting or calling down.
 
 pub mod device;
+pub mod freed;
 pub mod instance;
 pub mod memory;
 pub mod registry;
 
 pub use device::{DeviceFacts, DeviceState, EnabledExtensions};
+pub use freed::{FreedMemory, RecentlyFreed};
 pub use instance::{InstanceState, Messenger};
 pub use memory::{AllocationFacts, MemoryLookup, MemoryRecord};

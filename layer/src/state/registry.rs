@@ -77,18 +77,26 @@ pub fn lookup_memory(device: &DeviceState, memory: u64) -> MemoryLookup {
             return MemoryLookup::OtherDevice(Arc::clone(&record));
         }
     }
-    MemoryLookup::Unknown
+    match device.freed.find(memory) {
+        Some(freed) => MemoryLookup::Freed(freed),
+        None => MemoryLookup::Unknown,
+    }
 }
 
 /// Inserts the record of a successful allocation.
 pub fn record_allocation(device: &DeviceState, record: MemoryRecord) {
+    device.freed.forget(record.memory);
     device.memories.insert(record.memory, Arc::new(record));
 }
 
-/// Removes the record of a memory object about to be freed, with its debug name.
+/// Removes the record of a memory object about to be freed, and its debug name; remembers both
+/// among the recently freed.
 pub fn forget_allocation(device: &DeviceState, memory: u64) {
-    device.memories.remove(&memory);
-    device
+    let name = device
         .names
-        .remove(&(ash::vk::ObjectType::DEVICE_MEMORY, memory));
+        .remove(&(ash::vk::ObjectType::DEVICE_MEMORY, memory))
+        .map(|(_, name)| name);
+    if let Some((_, record)) = device.memories.remove(&memory) {
+        device.freed.remember(record, name);
+    }
 }
