@@ -4,7 +4,24 @@
 use ash::vk::{self, Handle};
 use std::ffi::{c_void, CStr};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+/// What `vkGetMemoryFdKHR` output slots are pre-filled with, to see whether anything was written.
+pub const SENTINEL: i32 = -7;
+
+/// Tests of one binary run on parallel threads in one process, and the layer's state is
+/// process-wide. Findings about an unknown `VkDevice` go to every live instance, and a freed
+/// memory handle may be reused by another test's allocation, so the tests that rely on either take
+/// this lock exclusively ([`Instance::exclusive`]); every other instance holds it shared.
+static ISOLATION: RwLock<()> = RwLock::new(());
+
+#[allow(dead_code)] // The guards are held, never read.
+enum Isolation {
+    Shared(RwLockReadGuard<'static, ()>),
+    Exclusive(RwLockWriteGuard<'static, ()>),
+    /// A second instance of a test that already holds the lock.
+    Inherited,
+}
 
 /// A validation message as the app's messenger received it.
 #[derive(Clone, Debug)]
@@ -87,14 +104,35 @@ pub struct Instance {
     debug_utils: ash::ext::debug_utils::Instance,
     messenger: vk::DebugUtilsMessengerEXT,
     sink: Box<Sink>,
+    /// Last field: released after Drop has destroyed the instance.
+    _isolation: Isolation,
 }
 
 impl Instance {
+    /// An instance with a messenger, sharing the process with other tests.
     pub fn new() -> Self {
         Self::with(Options::default())
     }
 
+    /// An instance built with `options`, sharing the process with other tests.
     pub fn with(options: Options) -> Self {
+        let guard = ISOLATION.read().unwrap_or_else(PoisonError::into_inner);
+        Self::build(options, Isolation::Shared(guard))
+    }
+
+    /// An instance for a test that no other test of this binary may run alongside: calls with an
+    /// unknown `VkDevice` (reported to every live instance) or with freed memory handles.
+    pub fn exclusive() -> Self {
+        let guard = ISOLATION.write().unwrap_or_else(PoisonError::into_inner);
+        Self::build(Options::default(), Isolation::Exclusive(guard))
+    }
+
+    /// Another instance in the same test, covered by the lock `self` holds. Drop it before `self`.
+    pub fn another(&self, options: Options) -> Self {
+        Self::build(options, Isolation::Inherited)
+    }
+
+    fn build(options: Options, isolation: Isolation) -> Self {
         crate::env::setup();
         // SAFETY: loads libvulkan.so.1, the system's Khronos loader.
         let entry = unsafe { ash::Entry::load() }.expect("load libvulkan.so.1");
@@ -144,6 +182,7 @@ impl Instance {
             debug_utils,
             messenger,
             sink,
+            _isolation: isolation,
         }
     }
 
@@ -195,10 +234,23 @@ impl Instance {
         Device { device, fd, names }
     }
 
-    /// The `vkGetMemoryFdKHR` pointer that `vkGetDeviceProcAddr` returns for `device`.
+    /// The pointer that `vkGetDeviceProcAddr` returns for `name` on `device`.
     pub fn device_proc_addr(&self, device: &Device, name: &CStr) -> vk::PFN_vkVoidFunction {
         // SAFETY: a live device and a NUL-terminated name.
         unsafe { (self.instance.fp_v1_0().get_device_proc_addr)(device.handle(), name.as_ptr()) }
+    }
+
+    /// `vkGetDeviceProcAddr(device, name)` as the typed pointer `F`; panics if it is NULL.
+    ///
+    /// # Safety
+    /// `F` must be the `PFN_` type of the command `name`.
+    pub unsafe fn device_fn<F: Copy>(&self, device: &Device, name: &CStr) -> F {
+        let f = self
+            .device_proc_addr(device, name)
+            .unwrap_or_else(|| panic!("vkGetDeviceProcAddr({name:?}) returned NULL"));
+        assert_eq!(size_of::<F>(), size_of::<unsafe extern "system" fn()>());
+        // SAFETY: the caller names the command's own PFN type; fn pointers share one size.
+        unsafe { std::mem::transmute_copy::<unsafe extern "system" fn(), F>(&f) }
     }
 }
 
@@ -257,7 +309,24 @@ impl Device {
         unsafe { self.device.allocate_memory(info, None) }
     }
 
-    /// `vkGetMemoryFdKHR` with a well-formed info; returns the result and the fd (-1 if none).
+    /// `vkAllocateMemory` with raw pointers, for hostile-input tests.
+    ///
+    /// # Safety
+    /// The pointers must be NULL or valid (a pNext chain may loop on purpose); the layer is
+    /// expected to stop the bad ones.
+    pub unsafe fn allocate_raw(
+        &self,
+        info: *const vk::MemoryAllocateInfo<'_>,
+        memory: *mut vk::DeviceMemory,
+    ) -> vk::Result {
+        // SAFETY: forwarded per the caller's contract.
+        unsafe {
+            (self.device.fp_v1_0().allocate_memory)(self.handle(), info, std::ptr::null(), memory)
+        }
+    }
+
+    /// `vkGetMemoryFdKHR` with a well-formed info; returns the result and the fd slot, which is
+    /// pre-filled with [`SENTINEL`].
     pub fn get_fd(
         &self,
         memory: vk::DeviceMemory,
@@ -266,9 +335,15 @@ impl Device {
         let info = vk::MemoryGetFdInfoKHR::default()
             .memory(memory)
             .handle_type(handle_type);
-        let mut fd = -1;
-        // SAFETY: valid pointers.
-        let result = unsafe { (self.fd.fp().get_memory_fd_khr)(self.handle(), &info, &mut fd) };
+        self.get_fd_with(&info)
+    }
+
+    /// `vkGetMemoryFdKHR` with any info; returns the result and the fd slot (pre-filled with
+    /// [`SENTINEL`]).
+    pub fn get_fd_with(&self, info: &vk::MemoryGetFdInfoKHR<'_>) -> (vk::Result, i32) {
+        let mut fd = SENTINEL;
+        // SAFETY: valid pointers (the info's pNext, if any, points to a live structure).
+        let result = unsafe { (self.fd.fp().get_memory_fd_khr)(self.handle(), info, &mut fd) };
         (result, fd)
     }
 

@@ -43,7 +43,15 @@ pub fn write_manifest(dir: &Path, library: &Path) -> PathBuf {
 "#,
         library.display()
     );
-    std::fs::write(dir.join("VkLayer_exportcheck.json"), manifest).expect("write manifest");
+    let path = dir.join("VkLayer_exportcheck.json");
+    // Test binaries re-run themselves as child processes (and several may run at once): a loader
+    // in another process may be reading the manifest right now. Never truncate it in place: leave
+    // an identical manifest alone, else write a private file and rename it over (atomic).
+    if std::fs::read_to_string(&path).ok().as_deref() != Some(manifest.as_str()) {
+        let tmp = dir.join(format!(".VkLayer_exportcheck.json.{}", std::process::id()));
+        std::fs::write(&tmp, manifest).expect("write manifest");
+        std::fs::rename(&tmp, &path).expect("install manifest");
+    }
     dir.to_path_buf()
 }
 

@@ -8,5 +8,8 @@
 
 pub mod app;
 pub mod env;
+pub mod expect;
+pub mod fds;
+pub mod ids;
 
-pub use app::{Captured, Device, Instance, Options};
+pub use app::{Captured, Device, Instance, Options, OPAQUE_FD, SENTINEL};

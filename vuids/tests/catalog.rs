@@ -199,11 +199,11 @@ fn severities_and_test_locations_match_the_design() {
     }
     assert_eq!(
         entry("VUID-VkMemoryAllocateInfo-pNext-00640").e2e,
-        E2e::TestDriver
+        E2e::Lavapipe
     );
     assert_eq!(
         entry("VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter").e2e,
-        E2e::TestDriver
+        E2e::Lavapipe
     );
     assert_eq!(entry("EXPORTCHECK-internal-error").e2e, E2e::UnitOnly);
     let unit_only = catalog()

@@ -110,17 +110,10 @@ fn allocation_details(record: &MemoryRecord) -> String {
 pub fn describe_dead_memory(memory: u64, lookup: &MemoryLookup) -> String {
     let handle = vk_names::handle(vk::ObjectType::DEVICE_MEMORY, memory);
     match lookup {
-        MemoryLookup::Freed(freed) => {
-            let name = freed
-                .name
-                .as_ref()
-                .map(|n| format!(" \"{n}\""))
-                .unwrap_or_default();
-            format!(
-                "{handle}{name}, which was already freed with vkFreeMemory (it had been {})",
-                allocation_details(&freed.record)
-            )
-        }
+        MemoryLookup::Freed(freed) => format!(
+            "{handle}, which was already freed with vkFreeMemory (it had been {})",
+            allocation_details(&freed.record)
+        ),
         _ => format!(
             "{handle}, which is not a live VkDeviceMemory: it was never allocated, or was freed \
              long ago"

@@ -78,9 +78,15 @@ impl DeviceState {
     }
 
     /// The debug name of an object of this device, if the app set one.
+    /// For memory that is no longer live, the name it had when it was freed.
     pub fn name_of(&self, object: ObjectRef) -> Option<String> {
-        self.names
-            .get(&(object.ty, object.handle))
-            .map(|n| n.clone())
+        if let Some(name) = self.names.get(&(object.ty, object.handle)) {
+            return Some(name.clone());
+        }
+        if object.ty != vk::ObjectType::DEVICE_MEMORY || self.memories.contains_key(&object.handle)
+        {
+            return None;
+        }
+        self.freed.find(object.handle).and_then(|f| f.name.clone())
     }
 }

@@ -1,12 +1,14 @@
-//! A small, lossy memory of recently freed `VkDeviceMemory` objects, so a use after free or a
+//! A small memory of the most recently freed `VkDeviceMemory` objects, so a use after free or a
 //! double free can say which allocation it was ("staging", 1 MiB, exported as OPAQUE_FD) rather
-//! than only "unknown handle". Fixed size per device, lock-free: freeing stores into one slot.
+//! than only "unknown handle". A fixed ring per device: freeing stores into the next slot
+//! (one atomic increment, no lock); only the error path reads it.
 
 use super::memory::MemoryRecord;
 use arc_swap::ArcSwapOption;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-/// How many freed objects a device remembers (older ones are overwritten, by slot).
+/// How many of its latest frees a device remembers.
 pub const FREED_SLOTS: usize = 64;
 
 /// A freed allocation: its record and the debug name it had.
@@ -18,46 +20,33 @@ pub struct FreedMemory {
 
 pub struct RecentlyFreed {
     slots: Box<[ArcSwapOption<FreedMemory>]>,
+    next: AtomicUsize,
 }
 
 impl Default for RecentlyFreed {
     fn default() -> Self {
         Self {
             slots: (0..FREED_SLOTS).map(|_| ArcSwapOption::empty()).collect(),
+            next: AtomicUsize::new(0),
         }
     }
 }
 
 impl RecentlyFreed {
-    fn slot(&self, memory: u64) -> &ArcSwapOption<FreedMemory> {
-        // Handles are often pointers: skip the alignment bits, then mix.
-        let mixed = (memory >> 4).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58;
-        &self.slots[mixed as usize % FREED_SLOTS]
-    }
-
     pub fn remember(&self, record: Arc<MemoryRecord>, name: Option<String>) {
-        let memory = record.memory;
-        self.slot(memory)
-            .store(Some(Arc::new(FreedMemory { record, name })));
+        let slot = self.next.fetch_add(1, Ordering::Relaxed) % FREED_SLOTS;
+        self.slots[slot].store(Some(Arc::new(FreedMemory { record, name })));
     }
 
-    /// The freed allocation with this handle, if it is still remembered.
+    /// The latest freed allocation with this handle, if it is among the last [`FREED_SLOTS`]
+    /// frees. A handle the driver reused for a live allocation is found live before this is
+    /// asked, so a stale entry never names a live object.
     pub fn find(&self, memory: u64) -> Option<Arc<FreedMemory>> {
-        self.slot(memory)
-            .load_full()
-            .filter(|freed| freed.record.memory == memory)
-    }
-
-    /// Forgets a handle the driver handed out again for a new allocation.
-    pub fn forget(&self, memory: u64) {
-        let slot = self.slot(memory);
-        if slot
-            .load()
-            .as_ref()
-            .is_some_and(|f| f.record.memory == memory)
-        {
-            slot.store(None);
-        }
+        let newest = self.next.load(Ordering::Relaxed);
+        (1..=FREED_SLOTS)
+            .map(|back| &self.slots[newest.wrapping_sub(back) % FREED_SLOTS])
+            .filter_map(|slot| slot.load_full())
+            .find(|freed| freed.record.memory == memory)
     }
 }
 
@@ -66,35 +55,44 @@ mod tests {
     use super::*;
     use crate::state::AllocationFacts;
 
-    fn record(memory: u64) -> Arc<MemoryRecord> {
+    fn record(memory: u64, size: u64) -> Arc<MemoryRecord> {
+        let facts = AllocationFacts {
+            size,
+            ..Default::default()
+        };
         Arc::new(MemoryRecord {
             memory,
             device: 1,
-            facts: AllocationFacts::default(),
+            facts,
             type_flags: Default::default(),
         })
     }
 
     #[test]
-    fn remembers_finds_and_forgets() {
+    fn the_last_frees_are_all_remembered() {
         let freed = RecentlyFreed::default();
-        freed.remember(record(0x1000), Some("staging".into()));
-        let found = freed.find(0x1000).expect("remembered");
-        assert_eq!(found.name.as_deref(), Some("staging"));
+        freed.remember(record(0x1000, 1), Some("staging".into()));
+        assert_eq!(
+            freed.find(0x1000).expect("remembered").name.as_deref(),
+            Some("staging")
+        );
         assert!(freed.find(0x2000).is_none());
-        freed.forget(0x1000);
-        assert!(freed.find(0x1000).is_none());
+        for i in 0..FREED_SLOTS as u64 {
+            freed.remember(record(0x10_0000 + i * 16, 1), None);
+        }
+        assert!(freed.find(0x1000).is_none(), "pushed out by 64 newer frees");
+        assert!((0..FREED_SLOTS as u64).all(|i| freed.find(0x10_0000 + i * 16).is_some()));
     }
 
     #[test]
-    fn is_bounded() {
+    fn a_reused_handle_finds_its_latest_free() {
         let freed = RecentlyFreed::default();
-        for i in 0..10_000u64 {
-            freed.remember(record(0x1000 + i * 16), None);
-        }
-        let remembered = (0..10_000u64)
-            .filter(|i| freed.find(0x1000 + i * 16).is_some())
-            .count();
-        assert!(remembered <= FREED_SLOTS, "{remembered}");
+        freed.remember(record(0x1000, 1), Some("first".into()));
+        freed.remember(record(0x1000, 2), Some("second".into()));
+        let found = freed.find(0x1000).expect("remembered");
+        assert_eq!(
+            (found.record.facts.size, found.name.as_deref()),
+            (2, Some("second"))
+        );
     }
 }

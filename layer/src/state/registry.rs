@@ -85,7 +85,6 @@ pub fn lookup_memory(device: &DeviceState, memory: u64) -> MemoryLookup {
 
 /// Inserts the record of a successful allocation.
 pub fn record_allocation(device: &DeviceState, record: MemoryRecord) {
-    device.freed.forget(record.memory);
     device.memories.insert(record.memory, Arc::new(record));
 }
 

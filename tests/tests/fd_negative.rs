@@ -1,0 +1,461 @@
+//! vkGetMemoryFdKHR: every check's bad call, through the real loader over lavapipe. Each test
+//! asserts the exact list of IDs the app's messenger received, the return code, whether the
+//! driver saw the call (the fd slot is pre-filled with SENTINEL) and what the message says.
+
+use ash::vk::{self, Handle};
+use exportcheck_tests::ids::*;
+use exportcheck_tests::{expect, fds, Device, Instance, Options, OPAQUE_FD, SENTINEL};
+use std::ffi::c_void;
+
+const DMA_BUF: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT;
+const OPAQUE_WIN32: vk::ExternalMemoryHandleTypeFlags =
+    vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32;
+const FAILED: vk::Result = vk::Result::ERROR_VALIDATION_FAILED_EXT;
+const SIZE: u64 = 65536;
+
+fn fd_device(inst: &Instance) -> Device {
+    inst.device(&[ash::khr::external_memory_fd::NAME])
+}
+
+fn device_name(dev: &Device) -> String {
+    format!("VkDevice 0x{:x}", dev.handle().as_raw())
+}
+
+fn memory_name(memory: vk::DeviceMemory) -> String {
+    format!("VkDeviceMemory 0x{:x}", memory.as_raw())
+}
+
+/// After a blocked call: the memory is still good, and a correct export of it is silent.
+fn still_exports(inst: &Instance, dev: &Device, memory: vk::DeviceMemory) {
+    let (r, fd) = dev.get_fd(memory, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    fds::close(fd);
+    expect::silent(inst, GET_FD);
+}
+
+#[test]
+fn null_get_fd_info_is_blocked_and_pfd_untouched() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let mut fd = SENTINEL;
+    // SAFETY: NULL pGetFdInfo on purpose; pFd is valid.
+    let r = unsafe { dev.get_fd_raw(std::ptr::null(), &mut fd) };
+    assert_eq!(r, FAILED);
+    assert_eq!(fd, SENTINEL, "the driver must not have been called");
+    let m = expect::one(&inst, GET_FD, FD_INFO_PARAM);
+    expect::mentions(
+        &m,
+        &[
+            "pGetFdInfo is NULL",
+            "VkMemoryGetFdInfoKHR",
+            "not passed to the driver",
+        ],
+    );
+    expect::object(&m, vk::ObjectType::DEVICE, dev.handle().as_raw());
+    drop(dev);
+}
+
+#[test]
+fn null_pfd_is_blocked() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let info = vk::MemoryGetFdInfoKHR::default()
+        .memory(mem)
+        .handle_type(OPAQUE_FD);
+    // SAFETY: a valid info and a NULL pFd on purpose.
+    let r = unsafe { dev.get_fd_raw(&info, std::ptr::null_mut()) };
+    assert_eq!(r, FAILED);
+    let m = expect::one(&inst, GET_FD, FD_PFD_PARAM);
+    expect::mentions(&m, &["pFd is NULL", "not passed to the driver"]);
+    still_exports(&inst, &dev, mem);
+    dev.free(mem);
+    drop(dev);
+}
+
+#[test]
+fn wrong_s_type_is_blocked_and_pfd_untouched() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
+    // Otherwise a good request: only the sType is wrong.
+    let mut info = vk::MemoryGetFdInfoKHR::default()
+        .memory(mem)
+        .handle_type(OPAQUE_FD);
+    info.s_type = vk::StructureType::MEMORY_ALLOCATE_INFO;
+    let (r, fd) = dev.get_fd_with(&info);
+    assert_eq!(r, FAILED);
+    assert_eq!(fd, SENTINEL, "the driver must not have been called");
+    let m = expect::one(&inst, GET_FD, FD_STYPE);
+    expect::mentions(
+        &m,
+        &[
+            "pGetFdInfo->sType is VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO",
+            "it must be VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR",
+        ],
+    );
+    still_exports(&inst, &dev, mem);
+    dev.free(mem);
+    drop(dev);
+}
+
+#[test]
+fn p_next_is_reported_and_the_call_goes_down_without_it() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
+    // A valid structure, but none extends VkMemoryGetFdInfoKHR.
+    let stray = vk::ExportMemoryAllocateInfo::default().handle_types(OPAQUE_FD);
+    let mut info = vk::MemoryGetFdInfoKHR::default()
+        .memory(mem)
+        .handle_type(OPAQUE_FD);
+    info.p_next = (&raw const stray).cast::<c_void>();
+    let (r, fd) = dev.get_fd_with(&info);
+    assert_eq!(r, vk::Result::SUCCESS);
+    assert_eq!(
+        info.p_next,
+        (&raw const stray).cast::<c_void>(),
+        "the layer strips pNext from its own copy, never from the app's structure"
+    );
+    let st = fds::assert_open(fd);
+    assert!(
+        st.st_size >= SIZE as i64,
+        "the fd is the memory: {}",
+        st.st_size
+    );
+    fds::close(fd);
+    let m = expect::one(&inst, GET_FD, FD_PNEXT);
+    expect::mentions(&m, &["pGetFdInfo->pNext is not NULL", "pNext set to NULL"]);
+    dev.free(mem);
+    drop(dev);
+}
+
+#[test]
+fn null_memory_is_blocked() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let (r, fd) = dev.get_fd(vk::DeviceMemory::null(), OPAQUE_FD);
+    assert_eq!(r, FAILED);
+    assert_eq!(fd, SENTINEL);
+    let m = expect::one(&inst, GET_FD, FD_MEMORY_PARAM);
+    expect::mentions(&m, &["pGetFdInfo->memory is VK_NULL_HANDLE"]);
+    drop(dev);
+}
+
+#[test]
+fn freed_memory_is_blocked_and_named() {
+    // Exclusive: no other test may allocate (and so reuse) the freed handle meanwhile.
+    let inst = Instance::exclusive();
+    let dev = fd_device(&inst);
+    let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let named = dev.allocate(SIZE, Some(OPAQUE_FD));
+    dev.name(named, c"staging");
+    // Both freed before either is used: the layer remembers its last 64 frees.
+    dev.free(mem);
+    dev.free(named);
+    expect::silent(&inst, FREE);
+    let (r, fd) = dev.get_fd(mem, OPAQUE_FD);
+    assert_eq!(r, FAILED);
+    assert_eq!(fd, SENTINEL);
+    let m = expect::one(&inst, GET_FD, FD_MEMORY_PARAM);
+    // The layer still remembers what the freed object was.
+    expect::mentions(
+        &m,
+        &[
+            &format!(
+                "pGetFdInfo->memory is {}, which was already freed",
+                memory_name(mem)
+            ),
+            &format!(
+                "allocated on {} with allocationSize {SIZE}",
+                device_name(&dev)
+            ),
+            "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT",
+            "not passed to the driver",
+        ],
+    );
+    expect::object(&m, vk::ObjectType::DEVICE_MEMORY, mem.as_raw());
+
+    // A use after free of a named object says which one it was, in the text and in pObjects.
+    let (r, fd) = dev.get_fd(named, OPAQUE_FD);
+    assert_eq!(r, FAILED);
+    assert_eq!(fd, SENTINEL);
+    let m = expect::one(&inst, GET_FD, FD_MEMORY_PARAM);
+    expect::mentions(
+        &m,
+        &[&format!(
+            "pGetFdInfo->memory is {} \"staging\", which was already freed",
+            memory_name(named)
+        )],
+    );
+    assert_eq!(
+        expect::object(&m, vk::ObjectType::DEVICE_MEMORY, named.as_raw()).as_deref(),
+        Some("staging")
+    );
+    drop(dev);
+}
+
+#[test]
+fn garbage_memory_is_blocked() {
+    let inst = Instance::exclusive();
+    let dev = fd_device(&inst);
+    let garbage = vk::DeviceMemory::from_raw(0xdead_0000);
+    let (r, fd) = dev.get_fd(garbage, OPAQUE_FD);
+    assert_eq!(r, FAILED);
+    assert_eq!(fd, SENTINEL);
+    let m = expect::one(&inst, GET_FD, FD_MEMORY_PARAM);
+    expect::mentions(
+        &m,
+        &["pGetFdInfo->memory is VkDeviceMemory 0xdead0000, which is not a live VkDeviceMemory"],
+    );
+    assert!(!m.text.contains("already freed"), "{}", m.text);
+    drop(dev);
+}
+
+#[test]
+fn invalid_handle_type_values_are_handle_type_parameter_only() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let cases: [(u32, &str); 4] = [
+        (0, "is 0 (0, which is not a VkExternalMemoryHandleTypeFlagBits value)"),
+        (
+            (OPAQUE_FD | DMA_BUF).as_raw(),
+            "is VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT|VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT (more than one bit",
+        ),
+        (1 << 13, "is 0x2000 (unknown bits) (not a VkExternalMemoryHandleTypeFlagBits value)"),
+        (1 << 31, "is 0x80000000 (unknown bits) (not a VkExternalMemoryHandleTypeFlagBits value)"),
+    ];
+    for (raw, says) in cases {
+        let (r, fd) = dev.get_fd(mem, vk::ExternalMemoryHandleTypeFlags::from_raw(raw));
+        // Not a bad pointer or handle: reported, and the call goes down (the driver writes pFd;
+        // lavapipe does not validate and exports anyway).
+        assert_eq!(r, vk::Result::SUCCESS, "{raw:#x}");
+        assert_ne!(fd, SENTINEL, "{raw:#x}: the call must reach the driver");
+        fds::close_if_open(fd);
+        // Only this ID: 00671/00672 are not evaluated on a value that is not a valid bit.
+        let m = expect::one(&inst, GET_FD, FD_HANDLE_TYPE_PARAM);
+        expect::mentions(&m, &[&format!("pGetFdInfo->handleType {says}")]);
+    }
+    dev.free(mem);
+    drop(dev);
+}
+
+#[test]
+fn non_fd_handle_type_is_00672() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let mem = dev.allocate(SIZE, Some(OPAQUE_FD | OPAQUE_WIN32));
+    let (r, fd) = dev.get_fd(mem, OPAQUE_WIN32);
+    assert_eq!(r, vk::Result::SUCCESS, "reported, then passed to lavapipe");
+    assert_ne!(fd, SENTINEL, "the call must reach the driver");
+    fds::close_if_open(fd);
+    // Exported with OPAQUE_WIN32, so 00671 holds: only 00672.
+    let m = expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00672);
+    expect::mentions(
+        &m,
+        &[
+            "pGetFdInfo->handleType is VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT",
+            "exports only VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT or \
+             VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT",
+        ],
+    );
+    expect::object(&m, vk::ObjectType::DEVICE_MEMORY, mem.as_raw());
+    dev.free(mem);
+    drop(dev);
+}
+
+#[test]
+fn export_of_memory_allocated_without_export_info_is_00671() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let mem = dev.allocate(SIZE, None);
+    let (r, fd) = dev.get_fd(mem, OPAQUE_FD);
+    // Reported, then passed to lavapipe, which "exports" a non-exportable allocation as fd -1.
+    assert_eq!(r, vk::Result::SUCCESS);
+    assert_ne!(fd, SENTINEL, "the call must reach the driver");
+    fds::close_if_open(fd);
+    let m = expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
+    expect::mentions(
+        &m,
+        &[
+            "pGetFdInfo->handleType is VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT",
+            &format!("{} (allocated on {}", memory_name(mem), device_name(&dev)),
+            "allocated without a VkExportMemoryAllocateInfo",
+        ],
+    );
+    expect::object(&m, vk::ObjectType::DEVICE_MEMORY, mem.as_raw());
+    expect::object(&m, vk::ObjectType::DEVICE, dev.handle().as_raw());
+    dev.free(mem);
+    drop(dev);
+}
+
+#[test]
+fn dma_buf_export_of_opaque_fd_only_memory_is_00671() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let (r, fd) = dev.get_fd(mem, DMA_BUF);
+    assert_eq!(r, vk::Result::SUCCESS, "reported, then passed to lavapipe");
+    assert_ne!(fd, SENTINEL, "the call must reach the driver");
+    fds::close_if_open(fd);
+    let m = expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
+    expect::mentions(
+        &m,
+        &[
+            "pGetFdInfo->handleType is VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT, which was \
+             not included in VkExportMemoryAllocateInfo::handleTypes \
+             (VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT)",
+            &memory_name(mem),
+        ],
+    );
+    dev.free(mem);
+    drop(dev);
+}
+
+#[test]
+fn unknown_device_is_blocked_and_reported_to_every_instance() {
+    let inst = Instance::exclusive();
+    let other = inst.another(Options::default());
+    let dev = fd_device(&inst);
+    let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
+    // The layer's own function: vkGetDeviceProcAddr hands it out for a device with the extension.
+    // SAFETY: the PFN type of vkGetMemoryFdKHR.
+    let get_fd: vk::PFN_vkGetMemoryFdKHR = unsafe { inst.device_fn(&dev, c"vkGetMemoryFdKHR") };
+    let info = vk::MemoryGetFdInfoKHR::default()
+        .memory(mem)
+        .handle_type(OPAQUE_FD);
+    let mut fd = SENTINEL;
+    // SAFETY: a garbage VkDevice on purpose; the layer must not dereference it. Other pointers
+    // are valid.
+    let r = unsafe { get_fd(vk::Device::from_raw(0x1234), &info, &mut fd) };
+    assert_eq!(r, FAILED);
+    assert_eq!(fd, SENTINEL);
+    for instance in [&inst, &other] {
+        let m = expect::one(instance, GET_FD, FD_DEVICE_PARAM);
+        expect::mentions(
+            &m,
+            &["device (0x1234) is not a VkDevice created through this layer"],
+        );
+        expect::object(&m, vk::ObjectType::DEVICE, 0x1234);
+    }
+    still_exports(&inst, &dev, mem);
+    dev.free(mem);
+    drop(dev);
+    drop(other);
+}
+
+#[test]
+fn destroyed_device_is_blocked_as_unknown() {
+    // Exclusive: the finding goes to every instance, and the device address may be reused.
+    let inst = Instance::exclusive();
+    let dev = fd_device(&inst);
+    // SAFETY: the PFN type of vkGetMemoryFdKHR.
+    let get_fd: vk::PFN_vkGetMemoryFdKHR = unsafe { inst.device_fn(&dev, c"vkGetMemoryFdKHR") };
+    let handle = dev.handle();
+    let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
+    drop(dev); // vkDestroyDevice, with the memory still allocated.
+    let info = vk::MemoryGetFdInfoKHR::default()
+        .memory(mem)
+        .handle_type(OPAQUE_FD);
+    let mut fd = SENTINEL;
+    // SAFETY: a destroyed VkDevice on purpose; the layer must not pass it to the driver.
+    let r = unsafe { get_fd(handle, &info, &mut fd) };
+    assert_eq!(r, FAILED);
+    assert_eq!(fd, SENTINEL);
+    let m = expect::one(&inst, GET_FD, FD_DEVICE_PARAM);
+    expect::mentions(
+        &m,
+        &[&format!(
+            "device (0x{:x}) is not a VkDevice created through this layer (never created, or \
+             already destroyed)",
+            handle.as_raw()
+        )],
+    );
+}
+
+#[test]
+fn memory_of_another_device_is_blocked() {
+    let inst = Instance::new();
+    let a = fd_device(&inst);
+    let b = fd_device(&inst);
+    let mem_b = b.allocate(SIZE, Some(OPAQUE_FD));
+    let (r, fd) = a.get_fd(mem_b, OPAQUE_FD);
+    assert_eq!(r, FAILED);
+    assert_eq!(fd, SENTINEL);
+    let m = expect::one(&inst, GET_FD, MEMORY_OF_OTHER_DEVICE);
+    expect::mentions(
+        &m,
+        &[
+            &format!(
+                "pGetFdInfo->memory is {} (allocated on {}",
+                memory_name(mem_b),
+                device_name(&b)
+            ),
+            &format!("which belongs to another device than {}", device_name(&a)),
+        ],
+    );
+    expect::object(&m, vk::ObjectType::DEVICE, a.handle().as_raw());
+    expect::object(&m, vk::ObjectType::DEVICE, b.handle().as_raw());
+    expect::object(&m, vk::ObjectType::DEVICE_MEMORY, mem_b.as_raw());
+    still_exports(&inst, &b, mem_b);
+    b.free(mem_b);
+    drop((a, b));
+}
+
+#[test]
+fn call_on_a_device_without_the_extension_is_a_warning() {
+    let inst = Instance::new();
+    let a = fd_device(&inst);
+    let b = inst.device(&[]);
+    assert!(
+        inst.device_proc_addr(&b, c"vkGetMemoryFdKHR").is_none(),
+        "no vkGetMemoryFdKHR for a device without the extension"
+    );
+    let mem_b = b.allocate(SIZE, Some(OPAQUE_FD));
+    // SAFETY: the PFN type of vkGetMemoryFdKHR.
+    let get_fd: vk::PFN_vkGetMemoryFdKHR = unsafe { inst.device_fn(&a, c"vkGetMemoryFdKHR") };
+    let info = vk::MemoryGetFdInfoKHR::default()
+        .memory(mem_b)
+        .handle_type(OPAQUE_FD);
+    let mut fd = SENTINEL;
+    // SAFETY: valid pointers; device B has no vkGetMemoryFdKHR, which is what is tested.
+    let r = unsafe { get_fd(b.handle(), &info, &mut fd) };
+    // Not blocked, but B's driver has no vkGetMemoryFdKHR to call down to: the layer says so.
+    assert_eq!(r, vk::Result::ERROR_EXTENSION_NOT_PRESENT);
+    assert_eq!(fd, SENTINEL);
+    let m = expect::one(&inst, GET_FD, EXTENSION_NOT_ENABLED);
+    assert_eq!(m.severity, vk::DebugUtilsMessageSeverityFlagsEXT::WARNING);
+    expect::mentions(
+        &m,
+        &[&format!(
+            "{}, which was created without VK_KHR_external_memory_fd",
+            device_name(&b)
+        )],
+    );
+    expect::object(&m, vk::ObjectType::DEVICE, b.handle().as_raw());
+    b.free(mem_b);
+    drop((a, b));
+}
+
+#[test]
+fn callback_returning_true_skips_a_non_blocking_call() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
+
+    inst.answer(true);
+    let (r, fd) = dev.get_fd(mem, DMA_BUF);
+    assert_eq!(r, FAILED);
+    assert_eq!(fd, SENTINEL, "a skipped call writes no fd");
+    expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
+
+    inst.answer(false);
+    let (r, fd) = dev.get_fd(mem, DMA_BUF);
+    assert_eq!(r, vk::Result::SUCCESS);
+    fds::close(fd);
+    expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
+
+    dev.free(mem);
+    drop(dev);
+}

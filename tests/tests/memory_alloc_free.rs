@@ -1,0 +1,498 @@
+//! vkAllocateMemory and vkFreeMemory: the pointers, the pNext chain and the handles the memory
+//! map depends on.
+
+use ash::vk::{self, Handle};
+use exportcheck_tests::ids::*;
+use exportcheck_tests::{expect, fds, Device, Instance, OPAQUE_FD};
+use std::ffi::c_void;
+use std::time::Duration;
+
+const FAILED: vk::Result = vk::Result::ERROR_VALIDATION_FAILED_EXT;
+const SIZE: u64 = 65536;
+/// What the pMemory slot is pre-filled with, to see whether anything was written.
+const MEMORY_SENTINEL: u64 = 0x5e5e_5e5e;
+/// A `VkStructureType` no driver knows: lavapipe skips it in a pNext chain.
+const UNKNOWN_STYPE: vk::StructureType = vk::StructureType::from_raw(1_000_999_999);
+/// The layer walks at most this many structures of a chain (`MAX_CHAIN_LENGTH`).
+const CHAIN_LIMIT: usize = 1 << 16;
+/// A hostile chain must be refused without the driver ever walking it.
+const PROMPT: Duration = Duration::from_secs(20);
+
+fn fd_device(inst: &Instance) -> Device {
+    inst.device(&[ash::khr::external_memory_fd::NAME])
+}
+
+fn device_name(dev: &Device) -> String {
+    format!("VkDevice 0x{:x}", dev.handle().as_raw())
+}
+
+fn memory_name(memory: vk::DeviceMemory) -> String {
+    format!("VkDeviceMemory 0x{:x}", memory.as_raw())
+}
+
+fn allocate_info() -> vk::MemoryAllocateInfo<'static> {
+    vk::MemoryAllocateInfo::default()
+        .allocation_size(SIZE)
+        .memory_type_index(0)
+}
+
+/// `vkAllocateMemory` with a raw (possibly hostile) chain; the pMemory slot is pre-filled.
+///
+/// # Safety
+/// `info`'s pNext chain is made of live structures (it may loop on purpose).
+unsafe fn allocate_raw(dev: &Device, info: &vk::MemoryAllocateInfo<'_>) -> (vk::Result, u64) {
+    let mut memory = vk::DeviceMemory::from_raw(MEMORY_SENTINEL);
+    // SAFETY: the caller's contract; pMemory is valid.
+    let r = unsafe { dev.allocate_raw(info, &mut memory) };
+    (r, memory.as_raw())
+}
+
+/// `count` structures of a type lavapipe ignores, linked in order, the last pointing to `tail`.
+fn ignored_chain(count: usize, tail: *const c_void) -> Vec<vk::BaseInStructure<'static>> {
+    let mut chain = vec![
+        vk::BaseInStructure {
+            s_type: UNKNOWN_STYPE,
+            p_next: std::ptr::null(),
+            ..Default::default()
+        };
+        count
+    ];
+    // Linked through one raw pointer, so no reference to the elements outlives the links; the
+    // vector is not resized while the chain is in use.
+    let base = chain.as_mut_ptr();
+    for i in 0..count {
+        let next = if i + 1 < count {
+            base.wrapping_add(i + 1).cast_const()
+        } else {
+            tail.cast()
+        };
+        // SAFETY: i < count, so `base + i` is an element of the vector.
+        unsafe { (*base.add(i)).p_next = next };
+    }
+    chain
+}
+
+/// A correct export of `memory` works and is silent (the layer still tracks it as live).
+fn still_exports(inst: &Instance, dev: &Device, memory: vk::DeviceMemory) {
+    let (r, fd) = dev.get_fd(memory, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    fds::close(fd);
+    expect::silent(inst, GET_FD);
+}
+
+// ---- vkFreeMemory ----
+
+#[test]
+fn free_of_live_memory_and_of_null_is_silent() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
+    dev.free(mem);
+    dev.free(vk::DeviceMemory::null());
+    expect::silent_for(&inst, &[ALLOCATE, FREE]);
+    drop(dev);
+}
+
+#[test]
+fn double_free_is_blocked_and_named() {
+    // Exclusive: no other test may allocate (and so reuse) the freed handle meanwhile.
+    let inst = Instance::exclusive();
+    let dev = fd_device(&inst);
+    let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
+    dev.name(mem, c"staging");
+    dev.free(mem);
+    expect::silent(&inst, FREE);
+    dev.free(mem);
+    let m = expect::one(&inst, FREE, FREE_MEMORY_PARAM);
+    expect::mentions(
+        &m,
+        &[
+            &format!(
+                "memory is {} \"staging\", which was already freed",
+                memory_name(mem)
+            ),
+            &format!(
+                "allocated on {} with allocationSize {SIZE}",
+                device_name(&dev)
+            ),
+            "not passed to the driver",
+        ],
+    );
+    assert_eq!(
+        expect::object(&m, vk::ObjectType::DEVICE_MEMORY, mem.as_raw()).as_deref(),
+        Some("staging")
+    );
+    // The device is fine afterwards.
+    let again = dev.allocate(SIZE, Some(OPAQUE_FD));
+    still_exports(&inst, &dev, again);
+    dev.free(again);
+    expect::silent(&inst, FREE);
+    drop(dev);
+}
+
+#[test]
+fn free_of_a_garbage_handle_is_blocked() {
+    let inst = Instance::exclusive();
+    let dev = fd_device(&inst);
+    dev.free(vk::DeviceMemory::from_raw(0xdead_0000));
+    let m = expect::one(&inst, FREE, FREE_MEMORY_PARAM);
+    expect::mentions(
+        &m,
+        &["memory is VkDeviceMemory 0xdead0000, which is not a live VkDeviceMemory"],
+    );
+    assert!(!m.text.contains("already freed"), "{}", m.text);
+    drop(dev);
+}
+
+#[test]
+fn free_through_another_device_is_blocked() {
+    let inst = Instance::new();
+    let a = fd_device(&inst);
+    let b = fd_device(&inst);
+    let mem_b = b.allocate(SIZE, Some(OPAQUE_FD));
+    a.free(mem_b);
+    let m = expect::one(&inst, FREE, FREE_MEMORY_PARENT);
+    expect::mentions(
+        &m,
+        &[
+            &format!(
+                "memory is {} (allocated on {}",
+                memory_name(mem_b),
+                device_name(&b)
+            ),
+            &format!("which was not allocated from device ({})", device_name(&a)),
+        ],
+    );
+    expect::object(&m, vk::ObjectType::DEVICE_MEMORY, mem_b.as_raw());
+    expect::object(&m, vk::ObjectType::DEVICE, a.handle().as_raw());
+    expect::object(&m, vk::ObjectType::DEVICE, b.handle().as_raw());
+    // Not freed: it is still B's live memory.
+    still_exports(&inst, &b, mem_b);
+    b.free(mem_b);
+    expect::silent(&inst, FREE);
+    drop((a, b));
+}
+
+#[test]
+fn free_with_an_unknown_device_is_blocked() {
+    let inst = Instance::exclusive();
+    let dev = fd_device(&inst);
+    let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
+    // SAFETY: the PFN type of vkFreeMemory.
+    let free: vk::PFN_vkFreeMemory = unsafe { inst.device_fn(&dev, c"vkFreeMemory") };
+    // SAFETY: a garbage VkDevice on purpose; the layer must not dereference it.
+    unsafe { free(vk::Device::from_raw(0x1234), mem, std::ptr::null()) };
+    let m = expect::one(&inst, FREE, FREE_DEVICE_PARAM);
+    expect::mentions(
+        &m,
+        &["device (0x1234) is not a VkDevice created through this layer"],
+    );
+    // Not freed.
+    still_exports(&inst, &dev, mem);
+    dev.free(mem);
+    expect::silent(&inst, FREE);
+    drop(dev);
+}
+
+// ---- vkAllocateMemory: pointers ----
+
+#[test]
+fn allocate_with_an_unknown_device_is_blocked() {
+    let inst = Instance::exclusive();
+    let dev = fd_device(&inst);
+    // SAFETY: the PFN type of vkAllocateMemory.
+    let allocate: vk::PFN_vkAllocateMemory = unsafe { inst.device_fn(&dev, c"vkAllocateMemory") };
+    let info = allocate_info();
+    let mut memory = vk::DeviceMemory::from_raw(MEMORY_SENTINEL);
+    // SAFETY: a garbage VkDevice on purpose; the other pointers are valid.
+    let r = unsafe {
+        allocate(
+            vk::Device::from_raw(0x1234),
+            &info,
+            std::ptr::null(),
+            &mut memory,
+        )
+    };
+    assert_eq!(r, FAILED);
+    assert_eq!(memory.as_raw(), MEMORY_SENTINEL, "nothing was allocated");
+    let m = expect::one(&inst, ALLOCATE, ALLOC_DEVICE_PARAM);
+    expect::mentions(
+        &m,
+        &["device (0x1234) is not a VkDevice created through this layer"],
+    );
+    drop(dev);
+}
+
+#[test]
+fn allocate_with_null_info_is_blocked() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let mut memory = vk::DeviceMemory::from_raw(MEMORY_SENTINEL);
+    // SAFETY: NULL pAllocateInfo on purpose; pMemory is valid.
+    let r = unsafe { dev.allocate_raw(std::ptr::null(), &mut memory) };
+    assert_eq!(r, FAILED);
+    assert_eq!(memory.as_raw(), MEMORY_SENTINEL);
+    let m = expect::one(&inst, ALLOCATE, ALLOC_INFO_PARAM);
+    expect::mentions(&m, &["pAllocateInfo is NULL", "VkMemoryAllocateInfo"]);
+    drop(dev);
+}
+
+#[test]
+fn allocate_with_null_pmemory_is_blocked() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let info = allocate_info();
+    // SAFETY: NULL pMemory on purpose; the info is valid.
+    let r = unsafe { dev.allocate_raw(&info, std::ptr::null_mut()) };
+    assert_eq!(r, FAILED);
+    let m = expect::one(&inst, ALLOCATE, ALLOC_PMEMORY_PARAM);
+    expect::mentions(&m, &["pMemory is NULL", "not passed to the driver"]);
+    drop(dev);
+}
+
+#[test]
+fn allocate_with_wrong_s_type_is_blocked() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let mut info = allocate_info();
+    info.s_type = vk::StructureType::MEMORY_GET_FD_INFO_KHR;
+    // SAFETY: a valid structure with a wrong sType on purpose.
+    let (r, memory) = unsafe { allocate_raw(&dev, &info) };
+    assert_eq!(r, FAILED);
+    assert_eq!(memory, MEMORY_SENTINEL);
+    let m = expect::one(&inst, ALLOCATE, ALLOC_STYPE);
+    expect::mentions(
+        &m,
+        &[
+            "pAllocateInfo->sType is VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR",
+            "it must be VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO",
+        ],
+    );
+    drop(dev);
+}
+
+// ---- vkAllocateMemory: the pNext chain ----
+
+#[test]
+fn self_referencing_chain_is_blocked_promptly() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let mut export = vk::ExportMemoryAllocateInfo::default().handle_types(OPAQUE_FD);
+    let node: *mut vk::ExportMemoryAllocateInfo = &raw mut export;
+    // SAFETY: `node` points to `export`, which outlives the call and is only used through `node`.
+    unsafe { (*node).p_next = node.cast_const().cast() };
+    let mut info = allocate_info();
+    info.p_next = node.cast_const().cast();
+    let (r, memory) = expect::promptly("vkAllocateMemory with a 1-cycle", PROMPT, || {
+        // SAFETY: a chain of one live structure that points to itself, on purpose.
+        unsafe { allocate_raw(&dev, &info) }
+    });
+    assert_eq!(r, FAILED);
+    assert_eq!(memory, MEMORY_SENTINEL);
+    let m = expect::one(&inst, ALLOCATE, ALLOC_STYPE_UNIQUE);
+    expect::mentions(
+        &m,
+        &[
+            "the pNext chain of pAllocateInfo loops back on itself",
+            "not passed to the driver",
+        ],
+    );
+    drop(dev);
+}
+
+#[test]
+fn two_structure_cycle_is_blocked_promptly() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let mut export = vk::ExportMemoryAllocateInfo::default().handle_types(OPAQUE_FD);
+    let mut priority = vk::MemoryPriorityAllocateInfoEXT::default().priority(0.5);
+    let first: *mut vk::ExportMemoryAllocateInfo = &raw mut export;
+    let second: *mut vk::MemoryPriorityAllocateInfoEXT = &raw mut priority;
+    // SAFETY: both point to live locals that outlive the call and are only used through them.
+    unsafe {
+        (*first).p_next = second.cast_const().cast();
+        (*second).p_next = first.cast_const().cast();
+    }
+    let mut info = allocate_info();
+    info.p_next = first.cast_const().cast();
+    let (r, memory) = expect::promptly("vkAllocateMemory with a 2-cycle", PROMPT, || {
+        // SAFETY: a chain of two live structures pointing to each other, on purpose.
+        unsafe { allocate_raw(&dev, &info) }
+    });
+    assert_eq!(r, FAILED);
+    assert_eq!(memory, MEMORY_SENTINEL);
+    expect::one(&inst, ALLOCATE, ALLOC_STYPE_UNIQUE);
+    drop(dev);
+}
+
+#[test]
+fn long_valid_chain_is_silent_and_read_to_its_end() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    // 10,000 structures lavapipe ignores, then the export structure: the layer must see it.
+    let export = vk::ExportMemoryAllocateInfo::default().handle_types(OPAQUE_FD);
+    let chain = ignored_chain(10_000, (&raw const export).cast());
+    let mut info = allocate_info();
+    info.p_next = chain.as_ptr().cast();
+    let (r, memory) = expect::promptly("vkAllocateMemory with 10,001 structures", PROMPT, || {
+        // SAFETY: a long chain of live structures, ending in NULL.
+        unsafe { allocate_raw(&dev, &info) }
+    });
+    assert_eq!(r, vk::Result::SUCCESS);
+    expect::silent(&inst, ALLOCATE);
+    let memory = vk::DeviceMemory::from_raw(memory);
+    // Exported with OPAQUE_FD as far as the layer knows: no 00671.
+    still_exports(&inst, &dev, memory);
+    dev.free(memory);
+    drop(chain);
+    drop(dev);
+}
+
+#[test]
+fn chain_of_exactly_the_walk_limit_is_silent() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let chain = ignored_chain(CHAIN_LIMIT, std::ptr::null());
+    let mut info = allocate_info();
+    info.p_next = chain.as_ptr().cast();
+    let (r, memory) = expect::promptly("vkAllocateMemory at the walk limit", PROMPT, || {
+        // SAFETY: a long chain of live structures, ending in NULL.
+        unsafe { allocate_raw(&dev, &info) }
+    });
+    assert_eq!(r, vk::Result::SUCCESS);
+    expect::silent(&inst, ALLOCATE);
+    dev.free(vk::DeviceMemory::from_raw(memory));
+    drop(dev);
+}
+
+#[test]
+fn chain_longer_than_the_walk_limit_is_a_warning_and_goes_down() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let chain = ignored_chain(CHAIN_LIMIT + 1, std::ptr::null());
+    let mut info = allocate_info();
+    info.p_next = chain.as_ptr().cast();
+    let (r, memory) = expect::promptly("vkAllocateMemory past the walk limit", PROMPT, || {
+        // SAFETY: a long chain of live structures, ending in NULL.
+        unsafe { allocate_raw(&dev, &info) }
+    });
+    assert_eq!(r, vk::Result::SUCCESS);
+    assert_ne!(memory, MEMORY_SENTINEL);
+    let m = expect::one(&inst, ALLOCATE, PNEXT_CHAIN_TOO_LONG);
+    assert_eq!(m.severity, vk::DebugUtilsMessageSeverityFlagsEXT::WARNING);
+    expect::mentions(
+        &m,
+        &[&format!(
+            "more than {CHAIN_LIMIT} structures; the layer checked only the first {CHAIN_LIMIT}"
+        )],
+    );
+    dev.free(vk::DeviceMemory::from_raw(memory));
+    drop(dev);
+}
+
+#[test]
+fn khr_and_nv_export_structures_together_are_00640() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let mut export = vk::ExportMemoryAllocateInfo::default().handle_types(OPAQUE_FD);
+    let mut export_nv = vk::ExportMemoryAllocateInfoNV::default()
+        .handle_types(vk::ExternalMemoryHandleTypeFlagsNV::OPAQUE_WIN32);
+    let info = allocate_info()
+        .push_next(&mut export)
+        .push_next(&mut export_nv);
+    // Reported, not blocked: lavapipe ignores the NV structure and allocates.
+    let memory = dev.allocate_with(&info).expect("the allocation goes down");
+    let m = expect::one(&inst, ALLOCATE, ALLOC_PNEXT_00640);
+    expect::mentions(
+        &m,
+        &[
+            "pNext chain of pAllocateInfo has a VkExportMemoryAllocateInfo together with \
+             VkExportMemoryAllocateInfoNV",
+        ],
+    );
+    dev.free(memory);
+    drop(dev);
+}
+
+#[test]
+fn undefined_export_handle_type_bits_are_reported() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let cases: [(u32, &str); 2] = [
+        (1 << 13, "handleTypes is 0x2000 (unknown bits)"),
+        (
+            OPAQUE_FD.as_raw() | 1 << 30,
+            "handleTypes is VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT|0x40000000 (unknown bits)",
+        ),
+    ];
+    for (raw, says) in cases {
+        let mut export = vk::ExportMemoryAllocateInfo::default()
+            .handle_types(vk::ExternalMemoryHandleTypeFlags::from_raw(raw));
+        let info = allocate_info().push_next(&mut export);
+        let memory = dev.allocate_with(&info).expect("the allocation goes down");
+        let m = expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_PARAM);
+        expect::mentions(&m, &[&format!("VkExportMemoryAllocateInfo::{says}")]);
+        dev.free(memory);
+    }
+    drop(dev);
+}
+
+#[test]
+fn callback_returning_true_skips_an_allocation_with_a_finding() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let mut export = vk::ExportMemoryAllocateInfo::default()
+        .handle_types(vk::ExternalMemoryHandleTypeFlags::from_raw(1 << 13));
+    let info = allocate_info().push_next(&mut export);
+
+    inst.answer(true);
+    // SAFETY: a valid info and pMemory.
+    let (r, memory) = unsafe { allocate_raw(&dev, &info) };
+    assert_eq!(r, FAILED);
+    assert_eq!(memory, MEMORY_SENTINEL, "a skipped call allocates nothing");
+    expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_PARAM);
+
+    inst.answer(false);
+    // SAFETY: as above.
+    let (r, memory) = unsafe { allocate_raw(&dev, &info) };
+    assert_eq!(r, vk::Result::SUCCESS);
+    expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_PARAM);
+    dev.free(vk::DeviceMemory::from_raw(memory));
+    expect::silent(&inst, FREE);
+    drop(dev);
+}
+
+#[test]
+fn undefined_nv_export_handle_type_bit_is_reported() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let mut export_nv = vk::ExportMemoryAllocateInfoNV::default()
+        .handle_types(vk::ExternalMemoryHandleTypeFlagsNV::from_raw(0x10));
+    let info = allocate_info().push_next(&mut export_nv);
+    let memory = dev.allocate_with(&info).expect("the allocation goes down");
+    let m = expect::one(&inst, ALLOCATE, EXPORT_NV_HANDLE_TYPES_PARAM);
+    expect::mentions(
+        &m,
+        &["VkExportMemoryAllocateInfoNV::handleTypes is 0x10 (unknown bits)"],
+    );
+    dev.free(memory);
+    drop(dev);
+}
+
+#[test]
+fn exporting_and_plain_allocations_are_silent() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    let dma_buf = vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT;
+    for export in [None, Some(OPAQUE_FD), Some(OPAQUE_FD | dma_buf)] {
+        let memory = dev.allocate(SIZE, export);
+        dev.free(memory);
+    }
+    let mut export_nv = vk::ExportMemoryAllocateInfoNV::default()
+        .handle_types(vk::ExternalMemoryHandleTypeFlagsNV::OPAQUE_WIN32);
+    let info = allocate_info().push_next(&mut export_nv);
+    let memory = dev.allocate_with(&info).expect("vkAllocateMemory");
+    dev.free(memory);
+    expect::silent_for(&inst, &[ALLOCATE, FREE]);
+    drop(dev);
+}
