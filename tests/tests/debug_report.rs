@@ -1,6 +1,10 @@
 //! Findings reach `VK_EXT_debug_report` callbacks too: an app with no debug-utils messenger, only
 //! a debug-report callback (created with vkCreateDebugReportCallbackEXT), through the real loader.
 
+// VK_EXT_debug_report is deprecated in favour of debug utils, but apps still use it and the layer
+// supports it: testing it is the point of this file.
+#![allow(deprecated)]
+
 use ash::vk::{self, Handle};
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::atomic::{AtomicBool, Ordering};
