@@ -154,7 +154,11 @@ fn main() {
         }
     );
 
-    step(1, "correct: export OPAQUE_FD from memory allocated with VkExportMemoryAllocateInfo(OPAQUE_FD)");
+    step(
+        1,
+        "correct: export OPAQUE_FD from memory allocated with VkExportMemoryAllocateInfo(OPAQUE_FD)\n    \
+         (on lavapipe the layer also warns about the driver: its fds lack FD_CLOEXEC)",
+    );
     let shared = demo.allocate(c"shared-with-cuda", Some(OPAQUE_FD));
     let (r, fd) = demo.export(shared, OPAQUE_FD);
     outcome(r, fd);

@@ -85,6 +85,12 @@ impl Outcome {
         self.blocked = true;
     }
 
+    /// Whether any finding is an error (the call broke a rule; the driver's behaviour is
+    /// undefined from there on).
+    pub fn has_errors(&self) -> bool {
+        self.findings.iter().any(|f| f.severity == Severity::Error)
+    }
+
     pub fn ids(&self) -> Vec<&'static str> {
         self.findings.iter().map(|f| f.id).collect()
     }

@@ -13,6 +13,7 @@ pub mod checks;
 mod commands;
 mod dispatch;
 pub mod finding;
+mod os;
 pub mod raw;
 pub mod report;
 pub mod state;

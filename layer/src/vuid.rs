@@ -68,6 +68,14 @@ pub const WIN32_MULTIPLE_BITS: &str = "EXPORTCHECK-win32nv-handle-type-multiple-
 pub const PNEXT_CHAIN_TOO_LONG: &str = "EXPORTCHECK-pnext-chain-too-long";
 pub const INTERNAL_ERROR: &str = "EXPORTCHECK-internal-error";
 
+// Driver-contract checks: what the driver returned.
+pub const DRIVER_INVALID_FD: &str = "EXPORTCHECK-driver-invalid-fd";
+pub const DRIVER_FD_NOT_CLOEXEC: &str = "EXPORTCHECK-driver-fd-not-cloexec";
+pub const DRIVER_FD_NOT_NEW: &str = "EXPORTCHECK-driver-fd-not-new";
+pub const DRIVER_NULL_REMOTE_ADDRESS: &str = "EXPORTCHECK-driver-null-remote-address";
+pub const DRIVER_NULL_WIN32_HANDLE: &str = "EXPORTCHECK-driver-null-win32-handle";
+pub const DRIVER_NULL_METAL_HANDLE: &str = "EXPORTCHECK-driver-null-metal-handle";
+
 /// Every constant above, for the catalog cross-check and for the coverage tool.
 pub const ALL: &[&str] = &[
     FD_DEVICE_PARAM,
@@ -122,4 +130,10 @@ pub const ALL: &[&str] = &[
     WIN32_MULTIPLE_BITS,
     PNEXT_CHAIN_TOO_LONG,
     INTERNAL_ERROR,
+    DRIVER_INVALID_FD,
+    DRIVER_FD_NOT_CLOEXEC,
+    DRIVER_FD_NOT_NEW,
+    DRIVER_NULL_REMOTE_ADDRESS,
+    DRIVER_NULL_WIN32_HANDLE,
+    DRIVER_NULL_METAL_HANDLE,
 ];

@@ -58,6 +58,33 @@ pub fn one(inst: &Instance, command: &str, id: &str) -> Captured {
     only(inst, command, &[id]).remove(0)
 }
 
+/// Like [`only`] for the driver-contract warnings (`Instance::driver_messages`).
+#[track_caller]
+pub fn driver_only(inst: &Instance, command: &str, expected: &[&str]) -> Vec<Captured> {
+    let messages = inst.driver_messages();
+    let ids: Vec<&str> = messages.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, expected, "driver messages: {messages:#?}");
+    let catalog = exportcheck_vuids::catalog();
+    for m in &messages {
+        let entry = catalog.get(&m.id).expect("driver IDs are in the catalog");
+        assert_eq!(entry.severity, Severity::Warning, "{m:#?}");
+        assert_eq!(
+            m.severity,
+            vk::DebugUtilsMessageSeverityFlagsEXT::WARNING,
+            "{m:#?}"
+        );
+        let head = format!(
+            "Validation Warning: [ {} ] {command}(): the driver returned",
+            m.id
+        );
+        assert!(m.text.starts_with(&head), "expected `{head}...`: {m:#?}");
+    }
+    if !expected.is_empty() {
+        record(Kind::Negative, expected, command);
+    }
+    messages
+}
+
 /// Asserts that no message at all was received since the last take.
 #[track_caller]
 pub fn silent(inst: &Instance, command: &str) {

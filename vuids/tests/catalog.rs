@@ -68,6 +68,12 @@ const EXPECTED_IDS: &[&str] = &[
     "EXPORTCHECK-win32nv-handle-type-multiple-bits",
     "EXPORTCHECK-pnext-chain-too-long",
     "EXPORTCHECK-internal-error",
+    "EXPORTCHECK-driver-invalid-fd",
+    "EXPORTCHECK-driver-fd-not-cloexec",
+    "EXPORTCHECK-driver-fd-not-new",
+    "EXPORTCHECK-driver-null-remote-address",
+    "EXPORTCHECK-driver-null-win32-handle",
+    "EXPORTCHECK-driver-null-metal-handle",
 ];
 
 const DEVICE_PARAMETER_NOTE: &str = "A garbage VkDevice passed to the loader's trampoline (a \
@@ -177,6 +183,12 @@ fn severities_and_test_locations_match_the_design() {
         "EXPORTCHECK-rdma-feature-not-enabled",
         "EXPORTCHECK-win32nv-handle-type-multiple-bits",
         "EXPORTCHECK-pnext-chain-too-long",
+        "EXPORTCHECK-driver-invalid-fd",
+        "EXPORTCHECK-driver-fd-not-cloexec",
+        "EXPORTCHECK-driver-fd-not-new",
+        "EXPORTCHECK-driver-null-remote-address",
+        "EXPORTCHECK-driver-null-win32-handle",
+        "EXPORTCHECK-driver-null-metal-handle",
     ]
     .into_iter()
     .collect();

@@ -2,6 +2,7 @@
 //! [`Outcome`](crate::finding::Outcome); none reports, locks or calls down.
 
 pub mod alloc;
+pub mod driver_contract;
 pub mod export;
 pub mod fd;
 pub mod metal;

@@ -71,6 +71,7 @@ pub unsafe extern "system" fn create_device(
                 next: unsafe { DeviceDispatch::load(gdpa, device) },
                 instance,
                 memories: DashMap::new(),
+                contract: Default::default(),
                 freed: Default::default(),
                 names: DashMap::new(),
             };

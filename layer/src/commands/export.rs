@@ -1,14 +1,17 @@
 //! The four export entry points.
 
+use super::policy::report_driver_contract;
 use super::policy::{decide, decide_without_device, Decision};
 use crate::boundary;
+use crate::checks::driver_contract::{self, FdProbe};
 use crate::checks::export::{unknown_device, ExportArgs, ExportCommand, InfoFields};
 use crate::checks::win32_nv::{self, Win32Args};
 use crate::checks::{fd, metal, rdma};
 use crate::finding::Outcome;
+use crate::os;
 use crate::raw::{self, StructArg};
 use crate::state::registry::{lookup_memory, DEVICES};
-use crate::state::{DeviceFacts, DeviceState, MemoryLookup};
+use crate::state::{DeviceFacts, DeviceState, MemoryLookup, MemoryRecord};
 use crate::vk_ext::MemoryGetMetalHandleInfoEXT;
 use ash::vk::{self, Handle};
 use std::ffi::{c_int, c_void};
@@ -43,6 +46,14 @@ export_info!(
     MemoryGetMetalHandleInfoEXT
 );
 
+/// What the call-down step knows about a call that passed the gate.
+struct Judged<'a> {
+    record: &'a MemoryRecord,
+    /// No error was found: the driver's result is held to the driver contract. After an
+    /// invalid call the driver's behaviour is undefined, so nothing is said about it.
+    valid_call: bool,
+}
+
 /// The shared body of the three commands with an info structure: read, validate, decide, and
 /// hand the validated copy of the structure to `call_down`.
 ///
@@ -54,7 +65,7 @@ unsafe fn export_call<I: ExportInfo>(
     device: vk::Device,
     p_info: *const I,
     output_null: bool,
-    call_down: impl FnOnce(&DeviceState, *const I) -> Option<vk::Result>,
+    call_down: impl FnOnce(&DeviceState, &Judged<'_>, *const I) -> Option<vk::Result>,
 ) -> vk::Result {
     let Some(state) = DEVICES.get(device.as_raw()) else {
         let outcome = unknown_device(cmd.name, cmd.device_vuid, device.as_raw());
@@ -81,11 +92,16 @@ unsafe fn export_call<I: ExportInfo>(
     if decide(&state, cmd.name, &outcome) == Decision::Skip {
         return Decision::SKIPPED_RESULT;
     }
-    let StructArg::Valid(info) = info else {
-        // Unreachable: a NULL or mistyped structure blocks the call.
+    let (StructArg::Valid(info), MemoryLookup::Live(record)) = (info, &args.memory) else {
+        // Unreachable: a NULL or mistyped structure, or memory that is not live, blocks the call.
         return Decision::SKIPPED_RESULT;
     };
-    call_down(&state, &info.with_null_p_next()).unwrap_or(vk::Result::ERROR_EXTENSION_NOT_PRESENT)
+    let judged = Judged {
+        record,
+        valid_call: !outcome.has_errors(),
+    };
+    call_down(&state, &judged, &info.with_null_p_next())
+        .unwrap_or(vk::Result::ERROR_EXTENSION_NOT_PRESENT)
 }
 
 pub unsafe extern "system" fn get_memory_fd_khr(
@@ -93,16 +109,43 @@ pub unsafe extern "system" fn get_memory_fd_khr(
     p_get_fd_info: *const vk::MemoryGetFdInfoKHR<'static>,
     p_fd: *mut c_int,
 ) -> vk::Result {
-    boundary::ffi(fd::COMMAND.name, vk::Result::ERROR_UNKNOWN, || {
+    let cmd = &fd::COMMAND;
+    boundary::ffi(cmd.name, vk::Result::ERROR_UNKNOWN, || {
         // SAFETY: app arguments, forwarded as the Vulkan contract allows.
         unsafe {
             export_call(
-                &fd::COMMAND,
+                cmd,
                 fd::check_get_memory_fd,
                 device,
                 p_get_fd_info,
                 p_fd.is_null(),
-                |s, info| s.next.get_memory_fd.map(|next| next(device, info, p_fd)),
+                |s, judged, info| {
+                    let next = s.next.get_memory_fd?;
+                    let record = judged.record;
+                    // Probe (a few valid exports per device): was the last export's fd still open?
+                    let probing = judged.valid_call && s.contract.take_probe();
+                    let previous = probing
+                        .then(|| s.contract.last_fd.get(&record.memory).map(|fd| *fd))
+                        .flatten()
+                        .filter(|&fd| os::is_open(fd));
+                    let result = next(device, info, p_fd);
+                    if result == vk::Result::SUCCESS && judged.valid_call {
+                        let fd = raw::read_out(p_fd).unwrap_or(-1);
+                        let probe = probing.then(|| FdProbe {
+                            cloexec: os::is_cloexec(fd),
+                            open_before_call: previous == Some(fd),
+                        });
+                        if probing && fd >= 0 {
+                            s.contract.last_fd.insert(record.memory, fd);
+                        }
+                        report_driver_contract(
+                            s,
+                            cmd.name,
+                            driver_contract::check_fd(record, fd, probe),
+                        );
+                    }
+                    Some(result)
+                },
             )
         }
     })
@@ -123,10 +166,14 @@ pub unsafe extern "system" fn get_memory_remote_address_nv(
                 device,
                 p_info,
                 p_address.is_null(),
-                |s, info| {
-                    s.next
-                        .get_memory_remote_address
-                        .map(|next| next(device, info, p_address))
+                |s, judged, info| {
+                    let result = s.next.get_memory_remote_address?(device, info, p_address);
+                    if result == vk::Result::SUCCESS && judged.valid_call {
+                        let address = raw::read_out(p_address.cast::<usize>()).unwrap_or(0);
+                        let outcome = driver_contract::check_remote_address(judged.record, address);
+                        report_driver_contract(s, cmd.name, outcome);
+                    }
+                    Some(result)
                 },
             )
         }
@@ -148,10 +195,14 @@ pub unsafe extern "system" fn get_memory_metal_handle_ext(
                 device,
                 p_info,
                 p_handle.is_null(),
-                |s, info| {
-                    s.next
-                        .get_memory_metal_handle
-                        .map(|next| next(device, info, p_handle))
+                |s, judged, info| {
+                    let result = s.next.get_memory_metal_handle?(device, info, p_handle);
+                    if result == vk::Result::SUCCESS && judged.valid_call {
+                        let handle = raw::read_out(p_handle).map_or(0, |h| h as usize);
+                        let outcome = driver_contract::check_metal_handle(judged.record, handle);
+                        report_driver_contract(s, cmd.name, outcome);
+                    }
+                    Some(result)
                 },
             )
         }
@@ -183,10 +234,23 @@ pub unsafe extern "system" fn get_memory_win32_handle_nv(
         if decide(&state, name, &outcome) == Decision::Skip {
             return Decision::SKIPPED_RESULT;
         }
-        match state.next.get_memory_win32_handle_nv {
-            // SAFETY: validated arguments, passed to the next layer's own entry point.
-            Some(next) => unsafe { next(device, memory, handle_type, p_handle) },
-            None => vk::Result::ERROR_EXTENSION_NOT_PRESENT,
+        let Some(next) = state.next.get_memory_win32_handle_nv else {
+            return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
+        };
+        // SAFETY: validated arguments, passed to the next layer's own entry point.
+        let result = unsafe { next(device, memory, handle_type, p_handle) };
+        let valid_call = !outcome.has_errors();
+        if let (vk::Result::SUCCESS, MemoryLookup::Live(record), true) =
+            (result, &args.memory, valid_call)
+        {
+            // SAFETY: checked non-NULL above; the driver wrote it.
+            let handle = unsafe { raw::read_out(p_handle) }.unwrap_or(0);
+            report_driver_contract(
+                &state,
+                name,
+                driver_contract::check_win32_handle(record, handle),
+            );
         }
+        result
     })
 }

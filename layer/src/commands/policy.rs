@@ -38,6 +38,17 @@ pub fn decide_without_device(command: &'static str, outcome: &Outcome) -> Decisi
     combine(outcome.blocked, callback_skip)
 }
 
+/// Reports what the driver-contract checks found after a call went down: each ID once per
+/// device, since a driver defect repeats on every call. Nothing is skipped: the call happened.
+pub fn report_driver_contract(device: &DeviceState, command: &'static str, mut outcome: Outcome) {
+    outcome
+        .findings
+        .retain(|f| device.contract.first_report(f.id));
+    if !outcome.findings.is_empty() {
+        report_contained(command, || report::report(device, &outcome));
+    }
+}
+
 fn combine(blocked: bool, callback_skip: bool) -> Decision {
     if blocked || callback_skip {
         Decision::Skip

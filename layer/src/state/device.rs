@@ -1,5 +1,6 @@
 //! Per-`VkDevice` state: one shared, immutable record made at `vkCreateDevice`.
 
+use super::contract::ContractState;
 use super::freed::RecentlyFreed;
 use super::instance::InstanceState;
 use super::memory::MemoryRecord;
@@ -66,6 +67,8 @@ pub struct DeviceState {
     pub next: DeviceDispatch,
     /// Live memory objects of this device, by handle value.
     pub memories: DashMap<u64, Arc<MemoryRecord>>,
+    /// The driver-contract checks' own state.
+    pub contract: ContractState,
     /// Recently freed memory, to name the object of a use after free.
     pub freed: RecentlyFreed,
     /// Debug names set with `vkSetDebugUtilsObjectNameEXT`, by object type and handle value.

@@ -3,6 +3,7 @@
 //! Records are immutable snapshots behind `Arc`s. A lookup hands out a reference, so no map lock
 //! is held while checking, reporting or calling down.
 
+pub mod contract;
 pub mod device;
 pub mod freed;
 pub mod instance;

@@ -1,0 +1,201 @@
+//! Driver-contract checks: after a successful export, is what the driver returned usable?
+//! The spec says each `vkGetMemoryFdKHR` call creates a new file descriptor, with close-on-exec
+//! set where the OS supports it; a successful export returns a valid fd, a non-NULL address or
+//! handle. These are warnings about the driver, not the app.
+
+use super::export::describe_allocation;
+use crate::finding::{Finding, ObjectRef, Outcome};
+use crate::state::MemoryRecord;
+use crate::vuid;
+use ash::vk;
+
+/// What the layer learned about a returned fd with system calls (only on probed exports).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FdProbe {
+    /// `FD_CLOEXEC` of the returned fd; `None` when unknown (not POSIX, or not open).
+    pub cloexec: Option<bool>,
+    /// The returned fd number was already open before the call: the driver made no new fd.
+    pub open_before_call: bool,
+}
+
+fn driver_finding(
+    id: &'static str,
+    command: &'static str,
+    field: &'static str,
+    record: &MemoryRecord,
+    what: String,
+) -> Finding {
+    Finding::new(
+        id,
+        command,
+        field,
+        format!(
+            "{command}(): the driver returned VK_SUCCESS for {}, but {what}. This is a driver \
+             defect, not an error of the app.",
+            describe_allocation(record)
+        ),
+    )
+    .with(ObjectRef::device(record.device))
+    .with(ObjectRef::memory(record.memory))
+}
+
+/// `vkGetMemoryFdKHR` returned `fd`.
+pub fn check_fd(record: &MemoryRecord, fd: i32, probe: Option<FdProbe>) -> Outcome {
+    const CMD: &str = "vkGetMemoryFdKHR";
+    let mut outcome = Outcome::default();
+    if fd < 0 {
+        outcome.push(driver_finding(
+            vuid::DRIVER_INVALID_FD,
+            CMD,
+            "*pFd",
+            record,
+            format!("*pFd is {fd}, not a file descriptor"),
+        ));
+        return outcome;
+    }
+    let Some(probe) = probe else { return outcome };
+    if probe.open_before_call {
+        outcome.push(driver_finding(
+            vuid::DRIVER_FD_NOT_NEW,
+            CMD,
+            "*pFd",
+            record,
+            format!(
+                "*pFd is {fd}, which was already open before the call (the fd it returned on an \
+                 earlier export): each vkGetMemoryFdKHR must create a new file descriptor, which \
+                 the app owns and closes"
+            ),
+        ));
+    }
+    if probe.cloexec == Some(false) {
+        outcome.push(driver_finding(
+            vuid::DRIVER_FD_NOT_CLOEXEC,
+            CMD,
+            "*pFd",
+            record,
+            format!(
+                "*pFd ({fd}) does not have FD_CLOEXEC set: the spec requires close-on-exec on \
+                 exported fds where the OS supports it, or child processes inherit the memory"
+            ),
+        ));
+    }
+    outcome
+}
+
+/// `vkGetMemoryRemoteAddressNV` returned `address`.
+pub fn check_remote_address(record: &MemoryRecord, address: usize) -> Outcome {
+    let mut outcome = Outcome::default();
+    if address == 0 {
+        outcome.push(driver_finding(
+            vuid::DRIVER_NULL_REMOTE_ADDRESS,
+            "vkGetMemoryRemoteAddressNV",
+            "*pAddress",
+            record,
+            "*pAddress is NULL".to_owned(),
+        ));
+    }
+    outcome
+}
+
+/// `vkGetMemoryWin32HandleNV` returned `handle`.
+pub fn check_win32_handle(record: &MemoryRecord, handle: vk::HANDLE) -> Outcome {
+    let mut outcome = Outcome::default();
+    if handle == 0 {
+        outcome.push(driver_finding(
+            vuid::DRIVER_NULL_WIN32_HANDLE,
+            "vkGetMemoryWin32HandleNV",
+            "*pHandle",
+            record,
+            "*pHandle is NULL".to_owned(),
+        ));
+    }
+    outcome
+}
+
+/// `vkGetMemoryMetalHandleEXT` returned `handle`.
+pub fn check_metal_handle(record: &MemoryRecord, handle: usize) -> Outcome {
+    let mut outcome = Outcome::default();
+    if handle == 0 {
+        outcome.push(driver_finding(
+            vuid::DRIVER_NULL_METAL_HANDLE,
+            "vkGetMemoryMetalHandleEXT",
+            "*pHandle",
+            record,
+            "*pHandle is NULL".to_owned(),
+        ));
+    }
+    outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::fixtures::*;
+
+    fn rec() -> std::sync::Arc<MemoryRecord> {
+        record_on(DEVICE, exported(OPAQUE_FD))
+    }
+
+    #[test]
+    fn a_good_fd_is_silent() {
+        let probe = FdProbe {
+            cloexec: Some(true),
+            open_before_call: false,
+        };
+        assert_eq!(check_fd(&rec(), 7, Some(probe)), Outcome::default());
+        assert_eq!(check_fd(&rec(), 7, None), Outcome::default());
+        let unknown = FdProbe {
+            cloexec: None,
+            open_before_call: false,
+        };
+        assert_eq!(check_fd(&rec(), 7, Some(unknown)), Outcome::default());
+    }
+
+    #[test]
+    fn each_fd_defect() {
+        assert_eq!(check_fd(&rec(), -1, None).ids(), [vuid::DRIVER_INVALID_FD]);
+        let p = FdProbe {
+            cloexec: Some(false),
+            open_before_call: false,
+        };
+        let out = check_fd(&rec(), 7, Some(p));
+        assert_eq!(out.ids(), [vuid::DRIVER_FD_NOT_CLOEXEC]);
+        assert_eq!(out.findings[0].severity, crate::finding::Severity::Warning);
+        assert!(!out.blocked);
+        let p = FdProbe {
+            cloexec: Some(true),
+            open_before_call: true,
+        };
+        assert_eq!(
+            check_fd(&rec(), 7, Some(p)).ids(),
+            [vuid::DRIVER_FD_NOT_NEW]
+        );
+        let p = FdProbe {
+            cloexec: Some(false),
+            open_before_call: true,
+        };
+        assert_eq!(
+            check_fd(&rec(), 7, Some(p)).ids(),
+            [vuid::DRIVER_FD_NOT_NEW, vuid::DRIVER_FD_NOT_CLOEXEC]
+        );
+    }
+
+    #[test]
+    fn null_address_and_handles() {
+        assert!(check_remote_address(&rec(), 0x1000).findings.is_empty());
+        assert_eq!(
+            check_remote_address(&rec(), 0).ids(),
+            [vuid::DRIVER_NULL_REMOTE_ADDRESS]
+        );
+        assert!(check_win32_handle(&rec(), 4).findings.is_empty());
+        assert_eq!(
+            check_win32_handle(&rec(), 0).ids(),
+            [vuid::DRIVER_NULL_WIN32_HANDLE]
+        );
+        assert!(check_metal_handle(&rec(), 0x10).findings.is_empty());
+        assert_eq!(
+            check_metal_handle(&rec(), 0).ids(),
+            [vuid::DRIVER_NULL_METAL_HANDLE]
+        );
+    }
+}
