@@ -30,7 +30,7 @@ pub fn is_cloexec(fd: i32) -> Option<bool> {
     }
 }
 
-/// Whether an fd number is open right now.
-pub fn is_open(fd: i32) -> bool {
-    fd_flags(fd).is_some()
+/// Whether an fd number is open right now; `None` where the layer cannot tell (not POSIX).
+pub fn is_open(fd: i32) -> Option<bool> {
+    cfg!(unix).then(|| fd_flags(fd).is_some())
 }

@@ -1,8 +1,9 @@
 //! A small Vulkan app for the tests: an instance with a debug-utils messenger that records every
 //! validation message, and devices on lavapipe with helpers for allocating and exporting memory.
 
+use crate::env::Driver;
 use ash::vk::{self, Handle};
-use std::ffi::{c_void, CStr};
+use std::ffi::{c_void, CStr, CString};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
@@ -91,6 +92,17 @@ unsafe extern "system" fn on_message(
     }
 }
 
+/// The test driver's per-instance configuration structure (a made-up sType the loader passes
+/// through to the driver unchanged; see docs/test-driver.md).
+#[repr(C)]
+struct TestDriverConfig {
+    s_type: vk::StructureType,
+    p_next: *const c_void,
+    json: *const std::ffi::c_char,
+}
+
+const TEST_DRIVER_CONFIG: vk::StructureType = vk::StructureType::from_raw(1_000_999_000);
+
 /// How to build the test instance.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
@@ -98,6 +110,11 @@ pub struct Options {
     pub messenger: bool,
     /// Chain the messenger to VkInstanceCreateInfo instead.
     pub messenger_in_create_info: bool,
+    /// The driver: one per test binary (the first instance of a process chooses).
+    pub driver: Driver,
+    /// The test driver's configuration (JSON, see docs/test-driver.md) for this instance,
+    /// chained to VkInstanceCreateInfo; `None` for the driver's defaults.
+    pub driver_config: Option<&'static str>,
 }
 
 impl Default for Options {
@@ -105,6 +122,8 @@ impl Default for Options {
         Self {
             messenger: true,
             messenger_in_create_info: false,
+            driver: Driver::Lavapipe,
+            driver_config: None,
         }
     }
 }
@@ -136,8 +155,13 @@ impl Instance {
     /// An instance for a test that no other test of this binary may run alongside: calls with an
     /// unknown `VkDevice` (reported to every live instance) or with freed memory handles.
     pub fn exclusive() -> Self {
+        Self::exclusive_with(Options::default())
+    }
+
+    /// Like [`Instance::exclusive`], built with `options`.
+    pub fn exclusive_with(options: Options) -> Self {
         let guard = ISOLATION.write().unwrap_or_else(PoisonError::into_inner);
-        Self::build(Options::default(), Isolation::Exclusive(guard))
+        Self::build(options, Isolation::Exclusive(guard))
     }
 
     /// Another instance in the same test, covered by the lock `self` holds. Drop it before `self`.
@@ -146,7 +170,7 @@ impl Instance {
     }
 
     fn build(options: Options, isolation: Isolation) -> Self {
-        crate::env::setup();
+        crate::env::setup_with(options.driver);
         // SAFETY: loads libvulkan.so.1, the system's Khronos loader.
         let entry = unsafe { ash::Entry::load() }.expect("load libvulkan.so.1");
         let sink = Box::<Sink>::default();
@@ -171,6 +195,17 @@ impl Instance {
             .enabled_extension_names(&extensions);
         if options.messenger_in_create_info {
             create = create.push_next(&mut messenger_info);
+        }
+        let json = options
+            .driver_config
+            .map(|c| CString::new(c).expect("config without NUL"));
+        let mut config = TestDriverConfig {
+            s_type: TEST_DRIVER_CONFIG,
+            p_next: create.p_next,
+            json: json.as_ref().map_or(std::ptr::null(), |j| j.as_ptr()),
+        };
+        if json.is_some() {
+            create.p_next = &mut config as *mut TestDriverConfig as *const c_void;
         }
         // SAFETY: valid create info.
         let instance = unsafe { entry.create_instance(&create, None) }.expect("vkCreateInstance");
@@ -233,14 +268,25 @@ impl Instance {
 
     /// A device with the given extensions (e.g. `VK_KHR_external_memory_fd`).
     pub fn device(&self, extensions: &[&CStr]) -> Device {
+        self.device_with(extensions, false)
+    }
+
+    /// A device with the given extensions; `rdma_feature` enables
+    /// `VkPhysicalDeviceExternalMemoryRDMAFeaturesNV::externalMemoryRDMA`.
+    pub fn device_with(&self, extensions: &[&CStr], rdma_feature: bool) -> Device {
         let priorities = [1.0f32];
         let queue = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(0)
             .queue_priorities(&priorities)];
         let names: Vec<_> = extensions.iter().map(|e| e.as_ptr()).collect();
-        let create = vk::DeviceCreateInfo::default()
+        let mut rdma =
+            vk::PhysicalDeviceExternalMemoryRDMAFeaturesNV::default().external_memory_rdma(true);
+        let mut create = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue)
             .enabled_extension_names(&names);
+        if rdma_feature {
+            create = create.push_next(&mut rdma);
+        }
         // SAFETY: valid create info on a live physical device.
         let device = unsafe {
             self.instance
@@ -249,7 +295,27 @@ impl Instance {
         .expect("vkCreateDevice");
         let fd = ash::khr::external_memory_fd::Device::new(&self.instance, &device);
         let names = ash::ext::debug_utils::Device::new(&self.instance, &device);
-        Device { device, fd, names }
+        let gdpa = self.instance.fp_v1_0().get_device_proc_addr;
+        // SAFETY: a live device and NUL-terminated names; each pointer is cast to its own type.
+        let (remote_address, win32_handle, metal_handle) = unsafe {
+            let get = |name: &CStr| gdpa(device.handle(), name.as_ptr());
+            (
+                get(c"vkGetMemoryRemoteAddressNV")
+                    .map(|f| std::mem::transmute::<_, vk::PFN_vkGetMemoryRemoteAddressNV>(f)),
+                get(c"vkGetMemoryWin32HandleNV")
+                    .map(|f| std::mem::transmute::<_, vk::PFN_vkGetMemoryWin32HandleNV>(f)),
+                get(c"vkGetMemoryMetalHandleEXT")
+                    .map(|f| std::mem::transmute::<_, PfnGetMemoryMetalHandle>(f)),
+            )
+        };
+        Device {
+            device,
+            fd,
+            names,
+            remote_address,
+            win32_handle,
+            metal_handle,
+        }
     }
 
     /// The pointer that `vkGetDeviceProcAddr` returns for `name` on `device`.
@@ -291,7 +357,38 @@ pub struct Device {
     pub device: ash::Device,
     pub fd: ash::khr::external_memory_fd::Device,
     pub names: ash::ext::debug_utils::Device,
+    /// What `vkGetDeviceProcAddr` gave for the other export commands (NULL when not enabled).
+    pub remote_address: Option<vk::PFN_vkGetMemoryRemoteAddressNV>,
+    pub win32_handle: Option<vk::PFN_vkGetMemoryWin32HandleNV>,
+    pub metal_handle: Option<PfnGetMemoryMetalHandle>,
 }
+
+/// `VkMemoryGetMetalHandleInfoEXT` (not in ash 0.38; values from the registry, extension 603).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct MemoryGetMetalHandleInfo {
+    pub s_type: vk::StructureType,
+    pub p_next: *const c_void,
+    pub memory: vk::DeviceMemory,
+    pub handle_type: vk::ExternalMemoryHandleTypeFlags,
+}
+
+/// `VK_STRUCTURE_TYPE_MEMORY_GET_METAL_HANDLE_INFO_EXT`
+pub const METAL_INFO_STYPE: vk::StructureType = vk::StructureType::from_raw(1_000_602_002);
+/// `VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLBUFFER_BIT_EXT` and its siblings.
+pub const MTLBUFFER: vk::ExternalMemoryHandleTypeFlags =
+    vk::ExternalMemoryHandleTypeFlags::from_raw(1 << 16);
+pub const MTLTEXTURE: vk::ExternalMemoryHandleTypeFlags =
+    vk::ExternalMemoryHandleTypeFlags::from_raw(1 << 17);
+pub const MTLHEAP: vk::ExternalMemoryHandleTypeFlags =
+    vk::ExternalMemoryHandleTypeFlags::from_raw(1 << 18);
+
+/// `PFN_vkGetMemoryMetalHandleEXT`
+pub type PfnGetMemoryMetalHandle = unsafe extern "system" fn(
+    vk::Device,
+    *const MemoryGetMetalHandleInfo,
+    *mut *mut c_void,
+) -> vk::Result;
 
 pub const OPAQUE_FD: vk::ExternalMemoryHandleTypeFlags =
     vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
@@ -376,6 +473,124 @@ impl Device {
     ) -> vk::Result {
         // SAFETY: forwarded per the caller's contract.
         unsafe { (self.fd.fp().get_memory_fd_khr)(self.handle(), info, fd) }
+    }
+
+    /// `vkGetMemoryRemoteAddressNV` with a well-formed info; the address (0 if none written).
+    pub fn get_remote_address(
+        &self,
+        memory: vk::DeviceMemory,
+        handle_type: vk::ExternalMemoryHandleTypeFlags,
+    ) -> (vk::Result, usize) {
+        let info = vk::MemoryGetRemoteAddressInfoNV::default()
+            .memory(memory)
+            .handle_type(handle_type);
+        let mut address: *mut c_void = std::ptr::null_mut();
+        // SAFETY: valid pointers.
+        let result = unsafe { self.get_remote_address_raw(&info, &mut address) };
+        (result, address as usize)
+    }
+
+    /// `vkGetMemoryRemoteAddressNV` with raw pointers, for hostile-input tests.
+    ///
+    /// # Safety
+    /// The pointers must be NULL or valid; the layer is expected to stop the NULL ones.
+    pub unsafe fn get_remote_address_raw(
+        &self,
+        info: *const vk::MemoryGetRemoteAddressInfoNV<'_>,
+        address: *mut *mut c_void,
+    ) -> vk::Result {
+        let f = self
+            .remote_address
+            .expect("vkGetMemoryRemoteAddressNV is not enabled on this device");
+        // SAFETY: forwarded per the caller's contract.
+        unsafe { f(self.handle(), info, address.cast()) }
+    }
+
+    /// `vkGetMemoryWin32HandleNV`; the HANDLE (0 if none written).
+    pub fn get_win32_handle(
+        &self,
+        memory: vk::DeviceMemory,
+        handle_type: vk::ExternalMemoryHandleTypeFlagsNV,
+    ) -> (vk::Result, vk::HANDLE) {
+        let mut handle: vk::HANDLE = 0;
+        // SAFETY: valid output pointer.
+        let result = unsafe { self.get_win32_handle_raw(memory, handle_type, &mut handle) };
+        (result, handle)
+    }
+
+    /// `vkGetMemoryWin32HandleNV` with a raw output pointer.
+    ///
+    /// # Safety
+    /// `handle` must be NULL or valid; the layer is expected to stop NULL.
+    pub unsafe fn get_win32_handle_raw(
+        &self,
+        memory: vk::DeviceMemory,
+        handle_type: vk::ExternalMemoryHandleTypeFlagsNV,
+        handle: *mut vk::HANDLE,
+    ) -> vk::Result {
+        let f = self
+            .win32_handle
+            .expect("vkGetMemoryWin32HandleNV is not enabled on this device");
+        // SAFETY: forwarded per the caller's contract.
+        unsafe { f(self.handle(), memory, handle_type, handle) }
+    }
+
+    /// `vkGetMemoryMetalHandleEXT` with a well-formed info; the handle (0 if none written).
+    pub fn get_metal_handle(
+        &self,
+        memory: vk::DeviceMemory,
+        handle_type: vk::ExternalMemoryHandleTypeFlags,
+    ) -> (vk::Result, usize) {
+        let info = MemoryGetMetalHandleInfo {
+            s_type: METAL_INFO_STYPE,
+            p_next: std::ptr::null(),
+            memory,
+            handle_type,
+        };
+        let mut handle: *mut c_void = std::ptr::null_mut();
+        // SAFETY: valid pointers.
+        let result = unsafe { self.get_metal_handle_raw(&info, &mut handle) };
+        (result, handle as usize)
+    }
+
+    /// `vkGetMemoryMetalHandleEXT` with raw pointers, for hostile-input tests.
+    ///
+    /// # Safety
+    /// The pointers must be NULL or valid; the layer is expected to stop the NULL ones.
+    pub unsafe fn get_metal_handle_raw(
+        &self,
+        info: *const MemoryGetMetalHandleInfo,
+        handle: *mut *mut c_void,
+    ) -> vk::Result {
+        let f = self
+            .metal_handle
+            .expect("vkGetMemoryMetalHandleEXT is not enabled on this device");
+        // SAFETY: forwarded per the caller's contract.
+        unsafe { f(self.handle(), info, handle) }
+    }
+
+    /// Allocates `size` bytes of `memory_type`, with optional KHR and NV export structures.
+    pub fn allocate_exporting(
+        &self,
+        size: u64,
+        memory_type: u32,
+        export: Option<vk::ExternalMemoryHandleTypeFlags>,
+        export_nv: Option<vk::ExternalMemoryHandleTypeFlagsNV>,
+    ) -> vk::DeviceMemory {
+        let mut export_info = vk::ExportMemoryAllocateInfo::default();
+        let mut export_nv_info = vk::ExportMemoryAllocateInfoNV::default();
+        let mut info = vk::MemoryAllocateInfo::default()
+            .allocation_size(size)
+            .memory_type_index(memory_type);
+        if let Some(types) = export {
+            export_info = export_info.handle_types(types);
+            info = info.push_next(&mut export_info);
+        }
+        if let Some(types) = export_nv {
+            export_nv_info = export_nv_info.handle_types(types);
+            info = info.push_next(&mut export_nv_info);
+        }
+        self.allocate_with(&info).expect("vkAllocateMemory")
     }
 
     pub fn free(&self, memory: vk::DeviceMemory) {

@@ -55,20 +55,78 @@ pub fn write_manifest(dir: &Path, library: &Path) -> PathBuf {
     dir.to_path_buf()
 }
 
-/// Sets the loader's environment once, before the loader is first loaded.
+/// The driver a test binary runs on: one per process, since the loader reads its environment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Driver {
+    /// Mesa lavapipe (Debian's mesa-vulkan-drivers): exposes VK_KHR_external_memory_fd.
+    Lavapipe,
+    /// The project's test driver (`tests/icd`): exposes every export extension.
+    TestDriver,
+}
+
+/// The test driver library built by `cargo build` for this profile.
+pub fn test_driver_library() -> PathBuf {
+    let lib = target_profile_dir().join("libexportcheck_test_icd.so");
+    assert!(
+        lib.exists(),
+        "{} is missing: build the workspace first (`cargo build --workspace`, as scripts/test.sh does)",
+        lib.display()
+    );
+    lib
+}
+
+/// Writes a driver manifest for the test driver `library` into `dir`; returns its path.
+pub fn write_driver_manifest(dir: &Path, library: &Path) -> PathBuf {
+    std::fs::create_dir_all(dir).expect("manifest dir");
+    let manifest = format!(
+        r#"{{
+    "file_format_version": "1.0.1",
+    "ICD": {{
+        "library_path": "{}",
+        "api_version": "1.3.0"
+    }}
+}}
+"#,
+        library.display()
+    );
+    let path = dir.join("exportcheck_test_icd.json");
+    // As for the layer manifest: never rewrite in place what another process may be reading.
+    if std::fs::read_to_string(&path).ok().as_deref() != Some(manifest.as_str()) {
+        let tmp = dir.join(format!(".exportcheck_test_icd.json.{}", std::process::id()));
+        std::fs::write(&tmp, manifest).expect("write driver manifest");
+        std::fs::rename(&tmp, &path).expect("install driver manifest");
+    }
+    path
+}
+
+/// Sets the loader's environment for lavapipe, once, before the loader is first loaded.
 pub fn setup() {
-    static DONE: OnceLock<()> = OnceLock::new();
-    DONE.get_or_init(|| {
+    setup_with(Driver::Lavapipe);
+}
+
+/// Sets the loader's environment for `driver`, once per process, before the loader is first
+/// loaded. Asking for another driver later in the same process is a test-suite bug.
+pub fn setup_with(driver: Driver) {
+    static CHOSEN: OnceLock<Driver> = OnceLock::new();
+    let chosen = *CHOSEN.get_or_init(|| {
         let dir = target_profile_dir().join("exportcheck-test-manifest");
         let dir = write_manifest(&dir, &layer_library());
-        assert!(
-            Path::new(LAVAPIPE_ICD).exists(),
-            "{LAVAPIPE_ICD} is missing: install mesa-vulkan-drivers (scripts/setup.sh does)"
-        );
+        let driver_files = match driver {
+            Driver::Lavapipe => {
+                assert!(
+                    Path::new(LAVAPIPE_ICD).exists(),
+                    "{LAVAPIPE_ICD} is missing: install mesa-vulkan-drivers (scripts/install-deps.sh does)"
+                );
+                PathBuf::from(LAVAPIPE_ICD)
+            }
+            Driver::TestDriver => write_driver_manifest(&dir, &test_driver_library()),
+        };
         // Set before any thread loads the loader; the values are the same for every test.
         std::env::set_var("VK_LAYER_PATH", &dir);
         std::env::set_var("VK_INSTANCE_LAYERS", LAYER_NAME);
-        std::env::set_var("VK_DRIVER_FILES", LAVAPIPE_ICD);
-        std::env::set_var("VK_ICD_FILENAMES", LAVAPIPE_ICD);
+        std::env::set_var("VK_DRIVER_FILES", &driver_files);
+        std::env::set_var("VK_ICD_FILENAMES", &driver_files);
+        driver
     });
+    assert_eq!(chosen, driver, "one driver per test binary");
 }

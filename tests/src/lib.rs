@@ -11,5 +11,6 @@ pub mod env;
 pub mod expect;
 pub mod fds;
 pub mod ids;
+pub mod test_driver;
 
 pub use app::{Captured, Device, Instance, Options, OPAQUE_FD, SENTINEL};

@@ -30,6 +30,7 @@ fn messenger_chained_to_instance_create_info_receives_findings() {
     let inst = Instance::with(Options {
         messenger: false,
         messenger_in_create_info: true,
+        ..Options::default()
     });
     let dev = fd_device(&inst);
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
@@ -195,6 +196,7 @@ fn child(mode: &str) {
             let inst = Instance::with(Options {
                 messenger: false,
                 messenger_in_create_info: false,
+                ..Options::default()
             });
             let dev = fd_device(&inst);
             let mem = dev.allocate(SIZE, Some(OPAQUE_FD));

@@ -12,6 +12,8 @@ use ash::vk;
 /// What the layer learned about a returned fd with system calls (only on probed exports).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FdProbe {
+    /// The returned fd is an open file descriptor; `None` when unknown (not POSIX).
+    pub open: Option<bool>,
     /// `FD_CLOEXEC` of the returned fd; `None` when unknown (not POSIX, or not open).
     pub cloexec: Option<bool>,
     /// The returned fd number was already open before the call: the driver made no new fd.
@@ -54,6 +56,16 @@ pub fn check_fd(record: &MemoryRecord, fd: i32, probe: Option<FdProbe>) -> Outco
         return outcome;
     }
     let Some(probe) = probe else { return outcome };
+    if probe.open == Some(false) {
+        outcome.push(driver_finding(
+            vuid::DRIVER_INVALID_FD,
+            CMD,
+            "*pFd",
+            record,
+            format!("*pFd is {fd}, which is not an open file descriptor"),
+        ));
+        return outcome;
+    }
     if probe.open_before_call {
         outcome.push(driver_finding(
             vuid::DRIVER_FD_NOT_NEW,
@@ -139,12 +151,14 @@ mod tests {
     #[test]
     fn a_good_fd_is_silent() {
         let probe = FdProbe {
+            open: Some(true),
             cloexec: Some(true),
             open_before_call: false,
         };
         assert_eq!(check_fd(&rec(), 7, Some(probe)), Outcome::default());
         assert_eq!(check_fd(&rec(), 7, None), Outcome::default());
         let unknown = FdProbe {
+            open: None,
             cloexec: None,
             open_before_call: false,
         };
@@ -154,7 +168,18 @@ mod tests {
     #[test]
     fn each_fd_defect() {
         assert_eq!(check_fd(&rec(), -1, None).ids(), [vuid::DRIVER_INVALID_FD]);
+        let closed = FdProbe {
+            open: Some(false),
+            cloexec: None,
+            open_before_call: false,
+        };
+        let out = check_fd(&rec(), 9, Some(closed));
+        assert_eq!(out.ids(), [vuid::DRIVER_INVALID_FD]);
+        assert!(out.findings[0]
+            .message
+            .contains("*pFd is 9, which is not an open file descriptor"));
         let p = FdProbe {
+            open: Some(true),
             cloexec: Some(false),
             open_before_call: false,
         };
@@ -163,6 +188,7 @@ mod tests {
         assert_eq!(out.findings[0].severity, crate::finding::Severity::Warning);
         assert!(!out.blocked);
         let p = FdProbe {
+            open: Some(true),
             cloexec: Some(true),
             open_before_call: true,
         };
@@ -171,6 +197,7 @@ mod tests {
             [vuid::DRIVER_FD_NOT_NEW]
         );
         let p = FdProbe {
+            open: Some(true),
             cloexec: Some(false),
             open_before_call: true,
         };

@@ -127,11 +127,12 @@ pub unsafe extern "system" fn get_memory_fd_khr(
                     let previous = probing
                         .then(|| s.contract.last_fd.get(&record.memory).map(|fd| *fd))
                         .flatten()
-                        .filter(|&fd| os::is_open(fd));
+                        .filter(|&fd| os::is_open(fd) == Some(true));
                     let result = next(device, info, p_fd);
                     if result == vk::Result::SUCCESS && judged.valid_call {
                         let fd = raw::read_out(p_fd).unwrap_or(-1);
                         let probe = probing.then(|| FdProbe {
+                            open: os::is_open(fd),
                             cloexec: os::is_cloexec(fd),
                             open_before_call: previous == Some(fd),
                         });

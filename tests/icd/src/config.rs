@@ -1,0 +1,642 @@
+//! The driver's configuration: which extensions, memory types, features and external-memory
+//! capabilities it reports, and which driver-contract violations it commits on purpose.
+//!
+//! Read at `vkCreateInstance` from a `ConfigCreateInfo` chained to `VkInstanceCreateInfo::pNext`
+//! or else from the `EXPORTCHECK_TEST_ICD_CONFIG` environment variable (JSON text or a path to a
+//! JSON file). Every instance keeps its own snapshot. The schema is in `docs/test-driver.md`.
+
+use ash::vk;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::ffi::{c_char, c_void};
+
+/// Environment variable holding the configuration (JSON text starting with `{`, or a file path).
+pub const CONFIG_ENV: &str = "EXPORTCHECK_TEST_ICD_CONFIG";
+
+/// `sType` of [`ConfigCreateInfo`]: a made-up value (the slot of a 1000th extension), known only
+/// to this driver.
+pub const STRUCTURE_TYPE_TEST_ICD_CONFIG: vk::StructureType =
+    vk::StructureType::from_raw(1_000_999_000);
+
+/// Chained to `VkInstanceCreateInfo::pNext`: this instance's configuration as JSON text, which
+/// takes the place of `EXPORTCHECK_TEST_ICD_CONFIG` for that instance.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ConfigCreateInfo {
+    /// [`STRUCTURE_TYPE_TEST_ICD_CONFIG`]
+    pub s_type: vk::StructureType,
+    pub p_next: *const c_void,
+    /// NUL-terminated JSON text, same schema as the environment variable.
+    pub json: *const c_char,
+}
+
+/// `VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLBUFFER_BIT_EXT` (not in ash 0.38).
+pub const HANDLE_TYPE_MTLBUFFER: u32 = 1 << 16;
+/// `VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLTEXTURE_BIT_EXT`
+pub const HANDLE_TYPE_MTLTEXTURE: u32 = 1 << 17;
+/// `VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLHEAP_BIT_EXT`
+pub const HANDLE_TYPE_MTLHEAP: u32 = 1 << 18;
+
+/// One memory type: property flags and heap index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoryType {
+    pub flags: u32,
+    pub heap: u32,
+}
+
+/// One memory heap: size in bytes and heap flags.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoryHeap {
+    pub size: u64,
+    pub flags: u32,
+}
+
+/// `VkExternalMemoryProperties` for one handle type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExternalMemory {
+    pub features: u32,
+    pub compatible: u32,
+    pub export_from_imported: u32,
+}
+
+/// Deliberate violations of the driver's side of the export contract.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Misbehave {
+    /// `vkGetMemoryFdKHR` returns a descriptor without `FD_CLOEXEC`.
+    pub fd_without_cloexec: bool,
+    /// `vkGetMemoryFdKHR` returns the same descriptor number for every export of an allocation.
+    pub same_fd_twice: bool,
+    /// `vkGetMemoryFdKHR` returns `VK_SUCCESS` with fd -1.
+    pub invalid_fd: bool,
+    /// `vkGetMemoryRemoteAddressNV` returns `VK_SUCCESS` with address 0.
+    pub zero_remote_address: bool,
+    /// `vkGetMemoryWin32HandleNV` returns `VK_SUCCESS` with a NULL handle.
+    pub null_win32_handle: bool,
+    /// `vkGetMemoryMetalHandleEXT` returns `VK_SUCCESS` with a NULL handle.
+    pub null_metal_handle: bool,
+}
+
+/// Physical-device features the driver reports (and accepts in `vkCreateDevice`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Features {
+    /// `VkPhysicalDeviceExternalMemoryRDMAFeaturesNV::externalMemoryRDMA`
+    pub external_memory_rdma: bool,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features {
+            external_memory_rdma: true,
+        }
+    }
+}
+
+/// The whole configuration of one instance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub device_extensions: Vec<String>,
+    pub memory_types: Vec<MemoryType>,
+    pub memory_heaps: Vec<MemoryHeap>,
+    pub features: Features,
+    /// Keyed by a single handle-type bit.
+    pub external_buffer: BTreeMap<u32, ExternalMemory>,
+    pub misbehave: Misbehave,
+}
+
+/// The device extensions exposed by default.
+pub const DEFAULT_DEVICE_EXTENSIONS: [&str; 8] = [
+    "VK_KHR_external_memory",
+    "VK_KHR_external_memory_fd",
+    "VK_EXT_external_memory_dma_buf",
+    "VK_NV_external_memory_rdma",
+    "VK_NV_external_memory",
+    "VK_NV_external_memory_win32",
+    "VK_EXT_external_memory_metal",
+    "VK_KHR_dedicated_allocation",
+];
+
+const GIB: u64 = 1 << 30;
+
+impl Default for Config {
+    fn default() -> Self {
+        let mp = vk::MemoryPropertyFlags::empty();
+        let device_local = vk::MemoryPropertyFlags::DEVICE_LOCAL.as_raw();
+        let host =
+            (mp | vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT)
+                .as_raw();
+        let rdma = device_local | vk::MemoryPropertyFlags::RDMA_CAPABLE_NV.as_raw();
+        Config {
+            device_extensions: DEFAULT_DEVICE_EXTENSIONS
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            memory_types: vec![
+                MemoryType {
+                    flags: device_local,
+                    heap: 0,
+                },
+                MemoryType {
+                    flags: host,
+                    heap: 1,
+                },
+                MemoryType {
+                    flags: rdma,
+                    heap: 0,
+                },
+            ],
+            memory_heaps: vec![
+                MemoryHeap {
+                    size: GIB,
+                    flags: vk::MemoryHeapFlags::DEVICE_LOCAL.as_raw(),
+                },
+                MemoryHeap {
+                    size: GIB,
+                    flags: 0,
+                },
+            ],
+            features: Features::default(),
+            external_buffer: default_external_buffer(),
+            misbehave: Misbehave::default(),
+        }
+    }
+}
+
+fn default_external_buffer() -> BTreeMap<u32, ExternalMemory> {
+    let export_import = (vk::ExternalMemoryFeatureFlags::EXPORTABLE
+        | vk::ExternalMemoryFeatureFlags::IMPORTABLE)
+        .as_raw();
+    let export_only = vk::ExternalMemoryFeatureFlags::EXPORTABLE.as_raw();
+    let same = |bit: u32, features: u32| {
+        (
+            bit,
+            ExternalMemory {
+                features,
+                compatible: bit,
+                export_from_imported: bit,
+            },
+        )
+    };
+    [
+        same(
+            vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD.as_raw(),
+            export_import,
+        ),
+        same(
+            vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT.as_raw(),
+            export_import,
+        ),
+        same(
+            vk::ExternalMemoryHandleTypeFlags::RDMA_ADDRESS_NV.as_raw(),
+            export_only,
+        ),
+        same(HANDLE_TYPE_MTLBUFFER, export_import),
+        same(HANDLE_TYPE_MTLTEXTURE, export_import),
+        same(HANDLE_TYPE_MTLHEAP, export_import),
+    ]
+    .into_iter()
+    .collect()
+}
+
+/// A flag value in JSON: a name, a number, or a list of either.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawFlags {
+    Number(u64),
+    Name(String),
+    List(Vec<RawFlag>),
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawFlag {
+    Number(u64),
+    Name(String),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMemoryType {
+    flags: RawFlags,
+    heap: u32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMemoryHeap {
+    size: u64,
+    #[serde(default)]
+    flags: Option<RawFlags>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawExternalMemory {
+    #[serde(default)]
+    features: Option<RawFlags>,
+    #[serde(default)]
+    compatible: Option<RawFlags>,
+    #[serde(default)]
+    export_from_imported: Option<RawFlags>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    #[serde(default)]
+    device_extensions: Option<Vec<String>>,
+    #[serde(default)]
+    memory_types: Option<Vec<RawMemoryType>>,
+    #[serde(default)]
+    memory_heaps: Option<Vec<RawMemoryHeap>>,
+    #[serde(default)]
+    features: Features,
+    #[serde(default)]
+    external_buffer: BTreeMap<String, RawExternalMemory>,
+    #[serde(default)]
+    misbehave: Misbehave,
+}
+
+/// Names of the bits of one Vulkan flags type, without the `VK_..._` prefix and `_BIT`.
+struct FlagNames {
+    what: &'static str,
+    prefix: &'static str,
+    names: &'static [(&'static str, u32)],
+}
+
+const MEMORY_PROPERTY: FlagNames = FlagNames {
+    what: "memory property flag",
+    prefix: "VK_MEMORY_PROPERTY_",
+    names: &[
+        ("DEVICE_LOCAL", 0x1),
+        ("HOST_VISIBLE", 0x2),
+        ("HOST_COHERENT", 0x4),
+        ("HOST_CACHED", 0x8),
+        ("LAZILY_ALLOCATED", 0x10),
+        ("PROTECTED", 0x20),
+        ("DEVICE_COHERENT_AMD", 0x40),
+        ("DEVICE_UNCACHED_AMD", 0x80),
+        ("RDMA_CAPABLE_NV", 0x100),
+    ],
+};
+
+const MEMORY_HEAP: FlagNames = FlagNames {
+    what: "memory heap flag",
+    prefix: "VK_MEMORY_HEAP_",
+    names: &[("DEVICE_LOCAL", 0x1), ("MULTI_INSTANCE", 0x2)],
+};
+
+const EXTERNAL_MEMORY_FEATURE: FlagNames = FlagNames {
+    what: "external memory feature",
+    prefix: "VK_EXTERNAL_MEMORY_FEATURE_",
+    names: &[
+        ("DEDICATED_ONLY", 0x1),
+        ("EXPORTABLE", 0x2),
+        ("IMPORTABLE", 0x4),
+    ],
+};
+
+/// Vendor suffixes may be left out (`DMA_BUF` = `DMA_BUF_EXT`, `MTLBUFFER` = `MTLBUFFER_EXT`).
+const HANDLE_TYPE: FlagNames = FlagNames {
+    what: "external memory handle type",
+    prefix: "VK_EXTERNAL_MEMORY_HANDLE_TYPE_",
+    names: &[
+        ("OPAQUE_FD", 0x1),
+        ("OPAQUE_WIN32", 0x2),
+        ("OPAQUE_WIN32_KMT", 0x4),
+        ("D3D11_TEXTURE", 0x8),
+        ("D3D11_TEXTURE_KMT", 0x10),
+        ("D3D12_HEAP", 0x20),
+        ("D3D12_RESOURCE", 0x40),
+        ("HOST_ALLOCATION_EXT", 0x80),
+        ("HOST_MAPPED_FOREIGN_MEMORY_EXT", 0x100),
+        ("DMA_BUF_EXT", 0x200),
+        ("ANDROID_HARDWARE_BUFFER_ANDROID", 0x400),
+        ("ZIRCON_VMO_FUCHSIA", 0x800),
+        ("RDMA_ADDRESS_NV", 0x1000),
+        ("SCREEN_BUFFER_QNX", 0x4000),
+        ("MTLBUFFER_EXT", HANDLE_TYPE_MTLBUFFER),
+        ("MTLTEXTURE_EXT", HANDLE_TYPE_MTLTEXTURE),
+        ("MTLHEAP_EXT", HANDLE_TYPE_MTLHEAP),
+    ],
+};
+
+const VENDOR_SUFFIXES: [&str; 6] = ["_EXT", "_NV", "_AMD", "_ANDROID", "_FUCHSIA", "_QNX"];
+
+fn strip_vendor(name: &str) -> &str {
+    VENDOR_SUFFIXES
+        .iter()
+        .find_map(|s| name.strip_suffix(s))
+        .unwrap_or(name)
+}
+
+impl FlagNames {
+    /// Accepts `DEVICE_LOCAL`, `VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT`, and names without the
+    /// vendor suffix.
+    fn bit(&self, name: &str) -> Result<u32, String> {
+        let upper = name.trim().to_ascii_uppercase();
+        let short = upper.strip_prefix(self.prefix).unwrap_or(&upper);
+        let short = short.replacen("_BIT", "", 1);
+        self.names
+            .iter()
+            .find(|(n, _)| *n == short || strip_vendor(n) == strip_vendor(&short))
+            .map(|&(_, bit)| bit)
+            .ok_or_else(|| format!("unknown {} {name:?}", self.what))
+    }
+
+    fn number(&self, n: u64) -> Result<u32, String> {
+        u32::try_from(n).map_err(|_| format!("{} {n} does not fit in 32 bits", self.what))
+    }
+
+    fn parse(&self, raw: &RawFlags) -> Result<u32, String> {
+        let one = |flag: &RawFlag| match flag {
+            RawFlag::Number(n) => self.number(*n),
+            RawFlag::Name(s) => self.bit(s),
+        };
+        match raw {
+            RawFlags::Number(n) => self.number(*n),
+            RawFlags::Name(s) => self.bit(s),
+            RawFlags::List(list) => list.iter().try_fold(0, |acc, f| Ok(acc | one(f)?)),
+        }
+    }
+
+    /// A single bit, by name or number (as in the keys of `external_buffer`).
+    fn single(&self, key: &str) -> Result<u32, String> {
+        let bit = match key.trim().parse::<u64>() {
+            Ok(n) => self.number(n)?,
+            Err(_) => self.bit(key)?,
+        };
+        if bit.is_power_of_two() {
+            Ok(bit)
+        } else {
+            Err(format!("{} {key:?} is not a single bit", self.what))
+        }
+    }
+}
+
+impl Config {
+    /// Parses configuration JSON; fields that are left out keep their defaults.
+    pub fn from_json(text: &str) -> Result<Config, String> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if !value.is_object() {
+            return Err("the configuration must be a JSON object".to_string());
+        }
+        let raw: RawConfig = serde_json::from_value(value).map_err(|e| e.to_string())?;
+        let mut config = Config {
+            features: raw.features,
+            misbehave: raw.misbehave,
+            ..Config::default()
+        };
+        if let Some(extensions) = raw.device_extensions {
+            config.device_extensions = extensions;
+        }
+        if let Some(heaps) = raw.memory_heaps {
+            config.memory_heaps = heaps
+                .iter()
+                .map(|h| {
+                    let flags = match &h.flags {
+                        Some(f) => MEMORY_HEAP.parse(f)?,
+                        None => 0,
+                    };
+                    Ok(MemoryHeap {
+                        size: h.size,
+                        flags,
+                    })
+                })
+                .collect::<Result<_, String>>()?;
+        }
+        if let Some(types) = raw.memory_types {
+            config.memory_types = types
+                .iter()
+                .map(|t| {
+                    Ok(MemoryType {
+                        flags: MEMORY_PROPERTY.parse(&t.flags)?,
+                        heap: t.heap,
+                    })
+                })
+                .collect::<Result<_, String>>()?;
+        }
+        for (key, entry) in &raw.external_buffer {
+            let bit = HANDLE_TYPE.single(key)?;
+            let flags = |f: &Option<RawFlags>, names: &FlagNames, default: u32| match f {
+                Some(f) => names.parse(f),
+                None => Ok(default),
+            };
+            let features = flags(&entry.features, &EXTERNAL_MEMORY_FEATURE, 0)?;
+            let compatible = flags(&entry.compatible, &HANDLE_TYPE, bit)?;
+            let export_from_imported =
+                flags(&entry.export_from_imported, &HANDLE_TYPE, compatible)?;
+            config.external_buffer.insert(
+                bit,
+                ExternalMemory {
+                    features,
+                    compatible,
+                    export_from_imported,
+                },
+            );
+        }
+        config.check()?;
+        Ok(config)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        if self.memory_heaps.is_empty() || self.memory_heaps.len() > vk::MAX_MEMORY_HEAPS {
+            return Err(format!(
+                "memory_heaps: {} heaps (1 to {} allowed)",
+                self.memory_heaps.len(),
+                vk::MAX_MEMORY_HEAPS
+            ));
+        }
+        if self.memory_types.is_empty() || self.memory_types.len() > vk::MAX_MEMORY_TYPES {
+            return Err(format!(
+                "memory_types: {} types (1 to {} allowed)",
+                self.memory_types.len(),
+                vk::MAX_MEMORY_TYPES
+            ));
+        }
+        if let Some((i, t)) = self
+            .memory_types
+            .iter()
+            .enumerate()
+            .find(|(_, t)| t.heap as usize >= self.memory_heaps.len())
+        {
+            return Err(format!("memory_types[{i}]: heap {} does not exist", t.heap));
+        }
+        if let Some(name) = self
+            .device_extensions
+            .iter()
+            .find(|n| n.is_empty() || n.len() >= vk::MAX_EXTENSION_NAME_SIZE)
+        {
+            return Err(format!("device_extensions: bad extension name {name:?}"));
+        }
+        Ok(())
+    }
+
+    /// The configuration of a new instance: `chained` (from the pNext structure) if given, else
+    /// `env` (the environment variable's value: JSON text if it starts with `{`, else a path).
+    pub fn resolve(chained: Option<&str>, env: Option<&str>) -> Result<Config, String> {
+        if let Some(json) = chained {
+            return Config::from_json(json).map_err(|e| format!("chained configuration: {e}"));
+        }
+        match env.map(str::trim) {
+            None | Some("") => Ok(Config::default()),
+            Some(text) if text.starts_with('{') => {
+                Config::from_json(text).map_err(|e| format!("{CONFIG_ENV} (inline JSON): {e}"))
+            }
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("{CONFIG_ENV}: cannot read {path}: {e}"))?;
+                Config::from_json(&text).map_err(|e| format!("{CONFIG_ENV} ({path}): {e}"))
+            }
+        }
+    }
+
+    /// Spec version reported for a device extension.
+    pub fn extension_spec_version(name: &str) -> u32 {
+        match name {
+            "VK_KHR_dedicated_allocation" => 3,
+            _ => 1,
+        }
+    }
+
+    /// Whether the device exposes `name`.
+    pub fn has_device_extension(&self, name: &str) -> bool {
+        self.device_extensions.iter().any(|e| e == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_object_is_the_default() {
+        assert_eq!(Config::from_json("{}").unwrap(), Config::default());
+        assert_eq!(Config::resolve(None, None).unwrap(), Config::default());
+        assert_eq!(
+            Config::resolve(None, Some("  ")).unwrap(),
+            Config::default()
+        );
+    }
+
+    #[test]
+    fn defaults_expose_every_export_extension_and_an_rdma_type() {
+        let c = Config::default();
+        for ext in DEFAULT_DEVICE_EXTENSIONS {
+            assert!(c.has_device_extension(ext), "{ext}");
+        }
+        assert!(c.features.external_memory_rdma);
+        assert!(c.memory_types.iter().any(|t| t.flags == 0x101));
+        assert!(c.memory_types.iter().any(|t| t.flags & 0x6 == 0x6));
+        let opaque = c.external_buffer[&1];
+        assert_eq!(opaque.features, 0x6);
+        assert_eq!(c.external_buffer[&0x1000].features, 0x2);
+        assert_eq!(
+            c.external_buffer[&HANDLE_TYPE_MTLHEAP].compatible,
+            HANDLE_TYPE_MTLHEAP
+        );
+        assert_eq!(c.misbehave, Misbehave::default());
+    }
+
+    #[test]
+    fn names_numbers_and_long_names_are_accepted() {
+        let c = Config::from_json(
+            r#"{
+                "memory_types": [
+                    {"flags": ["DEVICE_LOCAL", "VK_MEMORY_PROPERTY_RDMA_CAPABLE_BIT_NV"], "heap": 0},
+                    {"flags": 6, "heap": 0},
+                    {"flags": "host_visible", "heap": 0},
+                    {"flags": [], "heap": 0}
+                ],
+                "memory_heaps": [{"size": 4096, "flags": ["DEVICE_LOCAL"]}],
+                "external_buffer": {
+                    "DMA_BUF": {"features": ["EXPORTABLE"], "compatible": ["DMA_BUF_EXT", 1]},
+                    "VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLBUFFER_BIT_EXT": {"features": []},
+                    "1": {"features": 4}
+                }
+            }"#,
+        )
+        .unwrap();
+        let flags: Vec<u32> = c.memory_types.iter().map(|t| t.flags).collect();
+        assert_eq!(flags, [0x101, 6, 2, 0]);
+        assert_eq!(
+            c.memory_heaps,
+            [MemoryHeap {
+                size: 4096,
+                flags: 1
+            }]
+        );
+        let dma = c.external_buffer[&0x200];
+        assert_eq!(
+            (dma.features, dma.compatible, dma.export_from_imported),
+            (2, 0x201, 0x201)
+        );
+        assert_eq!(c.external_buffer[&HANDLE_TYPE_MTLBUFFER].features, 0);
+        assert_eq!(c.external_buffer[&1].features, 4);
+        // Entries not named keep their defaults.
+        assert_eq!(c.external_buffer[&0x1000].features, 2);
+    }
+
+    #[test]
+    fn misbehave_and_features_fields_default_individually() {
+        let c = Config::from_json(
+            r#"{"misbehave": {"same_fd_twice": true}, "features": {"external_memory_rdma": false},
+                "device_extensions": ["VK_KHR_external_memory"]}"#,
+        )
+        .unwrap();
+        assert!(c.misbehave.same_fd_twice);
+        assert!(!c.misbehave.fd_without_cloexec && !c.misbehave.invalid_fd);
+        assert!(!c.features.external_memory_rdma);
+        assert_eq!(c.device_extensions, ["VK_KHR_external_memory"]);
+        assert_eq!(c.memory_types, Config::default().memory_types);
+    }
+
+    #[test]
+    fn bad_json_is_an_error_naming_its_source() {
+        let e = Config::resolve(None, Some("{not json")).unwrap_err();
+        assert!(e.contains(CONFIG_ENV) && e.contains("inline"), "{e}");
+        let e = Config::resolve(Some("[]"), Some("{}")).unwrap_err();
+        assert!(e.starts_with("chained"), "{e}");
+        for bad in [
+            r#"{"misbehave": {"no_such_mode": true}}"#,
+            r#"{"unknown_field": 1}"#,
+            r#"{"memory_types": [{"flags": ["SHINY"], "heap": 0}]}"#,
+            r#"{"memory_types": [{"flags": [], "heap": 5}]}"#,
+            r#"{"memory_types": []}"#,
+            r#"{"external_buffer": {"OPAQUE_FD|DMA_BUF": {}}}"#,
+            r#"{"external_buffer": {"3": {}}}"#,
+            r#"{"memory_heaps": [{"size": -1}]}"#,
+        ] {
+            assert!(Config::from_json(bad).is_err(), "{bad} was accepted");
+        }
+        assert!(!e.contains('\n'));
+    }
+
+    #[test]
+    fn file_and_inline_give_the_same_config() {
+        let json = r#"{"misbehave": {"invalid_fd": true}}"#;
+        let path = std::env::temp_dir().join(format!(
+            "exportcheck-icd-config-{}.json",
+            std::process::id()
+        ));
+        std::fs::write(&path, json).unwrap();
+        let from_file = Config::resolve(None, Some(path.to_str().unwrap())).unwrap();
+        let inline = Config::resolve(None, Some(json)).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(from_file, inline);
+        assert!(from_file.misbehave.invalid_fd);
+        let e = Config::resolve(None, Some("/nonexistent/exportcheck.json")).unwrap_err();
+        assert!(e.contains("cannot read"), "{e}");
+    }
+
+    #[test]
+    fn chained_configuration_wins_over_the_environment() {
+        let c = Config::resolve(
+            Some(r#"{"misbehave": {"null_win32_handle": true}}"#),
+            Some(r#"{"misbehave": {"null_metal_handle": true}}"#),
+        )
+        .unwrap();
+        assert!(c.misbehave.null_win32_handle && !c.misbehave.null_metal_handle);
+    }
+}

@@ -1,0 +1,667 @@
+//! Device memory: every allocation is a `memfd` of its size; fds are imported by taking
+//! ownership and exported as new descriptors of that memfd; RDMA addresses, Win32 handles and
+//! Metal handles are made-up values, distinct per allocation and handle type.
+
+use ash::vk;
+use std::collections::HashSet;
+use std::ffi::c_void;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use crate::config::{HANDLE_TYPE_MTLBUFFER, HANDLE_TYPE_MTLHEAP, HANDLE_TYPE_MTLTEXTURE};
+use crate::device::{self, Device};
+use crate::ffi::{self, entry};
+use crate::objects::lock;
+
+/// `VkImportMemoryMetalHandleInfoEXT` (not in ash 0.38).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ImportMemoryMetalHandleInfoEXT {
+    pub s_type: vk::StructureType,
+    pub p_next: *const c_void,
+    pub handle_type: vk::ExternalMemoryHandleTypeFlags,
+    pub handle: *mut c_void,
+}
+
+/// `VkMemoryGetMetalHandleInfoEXT`
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct MemoryGetMetalHandleInfoEXT {
+    pub s_type: vk::StructureType,
+    pub p_next: *const c_void,
+    pub memory: vk::DeviceMemory,
+    pub handle_type: vk::ExternalMemoryHandleTypeFlags,
+}
+
+/// `VkMemoryMetalHandlePropertiesEXT`
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct MemoryMetalHandlePropertiesEXT {
+    pub s_type: vk::StructureType,
+    pub p_next: *mut c_void,
+    pub memory_type_bits: u32,
+}
+
+pub const STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT: vk::StructureType =
+    vk::StructureType::from_raw(1_000_602_000);
+pub const STRUCTURE_TYPE_MEMORY_METAL_HANDLE_PROPERTIES_EXT: vk::StructureType =
+    vk::StructureType::from_raw(1_000_602_001);
+pub const STRUCTURE_TYPE_MEMORY_GET_METAL_HANDLE_INFO_EXT: vk::StructureType =
+    vk::StructureType::from_raw(1_000_602_002);
+
+const METAL_TYPES: u32 = HANDLE_TYPE_MTLBUFFER | HANDLE_TYPE_MTLTEXTURE | HANDLE_TYPE_MTLHEAP;
+const FD_TYPES: u32 = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD.as_raw()
+    | vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT.as_raw();
+
+/// High bits of every `VkDeviceMemory` handle value (the low bits are the allocation id).
+pub const MEMORY_HANDLE_TAG: u64 = 0xEC00_0000_0000_0000;
+/// Base of the values returned by `vkGetMemoryRemoteAddressNV`.
+pub const REMOTE_ADDRESS_BASE: u64 = 0x7D00_0000_0000;
+/// Base of the values returned by `vkGetMemoryWin32HandleNV`.
+pub const WIN32_HANDLE_BASE: u64 = 0x5700_0000_0000;
+/// Base of the values returned by `vkGetMemoryMetalHandleEXT`.
+pub const METAL_HANDLE_BASE: u64 = 0x4D00_0000_0000;
+
+/// Which handle type, as a number below 0x100: bit index + 1 for one bit, else `0x80 | low bits`.
+fn type_index(bits: u32) -> u64 {
+    if bits.is_power_of_two() {
+        u64::from(bits.trailing_zeros()) + 1
+    } else {
+        0x80 | u64::from(bits & 0x7f)
+    }
+}
+
+/// The exported value for (`base` kind, allocation `id`, handle type `bits`): non-zero, stable
+/// and distinct per allocation, handle type and kind.
+pub fn handle_value(base: u64, id: u64, bits: u32) -> u64 {
+    base + id * 0x100 + type_index(bits)
+}
+
+/// File descriptors the driver owns (memfds and imported fds), so that importing one of them
+/// again is refused instead of ending with a double close.
+fn owned_fds() -> &'static Mutex<HashSet<RawFd>> {
+    static FDS: OnceLock<Mutex<HashSet<RawFd>>> = OnceLock::new();
+    FDS.get_or_init(|| Mutex::new(HashSet::new()))
+}
+
+/// One `VkDeviceMemory`.
+pub struct Allocation {
+    pub id: u64,
+    pub size: u64,
+    pub memory_type_index: u32,
+    /// Always `Some` until dropped (taken out to be closed under the owned-fd lock).
+    fd: Option<OwnedFd>,
+    /// `VkExportMemoryAllocateInfo::handleTypes`
+    pub export_types: u32,
+    /// `VkExportMemoryAllocateInfoNV::handleTypes`
+    pub export_types_nv: u32,
+    /// Handle type it was imported from, if any.
+    pub imported_type: Option<u32>,
+    imported_metal: Option<(u32, usize)>,
+    mapping: Option<(usize, usize)>,
+    /// `same_fd_twice`: the one descriptor handed out for every export (owned by the app).
+    cached_fd: Option<RawFd>,
+}
+
+impl Drop for Allocation {
+    fn drop(&mut self) {
+        if let Some((addr, len)) = self.mapping.take() {
+            // SAFETY: (addr, len) is a mapping this allocation made with mmap and still owns.
+            unsafe { libc::munmap(addr as *mut c_void, len) };
+        }
+        let mut owned = lock(owned_fds());
+        if let Some(fd) = self.fd.take() {
+            owned.remove(&fd.as_raw_fd());
+            // Closed while the set is locked: no import can claim the number in between.
+            drop(fd);
+        }
+    }
+}
+
+impl Allocation {
+    /// The memfd (or imported fd) backing the allocation.
+    fn raw_fd(&self) -> RawFd {
+        self.fd.as_ref().map_or(-1, |fd| fd.as_raw_fd())
+    }
+}
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+fn new_memfd(size: u64) -> Option<OwnedFd> {
+    // SAFETY: a NUL-terminated name and valid flags.
+    let fd = unsafe { libc::memfd_create(c"exportcheck-icd-memory".as_ptr(), libc::MFD_CLOEXEC) };
+    if fd < 0 {
+        return None;
+    }
+    // SAFETY: `fd` was just created and is owned by nobody else.
+    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+    let size = libc::off_t::try_from(size).ok()?;
+    // SAFETY: `fd` is a valid memfd.
+    if unsafe { libc::ftruncate(fd.as_raw_fd(), size) } != 0 {
+        return None;
+    }
+    Some(fd)
+}
+
+/// Takes ownership of an fd given in `VkImportMemoryFdInfoKHR`, if it is usable.
+fn import_fd(handle_type: u32, fd: RawFd, size: u64) -> Result<OwnedFd, vk::Result> {
+    if handle_type & FD_TYPES == 0 || !handle_type.is_power_of_two() || fd < 0 {
+        return Err(vk::Result::ERROR_INVALID_EXTERNAL_HANDLE);
+    }
+    let mut owned = lock(owned_fds());
+    if owned.contains(&fd) {
+        return Err(vk::Result::ERROR_INVALID_EXTERNAL_HANDLE);
+    }
+    // SAFETY: fstat only writes to the local buffer; a bad fd makes it fail with EBADF.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    if unsafe { libc::fstat(fd, &mut st) } != 0 {
+        return Err(vk::Result::ERROR_INVALID_EXTERNAL_HANDLE);
+    }
+    if st.st_mode & libc::S_IFMT == libc::S_IFREG && (st.st_size as u64) < size {
+        return Err(vk::Result::ERROR_INVALID_EXTERNAL_HANDLE);
+    }
+    owned.insert(fd);
+    // SAFETY: a successful import transfers ownership of `fd` to the driver (Vulkan contract),
+    // and the driver owns no other OwnedFd for this number (checked above).
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+/// # Safety
+/// Vulkan's contract for `vkAllocateMemory`.
+unsafe fn allocate(
+    device: vk::Device,
+    p_info: *const vk::MemoryAllocateInfo<'_>,
+    p_memory: *mut vk::DeviceMemory,
+) -> vk::Result {
+    // SAFETY: valid or NULL pointers (Vulkan contract).
+    let (Some(info), Some(out)) = (unsafe { p_info.as_ref() }, unsafe { p_memory.as_mut() }) else {
+        return vk::Result::ERROR_OUT_OF_HOST_MEMORY;
+    };
+    let Some(dev) = device::lookup(device) else {
+        return vk::Result::ERROR_OUT_OF_HOST_MEMORY;
+    };
+    let Some(ty) = dev.config.memory_types.get(info.memory_type_index as usize) else {
+        return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY;
+    };
+    let heap_size = dev.config.memory_heaps[ty.heap as usize].size;
+    if info.allocation_size == 0 || info.allocation_size > heap_size {
+        return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY;
+    }
+    // SAFETY: `p_next` heads a valid chain; each structure is read as the type its sType names.
+    let (export, export_nv, import_fd_info, import_metal) = unsafe {
+        let find = |s| ffi::find_in_chain(info.p_next, s);
+        (
+            find(vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO).map(|p| {
+                (*p.cast::<vk::ExportMemoryAllocateInfo<'_>>())
+                    .handle_types
+                    .as_raw()
+            }),
+            find(vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO_NV).map(|p| {
+                (*p.cast::<vk::ExportMemoryAllocateInfoNV<'_>>())
+                    .handle_types
+                    .as_raw()
+            }),
+            find(vk::StructureType::IMPORT_MEMORY_FD_INFO_KHR)
+                .map(|p| *p.cast::<vk::ImportMemoryFdInfoKHR<'_>>()),
+            find(STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT)
+                .map(|p| *p.cast::<ImportMemoryMetalHandleInfoEXT>()),
+        )
+    };
+    let mut imported_type = None;
+    // Checked before an fd import, which must not take the fd when the call fails.
+    let imported_metal = match import_metal.filter(|i| !i.handle_type.is_empty()) {
+        Some(i) if i.handle.is_null() || i.handle_type.as_raw() & METAL_TYPES == 0 => {
+            return vk::Result::ERROR_INVALID_EXTERNAL_HANDLE;
+        }
+        Some(i) => {
+            imported_type = Some(i.handle_type.as_raw());
+            Some((i.handle_type.as_raw(), i.handle as usize))
+        }
+        None => None,
+    };
+    let fd = match import_fd_info.filter(|i| !i.handle_type.is_empty()) {
+        Some(i) => match import_fd(i.handle_type.as_raw(), i.fd, info.allocation_size) {
+            Ok(fd) => {
+                imported_type = Some(i.handle_type.as_raw());
+                fd
+            }
+            Err(e) => return e,
+        },
+        None => {
+            let Some(fd) = new_memfd(info.allocation_size) else {
+                return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY;
+            };
+            lock(owned_fds()).insert(fd.as_raw_fd());
+            fd
+        }
+    };
+    let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+    let handle = MEMORY_HANDLE_TAG | id;
+    let allocation = Allocation {
+        id,
+        size: info.allocation_size,
+        memory_type_index: info.memory_type_index,
+        fd: Some(fd),
+        export_types: export.unwrap_or(0),
+        export_types_nv: export_nv.unwrap_or(0),
+        imported_type,
+        imported_metal,
+        mapping: None,
+        cached_fd: None,
+    };
+    lock(&dev.memory).insert(handle, allocation);
+    *out = vk::Handle::from_raw(handle);
+    vk::Result::SUCCESS
+}
+
+pub(crate) unsafe extern "system" fn allocate_memory(
+    device: vk::Device,
+    p_allocate_info: *const vk::MemoryAllocateInfo<'_>,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_memory: *mut vk::DeviceMemory,
+) -> vk::Result {
+    entry(
+        "vkAllocateMemory",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            // SAFETY: forwarded under vkAllocateMemory's contract.
+            unsafe { allocate(device, p_allocate_info, p_memory) }
+        },
+    )
+}
+
+pub(crate) unsafe extern "system" fn free_memory(
+    device: vk::Device,
+    memory: vk::DeviceMemory,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+) {
+    entry("vkFreeMemory", (), || {
+        if let Some(dev) = device::lookup(device) {
+            let freed = lock(&dev.memory).remove(&vk::Handle::as_raw(memory));
+            drop(freed);
+        }
+    })
+}
+
+pub(crate) unsafe extern "system" fn map_memory(
+    device: vk::Device,
+    memory: vk::DeviceMemory,
+    offset: vk::DeviceSize,
+    size: vk::DeviceSize,
+    _flags: vk::MemoryMapFlags,
+    pp_data: *mut *mut c_void,
+) -> vk::Result {
+    entry("vkMapMemory", vk::Result::ERROR_MEMORY_MAP_FAILED, || {
+        const FAILED: vk::Result = vk::Result::ERROR_MEMORY_MAP_FAILED;
+        // SAFETY: valid or NULL output pointer (Vulkan contract).
+        let (Some(dev), Some(out)) = (device::lookup(device), unsafe { pp_data.as_mut() }) else {
+            return FAILED;
+        };
+        let mut mem = lock(&dev.memory);
+        let Some(a) = mem.get_mut(&vk::Handle::as_raw(memory)) else {
+            return FAILED;
+        };
+        let in_range = offset < a.size && (size == vk::WHOLE_SIZE || size <= a.size - offset);
+        if a.mapping.is_some() || !in_range {
+            return FAILED;
+        }
+        let Ok(len) = usize::try_from(a.size) else {
+            return FAILED;
+        };
+        // SAFETY: maps `len` bytes of the allocation's own memfd; the result is checked.
+        let addr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED,
+                a.raw_fd(),
+                0,
+            )
+        };
+        if addr == libc::MAP_FAILED {
+            return FAILED;
+        }
+        a.mapping = Some((addr as usize, len));
+        *out = (addr as usize + offset as usize) as *mut c_void;
+        vk::Result::SUCCESS
+    })
+}
+
+pub(crate) unsafe extern "system" fn unmap_memory(device: vk::Device, memory: vk::DeviceMemory) {
+    entry("vkUnmapMemory", (), || {
+        let Some(dev) = device::lookup(device) else {
+            return;
+        };
+        let mut mem = lock(&dev.memory);
+        if let Some((addr, len)) = mem
+            .get_mut(&vk::Handle::as_raw(memory))
+            .and_then(|a| a.mapping.take())
+        {
+            // SAFETY: (addr, len) is this allocation's own live mapping, now forgotten.
+            unsafe { libc::munmap(addr as *mut c_void, len) };
+        }
+    })
+}
+
+pub(crate) unsafe extern "system" fn flush_mapped_memory_ranges(
+    _device: vk::Device,
+    _count: u32,
+    _p_ranges: *const vk::MappedMemoryRange<'_>,
+) -> vk::Result {
+    // Mappings are coherent (MAP_SHARED of the memfd).
+    entry("vkFlushMappedMemoryRanges", vk::Result::SUCCESS, || {
+        vk::Result::SUCCESS
+    })
+}
+
+pub(crate) unsafe extern "system" fn invalidate_mapped_memory_ranges(
+    _device: vk::Device,
+    _count: u32,
+    _p_ranges: *const vk::MappedMemoryRange<'_>,
+) -> vk::Result {
+    entry(
+        "vkInvalidateMappedMemoryRanges",
+        vk::Result::SUCCESS,
+        || vk::Result::SUCCESS,
+    )
+}
+
+/// Runs `f` on the allocation `memory` of `device`; `None` if either is unknown.
+fn with_allocation<R>(
+    device: vk::Device,
+    memory: vk::DeviceMemory,
+    f: impl FnOnce(&Device, &mut Allocation) -> R,
+) -> Option<R> {
+    let dev = device::lookup(device)?;
+    let mut mem = lock(&dev.memory);
+    let a = mem.get_mut(&vk::Handle::as_raw(memory))?;
+    Some(f(&dev, a))
+}
+
+/// A new descriptor of the allocation's memfd, close-on-exec unless `cloexec` is false.
+fn dup_fd(fd: RawFd, cloexec: bool) -> Result<RawFd, vk::Result> {
+    let cmd = if cloexec {
+        libc::F_DUPFD_CLOEXEC
+    } else {
+        libc::F_DUPFD
+    };
+    // SAFETY: fcntl on a descriptor this allocation owns.
+    let new = unsafe { libc::fcntl(fd, cmd, 0) };
+    if new >= 0 {
+        Ok(new)
+    } else if std::io::Error::last_os_error().raw_os_error() == Some(libc::EMFILE) {
+        Err(vk::Result::ERROR_TOO_MANY_OBJECTS)
+    } else {
+        Err(vk::Result::ERROR_OUT_OF_HOST_MEMORY)
+    }
+}
+
+pub(crate) unsafe extern "system" fn get_memory_fd(
+    device: vk::Device,
+    p_get_fd_info: *const vk::MemoryGetFdInfoKHR<'_>,
+    p_fd: *mut i32,
+) -> vk::Result {
+    entry("vkGetMemoryFdKHR", vk::Result::ERROR_UNKNOWN, || {
+        // SAFETY: valid or NULL pointers (Vulkan contract).
+        let (Some(info), Some(out)) = (unsafe { p_get_fd_info.as_ref() }, unsafe { p_fd.as_mut() })
+        else {
+            return vk::Result::ERROR_UNKNOWN;
+        };
+        let handle_type = info.handle_type.as_raw();
+        if !handle_type.is_power_of_two() || handle_type & FD_TYPES == 0 {
+            return vk::Result::ERROR_UNKNOWN;
+        }
+        let result = with_allocation(device, info.memory, |dev, a| {
+            let m = dev.config.misbehave;
+            if m.invalid_fd {
+                return Ok(-1);
+            }
+            if m.same_fd_twice {
+                if let Some(fd) = a.cached_fd {
+                    return Ok(fd);
+                }
+            }
+            let fd = dup_fd(a.raw_fd(), !m.fd_without_cloexec)?;
+            if m.same_fd_twice {
+                a.cached_fd = Some(fd);
+            }
+            Ok(fd)
+        });
+        match result {
+            Some(Ok(fd)) => {
+                *out = fd;
+                vk::Result::SUCCESS
+            }
+            Some(Err(e)) => e,
+            None => vk::Result::ERROR_UNKNOWN,
+        }
+    })
+}
+
+pub(crate) unsafe extern "system" fn get_memory_fd_properties(
+    device: vk::Device,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+    fd: i32,
+    p_properties: *mut vk::MemoryFdPropertiesKHR<'_>,
+) -> vk::Result {
+    entry(
+        "vkGetMemoryFdPropertiesKHR",
+        vk::Result::ERROR_UNKNOWN,
+        || {
+            // SAFETY: valid or NULL output pointer (Vulkan contract).
+            let (Some(dev), Some(out)) = (device::lookup(device), unsafe { p_properties.as_mut() })
+            else {
+                return vk::Result::ERROR_UNKNOWN;
+            };
+            // OPAQUE_FD is not allowed here (the spec gives its properties no meaning).
+            if handle_type != vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT {
+                return vk::Result::ERROR_INVALID_EXTERNAL_HANDLE;
+            }
+            // SAFETY: F_GETFD only queries the descriptor; a bad one fails with EBADF.
+            if fd < 0 || unsafe { libc::fcntl(fd, libc::F_GETFD) } < 0 {
+                return vk::Result::ERROR_INVALID_EXTERNAL_HANDLE;
+            }
+            out.memory_type_bits = all_types(&dev);
+            vk::Result::SUCCESS
+        },
+    )
+}
+
+fn all_types(dev: &Device) -> u32 {
+    let n = dev.config.memory_types.len() as u32;
+    if n >= 32 {
+        u32::MAX
+    } else {
+        (1 << n) - 1
+    }
+}
+
+pub(crate) unsafe extern "system" fn get_memory_remote_address(
+    device: vk::Device,
+    p_info: *const vk::MemoryGetRemoteAddressInfoNV<'_>,
+    p_address: *mut *mut c_void,
+) -> vk::Result {
+    entry(
+        "vkGetMemoryRemoteAddressNV",
+        vk::Result::ERROR_UNKNOWN,
+        || {
+            // SAFETY: valid or NULL pointers (Vulkan contract).
+            let (Some(info), Some(out)) =
+                (unsafe { p_info.as_ref() }, unsafe { p_address.as_mut() })
+            else {
+                return vk::Result::ERROR_UNKNOWN;
+            };
+            let bits = info.handle_type.as_raw();
+            match with_allocation(device, info.memory, |dev, a| {
+                if dev.config.misbehave.zero_remote_address {
+                    0
+                } else {
+                    handle_value(REMOTE_ADDRESS_BASE, a.id, bits)
+                }
+            }) {
+                Some(addr) => {
+                    *out = addr as usize as *mut c_void;
+                    vk::Result::SUCCESS
+                }
+                None => vk::Result::ERROR_INVALID_EXTERNAL_HANDLE,
+            }
+        },
+    )
+}
+
+pub(crate) unsafe extern "system" fn get_memory_win32_handle(
+    device: vk::Device,
+    memory: vk::DeviceMemory,
+    handle_type: vk::ExternalMemoryHandleTypeFlagsNV,
+    p_handle: *mut *mut c_void,
+) -> vk::Result {
+    entry(
+        "vkGetMemoryWin32HandleNV",
+        vk::Result::ERROR_UNKNOWN,
+        || {
+            // SAFETY: valid or NULL output pointer (Vulkan contract).
+            let Some(out) = (unsafe { p_handle.as_mut() }) else {
+                return vk::Result::ERROR_UNKNOWN;
+            };
+            match with_allocation(device, memory, |dev, a| {
+                if dev.config.misbehave.null_win32_handle {
+                    0
+                } else {
+                    handle_value(WIN32_HANDLE_BASE, a.id, handle_type.as_raw())
+                }
+            }) {
+                Some(h) => {
+                    *out = h as usize as *mut c_void;
+                    vk::Result::SUCCESS
+                }
+                None => vk::Result::ERROR_UNKNOWN,
+            }
+        },
+    )
+}
+
+pub(crate) unsafe extern "system" fn get_memory_metal_handle(
+    device: vk::Device,
+    p_info: *const MemoryGetMetalHandleInfoEXT,
+    p_handle: *mut *mut c_void,
+) -> vk::Result {
+    entry(
+        "vkGetMemoryMetalHandleEXT",
+        vk::Result::ERROR_UNKNOWN,
+        || {
+            // SAFETY: valid or NULL pointers (Vulkan contract).
+            let (Some(info), Some(out)) =
+                (unsafe { p_info.as_ref() }, unsafe { p_handle.as_mut() })
+            else {
+                return vk::Result::ERROR_UNKNOWN;
+            };
+            let bits = info.handle_type.as_raw();
+            match with_allocation(device, info.memory, |dev, a| {
+                if dev.config.misbehave.null_metal_handle {
+                    return 0;
+                }
+                match a.imported_metal {
+                    // Memory imported from a Metal object exports that same object.
+                    Some((ty, handle)) if ty == bits => handle as u64,
+                    _ => handle_value(METAL_HANDLE_BASE, a.id, bits),
+                }
+            }) {
+                Some(h) => {
+                    *out = h as usize as *mut c_void;
+                    vk::Result::SUCCESS
+                }
+                None => vk::Result::ERROR_UNKNOWN,
+            }
+        },
+    )
+}
+
+pub(crate) unsafe extern "system" fn get_memory_metal_handle_properties(
+    device: vk::Device,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+    p_handle: *const c_void,
+    p_properties: *mut MemoryMetalHandlePropertiesEXT,
+) -> vk::Result {
+    entry(
+        "vkGetMemoryMetalHandlePropertiesEXT",
+        vk::Result::ERROR_UNKNOWN,
+        || {
+            // SAFETY: valid or NULL output pointer (Vulkan contract).
+            let (Some(dev), Some(out)) = (device::lookup(device), unsafe { p_properties.as_mut() })
+            else {
+                return vk::Result::ERROR_UNKNOWN;
+            };
+            let bits = handle_type.as_raw();
+            if p_handle.is_null() || !bits.is_power_of_two() || bits & METAL_TYPES == 0 {
+                return vk::Result::ERROR_INVALID_EXTERNAL_HANDLE;
+            }
+            out.memory_type_bits = all_types(&dev);
+            vk::Result::SUCCESS
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handle_values_are_distinct_stable_and_non_zero() {
+        let kinds = [REMOTE_ADDRESS_BASE, WIN32_HANDLE_BASE, METAL_HANDLE_BASE];
+        let types: Vec<u32> = (0..32).map(|b| 1u32 << b).chain([0, 3]).collect();
+        let mut seen = HashSet::new();
+        for base in kinds {
+            for id in 1..200 {
+                for &t in &types {
+                    let v = handle_value(base, id, t);
+                    assert_ne!(v, 0);
+                    assert_eq!(v, handle_value(base, id, t), "stable");
+                    assert!(seen.insert(v), "{base:#x} {id} {t:#x} repeats {v:#x}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn type_index_fits_below_the_stride() {
+        for t in (0..32).map(|b| 1u32 << b).chain([0, u32::MAX, 0x3]) {
+            assert!(type_index(t) < 0x100);
+        }
+    }
+
+    #[test]
+    fn memfds_have_their_size_and_imports_are_checked() {
+        let fd = new_memfd(8192).unwrap();
+        // SAFETY: valid descriptor and stat buffer.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        // SAFETY: as above.
+        assert_eq!(unsafe { libc::fstat(fd.as_raw_fd(), &mut st) }, 0);
+        assert_eq!(st.st_size, 8192);
+        let raw = dup_fd(fd.as_raw_fd(), true).unwrap();
+        // SAFETY: F_GETFD on our descriptor.
+        let flags = unsafe { libc::fcntl(raw, libc::F_GETFD) };
+        assert_ne!(flags & libc::FD_CLOEXEC, 0);
+        assert_eq!(
+            import_fd(1, raw, 16384).unwrap_err(),
+            vk::Result::ERROR_INVALID_EXTERNAL_HANDLE
+        );
+        assert_eq!(
+            import_fd(0x2, raw, 16).unwrap_err(),
+            vk::Result::ERROR_INVALID_EXTERNAL_HANDLE
+        );
+        let owned = import_fd(1, raw, 4096).unwrap();
+        assert_eq!(
+            import_fd(1, raw, 4096).unwrap_err(),
+            vk::Result::ERROR_INVALID_EXTERNAL_HANDLE
+        );
+        lock(owned_fds()).remove(&raw);
+        drop(owned);
+        assert_eq!(
+            import_fd(1, -1, 1).unwrap_err(),
+            vk::Result::ERROR_INVALID_EXTERNAL_HANDLE
+        );
+    }
+}

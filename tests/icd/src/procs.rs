@@ -1,0 +1,219 @@
+//! The driver's command table: every Vulkan command it implements, at which level, and (for
+//! device extension commands) which extension must be enabled for `vkGetDeviceProcAddr` to
+//! return it.
+
+use ash::vk;
+
+use crate::{device as d, instance as i, memory as m, physical_device as p};
+
+/// The dispatch level of a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// Callable without an instance (`vkCreateInstance`, ...).
+    Global,
+    Instance,
+    PhysicalDevice,
+    Device,
+}
+
+/// One implemented command.
+#[derive(Clone, Copy, Debug)]
+pub struct Proc {
+    pub level: Level,
+    /// Device extension that must be enabled for `vkGetDeviceProcAddr` to return the command.
+    pub device_extension: Option<&'static str>,
+    pub pfn: vk::PFN_vkVoidFunction,
+}
+
+fn erase(f: *const ()) -> vk::PFN_vkVoidFunction {
+    // SAFETY: `f` is one of this crate's `extern "system"` functions; a function pointer is
+    // stored type-erased as PFN_vkVoidFunction and cast back by the caller to the command's
+    // real signature, as Vulkan's GetProcAddr functions define.
+    Some(unsafe { std::mem::transmute::<*const (), unsafe extern "system" fn()>(f) })
+}
+
+macro_rules! proc_entry {
+    ($level:ident, $f:expr) => {
+        Proc {
+            level: Level::$level,
+            device_extension: None,
+            pfn: erase($f as *const ()),
+        }
+    };
+    ($level:ident, $f:expr, $ext:expr) => {
+        Proc {
+            level: Level::$level,
+            device_extension: Some($ext),
+            pfn: erase($f as *const ()),
+        }
+    };
+}
+
+/// Aliases (promoted extension commands) and the core command they count as.
+const ALIASES: [(&str, &str); 8] = [
+    (
+        "vkGetPhysicalDeviceProperties2KHR",
+        "vkGetPhysicalDeviceProperties2",
+    ),
+    (
+        "vkGetPhysicalDeviceFeatures2KHR",
+        "vkGetPhysicalDeviceFeatures2",
+    ),
+    (
+        "vkGetPhysicalDeviceQueueFamilyProperties2KHR",
+        "vkGetPhysicalDeviceQueueFamilyProperties2",
+    ),
+    (
+        "vkGetPhysicalDeviceMemoryProperties2KHR",
+        "vkGetPhysicalDeviceMemoryProperties2",
+    ),
+    (
+        "vkGetPhysicalDeviceFormatProperties2KHR",
+        "vkGetPhysicalDeviceFormatProperties2",
+    ),
+    (
+        "vkGetPhysicalDeviceImageFormatProperties2KHR",
+        "vkGetPhysicalDeviceImageFormatProperties2",
+    ),
+    (
+        "vkGetPhysicalDeviceSparseImageFormatProperties2KHR",
+        "vkGetPhysicalDeviceSparseImageFormatProperties2",
+    ),
+    (
+        "vkGetPhysicalDeviceExternalBufferPropertiesKHR",
+        "vkGetPhysicalDeviceExternalBufferProperties",
+    ),
+];
+
+/// The core name of an alias; other names unchanged.
+pub fn canonical_name(name: &str) -> &str {
+    ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == name)
+        .map_or(name, |&(_, core)| core)
+}
+
+/// The command `name`, if the driver implements it.
+pub fn lookup(name: &str) -> Option<Proc> {
+    const FD: &str = "VK_KHR_external_memory_fd";
+    const RDMA: &str = "VK_NV_external_memory_rdma";
+    const WIN32: &str = "VK_NV_external_memory_win32";
+    const METAL: &str = "VK_EXT_external_memory_metal";
+    Some(match canonical_name(name) {
+        "vkGetInstanceProcAddr" => proc_entry!(Global, crate::vk_icdGetInstanceProcAddr),
+        "vkCreateInstance" => proc_entry!(Global, i::create_instance),
+        "vkEnumerateInstanceExtensionProperties" => {
+            proc_entry!(Global, i::enumerate_instance_extension_properties)
+        }
+        "vkEnumerateInstanceLayerProperties" => {
+            proc_entry!(Global, i::enumerate_instance_layer_properties)
+        }
+        "vkEnumerateInstanceVersion" => proc_entry!(Global, i::enumerate_instance_version),
+
+        "vkDestroyInstance" => proc_entry!(Instance, i::destroy_instance),
+        "vkEnumeratePhysicalDevices" => proc_entry!(Instance, i::enumerate_physical_devices),
+        "vkEnumeratePhysicalDeviceGroups" => {
+            proc_entry!(Instance, i::enumerate_physical_device_groups)
+        }
+
+        "vkGetPhysicalDeviceProperties" => proc_entry!(PhysicalDevice, p::get_properties),
+        "vkGetPhysicalDeviceProperties2" => proc_entry!(PhysicalDevice, p::get_properties2),
+        "vkGetPhysicalDeviceFeatures" => proc_entry!(PhysicalDevice, p::get_features),
+        "vkGetPhysicalDeviceFeatures2" => proc_entry!(PhysicalDevice, p::get_features2),
+        "vkGetPhysicalDeviceQueueFamilyProperties" => {
+            proc_entry!(PhysicalDevice, p::get_queue_family_properties)
+        }
+        "vkGetPhysicalDeviceQueueFamilyProperties2" => {
+            proc_entry!(PhysicalDevice, p::get_queue_family_properties2)
+        }
+        "vkGetPhysicalDeviceMemoryProperties" => {
+            proc_entry!(PhysicalDevice, p::get_memory_properties)
+        }
+        "vkGetPhysicalDeviceMemoryProperties2" => {
+            proc_entry!(PhysicalDevice, p::get_memory_properties2)
+        }
+        "vkGetPhysicalDeviceFormatProperties" => {
+            proc_entry!(PhysicalDevice, p::get_format_properties)
+        }
+        "vkGetPhysicalDeviceFormatProperties2" => {
+            proc_entry!(PhysicalDevice, p::get_format_properties2)
+        }
+        "vkGetPhysicalDeviceImageFormatProperties" => {
+            proc_entry!(PhysicalDevice, p::get_image_format_properties)
+        }
+        "vkGetPhysicalDeviceImageFormatProperties2" => {
+            proc_entry!(PhysicalDevice, p::get_image_format_properties2)
+        }
+        "vkGetPhysicalDeviceSparseImageFormatProperties" => {
+            proc_entry!(PhysicalDevice, p::get_sparse_image_format_properties)
+        }
+        "vkGetPhysicalDeviceSparseImageFormatProperties2" => {
+            proc_entry!(PhysicalDevice, p::get_sparse_image_format_properties2)
+        }
+        "vkGetPhysicalDeviceExternalBufferProperties" => {
+            proc_entry!(PhysicalDevice, p::get_external_buffer_properties)
+        }
+        "vkGetPhysicalDeviceToolProperties" => {
+            proc_entry!(PhysicalDevice, p::get_tool_properties)
+        }
+        "vkEnumerateDeviceExtensionProperties" => {
+            proc_entry!(PhysicalDevice, p::enumerate_device_extension_properties)
+        }
+        "vkEnumerateDeviceLayerProperties" => {
+            proc_entry!(PhysicalDevice, p::enumerate_device_layer_properties)
+        }
+        "vkCreateDevice" => proc_entry!(PhysicalDevice, d::create_device),
+
+        "vkGetDeviceProcAddr" => proc_entry!(Device, d::get_device_proc_addr),
+        "vkDestroyDevice" => proc_entry!(Device, d::destroy_device),
+        "vkGetDeviceQueue" => proc_entry!(Device, d::get_device_queue),
+        "vkGetDeviceQueue2" => proc_entry!(Device, d::get_device_queue2),
+        "vkDeviceWaitIdle" => proc_entry!(Device, d::device_wait_idle),
+        "vkQueueWaitIdle" => proc_entry!(Device, d::queue_wait_idle),
+        "vkAllocateMemory" => proc_entry!(Device, m::allocate_memory),
+        "vkFreeMemory" => proc_entry!(Device, m::free_memory),
+        "vkMapMemory" => proc_entry!(Device, m::map_memory),
+        "vkUnmapMemory" => proc_entry!(Device, m::unmap_memory),
+        "vkFlushMappedMemoryRanges" => proc_entry!(Device, m::flush_mapped_memory_ranges),
+        "vkInvalidateMappedMemoryRanges" => {
+            proc_entry!(Device, m::invalidate_mapped_memory_ranges)
+        }
+        "vkGetMemoryFdKHR" => proc_entry!(Device, m::get_memory_fd, FD),
+        "vkGetMemoryFdPropertiesKHR" => proc_entry!(Device, m::get_memory_fd_properties, FD),
+        "vkGetMemoryRemoteAddressNV" => proc_entry!(Device, m::get_memory_remote_address, RDMA),
+        "vkGetMemoryWin32HandleNV" => proc_entry!(Device, m::get_memory_win32_handle, WIN32),
+        "vkGetMemoryMetalHandleEXT" => proc_entry!(Device, m::get_memory_metal_handle, METAL),
+        "vkGetMemoryMetalHandlePropertiesEXT" => {
+            proc_entry!(Device, m::get_memory_metal_handle_properties, METAL)
+        }
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aliases_resolve_to_the_same_function() {
+        for (alias, core) in ALIASES {
+            let a = lookup(alias).unwrap_or_else(|| panic!("{alias}"));
+            let c = lookup(core).unwrap_or_else(|| panic!("{core}"));
+            assert_eq!(a.pfn.map(|f| f as usize), c.pfn.map(|f| f as usize));
+        }
+        assert!(lookup("vkCreateGraphicsPipelines").is_none());
+    }
+
+    #[test]
+    fn export_commands_need_their_extension() {
+        for (name, ext) in [
+            ("vkGetMemoryFdKHR", "VK_KHR_external_memory_fd"),
+            ("vkGetMemoryRemoteAddressNV", "VK_NV_external_memory_rdma"),
+            ("vkGetMemoryWin32HandleNV", "VK_NV_external_memory_win32"),
+            ("vkGetMemoryMetalHandleEXT", "VK_EXT_external_memory_metal"),
+        ] {
+            let p = lookup(name).unwrap();
+            assert_eq!((p.level, p.device_extension), (Level::Device, Some(ext)));
+        }
+    }
+}

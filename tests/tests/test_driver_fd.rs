@@ -1,0 +1,416 @@
+//! vkGetMemoryFdKHR on the project's test driver (`tests/icd`): the dma-buf path of 00671, which
+//! lavapipe cannot show, and the driver-contract checks, which need a driver that misbehaves on
+//! demand (`misbehave` in the driver's per-instance configuration). Blocked calls are checked
+//! against the driver's own call counter: they never reach it.
+
+use ash::vk::{self, Handle};
+use exportcheck_tests::env::Driver;
+use exportcheck_tests::test_driver::Calls;
+use exportcheck_tests::{expect, fds, Device, Instance, Options, OPAQUE_FD, SENTINEL};
+use std::ffi::CStr;
+
+const CMD: &str = "vkGetMemoryFdKHR";
+const COUNTED: &CStr = c"vkGetMemoryFdKHR";
+
+const INFO_PARAM: &str = "VUID-vkGetMemoryFdKHR-pGetFdInfo-parameter";
+const PFD_PARAM: &str = "VUID-vkGetMemoryFdKHR-pFd-parameter";
+const MEMORY_PARAM: &str = "VUID-VkMemoryGetFdInfoKHR-memory-parameter";
+const HANDLE_TYPE_00671: &str = "VUID-VkMemoryGetFdInfoKHR-handleType-00671";
+const DRIVER_INVALID_FD: &str = "EXPORTCHECK-driver-invalid-fd";
+const DRIVER_FD_NOT_CLOEXEC: &str = "EXPORTCHECK-driver-fd-not-cloexec";
+const DRIVER_FD_NOT_NEW: &str = "EXPORTCHECK-driver-fd-not-new";
+
+const DMA_BUF: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT;
+const FAILED: vk::Result = vk::Result::ERROR_VALIDATION_FAILED_EXT;
+const SIZE: u64 = 65536;
+
+const WITHOUT_CLOEXEC: &str = r#"{"misbehave":{"fd_without_cloexec":true}}"#;
+const SAME_FD_TWICE: &str = r#"{"misbehave":{"same_fd_twice":true}}"#;
+const INVALID_FD: &str = r#"{"misbehave":{"invalid_fd":true}}"#;
+
+fn options(driver_config: Option<&'static str>) -> Options {
+    Options {
+        driver: Driver::TestDriver,
+        driver_config,
+        ..Options::default()
+    }
+}
+
+fn instance() -> Instance {
+    Instance::with(options(None))
+}
+
+fn instance_with(config: &'static str) -> Instance {
+    Instance::with(options(Some(config)))
+}
+
+/// For tests that read the driver's call counter, use freed handles or reason about fd numbers.
+fn exclusive() -> Instance {
+    Instance::exclusive_with(options(None))
+}
+
+fn exclusive_with(config: &'static str) -> Instance {
+    Instance::exclusive_with(options(Some(config)))
+}
+
+/// A device with VK_KHR_external_memory_fd and VK_EXT_external_memory_dma_buf.
+fn fd_device(inst: &Instance) -> Device {
+    inst.device(&[
+        ash::khr::external_memory::NAME,
+        ash::khr::external_memory_fd::NAME,
+        ash::ext::external_memory_dma_buf::NAME,
+    ])
+}
+
+/// The index of the test driver's HOST_VISIBLE | HOST_COHERENT memory type.
+fn host_visible_type(inst: &Instance) -> u32 {
+    // SAFETY: the instance's own physical device.
+    let props = unsafe {
+        inst.instance
+            .get_physical_device_memory_properties(inst.physical_device)
+    };
+    let wanted = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+    props.memory_types[..props.memory_type_count as usize]
+        .iter()
+        .position(|t| t.property_flags.contains(wanted))
+        .expect("the test driver has a host-visible memory type") as u32
+}
+
+fn device_name(dev: &Device) -> String {
+    format!("VkDevice 0x{:x}", dev.handle().as_raw())
+}
+
+fn memory_name(memory: vk::DeviceMemory) -> String {
+    format!("VkDeviceMemory 0x{:x}", memory.as_raw())
+}
+
+/// `FD_CLOEXEC` of an open descriptor.
+fn cloexec(fd: i32) -> bool {
+    fds::assert_open(fd);
+    // SAFETY: F_GETFD only reads the descriptor's flags.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFD) };
+    assert!(
+        flags >= 0,
+        "F_GETFD({fd}): {}",
+        std::io::Error::last_os_error()
+    );
+    flags & libc::FD_CLOEXEC != 0
+}
+
+/// Whether an fd number is open right now.
+fn is_open(fd: i32) -> bool {
+    // SAFETY: F_GETFD on any number is harmless; it fails with EBADF when not open.
+    fd >= 0 && unsafe { libc::fcntl(fd, libc::F_GETFD) } >= 0
+}
+
+#[test]
+fn dma_buf_export_of_dma_buf_memory_is_silent_and_a_real_cloexec_fd() {
+    let inst = instance();
+    let dev = fd_device(&inst);
+    let host = host_visible_type(&inst);
+    let mem = dev.allocate_exporting(SIZE, host, Some(OPAQUE_FD | DMA_BUF), None);
+    expect::silent(&inst, "vkAllocateMemory");
+    // SAFETY: a live, unmapped, host-visible allocation of SIZE bytes.
+    let p = unsafe {
+        dev.device
+            .map_memory(mem, 0, SIZE, vk::MemoryMapFlags::empty())
+    }
+    .expect("vkMapMemory");
+    // SAFETY: the mapping is SIZE bytes long; written before it is unmapped below.
+    unsafe { std::ptr::copy_nonoverlapping(b"xchk".as_ptr(), p.cast::<u8>(), 4) };
+    // SAFETY: mapped above; not used after this.
+    unsafe { dev.device.unmap_memory(mem) };
+
+    for handle_type in [DMA_BUF, OPAQUE_FD] {
+        let (r, fd) = dev.get_fd(mem, handle_type);
+        assert_eq!(r, vk::Result::SUCCESS, "{handle_type:?}");
+        let st = fds::assert_open(fd);
+        assert!(st.st_size >= SIZE as i64, "fd size {}", st.st_size);
+        assert!(
+            cloexec(fd),
+            "{handle_type:?}: the test driver sets FD_CLOEXEC"
+        );
+        // The fd is the memory: what was written through the mapping reads back through it.
+        let mut seen = [0u8; 4];
+        // SAFETY: reads 4 bytes into a 4-byte buffer from an open descriptor.
+        let n = unsafe { libc::pread(fd, seen.as_mut_ptr().cast(), 4, 0) };
+        assert_eq!((n, &seen), (4, b"xchk"), "{handle_type:?}");
+        fds::close(fd);
+    }
+    expect::silent(&inst, CMD);
+    expect::driver_only(&inst, CMD, &[]);
+    dev.free(mem);
+    expect::silent(&inst, "vkFreeMemory");
+    drop(dev);
+}
+
+#[test]
+fn dma_buf_export_of_opaque_fd_only_memory_is_00671() {
+    let inst = exclusive();
+    let dev = fd_device(&inst);
+    let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD), None);
+    let mut calls = Calls::of(COUNTED);
+    let (r, fd) = dev.get_fd(mem, DMA_BUF);
+    calls.assert(1, "reported, then passed down");
+    // The test driver does not validate: it exports anyway.
+    assert_eq!(r, vk::Result::SUCCESS);
+    fds::close(fd);
+    let m = expect::one(&inst, CMD, HANDLE_TYPE_00671);
+    expect::mentions(
+        &m,
+        &[
+            &format!(
+                "pGetFdInfo->handleType is VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT, which \
+                 was not included in VkExportMemoryAllocateInfo::handleTypes \
+                 (VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT) when {} (allocated on {}",
+                memory_name(mem),
+                device_name(&dev)
+            ),
+            "was allocated.",
+        ],
+    );
+    expect::object(&m, vk::ObjectType::DEVICE_MEMORY, mem.as_raw());
+    // After an invalid call nothing is said about the driver.
+    expect::driver_only(&inst, CMD, &[]);
+    dev.free(mem);
+    drop(dev);
+}
+
+#[test]
+fn null_get_fd_info_is_blocked_before_the_driver() {
+    let inst = exclusive();
+    let dev = fd_device(&inst);
+    let calls = Calls::of(COUNTED);
+    let mut fd = SENTINEL;
+    // SAFETY: NULL pGetFdInfo on purpose; pFd is valid.
+    let r = unsafe { dev.get_fd_raw(std::ptr::null(), &mut fd) };
+    assert_eq!(r, FAILED);
+    assert_eq!(fd, SENTINEL, "*pFd must not be written");
+    assert_eq!(calls.since(), 0, "the driver must not be called");
+    let m = expect::one(&inst, CMD, INFO_PARAM);
+    expect::mentions(&m, &["pGetFdInfo is NULL", "not passed to the driver"]);
+    drop(dev);
+}
+
+#[test]
+fn null_p_fd_is_blocked_before_the_driver() {
+    let inst = exclusive();
+    let dev = fd_device(&inst);
+    let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD), None);
+    let info = vk::MemoryGetFdInfoKHR::default()
+        .memory(mem)
+        .handle_type(OPAQUE_FD);
+    let calls = Calls::of(COUNTED);
+    // SAFETY: a valid info and a NULL pFd on purpose.
+    let r = unsafe { dev.get_fd_raw(&info, std::ptr::null_mut()) };
+    assert_eq!(r, FAILED);
+    assert_eq!(calls.since(), 0, "the driver must not be called");
+    let m = expect::one(&inst, CMD, PFD_PARAM);
+    expect::mentions(&m, &["pFd is NULL", "not passed to the driver"]);
+    dev.free(mem);
+    drop(dev);
+}
+
+#[test]
+fn freed_memory_is_blocked_before_the_driver() {
+    let inst = exclusive();
+    let dev = fd_device(&inst);
+    let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD), None);
+    dev.free(mem);
+    expect::silent(&inst, "vkFreeMemory");
+    let calls = Calls::of(COUNTED);
+    let (r, fd) = dev.get_fd(mem, OPAQUE_FD);
+    assert_eq!(r, FAILED);
+    assert_eq!(fd, SENTINEL, "*pFd must not be written");
+    assert_eq!(calls.since(), 0, "the driver must not be called");
+    let m = expect::one(&inst, CMD, MEMORY_PARAM);
+    expect::mentions(
+        &m,
+        &[
+            &format!(
+                "pGetFdInfo->memory is {}, which was already freed with vkFreeMemory",
+                memory_name(mem)
+            ),
+            "not passed to the driver",
+        ],
+    );
+    drop(dev);
+}
+
+#[test]
+fn well_behaved_driver_gets_no_warning() {
+    let inst = instance();
+    let dev = fd_device(&inst);
+    let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD | DMA_BUF), None);
+    // Several exports of one allocation, kept open at once: each is a new descriptor.
+    let mut open = Vec::new();
+    for handle_type in [OPAQUE_FD, DMA_BUF, OPAQUE_FD, DMA_BUF] {
+        let (r, fd) = dev.get_fd(mem, handle_type);
+        assert_eq!(r, vk::Result::SUCCESS);
+        assert!(cloexec(fd));
+        assert!(!open.contains(&fd), "fd {fd} handed out twice");
+        open.push(fd);
+    }
+    open.into_iter().for_each(fds::close);
+    dev.free(mem);
+    expect::silent_for(&inst, &[CMD, "vkAllocateMemory", "vkFreeMemory"]);
+    expect::driver_only(&inst, CMD, &[]);
+    drop(dev);
+}
+
+#[test]
+fn fd_without_cloexec_is_reported_once_per_device() {
+    let inst = instance_with(WITHOUT_CLOEXEC);
+    let first = fd_device(&inst);
+    let second = fd_device(&inst);
+    for dev in [&first, &second] {
+        let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD), None);
+        for _ in 0..3 {
+            let (r, fd) = dev.get_fd(mem, OPAQUE_FD);
+            assert_eq!(r, vk::Result::SUCCESS);
+            assert!(!cloexec(fd), "the misbehaving driver");
+            fds::close(fd);
+        }
+        let warnings = expect::driver_only(&inst, CMD, &[DRIVER_FD_NOT_CLOEXEC]);
+        expect::mentions(
+            &warnings[0],
+            &[
+                &format!(
+                    "the driver returned VK_SUCCESS for {} (allocated on {}",
+                    memory_name(mem),
+                    device_name(dev)
+                ),
+                "does not have FD_CLOEXEC set",
+                "a driver defect, not an error of the app",
+            ],
+        );
+        expect::object(&warnings[0], vk::ObjectType::DEVICE_MEMORY, mem.as_raw());
+        expect::silent(&inst, CMD);
+        dev.free(mem);
+    }
+    drop((first, second));
+}
+
+#[test]
+fn same_fd_for_two_exports_is_reported_as_not_new() {
+    let inst = instance_with(SAME_FD_TWICE);
+    let dev = fd_device(&inst);
+    let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD), None);
+    let (r, first) = dev.get_fd(mem, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    expect::driver_only(&inst, CMD, &[]);
+    // The app keeps the first fd open and exports again.
+    let (r, second) = dev.get_fd(mem, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    assert_eq!(second, first, "the misbehaving driver");
+    let warnings = expect::driver_only(&inst, CMD, &[DRIVER_FD_NOT_NEW]);
+    expect::mentions(
+        &warnings[0],
+        &[
+            &format!("*pFd is {first}, which was already open before the call"),
+            "each vkGetMemoryFdKHR must create a new file descriptor",
+            "a driver defect, not an error of the app",
+        ],
+    );
+    expect::object(&warnings[0], vk::ObjectType::DEVICE_MEMORY, mem.as_raw());
+    // Once per device.
+    let (r, third) = dev.get_fd(mem, OPAQUE_FD);
+    assert_eq!((r, third), (vk::Result::SUCCESS, first));
+    expect::driver_only(&inst, CMD, &[]);
+    expect::silent(&inst, CMD);
+    fds::close(first); // One descriptor, handed out three times.
+    dev.free(mem);
+    drop(dev);
+}
+
+#[test]
+fn fd_number_reused_after_the_app_closed_it_is_not_reported() {
+    // Exclusive: no other test opens descriptors meanwhile, so the kernel hands the closed
+    // number out again.
+    let inst = exclusive();
+    let dev = fd_device(&inst);
+    let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD), None);
+    let (r, first) = dev.get_fd(mem, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    fds::close(first);
+    let (r, second) = dev.get_fd(mem, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    assert_eq!(
+        second, first,
+        "the kernel reuses the lowest free number: the case this test is about"
+    );
+    assert!(is_open(second));
+    expect::driver_only(&inst, CMD, &[]);
+    expect::silent(&inst, CMD);
+    fds::close(second);
+    dev.free(mem);
+    drop(dev);
+}
+
+#[test]
+fn closed_fd_handed_out_again_is_not_a_valid_fd() {
+    // same_fd_twice: after the app closed the first fd, the driver returns that number again,
+    // which is no open descriptor at all. Not "not new" (nothing was open), but not a valid fd.
+    let inst = exclusive_with(SAME_FD_TWICE);
+    let dev = fd_device(&inst);
+    let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD), None);
+    let (r, first) = dev.get_fd(mem, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    fds::close(first);
+    let (r, second) = dev.get_fd(mem, OPAQUE_FD);
+    assert_eq!(
+        (r, second),
+        (vk::Result::SUCCESS, first),
+        "the misbehaving driver"
+    );
+    assert!(!is_open(second), "the driver returned a closed descriptor");
+    expect::silent(&inst, CMD);
+    let warnings = expect::driver_only(&inst, CMD, &[DRIVER_INVALID_FD]);
+    expect::mentions(&warnings[0], &[&format!("*pFd is {second}")]);
+    dev.free(mem);
+    drop(dev);
+}
+
+#[test]
+fn invalid_fd_is_reported_once_per_device() {
+    let inst = instance_with(INVALID_FD);
+    let first = fd_device(&inst);
+    let second = fd_device(&inst);
+    for dev in [&first, &second] {
+        let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD | DMA_BUF), None);
+        for handle_type in [OPAQUE_FD, DMA_BUF, OPAQUE_FD] {
+            let (r, fd) = dev.get_fd(mem, handle_type);
+            assert_eq!((r, fd), (vk::Result::SUCCESS, -1), "the misbehaving driver");
+        }
+        let warnings = expect::driver_only(&inst, CMD, &[DRIVER_INVALID_FD]);
+        expect::mentions(
+            &warnings[0],
+            &[
+                &format!(
+                    "the driver returned VK_SUCCESS for {} (allocated on {}",
+                    memory_name(mem),
+                    device_name(dev)
+                ),
+                "*pFd is -1, not a file descriptor",
+                "a driver defect, not an error of the app",
+            ],
+        );
+        expect::silent(&inst, CMD);
+        dev.free(mem);
+    }
+    drop((first, second));
+}
+
+#[test]
+fn invalid_calls_are_not_held_against_the_driver() {
+    let inst = instance_with(INVALID_FD);
+    let dev = fd_device(&inst);
+    let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD), None);
+    // Invalid (not exported as DMA_BUF): the driver's -1 is its right, only the app's error is said.
+    let (r, fd) = dev.get_fd(mem, DMA_BUF);
+    assert_eq!((r, fd), (vk::Result::SUCCESS, -1));
+    expect::one(&inst, CMD, HANDLE_TYPE_00671);
+    expect::driver_only(&inst, CMD, &[]);
+    dev.free(mem);
+    drop(dev);
+}

@@ -1,0 +1,586 @@
+//! vkGetMemoryMetalHandleEXT end to end: the real loader, the layer, and the project's test driver
+//! (`tests/icd`), which exposes VK_EXT_external_memory_metal on Linux with made-up Metal object
+//! pointers. Each bad call yields exactly its ID; blocked calls return
+//! VK_ERROR_VALIDATION_FAILED_EXT, leave `*pHandle` alone and never reach the driver (its call
+//! counter does not move); the others are reported and go down.
+
+use ash::vk::{self, Handle};
+use exportcheck_tests::app::{
+    MemoryGetMetalHandleInfo, METAL_INFO_STYPE, MTLBUFFER, MTLHEAP, MTLTEXTURE,
+};
+use exportcheck_tests::env::Driver;
+use exportcheck_tests::test_driver::Calls;
+use exportcheck_tests::{expect, Device, Instance, Options, OPAQUE_FD};
+use std::ffi::{c_void, CStr};
+
+const CMD: &str = "vkGetMemoryMetalHandleEXT";
+const COUNTED: &CStr = c"vkGetMemoryMetalHandleEXT";
+const EXTENSION: &CStr = c"VK_EXT_external_memory_metal";
+
+const DEVICE_PARAM: &str = "VUID-vkGetMemoryMetalHandleEXT-device-parameter";
+const INFO_PARAM: &str = "VUID-vkGetMemoryMetalHandleEXT-pGetMetalHandleInfo-parameter";
+const PHANDLE_PARAM: &str = "VUID-vkGetMemoryMetalHandleEXT-pHandle-parameter";
+const MEMORY_10413: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-memory-10413";
+const HANDLE_TYPE_10414: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-handleType-10414";
+const HANDLE_TYPE_10415: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-handleType-10415";
+const STYPE: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-sType-sType";
+const PNEXT: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-pNext-pNext";
+const MEMORY_PARAM: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-memory-parameter";
+const HANDLE_TYPE_PARAM: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-handleType-parameter";
+const MEMORY_OF_OTHER_DEVICE: &str = "EXPORTCHECK-memory-of-other-device";
+const EXTENSION_NOT_ENABLED: &str = "EXPORTCHECK-extension-not-enabled";
+const DRIVER_NULL_HANDLE: &str = "EXPORTCHECK-driver-null-metal-handle";
+
+const MTLBUFFER_NAME: &str = "VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLBUFFER_BIT_EXT";
+const MTLHEAP_NAME: &str = "VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLHEAP_BIT_EXT";
+const OPAQUE_FD_NAME: &str = "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT";
+const FAILED: vk::Result = vk::Result::ERROR_VALIDATION_FAILED_EXT;
+const SIZE: u64 = 65536;
+/// What `*pHandle` is pre-filled with, to see whether anything was written.
+const SENTINEL: usize = 0x5e47;
+const NULL_HANDLE: &str = r#"{"misbehave":{"null_metal_handle":true}}"#;
+
+fn all_metal() -> vk::ExternalMemoryHandleTypeFlags {
+    MTLBUFFER | MTLTEXTURE | MTLHEAP
+}
+
+fn options(driver_config: Option<&'static str>) -> Options {
+    Options {
+        driver: Driver::TestDriver,
+        driver_config,
+        ..Options::default()
+    }
+}
+
+fn instance() -> Instance {
+    Instance::with(options(None))
+}
+
+fn instance_with(config: &'static str) -> Instance {
+    Instance::with(options(Some(config)))
+}
+
+/// For tests that read the driver's call counter or use freed or made-up handles.
+fn exclusive() -> Instance {
+    Instance::exclusive_with(options(None))
+}
+
+/// A device with VK_EXT_external_memory_metal and VK_KHR_external_memory.
+fn metal_device(inst: &Instance) -> Device {
+    inst.device(&[EXTENSION, ash::khr::external_memory::NAME])
+}
+
+/// Memory of type 0, exported with `export` if given.
+fn memory(dev: &Device, export: Option<vk::ExternalMemoryHandleTypeFlags>) -> vk::DeviceMemory {
+    dev.allocate_exporting(SIZE, 0, export, None)
+}
+
+fn info(
+    memory: vk::DeviceMemory,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+) -> MemoryGetMetalHandleInfo {
+    MemoryGetMetalHandleInfo {
+        s_type: METAL_INFO_STYPE,
+        p_next: std::ptr::null(),
+        memory,
+        handle_type,
+    }
+}
+
+/// `vkGetMemoryMetalHandleEXT` with `info`; `*pHandle` is pre-filled with [`SENTINEL`].
+fn call(dev: &Device, info: *const MemoryGetMetalHandleInfo) -> (vk::Result, usize) {
+    let mut handle = SENTINEL as *mut c_void;
+    // SAFETY: `info` is NULL or points to a live structure (NULL on purpose in a test); the
+    // output pointer is valid.
+    let result = unsafe { dev.get_metal_handle_raw(info, &mut handle) };
+    (result, handle as usize)
+}
+
+fn device_name(dev: &Device) -> String {
+    format!("VkDevice 0x{:x}", dev.handle().as_raw())
+}
+
+fn memory_name(memory: vk::DeviceMemory) -> String {
+    format!("VkDeviceMemory 0x{:x}", memory.as_raw())
+}
+
+/// After a blocked call: the memory still exports, silently.
+fn still_exports(inst: &Instance, dev: &Device, memory: vk::DeviceMemory) {
+    let (r, handle) = call(dev, &info(memory, MTLBUFFER));
+    assert_eq!(r, vk::Result::SUCCESS);
+    assert!(handle != 0 && handle != SENTINEL, "{handle:#x}");
+    expect::silent(inst, CMD);
+}
+
+#[test]
+fn each_metal_handle_type_exports_a_distinct_non_null_handle_silently() {
+    let inst = exclusive();
+    let dev = metal_device(&inst);
+    let mem = memory(&dev, Some(all_metal()));
+    expect::silent(&inst, "vkAllocateMemory");
+    let mut calls = Calls::of(COUNTED);
+    let mut handles = Vec::new();
+    for handle_type in [MTLBUFFER, MTLTEXTURE, MTLHEAP] {
+        let (r, handle) = call(&dev, &info(mem, handle_type));
+        assert_eq!(r, vk::Result::SUCCESS, "{handle_type:?}");
+        calls.assert(1, "a valid call goes down once");
+        assert!(
+            handle != 0 && handle != SENTINEL,
+            "{handle_type:?}: the driver wrote no handle: {handle:#x}"
+        );
+        assert!(!handles.contains(&handle), "{handle:#x} handed out twice");
+        handles.push(handle);
+        expect::silent(&inst, CMD);
+    }
+    // Memory exported as one type only exports that type, silently.
+    let buffer_only = memory(&dev, Some(MTLBUFFER));
+    let (r, handle) = call(&dev, &info(buffer_only, MTLBUFFER));
+    assert_eq!(r, vk::Result::SUCCESS);
+    assert!(handle != 0 && !handles.contains(&handle), "{handle:#x}");
+    expect::silent(&inst, CMD);
+    expect::driver_only(&inst, CMD, &[]);
+    dev.free(mem);
+    dev.free(buffer_only);
+    expect::silent(&inst, "vkFreeMemory");
+    drop(dev);
+}
+
+#[test]
+fn null_info_is_blocked() {
+    let inst = exclusive();
+    let dev = metal_device(&inst);
+    let calls = Calls::of(COUNTED);
+    let (r, handle) = call(&dev, std::ptr::null());
+    assert_eq!(r, FAILED);
+    assert_eq!(handle, SENTINEL, "*pHandle must not be written");
+    assert_eq!(calls.since(), 0, "the driver must not be called");
+    let m = expect::one(&inst, CMD, INFO_PARAM);
+    expect::mentions(
+        &m,
+        &[
+            "pGetMetalHandleInfo is NULL",
+            "it must point to a valid VkMemoryGetMetalHandleInfoEXT",
+            "not passed to the driver",
+        ],
+    );
+    expect::object(&m, vk::ObjectType::DEVICE, dev.handle().as_raw());
+    drop(dev);
+}
+
+#[test]
+fn null_p_handle_is_blocked() {
+    let inst = exclusive();
+    let dev = metal_device(&inst);
+    let mem = memory(&dev, Some(MTLBUFFER));
+    let calls = Calls::of(COUNTED);
+    // SAFETY: a valid info and a NULL pHandle on purpose.
+    let r = unsafe { dev.get_metal_handle_raw(&info(mem, MTLBUFFER), std::ptr::null_mut()) };
+    assert_eq!(r, FAILED);
+    assert_eq!(calls.since(), 0, "the driver must not be called");
+    let m = expect::one(&inst, CMD, PHANDLE_PARAM);
+    expect::mentions(&m, &["pHandle is NULL", "not passed to the driver"]);
+    still_exports(&inst, &dev, mem);
+    dev.free(mem);
+    drop(dev);
+}
+
+#[test]
+fn unknown_device_is_blocked_and_reported_to_every_instance() {
+    let inst = exclusive();
+    let other = inst.another(options(None));
+    let dev = metal_device(&inst);
+    let mem = memory(&dev, Some(MTLBUFFER));
+    // The layer's own function, as vkGetDeviceProcAddr handed it out for `dev`.
+    let get = dev.metal_handle.expect("vkGetMemoryMetalHandleEXT");
+    let calls = Calls::of(COUNTED);
+    let mut handle = SENTINEL as *mut c_void;
+    // SAFETY: a made-up VkDevice on purpose; the layer must not dereference it or pass it down.
+    let r = unsafe {
+        get(
+            vk::Device::from_raw(0x1234),
+            &info(mem, MTLBUFFER),
+            &mut handle,
+        )
+    };
+    assert_eq!(r, FAILED);
+    assert_eq!(handle as usize, SENTINEL);
+    assert_eq!(calls.since(), 0, "the driver must not be called");
+    for instance in [&inst, &other] {
+        let m = expect::one(instance, CMD, DEVICE_PARAM);
+        expect::mentions(
+            &m,
+            &[
+                "vkGetMemoryMetalHandleEXT(): device (0x1234) is not a VkDevice created through \
+                 this layer",
+                "not passed to the driver",
+            ],
+        );
+        expect::object(&m, vk::ObjectType::DEVICE, 0x1234);
+    }
+    still_exports(&inst, &dev, mem);
+    dev.free(mem);
+    drop(dev);
+    drop(other);
+}
+
+#[test]
+fn memory_allocated_without_export_info_is_10413() {
+    let inst = exclusive();
+    let dev = metal_device(&inst);
+    let plain = memory(&dev, None);
+    let mut calls = Calls::of(COUNTED);
+    let (r, _) = call(&dev, &info(plain, MTLBUFFER));
+    assert_eq!(r, vk::Result::SUCCESS, "the test driver does not validate");
+    calls.assert(1, "reported, then passed down");
+    let m = expect::one(&inst, CMD, MEMORY_10413);
+    expect::mentions(
+        &m,
+        &[
+            &format!(
+                "pGetMetalHandleInfo->memory is {} (allocated on {} with allocationSize {SIZE}",
+                memory_name(plain),
+                device_name(&dev)
+            ),
+            "no VkExportMemoryAllocateInfo), which was allocated without a \
+             VkExportMemoryAllocateInfo in the pNext chain of VkMemoryAllocateInfo, so it cannot \
+             be exported.",
+        ],
+    );
+    expect::object(&m, vk::ObjectType::DEVICE_MEMORY, plain.as_raw());
+    expect::object(&m, vk::ObjectType::DEVICE, dev.handle().as_raw());
+    dev.free(plain);
+    drop(dev);
+}
+
+#[test]
+fn metal_type_not_exported_is_10414() {
+    let inst = exclusive();
+    let dev = metal_device(&inst);
+    let mem = memory(&dev, Some(MTLBUFFER));
+    let mut calls = Calls::of(COUNTED);
+    let (r, _) = call(&dev, &info(mem, MTLHEAP));
+    assert_eq!(r, vk::Result::SUCCESS, "the test driver does not validate");
+    calls.assert(1, "reported, then passed down");
+    let m = expect::one(&inst, CMD, HANDLE_TYPE_10414);
+    expect::mentions(
+        &m,
+        &[&format!(
+            "pGetMetalHandleInfo->handleType is {MTLHEAP_NAME}, which was not included in \
+             VkExportMemoryAllocateInfo::handleTypes ({MTLBUFFER_NAME}) when {} (allocated on {}",
+            memory_name(mem),
+            device_name(&dev)
+        )],
+    );
+    expect::object(&m, vk::ObjectType::DEVICE_MEMORY, mem.as_raw());
+    dev.free(mem);
+    drop(dev);
+}
+
+#[test]
+fn non_metal_handle_type_is_10415() {
+    let inst = exclusive();
+    let dev = metal_device(&inst);
+    // Exported with OPAQUE_FD too, so 10414 holds: exactly 10415.
+    let mem = memory(&dev, Some(OPAQUE_FD | MTLBUFFER));
+    let mut calls = Calls::of(COUNTED);
+    let (r, _) = call(&dev, &info(mem, OPAQUE_FD));
+    assert_eq!(r, vk::Result::SUCCESS, "the test driver does not validate");
+    calls.assert(1, "reported, then passed down");
+    let m = expect::one(&inst, CMD, HANDLE_TYPE_10415);
+    expect::mentions(
+        &m,
+        &[&format!(
+            "pGetMetalHandleInfo->handleType is {OPAQUE_FD_NAME}; it must be \
+             VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLBUFFER_BIT_EXT, \
+             VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLTEXTURE_BIT_EXT or \
+             VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLHEAP_BIT_EXT."
+        )],
+    );
+    expect::object(&m, vk::ObjectType::DEVICE_MEMORY, mem.as_raw());
+
+    // Not exported as OPAQUE_FD either: both rules are broken, and both are said.
+    let buffer_only = memory(&dev, Some(MTLBUFFER));
+    let (r, _) = call(&dev, &info(buffer_only, OPAQUE_FD));
+    assert_eq!(r, vk::Result::SUCCESS);
+    calls.assert(1, "reported, then passed down");
+    let both = expect::only(&inst, CMD, &[HANDLE_TYPE_10415, HANDLE_TYPE_10414]);
+    expect::mentions(
+        &both[1],
+        &[&format!(
+            "handleType is {OPAQUE_FD_NAME}, which was not included in \
+             VkExportMemoryAllocateInfo::handleTypes ({MTLBUFFER_NAME})"
+        )],
+    );
+    dev.free(mem);
+    dev.free(buffer_only);
+    drop(dev);
+}
+
+#[test]
+fn wrong_s_type_is_blocked() {
+    let inst = exclusive();
+    let dev = metal_device(&inst);
+    let mem = memory(&dev, Some(MTLBUFFER));
+    let mut bad = info(mem, MTLBUFFER);
+    bad.s_type = vk::StructureType::MEMORY_GET_FD_INFO_KHR;
+    let calls = Calls::of(COUNTED);
+    let (r, handle) = call(&dev, &bad);
+    assert_eq!(r, FAILED);
+    assert_eq!(handle, SENTINEL);
+    assert_eq!(calls.since(), 0, "the driver must not be called");
+    let m = expect::one(&inst, CMD, STYPE);
+    expect::mentions(
+        &m,
+        &[
+            "pGetMetalHandleInfo->sType is VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR",
+            "it must be VK_STRUCTURE_TYPE_MEMORY_GET_METAL_HANDLE_INFO_EXT",
+            "not passed to the driver",
+        ],
+    );
+    still_exports(&inst, &dev, mem);
+    dev.free(mem);
+    drop(dev);
+}
+
+#[test]
+fn p_next_is_reported_and_the_call_goes_down_without_it() {
+    let inst = exclusive();
+    let dev = metal_device(&inst);
+    let mem = memory(&dev, Some(MTLBUFFER));
+    // A valid structure, but none extends VkMemoryGetMetalHandleInfoEXT.
+    let stray = vk::ExportMemoryAllocateInfo::default().handle_types(MTLBUFFER);
+    let mut with_next = info(mem, MTLBUFFER);
+    with_next.p_next = (&raw const stray).cast::<c_void>();
+    let calls = Calls::of(COUNTED);
+    let (r, handle) = call(&dev, &with_next);
+    assert_eq!(r, vk::Result::SUCCESS);
+    assert_eq!(calls.since(), 1, "reported, then passed down");
+    assert!(handle != 0 && handle != SENTINEL, "{handle:#x}");
+    assert_eq!(
+        with_next.p_next,
+        (&raw const stray).cast::<c_void>(),
+        "the layer strips pNext from its own copy, never from the app's structure"
+    );
+    let m = expect::one(&inst, CMD, PNEXT);
+    expect::mentions(
+        &m,
+        &[
+            "pGetMetalHandleInfo->pNext is not NULL",
+            "no structure extends VkMemoryGetMetalHandleInfoEXT",
+            "pNext set to NULL",
+        ],
+    );
+    assert_eq!(
+        call(&dev, &info(mem, MTLBUFFER)),
+        (vk::Result::SUCCESS, handle)
+    );
+    expect::silent(&inst, CMD);
+    dev.free(mem);
+    drop(dev);
+}
+
+#[test]
+fn null_freed_and_garbage_memory_are_blocked() {
+    let inst = exclusive();
+    let dev = metal_device(&inst);
+    let freed = memory(&dev, Some(MTLBUFFER));
+    dev.free(freed);
+    expect::silent(&inst, "vkFreeMemory");
+    let garbage = vk::DeviceMemory::from_raw(0xdead_0000);
+    let cases = [
+        (
+            vk::DeviceMemory::null(),
+            "pGetMetalHandleInfo->memory is VK_NULL_HANDLE".to_owned(),
+        ),
+        (
+            freed,
+            format!(
+                "pGetMetalHandleInfo->memory is {}, which was already freed with vkFreeMemory (it \
+                 had been allocated on {} with allocationSize {SIZE}, memoryTypeIndex 0 \
+                 [DEVICE_LOCAL], VkExportMemoryAllocateInfo::handleTypes = {MTLBUFFER_NAME})",
+                memory_name(freed),
+                device_name(&dev)
+            ),
+        ),
+        (
+            garbage,
+            "pGetMetalHandleInfo->memory is VkDeviceMemory 0xdead0000, which is not a live \
+             VkDeviceMemory"
+                .to_owned(),
+        ),
+    ];
+    for (memory, says) in cases {
+        let calls = Calls::of(COUNTED);
+        let (r, handle) = call(&dev, &info(memory, MTLBUFFER));
+        assert_eq!(r, FAILED, "{says}");
+        assert_eq!(handle, SENTINEL, "{says}");
+        assert_eq!(calls.since(), 0, "the driver must not be called: {says}");
+        let m = expect::one(&inst, CMD, MEMORY_PARAM);
+        expect::mentions(&m, &[&says, "not passed to the driver"]);
+    }
+    drop(dev);
+}
+
+#[test]
+fn invalid_handle_type_values_are_handle_type_parameter_only() {
+    let inst = exclusive();
+    let dev = metal_device(&inst);
+    let mem = memory(&dev, Some(all_metal()));
+    let cases: [(u32, &str); 3] = [
+        (
+            0,
+            "handleType is 0 (0, which is not a VkExternalMemoryHandleTypeFlagBits value)",
+        ),
+        (
+            (MTLBUFFER | MTLHEAP).as_raw(),
+            "handleType is VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLBUFFER_BIT_EXT|\
+             VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLHEAP_BIT_EXT (more than one bit",
+        ),
+        (
+            1 << 19,
+            "handleType is 0x80000 (unknown bits) (not a VkExternalMemoryHandleTypeFlagBits value)",
+        ),
+    ];
+    for (raw, says) in cases {
+        let mut calls = Calls::of(COUNTED);
+        let (r, handle) = call(
+            &dev,
+            &info(mem, vk::ExternalMemoryHandleTypeFlags::from_raw(raw)),
+        );
+        calls.assert(1, &format!("{raw:#x}: reported, then passed down"));
+        assert_eq!(r, vk::Result::SUCCESS, "the test driver does not validate");
+        assert_ne!(handle, SENTINEL, "{raw:#x}");
+        // Only this ID: 10414 and 10415 are not evaluated on a value that is not one valid bit.
+        let m = expect::one(&inst, CMD, HANDLE_TYPE_PARAM);
+        expect::mentions(&m, &[&format!("pGetMetalHandleInfo->{says}")]);
+        expect::object(&m, vk::ObjectType::DEVICE_MEMORY, mem.as_raw());
+    }
+    dev.free(mem);
+    drop(dev);
+}
+
+#[test]
+fn memory_of_another_device_is_blocked() {
+    let inst = exclusive();
+    let a = metal_device(&inst);
+    let b = metal_device(&inst);
+    let mem_b = memory(&b, Some(MTLBUFFER));
+    let calls = Calls::of(COUNTED);
+    let (r, handle) = call(&a, &info(mem_b, MTLBUFFER));
+    assert_eq!(r, FAILED);
+    assert_eq!(handle, SENTINEL);
+    assert_eq!(calls.since(), 0, "the driver must not be called");
+    let m = expect::one(&inst, CMD, MEMORY_OF_OTHER_DEVICE);
+    expect::mentions(
+        &m,
+        &[
+            &format!(
+                "pGetMetalHandleInfo->memory is {} (allocated on {}",
+                memory_name(mem_b),
+                device_name(&b)
+            ),
+            &format!("which belongs to another device than {}", device_name(&a)),
+            "not passed to the driver",
+        ],
+    );
+    expect::object(&m, vk::ObjectType::DEVICE, a.handle().as_raw());
+    expect::object(&m, vk::ObjectType::DEVICE, b.handle().as_raw());
+    expect::object(&m, vk::ObjectType::DEVICE_MEMORY, mem_b.as_raw());
+    still_exports(&inst, &b, mem_b);
+    b.free(mem_b);
+    drop((a, b));
+}
+
+#[test]
+fn call_on_a_device_without_the_extension_is_a_warning() {
+    let inst = exclusive();
+    let a = metal_device(&inst);
+    let b = inst.device(&[ash::khr::external_memory::NAME]);
+    assert!(
+        inst.device_proc_addr(&b, COUNTED).is_none(),
+        "no vkGetMemoryMetalHandleEXT for a device without the extension"
+    );
+    let mem_b = memory(&b, Some(MTLBUFFER));
+    let get = a.metal_handle.expect("vkGetMemoryMetalHandleEXT");
+    let calls = Calls::of(COUNTED);
+    let mut handle = SENTINEL as *mut c_void;
+    // SAFETY: valid pointers; B has no vkGetMemoryMetalHandleEXT, which is what is tested.
+    let r = unsafe { get(b.handle(), &info(mem_b, MTLBUFFER), &mut handle) };
+    assert_eq!(r, vk::Result::ERROR_EXTENSION_NOT_PRESENT);
+    assert_eq!(handle as usize, SENTINEL);
+    assert_eq!(calls.since(), 0, "B's driver has no such command");
+    let m = expect::one(&inst, CMD, EXTENSION_NOT_ENABLED);
+    expect::mentions(
+        &m,
+        &[&format!(
+            "device is {}, which was created without VK_EXT_external_memory_metal",
+            device_name(&b)
+        )],
+    );
+    b.free(mem_b);
+    drop((a, b));
+}
+
+#[test]
+fn driver_returning_a_null_handle_is_reported_once_per_device() {
+    let inst = instance_with(NULL_HANDLE);
+    let first = metal_device(&inst);
+    let second = metal_device(&inst);
+    for dev in [&first, &second] {
+        let mem = memory(dev, Some(all_metal()));
+        for handle_type in [MTLBUFFER, MTLTEXTURE, MTLHEAP] {
+            let (r, handle) = call(dev, &info(mem, handle_type));
+            assert_eq!(
+                (r, handle),
+                (vk::Result::SUCCESS, 0),
+                "the misbehaving driver"
+            );
+        }
+        let warnings = expect::driver_only(&inst, CMD, &[DRIVER_NULL_HANDLE]);
+        expect::mentions(
+            &warnings[0],
+            &[
+                &format!(
+                    "the driver returned VK_SUCCESS for {} (allocated on {}",
+                    memory_name(mem),
+                    device_name(dev)
+                ),
+                "but *pHandle is NULL",
+                "a driver defect, not an error of the app",
+            ],
+        );
+        expect::object(&warnings[0], vk::ObjectType::DEVICE_MEMORY, mem.as_raw());
+        expect::silent(&inst, CMD);
+        dev.free(mem);
+    }
+    drop((first, second));
+}
+
+#[test]
+fn invalid_calls_are_not_held_against_the_driver() {
+    let inst = instance_with(NULL_HANDLE);
+    let dev = metal_device(&inst);
+    let mem = memory(&dev, Some(MTLBUFFER));
+    let (r, handle) = call(&dev, &info(mem, MTLHEAP));
+    assert_eq!((r, handle), (vk::Result::SUCCESS, 0));
+    expect::one(&inst, CMD, HANDLE_TYPE_10414);
+    expect::driver_only(&inst, CMD, &[]);
+    dev.free(mem);
+    drop(dev);
+}
+
+#[test]
+fn well_behaved_driver_gets_no_warning() {
+    let inst = instance();
+    let dev = metal_device(&inst);
+    let mem = memory(&dev, Some(all_metal()));
+    for handle_type in [MTLBUFFER, MTLTEXTURE, MTLHEAP, MTLBUFFER] {
+        let (r, handle) = call(&dev, &info(mem, handle_type));
+        assert_eq!(r, vk::Result::SUCCESS);
+        assert!(handle != 0 && handle != SENTINEL);
+    }
+    dev.free(mem);
+    expect::silent_for(&inst, &[CMD, "vkAllocateMemory", "vkFreeMemory"]);
+    expect::driver_only(&inst, CMD, &[]);
+    drop(dev);
+}
