@@ -24,9 +24,9 @@ pub fn checks_markdown(catalog: &Catalog) -> String {
          Every ID exportcheck reports. Spec IDs (`VUID-...`) link to the Vulkan specification; \
          the layer's own IDs (`EXPORTCHECK-...`) are explained here. *End-to-end test* says where \
          the negative and positive tests run through the real Vulkan loader: on Mesa lavapipe; \
-         on the project's test driver, for extensions no available driver exposes (that driver \
-         is still to come: until then these checks are covered by unit tests); or unit only, \
-         where the loader makes an end-to-end test impossible.\n",
+         on the project's test driver (`tests/icd`, see [test-driver.md](test-driver.md)), for \
+         extensions no available driver exposes; or unit only, where an end-to-end test is \
+         impossible.\n",
     );
     out.push_str(&format!(
         "\nSpec version: {}. IDs: {} ({} from the spec, {} of the layer's own).\n",
