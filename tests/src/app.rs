@@ -92,6 +92,16 @@ unsafe extern "system" fn on_message(
     }
 }
 
+/// Serializes what the Vulkan loader 1.3.239 does not make thread-safe: its
+/// `vkGetDeviceProcAddr` walks every instance's device list without a lock, reading each driver
+/// device object, so a device or instance destroyed on another thread at that moment can crash
+/// inside libvulkan. Instance and device creation (which loads function pointers) and
+/// destruction, and the harness's own `vkGetDeviceProcAddr` calls, take this lock.
+fn loader_lock() -> std::sync::MutexGuard<'static, ()> {
+    static LOADER: Mutex<()> = Mutex::new(());
+    LOADER.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// The test driver's per-instance configuration structure (a made-up sType the loader passes
 /// through to the driver unchanged; see docs/test-driver.md).
 #[repr(C)]
@@ -207,8 +217,11 @@ impl Instance {
         if json.is_some() {
             create.p_next = &mut config as *mut TestDriverConfig as *const c_void;
         }
-        // SAFETY: valid create info.
-        let instance = unsafe { entry.create_instance(&create, None) }.expect("vkCreateInstance");
+        let instance = {
+            let _loader = loader_lock();
+            // SAFETY: valid create info.
+            unsafe { entry.create_instance(&create, None) }.expect("vkCreateInstance")
+        };
         let debug_utils = ash::ext::debug_utils::Instance::new(&entry, &instance);
         let messenger = if options.messenger {
             // SAFETY: valid create info; the sink outlives the messenger.
@@ -287,6 +300,8 @@ impl Instance {
         if rdma_feature {
             create = create.push_next(&mut rdma);
         }
+        // Held until every function pointer is loaded (vkGetDeviceProcAddr): see loader_lock.
+        let _loader = loader_lock();
         // SAFETY: valid create info on a live physical device.
         let device = unsafe {
             self.instance
@@ -320,6 +335,7 @@ impl Instance {
 
     /// The pointer that `vkGetDeviceProcAddr` returns for `name` on `device`.
     pub fn device_proc_addr(&self, device: &Device, name: &CStr) -> vk::PFN_vkVoidFunction {
+        let _loader = loader_lock();
         // SAFETY: a live device and a NUL-terminated name.
         unsafe { (self.instance.fp_v1_0().get_device_proc_addr)(device.handle(), name.as_ptr()) }
     }
@@ -347,6 +363,7 @@ impl Default for Instance {
 impl Drop for Instance {
     fn drop(&mut self) {
         self.drop_messenger();
+        let _loader = loader_lock();
         // SAFETY: every device was dropped before (they borrow nothing, but tests drop them first).
         unsafe { self.instance.destroy_instance(None) };
     }
@@ -623,6 +640,7 @@ impl Device {
 
 impl Drop for Device {
     fn drop(&mut self) {
+        let _loader = loader_lock();
         // SAFETY: destroyed once, after the test is done with it.
         unsafe { self.device.destroy_device(None) };
     }
