@@ -16,6 +16,7 @@ pub mod finding;
 mod os;
 pub mod raw;
 pub mod report;
+pub mod settings;
 pub mod state;
 pub mod vk_ext;
 pub mod vk_names;

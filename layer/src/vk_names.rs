@@ -133,6 +133,17 @@ pub fn handle(ty: vk::ObjectType, raw: u64) -> String {
     format!("{} 0x{raw:x}", object_type(ty))
 }
 
+/// The `VkObjectType` enumerant of an object type, for the JSON report.
+pub fn object_type_enum(ty: vk::ObjectType) -> &'static str {
+    match ty {
+        vk::ObjectType::INSTANCE => "VK_OBJECT_TYPE_INSTANCE",
+        vk::ObjectType::PHYSICAL_DEVICE => "VK_OBJECT_TYPE_PHYSICAL_DEVICE",
+        vk::ObjectType::DEVICE => "VK_OBJECT_TYPE_DEVICE",
+        vk::ObjectType::DEVICE_MEMORY => "VK_OBJECT_TYPE_DEVICE_MEMORY",
+        _ => "VK_OBJECT_TYPE_UNKNOWN",
+    }
+}
+
 /// The Vulkan type name of an object type.
 pub fn object_type(ty: vk::ObjectType) -> &'static str {
     match ty {

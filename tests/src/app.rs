@@ -125,6 +125,9 @@ pub struct Options {
     /// The test driver's configuration (JSON, see docs/test-driver.md) for this instance,
     /// chained to VkInstanceCreateInfo; `None` for the driver's defaults.
     pub driver_config: Option<&'static str>,
+    /// Layer settings `(name, value)` for VK_LAYER_EXPORTCHECK_validation, chained to
+    /// VkInstanceCreateInfo as a VkLayerSettingsCreateInfoEXT (string values).
+    pub layer_settings: &'static [(&'static str, &'static str)],
 }
 
 impl Default for Options {
@@ -134,6 +137,7 @@ impl Default for Options {
             messenger_in_create_info: false,
             driver: Driver::Lavapipe,
             driver_config: None,
+            layer_settings: &[],
         }
     }
 }
@@ -216,6 +220,30 @@ impl Instance {
         };
         if json.is_some() {
             create.p_next = &mut config as *mut TestDriverConfig as *const c_void;
+        }
+        let setting_strings: Vec<(CString, CString)> = options
+            .layer_settings
+            .iter()
+            .map(|(n, v)| (CString::new(*n).unwrap(), CString::new(*v).unwrap()))
+            .collect();
+        let value_ptrs: Vec<*const std::ffi::c_char> =
+            setting_strings.iter().map(|(_, v)| v.as_ptr()).collect();
+        let layer_settings: Vec<vk::LayerSettingEXT> = setting_strings
+            .iter()
+            .zip(&value_ptrs)
+            .map(|((name, _), value)| vk::LayerSettingEXT {
+                p_layer_name: c"VK_LAYER_EXPORTCHECK_validation".as_ptr(),
+                p_setting_name: name.as_ptr(),
+                ty: vk::LayerSettingTypeEXT::STRING,
+                value_count: 1,
+                p_values: value as *const *const std::ffi::c_char as *const c_void,
+                ..Default::default()
+            })
+            .collect();
+        let mut settings_info = vk::LayerSettingsCreateInfoEXT::default().settings(&layer_settings);
+        if !layer_settings.is_empty() {
+            settings_info.p_next = create.p_next;
+            create.p_next = &mut settings_info as *mut _ as *const c_void;
         }
         let instance = {
             let _loader = loader_lock();

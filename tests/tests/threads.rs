@@ -2,6 +2,7 @@
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::ids::*;
+use exportcheck_tests::Options;
 use exportcheck_tests::{expect, fds, Instance, OPAQUE_FD};
 use std::collections::HashSet;
 
@@ -49,7 +50,11 @@ fn eight_threads_allocate_export_and_free_on_one_device() {
 #[test]
 fn findings_from_eight_threads_all_arrive_whole() {
     const BAD: usize = 50;
-    let inst = Instance::new();
+    // Every report wanted: no duplicate limit (the default is 10 per ID).
+    let inst = Instance::with(Options {
+        layer_settings: &[("duplicate_message_limit", "0")],
+        ..Options::default()
+    });
     let dev = inst.device(&[ash::khr::external_memory_fd::NAME]);
     let memories: Vec<vk::DeviceMemory> = (0..THREADS)
         .map(|_| dev.allocate(SIZE, Some(OPAQUE_FD)))

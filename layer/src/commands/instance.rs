@@ -3,6 +3,8 @@
 use crate::boundary;
 use crate::dispatch::table::{cast, InstanceDispatch};
 use crate::raw::{self, StructArg};
+use crate::report::{self, process_report, Severity};
+use crate::settings::{sources, Settings};
 use crate::state::registry::INSTANCES;
 use crate::state::{InstanceState, Messenger};
 use ash::vk::{self, Handle};
@@ -52,13 +54,25 @@ pub unsafe extern "system" fn create_instance(
             };
             // SAFETY: same create info as above.
             let read = unsafe { raw::read_instance_create_info(info) };
+            let (settings, warnings) = read_settings(info);
             let state = InstanceState {
                 handle: instance,
                 // SAFETY: the next layer's GIPA and the instance it just created.
                 next: unsafe { InstanceDispatch::load(gipa, instance) },
                 debug_utils_enabled: read.debug_utils_enabled,
                 messengers: RwLock::new(read.messengers),
+                settings,
+                duplicates: Default::default(),
             };
+            process_report::enable(&state.settings);
+            for warning in &warnings {
+                report::announce(&state, Severity::Warning, &format!("settings: {warning}"));
+            }
+            report::announce(
+                &state,
+                Severity::Info,
+                &format!("active settings: {}", state.settings.describe()),
+            );
             // SAFETY: a live instance the loader created.
             let key = unsafe { raw::dispatch_key(instance.as_raw()) };
             INSTANCES.insert(key, Arc::new(state));
@@ -77,6 +91,7 @@ pub unsafe extern "system" fn destroy_instance(
         };
         // SAFETY: as in instance_state.
         INSTANCES.remove(unsafe { raw::dispatch_key(instance.as_raw()) });
+        process_report::write();
         if let Some(next) = state.next.destroy_instance {
             // SAFETY: the app's arguments, passed down.
             unsafe { next(instance, p_allocator) }
@@ -199,6 +214,18 @@ pub unsafe extern "system" fn destroy_debug_report_callback(
             unsafe { next(instance, callback, p_allocator) }
         }
     })
+}
+
+/// The settings of a new instance, from its create info, the environment and the settings file
+/// (in that order of precedence), with a warning for each bad value.
+fn read_settings(info: &vk::InstanceCreateInfo<'_>) -> (Settings, Vec<String>) {
+    // SAFETY: the create info the loader gave this layer.
+    let api = unsafe { raw::read_layer_settings(info.p_next) };
+    let env = sources::from_env(|name| std::env::var(name).ok());
+    let file = sources::from_file(&sources::settings_file_path(
+        std::env::var("VK_LAYER_SETTINGS_PATH").ok(),
+    ));
+    Settings::resolve(&[api, env, file])
 }
 
 fn forget_messenger(state: &InstanceState, handle: u64, utils: bool) {

@@ -156,3 +156,85 @@ pub unsafe fn read_instance_create_info(info: &vk::InstanceCreateInfo<'_>) -> In
     }
     read
 }
+
+/// Reads this layer's settings from every `VkLayerSettingsCreateInfoEXT` in a pNext chain, each
+/// value turned into text (lists joined with commas).
+///
+/// # Safety
+/// `head` is a pNext chain the loader passed to `vkCreateInstance`; each settings structure's
+/// arrays are as the app described them.
+pub unsafe fn read_layer_settings(head: *const c_void) -> Vec<crate::settings::RawSetting> {
+    use crate::settings::{sources::LAYER_NAME, RawSetting};
+    let mut out = Vec::new();
+    // SAFETY: nodes are read as the structure their sType names; arrays by their counts.
+    unsafe {
+        walk_chain(head, |s_type, node| {
+            if s_type != vk::StructureType::LAYER_SETTINGS_CREATE_INFO_EXT {
+                return;
+            }
+            let info: vk::LayerSettingsCreateInfoEXT = read_node(node);
+            if info.p_settings.is_null() {
+                return;
+            }
+            for i in 0..info.setting_count as usize {
+                let setting = info.p_settings.add(i).read_unaligned();
+                if super::c_string(setting.p_layer_name).as_deref() != Some(LAYER_NAME) {
+                    continue;
+                }
+                let Some(name) = super::c_string(setting.p_setting_name) else {
+                    continue;
+                };
+                out.push(RawSetting {
+                    name,
+                    value: setting_values(&setting).join(","),
+                    source: "VkLayerSettingsCreateInfoEXT".to_owned(),
+                });
+            }
+        });
+    }
+    out
+}
+
+/// The values of one `VkLayerSettingEXT`, as text.
+///
+/// # Safety
+/// `pValues` points to `valueCount` values of `type` (or is NULL).
+unsafe fn setting_values(setting: &vk::LayerSettingEXT<'_>) -> Vec<String> {
+    let n = setting.value_count as usize;
+    let p = setting.p_values;
+    if p.is_null() {
+        return Vec::new();
+    }
+    // SAFETY: the caller's contract: n values of the named type.
+    unsafe {
+        match setting.ty {
+            vk::LayerSettingTypeEXT::BOOL32 => (0..n)
+                .map(|i| (p.cast::<vk::Bool32>().add(i).read_unaligned() != 0).to_string())
+                .collect(),
+            vk::LayerSettingTypeEXT::INT32 => (0..n)
+                .map(|i| p.cast::<i32>().add(i).read_unaligned().to_string())
+                .collect(),
+            vk::LayerSettingTypeEXT::INT64 => (0..n)
+                .map(|i| p.cast::<i64>().add(i).read_unaligned().to_string())
+                .collect(),
+            vk::LayerSettingTypeEXT::UINT32 => (0..n)
+                .map(|i| p.cast::<u32>().add(i).read_unaligned().to_string())
+                .collect(),
+            vk::LayerSettingTypeEXT::UINT64 => (0..n)
+                .map(|i| p.cast::<u64>().add(i).read_unaligned().to_string())
+                .collect(),
+            vk::LayerSettingTypeEXT::FLOAT32 => (0..n)
+                .map(|i| p.cast::<f32>().add(i).read_unaligned().to_string())
+                .collect(),
+            vk::LayerSettingTypeEXT::FLOAT64 => (0..n)
+                .map(|i| p.cast::<f64>().add(i).read_unaligned().to_string())
+                .collect(),
+            vk::LayerSettingTypeEXT::STRING => (0..n)
+                .filter_map(|i| {
+                    super::c_string(p.cast::<*const std::ffi::c_char>().add(i).read_unaligned())
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}

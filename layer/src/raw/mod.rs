@@ -151,7 +151,7 @@ pub unsafe fn read_out<T: Copy>(p: *const T) -> Option<T> {
 mod create_info;
 mod loader_link;
 pub use create_info::{
-    read_allocate_info, read_device_create_info, read_instance_create_info, AllocateInfoRead,
-    DeviceCreateRead, InstanceCreateRead,
+    read_allocate_info, read_device_create_info, read_instance_create_info, read_layer_settings,
+    AllocateInfoRead, DeviceCreateRead, InstanceCreateRead,
 };
 pub use loader_link::{take_device_link, take_instance_link};

@@ -2,50 +2,124 @@
 //! out first.
 
 use super::render::{message_id_number, render_text};
-use crate::finding::{Finding, ObjectRef, Outcome, Severity};
+use super::{log, process_report};
+use crate::finding::{Finding, ObjectRef, Outcome, Severity as FindingSeverity};
+use crate::settings::Settings;
 use crate::state::registry::INSTANCES;
 use crate::state::{DeviceState, InstanceState, Messenger};
 use ash::vk;
+use dashmap::DashMap;
 use std::ffi::{c_void, CString};
 
-/// Reports every finding of `outcome` for a call on `device`. Returns true when an app callback
-/// returned `VK_TRUE`, asking for the call to be skipped.
+/// Reports every finding of `outcome` for a call on `device`, as the instance's settings say.
+/// Returns true when the call must be skipped: an app callback returned `VK_TRUE`, or
+/// `debug_action` includes `fail`.
 pub fn report(device: &DeviceState, outcome: &Outcome) -> bool {
     let name_of = |object: ObjectRef| device.name_of(object);
-    let messengers = device.instance.messengers_snapshot();
-    let mut skip = false;
-    for finding in &outcome.findings {
-        skip |= deliver(finding, &messengers, &name_of);
-    }
-    skip
+    report_for(&device.instance, outcome, &name_of)
 }
 
-/// Reports findings that belong to no known device (e.g. an unknown `VkDevice`) to the messengers
-/// of every live instance.
+/// Reports findings that belong to no known device (e.g. an unknown `VkDevice`) through every
+/// live instance (stderr when there is none).
 pub fn report_to_all_instances(outcome: &Outcome) -> bool {
-    let messengers: Vec<Messenger> = INSTANCES
-        .values()
-        .iter()
-        .flat_map(|i: &std::sync::Arc<InstanceState>| i.messengers_snapshot())
-        .collect();
-    let mut skip = false;
-    for finding in &outcome.findings {
-        skip |= deliver(finding, &messengers, &|_| None);
+    let instances = INSTANCES.values();
+    if instances.is_empty() {
+        let settings = Settings::default();
+        return outcome.findings.iter().fold(false, |skip, f| {
+            skip | deliver(f, &settings, None, &[], &|_| None)
+        });
     }
-    skip
+    instances
+        .iter()
+        .fold(false, |skip, i| skip | report_for(i, outcome, &|_| None))
 }
 
+fn report_for(
+    instance: &InstanceState,
+    outcome: &Outcome,
+    name_of: &dyn Fn(ObjectRef) -> Option<String>,
+) -> bool {
+    let settings = &instance.settings;
+    let messengers = if settings.debug_action.callback {
+        instance.messengers_snapshot()
+    } else {
+        Vec::new()
+    };
+    outcome.findings.iter().fold(false, |skip, f| {
+        skip | deliver(
+            f,
+            settings,
+            Some(&instance.duplicates),
+            &messengers,
+            name_of,
+        )
+    })
+}
+
+/// Applies the settings to one finding: mute, severity filter, duplicate limit, then each
+/// `debug_action`. Returns true when the call must be skipped.
 fn deliver(
     finding: &Finding,
+    settings: &Settings,
+    duplicates: Option<&DashMap<&'static str, u32>>,
     messengers: &[Messenger],
     name_of: &dyn Fn(ObjectRef) -> Option<String>,
 ) -> bool {
-    let text = render_text(finding, name_of);
-    if messengers.is_empty() {
-        eprintln!("exportcheck: {text}");
+    if settings.is_muted(finding.id) {
         return false;
     }
-    let c_text = to_c_string(&text);
+    let wanted = match finding.severity {
+        FindingSeverity::Error => settings.report_flags.error,
+        FindingSeverity::Warning => settings.report_flags.warn,
+    };
+    if !wanted {
+        return false;
+    }
+    let mut text = render_text(finding, name_of);
+    process_report::record(finding, &text, name_of);
+    let actions = settings.debug_action;
+    let limit = settings.duplicate_message_limit;
+    if let (Some(duplicates), true) = (duplicates, limit > 0) {
+        let seen = {
+            let mut n = duplicates.entry(finding.id).or_insert(0);
+            *n += 1;
+            *n
+        };
+        if seen > limit {
+            return actions.fail;
+        }
+        if seen == limit {
+            text += &format!(
+                " [{} has been reported {limit} times; further reports are suppressed \
+                 (duplicate_message_limit)]",
+                finding.id
+            );
+        }
+    }
+    let mut skip = false;
+    if actions.callback {
+        skip |= to_messengers(finding, &text, messengers, name_of);
+    }
+    if actions.log {
+        log::write(settings, finding, &text, !messengers.is_empty());
+    }
+    if actions.break_ {
+        log::break_into_debugger();
+    }
+    skip || actions.fail
+}
+
+/// Delivers one finding to the app's messengers and callbacks; true if one returned `VK_TRUE`.
+fn to_messengers(
+    finding: &Finding,
+    text: &str,
+    messengers: &[Messenger],
+    name_of: &dyn Fn(ObjectRef) -> Option<String>,
+) -> bool {
+    if messengers.is_empty() {
+        return false;
+    }
+    let c_text = to_c_string(text);
     let c_id = to_c_string(finding.id);
     let names: Vec<Option<CString>> = finding
         .objects
@@ -72,11 +146,11 @@ fn deliver(
         ..Default::default()
     };
     let (utils_severity, report_flags) = match finding.severity {
-        Severity::Error => (
+        FindingSeverity::Error => (
             vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
             vk::DebugReportFlagsEXT::ERROR,
         ),
-        Severity::Warning => (
+        FindingSeverity::Warning => (
             vk::DebugUtilsMessageSeverityFlagsEXT::WARNING,
             vk::DebugReportFlagsEXT::WARNING,
         ),
@@ -139,6 +213,95 @@ fn deliver(
         skip |= answer == vk::TRUE;
     }
     skip
+}
+
+/// How loud a note that is not a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Warning,
+    Info,
+}
+
+/// Tells the app something that is not a finding (bad settings, the active configuration):
+/// as a GENERAL message to its messengers and to the log, if `report_flags` asks for it.
+pub fn announce(instance: &InstanceState, severity: Severity, text: &str) {
+    let settings = &instance.settings;
+    let (wanted, utils_severity, report_flags) = match severity {
+        Severity::Warning => (
+            settings.report_flags.warn,
+            vk::DebugUtilsMessageSeverityFlagsEXT::WARNING,
+            vk::DebugReportFlagsEXT::WARNING,
+        ),
+        Severity::Info => (
+            settings.report_flags.info,
+            vk::DebugUtilsMessageSeverityFlagsEXT::INFO,
+            vk::DebugReportFlagsEXT::INFORMATION,
+        ),
+    };
+    if !wanted {
+        return;
+    }
+    let messengers = instance.messengers_snapshot();
+    let c_text = to_c_string(text);
+    let data = vk::DebugUtilsMessengerCallbackDataEXT {
+        p_message_id_name: c"exportcheck-settings".as_ptr(),
+        message_id_number: message_id_number("exportcheck-settings"),
+        p_message: c_text.as_ptr(),
+        ..Default::default()
+    };
+    if settings.debug_action.callback {
+        for messenger in &messengers {
+            match *messenger {
+                Messenger::Utils {
+                    severities,
+                    types,
+                    callback: Some(callback),
+                    user_data,
+                    ..
+                } if severities.contains(utils_severity)
+                    && types.contains(vk::DebugUtilsMessageTypeFlagsEXT::GENERAL) =>
+                {
+                    // SAFETY: the app registered this callback; `data` lives for the call.
+                    unsafe {
+                        callback(
+                            utils_severity,
+                            vk::DebugUtilsMessageTypeFlagsEXT::GENERAL,
+                            &data,
+                            user_data as *mut c_void,
+                        );
+                    }
+                }
+                Messenger::Report {
+                    flags,
+                    callback: Some(callback),
+                    user_data,
+                    ..
+                } if flags.contains(report_flags) => {
+                    // SAFETY: the app registered this callback; the strings live for the call.
+                    unsafe {
+                        callback(
+                            report_flags,
+                            vk::DebugReportObjectTypeEXT::INSTANCE,
+                            0,
+                            0,
+                            data.message_id_number,
+                            c"exportcheck".as_ptr(),
+                            c_text.as_ptr(),
+                            user_data as *mut c_void,
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    if settings.debug_action.log {
+        log::write_note(
+            settings,
+            text,
+            settings.debug_action.callback && !messengers.is_empty(),
+        );
+    }
 }
 
 fn report_object_type(ty: vk::ObjectType) -> vk::DebugReportObjectTypeEXT {

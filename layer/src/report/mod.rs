@@ -2,7 +2,9 @@
 //! debug-report callbacks, or to stderr when the app registered none.
 
 mod deliver;
+pub mod log;
+pub mod process_report;
 mod render;
 
-pub use deliver::{report, report_to_all_instances};
+pub use deliver::{announce, report, report_to_all_instances, Severity};
 pub use render::{message_id_number, render_text};

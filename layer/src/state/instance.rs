@@ -1,7 +1,9 @@
 //! Per-`VkInstance` state: next-layer pointers and the app's debug messengers and callbacks.
 
 use crate::dispatch::table::InstanceDispatch;
+use crate::settings::Settings;
 use ash::vk;
+use dashmap::DashMap;
 use parking_lot::RwLock;
 
 /// A debug-utils messenger or a debug-report callback of the app.
@@ -38,6 +40,10 @@ pub struct InstanceState {
     pub debug_utils_enabled: bool,
     /// Written only when the app creates or destroys a messenger; read (copied out) to report.
     pub messengers: RwLock<Vec<Messenger>>,
+    /// The settings, read once at vkCreateInstance.
+    pub settings: Settings,
+    /// How many times each ID was reported (for `duplicate_message_limit`).
+    pub duplicates: DashMap<&'static str, u32>,
 }
 
 impl InstanceState {

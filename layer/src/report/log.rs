@@ -1,0 +1,62 @@
+//! The `log` debug action: text (or JSON) lines to `log_filename`, or to stderr for apps that
+//! registered no messenger.
+
+use crate::finding::{Finding, Severity};
+use crate::settings::{LogTarget, Settings};
+use std::io::Write;
+
+/// Writes one finding's line to the log. `app_has_messenger`: without `log_filename`, the log
+/// is stderr and only for apps that registered no messenger (which see the finding there).
+pub fn write(settings: &Settings, finding: &Finding, text: &str, app_has_messenger: bool) {
+    let line = if settings.message_format_json {
+        serde_json::json!({
+            "id": finding.id,
+            "severity": match finding.severity { Severity::Error => "error", Severity::Warning => "warning" },
+            "command": finding.command,
+            "field": finding.field,
+            "message": text,
+        })
+        .to_string()
+    } else {
+        format!("exportcheck: {text}")
+    };
+    write_line(settings.log_filename.as_ref(), &line, app_has_messenger);
+}
+
+/// Writes a line that is not a finding (settings warnings, the active configuration).
+pub fn write_note(settings: &Settings, line: &str, app_has_messenger: bool) {
+    write_line(
+        settings.log_filename.as_ref(),
+        &format!("exportcheck: {line}"),
+        app_has_messenger,
+    );
+}
+
+fn write_line(target: Option<&LogTarget>, line: &str, app_has_messenger: bool) {
+    match target {
+        None if app_has_messenger => {}
+        None | Some(LogTarget::Stderr) => eprintln!("{line}"),
+        Some(LogTarget::Stdout) => println!("{line}"),
+        Some(LogTarget::File(path)) => {
+            let opened = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path);
+            match opened {
+                Ok(mut file) => {
+                    let _ = writeln!(file, "{line}");
+                }
+                Err(e) => eprintln!("exportcheck: cannot open log_filename {path}: {e}; {line}"),
+            }
+        }
+    }
+}
+
+/// The `break` debug action: stop in an attached debugger.
+pub fn break_into_debugger() {
+    #[cfg(unix)]
+    // SAFETY: raising a signal has no memory-safety preconditions.
+    unsafe {
+        libc::raise(libc::SIGTRAP);
+    }
+}

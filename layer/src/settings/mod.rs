@@ -1,0 +1,210 @@
+//! Settings, with the Khronos validation layer's names and conventions where the meaning is the
+//! same. Read once at `vkCreateInstance` from, in order of precedence:
+//! 1. `VkLayerSettingsCreateInfoEXT` (VK_EXT_layer_settings) chained to `VkInstanceCreateInfo`;
+//! 2. environment variables `VK_EXPORTCHECK_VALIDATION_<SETTING>`;
+//! 3. `vk_layer_settings.txt` (`exportcheck_validation.<setting> = <value>`), found through
+//!    `VK_LAYER_SETTINGS_PATH` (the file, or its directory) or in the working directory.
+//!
+//! The first source that sets a setting wins. A bad value is a warning, never a failure: the
+//! setting keeps its default.
+
+mod parse;
+pub mod sources;
+
+pub use parse::{parse_setting, SettingError};
+
+/// `report_flags` as a list of names.
+pub fn flag_names(f: ReportFlags) -> Vec<&'static str> {
+    parse::flags_text(f)
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(|s| match s {
+            "error" => "error",
+            "warn" => "warn",
+            _ => "info",
+        })
+        .collect()
+}
+
+/// `debug_action` as a list of names.
+pub fn action_names(a: DebugActions) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    if a.log {
+        out.push("log");
+    }
+    if a.callback {
+        out.push("callback");
+    }
+    if a.break_ {
+        out.push("break");
+    }
+    if a.fail {
+        out.push("fail");
+    }
+    out
+}
+
+/// `log_filename` as text.
+pub fn log_target_text(t: &LogTarget) -> String {
+    match t {
+        LogTarget::Stderr => "stderr".to_owned(),
+        LogTarget::Stdout => "stdout".to_owned(),
+        LogTarget::File(f) => f.clone(),
+    }
+}
+
+/// Which severities are reported (`report_flags`: `error`, `warn`, `info`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReportFlags {
+    pub error: bool,
+    pub warn: bool,
+    pub info: bool,
+}
+
+/// What happens with a reported finding (`debug_action`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DebugActions {
+    /// Write it to the log (`log_filename`, or stderr when the app has no messenger).
+    pub log: bool,
+    /// Deliver it to the app's debug messengers and debug-report callbacks.
+    pub callback: bool,
+    /// Raise SIGTRAP, so a debugger stops at the call.
+    pub break_: bool,
+    /// Skip every call with a finding and return `VK_ERROR_VALIDATION_FAILED_EXT`.
+    pub fail: bool,
+}
+
+/// Where the log goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LogTarget {
+    Stderr,
+    Stdout,
+    File(String),
+}
+
+/// The layer's settings for one instance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub report_flags: ReportFlags,
+    pub debug_action: DebugActions,
+    /// `None`: stderr, and only for apps without a messenger.
+    pub log_filename: Option<LogTarget>,
+    /// IDs (or message ID numbers) that are muted.
+    pub message_id_filter: Vec<String>,
+    /// How many times one ID is reported per instance; 0 = no limit.
+    pub duplicate_message_limit: u32,
+    /// Log lines as JSON objects instead of text.
+    pub message_format_json: bool,
+    /// The JSON report of the process, written at `vkDestroyInstance` and at exit; `%p` is
+    /// replaced by the process ID.
+    pub report_file: Option<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            report_flags: ReportFlags {
+                error: true,
+                warn: true,
+                info: false,
+            },
+            debug_action: DebugActions {
+                log: true,
+                callback: true,
+                break_: false,
+                fail: false,
+            },
+            log_filename: None,
+            message_id_filter: Vec::new(),
+            duplicate_message_limit: 10,
+            message_format_json: false,
+            report_file: None,
+        }
+    }
+}
+
+/// The names of every setting, as the manifest declares them.
+pub const SETTING_NAMES: &[&str] = &[
+    "report_flags",
+    "debug_action",
+    "log_filename",
+    "message_id_filter",
+    "duplicate_message_limit",
+    "message_format_json",
+    "report_file",
+];
+
+/// A setting's value as one source gave it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawSetting {
+    pub name: String,
+    pub value: String,
+    /// Where it came from, for warnings: `VkLayerSettingsCreateInfoEXT`, `VK_EXPORTCHECK_...`,
+    /// `vk_layer_settings.txt:12`.
+    pub source: String,
+}
+
+impl Settings {
+    /// Resolves settings from sources in precedence order (first wins). Returns the settings and
+    /// a warning for each bad value or unknown setting name.
+    pub fn resolve(sources: &[Vec<RawSetting>]) -> (Settings, Vec<String>) {
+        let mut settings = Settings::default();
+        let mut warnings = Vec::new();
+        let mut done: Vec<&str> = Vec::new();
+        for raw in sources.iter().flatten() {
+            let Some(&name) = SETTING_NAMES.iter().find(|n| **n == raw.name) else {
+                warnings.push(format!(
+                    "{}: unknown setting `{}` ignored (known: {})",
+                    raw.source,
+                    raw.name,
+                    SETTING_NAMES.join(", ")
+                ));
+                continue;
+            };
+            if done.contains(&name) {
+                continue;
+            }
+            match parse_setting(&mut settings, name, &raw.value) {
+                Ok(()) => done.push(name),
+                Err(e) => warnings.push(format!(
+                    "{}: {name} = `{}`: {e}; the default is kept",
+                    raw.source, raw.value
+                )),
+            }
+        }
+        (settings, warnings)
+    }
+
+    /// Whether an ID is muted by `message_id_filter` (by ID or by its message ID number).
+    pub fn is_muted(&self, id: &str) -> bool {
+        if self.message_id_filter.is_empty() {
+            return false;
+        }
+        let number = crate::report::message_id_number(id);
+        self.message_id_filter.iter().any(|f| {
+            f == id
+                || parse::parse_int(f)
+                    .is_some_and(|n| n as i32 == number || n == i64::from(number as u32))
+        })
+    }
+
+    /// A one-line description of the active configuration.
+    pub fn describe(&self) -> String {
+        format!(
+            "report_flags = {}; debug_action = {}; log_filename = {}; message_id_filter = [{}]; \
+             duplicate_message_limit = {}; message_format_json = {}; report_file = {}",
+            parse::flags_text(self.report_flags),
+            parse::actions_text(self.debug_action),
+            match &self.log_filename {
+                None => "(stderr when the app has no messenger)".to_owned(),
+                Some(LogTarget::Stderr) => "stderr".to_owned(),
+                Some(LogTarget::Stdout) => "stdout".to_owned(),
+                Some(LogTarget::File(f)) => f.clone(),
+            },
+            self.message_id_filter.join(", "),
+            self.duplicate_message_limit,
+            self.message_format_json,
+            self.report_file.as_deref().unwrap_or("(none)")
+        )
+    }
+}
