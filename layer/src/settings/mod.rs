@@ -208,3 +208,25 @@ impl Settings {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::SETTING_NAMES;
+
+    #[test]
+    fn both_manifests_declare_every_setting_for_vulkan_configurator() {
+        for manifest in [
+            include_str!("../../../manifest/VkLayer_exportcheck.json"),
+            include_str!("../../../manifest/implicit/VkLayer_exportcheck.json"),
+        ] {
+            let json: serde_json::Value = serde_json::from_str(manifest).expect("manifest JSON");
+            let declared: Vec<&str> = json["layer"]["features"]["settings"]
+                .as_array()
+                .expect("layer.features.settings")
+                .iter()
+                .map(|s| s["key"].as_str().expect("key"))
+                .collect();
+            assert_eq!(declared, SETTING_NAMES);
+        }
+    }
+}
