@@ -102,6 +102,14 @@ pub fn handle_types_nv(value: vk::ExternalMemoryHandleTypeFlagsNV) -> String {
     flags(value.as_raw(), HANDLE_TYPE_NV_BITS)
 }
 
+/// `VkExternalMemoryFeatureFlagBits`.
+const MEMORY_FEATURE_BITS: &[(u32, &str)] =
+    &[(0, "DEDICATED_ONLY"), (1, "EXPORTABLE"), (2, "IMPORTABLE")];
+
+pub fn memory_features(value: vk::ExternalMemoryFeatureFlags) -> String {
+    flags(value.as_raw(), MEMORY_FEATURE_BITS)
+}
+
 pub fn memory_properties(value: vk::MemoryPropertyFlags) -> String {
     flags(value.as_raw(), MEMORY_PROPERTY_BITS)
 }

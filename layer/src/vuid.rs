@@ -54,6 +54,12 @@ pub const FREE_DEVICE_PARAM: &str = "VUID-vkFreeMemory-device-parameter";
 pub const ALLOC_PNEXT_00640: &str = "VUID-VkMemoryAllocateInfo-pNext-00640";
 pub const ALLOC_STYPE_UNIQUE: &str = "VUID-VkMemoryAllocateInfo-sType-unique";
 pub const EXPORT_HANDLE_TYPES_PARAM: &str = "VUID-VkExportMemoryAllocateInfo-handleTypes-parameter";
+pub const EXPORT_HANDLE_TYPES_00656: &str = "VUID-VkExportMemoryAllocateInfo-handleTypes-00656";
+/// Met by construction: a chained structure is recognised by its sType, so a
+/// VkExportMemoryAllocateInfo with another sType is another structure. Catalogued, never reported.
+pub const EXPORT_STYPE: &str = "VUID-VkExportMemoryAllocateInfo-sType-sType";
+/// Met by construction, as [`EXPORT_STYPE`].
+pub const EXPORT_NV_STYPE: &str = "VUID-VkExportMemoryAllocateInfoNV-sType-sType";
 pub const EXPORT_NV_HANDLE_TYPES_PARAM: &str =
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter";
 pub const FREE_MEMORY_PARAM: &str = "VUID-vkFreeMemory-memory-parameter";
@@ -120,6 +126,9 @@ pub const ALL: &[&str] = &[
     ALLOC_PNEXT_00640,
     ALLOC_STYPE_UNIQUE,
     EXPORT_HANDLE_TYPES_PARAM,
+    EXPORT_HANDLE_TYPES_00656,
+    EXPORT_STYPE,
+    EXPORT_NV_STYPE,
     EXPORT_NV_HANDLE_TYPES_PARAM,
     FREE_MEMORY_PARAM,
     FREE_MEMORY_PARENT,

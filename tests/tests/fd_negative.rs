@@ -246,6 +246,16 @@ fn non_fd_handle_type_is_00672() {
     let inst = Instance::new();
     let dev = fd_device(&inst);
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD | OPAQUE_WIN32));
+    // Lavapipe cannot export OPAQUE_WIN32, and says so: 00656 at allocation.
+    let m = expect::one(
+        &inst,
+        "vkAllocateMemory",
+        "VUID-VkExportMemoryAllocateInfo-handleTypes-00656",
+    );
+    expect::mentions(
+        &m,
+        &["VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT is not exportable"],
+    );
     let (r, fd) = dev.get_fd(mem, OPAQUE_WIN32);
     assert_eq!(r, vk::Result::SUCCESS, "reported, then passed to lavapipe");
     assert_ne!(fd, SENTINEL, "the call must reach the driver");

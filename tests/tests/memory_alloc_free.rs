@@ -431,7 +431,12 @@ fn undefined_export_handle_type_bits_are_reported() {
         let info = allocate_info().push_next(&mut export);
         let memory = dev.allocate_with(&info).expect("the allocation goes down");
         let m = expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_PARAM);
-        expect::mentions(&m, &[&format!("VkExportMemoryAllocateInfo::{says}")]);
+        expect::mentions(
+            &m,
+            &[&format!(
+                "pAllocateInfo->pNext<VkExportMemoryAllocateInfo>.{says}"
+            )],
+        );
         dev.free(memory);
     }
     drop(dev);
@@ -473,7 +478,7 @@ fn undefined_nv_export_handle_type_bit_is_reported() {
     let m = expect::one(&inst, ALLOCATE, EXPORT_NV_HANDLE_TYPES_PARAM);
     expect::mentions(
         &m,
-        &["VkExportMemoryAllocateInfoNV::handleTypes is 0x10 (unknown bits)"],
+        &["pAllocateInfo->pNext<VkExportMemoryAllocateInfoNV>.handleTypes is 0x10 (unknown bits)"],
     );
     dev.free(memory);
     drop(dev);
@@ -483,8 +488,7 @@ fn undefined_nv_export_handle_type_bit_is_reported() {
 fn exporting_and_plain_allocations_are_silent() {
     let inst = Instance::new();
     let dev = fd_device(&inst);
-    let dma_buf = vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT;
-    for export in [None, Some(OPAQUE_FD), Some(OPAQUE_FD | dma_buf)] {
+    for export in [None, Some(OPAQUE_FD)] {
         let memory = dev.allocate(SIZE, export);
         dev.free(memory);
     }
@@ -494,5 +498,43 @@ fn exporting_and_plain_allocations_are_silent() {
     let memory = dev.allocate_with(&info).expect("vkAllocateMemory");
     dev.free(memory);
     expect::silent_for(&inst, &[ALLOCATE, FREE]);
+    drop(dev);
+}
+
+#[test]
+fn export_types_the_driver_cannot_export_are_00656() {
+    let inst = Instance::new();
+    let dev = fd_device(&inst);
+    // Lavapipe reports OPAQUE_FD exportable, DMA_BUF and OPAQUE_WIN32 not.
+    for (types, named) in [
+        (
+            OPAQUE_FD | vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT,
+            "VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT is not exportable",
+        ),
+        (
+            vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32,
+            "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT is not exportable",
+        ),
+    ] {
+        let memory = dev.allocate(SIZE, Some(types));
+        let m = expect::one(
+            &inst,
+            ALLOCATE,
+            "VUID-VkExportMemoryAllocateInfo-handleTypes-00656",
+        );
+        expect::mentions(
+            &m,
+            &[
+                "pAllocateInfo",
+                named,
+                "as vkGetPhysicalDeviceExternalBufferProperties reports",
+            ],
+        );
+        dev.free(memory);
+    }
+    // What the driver supports is silent.
+    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+    expect::silent(&inst, ALLOCATE);
+    dev.free(memory);
     drop(dev);
 }

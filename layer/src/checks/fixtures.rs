@@ -2,7 +2,10 @@
 
 use super::export::{ExportArgs, InfoFields};
 use crate::raw::StructArg;
-use crate::state::{AllocationFacts, DeviceFacts, EnabledExtensions, MemoryLookup, MemoryRecord};
+use crate::state::{
+    AllocationFacts, DeviceFacts, EnabledExtensions, ExternalMemorySupport, MemoryLookup,
+    MemoryRecord,
+};
 use ash::vk;
 use std::sync::Arc;
 
@@ -36,7 +39,30 @@ pub fn fd_device() -> DeviceFacts {
             vk::MemoryPropertyFlags::DEVICE_LOCAL,
             vk::MemoryPropertyFlags::DEVICE_LOCAL | vk::MemoryPropertyFlags::RDMA_CAPABLE_NV,
         ],
+        external_memory: Some(external_memory()),
     }
+}
+
+/// Every valid handle type exportable and compatible with every other, except: OPAQUE_WIN32 is
+/// not exportable, DMA_BUF is compatible only with OPAQUE_FD and itself.
+pub fn external_memory() -> ExternalMemorySupport {
+    let all = crate::vk_names::valid_handle_type_mask();
+    let by_type = (0..32)
+        .map(|b| vk::ExternalMemoryHandleTypeFlags::from_raw(1 << b))
+        .filter(|bit| all.contains(*bit))
+        .map(|bit| {
+            let exportable = vk::ExternalMemoryFeatureFlags::EXPORTABLE
+                | vk::ExternalMemoryFeatureFlags::IMPORTABLE;
+            match bit {
+                vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32 => {
+                    (bit, vk::ExternalMemoryFeatureFlags::empty(), bit)
+                }
+                DMA_BUF => (bit, exportable, OPAQUE_FD | DMA_BUF),
+                _ => (bit, exportable, all),
+            }
+        })
+        .collect();
+    ExternalMemorySupport { by_type }
 }
 
 pub fn exported(types: vk::ExternalMemoryHandleTypeFlags) -> AllocationFacts {

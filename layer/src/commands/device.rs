@@ -5,7 +5,8 @@ use crate::boundary;
 use crate::dispatch::table::{cast, DeviceDispatch};
 use crate::raw;
 use crate::state::registry::{DEVICES, INSTANCES};
-use crate::state::{DeviceFacts, DeviceState};
+use crate::state::{DeviceFacts, DeviceState, ExternalMemorySupport, InstanceState};
+use crate::vk_names;
 use ash::vk::{self, Handle};
 use dashmap::DashMap;
 use std::sync::Arc;
@@ -65,6 +66,7 @@ pub unsafe extern "system" fn create_device(
                         .iter()
                         .map(|t| t.property_flags)
                         .collect(),
+                    external_memory: external_memory_support(&instance, physical_device),
                 },
                 physical_device,
                 // SAFETY: the next layer's GDPA and the device it just created.
@@ -79,6 +81,37 @@ pub unsafe extern "system" fn create_device(
             result
         },
     )
+}
+
+/// Asks the driver, once per device, what it supports for exporting memory of each handle type
+/// (for a buffer usable for transfers; the allocation-time rule 00656 is checked against it).
+fn external_memory_support(
+    instance: &InstanceState,
+    physical_device: vk::PhysicalDevice,
+) -> Option<ExternalMemorySupport> {
+    let get = instance
+        .next
+        .get_physical_device_external_buffer_properties?;
+    let mut support = ExternalMemorySupport::default();
+    for bit in 0..32 {
+        let handle_type = vk::ExternalMemoryHandleTypeFlags::from_raw(1 << bit);
+        if !vk_names::valid_handle_type_mask().contains(handle_type) {
+            continue;
+        }
+        let info = vk::PhysicalDeviceExternalBufferInfo::default()
+            .usage(vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST)
+            .handle_type(handle_type);
+        let mut properties = vk::ExternalBufferProperties::default();
+        // SAFETY: a live physical device, an input and an output structure of ours.
+        unsafe { get(physical_device, &info, &mut properties) };
+        let p = properties.external_memory_properties;
+        support.by_type.push((
+            handle_type,
+            p.external_memory_features,
+            p.compatible_handle_types,
+        ));
+    }
+    Some(support)
 }
 
 pub unsafe extern "system" fn destroy_device(

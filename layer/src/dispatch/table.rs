@@ -22,6 +22,8 @@ pub struct InstanceDispatch {
     pub destroy_instance: Option<vk::PFN_vkDestroyInstance>,
     pub create_device: Option<vk::PFN_vkCreateDevice>,
     pub get_physical_device_memory_properties: Option<vk::PFN_vkGetPhysicalDeviceMemoryProperties>,
+    pub get_physical_device_external_buffer_properties:
+        Option<vk::PFN_vkGetPhysicalDeviceExternalBufferProperties>,
     pub create_debug_utils_messenger: Option<vk::PFN_vkCreateDebugUtilsMessengerEXT>,
     pub destroy_debug_utils_messenger: Option<vk::PFN_vkDestroyDebugUtilsMessengerEXT>,
     pub create_debug_report_callback: Option<vk::PFN_vkCreateDebugReportCallbackEXT>,
@@ -42,6 +44,10 @@ impl InstanceDispatch {
                 get_physical_device_memory_properties: cast(get(
                     c"vkGetPhysicalDeviceMemoryProperties",
                 )),
+                get_physical_device_external_buffer_properties: cast(
+                    get(c"vkGetPhysicalDeviceExternalBufferProperties")
+                        .or_else(|| get(c"vkGetPhysicalDeviceExternalBufferPropertiesKHR")),
+                ),
                 create_debug_utils_messenger: cast(get(c"vkCreateDebugUtilsMessengerEXT")),
                 destroy_debug_utils_messenger: cast(get(c"vkDestroyDebugUtilsMessengerEXT")),
                 create_debug_report_callback: cast(get(c"vkCreateDebugReportCallbackEXT")),

@@ -238,3 +238,49 @@ unsafe fn setting_values(setting: &vk::LayerSettingEXT<'_>) -> Vec<String> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads an allocate info whose chain is an export structure and an NV export structure with
+    /// the given sTypes.
+    fn read_with(export: vk::StructureType, export_nv: vk::StructureType) -> AllocationFacts {
+        let mut nv = vk::ExportMemoryAllocateInfoNV::default()
+            .handle_types(vk::ExternalMemoryHandleTypeFlagsNV::OPAQUE_WIN32);
+        nv.s_type = export_nv;
+        let mut khr = vk::ExportMemoryAllocateInfo::default()
+            .handle_types(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD);
+        khr.s_type = export;
+        khr.p_next = &nv as *const _ as *const c_void;
+        let mut info = vk::MemoryAllocateInfo::default().allocation_size(64);
+        info.p_next = &khr as *const _ as *const c_void;
+        // SAFETY: a valid chain of live structures.
+        match unsafe { read_allocate_info(&info) } {
+            AllocateInfoRead::Valid(facts, ChainEnd::Complete) => facts,
+            _ => panic!("a valid VkMemoryAllocateInfo with a complete chain"),
+        }
+    }
+
+    #[test]
+    fn a_chained_structure_is_recognised_only_by_its_s_type() {
+        // An export structure whose sType says something else is not export info: the rule
+        // VUID-VkExportMemoryAllocateInfo(NV)-sType-sType holds by construction.
+        let other = |n| vk::StructureType::from_raw(1_000_999_990 + n);
+        let facts = read_with(other(1), other(2));
+        assert_eq!((facts.export, facts.export_nv), (None, None));
+        // Typed correctly, the same structures are read.
+        let facts = read_with(
+            vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO,
+            vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO_NV,
+        );
+        assert_eq!(
+            facts.export,
+            Some(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD)
+        );
+        assert_eq!(
+            facts.export_nv,
+            Some(vk::ExternalMemoryHandleTypeFlagsNV::OPAQUE_WIN32)
+        );
+    }
+}

@@ -47,6 +47,38 @@ pub struct DeviceFacts {
     pub rdma_feature: bool,
     /// Property flags of each memory type of the physical device.
     pub memory_types: Vec<vk::MemoryPropertyFlags>,
+    /// What the driver reports for exporting memory of each handle type (for buffers), or
+    /// `None` when it could not be asked.
+    pub external_memory: Option<ExternalMemorySupport>,
+}
+
+/// `VkExternalMemoryProperties` of each `VkExternalMemoryHandleTypeFlagBits` bit, as
+/// `vkGetPhysicalDeviceExternalBufferProperties` reported them at `vkCreateDevice`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExternalMemorySupport {
+    /// `(handle type bit, externalMemoryFeatures, compatibleHandleTypes)`.
+    pub by_type: Vec<(
+        vk::ExternalMemoryHandleTypeFlags,
+        vk::ExternalMemoryFeatureFlags,
+        vk::ExternalMemoryHandleTypeFlags,
+    )>,
+}
+
+impl ExternalMemorySupport {
+    /// Features and compatible types of one handle type bit (none if the driver said nothing).
+    pub fn of(
+        &self,
+        bit: vk::ExternalMemoryHandleTypeFlags,
+    ) -> (
+        vk::ExternalMemoryFeatureFlags,
+        vk::ExternalMemoryHandleTypeFlags,
+    ) {
+        self.by_type
+            .iter()
+            .find(|(b, _, _)| *b == bit)
+            .map(|(_, f, c)| (*f, *c))
+            .unwrap_or_default()
+    }
 }
 
 impl DeviceFacts {

@@ -10,7 +10,7 @@ pub mod instance;
 pub mod memory;
 pub mod registry;
 
-pub use device::{DeviceFacts, DeviceState, EnabledExtensions};
+pub use device::{DeviceFacts, DeviceState, EnabledExtensions, ExternalMemorySupport};
 pub use freed::{FreedMemory, RecentlyFreed};
 pub use instance::{InstanceState, Messenger};
 pub use memory::{AllocationFacts, MemoryLookup, MemoryRecord};

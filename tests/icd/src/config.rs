@@ -168,13 +168,21 @@ fn default_external_buffer() -> BTreeMap<u32, ExternalMemory> {
         | vk::ExternalMemoryFeatureFlags::IMPORTABLE)
         .as_raw();
     let export_only = vk::ExternalMemoryFeatureFlags::EXPORTABLE.as_raw();
+    // Every default type is compatible with every other: one allocation may be exported as any
+    // mix of them (VUID-VkExportMemoryAllocateInfo-handleTypes-00656 is then met).
+    let all = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD.as_raw()
+        | vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT.as_raw()
+        | vk::ExternalMemoryHandleTypeFlags::RDMA_ADDRESS_NV.as_raw()
+        | HANDLE_TYPE_MTLBUFFER
+        | HANDLE_TYPE_MTLTEXTURE
+        | HANDLE_TYPE_MTLHEAP;
     let same = |bit: u32, features: u32| {
         (
             bit,
             ExternalMemory {
                 features,
-                compatible: bit,
-                export_from_imported: bit,
+                compatible: all,
+                export_from_imported: all,
             },
         )
     };
@@ -534,7 +542,11 @@ mod tests {
         assert_eq!(c.external_buffer[&0x1000].features, 0x2);
         assert_eq!(
             c.external_buffer[&HANDLE_TYPE_MTLHEAP].compatible,
-            HANDLE_TYPE_MTLHEAP
+            0x1 | 0x200
+                | 0x1000
+                | HANDLE_TYPE_MTLBUFFER
+                | HANDLE_TYPE_MTLTEXTURE
+                | HANDLE_TYPE_MTLHEAP
         );
         assert_eq!(c.misbehave, Misbehave::default());
     }
