@@ -35,6 +35,9 @@ pub struct Captured {
     pub objects: Vec<(vk::ObjectType, u64, Option<String>)>,
 }
 
+/// The `pMessageIdName` of the layer's GENERAL messages about its settings.
+pub const SETTINGS_MESSAGE_ID: &str = "exportcheck-settings";
+
 /// The ID prefix of the layer's driver-contract warnings.
 pub const DRIVER_CONTRACT_PREFIX: &str = "EXPORTCHECK-driver-";
 
@@ -45,6 +48,9 @@ struct Sink {
     /// apart so the app-facing assertions stay exact on a driver with a known defect (lavapipe
     /// returns fds without FD_CLOEXEC); tests of the driver contract read them explicitly.
     driver: Mutex<Vec<Captured>>,
+    /// The layer's notes about its settings: GENERAL messages with the ID [`SETTINGS_MESSAGE_ID`]
+    /// (bad values, and the active configuration with `report_flags` including `info`).
+    settings: Mutex<Vec<Captured>>,
     answer: AtomicBool,
 }
 
@@ -56,7 +62,12 @@ unsafe extern "system" fn on_message(
 ) -> vk::Bool32 {
     // SAFETY: `user` is the Sink the Instance owns; the loader passes valid callback data.
     let (sink, data) = unsafe { (&*(user as *const Sink), &*data) };
-    if !types.contains(vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION) {
+    let general = types.contains(vk::DebugUtilsMessageTypeFlagsEXT::GENERAL)
+        && !data.p_message_id_name.is_null()
+        // SAFETY: a non-NULL pMessageIdName is a NUL-terminated string, per the callback contract.
+        && unsafe { CStr::from_ptr(data.p_message_id_name) }.to_bytes()
+            == SETTINGS_MESSAGE_ID.as_bytes();
+    if !general && !types.contains(vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION) {
         return vk::FALSE;
     }
     let text = |p: *const std::ffi::c_char| {
@@ -79,7 +90,9 @@ unsafe extern "system" fn on_message(
         text: text(data.p_message).unwrap_or_default(),
         objects,
     };
-    let bucket = if captured.id.starts_with(DRIVER_CONTRACT_PREFIX) {
+    let bucket = if general {
+        &sink.settings
+    } else if captured.id.starts_with(DRIVER_CONTRACT_PREFIX) {
         &sink.driver
     } else {
         &sink.messages
@@ -128,6 +141,18 @@ pub struct Options {
     /// Layer settings `(name, value)` for VK_LAYER_EXPORTCHECK_validation, chained to
     /// VkInstanceCreateInfo as a VkLayerSettingsCreateInfoEXT (string values).
     pub layer_settings: &'static [(&'static str, &'static str)],
+    /// More layer settings for VK_LAYER_EXPORTCHECK_validation, with typed values (after
+    /// `layer_settings`, in the same VkLayerSettingsCreateInfoEXT).
+    pub typed_layer_settings: &'static [(&'static str, SettingValues)],
+}
+
+/// The values of one VkLayerSettingEXT, of one VkLayerSettingTypeEXT.
+#[derive(Clone, Copy, Debug)]
+pub enum SettingValues {
+    Bool32(&'static [bool]),
+    Int32(&'static [i32]),
+    Uint32(&'static [u32]),
+    Strings(&'static [&'static str]),
 }
 
 impl Default for Options {
@@ -138,6 +163,60 @@ impl Default for Options {
             driver: Driver::Lavapipe,
             driver_config: None,
             layer_settings: &[],
+            typed_layer_settings: &[],
+        }
+    }
+}
+
+/// The memory of one typed VkLayerSettingEXT's values.
+enum TypedStorage {
+    Bool32(Vec<vk::Bool32>),
+    Int32(Vec<i32>),
+    Uint32(Vec<u32>),
+    /// The strings (only kept alive: the pointers point into them) and the pointers.
+    Strings(
+        #[allow(dead_code)] Vec<CString>,
+        Vec<*const std::ffi::c_char>,
+    ),
+}
+
+impl TypedStorage {
+    fn new(values: &SettingValues) -> Self {
+        match *values {
+            SettingValues::Bool32(v) => Self::Bool32(v.iter().map(|&b| b.into()).collect()),
+            SettingValues::Int32(v) => Self::Int32(v.to_vec()),
+            SettingValues::Uint32(v) => Self::Uint32(v.to_vec()),
+            SettingValues::Strings(v) => {
+                let strings: Vec<CString> = v.iter().map(|s| CString::new(*s).unwrap()).collect();
+                let ptrs = strings.iter().map(|s| s.as_ptr()).collect();
+                Self::Strings(strings, ptrs)
+            }
+        }
+    }
+
+    /// `(type, valueCount, pValues)`.
+    fn raw(&self) -> (vk::LayerSettingTypeEXT, u32, *const c_void) {
+        match self {
+            Self::Bool32(v) => (
+                vk::LayerSettingTypeEXT::BOOL32,
+                v.len() as u32,
+                v.as_ptr().cast(),
+            ),
+            Self::Int32(v) => (
+                vk::LayerSettingTypeEXT::INT32,
+                v.len() as u32,
+                v.as_ptr().cast(),
+            ),
+            Self::Uint32(v) => (
+                vk::LayerSettingTypeEXT::UINT32,
+                v.len() as u32,
+                v.as_ptr().cast(),
+            ),
+            Self::Strings(_, ptrs) => (
+                vk::LayerSettingTypeEXT::STRING,
+                ptrs.len() as u32,
+                ptrs.as_ptr().cast(),
+            ),
         }
     }
 }
@@ -228,7 +307,7 @@ impl Instance {
             .collect();
         let value_ptrs: Vec<*const std::ffi::c_char> =
             setting_strings.iter().map(|(_, v)| v.as_ptr()).collect();
-        let layer_settings: Vec<vk::LayerSettingEXT> = setting_strings
+        let mut layer_settings: Vec<vk::LayerSettingEXT> = setting_strings
             .iter()
             .zip(&value_ptrs)
             .map(|((name, _), value)| vk::LayerSettingEXT {
@@ -240,6 +319,23 @@ impl Instance {
                 ..Default::default()
             })
             .collect();
+        // The typed values, kept alive (and unmoved: each Vec's buffer) until vkCreateInstance.
+        let typed: Vec<(CString, TypedStorage)> = options
+            .typed_layer_settings
+            .iter()
+            .map(|(name, values)| (CString::new(*name).unwrap(), TypedStorage::new(values)))
+            .collect();
+        for (name, storage) in &typed {
+            let (ty, value_count, p_values) = storage.raw();
+            layer_settings.push(vk::LayerSettingEXT {
+                p_layer_name: c"VK_LAYER_EXPORTCHECK_validation".as_ptr(),
+                p_setting_name: name.as_ptr(),
+                ty,
+                value_count,
+                p_values,
+                ..Default::default()
+            });
+        }
         let mut settings_info = vk::LayerSettingsCreateInfoEXT::default().settings(&layer_settings);
         if !layer_settings.is_empty() {
             settings_info.p_next = create.p_next;
@@ -283,6 +379,14 @@ impl Instance {
     /// Takes the driver-contract warnings received so far (see [`DRIVER_CONTRACT_PREFIX`]).
     pub fn driver_messages(&self) -> Vec<Captured> {
         std::mem::take(&mut *self.sink.driver.lock().unwrap())
+    }
+
+    /// Takes the layer's GENERAL messages about its settings received so far (ID
+    /// [`SETTINGS_MESSAGE_ID`]): warnings about bad values, and the active configuration. They
+    /// are sent during vkCreateInstance, so only a messenger chained to VkInstanceCreateInfo
+    /// ([`Options::messenger_in_create_info`]) sees them.
+    pub fn settings_messages(&self) -> Vec<Captured> {
+        std::mem::take(&mut *self.sink.settings.lock().unwrap())
     }
 
     /// Takes the IDs of the validation messages received so far.

@@ -7,10 +7,11 @@
 //! (`VK_LAYER_PATH`, `VK_INSTANCE_LAYERS`, `VK_DRIVER_FILES`) before the loader is loaded.
 
 pub mod app;
+pub mod child;
 pub mod env;
 pub mod expect;
 pub mod fds;
 pub mod ids;
 pub mod test_driver;
 
-pub use app::{Captured, Device, Instance, Options, OPAQUE_FD, SENTINEL};
+pub use app::{Captured, Device, Instance, Options, SettingValues, OPAQUE_FD, SENTINEL};

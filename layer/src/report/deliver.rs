@@ -1,7 +1,7 @@
 //! Delivering findings. No lock is held while the app is called back: the messengers are copied
 //! out first.
 
-use super::render::{message_id_number, render_text};
+use super::render::{message_id_number, render_text, render_text_with_note};
 use super::{log, process_report};
 use crate::finding::{Finding, ObjectRef, Outcome, Severity as FindingSeverity};
 use crate::settings::Settings;
@@ -89,11 +89,12 @@ fn deliver(
             return actions.fail;
         }
         if seen == limit {
-            text += &format!(
-                " [{} has been reported {limit} times; further reports are suppressed \
+            let note = format!(
+                "[{} has been reported {limit} times; further reports are suppressed \
                  (duplicate_message_limit)]",
                 finding.id
             );
+            text = render_text_with_note(finding, name_of, Some(&note));
         }
     }
     let mut skip = false;

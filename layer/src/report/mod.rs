@@ -7,4 +7,4 @@ pub mod process_report;
 mod render;
 
 pub use deliver::{announce, report, report_to_all_instances, Severity};
-pub use render::{message_id_number, render_text};
+pub use render::{message_id_number, render_text, render_text_with_note};

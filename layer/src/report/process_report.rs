@@ -96,6 +96,30 @@ fn thread_id() -> u64 {
     }
 }
 
+/// The calling thread's name as the OS knows it (set by `pthread_setname_np`, or by Rust's
+/// `thread::Builder::name` in the app: the layer's own std does not see the app's names).
+fn thread_name() -> Option<String> {
+    #[cfg(target_os = "linux")]
+    {
+        let mut buf = [0 as libc::c_char; 64];
+        // SAFETY: a buffer of the stated length for the calling thread's name.
+        let r =
+            unsafe { libc::pthread_getname_np(libc::pthread_self(), buf.as_mut_ptr(), buf.len()) };
+        if r != 0 {
+            return None;
+        }
+        // SAFETY: pthread_getname_np wrote a NUL-terminated string into the buffer.
+        let name = unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }
+            .to_string_lossy()
+            .into_owned();
+        (!name.is_empty()).then_some(name)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        std::thread::current().name().map(str::to_owned)
+    }
+}
+
 /// Counts a reported finding, when the report is on.
 pub fn record(finding: &Finding, text: &str, name_of: &dyn Fn(ObjectRef) -> Option<String>) {
     if DESTINATION.get().is_none() {
@@ -131,7 +155,7 @@ pub fn record(finding: &Finding, text: &str, name_of: &dyn Fn(ObjectRef) -> Opti
         last_seen: time,
         thread: ThreadOut {
             id: thread_id(),
-            name: std::thread::current().name().map(str::to_owned),
+            name: thread_name(),
         },
     };
     agg.order.push(key.clone());
@@ -172,6 +196,9 @@ pub fn render() -> Option<String> {
 
 /// Writes the report now (at `vkDestroyInstance` and at exit).
 pub fn write() {
+    static WRITING: Mutex<()> = Mutex::new(());
+    // One writer at a time: two instances destroyed at once must not rename each other's file.
+    let _writing = WRITING.lock();
     let (Some(dest), Some(json)) = (DESTINATION.get(), render()) else {
         return;
     };

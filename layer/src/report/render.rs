@@ -14,6 +14,15 @@ pub fn message_id_number(id: &str) -> i32 {
 /// The full message: severity, ID, the command's own words with objects named, and the link to
 /// the rule. `name_of` gives the debug name of an object handle, if the app set one.
 pub fn render_text(finding: &Finding, name_of: &dyn Fn(ObjectRef) -> Option<String>) -> String {
+    render_text_with_note(finding, name_of, None)
+}
+
+/// As [`render_text`], with a note after the message and before the link.
+pub fn render_text_with_note(
+    finding: &Finding,
+    name_of: &dyn Fn(ObjectRef) -> Option<String>,
+    note: Option<&str>,
+) -> String {
     let catalog = exportcheck_vuids::catalog();
     let kind = match finding.severity {
         Severity::Error => "Validation Error",
@@ -31,8 +40,9 @@ pub fn render_text(finding: &Finding, name_of: &dyn Fn(ObjectRef) -> Option<Stri
             message = message.replace(&token, &format!("{token} \"{name}\""));
         }
     }
+    let note = note.map(|n| format!(" {n}")).unwrap_or_default();
     format!(
-        "{kind}: [ {} ] {message} ({})",
+        "{kind}: [ {} ] {message}{note} ({})",
         finding.id,
         catalog.spec_link(finding.id)
     )
