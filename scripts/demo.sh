@@ -5,8 +5,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cargo build --release --workspace
-source scripts/env.sh
+# Lavapipe, so the demo runs the same on any machine (exportcheck run enables the layer itself).
+export VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
+export VK_ICD_FILENAMES=$VK_DRIVER_FILES
 echo
-echo "== running target/release/exportcheck-demo under VK_LAYER_EXPORTCHECK_validation =="
-# stderr carries the layer's report; merge it so it appears next to the step that caused it.
-target/release/exportcheck-demo "$@" 2>&1
+echo "== exportcheck run -- target/release/exportcheck-demo =="
+# The layer's findings appear on stderr next to the step that caused them; `exportcheck run`
+# then prints its summary and writes the JSON report.
+status=0
+target/release/exportcheck run --report target/exportcheck-demo-report.json \
+    -- target/release/exportcheck-demo "$@" 2>&1 || status=$?
+echo
+echo "exportcheck run exited with $status (86: findings at or above --fail-on error, as the demo"
+echo "means to make; 0 with --correct-only). The JSON report: target/exportcheck-demo-report.json"

@@ -12,3 +12,6 @@ cargo clippy --workspace --all-targets -- -D warnings
 # The end-to-end tests record what they observed (a coverage report reads it): start fresh.
 rm -rf target/debug/exportcheck-observed
 cargo test --workspace
+# VUID coverage, from what the tests just observed: every in-scope VUID checked, with a negative
+# and a positive end-to-end test (or a unit test where the catalog says none is possible).
+target/debug/exportcheck coverage --fail-under 100 | head -8

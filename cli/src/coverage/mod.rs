@@ -1,0 +1,198 @@
+//! `exportcheck coverage`: the VUID coverage report.
+//!
+//! Rows are every spec VUID in scope of the registry plus the catalog's spec IDs the registry
+//! lacks ([`compute`]); "tested" comes only from the end-to-end tests' observations
+//! ([`observed`]). Rendered as text, JSON, Markdown or HTML.
+
+pub mod compute;
+pub mod html;
+pub mod json;
+pub mod markdown;
+pub mod observed;
+pub mod registry;
+pub mod text;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::args::{CoverageArgs, Format, DEFAULT_OBSERVED};
+use crate::exit;
+use compute::Coverage;
+use observed::Observed;
+use registry::Registry;
+
+/// What the renderers show besides the rows.
+pub struct Context<'a> {
+    /// The rows and totals.
+    pub coverage: &'a Coverage,
+    /// The registry file read.
+    pub registry_path: &'a Path,
+    /// Its Vulkan version.
+    pub registry_version: Option<&'a str>,
+    /// The layer's catalog.
+    pub catalog: &'a exportcheck_vuids::Catalog,
+    /// The observations (possibly empty).
+    pub observed: &'a Observed,
+}
+
+impl Context<'_> {
+    /// One line about the observations, or the advice to run the tests.
+    #[must_use]
+    pub fn observed_line(&self) -> String {
+        let o = self.observed;
+        if self.coverage.observed {
+            format!(
+                "{}: {} lines from {} tests in {} files",
+                o.dir.display(),
+                o.lines,
+                o.tests.len(),
+                o.files
+            )
+        } else {
+            format!(
+                "none in {}: run the tests first: scripts/test.sh (tested columns show \"no\")",
+                o.dir.display()
+            )
+        }
+    }
+
+    /// One line about the registry.
+    #[must_use]
+    pub fn registry_line(&self) -> String {
+        format!(
+            "{} (Vulkan {})",
+            self.registry_path.display(),
+            self.registry_version.unwrap_or("version unknown")
+        )
+    }
+
+    /// One line about the catalog.
+    #[must_use]
+    pub fn catalog_line(&self) -> String {
+        let c = self.coverage;
+        let spec = self
+            .catalog
+            .entries()
+            .iter()
+            .filter(|e| e.origin == exportcheck_vuids::Origin::Spec)
+            .count();
+        format!(
+            "{} IDs ({spec} spec, {} the layer's own), written against Vulkan {}",
+            self.catalog.entries().len(),
+            c.layer.len(),
+            self.catalog.spec_version
+        )
+    }
+}
+
+/// The observations directory: `--observed`, else `target/debug/exportcheck-observed` under
+/// the current directory, else under the workspace this executable was built in
+/// (`<exe dir>/../debug/exportcheck-observed`), else the first.
+fn observed_dir(explicit: Option<&Path>) -> PathBuf {
+    if let Some(p) = explicit {
+        return p.to_owned();
+    }
+    let default = PathBuf::from(DEFAULT_OBSERVED);
+    if default.is_dir() {
+        return default;
+    }
+    let beside_exe = std::env::current_exe().ok().and_then(|exe| {
+        let target = exe.parent()?.parent()?;
+        Some(target.join("debug").join("exportcheck-observed"))
+    });
+    match beside_exe {
+        Some(p) if p.is_dir() => p,
+        _ => default,
+    }
+}
+
+/// Runs the command; returns the exit code.
+#[must_use]
+pub fn command(args: &CoverageArgs) -> i32 {
+    let registry = match Registry::load(&args.registry) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("exportcheck: {e}");
+            return exit::EXIT_TOOL_ERROR;
+        }
+    };
+    let dir = observed_dir(args.observed.as_deref());
+    let observed = match Observed::load(&dir) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("exportcheck: {e}");
+            return exit::EXIT_TOOL_ERROR;
+        }
+    };
+    if observed.is_empty() {
+        eprintln!(
+            "exportcheck: no test observations in {}: run the tests first: scripts/test.sh",
+            dir.display()
+        );
+    }
+    for bad in observed.bad_lines.iter().take(5) {
+        eprintln!("exportcheck: skipped a line that is not an observation: {bad}");
+    }
+    let catalog = exportcheck_vuids::catalog();
+    let coverage = compute::compute(&registry, catalog, Some(&observed));
+    let ctx = Context {
+        coverage: &coverage,
+        registry_path: &args.registry,
+        registry_version: registry.api_version.as_deref(),
+        catalog,
+        observed: &observed,
+    };
+    let out = match args.format {
+        Format::Text => text::render(&ctx),
+        Format::Json => json::render(&ctx),
+        Format::Markdown => markdown::render(&ctx),
+        Format::Html => html::render(&ctx),
+    };
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        eprintln!("exportcheck: cannot write the report: {e}");
+        return exit::EXIT_TOOL_ERROR;
+    }
+    if let Some(threshold) = args.fail_under {
+        let percent = coverage.spec_tally.percent;
+        if percent < threshold {
+            eprintln!(
+                "exportcheck: spec VUID coverage {percent:.1}% is below --fail-under {threshold}%"
+            );
+            return exit::EXIT_BELOW_THRESHOLD;
+        }
+    }
+    exit::EXIT_OK
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Renders the synthetic registry, catalog and observations with `f`.
+    pub(crate) fn render_synthetic(f: fn(&Context<'_>) -> String, observed: bool) -> String {
+        let registry = Registry::parse(registry::tests::SYNTHETIC).unwrap();
+        let catalog = compute::tests::catalog();
+        let obs = if observed {
+            compute::tests::observed()
+        } else {
+            Observed::default()
+        };
+        let coverage = compute::compute(&registry, &catalog, Some(&obs));
+        f(&Context {
+            coverage: &coverage,
+            registry_path: Path::new("/r/validusage.json"),
+            registry_version: registry.api_version.as_deref(),
+            catalog: &catalog,
+            observed: &obs,
+        })
+    }
+
+    #[test]
+    fn observed_dir_prefers_the_explicit_one() {
+        assert_eq!(observed_dir(Some(Path::new("/x"))), PathBuf::from("/x"));
+    }
+}

@@ -1,0 +1,230 @@
+//! The environment `run` gives the app so that the Vulkan loader enables the layer.
+
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+
+use crate::layer_lib::LAYER_NAME;
+
+/// The layer setting that names the report file; `%p` in it becomes the process id.
+pub const REPORT_FILE_VAR: &str = "VK_EXPORTCHECK_VALIDATION_REPORT_FILE";
+
+/// Additional explicit-layer directories (loader 1.3.234 and later), searched besides the
+/// standard ones.
+pub const ADD_LAYER_PATH_VAR: &str = "VK_ADD_LAYER_PATH";
+
+/// Explicit-layer directories replacing the standard ones (every loader).
+pub const LAYER_PATH_VAR: &str = "VK_LAYER_PATH";
+
+/// The layers to enable.
+pub const INSTANCE_LAYERS_VAR: &str = "VK_INSTANCE_LAYERS";
+
+/// The separator of path and layer lists in the loader's variables.
+pub const LIST_SEPARATOR: &str = if cfg!(windows) { ";" } else { ":" };
+
+/// The variables to set for the app, given the current environment (`lookup`), the directory
+/// holding the generated manifest and the report file pattern:
+///
+/// * `VK_ADD_LAYER_PATH`: the manifest directory, before any existing value;
+/// * `VK_LAYER_PATH`, only when the user has not set it (loaders before 1.3.234 know no
+///   `VK_ADD_LAYER_PATH`): the manifest directory followed by the loader's standard
+///   explicit-layer directories, since `VK_LAYER_PATH` replaces them and other layers the user
+///   enables (`VK_LAYER_KHRONOS_validation`) must still be found. Not on Windows, whose loader
+///   finds layers through the registry, which no path list can stand for;
+/// * `VK_INSTANCE_LAYERS`: the existing list and the layer (unless listed already);
+/// * `VK_EXPORTCHECK_VALIDATION_REPORT_FILE`: the report pattern.
+#[must_use]
+pub fn child_env(
+    lookup: &dyn Fn(&str) -> Option<OsString>,
+    manifest_dir: &Path,
+    report_pattern: &Path,
+) -> Vec<(&'static str, OsString)> {
+    let present = |name: &str| lookup(name).filter(|v| !v.is_empty());
+    let mut vars = Vec::new();
+
+    let mut add = vec![manifest_dir.as_os_str().to_owned()];
+    add.extend(present(ADD_LAYER_PATH_VAR));
+    vars.push((ADD_LAYER_PATH_VAR, join(&add)));
+
+    if !cfg!(windows) && present(LAYER_PATH_VAR).is_none() {
+        let mut dirs = vec![manifest_dir.as_os_str().to_owned()];
+        dirs.extend(
+            standard_explicit_layer_dirs(lookup)
+                .into_iter()
+                .map(PathBuf::into_os_string),
+        );
+        vars.push((LAYER_PATH_VAR, join(&dirs)));
+    }
+
+    let layers = match present(INSTANCE_LAYERS_VAR) {
+        Some(existing) => {
+            if lists(&existing, LAYER_NAME) {
+                existing
+            } else {
+                join(&[existing, OsString::from(LAYER_NAME)])
+            }
+        }
+        None => OsString::from(LAYER_NAME),
+    };
+    vars.push((INSTANCE_LAYERS_VAR, layers));
+
+    vars.push((REPORT_FILE_VAR, report_pattern.as_os_str().to_owned()));
+    vars
+}
+
+fn join(parts: &[OsString]) -> OsString {
+    let mut out = OsString::new();
+    for (i, p) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push(LIST_SEPARATOR);
+        }
+        out.push(p);
+    }
+    out
+}
+
+/// The directories the Vulkan loader searches for explicit layers on Linux and other Unix
+/// systems when `VK_LAYER_PATH` is not set, in its order: `$XDG_CONFIG_HOME`,
+/// `$XDG_CONFIG_DIRS`, `/etc`, `$XDG_DATA_HOME`, `$XDG_DATA_DIRS`, each followed by
+/// `vulkan/explicit_layer.d` (XDG defaults when unset).
+#[must_use]
+pub fn standard_explicit_layer_dirs(lookup: &dyn Fn(&str) -> Option<OsString>) -> Vec<PathBuf> {
+    let var = |name: &str| lookup(name).filter(|v| !v.is_empty());
+    let home = var("HOME").map(PathBuf::from);
+    let under_home = |rel: &str| home.as_ref().map(|h| h.join(rel));
+    let list = |name: &str, default: &str| -> Vec<PathBuf> {
+        let value = var(name).unwrap_or_else(|| OsString::from(default));
+        std::env::split_paths(&value)
+            .filter(|p| !p.as_os_str().is_empty())
+            .collect()
+    };
+    let mut bases: Vec<PathBuf> = Vec::new();
+    bases.extend(
+        var("XDG_CONFIG_HOME")
+            .map(PathBuf::from)
+            .or_else(|| under_home(".config")),
+    );
+    bases.extend(list("XDG_CONFIG_DIRS", "/etc/xdg"));
+    bases.push(PathBuf::from("/etc"));
+    bases.extend(
+        var("XDG_DATA_HOME")
+            .map(PathBuf::from)
+            .or_else(|| under_home(".local/share")),
+    );
+    bases.extend(list("XDG_DATA_DIRS", "/usr/local/share:/usr/share"));
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for base in bases {
+        let dir = base.join("vulkan").join("explicit_layer.d");
+        if !dirs.contains(&dir) {
+            dirs.push(dir);
+        }
+    }
+    dirs
+}
+
+/// Whether `value` lists `item` in a loader list variable.
+#[must_use]
+pub fn lists(value: &OsStr, item: &str) -> bool {
+    value
+        .to_string_lossy()
+        .split(LIST_SEPARATOR)
+        .any(|l| l == item)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<OsString> {
+        let map: HashMap<String, OsString> = pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), OsString::from(v)))
+            .collect();
+        move |k| map.get(k).cloned()
+    }
+
+    fn vars(pairs: &[(&str, &str)]) -> HashMap<&'static str, String> {
+        child_env(
+            &env_of(pairs),
+            Path::new("/tmp/ec/layer"),
+            Path::new("/tmp/ec/reports/report-%p.json"),
+        )
+        .into_iter()
+        .map(|(k, v)| (k, v.into_string().unwrap()))
+        .collect()
+    }
+
+    #[test]
+    fn a_clean_environment() {
+        let v = vars(&[("HOME", "/home/u")]);
+        assert_eq!(v[ADD_LAYER_PATH_VAR], "/tmp/ec/layer");
+        assert_eq!(v[INSTANCE_LAYERS_VAR], LAYER_NAME);
+        assert_eq!(v[REPORT_FILE_VAR], "/tmp/ec/reports/report-%p.json");
+        assert_eq!(
+            v[LAYER_PATH_VAR],
+            "/tmp/ec/layer:/home/u/.config/vulkan/explicit_layer.d:\
+             /etc/xdg/vulkan/explicit_layer.d:/etc/vulkan/explicit_layer.d:\
+             /home/u/.local/share/vulkan/explicit_layer.d:\
+             /usr/local/share/vulkan/explicit_layer.d:/usr/share/vulkan/explicit_layer.d"
+        );
+    }
+
+    #[test]
+    fn existing_values_are_kept() {
+        let v = vars(&[
+            (ADD_LAYER_PATH_VAR, "/opt/layers"),
+            (LAYER_PATH_VAR, "/my/layers"),
+            (INSTANCE_LAYERS_VAR, "VK_LAYER_KHRONOS_validation"),
+        ]);
+        assert_eq!(v[ADD_LAYER_PATH_VAR], "/tmp/ec/layer:/opt/layers");
+        assert!(
+            !v.contains_key(LAYER_PATH_VAR),
+            "the user's VK_LAYER_PATH is left alone"
+        );
+        assert_eq!(
+            v[INSTANCE_LAYERS_VAR],
+            format!("VK_LAYER_KHRONOS_validation:{LAYER_NAME}")
+        );
+    }
+
+    #[test]
+    fn the_layer_is_not_listed_twice_and_empty_values_count_as_unset() {
+        let v = vars(&[
+            (INSTANCE_LAYERS_VAR, &format!("{LAYER_NAME}:VK_LAYER_X")),
+            (LAYER_PATH_VAR, ""),
+            (ADD_LAYER_PATH_VAR, ""),
+        ]);
+        assert_eq!(v[INSTANCE_LAYERS_VAR], format!("{LAYER_NAME}:VK_LAYER_X"));
+        assert_eq!(v[ADD_LAYER_PATH_VAR], "/tmp/ec/layer");
+        assert!(v[LAYER_PATH_VAR].starts_with("/tmp/ec/layer:"));
+    }
+
+    #[test]
+    fn xdg_variables_are_honoured() {
+        let dirs = standard_explicit_layer_dirs(&env_of(&[
+            ("XDG_CONFIG_HOME", "/c"),
+            ("XDG_CONFIG_DIRS", "/c1:/c2"),
+            ("XDG_DATA_HOME", "/d"),
+            ("XDG_DATA_DIRS", "/d1::/usr/share"),
+        ]));
+        let dirs: Vec<String> = dirs
+            .iter()
+            .map(|d| {
+                d.to_str()
+                    .unwrap()
+                    .trim_end_matches("/vulkan/explicit_layer.d")
+                    .to_owned()
+            })
+            .collect();
+        assert_eq!(
+            dirs,
+            ["/c", "/c1", "/c2", "/etc", "/d", "/d1", "/usr/share"]
+        );
+    }
+
+    #[test]
+    fn lists_matches_whole_names() {
+        assert!(lists(OsStr::new("A:B"), "B"));
+        assert!(!lists(OsStr::new("AB"), "B"));
+    }
+}

@@ -1,0 +1,312 @@
+//! `exportcheck run [options] -- <app> [args...]`: the app under the layer, with no install.
+//!
+//! 1. Finds the layer library ([`crate::layer_lib::resolve`]) and writes a manifest with its
+//!    absolute path into `<tmp>/layer/`.
+//! 2. Runs the app with the loader variables of [`env::child_env`]; every process that loads the
+//!    layer writes `<tmp>/reports/report-<pid>.json`.
+//! 3. When the app has ended, merges the reports, prints the summary, writes `--report` and
+//!    `--junit`, and picks the exit code ([`crate::exit::decide`]).
+
+pub mod env;
+pub mod signals;
+pub mod tempdir;
+
+use std::ffi::OsString;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::args::RunArgs;
+use crate::exit::{self, AppExit, RunOutcome};
+use crate::junit::Junit;
+use crate::layer_lib;
+use crate::report::group::by_id_and_command;
+use crate::report::load::{load_dir, Loaded, REPORT_PATTERN};
+use crate::report::merge::merge;
+use crate::report::model::MergedReport;
+use crate::summary::{self, plural};
+
+/// The temporary directory of one run: the manifest in `layer/`, the reports in `reports/`
+/// (apart, because the loader reads every `*.json` of a layer directory as a manifest).
+struct Scratch {
+    _dir: tempdir::TempDir,
+    layer_dir: PathBuf,
+    reports_dir: PathBuf,
+}
+
+impl Scratch {
+    fn create(library: &Path) -> Result<Self, String> {
+        let dir = tempdir::TempDir::new("exportcheck-run-")
+            .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+        let layer_dir = dir.path().join("layer");
+        let reports_dir = dir.path().join("reports");
+        for d in [&layer_dir, &reports_dir] {
+            std::fs::create_dir(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
+        }
+        let manifest = layer_dir.join(layer_lib::MANIFEST_FILE);
+        std::fs::write(&manifest, layer_lib::manifest_json(library)?)
+            .map_err(|e| format!("cannot write {}: {e}", manifest.display()))?;
+        Ok(Self {
+            _dir: dir,
+            layer_dir,
+            reports_dir,
+        })
+    }
+}
+
+/// Runs the command; returns the exit code.
+#[must_use]
+pub fn run(args: &RunArgs) -> i32 {
+    let library = match layer_lib::resolve(args.layer.as_deref()) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("exportcheck: {e}");
+            return exit::EXIT_TOOL_ERROR;
+        }
+    };
+    let scratch = match Scratch::create(&library) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("exportcheck: {e}");
+            return exit::EXIT_TOOL_ERROR;
+        }
+    };
+    let app = match run_app(&args.command, &scratch) {
+        Ok(app) => app,
+        Err(code) => return code,
+    };
+    let loaded = load_dir(&scratch.reports_dir);
+    finish(args, app, &loaded, &library)
+}
+
+/// Spawns the app with the layer's environment and waits for it.
+fn run_app(command: &[OsString], scratch: &Scratch) -> Result<AppExit, i32> {
+    let (program, app_args) = command.split_first().expect("clap requires the app");
+    let pattern = scratch.reports_dir.join(REPORT_PATTERN);
+    let vars = env::child_env(&|name| std::env::var_os(name), &scratch.layer_dir, &pattern);
+    let mut child = Command::new(program)
+        .args(app_args)
+        .envs(vars)
+        .spawn()
+        .map_err(|e| {
+            let program = Path::new(program).display();
+            let (code, why) = match e.kind() {
+                ErrorKind::NotFound => (exit::EXIT_NOT_FOUND, "not found".to_owned()),
+                ErrorKind::PermissionDenied => {
+                    (exit::EXIT_CANNOT_EXECUTE, "permission denied".to_owned())
+                }
+                _ => (exit::EXIT_TOOL_ERROR, e.to_string()),
+            };
+            eprintln!("exportcheck: cannot run {program}: {why}");
+            code
+        })?;
+    let guard = signals::while_child_runs(child.id());
+    let status = child.wait();
+    drop(guard);
+    match status {
+        Ok(status) => Ok(AppExit::from_status(status)),
+        Err(e) => {
+            eprintln!("exportcheck: waiting for the app failed: {e}");
+            Err(exit::EXIT_TOOL_ERROR)
+        }
+    }
+}
+
+/// Everything after the app ended: merge, print, write, decide.
+fn finish(args: &RunArgs, app: AppExit, loaded: &Loaded, library: &Path) -> i32 {
+    let mut notes: Vec<String> = Vec::new();
+    for (path, why) in &loaded.unreadable {
+        notes.push(format!(
+            "exportcheck: cannot read the report {}: {why}",
+            path.display()
+        ));
+    }
+    for (path, version) in &loaded.newer {
+        notes.push(format!(
+            "exportcheck: {} has report version {version}; this exportcheck reads version {} \
+             (read anyway: update exportcheck)",
+            path.display(),
+            crate::report::model::REPORT_VERSION
+        ));
+    }
+    let merged = merge(loaded.reports.iter().map(|(_, r)| r));
+    let no_report = loaded.files() == 0;
+    let problem = no_report.then(|| no_report_message(app, library));
+    let failing = by_id_and_command(&merged.findings)
+        .iter()
+        .filter(|g| args.fail_on.fails(g.severity))
+        .count();
+
+    let command_line = shell_words(&args.command);
+    let junit_problem = problem.as_deref().filter(|_| !args.allow_no_vulkan);
+    let mut output_failed = false;
+    let mut written = Vec::new();
+    if let Some(path) = &args.report {
+        match write_report(path, &merged) {
+            Ok(()) => written.push(format!("exportcheck: report written to {}", path.display())),
+            Err(e) => {
+                output_failed = true;
+                notes.push(format!("exportcheck: {e}"));
+            }
+        }
+    }
+    if let Some(path) = &args.junit {
+        let xml = Junit {
+            merged: &merged,
+            fail_on: args.fail_on,
+            command_line: &command_line,
+            problem: junit_problem,
+        }
+        .render();
+        match std::fs::write(path, xml) {
+            Ok(()) => written.push(format!("exportcheck: JUnit written to {}", path.display())),
+            Err(e) => {
+                output_failed = true;
+                notes.push(format!("exportcheck: cannot write {}: {e}", path.display()));
+            }
+        }
+    }
+
+    let outcome = RunOutcome {
+        app,
+        reports: loaded.files(),
+        unreadable: loaded.unreadable.len(),
+        failing,
+        allow_no_vulkan: args.allow_no_vulkan,
+        output_failed,
+    };
+    let code = exit::decide(&outcome);
+    if !(args.quiet && code == exit::EXIT_OK) {
+        let mut err = String::new();
+        for n in &notes {
+            err.push_str(n);
+            err.push('\n');
+        }
+        match &problem {
+            Some(_) if args.allow_no_vulkan => err.push_str(
+                "exportcheck: no process wrote a report (the app did not load Vulkan, or the \
+                 layer never loaded); --allow-no-vulkan: no findings\n",
+            ),
+            Some(p) => {
+                err.push_str("exportcheck: ");
+                err.push_str(p);
+                err.push('\n');
+            }
+            None => err.push_str(&summary::render(&merged)),
+        }
+        for w in &written {
+            err.push_str(w);
+            err.push('\n');
+        }
+        err.push_str(&verdict(code, app, failing, &merged, args));
+        err.push('\n');
+        eprint!("{err}");
+    }
+    code
+}
+
+fn no_report_message(app: AppExit, library: &Path) -> String {
+    let why = match app {
+        AppExit::Code(0) => "the layer never loaded".to_owned(),
+        AppExit::Code(c) => format!(
+            "the app exited with code {c}, before the layer wrote one or without loading it"
+        ),
+        AppExit::Signal(s) => format!(
+            "the app was killed by signal {s}, before the layer wrote one or without loading it"
+        ),
+    };
+    format!(
+        "no process wrote a report: {why}. Does the app use Vulkan? Is {} the exportcheck \
+         layer? Is it disabled (VK_LOADER_LAYERS_DISABLE)? VK_LOADER_DEBUG=layer shows what the \
+         loader did; --allow-no-vulkan accepts apps that never load Vulkan.",
+        library.display()
+    )
+}
+
+fn verdict(
+    code: i32,
+    app: AppExit,
+    failing: usize,
+    merged: &MergedReport,
+    args: &RunArgs,
+) -> String {
+    let threshold = args.fail_on.name();
+    match code {
+        exit::EXIT_OK => {
+            let below = by_id_and_command(&merged.findings).len();
+            if below > 0 {
+                format!(
+                    "exportcheck: PASSED ({} below --fail-on {threshold})",
+                    plural(below, "finding")
+                )
+            } else {
+                "exportcheck: PASSED".to_owned()
+            }
+        }
+        exit::EXIT_FINDINGS => format!(
+            "exportcheck: FAILED: {} at or above --fail-on {threshold} (exit code {code})",
+            plural(failing, "finding")
+        ),
+        exit::EXIT_LAYER_NOT_LOADED => {
+            format!("exportcheck: FAILED: the layer never loaded (exit code {code})")
+        }
+        exit::EXIT_TOOL_ERROR => {
+            format!("exportcheck: FAILED: see the errors above (exit code {code})")
+        }
+        _ => match app {
+            AppExit::Signal(s) => {
+                format!("exportcheck: the app was killed by signal {s} (exit code {code})")
+            }
+            AppExit::Code(_) => format!("exportcheck: the app exited with code {code}"),
+        },
+    }
+}
+
+fn write_report(path: &Path, merged: &MergedReport) -> Result<(), String> {
+    let mut text = serde_json::to_string_pretty(merged).expect("serializable");
+    text.push('\n');
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// The command line as a shell would read it back (for messages and the JUnit properties).
+#[must_use]
+pub fn shell_words(words: &[OsString]) -> String {
+    words
+        .iter()
+        .map(|w| {
+            let w = w.to_string_lossy();
+            let plain = !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+            if plain {
+                w.into_owned()
+            } else {
+                format!("'{}'", w.replace('\'', r"'\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_words_quotes_what_needs_it() {
+        let words: Vec<OsString> = ["./app", "--x=1", "a b", "it's", ""]
+            .iter()
+            .map(OsString::from)
+            .collect();
+        assert_eq!(shell_words(&words), r"./app --x=1 'a b' 'it'\''s' ''");
+    }
+
+    #[test]
+    fn the_no_report_message_says_why() {
+        let lib = Path::new("/x/lib.so");
+        assert!(no_report_message(AppExit::Code(0), lib).contains("never loaded"));
+        assert!(no_report_message(AppExit::Code(0), lib).contains("/x/lib.so"));
+        assert!(no_report_message(AppExit::Code(2), lib).contains("code 2"));
+        assert!(no_report_message(AppExit::Signal(9), lib).contains("signal 9"));
+    }
+}
