@@ -47,22 +47,22 @@ pub fn fd_device() -> DeviceFacts {
 /// not exportable, DMA_BUF is compatible only with OPAQUE_FD and itself.
 pub fn external_memory() -> ExternalMemorySupport {
     let all = crate::vk_names::valid_handle_type_mask();
-    let by_type = (0..32)
+    let exportable =
+        vk::ExternalMemoryFeatureFlags::EXPORTABLE | vk::ExternalMemoryFeatureFlags::IMPORTABLE;
+    let mut support = ExternalMemorySupport::default();
+    for bit in (0..32)
         .map(|b| vk::ExternalMemoryHandleTypeFlags::from_raw(1 << b))
         .filter(|bit| all.contains(*bit))
-        .map(|bit| {
-            let exportable = vk::ExternalMemoryFeatureFlags::EXPORTABLE
-                | vk::ExternalMemoryFeatureFlags::IMPORTABLE;
-            match bit {
-                vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32 => {
-                    (bit, vk::ExternalMemoryFeatureFlags::empty(), bit)
-                }
-                DMA_BUF => (bit, exportable, OPAQUE_FD | DMA_BUF),
-                _ => (bit, exportable, all),
+    {
+        match bit {
+            vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32 => {
+                support.set(bit, vk::ExternalMemoryFeatureFlags::empty(), bit)
             }
-        })
-        .collect();
-    ExternalMemorySupport { by_type }
+            DMA_BUF => support.set(bit, exportable, OPAQUE_FD | DMA_BUF),
+            _ => support.set(bit, exportable, all),
+        }
+    }
+    support
 }
 
 pub fn exported(types: vk::ExternalMemoryHandleTypeFlags) -> AllocationFacts {

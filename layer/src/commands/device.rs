@@ -75,6 +75,7 @@ pub unsafe extern "system" fn create_device(
                 memories: DashMap::new(),
                 contract: Default::default(),
                 freed: Default::default(),
+                memory_names: Default::default(),
                 names: DashMap::new(),
             };
             DEVICES.insert(device.as_raw(), Arc::new(state));
@@ -105,11 +106,11 @@ fn external_memory_support(
         // SAFETY: a live physical device, an input and an output structure of ours.
         unsafe { get(physical_device, &info, &mut properties) };
         let p = properties.external_memory_properties;
-        support.by_type.push((
+        support.set(
             handle_type,
             p.external_memory_features,
             p.compatible_handle_types,
-        ));
+        );
     }
     Some(support)
 }

@@ -67,11 +67,29 @@ unsafe fn export_call<I: ExportInfo>(
     output_null: bool,
     call_down: impl FnOnce(&DeviceState, &Judged<'_>, *const I) -> Option<vk::Result>,
 ) -> vk::Result {
-    let Some(state) = DEVICES.get(device.as_raw()) else {
-        let outcome = unknown_device(cmd.name, cmd.device_vuid, device.as_raw());
-        decide_without_device(cmd.name, &outcome);
-        return Decision::SKIPPED_RESULT;
-    };
+    DEVICES.with(device.as_raw(), |state| {
+        let Some(state) = state else {
+            let outcome = unknown_device(cmd.name, cmd.device_vuid, device.as_raw());
+            decide_without_device(cmd.name, &outcome);
+            return Decision::SKIPPED_RESULT;
+        };
+        // SAFETY: as the caller's contract.
+        unsafe { export_call_on(cmd, check, state, p_info, output_null, call_down) }
+    })
+}
+
+/// [`export_call`] once the device is known.
+///
+/// # Safety
+/// As [`export_call`].
+unsafe fn export_call_on<I: ExportInfo>(
+    cmd: &ExportCommand,
+    check: fn(&DeviceFacts, &ExportArgs) -> Outcome,
+    state: &DeviceState,
+    p_info: *const I,
+    output_null: bool,
+    call_down: impl FnOnce(&DeviceState, &Judged<'_>, *const I) -> Option<vk::Result>,
+) -> vk::Result {
     // SAFETY: NULL and sType are checked before anything else is read.
     let info = unsafe { raw::read_struct(p_info, cmd.s_type) };
     let fields = match info {
@@ -80,7 +98,7 @@ unsafe fn export_call<I: ExportInfo>(
         StructArg::Valid(i) => StructArg::Valid(i.fields()),
     };
     let memory = match fields {
-        StructArg::Valid(f) => lookup_memory(&state, f.memory),
+        StructArg::Valid(f) => lookup_memory(state, f.memory),
         _ => MemoryLookup::Null,
     };
     let args = ExportArgs {
@@ -89,7 +107,7 @@ unsafe fn export_call<I: ExportInfo>(
         memory,
     };
     let outcome = boundary::contain(cmd.name, || check(&state.facts, &args));
-    if decide(&state, cmd.name, &outcome) == Decision::Skip {
+    if decide(state, cmd.name, &outcome) == Decision::Skip {
         return Decision::SKIPPED_RESULT;
     }
     let (StructArg::Valid(info), MemoryLookup::Live(record)) = (info, &args.memory) else {
@@ -100,7 +118,7 @@ unsafe fn export_call<I: ExportInfo>(
         record,
         valid_call: !outcome.has_errors(),
     };
-    call_down(&state, &judged, &info.with_null_p_next())
+    call_down(state, &judged, &info.with_null_p_next())
         .unwrap_or(vk::Result::ERROR_EXTENSION_NOT_PRESENT)
 }
 
@@ -218,40 +236,43 @@ pub unsafe extern "system" fn get_memory_win32_handle_nv(
 ) -> vk::Result {
     let name = win32_nv::COMMAND;
     boundary::ffi(name, vk::Result::ERROR_UNKNOWN, || {
-        let Some(state) = DEVICES.get(device.as_raw()) else {
-            let outcome = unknown_device(name, crate::vuid::WIN32_DEVICE_PARAM, device.as_raw());
-            decide_without_device(name, &outcome);
-            return Decision::SKIPPED_RESULT;
-        };
-        let args = Win32Args {
-            memory_handle: memory.as_raw(),
-            memory: lookup_memory(&state, memory.as_raw()),
-            handle_type,
-            output_null: p_handle.is_null(),
-        };
-        let outcome = boundary::contain(name, || {
-            win32_nv::check_get_memory_win32_handle(&state.facts, &args)
-        });
-        if decide(&state, name, &outcome) == Decision::Skip {
-            return Decision::SKIPPED_RESULT;
-        }
-        let Some(next) = state.next.get_memory_win32_handle_nv else {
-            return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
-        };
-        // SAFETY: validated arguments, passed to the next layer's own entry point.
-        let result = unsafe { next(device, memory, handle_type, p_handle) };
-        let valid_call = !outcome.has_errors();
-        if let (vk::Result::SUCCESS, MemoryLookup::Live(record), true) =
-            (result, &args.memory, valid_call)
-        {
-            // SAFETY: checked non-NULL above; the driver wrote it.
-            let handle = unsafe { raw::read_out(p_handle) }.unwrap_or(0);
-            report_driver_contract(
-                &state,
-                name,
-                driver_contract::check_win32_handle(record, handle),
-            );
-        }
-        result
+        DEVICES.with(device.as_raw(), |state| {
+            let Some(state) = state else {
+                let outcome =
+                    unknown_device(name, crate::vuid::WIN32_DEVICE_PARAM, device.as_raw());
+                decide_without_device(name, &outcome);
+                return Decision::SKIPPED_RESULT;
+            };
+            let args = Win32Args {
+                memory_handle: memory.as_raw(),
+                memory: lookup_memory(state, memory.as_raw()),
+                handle_type,
+                output_null: p_handle.is_null(),
+            };
+            let outcome = boundary::contain(name, || {
+                win32_nv::check_get_memory_win32_handle(&state.facts, &args)
+            });
+            if decide(state, name, &outcome) == Decision::Skip {
+                return Decision::SKIPPED_RESULT;
+            }
+            let Some(next) = state.next.get_memory_win32_handle_nv else {
+                return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
+            };
+            // SAFETY: validated arguments, passed to the next layer's own entry point.
+            let result = unsafe { next(device, memory, handle_type, p_handle) };
+            let valid_call = !outcome.has_errors();
+            if let (vk::Result::SUCCESS, MemoryLookup::Live(record), true) =
+                (result, &args.memory, valid_call)
+            {
+                // SAFETY: checked non-NULL above; the driver wrote it.
+                let handle = unsafe { raw::read_out(p_handle) }.unwrap_or(0);
+                report_driver_contract(
+                    state,
+                    name,
+                    driver_contract::check_win32_handle(record, handle),
+                );
+            }
+            result
+        })
     })
 }

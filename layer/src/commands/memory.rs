@@ -21,41 +21,43 @@ pub unsafe extern "system" fn allocate_memory(
 ) -> vk::Result {
     boundary::ffi(ALLOCATE, vk::Result::ERROR_UNKNOWN, || {
         // 1. Validate.
-        let Some(state) = DEVICES.get(device.as_raw()) else {
-            let outcome = unknown_device(ALLOCATE, vuid::ALLOC_DEVICE_PARAM, device.as_raw());
-            decide_without_device(ALLOCATE, &outcome);
-            return Decision::SKIPPED_RESULT;
-        };
-        // SAFETY: the app's argument; NULL, sType and the chain are checked while reading.
-        let info = unsafe { raw::read_allocate_info(p_allocate_info) };
-        let outcome = boundary::contain(ALLOCATE, || {
-            check_allocate(&state.facts, &info, p_memory.is_null())
-        });
-        if decide(&state, ALLOCATE, &outcome) == Decision::Skip {
-            return Decision::SKIPPED_RESULT;
-        }
-        let Some(next) = state.next.allocate_memory else {
-            return vk::Result::ERROR_INITIALIZATION_FAILED;
-        };
-        // 2. Call down.
-        // SAFETY: validated arguments, passed to the next layer's own entry point.
-        let result = unsafe { next(device, p_allocate_info, p_allocator, p_memory) };
-        // 3. Record after success.
-        if result == vk::Result::SUCCESS {
-            // SAFETY: the driver wrote *p_memory (checked non-NULL above).
-            let memory = unsafe { raw::read_out(p_memory) }.unwrap_or_default();
-            if let AllocateInfoRead::Valid(facts, _) = info {
-                let type_flags = state.facts.type_flags(facts.memory_type_index);
-                let record = MemoryRecord {
-                    memory: memory.as_raw(),
-                    device: device.as_raw(),
-                    facts,
-                    type_flags,
-                };
-                record_allocation(&state, record);
+        DEVICES.with(device.as_raw(), |state| {
+            let Some(state) = state else {
+                let outcome = unknown_device(ALLOCATE, vuid::ALLOC_DEVICE_PARAM, device.as_raw());
+                decide_without_device(ALLOCATE, &outcome);
+                return Decision::SKIPPED_RESULT;
+            };
+            // SAFETY: the app's argument; NULL, sType and the chain are checked while reading.
+            let info = unsafe { raw::read_allocate_info(p_allocate_info) };
+            let outcome = boundary::contain(ALLOCATE, || {
+                check_allocate(&state.facts, &info, p_memory.is_null())
+            });
+            if decide(state, ALLOCATE, &outcome) == Decision::Skip {
+                return Decision::SKIPPED_RESULT;
             }
-        }
-        result
+            let Some(next) = state.next.allocate_memory else {
+                return vk::Result::ERROR_INITIALIZATION_FAILED;
+            };
+            // 2. Call down.
+            // SAFETY: validated arguments, passed to the next layer's own entry point.
+            let result = unsafe { next(device, p_allocate_info, p_allocator, p_memory) };
+            // 3. Record after success.
+            if result == vk::Result::SUCCESS {
+                // SAFETY: the driver wrote *p_memory (checked non-NULL above).
+                let memory = unsafe { raw::read_out(p_memory) }.unwrap_or_default();
+                if let AllocateInfoRead::Valid(facts, _) = info {
+                    let type_flags = state.facts.type_flags(facts.memory_type_index);
+                    let record = MemoryRecord {
+                        memory: memory.as_raw(),
+                        device: device.as_raw(),
+                        facts,
+                        type_flags,
+                    };
+                    record_allocation(state, record);
+                }
+            }
+            result
+        })
     })
 }
 
@@ -65,22 +67,24 @@ pub unsafe extern "system" fn free_memory(
     p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
     boundary::ffi(FREE, (), || {
-        let Some(state) = DEVICES.get(device.as_raw()) else {
-            let outcome = unknown_device(FREE, vuid::FREE_DEVICE_PARAM, device.as_raw());
-            decide_without_device(FREE, &outcome);
-            return;
-        };
-        let lookup = lookup_memory(&state, memory.as_raw());
-        let outcome =
-            boundary::contain(FREE, || check_free(&state.facts, memory.as_raw(), &lookup));
-        if decide(&state, FREE, &outcome) == Decision::Skip {
-            return;
-        }
-        // Record before: the handle may be reused by another thread as soon as the driver frees it.
-        forget_allocation(&state, memory.as_raw());
-        if let Some(next) = state.next.free_memory {
-            // SAFETY: validated arguments, passed to the next layer's own entry point.
-            unsafe { next(device, memory, p_allocator) }
-        }
+        DEVICES.with(device.as_raw(), |state| {
+            let Some(state) = state else {
+                let outcome = unknown_device(FREE, vuid::FREE_DEVICE_PARAM, device.as_raw());
+                decide_without_device(FREE, &outcome);
+                return;
+            };
+            let lookup = lookup_memory(state, memory.as_raw());
+            let outcome =
+                boundary::contain(FREE, || check_free(&state.facts, memory.as_raw(), &lookup));
+            if decide(state, FREE, &outcome) == Decision::Skip {
+                return;
+            }
+            // Record before: the handle may be reused by another thread as soon as the driver frees it.
+            forget_allocation(state, memory.as_raw());
+            if let Some(next) = state.next.free_memory {
+                // SAFETY: validated arguments, passed to the next layer's own entry point.
+                unsafe { next(device, memory, p_allocator) }
+            }
+        })
     })
 }

@@ -5,6 +5,7 @@ use crate::boundary;
 use crate::raw::{self, StructArg};
 use crate::state::registry::DEVICES;
 use ash::vk::{self, Handle};
+use std::sync::atomic::Ordering;
 
 pub unsafe extern "system" fn set_debug_utils_object_name(
     device: vk::Device,
@@ -29,6 +30,9 @@ pub unsafe extern "system" fn set_debug_utils_object_name(
                 // SAFETY: pObjectName is NULL or a NUL-terminated string.
                 match unsafe { raw::c_string(info.p_object_name) }.filter(|n| !n.is_empty()) {
                     Some(name) => {
+                        if info.object_type == vk::ObjectType::DEVICE_MEMORY {
+                            state.memory_names.store(true, Ordering::Relaxed);
+                        }
                         state.names.insert(key, name);
                     }
                     None => {

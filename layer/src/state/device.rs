@@ -8,6 +8,7 @@ use crate::dispatch::table::DeviceDispatch;
 use crate::finding::ObjectRef;
 use ash::vk;
 use dashmap::DashMap;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// The device extensions whose commands or structures the layer checks.
@@ -53,18 +54,29 @@ pub struct DeviceFacts {
 }
 
 /// `VkExternalMemoryProperties` of each `VkExternalMemoryHandleTypeFlagBits` bit, as
-/// `vkGetPhysicalDeviceExternalBufferProperties` reported them at `vkCreateDevice`.
+/// `vkGetPhysicalDeviceExternalBufferProperties` reported them at `vkCreateDevice`: a table by
+/// bit index, so a check costs one load per bit.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ExternalMemorySupport {
-    /// `(handle type bit, externalMemoryFeatures, compatibleHandleTypes)`.
-    pub by_type: Vec<(
-        vk::ExternalMemoryHandleTypeFlags,
+    table: [(
         vk::ExternalMemoryFeatureFlags,
         vk::ExternalMemoryHandleTypeFlags,
-    )>,
+    ); 32],
 }
 
 impl ExternalMemorySupport {
+    /// Records what the driver reported for one handle type bit.
+    pub fn set(
+        &mut self,
+        bit: vk::ExternalMemoryHandleTypeFlags,
+        features: vk::ExternalMemoryFeatureFlags,
+        compatible: vk::ExternalMemoryHandleTypeFlags,
+    ) {
+        if let Some(entry) = self.table.get_mut(bit.as_raw().trailing_zeros() as usize) {
+            *entry = (features, compatible);
+        }
+    }
+
     /// Features and compatible types of one handle type bit (none if the driver said nothing).
     pub fn of(
         &self,
@@ -73,10 +85,9 @@ impl ExternalMemorySupport {
         vk::ExternalMemoryFeatureFlags,
         vk::ExternalMemoryHandleTypeFlags,
     ) {
-        self.by_type
-            .iter()
-            .find(|(b, _, _)| *b == bit)
-            .map(|(_, f, c)| (*f, *c))
+        self.table
+            .get(bit.as_raw().trailing_zeros() as usize)
+            .copied()
             .unwrap_or_default()
     }
 }
@@ -103,6 +114,8 @@ pub struct DeviceState {
     pub contract: ContractState,
     /// Recently freed memory, to name the object of a use after free.
     pub freed: RecentlyFreed,
+    /// Whether the app ever named a `VkDeviceMemory` (else freeing skips the names map).
+    pub memory_names: AtomicBool,
     /// Debug names set with `vkSetDebugUtilsObjectNameEXT`, by object type and handle value.
     pub names: DashMap<(vk::ObjectType, u64), String>,
 }

@@ -10,6 +10,7 @@ use super::memory::{MemoryLookup, MemoryRecord};
 use arc_swap::ArcSwap;
 use parking_lot::Mutex;
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, LazyLock};
 
 type Map<T> = HashMap<u64, Arc<T>>;
@@ -32,6 +33,13 @@ impl<T> Default for Registry<T> {
 impl<T> Registry<T> {
     pub fn get(&self, key: u64) -> Option<Arc<T>> {
         self.map.load().get(&key).cloned()
+    }
+
+    /// Runs `f` with the value of `key`, borrowed: no reference count is touched, so threads
+    /// calling at once share nothing but reads (the hot path of every intercepted call).
+    pub fn with<R>(&self, key: u64, f: impl FnOnce(Option<&T>) -> R) -> R {
+        let map = self.map.load();
+        f(map.get(&key).map(|value| &**value))
     }
 
     pub fn insert(&self, key: u64, value: Arc<T>) {
@@ -91,10 +99,14 @@ pub fn record_allocation(device: &DeviceState, record: MemoryRecord) {
 /// Removes the record of a memory object about to be freed, and its debug name; remembers both
 /// among the recently freed.
 pub fn forget_allocation(device: &DeviceState, memory: u64) {
-    let name = device
-        .names
-        .remove(&(ash::vk::ObjectType::DEVICE_MEMORY, memory))
-        .map(|(_, name)| name);
+    let name = if device.memory_names.load(Ordering::Relaxed) {
+        device
+            .names
+            .remove(&(ash::vk::ObjectType::DEVICE_MEMORY, memory))
+            .map(|(_, name)| name)
+    } else {
+        None
+    };
     if let Some((_, record)) = device.memories.remove(&memory) {
         device.freed.remember(record, name);
     }
