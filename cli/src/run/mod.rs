@@ -100,9 +100,11 @@ fn run_app(command: &[OsString], scratch: &Scratch) -> Result<AppExit, i32> {
             eprintln!("exportcheck: cannot run {program}: {why}");
             code
         })?;
-    let guard = signals::while_child_runs(child.id());
-    let status = child.wait();
-    drop(guard);
+    let status = {
+        // Signal handling changes only while the app runs.
+        let _signals = signals::while_child_runs(child.id());
+        child.wait()
+    };
     match status {
         Ok(status) => Ok(AppExit::from_status(status)),
         Err(e) => {
