@@ -10,6 +10,16 @@ use std::sync::{Mutex, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 /// What `vkGetMemoryFdKHR` output slots are pre-filled with, to see whether anything was written.
 pub const SENTINEL: i32 = -7;
 
+/// What pointer-sized output slots (`*pAddress`, a Metal `*pHandle`) are pre-filled with, to see
+/// whether anything was written.
+pub const POINTER_SENTINEL: usize = 0x5e47;
+
+/// What a call the layer blocks returns.
+pub const FAILED: vk::Result = vk::Result::ERROR_VALIDATION_FAILED_EXT;
+
+/// The size of the allocations most tests export.
+pub const SIZE: u64 = 65536;
+
 /// Tests of one binary run on parallel threads in one process, and the layer's state is
 /// process-wide. Findings about an unknown `VkDevice` go to every live instance, and a freed
 /// memory handle may be reused by another test's allocation, so the tests that rely on either take
@@ -416,6 +426,11 @@ impl Instance {
         self.device_with(extensions, false)
     }
 
+    /// A device with VK_KHR_external_memory_fd (lavapipe's export extension).
+    pub fn fd_device(&self) -> Device {
+        self.device(&[ash::khr::external_memory_fd::NAME])
+    }
+
     /// A device with the given extensions; `rdma_feature` enables
     /// `VkPhysicalDeviceExternalMemoryRDMAFeaturesNV::externalMemoryRDMA`.
     pub fn device_with(&self, extensions: &[&CStr], rdma_feature: bool) -> Device {
@@ -539,8 +554,10 @@ pub type PfnGetMemoryMetalHandle = unsafe extern "system" fn(
     *mut *mut c_void,
 ) -> vk::Result;
 
-pub const OPAQUE_FD: vk::ExternalMemoryHandleTypeFlags =
-    vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
+type HandleTypes = vk::ExternalMemoryHandleTypeFlags;
+pub const OPAQUE_FD: HandleTypes = HandleTypes::OPAQUE_FD;
+pub const DMA_BUF: HandleTypes = HandleTypes::DMA_BUF_EXT;
+pub const OPAQUE_WIN32: HandleTypes = HandleTypes::OPAQUE_WIN32;
 
 impl Device {
     pub fn handle(&self) -> vk::Device {

@@ -6,8 +6,8 @@
 //! The coverage report reads these files, so an ID counts as tested only when a test saw it.
 //! Lines are only ever appended; clear the directory before a run for a fresh report.
 
-use crate::app::{Captured, Instance};
-use ash::vk;
+use crate::app::{Captured, Device, Instance, OPAQUE_FD};
+use ash::vk::{self, Handle};
 use exportcheck_vuids::Severity;
 use std::io::Write;
 use std::path::PathBuf;
@@ -111,6 +111,82 @@ pub fn mentions(message: &Captured, parts: &[&str]) {
             message.text
         );
     }
+}
+
+/// How the messages name a device: `VkDevice 0x<handle>`.
+pub fn device_name(dev: &Device) -> String {
+    format!("VkDevice 0x{:x}", dev.handle().as_raw())
+}
+
+/// How the messages name memory: `VkDeviceMemory 0x<handle>`.
+pub fn memory_name(memory: vk::DeviceMemory) -> String {
+    format!("VkDeviceMemory 0x{:x}", memory.as_raw())
+}
+
+/// Asserts that each of `instances` received exactly `id` on `command` about the made-up
+/// `VkDevice` 0x1234 (findings about an unknown device go to every live instance), mentioning
+/// `parts`, with that device in `pObjects`.
+#[track_caller]
+pub fn unknown_device(instances: &[&Instance], command: &str, id: &str, parts: &[&str]) {
+    for instance in instances {
+        let m = one(instance, command, id);
+        mentions(&m, parts);
+        object(&m, vk::ObjectType::DEVICE, 0x1234);
+    }
+}
+
+/// Asserts that `inst` received exactly `id` on `command` about `memory` of the device `owner`,
+/// used with the device `user`: the message names it in `field` with the device that allocated it
+/// (`<field> is <memory> (allocated on <owner>`), also says `says` (how it relates to `user`), and
+/// lists both devices and the memory in `pObjects`. Returns the message.
+#[track_caller]
+pub fn memory_of_another_device(
+    inst: &Instance,
+    command: &str,
+    id: &str,
+    field: &str,
+    user: &Device,
+    (owner, memory): (&Device, vk::DeviceMemory),
+    says: &[&str],
+) -> Captured {
+    let m = one(inst, command, id);
+    let named = format!(
+        "{field} is {} (allocated on {}",
+        memory_name(memory),
+        device_name(owner)
+    );
+    mentions(&m, &[&named]);
+    mentions(&m, says);
+    object(&m, vk::ObjectType::DEVICE, user.handle().as_raw());
+    object(&m, vk::ObjectType::DEVICE, owner.handle().as_raw());
+    object(&m, vk::ObjectType::DEVICE_MEMORY, memory.as_raw());
+    m
+}
+
+/// Asserts that `inst` received exactly `id` on `command` about the made-up memory handle
+/// `0xdead0000` in `field`: not a live VkDeviceMemory, and not said to have been freed. Returns
+/// the message.
+#[track_caller]
+pub fn garbage_memory(inst: &Instance, command: &str, id: &str, field: &str) -> Captured {
+    let m = one(inst, command, id);
+    mentions(
+        &m,
+        &[&format!(
+            "{field} is VkDeviceMemory 0xdead0000, which is not a live VkDeviceMemory"
+        )],
+    );
+    assert!(!m.text.contains("already freed"), "{}", m.text);
+    m
+}
+
+/// Asserts that a correct OPAQUE_FD export of `memory` works and is silent: the layer still
+/// tracks it as live (after a blocked call about it, or a blocked free).
+#[track_caller]
+pub fn still_exports_fd(inst: &Instance, dev: &Device, memory: vk::DeviceMemory) {
+    let (r, fd) = dev.get_fd(memory, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    crate::fds::close(fd);
+    silent(inst, crate::ids::GET_FD);
 }
 
 /// Asserts that `pObjects` has an entry for `(ty, handle)` and returns its debug name.

@@ -1,6 +1,8 @@
 //! The IDs the end-to-end tests expect, spelled out as users see them (not taken from the layer,
 //! so a renamed constant there cannot silently change what is tested). `expect::only` checks that
-//! each is in `vuids/catalog.json`.
+//! each is in `vuids/catalog.json`. One constant per ID, named as the layer names it: the command's
+//! prefix (`FD_`, `RDMA_`, `WIN32_`, `METAL_`, `ALLOC_`, `EXPORT_`, `FREE_`), then the field and
+//! the rule.
 
 // vkGetMemoryFdKHR
 pub const FD_DEVICE_PARAM: &str = "VUID-vkGetMemoryFdKHR-device-parameter";
@@ -13,6 +15,39 @@ pub const FD_HANDLE_TYPE_PARAM: &str = "VUID-VkMemoryGetFdInfoKHR-handleType-par
 pub const FD_HANDLE_TYPE_00671: &str = "VUID-VkMemoryGetFdInfoKHR-handleType-00671";
 pub const FD_HANDLE_TYPE_00672: &str = "VUID-VkMemoryGetFdInfoKHR-handleType-00672";
 
+// vkGetMemoryRemoteAddressNV
+pub const RDMA_DEVICE_PARAM: &str = "VUID-vkGetMemoryRemoteAddressNV-device-parameter";
+pub const RDMA_INFO_PARAM: &str =
+    "VUID-vkGetMemoryRemoteAddressNV-pMemoryGetRemoteAddressInfo-parameter";
+pub const RDMA_PADDRESS_PARAM: &str = "VUID-vkGetMemoryRemoteAddressNV-pAddress-parameter";
+pub const RDMA_STYPE: &str = "VUID-VkMemoryGetRemoteAddressInfoNV-sType-sType";
+pub const RDMA_PNEXT: &str = "VUID-VkMemoryGetRemoteAddressInfoNV-pNext-pNext";
+pub const RDMA_MEMORY_PARAM: &str = "VUID-VkMemoryGetRemoteAddressInfoNV-memory-parameter";
+pub const RDMA_HANDLE_TYPE_PARAM: &str = "VUID-VkMemoryGetRemoteAddressInfoNV-handleType-parameter";
+pub const RDMA_HANDLE_TYPE_04966: &str = "VUID-VkMemoryGetRemoteAddressInfoNV-handleType-04966";
+
+// vkGetMemoryWin32HandleNV
+pub const WIN32_DEVICE_PARAM: &str = "VUID-vkGetMemoryWin32HandleNV-device-parameter";
+pub const WIN32_MEMORY_PARAM: &str = "VUID-vkGetMemoryWin32HandleNV-memory-parameter";
+pub const WIN32_MEMORY_PARENT: &str = "VUID-vkGetMemoryWin32HandleNV-memory-parent";
+pub const WIN32_HANDLE_TYPE_PARAM: &str = "VUID-vkGetMemoryWin32HandleNV-handleType-parameter";
+pub const WIN32_HANDLE_TYPE_REQUIRED: &str =
+    "VUID-vkGetMemoryWin32HandleNV-handleType-requiredbitmask";
+pub const WIN32_HANDLE_TYPE_01326: &str = "VUID-vkGetMemoryWin32HandleNV-handleType-01326";
+pub const WIN32_PHANDLE_PARAM: &str = "VUID-vkGetMemoryWin32HandleNV-pHandle-parameter";
+
+// vkGetMemoryMetalHandleEXT
+pub const METAL_DEVICE_PARAM: &str = "VUID-vkGetMemoryMetalHandleEXT-device-parameter";
+pub const METAL_INFO_PARAM: &str = "VUID-vkGetMemoryMetalHandleEXT-pGetMetalHandleInfo-parameter";
+pub const METAL_PHANDLE_PARAM: &str = "VUID-vkGetMemoryMetalHandleEXT-pHandle-parameter";
+pub const METAL_STYPE: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-sType-sType";
+pub const METAL_PNEXT: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-pNext-pNext";
+pub const METAL_MEMORY_PARAM: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-memory-parameter";
+pub const METAL_MEMORY_10413: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-memory-10413";
+pub const METAL_HANDLE_TYPE_PARAM: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-handleType-parameter";
+pub const METAL_HANDLE_TYPE_10414: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-handleType-10414";
+pub const METAL_HANDLE_TYPE_10415: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-handleType-10415";
+
 // vkAllocateMemory / vkFreeMemory
 pub const ALLOC_DEVICE_PARAM: &str = "VUID-vkAllocateMemory-device-parameter";
 pub const ALLOC_INFO_PARAM: &str = "VUID-vkAllocateMemory-pAllocateInfo-parameter";
@@ -21,6 +56,7 @@ pub const ALLOC_STYPE: &str = "VUID-VkMemoryAllocateInfo-sType-sType";
 pub const ALLOC_STYPE_UNIQUE: &str = "VUID-VkMemoryAllocateInfo-sType-unique";
 pub const ALLOC_PNEXT_00640: &str = "VUID-VkMemoryAllocateInfo-pNext-00640";
 pub const EXPORT_HANDLE_TYPES_PARAM: &str = "VUID-VkExportMemoryAllocateInfo-handleTypes-parameter";
+pub const EXPORT_HANDLE_TYPES_00656: &str = "VUID-VkExportMemoryAllocateInfo-handleTypes-00656";
 pub const EXPORT_NV_HANDLE_TYPES_PARAM: &str =
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter";
 pub const FREE_DEVICE_PARAM: &str = "VUID-vkFreeMemory-device-parameter";
@@ -31,8 +67,22 @@ pub const FREE_MEMORY_PARENT: &str = "VUID-vkFreeMemory-memory-parent";
 pub const EXTENSION_NOT_ENABLED: &str = "EXPORTCHECK-extension-not-enabled";
 pub const MEMORY_OF_OTHER_DEVICE: &str = "EXPORTCHECK-memory-of-other-device";
 pub const PNEXT_CHAIN_TOO_LONG: &str = "EXPORTCHECK-pnext-chain-too-long";
+pub const RDMA_TYPE_NOT_CAPABLE: &str = "EXPORTCHECK-rdma-memory-type-not-rdma-capable";
+pub const RDMA_FEATURE_NOT_ENABLED: &str = "EXPORTCHECK-rdma-feature-not-enabled";
+pub const WIN32_MULTIPLE_BITS: &str = "EXPORTCHECK-win32nv-handle-type-multiple-bits";
 
-// Commands.
+// The layer's driver-contract warnings: what the driver returned.
+pub const DRIVER_INVALID_FD: &str = "EXPORTCHECK-driver-invalid-fd";
+pub const DRIVER_FD_NOT_CLOEXEC: &str = "EXPORTCHECK-driver-fd-not-cloexec";
+pub const DRIVER_FD_NOT_NEW: &str = "EXPORTCHECK-driver-fd-not-new";
+pub const DRIVER_NULL_REMOTE_ADDRESS: &str = "EXPORTCHECK-driver-null-remote-address";
+pub const DRIVER_NULL_WIN32_HANDLE: &str = "EXPORTCHECK-driver-null-win32-handle";
+pub const DRIVER_NULL_METAL_HANDLE: &str = "EXPORTCHECK-driver-null-metal-handle";
+
+// Commands, as the messages name them.
 pub const GET_FD: &str = "vkGetMemoryFdKHR";
+pub const GET_REMOTE_ADDRESS: &str = "vkGetMemoryRemoteAddressNV";
+pub const GET_WIN32_HANDLE: &str = "vkGetMemoryWin32HandleNV";
+pub const GET_METAL_HANDLE: &str = "vkGetMemoryMetalHandleEXT";
 pub const ALLOCATE: &str = "vkAllocateMemory";
 pub const FREE: &str = "vkFreeMemory";

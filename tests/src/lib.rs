@@ -14,4 +14,7 @@ pub mod fds;
 pub mod ids;
 pub mod test_driver;
 
-pub use app::{Captured, Device, Instance, Options, SettingValues, OPAQUE_FD, SENTINEL};
+pub use app::{
+    Captured, Device, Instance, Options, SettingValues, DMA_BUF, FAILED, OPAQUE_FD, OPAQUE_WIN32,
+    POINTER_SENTINEL, SENTINEL, SIZE,
+};

@@ -1,13 +1,44 @@
-//! The test driver's per-command call counters (`exportcheck_test_icd_call_count`), read from the
-//! copy of `libexportcheck_test_icd.so` that the loader already loaded into this process.
+//! The project's test driver (`tests/icd`): instances on it, with its per-instance configuration
+//! (see docs/test-driver.md); its per-command call counters (`exportcheck_test_icd_call_count`),
+//! read from the copy of `libexportcheck_test_icd.so` that the loader already loaded into this
+//! process; and the driver-contract scenarios every export command is tested with.
 //!
 //! The counts are process-wide: every instance and device of every test thread adds to them. A
-//! test that asserts on a count must hold [`crate::Instance::exclusive_with`], so that no other
-//! test of the binary calls the driver meanwhile.
+//! test that asserts on a count must hold [`exclusive`] (or [`crate::Instance::exclusive_with`]),
+//! so that no other test of the binary calls the driver meanwhile.
 
+use crate::app::{Device, Instance, Options, FAILED};
+use crate::env::Driver;
+use crate::expect::{self, device_name, memory_name};
+use crate::ids::{ALLOCATE, FREE};
+use ash::vk::{self, Handle};
 use std::ffi::{c_char, CStr, CString};
+use std::fmt::Debug;
 use std::os::unix::ffi::OsStrExt;
 use std::sync::OnceLock;
+
+/// Options for an instance on the test driver, with the driver configuration `config` (JSON, e.g.
+/// `{"misbehave":{...}}`) or, with `None`, the driver's defaults.
+pub fn options(config: Option<&'static str>) -> Options {
+    Options {
+        driver: Driver::TestDriver,
+        driver_config: config,
+        ..Options::default()
+    }
+}
+
+/// An instance on the test driver (configured with `config`), sharing the process with other
+/// tests.
+pub fn instance(config: Option<&'static str>) -> Instance {
+    Instance::with(options(config))
+}
+
+/// An instance on the test driver (configured with `config`) for a test that no other test of the
+/// binary may run alongside: one that reads the driver's call counter, uses freed or made-up
+/// handles, or reasons about fd numbers.
+pub fn exclusive(config: Option<&'static str>) -> Instance {
+    Instance::exclusive_with(options(config))
+}
 
 type CallCount = unsafe extern "C" fn(*const c_char) -> u64;
 
@@ -78,4 +109,116 @@ impl Calls {
         );
         self.at_start = now;
     }
+}
+
+/// Makes `call`, which must not reach the driver's `counted` entry point, and asserts that it
+/// returned `result`, left its output slot at `sentinel` (what `call` pre-filled it with) and did
+/// not call the driver.
+#[track_caller]
+pub fn assert_not_passed_down<T: PartialEq + Debug>(
+    counted: &'static CStr,
+    result: vk::Result,
+    sentinel: T,
+    call: impl FnOnce() -> (vk::Result, T),
+) {
+    let calls = Calls::of(counted);
+    let (r, out) = call();
+    assert_eq!(r, result);
+    assert_eq!(out, sentinel, "the output must not be written");
+    assert_eq!(calls.since(), 0, "the driver must not be called");
+}
+
+/// [`assert_not_passed_down`] for a call the layer blocks: VK_ERROR_VALIDATION_FAILED_EXT.
+#[track_caller]
+pub fn assert_blocked<T: PartialEq + Debug>(
+    counted: &'static CStr,
+    sentinel: T,
+    call: impl FnOnce() -> (vk::Result, T),
+) {
+    assert_not_passed_down(counted, FAILED, sentinel, call);
+}
+
+/// A test driver that misbehaves on demand, and what a driver-contract scenario does on it.
+#[derive(Clone, Copy)]
+pub struct Misbehaving {
+    /// The driver configuration that turns the misbehaviour on (`{"misbehave":{...}}`).
+    pub config: &'static str,
+    /// A device with the export command's extension.
+    pub device: fn(&Instance) -> Device,
+    /// Memory on that device, allocated as the scenario needs it.
+    pub memory: fn(&Instance, &Device) -> vk::DeviceMemory,
+    /// The scenario's export calls on that memory, asserting what the driver answered.
+    pub export: fn(&Device, vk::DeviceMemory),
+}
+
+/// How every driver-contract warning ends.
+const DRIVER_DEFECT: &str = "a driver defect, not an error of the app";
+
+/// The driver-contract scenario of every export command: a driver's defect is reported once per
+/// device. On each of two devices, `driver.export` makes its calls (several) on its memory; then
+/// exactly one `id` warning about the driver must have come on `command`, saying that the driver
+/// returned VK_SUCCESS for that memory (named with its device), mentioning `parts` and that this
+/// is a driver defect, with the memory in `pObjects`; the app hears nothing.
+#[track_caller]
+pub fn assert_defect_reported_once_per_device(
+    driver: Misbehaving,
+    command: &str,
+    id: &str,
+    parts: &[&str],
+) {
+    let inst = instance(Some(driver.config));
+    let first = (driver.device)(&inst);
+    let second = (driver.device)(&inst);
+    for dev in [&first, &second] {
+        let mem = (driver.memory)(&inst, dev);
+        (driver.export)(dev, mem);
+        let warnings = expect::driver_only(&inst, command, &[id]);
+        let (memory, device) = (memory_name(mem), device_name(dev));
+        let returned =
+            format!("the driver returned VK_SUCCESS for {memory} (allocated on {device}");
+        expect::mentions(&warnings[0], &[&returned, DRIVER_DEFECT]);
+        expect::mentions(&warnings[0], parts);
+        expect::object(&warnings[0], vk::ObjectType::DEVICE_MEMORY, mem.as_raw());
+        // The app did nothing wrong.
+        expect::silent(&inst, command);
+        dev.free(mem);
+    }
+    drop((first, second));
+}
+
+/// The driver-contract scenario of an invalid call: `driver.export` makes an invalid call (once).
+/// After an invalid call the driver's answer is undefined: the app's `id` on `command` is
+/// reported, and nothing about the driver.
+#[track_caller]
+pub fn assert_invalid_call_not_held_against_the_driver(
+    driver: Misbehaving,
+    command: &str,
+    id: &str,
+) {
+    let inst = instance(Some(driver.config));
+    let dev = (driver.device)(&inst);
+    let mem = (driver.memory)(&inst, &dev);
+    (driver.export)(&dev, mem);
+    expect::one(&inst, command, id);
+    expect::driver_only(&inst, command, &[]);
+    dev.free(mem);
+    drop(dev);
+}
+
+/// The driver-contract scenario of a well-behaved driver (the test driver's defaults): `exports`
+/// allocates, exports with `command` and frees on the device from `device` (asserting what the
+/// driver answered); nothing is said, neither to the app (about `command`, vkAllocateMemory or
+/// vkFreeMemory) nor about the driver.
+#[track_caller]
+pub fn assert_well_behaved_driver_gets_no_warning(
+    device: fn(&Instance) -> Device,
+    command: &str,
+    exports: impl FnOnce(&Instance, &Device),
+) {
+    let inst = instance(None);
+    let dev = device(&inst);
+    exports(&inst, &dev);
+    expect::silent_for(&inst, &[command, ALLOCATE, FREE]);
+    expect::driver_only(&inst, command, &[]);
+    drop(dev);
 }

@@ -3,19 +3,16 @@
 //! driver, and only for valid calls (after an invalid one the driver's behaviour is undefined).
 
 use ash::vk;
-use exportcheck_tests::app::OPAQUE_FD;
-use exportcheck_tests::{expect, fds, Instance};
-
-const GET_FD: &str = "vkGetMemoryFdKHR";
-const NOT_CLOEXEC: &str = "EXPORTCHECK-driver-fd-not-cloexec";
+use exportcheck_tests::ids::{DRIVER_FD_NOT_CLOEXEC, FD_HANDLE_TYPE_00671, GET_FD};
+use exportcheck_tests::{expect, fds, Instance, OPAQUE_FD, SIZE};
 
 #[test]
 fn lavapipe_fds_without_cloexec_are_reported_once_per_device() {
     let inst = Instance::new();
-    let first = inst.device(&[ash::khr::external_memory_fd::NAME]);
-    let second = inst.device(&[ash::khr::external_memory_fd::NAME]);
+    let first = inst.fd_device();
+    let second = inst.fd_device();
     for dev in [&first, &second] {
-        let mem = dev.allocate(65536, Some(OPAQUE_FD));
+        let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
         for _ in 0..3 {
             let (r, fd) = dev.get_fd(mem, OPAQUE_FD);
             assert_eq!(r, vk::Result::SUCCESS);
@@ -28,7 +25,7 @@ fn lavapipe_fds_without_cloexec_are_reported_once_per_device() {
             );
             fds::close(fd);
         }
-        let warnings = expect::driver_only(&inst, GET_FD, &[NOT_CLOEXEC]);
+        let warnings = expect::driver_only(&inst, GET_FD, &[DRIVER_FD_NOT_CLOEXEC]);
         expect::mentions(
             &warnings[0],
             &[
@@ -45,13 +42,13 @@ fn lavapipe_fds_without_cloexec_are_reported_once_per_device() {
 #[test]
 fn invalid_calls_are_not_held_against_the_driver() {
     let inst = Instance::new();
-    let dev = inst.device(&[ash::khr::external_memory_fd::NAME]);
+    let dev = inst.fd_device();
     // Not exportable: lavapipe answers VK_SUCCESS with fd -1, which is its right after an
     // invalid call, so only the app's error is reported.
-    let plain = dev.allocate(65536, None);
+    let plain = dev.allocate(SIZE, None);
     let (r, fd) = dev.get_fd(plain, OPAQUE_FD);
     assert_eq!((r, fd), (vk::Result::SUCCESS, -1));
-    expect::one(&inst, GET_FD, "VUID-VkMemoryGetFdInfoKHR-handleType-00671");
+    expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
     expect::driver_only(&inst, GET_FD, &[]);
     dev.free(plain);
     drop(dev);

@@ -3,40 +3,17 @@
 //! driver saw the call (the fd slot is pre-filled with SENTINEL) and what the message says.
 
 use ash::vk::{self, Handle};
+use exportcheck_tests::expect::{device_name, memory_name, still_exports_fd as still_exports};
 use exportcheck_tests::ids::*;
-use exportcheck_tests::{expect, fds, Device, Instance, Options, OPAQUE_FD, SENTINEL};
+use exportcheck_tests::{
+    expect, fds, Instance, Options, DMA_BUF, FAILED, OPAQUE_FD, OPAQUE_WIN32, SENTINEL, SIZE,
+};
 use std::ffi::c_void;
-
-const DMA_BUF: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT;
-const OPAQUE_WIN32: vk::ExternalMemoryHandleTypeFlags =
-    vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32;
-const FAILED: vk::Result = vk::Result::ERROR_VALIDATION_FAILED_EXT;
-const SIZE: u64 = 65536;
-
-fn fd_device(inst: &Instance) -> Device {
-    inst.device(&[ash::khr::external_memory_fd::NAME])
-}
-
-fn device_name(dev: &Device) -> String {
-    format!("VkDevice 0x{:x}", dev.handle().as_raw())
-}
-
-fn memory_name(memory: vk::DeviceMemory) -> String {
-    format!("VkDeviceMemory 0x{:x}", memory.as_raw())
-}
-
-/// After a blocked call: the memory is still good, and a correct export of it is silent.
-fn still_exports(inst: &Instance, dev: &Device, memory: vk::DeviceMemory) {
-    let (r, fd) = dev.get_fd(memory, OPAQUE_FD);
-    assert_eq!(r, vk::Result::SUCCESS);
-    fds::close(fd);
-    expect::silent(inst, GET_FD);
-}
 
 #[test]
 fn null_get_fd_info_is_blocked_and_pfd_untouched() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mut fd = SENTINEL;
     // SAFETY: NULL pGetFdInfo on purpose; pFd is valid.
     let r = unsafe { dev.get_fd_raw(std::ptr::null(), &mut fd) };
@@ -58,7 +35,7 @@ fn null_get_fd_info_is_blocked_and_pfd_untouched() {
 #[test]
 fn null_pfd_is_blocked() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
     let info = vk::MemoryGetFdInfoKHR::default()
         .memory(mem)
@@ -76,7 +53,7 @@ fn null_pfd_is_blocked() {
 #[test]
 fn wrong_s_type_is_blocked_and_pfd_untouched() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
     // Otherwise a good request: only the sType is wrong.
     let mut info = vk::MemoryGetFdInfoKHR::default()
@@ -102,7 +79,7 @@ fn wrong_s_type_is_blocked_and_pfd_untouched() {
 #[test]
 fn p_next_is_reported_and_the_call_goes_down_without_it() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
     // A valid structure, but none extends VkMemoryGetFdInfoKHR.
     let stray = vk::ExportMemoryAllocateInfo::default().handle_types(OPAQUE_FD);
@@ -133,7 +110,7 @@ fn p_next_is_reported_and_the_call_goes_down_without_it() {
 #[test]
 fn null_memory_is_blocked() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let (r, fd) = dev.get_fd(vk::DeviceMemory::null(), OPAQUE_FD);
     assert_eq!(r, FAILED);
     assert_eq!(fd, SENTINEL);
@@ -146,7 +123,7 @@ fn null_memory_is_blocked() {
 fn freed_memory_is_blocked_and_named() {
     // Exclusive: no other test may allocate (and so reuse) the freed handle meanwhile.
     let inst = Instance::exclusive();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
     let named = dev.allocate(SIZE, Some(OPAQUE_FD));
     dev.name(named, c"staging");
@@ -198,24 +175,19 @@ fn freed_memory_is_blocked_and_named() {
 #[test]
 fn garbage_memory_is_blocked() {
     let inst = Instance::exclusive();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let garbage = vk::DeviceMemory::from_raw(0xdead_0000);
     let (r, fd) = dev.get_fd(garbage, OPAQUE_FD);
     assert_eq!(r, FAILED);
     assert_eq!(fd, SENTINEL);
-    let m = expect::one(&inst, GET_FD, FD_MEMORY_PARAM);
-    expect::mentions(
-        &m,
-        &["pGetFdInfo->memory is VkDeviceMemory 0xdead0000, which is not a live VkDeviceMemory"],
-    );
-    assert!(!m.text.contains("already freed"), "{}", m.text);
+    expect::garbage_memory(&inst, GET_FD, FD_MEMORY_PARAM, "pGetFdInfo->memory");
     drop(dev);
 }
 
 #[test]
 fn invalid_handle_type_values_are_handle_type_parameter_only() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
     let cases: [(u32, &str); 4] = [
         (0, "is 0 (0, which is not a VkExternalMemoryHandleTypeFlagBits value)"),
@@ -244,14 +216,10 @@ fn invalid_handle_type_values_are_handle_type_parameter_only() {
 #[test]
 fn non_fd_handle_type_is_00672() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD | OPAQUE_WIN32));
     // Lavapipe cannot export OPAQUE_WIN32, and says so: 00656 at allocation.
-    let m = expect::one(
-        &inst,
-        "vkAllocateMemory",
-        "VUID-VkExportMemoryAllocateInfo-handleTypes-00656",
-    );
+    let m = expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_00656);
     expect::mentions(
         &m,
         &["VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT is not exportable"],
@@ -278,7 +246,7 @@ fn non_fd_handle_type_is_00672() {
 #[test]
 fn export_of_memory_allocated_without_export_info_is_00671() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, None);
     let (r, fd) = dev.get_fd(mem, OPAQUE_FD);
     // Reported, then passed to lavapipe, which "exports" a non-exportable allocation as fd -1.
@@ -303,7 +271,7 @@ fn export_of_memory_allocated_without_export_info_is_00671() {
 #[test]
 fn dma_buf_export_of_opaque_fd_only_memory_is_00671() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
     let (r, fd) = dev.get_fd(mem, DMA_BUF);
     assert_eq!(r, vk::Result::SUCCESS, "reported, then passed to lavapipe");
@@ -327,7 +295,7 @@ fn dma_buf_export_of_opaque_fd_only_memory_is_00671() {
 fn unknown_device_is_blocked_and_reported_to_every_instance() {
     let inst = Instance::exclusive();
     let other = inst.another(Options::default());
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
     // The layer's own function: vkGetDeviceProcAddr hands it out for a device with the extension.
     // SAFETY: the PFN type of vkGetMemoryFdKHR.
@@ -341,14 +309,12 @@ fn unknown_device_is_blocked_and_reported_to_every_instance() {
     let r = unsafe { get_fd(vk::Device::from_raw(0x1234), &info, &mut fd) };
     assert_eq!(r, FAILED);
     assert_eq!(fd, SENTINEL);
-    for instance in [&inst, &other] {
-        let m = expect::one(instance, GET_FD, FD_DEVICE_PARAM);
-        expect::mentions(
-            &m,
-            &["device (0x1234) is not a VkDevice created through this layer"],
-        );
-        expect::object(&m, vk::ObjectType::DEVICE, 0x1234);
-    }
+    expect::unknown_device(
+        &[&inst, &other],
+        GET_FD,
+        FD_DEVICE_PARAM,
+        &["device (0x1234) is not a VkDevice created through this layer"],
+    );
     still_exports(&inst, &dev, mem);
     dev.free(mem);
     drop(dev);
@@ -359,7 +325,7 @@ fn unknown_device_is_blocked_and_reported_to_every_instance() {
 fn destroyed_device_is_blocked_as_unknown() {
     // Exclusive: the finding goes to every instance, and the device address may be reused.
     let inst = Instance::exclusive();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     // SAFETY: the PFN type of vkGetMemoryFdKHR.
     let get_fd: vk::PFN_vkGetMemoryFdKHR = unsafe { inst.device_fn(&dev, c"vkGetMemoryFdKHR") };
     let handle = dev.handle();
@@ -387,27 +353,24 @@ fn destroyed_device_is_blocked_as_unknown() {
 #[test]
 fn memory_of_another_device_is_blocked() {
     let inst = Instance::new();
-    let a = fd_device(&inst);
-    let b = fd_device(&inst);
+    let a = inst.fd_device();
+    let b = inst.fd_device();
     let mem_b = b.allocate(SIZE, Some(OPAQUE_FD));
     let (r, fd) = a.get_fd(mem_b, OPAQUE_FD);
     assert_eq!(r, FAILED);
     assert_eq!(fd, SENTINEL);
-    let m = expect::one(&inst, GET_FD, MEMORY_OF_OTHER_DEVICE);
-    expect::mentions(
-        &m,
-        &[
-            &format!(
-                "pGetFdInfo->memory is {} (allocated on {}",
-                memory_name(mem_b),
-                device_name(&b)
-            ),
-            &format!("which belongs to another device than {}", device_name(&a)),
-        ],
+    expect::memory_of_another_device(
+        &inst,
+        GET_FD,
+        MEMORY_OF_OTHER_DEVICE,
+        "pGetFdInfo->memory",
+        &a,
+        (&b, mem_b),
+        &[&format!(
+            "which belongs to another device than {}",
+            device_name(&a)
+        )],
     );
-    expect::object(&m, vk::ObjectType::DEVICE, a.handle().as_raw());
-    expect::object(&m, vk::ObjectType::DEVICE, b.handle().as_raw());
-    expect::object(&m, vk::ObjectType::DEVICE_MEMORY, mem_b.as_raw());
     still_exports(&inst, &b, mem_b);
     b.free(mem_b);
     drop((a, b));
@@ -416,7 +379,7 @@ fn memory_of_another_device_is_blocked() {
 #[test]
 fn call_on_a_device_without_the_extension_is_a_warning() {
     let inst = Instance::new();
-    let a = fd_device(&inst);
+    let a = inst.fd_device();
     let b = inst.device(&[]);
     assert!(
         inst.device_proc_addr(&b, c"vkGetMemoryFdKHR").is_none(),
@@ -451,7 +414,7 @@ fn call_on_a_device_without_the_extension_is_a_warning() {
 #[test]
 fn callback_returning_true_skips_a_non_blocking_call() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
 
     inst.answer(true);

@@ -2,14 +2,7 @@
 
 use ash::vk;
 use exportcheck_tests::ids::*;
-use exportcheck_tests::{expect, fds, Device, Instance, OPAQUE_FD, SENTINEL};
-
-const DMA_BUF: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT;
-const SIZE: u64 = 65536;
-
-fn fd_device(inst: &Instance) -> Device {
-    inst.device(&[ash::khr::external_memory_fd::NAME])
-}
+use exportcheck_tests::{expect, fds, Device, Instance, DMA_BUF, OPAQUE_FD, SENTINEL, SIZE};
 
 /// Maps `memory` (memory type 0 is host-visible on lavapipe) and runs `f` on its bytes.
 fn with_mapped<R>(dev: &Device, memory: vk::DeviceMemory, f: impl FnOnce(&mut [u8]) -> R) -> R {
@@ -30,7 +23,7 @@ fn with_mapped<R>(dev: &Device, memory: vk::DeviceMemory, f: impl FnOnce(&mut [u
 #[test]
 fn opaque_fd_export_is_silent_and_the_fd_imports_back() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
     expect::silent(&inst, ALLOCATE);
 
@@ -56,16 +49,12 @@ fn opaque_fd_export_is_silent_and_the_fd_imports_back() {
 #[test]
 fn dma_buf_request_on_memory_exported_for_dma_buf_is_silent() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD | DMA_BUF));
     // Lavapipe 22.3 has no VK_EXT_external_memory_dma_buf and reports DMA_BUF as not exportable:
     // the allocation is 00656 (the fully silent dma-buf path is tested on the test driver). The
     // exports themselves are valid for memory exported with both types.
-    expect::one(
-        &inst,
-        ALLOCATE,
-        "VUID-VkExportMemoryAllocateInfo-handleTypes-00656",
-    );
+    expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_00656);
     for handle_type in [DMA_BUF, OPAQUE_FD] {
         let (r, fd) = dev.get_fd(mem, handle_type);
         // Lavapipe (no VK_EXT_external_memory_dma_buf) hands out its memfd either way.
@@ -81,7 +70,7 @@ fn dma_buf_request_on_memory_exported_for_dma_buf_is_silent() {
 #[test]
 fn export_of_named_memory_is_silent() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
     dev.name(mem, c"my-name");
     let (r, fd) = dev.get_fd(mem, OPAQUE_FD);
@@ -95,7 +84,7 @@ fn export_of_named_memory_is_silent() {
 #[test]
 fn every_export_of_a_long_lived_allocation_is_silent() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
     let mut seen = Vec::new();
     for _ in 0..8 {

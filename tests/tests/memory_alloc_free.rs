@@ -2,13 +2,12 @@
 //! map depends on.
 
 use ash::vk::{self, Handle};
+use exportcheck_tests::expect::{device_name, memory_name, still_exports_fd as still_exports};
 use exportcheck_tests::ids::*;
-use exportcheck_tests::{expect, fds, Device, Instance, OPAQUE_FD};
+use exportcheck_tests::{expect, Device, Instance, FAILED, OPAQUE_FD, SIZE};
 use std::ffi::c_void;
 use std::time::Duration;
 
-const FAILED: vk::Result = vk::Result::ERROR_VALIDATION_FAILED_EXT;
-const SIZE: u64 = 65536;
 /// What the pMemory slot is pre-filled with, to see whether anything was written.
 const MEMORY_SENTINEL: u64 = 0x5e5e_5e5e;
 /// A `VkStructureType` no driver knows: lavapipe skips it in a pNext chain.
@@ -17,18 +16,6 @@ const UNKNOWN_STYPE: vk::StructureType = vk::StructureType::from_raw(1_000_999_9
 const CHAIN_LIMIT: usize = 1 << 16;
 /// A hostile chain must be refused without the driver ever walking it.
 const PROMPT: Duration = Duration::from_secs(20);
-
-fn fd_device(inst: &Instance) -> Device {
-    inst.device(&[ash::khr::external_memory_fd::NAME])
-}
-
-fn device_name(dev: &Device) -> String {
-    format!("VkDevice 0x{:x}", dev.handle().as_raw())
-}
-
-fn memory_name(memory: vk::DeviceMemory) -> String {
-    format!("VkDeviceMemory 0x{:x}", memory.as_raw())
-}
 
 fn allocate_info() -> vk::MemoryAllocateInfo<'static> {
     vk::MemoryAllocateInfo::default()
@@ -72,20 +59,12 @@ fn ignored_chain(count: usize, tail: *const c_void) -> Vec<vk::BaseInStructure<'
     chain
 }
 
-/// A correct export of `memory` works and is silent (the layer still tracks it as live).
-fn still_exports(inst: &Instance, dev: &Device, memory: vk::DeviceMemory) {
-    let (r, fd) = dev.get_fd(memory, OPAQUE_FD);
-    assert_eq!(r, vk::Result::SUCCESS);
-    fds::close(fd);
-    expect::silent(inst, GET_FD);
-}
-
 // ---- vkFreeMemory ----
 
 #[test]
 fn free_of_live_memory_and_of_null_is_silent() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
     dev.free(mem);
     dev.free(vk::DeviceMemory::null());
@@ -97,7 +76,7 @@ fn free_of_live_memory_and_of_null_is_silent() {
 fn double_free_is_blocked_and_named() {
     // Exclusive: no other test may allocate (and so reuse) the freed handle meanwhile.
     let inst = Instance::exclusive();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
     dev.name(mem, c"staging");
     dev.free(mem);
@@ -133,39 +112,31 @@ fn double_free_is_blocked_and_named() {
 #[test]
 fn free_of_a_garbage_handle_is_blocked() {
     let inst = Instance::exclusive();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     dev.free(vk::DeviceMemory::from_raw(0xdead_0000));
-    let m = expect::one(&inst, FREE, FREE_MEMORY_PARAM);
-    expect::mentions(
-        &m,
-        &["memory is VkDeviceMemory 0xdead0000, which is not a live VkDeviceMemory"],
-    );
-    assert!(!m.text.contains("already freed"), "{}", m.text);
+    expect::garbage_memory(&inst, FREE, FREE_MEMORY_PARAM, "memory");
     drop(dev);
 }
 
 #[test]
 fn free_through_another_device_is_blocked() {
     let inst = Instance::new();
-    let a = fd_device(&inst);
-    let b = fd_device(&inst);
+    let a = inst.fd_device();
+    let b = inst.fd_device();
     let mem_b = b.allocate(SIZE, Some(OPAQUE_FD));
     a.free(mem_b);
-    let m = expect::one(&inst, FREE, FREE_MEMORY_PARENT);
-    expect::mentions(
-        &m,
-        &[
-            &format!(
-                "memory is {} (allocated on {}",
-                memory_name(mem_b),
-                device_name(&b)
-            ),
-            &format!("which was not allocated from device ({})", device_name(&a)),
-        ],
+    expect::memory_of_another_device(
+        &inst,
+        FREE,
+        FREE_MEMORY_PARENT,
+        "memory",
+        &a,
+        (&b, mem_b),
+        &[&format!(
+            "which was not allocated from device ({})",
+            device_name(&a)
+        )],
     );
-    expect::object(&m, vk::ObjectType::DEVICE_MEMORY, mem_b.as_raw());
-    expect::object(&m, vk::ObjectType::DEVICE, a.handle().as_raw());
-    expect::object(&m, vk::ObjectType::DEVICE, b.handle().as_raw());
     // Not freed: it is still B's live memory.
     still_exports(&inst, &b, mem_b);
     b.free(mem_b);
@@ -176,7 +147,7 @@ fn free_through_another_device_is_blocked() {
 #[test]
 fn free_with_an_unknown_device_is_blocked() {
     let inst = Instance::exclusive();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
     // SAFETY: the PFN type of vkFreeMemory.
     let free: vk::PFN_vkFreeMemory = unsafe { inst.device_fn(&dev, c"vkFreeMemory") };
@@ -199,7 +170,7 @@ fn free_with_an_unknown_device_is_blocked() {
 #[test]
 fn allocate_with_an_unknown_device_is_blocked() {
     let inst = Instance::exclusive();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     // SAFETY: the PFN type of vkAllocateMemory.
     let allocate: vk::PFN_vkAllocateMemory = unsafe { inst.device_fn(&dev, c"vkAllocateMemory") };
     let info = allocate_info();
@@ -226,7 +197,7 @@ fn allocate_with_an_unknown_device_is_blocked() {
 #[test]
 fn allocate_with_null_info_is_blocked() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mut memory = vk::DeviceMemory::from_raw(MEMORY_SENTINEL);
     // SAFETY: NULL pAllocateInfo on purpose; pMemory is valid.
     let r = unsafe { dev.allocate_raw(std::ptr::null(), &mut memory) };
@@ -240,7 +211,7 @@ fn allocate_with_null_info_is_blocked() {
 #[test]
 fn allocate_with_null_pmemory_is_blocked() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let info = allocate_info();
     // SAFETY: NULL pMemory on purpose; the info is valid.
     let r = unsafe { dev.allocate_raw(&info, std::ptr::null_mut()) };
@@ -253,7 +224,7 @@ fn allocate_with_null_pmemory_is_blocked() {
 #[test]
 fn allocate_with_wrong_s_type_is_blocked() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mut info = allocate_info();
     info.s_type = vk::StructureType::MEMORY_GET_FD_INFO_KHR;
     // SAFETY: a valid structure with a wrong sType on purpose.
@@ -276,7 +247,7 @@ fn allocate_with_wrong_s_type_is_blocked() {
 #[test]
 fn self_referencing_chain_is_blocked_promptly() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mut export = vk::ExportMemoryAllocateInfo::default().handle_types(OPAQUE_FD);
     let node: *mut vk::ExportMemoryAllocateInfo = &raw mut export;
     // SAFETY: `node` points to `export`, which outlives the call and is only used through `node`.
@@ -303,7 +274,7 @@ fn self_referencing_chain_is_blocked_promptly() {
 #[test]
 fn two_structure_cycle_is_blocked_promptly() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mut export = vk::ExportMemoryAllocateInfo::default().handle_types(OPAQUE_FD);
     let mut priority = vk::MemoryPriorityAllocateInfoEXT::default().priority(0.5);
     let first: *mut vk::ExportMemoryAllocateInfo = &raw mut export;
@@ -328,7 +299,7 @@ fn two_structure_cycle_is_blocked_promptly() {
 #[test]
 fn long_valid_chain_is_silent_and_read_to_its_end() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     // 10,000 structures lavapipe ignores, then the export structure: the layer must see it.
     let export = vk::ExportMemoryAllocateInfo::default().handle_types(OPAQUE_FD);
     let chain = ignored_chain(10_000, (&raw const export).cast());
@@ -351,7 +322,7 @@ fn long_valid_chain_is_silent_and_read_to_its_end() {
 #[test]
 fn chain_of_exactly_the_walk_limit_is_silent() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let chain = ignored_chain(CHAIN_LIMIT, std::ptr::null());
     let mut info = allocate_info();
     info.p_next = chain.as_ptr().cast();
@@ -368,7 +339,7 @@ fn chain_of_exactly_the_walk_limit_is_silent() {
 #[test]
 fn chain_longer_than_the_walk_limit_is_a_warning_and_goes_down() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let chain = ignored_chain(CHAIN_LIMIT + 1, std::ptr::null());
     let mut info = allocate_info();
     info.p_next = chain.as_ptr().cast();
@@ -393,7 +364,7 @@ fn chain_longer_than_the_walk_limit_is_a_warning_and_goes_down() {
 #[test]
 fn khr_and_nv_export_structures_together_are_00640() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mut export = vk::ExportMemoryAllocateInfo::default().handle_types(OPAQUE_FD);
     let mut export_nv = vk::ExportMemoryAllocateInfoNV::default()
         .handle_types(vk::ExternalMemoryHandleTypeFlagsNV::OPAQUE_WIN32);
@@ -417,7 +388,7 @@ fn khr_and_nv_export_structures_together_are_00640() {
 #[test]
 fn undefined_export_handle_type_bits_are_reported() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let cases: [(u32, &str); 2] = [
         (1 << 13, "handleTypes is 0x2000 (unknown bits)"),
         (
@@ -445,7 +416,7 @@ fn undefined_export_handle_type_bits_are_reported() {
 #[test]
 fn callback_returning_true_skips_an_allocation_with_a_finding() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mut export = vk::ExportMemoryAllocateInfo::default()
         .handle_types(vk::ExternalMemoryHandleTypeFlags::from_raw(1 << 13));
     let info = allocate_info().push_next(&mut export);
@@ -470,7 +441,7 @@ fn callback_returning_true_skips_an_allocation_with_a_finding() {
 #[test]
 fn undefined_nv_export_handle_type_bit_is_reported() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mut export_nv = vk::ExportMemoryAllocateInfoNV::default()
         .handle_types(vk::ExternalMemoryHandleTypeFlagsNV::from_raw(0x10));
     let info = allocate_info().push_next(&mut export_nv);
@@ -487,7 +458,7 @@ fn undefined_nv_export_handle_type_bit_is_reported() {
 #[test]
 fn exporting_and_plain_allocations_are_silent() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     for export in [None, Some(OPAQUE_FD)] {
         let memory = dev.allocate(SIZE, export);
         dev.free(memory);
@@ -504,7 +475,7 @@ fn exporting_and_plain_allocations_are_silent() {
 #[test]
 fn export_types_the_driver_cannot_export_are_00656() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     // Lavapipe reports OPAQUE_FD exportable, DMA_BUF and OPAQUE_WIN32 not.
     for (types, named) in [
         (
@@ -517,11 +488,7 @@ fn export_types_the_driver_cannot_export_are_00656() {
         ),
     ] {
         let memory = dev.allocate(SIZE, Some(types));
-        let m = expect::one(
-            &inst,
-            ALLOCATE,
-            "VUID-VkExportMemoryAllocateInfo-handleTypes-00656",
-        );
+        let m = expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_00656);
         expect::mentions(
             &m,
             &[

@@ -3,20 +3,14 @@
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::ids::*;
-use exportcheck_tests::{expect, fds, Device, Instance, Options, OPAQUE_FD};
+use exportcheck_tests::{
+    expect, fds, Device, Instance, Options, DMA_BUF, OPAQUE_FD, OPAQUE_WIN32, SIZE,
+};
 use std::process::Command;
 
-const DMA_BUF: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT;
-const OPAQUE_WIN32: vk::ExternalMemoryHandleTypeFlags =
-    vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32;
-const SIZE: u64 = 65536;
 const SPEC: &str = "https://registry.khronos.org/vulkan/specs/latest/html/vkspec.html#";
 /// Set in a child test process: which bad export to make (see `child`).
 const CHILD_ENV: &str = "EXPORTCHECK_TEST_CHILD";
-
-fn fd_device(inst: &Instance) -> Device {
-    inst.device(&[ash::khr::external_memory_fd::NAME])
-}
 
 /// Exports `memory` (exported with OPAQUE_FD only) as DMA_BUF: 00671, not blocked.
 fn bad_export(dev: &Device, memory: vk::DeviceMemory) {
@@ -32,7 +26,7 @@ fn messenger_chained_to_instance_create_info_receives_findings() {
         messenger_in_create_info: true,
         ..Options::default()
     });
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
     bad_export(&dev, mem);
     let m = expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
@@ -44,15 +38,11 @@ fn messenger_chained_to_instance_create_info_receives_findings() {
 #[test]
 fn message_id_numbers_are_stable_per_id_and_severity_is_error() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
     let win32 = dev.allocate(SIZE, Some(OPAQUE_FD | OPAQUE_WIN32));
     // Lavapipe cannot export OPAQUE_WIN32: the allocation is reported first.
-    expect::one(
-        &inst,
-        "vkAllocateMemory",
-        "VUID-VkExportMemoryAllocateInfo-handleTypes-00656",
-    );
+    expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_00656);
     bad_export(&dev, mem);
     bad_export(&dev, mem);
     let (r, fd) = dev.get_fd(win32, OPAQUE_WIN32);
@@ -83,7 +73,7 @@ fn message_id_numbers_are_stable_per_id_and_severity_is_error() {
 #[test]
 fn findings_name_objects_by_their_debug_names() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
     dev.name(mem, c"my-name");
     dev.name(dev.handle(), c"my-device");
@@ -124,7 +114,7 @@ fn findings_name_objects_by_their_debug_names() {
 #[test]
 fn a_removed_debug_name_is_not_shown() {
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
     dev.name(mem, c"my-name");
     // An empty name removes the name. (NULL would too, but lavapipe 22.3 answers a NULL
@@ -151,7 +141,7 @@ fn a_freed_objects_name_is_not_shown_for_a_reused_handle() {
         return;
     }
     let inst = Instance::new();
-    let dev = fd_device(&inst);
+    let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
     dev.name(mem, c"old-name");
     dev.free(mem);
@@ -204,7 +194,7 @@ fn child(mode: &str) {
                 messenger_in_create_info: false,
                 ..Options::default()
             });
-            let dev = fd_device(&inst);
+            let dev = inst.fd_device();
             let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
             bad_export(&dev, mem);
             dev.free(mem);
@@ -212,7 +202,7 @@ fn child(mode: &str) {
         }
         "destroyed-messenger" => {
             let mut inst = Instance::new();
-            let dev = fd_device(&inst);
+            let dev = inst.fd_device();
             let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
             bad_export(&dev, mem);
             // The messenger got the first one, so it is not on stderr.

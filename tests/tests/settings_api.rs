@@ -6,10 +6,10 @@ mod settings_common;
 
 use ash::vk;
 use exportcheck_tests::ids::*;
-use exportcheck_tests::{expect, fds, SettingValues, OPAQUE_FD};
+use exportcheck_tests::{expect, fds, SettingValues, FAILED, OPAQUE_WIN32};
 use settings_common::{
-    assert_no_message, bad_export, expect_00671_up_to_limit, fd_device, id_number_00671, run,
-    scenario, Sources, OPAQUE_WIN32, SIZE,
+    assert_no_message, bad_export, bad_exports, expect_00671_up_to_limit, id_number_00671, run,
+    scenario, with_fd_memory, Sources,
 };
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -233,17 +233,15 @@ fn a_muted_id_does_not_fail_the_call() {
         ]),
         |ctx| {
             let inst = ctx.instance();
-            let dev = fd_device(&inst);
-            let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-            assert_eq!(bad_export(&dev, mem), vk::Result::SUCCESS);
-            assert_no_message(&inst, "00671 is muted");
-            // 00671 and 00672: 00672 is not muted, so the call fails.
-            let (r, fd) = dev.get_fd(mem, OPAQUE_WIN32);
-            assert_eq!(r, vk::Result::ERROR_VALIDATION_FAILED_EXT);
-            fds::close_if_open(fd);
-            expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00672);
-            dev.free(mem);
-            drop(dev);
+            with_fd_memory(&inst, |dev, mem| {
+                assert_eq!(bad_export(dev, mem), vk::Result::SUCCESS);
+                assert_no_message(&inst, "00671 is muted");
+                // 00671 and 00672: 00672 is not muted, so the call fails.
+                let (r, fd) = dev.get_fd(mem, OPAQUE_WIN32);
+                assert_eq!(r, FAILED);
+                fds::close_if_open(fd);
+                expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00672);
+            });
         },
     );
 }
@@ -257,17 +255,10 @@ fn calls_past_the_duplicate_limit_still_fail() {
         ]),
         |ctx| {
             let inst = ctx.instance();
-            let dev = fd_device(&inst);
-            let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-            for _ in 0..3 {
-                assert_eq!(
-                    bad_export(&dev, mem),
-                    vk::Result::ERROR_VALIDATION_FAILED_EXT
-                );
-            }
-            expect_00671_up_to_limit(&inst, 1, 1);
-            dev.free(mem);
-            drop(dev);
+            with_fd_memory(&inst, |dev, mem| {
+                bad_exports(dev, mem, 3, FAILED);
+                expect_00671_up_to_limit(&inst, 1, 1);
+            });
         },
     );
 }
@@ -345,13 +336,11 @@ fn debug_action_ignore_from_the_api_reports_nothing() {
         ]),
         |ctx| {
             let inst = ctx.instance();
-            let dev = fd_device(&inst);
-            let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-            assert_eq!(bad_export(&dev, mem), vk::Result::SUCCESS);
-            assert_no_message(&inst, "debug_action = ignore");
-            assert_eq!(ctx.log_lines(), Vec::<String>::new());
-            dev.free(mem);
-            drop(dev);
+            with_fd_memory(&inst, |dev, mem| {
+                assert_eq!(bad_export(dev, mem), vk::Result::SUCCESS);
+                assert_no_message(&inst, "debug_action = ignore");
+                assert_eq!(ctx.log_lines(), Vec::<String>::new());
+            });
         },
     );
 }
@@ -375,17 +364,15 @@ fn debug_action_break_from_the_api_raises_sigtrap_at_the_call() {
             unsafe { libc::signal(libc::SIGTRAP, count_trap as *const () as libc::sighandler_t) };
         assert_ne!(previous, libc::SIG_ERR);
         let inst = ctx.instance();
-        let dev = fd_device(&inst);
-        let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-        assert_eq!(TRAPS.load(Ordering::SeqCst), 0);
-        assert_eq!(bad_export(&dev, mem), vk::Result::SUCCESS);
-        assert_eq!(
-            TRAPS.load(Ordering::SeqCst),
-            1,
-            "one SIGTRAP for one finding, during the call"
-        );
-        expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
-        dev.free(mem);
-        drop(dev);
+        with_fd_memory(&inst, |dev, mem| {
+            assert_eq!(TRAPS.load(Ordering::SeqCst), 0);
+            assert_eq!(bad_export(dev, mem), vk::Result::SUCCESS);
+            assert_eq!(
+                TRAPS.load(Ordering::SeqCst),
+                1,
+                "one SIGTRAP for one finding, during the call"
+            );
+            expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
+        });
     });
 }

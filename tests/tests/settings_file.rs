@@ -8,10 +8,10 @@ mod settings_common;
 
 use ash::vk;
 use exportcheck_tests::ids::*;
-use exportcheck_tests::{expect, fds, OPAQUE_FD};
+use exportcheck_tests::{expect, fds, FAILED, OPAQUE_WIN32};
 use settings_common::{
-    assert_settings_messages, assert_text_log, bad_export, fd_device, run, scenario, FileAt,
-    Sources, OPAQUE_WIN32, SIZE,
+    assert_settings_messages, assert_text_log, bad_export_is_reported, run, scenario,
+    with_fd_memory, FileAt, Sources,
 };
 
 #[test]
@@ -199,13 +199,11 @@ fn the_environment_beats_the_file_and_the_file_sets_the_rest() {
             // The file's filter, which the environment does not set: of a call with 00671 and
             // 00672, only 00671 is reported.
             let inst = ctx.instance();
-            let dev = fd_device(&inst);
-            let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-            let (_, fd) = dev.get_fd(mem, OPAQUE_WIN32);
-            fds::close_if_open(fd);
-            expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
-            dev.free(mem);
-            drop(dev);
+            with_fd_memory(&inst, |dev, mem| {
+                let (_, fd) = dev.get_fd(mem, OPAQUE_WIN32);
+                fds::close_if_open(fd);
+                expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
+            });
         },
     );
 }
@@ -229,15 +227,7 @@ fn a_bad_value_in_the_api_falls_back_to_the_environment() {
                 )],
             );
             // The environment's `callback,fail`, not the default nor the file's `log`.
-            let dev = fd_device(&inst);
-            let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-            assert_eq!(
-                bad_export(&dev, mem),
-                vk::Result::ERROR_VALIDATION_FAILED_EXT
-            );
-            expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
-            dev.free(mem);
-            drop(dev);
+            bad_export_is_reported(&inst, FAILED);
         },
     );
 }

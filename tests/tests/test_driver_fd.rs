@@ -4,57 +4,25 @@
 //! against the driver's own call counter: they never reach it.
 
 use ash::vk::{self, Handle};
-use exportcheck_tests::env::Driver;
-use exportcheck_tests::test_driver::Calls;
-use exportcheck_tests::{expect, fds, Device, Instance, Options, OPAQUE_FD, SENTINEL};
+use exportcheck_tests::expect::{device_name, memory_name};
+use exportcheck_tests::ids::*;
+use exportcheck_tests::test_driver::{
+    self, assert_blocked, exclusive, instance, Calls, Misbehaving,
+};
+use exportcheck_tests::{
+    expect, fds, Device, Instance, DMA_BUF, FAILED, OPAQUE_FD, SENTINEL, SIZE,
+};
 use std::ffi::CStr;
 
-const CMD: &str = "vkGetMemoryFdKHR";
+const CMD: &str = GET_FD;
 const COUNTED: &CStr = c"vkGetMemoryFdKHR";
-
-const INFO_PARAM: &str = "VUID-vkGetMemoryFdKHR-pGetFdInfo-parameter";
-const PFD_PARAM: &str = "VUID-vkGetMemoryFdKHR-pFd-parameter";
-const MEMORY_PARAM: &str = "VUID-VkMemoryGetFdInfoKHR-memory-parameter";
-const HANDLE_TYPE_00671: &str = "VUID-VkMemoryGetFdInfoKHR-handleType-00671";
-const DRIVER_INVALID_FD: &str = "EXPORTCHECK-driver-invalid-fd";
-const DRIVER_FD_NOT_CLOEXEC: &str = "EXPORTCHECK-driver-fd-not-cloexec";
-const DRIVER_FD_NOT_NEW: &str = "EXPORTCHECK-driver-fd-not-new";
-
-const DMA_BUF: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT;
-const FAILED: vk::Result = vk::Result::ERROR_VALIDATION_FAILED_EXT;
-const SIZE: u64 = 65536;
 
 const WITHOUT_CLOEXEC: &str = r#"{"misbehave":{"fd_without_cloexec":true}}"#;
 const SAME_FD_TWICE: &str = r#"{"misbehave":{"same_fd_twice":true}}"#;
 const INVALID_FD: &str = r#"{"misbehave":{"invalid_fd":true}}"#;
 
-fn options(driver_config: Option<&'static str>) -> Options {
-    Options {
-        driver: Driver::TestDriver,
-        driver_config,
-        ..Options::default()
-    }
-}
-
-fn instance() -> Instance {
-    Instance::with(options(None))
-}
-
-fn instance_with(config: &'static str) -> Instance {
-    Instance::with(options(Some(config)))
-}
-
-/// For tests that read the driver's call counter, use freed handles or reason about fd numbers.
-fn exclusive() -> Instance {
-    Instance::exclusive_with(options(None))
-}
-
-fn exclusive_with(config: &'static str) -> Instance {
-    Instance::exclusive_with(options(Some(config)))
-}
-
 /// A device with VK_KHR_external_memory_fd and VK_EXT_external_memory_dma_buf.
-fn fd_device(inst: &Instance) -> Device {
+fn dma_buf_device(inst: &Instance) -> Device {
     inst.device(&[
         ash::khr::external_memory::NAME,
         ash::khr::external_memory_fd::NAME,
@@ -74,14 +42,6 @@ fn host_visible_type(inst: &Instance) -> u32 {
         .iter()
         .position(|t| t.property_flags.contains(wanted))
         .expect("the test driver has a host-visible memory type") as u32
-}
-
-fn device_name(dev: &Device) -> String {
-    format!("VkDevice 0x{:x}", dev.handle().as_raw())
-}
-
-fn memory_name(memory: vk::DeviceMemory) -> String {
-    format!("VkDeviceMemory 0x{:x}", memory.as_raw())
 }
 
 /// `FD_CLOEXEC` of an open descriptor.
@@ -105,11 +65,11 @@ fn is_open(fd: i32) -> bool {
 
 #[test]
 fn dma_buf_export_of_dma_buf_memory_is_silent_and_a_real_cloexec_fd() {
-    let inst = instance();
-    let dev = fd_device(&inst);
+    let inst = instance(None);
+    let dev = dma_buf_device(&inst);
     let host = host_visible_type(&inst);
     let mem = dev.allocate_exporting(SIZE, host, Some(OPAQUE_FD | DMA_BUF), None);
-    expect::silent(&inst, "vkAllocateMemory");
+    expect::silent(&inst, ALLOCATE);
     // SAFETY: a live, unmapped, host-visible allocation of SIZE bytes.
     let p = unsafe {
         dev.device
@@ -140,14 +100,14 @@ fn dma_buf_export_of_dma_buf_memory_is_silent_and_a_real_cloexec_fd() {
     expect::silent(&inst, CMD);
     expect::driver_only(&inst, CMD, &[]);
     dev.free(mem);
-    expect::silent(&inst, "vkFreeMemory");
+    expect::silent(&inst, FREE);
     drop(dev);
 }
 
 #[test]
 fn dma_buf_export_of_opaque_fd_only_memory_is_00671() {
-    let inst = exclusive();
-    let dev = fd_device(&inst);
+    let inst = exclusive(None);
+    let dev = dma_buf_device(&inst);
     let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD), None);
     let mut calls = Calls::of(COUNTED);
     let (r, fd) = dev.get_fd(mem, DMA_BUF);
@@ -155,7 +115,7 @@ fn dma_buf_export_of_opaque_fd_only_memory_is_00671() {
     // The test driver does not validate: it exports anyway.
     assert_eq!(r, vk::Result::SUCCESS);
     fds::close(fd);
-    let m = expect::one(&inst, CMD, HANDLE_TYPE_00671);
+    let m = expect::one(&inst, CMD, FD_HANDLE_TYPE_00671);
     expect::mentions(
         &m,
         &[
@@ -178,24 +138,23 @@ fn dma_buf_export_of_opaque_fd_only_memory_is_00671() {
 
 #[test]
 fn null_get_fd_info_is_blocked_before_the_driver() {
-    let inst = exclusive();
-    let dev = fd_device(&inst);
-    let calls = Calls::of(COUNTED);
-    let mut fd = SENTINEL;
-    // SAFETY: NULL pGetFdInfo on purpose; pFd is valid.
-    let r = unsafe { dev.get_fd_raw(std::ptr::null(), &mut fd) };
-    assert_eq!(r, FAILED);
-    assert_eq!(fd, SENTINEL, "*pFd must not be written");
-    assert_eq!(calls.since(), 0, "the driver must not be called");
-    let m = expect::one(&inst, CMD, INFO_PARAM);
+    let inst = exclusive(None);
+    let dev = dma_buf_device(&inst);
+    assert_blocked(COUNTED, SENTINEL, || {
+        let mut fd = SENTINEL;
+        // SAFETY: NULL pGetFdInfo on purpose; pFd is valid.
+        let r = unsafe { dev.get_fd_raw(std::ptr::null(), &mut fd) };
+        (r, fd)
+    });
+    let m = expect::one(&inst, CMD, FD_INFO_PARAM);
     expect::mentions(&m, &["pGetFdInfo is NULL", "not passed to the driver"]);
     drop(dev);
 }
 
 #[test]
 fn null_p_fd_is_blocked_before_the_driver() {
-    let inst = exclusive();
-    let dev = fd_device(&inst);
+    let inst = exclusive(None);
+    let dev = dma_buf_device(&inst);
     let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD), None);
     let info = vk::MemoryGetFdInfoKHR::default()
         .memory(mem)
@@ -205,7 +164,7 @@ fn null_p_fd_is_blocked_before_the_driver() {
     let r = unsafe { dev.get_fd_raw(&info, std::ptr::null_mut()) };
     assert_eq!(r, FAILED);
     assert_eq!(calls.since(), 0, "the driver must not be called");
-    let m = expect::one(&inst, CMD, PFD_PARAM);
+    let m = expect::one(&inst, CMD, FD_PFD_PARAM);
     expect::mentions(&m, &["pFd is NULL", "not passed to the driver"]);
     dev.free(mem);
     drop(dev);
@@ -213,17 +172,13 @@ fn null_p_fd_is_blocked_before_the_driver() {
 
 #[test]
 fn freed_memory_is_blocked_before_the_driver() {
-    let inst = exclusive();
-    let dev = fd_device(&inst);
+    let inst = exclusive(None);
+    let dev = dma_buf_device(&inst);
     let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD), None);
     dev.free(mem);
-    expect::silent(&inst, "vkFreeMemory");
-    let calls = Calls::of(COUNTED);
-    let (r, fd) = dev.get_fd(mem, OPAQUE_FD);
-    assert_eq!(r, FAILED);
-    assert_eq!(fd, SENTINEL, "*pFd must not be written");
-    assert_eq!(calls.since(), 0, "the driver must not be called");
-    let m = expect::one(&inst, CMD, MEMORY_PARAM);
+    expect::silent(&inst, FREE);
+    assert_blocked(COUNTED, SENTINEL, || dev.get_fd(mem, OPAQUE_FD));
+    let m = expect::one(&inst, CMD, FD_MEMORY_PARAM);
     expect::mentions(
         &m,
         &[
@@ -239,62 +194,48 @@ fn freed_memory_is_blocked_before_the_driver() {
 
 #[test]
 fn well_behaved_driver_gets_no_warning() {
-    let inst = instance();
-    let dev = fd_device(&inst);
-    let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD | DMA_BUF), None);
-    // Several exports of one allocation, kept open at once: each is a new descriptor.
-    let mut open = Vec::new();
-    for handle_type in [OPAQUE_FD, DMA_BUF, OPAQUE_FD, DMA_BUF] {
-        let (r, fd) = dev.get_fd(mem, handle_type);
-        assert_eq!(r, vk::Result::SUCCESS);
-        assert!(cloexec(fd));
-        assert!(!open.contains(&fd), "fd {fd} handed out twice");
-        open.push(fd);
-    }
-    open.into_iter().for_each(fds::close);
-    dev.free(mem);
-    expect::silent_for(&inst, &[CMD, "vkAllocateMemory", "vkFreeMemory"]);
-    expect::driver_only(&inst, CMD, &[]);
-    drop(dev);
+    test_driver::assert_well_behaved_driver_gets_no_warning(dma_buf_device, CMD, |_, dev| {
+        let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD | DMA_BUF), None);
+        // Several exports of one allocation, kept open at once: each is a new descriptor.
+        let mut open = Vec::new();
+        for handle_type in [OPAQUE_FD, DMA_BUF, OPAQUE_FD, DMA_BUF] {
+            let (r, fd) = dev.get_fd(mem, handle_type);
+            assert_eq!(r, vk::Result::SUCCESS);
+            assert!(cloexec(fd));
+            assert!(!open.contains(&fd), "fd {fd} handed out twice");
+            open.push(fd);
+        }
+        open.into_iter().for_each(fds::close);
+        dev.free(mem);
+    });
 }
 
 #[test]
 fn fd_without_cloexec_is_reported_once_per_device() {
-    let inst = instance_with(WITHOUT_CLOEXEC);
-    let first = fd_device(&inst);
-    let second = fd_device(&inst);
-    for dev in [&first, &second] {
-        let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD), None);
-        for _ in 0..3 {
-            let (r, fd) = dev.get_fd(mem, OPAQUE_FD);
-            assert_eq!(r, vk::Result::SUCCESS);
-            assert!(!cloexec(fd), "the misbehaving driver");
-            fds::close(fd);
-        }
-        let warnings = expect::driver_only(&inst, CMD, &[DRIVER_FD_NOT_CLOEXEC]);
-        expect::mentions(
-            &warnings[0],
-            &[
-                &format!(
-                    "the driver returned VK_SUCCESS for {} (allocated on {}",
-                    memory_name(mem),
-                    device_name(dev)
-                ),
-                "does not have FD_CLOEXEC set",
-                "a driver defect, not an error of the app",
-            ],
-        );
-        expect::object(&warnings[0], vk::ObjectType::DEVICE_MEMORY, mem.as_raw());
-        expect::silent(&inst, CMD);
-        dev.free(mem);
-    }
-    drop((first, second));
+    test_driver::assert_defect_reported_once_per_device(
+        Misbehaving {
+            config: WITHOUT_CLOEXEC,
+            device: dma_buf_device,
+            memory: |_, dev| dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD), None),
+            export: |dev, mem| {
+                for _ in 0..3 {
+                    let (r, fd) = dev.get_fd(mem, OPAQUE_FD);
+                    assert_eq!(r, vk::Result::SUCCESS);
+                    assert!(!cloexec(fd), "the misbehaving driver");
+                    fds::close(fd);
+                }
+            },
+        },
+        CMD,
+        DRIVER_FD_NOT_CLOEXEC,
+        &["does not have FD_CLOEXEC set"],
+    );
 }
 
 #[test]
 fn same_fd_for_two_exports_is_reported_as_not_new() {
-    let inst = instance_with(SAME_FD_TWICE);
-    let dev = fd_device(&inst);
+    let inst = instance(Some(SAME_FD_TWICE));
+    let dev = dma_buf_device(&inst);
     let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD), None);
     let (r, first) = dev.get_fd(mem, OPAQUE_FD);
     assert_eq!(r, vk::Result::SUCCESS);
@@ -327,8 +268,8 @@ fn same_fd_for_two_exports_is_reported_as_not_new() {
 fn fd_number_reused_after_the_app_closed_it_is_not_reported() {
     // Exclusive: no other test opens descriptors meanwhile, so the kernel hands the closed
     // number out again.
-    let inst = exclusive();
-    let dev = fd_device(&inst);
+    let inst = exclusive(None);
+    let dev = dma_buf_device(&inst);
     let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD), None);
     let (r, first) = dev.get_fd(mem, OPAQUE_FD);
     assert_eq!(r, vk::Result::SUCCESS);
@@ -351,8 +292,8 @@ fn fd_number_reused_after_the_app_closed_it_is_not_reported() {
 fn closed_fd_handed_out_again_is_not_a_valid_fd() {
     // same_fd_twice: after the app closed the first fd, the driver returns that number again,
     // which is no open descriptor at all. Not "not new" (nothing was open), but not a valid fd.
-    let inst = exclusive_with(SAME_FD_TWICE);
-    let dev = fd_device(&inst);
+    let inst = exclusive(Some(SAME_FD_TWICE));
+    let dev = dma_buf_device(&inst);
     let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD), None);
     let (r, first) = dev.get_fd(mem, OPAQUE_FD);
     assert_eq!(r, vk::Result::SUCCESS);
@@ -373,44 +314,38 @@ fn closed_fd_handed_out_again_is_not_a_valid_fd() {
 
 #[test]
 fn invalid_fd_is_reported_once_per_device() {
-    let inst = instance_with(INVALID_FD);
-    let first = fd_device(&inst);
-    let second = fd_device(&inst);
-    for dev in [&first, &second] {
-        let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD | DMA_BUF), None);
-        for handle_type in [OPAQUE_FD, DMA_BUF, OPAQUE_FD] {
-            let (r, fd) = dev.get_fd(mem, handle_type);
-            assert_eq!((r, fd), (vk::Result::SUCCESS, -1), "the misbehaving driver");
-        }
-        let warnings = expect::driver_only(&inst, CMD, &[DRIVER_INVALID_FD]);
-        expect::mentions(
-            &warnings[0],
-            &[
-                &format!(
-                    "the driver returned VK_SUCCESS for {} (allocated on {}",
-                    memory_name(mem),
-                    device_name(dev)
-                ),
-                "*pFd is -1, not a file descriptor",
-                "a driver defect, not an error of the app",
-            ],
-        );
-        expect::silent(&inst, CMD);
-        dev.free(mem);
-    }
-    drop((first, second));
+    test_driver::assert_defect_reported_once_per_device(
+        Misbehaving {
+            config: INVALID_FD,
+            device: dma_buf_device,
+            memory: |_, dev| dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD | DMA_BUF), None),
+            export: |dev, mem| {
+                for handle_type in [OPAQUE_FD, DMA_BUF, OPAQUE_FD] {
+                    let (r, fd) = dev.get_fd(mem, handle_type);
+                    assert_eq!((r, fd), (vk::Result::SUCCESS, -1), "the misbehaving driver");
+                }
+            },
+        },
+        CMD,
+        DRIVER_INVALID_FD,
+        &["*pFd is -1, not a file descriptor"],
+    );
 }
 
 #[test]
 fn invalid_calls_are_not_held_against_the_driver() {
-    let inst = instance_with(INVALID_FD);
-    let dev = fd_device(&inst);
-    let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD), None);
     // Invalid (not exported as DMA_BUF): the driver's -1 is its right, only the app's error is said.
-    let (r, fd) = dev.get_fd(mem, DMA_BUF);
-    assert_eq!((r, fd), (vk::Result::SUCCESS, -1));
-    expect::one(&inst, CMD, HANDLE_TYPE_00671);
-    expect::driver_only(&inst, CMD, &[]);
-    dev.free(mem);
-    drop(dev);
+    test_driver::assert_invalid_call_not_held_against_the_driver(
+        Misbehaving {
+            config: INVALID_FD,
+            device: dma_buf_device,
+            memory: |_, dev| dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD), None),
+            export: |dev, mem| {
+                let (r, fd) = dev.get_fd(mem, DMA_BUF);
+                assert_eq!((r, fd), (vk::Result::SUCCESS, -1));
+            },
+        },
+        CMD,
+        FD_HANDLE_TYPE_00671,
+    );
 }

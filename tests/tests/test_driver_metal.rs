@@ -8,61 +8,27 @@ use ash::vk::{self, Handle};
 use exportcheck_tests::app::{
     MemoryGetMetalHandleInfo, METAL_INFO_STYPE, MTLBUFFER, MTLHEAP, MTLTEXTURE,
 };
-use exportcheck_tests::env::Driver;
-use exportcheck_tests::test_driver::Calls;
-use exportcheck_tests::{expect, Device, Instance, Options, OPAQUE_FD};
+use exportcheck_tests::expect::{device_name, memory_name};
+use exportcheck_tests::ids::*;
+use exportcheck_tests::test_driver::{
+    self, assert_blocked, assert_not_passed_down, exclusive, Calls, Misbehaving,
+};
+use exportcheck_tests::{expect, Device, Instance, FAILED, OPAQUE_FD, SIZE};
 use std::ffi::{c_void, CStr};
 
-const CMD: &str = "vkGetMemoryMetalHandleEXT";
+const CMD: &str = GET_METAL_HANDLE;
 const COUNTED: &CStr = c"vkGetMemoryMetalHandleEXT";
 const EXTENSION: &CStr = c"VK_EXT_external_memory_metal";
-
-const DEVICE_PARAM: &str = "VUID-vkGetMemoryMetalHandleEXT-device-parameter";
-const INFO_PARAM: &str = "VUID-vkGetMemoryMetalHandleEXT-pGetMetalHandleInfo-parameter";
-const PHANDLE_PARAM: &str = "VUID-vkGetMemoryMetalHandleEXT-pHandle-parameter";
-const MEMORY_10413: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-memory-10413";
-const HANDLE_TYPE_10414: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-handleType-10414";
-const HANDLE_TYPE_10415: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-handleType-10415";
-const STYPE: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-sType-sType";
-const PNEXT: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-pNext-pNext";
-const MEMORY_PARAM: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-memory-parameter";
-const HANDLE_TYPE_PARAM: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-handleType-parameter";
-const MEMORY_OF_OTHER_DEVICE: &str = "EXPORTCHECK-memory-of-other-device";
-const EXTENSION_NOT_ENABLED: &str = "EXPORTCHECK-extension-not-enabled";
-const DRIVER_NULL_HANDLE: &str = "EXPORTCHECK-driver-null-metal-handle";
 
 const MTLBUFFER_NAME: &str = "VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLBUFFER_BIT_EXT";
 const MTLHEAP_NAME: &str = "VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLHEAP_BIT_EXT";
 const OPAQUE_FD_NAME: &str = "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT";
-const FAILED: vk::Result = vk::Result::ERROR_VALIDATION_FAILED_EXT;
-const SIZE: u64 = 65536;
 /// What `*pHandle` is pre-filled with, to see whether anything was written.
-const SENTINEL: usize = 0x5e47;
+const SENTINEL: usize = exportcheck_tests::POINTER_SENTINEL;
 const NULL_HANDLE: &str = r#"{"misbehave":{"null_metal_handle":true}}"#;
 
 fn all_metal() -> vk::ExternalMemoryHandleTypeFlags {
     MTLBUFFER | MTLTEXTURE | MTLHEAP
-}
-
-fn options(driver_config: Option<&'static str>) -> Options {
-    Options {
-        driver: Driver::TestDriver,
-        driver_config,
-        ..Options::default()
-    }
-}
-
-fn instance() -> Instance {
-    Instance::with(options(None))
-}
-
-fn instance_with(config: &'static str) -> Instance {
-    Instance::with(options(Some(config)))
-}
-
-/// For tests that read the driver's call counter or use freed or made-up handles.
-fn exclusive() -> Instance {
-    Instance::exclusive_with(options(None))
 }
 
 /// A device with VK_EXT_external_memory_metal and VK_KHR_external_memory.
@@ -96,14 +62,6 @@ fn call(dev: &Device, info: *const MemoryGetMetalHandleInfo) -> (vk::Result, usi
     (result, handle as usize)
 }
 
-fn device_name(dev: &Device) -> String {
-    format!("VkDevice 0x{:x}", dev.handle().as_raw())
-}
-
-fn memory_name(memory: vk::DeviceMemory) -> String {
-    format!("VkDeviceMemory 0x{:x}", memory.as_raw())
-}
-
 /// After a blocked call: the memory still exports, silently.
 fn still_exports(inst: &Instance, dev: &Device, memory: vk::DeviceMemory) {
     let (r, handle) = call(dev, &info(memory, MTLBUFFER));
@@ -114,10 +72,10 @@ fn still_exports(inst: &Instance, dev: &Device, memory: vk::DeviceMemory) {
 
 #[test]
 fn each_metal_handle_type_exports_a_distinct_non_null_handle_silently() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = metal_device(&inst);
     let mem = memory(&dev, Some(all_metal()));
-    expect::silent(&inst, "vkAllocateMemory");
+    expect::silent(&inst, ALLOCATE);
     let mut calls = Calls::of(COUNTED);
     let mut handles = Vec::new();
     for handle_type in [MTLBUFFER, MTLTEXTURE, MTLHEAP] {
@@ -141,20 +99,16 @@ fn each_metal_handle_type_exports_a_distinct_non_null_handle_silently() {
     expect::driver_only(&inst, CMD, &[]);
     dev.free(mem);
     dev.free(buffer_only);
-    expect::silent(&inst, "vkFreeMemory");
+    expect::silent(&inst, FREE);
     drop(dev);
 }
 
 #[test]
 fn null_info_is_blocked() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = metal_device(&inst);
-    let calls = Calls::of(COUNTED);
-    let (r, handle) = call(&dev, std::ptr::null());
-    assert_eq!(r, FAILED);
-    assert_eq!(handle, SENTINEL, "*pHandle must not be written");
-    assert_eq!(calls.since(), 0, "the driver must not be called");
-    let m = expect::one(&inst, CMD, INFO_PARAM);
+    assert_blocked(COUNTED, SENTINEL, || call(&dev, std::ptr::null()));
+    let m = expect::one(&inst, CMD, METAL_INFO_PARAM);
     expect::mentions(
         &m,
         &[
@@ -169,7 +123,7 @@ fn null_info_is_blocked() {
 
 #[test]
 fn null_p_handle_is_blocked() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = metal_device(&inst);
     let mem = memory(&dev, Some(MTLBUFFER));
     let calls = Calls::of(COUNTED);
@@ -177,7 +131,7 @@ fn null_p_handle_is_blocked() {
     let r = unsafe { dev.get_metal_handle_raw(&info(mem, MTLBUFFER), std::ptr::null_mut()) };
     assert_eq!(r, FAILED);
     assert_eq!(calls.since(), 0, "the driver must not be called");
-    let m = expect::one(&inst, CMD, PHANDLE_PARAM);
+    let m = expect::one(&inst, CMD, METAL_PHANDLE_PARAM);
     expect::mentions(&m, &["pHandle is NULL", "not passed to the driver"]);
     still_exports(&inst, &dev, mem);
     dev.free(mem);
@@ -186,37 +140,35 @@ fn null_p_handle_is_blocked() {
 
 #[test]
 fn unknown_device_is_blocked_and_reported_to_every_instance() {
-    let inst = exclusive();
-    let other = inst.another(options(None));
+    let inst = exclusive(None);
+    let other = inst.another(test_driver::options(None));
     let dev = metal_device(&inst);
     let mem = memory(&dev, Some(MTLBUFFER));
     // The layer's own function, as vkGetDeviceProcAddr handed it out for `dev`.
     let get = dev.metal_handle.expect("vkGetMemoryMetalHandleEXT");
-    let calls = Calls::of(COUNTED);
-    let mut handle = SENTINEL as *mut c_void;
-    // SAFETY: a made-up VkDevice on purpose; the layer must not dereference it or pass it down.
-    let r = unsafe {
-        get(
-            vk::Device::from_raw(0x1234),
-            &info(mem, MTLBUFFER),
-            &mut handle,
-        )
-    };
-    assert_eq!(r, FAILED);
-    assert_eq!(handle as usize, SENTINEL);
-    assert_eq!(calls.since(), 0, "the driver must not be called");
-    for instance in [&inst, &other] {
-        let m = expect::one(instance, CMD, DEVICE_PARAM);
-        expect::mentions(
-            &m,
-            &[
-                "vkGetMemoryMetalHandleEXT(): device (0x1234) is not a VkDevice created through \
-                 this layer",
-                "not passed to the driver",
-            ],
-        );
-        expect::object(&m, vk::ObjectType::DEVICE, 0x1234);
-    }
+    assert_blocked(COUNTED, SENTINEL, || {
+        let mut handle = SENTINEL as *mut c_void;
+        // SAFETY: a made-up VkDevice on purpose; the layer must not dereference it or pass it
+        // down.
+        let r = unsafe {
+            get(
+                vk::Device::from_raw(0x1234),
+                &info(mem, MTLBUFFER),
+                &mut handle,
+            )
+        };
+        (r, handle as usize)
+    });
+    expect::unknown_device(
+        &[&inst, &other],
+        CMD,
+        METAL_DEVICE_PARAM,
+        &[
+            "vkGetMemoryMetalHandleEXT(): device (0x1234) is not a VkDevice created through this \
+             layer",
+            "not passed to the driver",
+        ],
+    );
     still_exports(&inst, &dev, mem);
     dev.free(mem);
     drop(dev);
@@ -225,14 +177,14 @@ fn unknown_device_is_blocked_and_reported_to_every_instance() {
 
 #[test]
 fn memory_allocated_without_export_info_is_10413() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = metal_device(&inst);
     let plain = memory(&dev, None);
     let mut calls = Calls::of(COUNTED);
     let (r, _) = call(&dev, &info(plain, MTLBUFFER));
     assert_eq!(r, vk::Result::SUCCESS, "the test driver does not validate");
     calls.assert(1, "reported, then passed down");
-    let m = expect::one(&inst, CMD, MEMORY_10413);
+    let m = expect::one(&inst, CMD, METAL_MEMORY_10413);
     expect::mentions(
         &m,
         &[
@@ -254,14 +206,14 @@ fn memory_allocated_without_export_info_is_10413() {
 
 #[test]
 fn metal_type_not_exported_is_10414() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = metal_device(&inst);
     let mem = memory(&dev, Some(MTLBUFFER));
     let mut calls = Calls::of(COUNTED);
     let (r, _) = call(&dev, &info(mem, MTLHEAP));
     assert_eq!(r, vk::Result::SUCCESS, "the test driver does not validate");
     calls.assert(1, "reported, then passed down");
-    let m = expect::one(&inst, CMD, HANDLE_TYPE_10414);
+    let m = expect::one(&inst, CMD, METAL_HANDLE_TYPE_10414);
     expect::mentions(
         &m,
         &[&format!(
@@ -278,7 +230,7 @@ fn metal_type_not_exported_is_10414() {
 
 #[test]
 fn non_metal_handle_type_is_10415() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = metal_device(&inst);
     // Exported with OPAQUE_FD too, so 10414 holds: exactly 10415.
     let mem = memory(&dev, Some(OPAQUE_FD | MTLBUFFER));
@@ -286,7 +238,7 @@ fn non_metal_handle_type_is_10415() {
     let (r, _) = call(&dev, &info(mem, OPAQUE_FD));
     assert_eq!(r, vk::Result::SUCCESS, "the test driver does not validate");
     calls.assert(1, "reported, then passed down");
-    let m = expect::one(&inst, CMD, HANDLE_TYPE_10415);
+    let m = expect::one(&inst, CMD, METAL_HANDLE_TYPE_10415);
     expect::mentions(
         &m,
         &[&format!(
@@ -303,7 +255,11 @@ fn non_metal_handle_type_is_10415() {
     let (r, _) = call(&dev, &info(buffer_only, OPAQUE_FD));
     assert_eq!(r, vk::Result::SUCCESS);
     calls.assert(1, "reported, then passed down");
-    let both = expect::only(&inst, CMD, &[HANDLE_TYPE_10415, HANDLE_TYPE_10414]);
+    let both = expect::only(
+        &inst,
+        CMD,
+        &[METAL_HANDLE_TYPE_10415, METAL_HANDLE_TYPE_10414],
+    );
     expect::mentions(
         &both[1],
         &[&format!(
@@ -318,17 +274,13 @@ fn non_metal_handle_type_is_10415() {
 
 #[test]
 fn wrong_s_type_is_blocked() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = metal_device(&inst);
     let mem = memory(&dev, Some(MTLBUFFER));
     let mut bad = info(mem, MTLBUFFER);
     bad.s_type = vk::StructureType::MEMORY_GET_FD_INFO_KHR;
-    let calls = Calls::of(COUNTED);
-    let (r, handle) = call(&dev, &bad);
-    assert_eq!(r, FAILED);
-    assert_eq!(handle, SENTINEL);
-    assert_eq!(calls.since(), 0, "the driver must not be called");
-    let m = expect::one(&inst, CMD, STYPE);
+    assert_blocked(COUNTED, SENTINEL, || call(&dev, &bad));
+    let m = expect::one(&inst, CMD, METAL_STYPE);
     expect::mentions(
         &m,
         &[
@@ -344,7 +296,7 @@ fn wrong_s_type_is_blocked() {
 
 #[test]
 fn p_next_is_reported_and_the_call_goes_down_without_it() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = metal_device(&inst);
     let mem = memory(&dev, Some(MTLBUFFER));
     // A valid structure, but none extends VkMemoryGetMetalHandleInfoEXT.
@@ -361,7 +313,7 @@ fn p_next_is_reported_and_the_call_goes_down_without_it() {
         (&raw const stray).cast::<c_void>(),
         "the layer strips pNext from its own copy, never from the app's structure"
     );
-    let m = expect::one(&inst, CMD, PNEXT);
+    let m = expect::one(&inst, CMD, METAL_PNEXT);
     expect::mentions(
         &m,
         &[
@@ -381,11 +333,11 @@ fn p_next_is_reported_and_the_call_goes_down_without_it() {
 
 #[test]
 fn null_freed_and_garbage_memory_are_blocked() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = metal_device(&inst);
     let freed = memory(&dev, Some(MTLBUFFER));
     dev.free(freed);
-    expect::silent(&inst, "vkFreeMemory");
+    expect::silent(&inst, FREE);
     let garbage = vk::DeviceMemory::from_raw(0xdead_0000);
     let cases = [
         (
@@ -415,7 +367,7 @@ fn null_freed_and_garbage_memory_are_blocked() {
         assert_eq!(r, FAILED, "{says}");
         assert_eq!(handle, SENTINEL, "{says}");
         assert_eq!(calls.since(), 0, "the driver must not be called: {says}");
-        let m = expect::one(&inst, CMD, MEMORY_PARAM);
+        let m = expect::one(&inst, CMD, METAL_MEMORY_PARAM);
         expect::mentions(&m, &[&says, "not passed to the driver"]);
     }
     drop(dev);
@@ -423,7 +375,7 @@ fn null_freed_and_garbage_memory_are_blocked() {
 
 #[test]
 fn invalid_handle_type_values_are_handle_type_parameter_only() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = metal_device(&inst);
     let mem = memory(&dev, Some(all_metal()));
     let cases: [(u32, &str); 3] = [
@@ -451,7 +403,7 @@ fn invalid_handle_type_values_are_handle_type_parameter_only() {
         assert_eq!(r, vk::Result::SUCCESS, "the test driver does not validate");
         assert_ne!(handle, SENTINEL, "{raw:#x}");
         // Only this ID: 10414 and 10415 are not evaluated on a value that is not one valid bit.
-        let m = expect::one(&inst, CMD, HANDLE_TYPE_PARAM);
+        let m = expect::one(&inst, CMD, METAL_HANDLE_TYPE_PARAM);
         expect::mentions(&m, &[&format!("pGetMetalHandleInfo->{says}")]);
         expect::object(&m, vk::ObjectType::DEVICE_MEMORY, mem.as_raw());
     }
@@ -461,31 +413,23 @@ fn invalid_handle_type_values_are_handle_type_parameter_only() {
 
 #[test]
 fn memory_of_another_device_is_blocked() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let a = metal_device(&inst);
     let b = metal_device(&inst);
     let mem_b = memory(&b, Some(MTLBUFFER));
-    let calls = Calls::of(COUNTED);
-    let (r, handle) = call(&a, &info(mem_b, MTLBUFFER));
-    assert_eq!(r, FAILED);
-    assert_eq!(handle, SENTINEL);
-    assert_eq!(calls.since(), 0, "the driver must not be called");
-    let m = expect::one(&inst, CMD, MEMORY_OF_OTHER_DEVICE);
-    expect::mentions(
-        &m,
+    assert_blocked(COUNTED, SENTINEL, || call(&a, &info(mem_b, MTLBUFFER)));
+    expect::memory_of_another_device(
+        &inst,
+        CMD,
+        MEMORY_OF_OTHER_DEVICE,
+        "pGetMetalHandleInfo->memory",
+        &a,
+        (&b, mem_b),
         &[
-            &format!(
-                "pGetMetalHandleInfo->memory is {} (allocated on {}",
-                memory_name(mem_b),
-                device_name(&b)
-            ),
             &format!("which belongs to another device than {}", device_name(&a)),
             "not passed to the driver",
         ],
     );
-    expect::object(&m, vk::ObjectType::DEVICE, a.handle().as_raw());
-    expect::object(&m, vk::ObjectType::DEVICE, b.handle().as_raw());
-    expect::object(&m, vk::ObjectType::DEVICE_MEMORY, mem_b.as_raw());
     still_exports(&inst, &b, mem_b);
     b.free(mem_b);
     drop((a, b));
@@ -493,7 +437,7 @@ fn memory_of_another_device_is_blocked() {
 
 #[test]
 fn call_on_a_device_without_the_extension_is_a_warning() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let a = metal_device(&inst);
     let b = inst.device(&[ash::khr::external_memory::NAME]);
     assert!(
@@ -502,13 +446,18 @@ fn call_on_a_device_without_the_extension_is_a_warning() {
     );
     let mem_b = memory(&b, Some(MTLBUFFER));
     let get = a.metal_handle.expect("vkGetMemoryMetalHandleEXT");
-    let calls = Calls::of(COUNTED);
-    let mut handle = SENTINEL as *mut c_void;
-    // SAFETY: valid pointers; B has no vkGetMemoryMetalHandleEXT, which is what is tested.
-    let r = unsafe { get(b.handle(), &info(mem_b, MTLBUFFER), &mut handle) };
-    assert_eq!(r, vk::Result::ERROR_EXTENSION_NOT_PRESENT);
-    assert_eq!(handle as usize, SENTINEL);
-    assert_eq!(calls.since(), 0, "B's driver has no such command");
+    // Not blocked, but B's driver has no vkGetMemoryMetalHandleEXT to call down to.
+    assert_not_passed_down(
+        COUNTED,
+        vk::Result::ERROR_EXTENSION_NOT_PRESENT,
+        SENTINEL,
+        || {
+            let mut handle = SENTINEL as *mut c_void;
+            // SAFETY: valid pointers; B has no vkGetMemoryMetalHandleEXT, which is what is tested.
+            let r = unsafe { get(b.handle(), &info(mem_b, MTLBUFFER), &mut handle) };
+            (r, handle as usize)
+        },
+    );
     let m = expect::one(&inst, CMD, EXTENSION_NOT_ENABLED);
     expect::mentions(
         &m,
@@ -523,64 +472,54 @@ fn call_on_a_device_without_the_extension_is_a_warning() {
 
 #[test]
 fn driver_returning_a_null_handle_is_reported_once_per_device() {
-    let inst = instance_with(NULL_HANDLE);
-    let first = metal_device(&inst);
-    let second = metal_device(&inst);
-    for dev in [&first, &second] {
-        let mem = memory(dev, Some(all_metal()));
-        for handle_type in [MTLBUFFER, MTLTEXTURE, MTLHEAP] {
-            let (r, handle) = call(dev, &info(mem, handle_type));
-            assert_eq!(
-                (r, handle),
-                (vk::Result::SUCCESS, 0),
-                "the misbehaving driver"
-            );
-        }
-        let warnings = expect::driver_only(&inst, CMD, &[DRIVER_NULL_HANDLE]);
-        expect::mentions(
-            &warnings[0],
-            &[
-                &format!(
-                    "the driver returned VK_SUCCESS for {} (allocated on {}",
-                    memory_name(mem),
-                    device_name(dev)
-                ),
-                "but *pHandle is NULL",
-                "a driver defect, not an error of the app",
-            ],
-        );
-        expect::object(&warnings[0], vk::ObjectType::DEVICE_MEMORY, mem.as_raw());
-        expect::silent(&inst, CMD);
-        dev.free(mem);
-    }
-    drop((first, second));
+    test_driver::assert_defect_reported_once_per_device(
+        Misbehaving {
+            config: NULL_HANDLE,
+            device: metal_device,
+            memory: |_, dev| memory(dev, Some(all_metal())),
+            export: |dev, mem| {
+                for handle_type in [MTLBUFFER, MTLTEXTURE, MTLHEAP] {
+                    let (r, handle) = call(dev, &info(mem, handle_type));
+                    assert_eq!(
+                        (r, handle),
+                        (vk::Result::SUCCESS, 0),
+                        "the misbehaving driver"
+                    );
+                }
+            },
+        },
+        CMD,
+        DRIVER_NULL_METAL_HANDLE,
+        &["but *pHandle is NULL"],
+    );
 }
 
 #[test]
 fn invalid_calls_are_not_held_against_the_driver() {
-    let inst = instance_with(NULL_HANDLE);
-    let dev = metal_device(&inst);
-    let mem = memory(&dev, Some(MTLBUFFER));
-    let (r, handle) = call(&dev, &info(mem, MTLHEAP));
-    assert_eq!((r, handle), (vk::Result::SUCCESS, 0));
-    expect::one(&inst, CMD, HANDLE_TYPE_10414);
-    expect::driver_only(&inst, CMD, &[]);
-    dev.free(mem);
-    drop(dev);
+    test_driver::assert_invalid_call_not_held_against_the_driver(
+        Misbehaving {
+            config: NULL_HANDLE,
+            device: metal_device,
+            memory: |_, dev| memory(dev, Some(MTLBUFFER)),
+            export: |dev, mem| {
+                let (r, handle) = call(dev, &info(mem, MTLHEAP));
+                assert_eq!((r, handle), (vk::Result::SUCCESS, 0));
+            },
+        },
+        CMD,
+        METAL_HANDLE_TYPE_10414,
+    );
 }
 
 #[test]
 fn well_behaved_driver_gets_no_warning() {
-    let inst = instance();
-    let dev = metal_device(&inst);
-    let mem = memory(&dev, Some(all_metal()));
-    for handle_type in [MTLBUFFER, MTLTEXTURE, MTLHEAP, MTLBUFFER] {
-        let (r, handle) = call(&dev, &info(mem, handle_type));
-        assert_eq!(r, vk::Result::SUCCESS);
-        assert!(handle != 0 && handle != SENTINEL);
-    }
-    dev.free(mem);
-    expect::silent_for(&inst, &[CMD, "vkAllocateMemory", "vkFreeMemory"]);
-    expect::driver_only(&inst, CMD, &[]);
-    drop(dev);
+    test_driver::assert_well_behaved_driver_gets_no_warning(metal_device, CMD, |_, dev| {
+        let mem = memory(dev, Some(all_metal()));
+        for handle_type in [MTLBUFFER, MTLTEXTURE, MTLHEAP, MTLBUFFER] {
+            let (r, handle) = call(dev, &info(mem, handle_type));
+            assert_eq!(r, vk::Result::SUCCESS);
+            assert!(handle != 0 && handle != SENTINEL);
+        }
+        dev.free(mem);
+    });
 }

@@ -5,56 +5,22 @@
 //! counter does not move); the others are reported and go down.
 
 use ash::vk::{self, Handle};
-use exportcheck_tests::env::Driver;
-use exportcheck_tests::test_driver::Calls;
-use exportcheck_tests::{expect, Device, Instance, Options, OPAQUE_FD};
+use exportcheck_tests::expect::{device_name, memory_name};
+use exportcheck_tests::ids::*;
+use exportcheck_tests::test_driver::{
+    self, assert_blocked, assert_not_passed_down, exclusive, Calls, Misbehaving,
+};
+use exportcheck_tests::{expect, Device, Instance, FAILED, OPAQUE_FD, SIZE};
 use std::ffi::{c_void, CStr};
 
-const CMD: &str = "vkGetMemoryRemoteAddressNV";
+const CMD: &str = GET_REMOTE_ADDRESS;
 const COUNTED: &CStr = c"vkGetMemoryRemoteAddressNV";
-
-const DEVICE_PARAM: &str = "VUID-vkGetMemoryRemoteAddressNV-device-parameter";
-const INFO_PARAM: &str = "VUID-vkGetMemoryRemoteAddressNV-pMemoryGetRemoteAddressInfo-parameter";
-const PADDRESS_PARAM: &str = "VUID-vkGetMemoryRemoteAddressNV-pAddress-parameter";
-const HANDLE_TYPE_04966: &str = "VUID-VkMemoryGetRemoteAddressInfoNV-handleType-04966";
-const STYPE: &str = "VUID-VkMemoryGetRemoteAddressInfoNV-sType-sType";
-const PNEXT: &str = "VUID-VkMemoryGetRemoteAddressInfoNV-pNext-pNext";
-const MEMORY_PARAM: &str = "VUID-VkMemoryGetRemoteAddressInfoNV-memory-parameter";
-const HANDLE_TYPE_PARAM: &str = "VUID-VkMemoryGetRemoteAddressInfoNV-handleType-parameter";
-const MEMORY_OF_OTHER_DEVICE: &str = "EXPORTCHECK-memory-of-other-device";
-const TYPE_NOT_CAPABLE: &str = "EXPORTCHECK-rdma-memory-type-not-rdma-capable";
-const FEATURE_NOT_ENABLED: &str = "EXPORTCHECK-rdma-feature-not-enabled";
-const EXTENSION_NOT_ENABLED: &str = "EXPORTCHECK-extension-not-enabled";
-const DRIVER_NULL_ADDRESS: &str = "EXPORTCHECK-driver-null-remote-address";
 
 const RDMA: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::RDMA_ADDRESS_NV;
 const RDMA_NAME: &str = "VK_EXTERNAL_MEMORY_HANDLE_TYPE_RDMA_ADDRESS_BIT_NV";
-const FAILED: vk::Result = vk::Result::ERROR_VALIDATION_FAILED_EXT;
-const SIZE: u64 = 65536;
 /// What `*pAddress` is pre-filled with, to see whether anything was written.
-const SENTINEL: usize = 0x5e47;
+const SENTINEL: usize = exportcheck_tests::POINTER_SENTINEL;
 const ZERO_ADDRESS: &str = r#"{"misbehave":{"zero_remote_address":true}}"#;
-
-fn options(driver_config: Option<&'static str>) -> Options {
-    Options {
-        driver: Driver::TestDriver,
-        driver_config,
-        ..Options::default()
-    }
-}
-
-fn instance() -> Instance {
-    Instance::with(options(None))
-}
-
-fn instance_with(config: &'static str) -> Instance {
-    Instance::with(options(Some(config)))
-}
-
-/// For tests that read the driver's call counter or use freed or made-up handles.
-fn exclusive() -> Instance {
-    Instance::exclusive_with(options(None))
-}
 
 const EXTENSIONS: [&CStr; 2] = [
     ash::nv::external_memory_rdma::NAME,
@@ -113,14 +79,6 @@ fn call(dev: &Device, info: *const vk::MemoryGetRemoteAddressInfoNV<'_>) -> (vk:
     (result, address as usize)
 }
 
-fn device_name(dev: &Device) -> String {
-    format!("VkDevice 0x{:x}", dev.handle().as_raw())
-}
-
-fn memory_name(memory: vk::DeviceMemory) -> String {
-    format!("VkDeviceMemory 0x{:x}", memory.as_raw())
-}
-
 /// After a blocked call: the memory still exports, silently.
 fn still_exports(inst: &Instance, dev: &Device, memory: vk::DeviceMemory) {
     let (r, address) = call(dev, &info(memory, RDMA));
@@ -131,11 +89,11 @@ fn still_exports(inst: &Instance, dev: &Device, memory: vk::DeviceMemory) {
 
 #[test]
 fn remote_addresses_are_non_zero_distinct_per_allocation_and_silent() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = rdma_device(&inst);
     let a = rdma_memory(&inst, &dev, Some(RDMA));
     let b = rdma_memory(&inst, &dev, Some(RDMA));
-    expect::silent(&inst, "vkAllocateMemory");
+    expect::silent(&inst, ALLOCATE);
     let mut calls = Calls::of(COUNTED);
     let (r, address_a) = call(&dev, &info(a, RDMA));
     assert_eq!(r, vk::Result::SUCCESS);
@@ -157,20 +115,16 @@ fn remote_addresses_are_non_zero_distinct_per_allocation_and_silent() {
     expect::driver_only(&inst, CMD, &[]);
     dev.free(a);
     dev.free(b);
-    expect::silent(&inst, "vkFreeMemory");
+    expect::silent(&inst, FREE);
     drop(dev);
 }
 
 #[test]
 fn null_info_is_blocked() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = rdma_device(&inst);
-    let calls = Calls::of(COUNTED);
-    let (r, address) = call(&dev, std::ptr::null());
-    assert_eq!(r, FAILED);
-    assert_eq!(address, SENTINEL, "*pAddress must not be written");
-    assert_eq!(calls.since(), 0, "the driver must not be called");
-    let m = expect::one(&inst, CMD, INFO_PARAM);
+    assert_blocked(COUNTED, SENTINEL, || call(&dev, std::ptr::null()));
+    let m = expect::one(&inst, CMD, RDMA_INFO_PARAM);
     expect::mentions(
         &m,
         &[
@@ -185,7 +139,7 @@ fn null_info_is_blocked() {
 
 #[test]
 fn null_p_address_is_blocked() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = rdma_device(&inst);
     let mem = rdma_memory(&inst, &dev, Some(RDMA));
     let calls = Calls::of(COUNTED);
@@ -193,7 +147,7 @@ fn null_p_address_is_blocked() {
     let r = unsafe { dev.get_remote_address_raw(&info(mem, RDMA), std::ptr::null_mut()) };
     assert_eq!(r, FAILED);
     assert_eq!(calls.since(), 0, "the driver must not be called");
-    let m = expect::one(&inst, CMD, PADDRESS_PARAM);
+    let m = expect::one(&inst, CMD, RDMA_PADDRESS_PARAM);
     expect::mentions(&m, &["pAddress is NULL", "not passed to the driver"]);
     expect::object(&m, vk::ObjectType::DEVICE, dev.handle().as_raw());
     still_exports(&inst, &dev, mem);
@@ -203,38 +157,35 @@ fn null_p_address_is_blocked() {
 
 #[test]
 fn unknown_device_is_blocked_and_reported_to_every_instance() {
-    let inst = exclusive();
-    let other = inst.another(options(None));
+    let inst = exclusive(None);
+    let other = inst.another(test_driver::options(None));
     let dev = rdma_device(&inst);
     let mem = rdma_memory(&inst, &dev, Some(RDMA));
     // The layer's own function, as vkGetDeviceProcAddr handed it out for `dev`.
     let get = dev.remote_address.expect("vkGetMemoryRemoteAddressNV");
-    let calls = Calls::of(COUNTED);
-    let mut address = SENTINEL as *mut c_void;
-    // SAFETY: a made-up VkDevice on purpose; the layer must not dereference it or pass it
-    // down. The other pointers are valid.
-    let r = unsafe {
-        get(
-            vk::Device::from_raw(0x1234),
-            &info(mem, RDMA),
-            address_out(&mut address),
-        )
-    };
-    assert_eq!(r, FAILED);
-    assert_eq!(address as usize, SENTINEL);
-    assert_eq!(calls.since(), 0, "the driver must not be called");
-    for instance in [&inst, &other] {
-        let m = expect::one(instance, CMD, DEVICE_PARAM);
-        expect::mentions(
-            &m,
-            &[
-                "vkGetMemoryRemoteAddressNV(): device (0x1234) is not a VkDevice created through \
-                 this layer",
-                "not passed to the driver",
-            ],
-        );
-        expect::object(&m, vk::ObjectType::DEVICE, 0x1234);
-    }
+    assert_blocked(COUNTED, SENTINEL, || {
+        let mut address = SENTINEL as *mut c_void;
+        // SAFETY: a made-up VkDevice on purpose; the layer must not dereference it or pass it
+        // down. The other pointers are valid.
+        let r = unsafe {
+            get(
+                vk::Device::from_raw(0x1234),
+                &info(mem, RDMA),
+                address_out(&mut address),
+            )
+        };
+        (r, address as usize)
+    });
+    expect::unknown_device(
+        &[&inst, &other],
+        CMD,
+        RDMA_DEVICE_PARAM,
+        &[
+            "vkGetMemoryRemoteAddressNV(): device (0x1234) is not a VkDevice created through this \
+             layer",
+            "not passed to the driver",
+        ],
+    );
     still_exports(&inst, &dev, mem);
     dev.free(mem);
     drop(dev);
@@ -249,18 +200,14 @@ fn address_out(address: &mut *mut c_void) -> *mut vk::RemoteAddressNV {
 
 #[test]
 fn wrong_s_type_is_blocked() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = rdma_device(&inst);
     let mem = rdma_memory(&inst, &dev, Some(RDMA));
     // Otherwise a good request: only the sType is wrong.
     let mut bad = info(mem, RDMA);
     bad.s_type = vk::StructureType::MEMORY_ALLOCATE_INFO;
-    let calls = Calls::of(COUNTED);
-    let (r, address) = call(&dev, &bad);
-    assert_eq!(r, FAILED);
-    assert_eq!(address, SENTINEL);
-    assert_eq!(calls.since(), 0, "the driver must not be called");
-    let m = expect::one(&inst, CMD, STYPE);
+    assert_blocked(COUNTED, SENTINEL, || call(&dev, &bad));
+    let m = expect::one(&inst, CMD, RDMA_STYPE);
     expect::mentions(
         &m,
         &[
@@ -276,7 +223,7 @@ fn wrong_s_type_is_blocked() {
 
 #[test]
 fn p_next_is_reported_and_the_call_goes_down_without_it() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = rdma_device(&inst);
     let mem = rdma_memory(&inst, &dev, Some(RDMA));
     // A valid structure, but none extends VkMemoryGetRemoteAddressInfoNV.
@@ -293,7 +240,7 @@ fn p_next_is_reported_and_the_call_goes_down_without_it() {
         (&raw const stray).cast::<c_void>(),
         "the layer strips pNext from its own copy, never from the app's structure"
     );
-    let m = expect::one(&inst, CMD, PNEXT);
+    let m = expect::one(&inst, CMD, RDMA_PNEXT);
     expect::mentions(
         &m,
         &[
@@ -311,14 +258,12 @@ fn p_next_is_reported_and_the_call_goes_down_without_it() {
 
 #[test]
 fn null_memory_is_blocked() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = rdma_device(&inst);
-    let calls = Calls::of(COUNTED);
-    let (r, address) = call(&dev, &info(vk::DeviceMemory::null(), RDMA));
-    assert_eq!(r, FAILED);
-    assert_eq!(address, SENTINEL);
-    assert_eq!(calls.since(), 0, "the driver must not be called");
-    let m = expect::one(&inst, CMD, MEMORY_PARAM);
+    assert_blocked(COUNTED, SENTINEL, || {
+        call(&dev, &info(vk::DeviceMemory::null(), RDMA))
+    });
+    let m = expect::one(&inst, CMD, RDMA_MEMORY_PARAM);
     expect::mentions(
         &m,
         &[
@@ -331,17 +276,13 @@ fn null_memory_is_blocked() {
 
 #[test]
 fn freed_memory_is_blocked_and_described() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = rdma_device(&inst);
     let mem = rdma_memory(&inst, &dev, Some(RDMA));
     dev.free(mem);
-    expect::silent(&inst, "vkFreeMemory");
-    let calls = Calls::of(COUNTED);
-    let (r, address) = call(&dev, &info(mem, RDMA));
-    assert_eq!(r, FAILED);
-    assert_eq!(address, SENTINEL);
-    assert_eq!(calls.since(), 0, "the driver must not be called");
-    let m = expect::one(&inst, CMD, MEMORY_PARAM);
+    expect::silent(&inst, FREE);
+    assert_blocked(COUNTED, SENTINEL, || call(&dev, &info(mem, RDMA)));
+    let m = expect::one(&inst, CMD, RDMA_MEMORY_PARAM);
     expect::mentions(
         &m,
         &[
@@ -366,28 +307,23 @@ fn freed_memory_is_blocked_and_described() {
 
 #[test]
 fn garbage_memory_is_blocked() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = rdma_device(&inst);
     let garbage = vk::DeviceMemory::from_raw(0xdead_0000);
-    let calls = Calls::of(COUNTED);
-    let (r, address) = call(&dev, &info(garbage, RDMA));
-    assert_eq!(r, FAILED);
-    assert_eq!(address, SENTINEL);
-    assert_eq!(calls.since(), 0, "the driver must not be called");
-    let m = expect::one(&inst, CMD, MEMORY_PARAM);
-    expect::mentions(
-        &m,
-        &["pMemoryGetRemoteAddressInfo->memory is VkDeviceMemory 0xdead0000, which is not a live \
-           VkDeviceMemory"],
+    assert_blocked(COUNTED, SENTINEL, || call(&dev, &info(garbage, RDMA)));
+    let m = expect::garbage_memory(
+        &inst,
+        CMD,
+        RDMA_MEMORY_PARAM,
+        "pMemoryGetRemoteAddressInfo->memory",
     );
-    assert!(!m.text.contains("already freed"), "{}", m.text);
     expect::object(&m, vk::ObjectType::DEVICE_MEMORY, 0xdead_0000);
     drop(dev);
 }
 
 #[test]
 fn invalid_handle_type_values_are_handle_type_parameter_only() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = rdma_device(&inst);
     let mem = rdma_memory(&inst, &dev, Some(RDMA | OPAQUE_FD));
     let cases: [(u32, &str); 3] = [
@@ -418,7 +354,7 @@ fn invalid_handle_type_values_are_handle_type_parameter_only() {
         assert_eq!(r, vk::Result::SUCCESS, "{raw:#x}");
         assert_ne!(address, SENTINEL, "{raw:#x}");
         // Only this ID: 04966 is not evaluated on a value that is not a single valid bit.
-        let m = expect::one(&inst, CMD, HANDLE_TYPE_PARAM);
+        let m = expect::one(&inst, CMD, RDMA_HANDLE_TYPE_PARAM);
         expect::mentions(&m, &[&format!("pMemoryGetRemoteAddressInfo->{says}")]);
         expect::object(&m, vk::ObjectType::DEVICE_MEMORY, mem.as_raw());
     }
@@ -429,14 +365,14 @@ fn invalid_handle_type_values_are_handle_type_parameter_only() {
 
 #[test]
 fn memory_exported_without_rdma_is_04966() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = rdma_device(&inst);
     let mem = rdma_memory(&inst, &dev, Some(OPAQUE_FD));
     let mut calls = Calls::of(COUNTED);
     let (r, _) = call(&dev, &info(mem, RDMA));
     assert_eq!(r, vk::Result::SUCCESS, "reported, then passed down");
     calls.assert(1, "reported, then passed down");
-    let m = expect::one(&inst, CMD, HANDLE_TYPE_04966);
+    let m = expect::one(&inst, CMD, RDMA_HANDLE_TYPE_04966);
     expect::mentions(
         &m,
         &[
@@ -458,7 +394,7 @@ fn memory_exported_without_rdma_is_04966() {
     let (r, _) = call(&dev, &info(plain, RDMA));
     assert_eq!(r, vk::Result::SUCCESS, "reported, then passed down");
     calls.assert(1, "reported, then passed down");
-    let m = expect::one(&inst, CMD, HANDLE_TYPE_04966);
+    let m = expect::one(&inst, CMD, RDMA_HANDLE_TYPE_04966);
     expect::mentions(
         &m,
         &[
@@ -480,31 +416,23 @@ fn memory_exported_without_rdma_is_04966() {
 
 #[test]
 fn memory_of_another_device_is_blocked() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let a = rdma_device(&inst);
     let b = rdma_device(&inst);
     let mem_b = rdma_memory(&inst, &b, Some(RDMA));
-    let calls = Calls::of(COUNTED);
-    let (r, address) = call(&a, &info(mem_b, RDMA));
-    assert_eq!(r, FAILED);
-    assert_eq!(address, SENTINEL);
-    assert_eq!(calls.since(), 0, "the driver must not be called");
-    let m = expect::one(&inst, CMD, MEMORY_OF_OTHER_DEVICE);
-    expect::mentions(
-        &m,
+    assert_blocked(COUNTED, SENTINEL, || call(&a, &info(mem_b, RDMA)));
+    expect::memory_of_another_device(
+        &inst,
+        CMD,
+        MEMORY_OF_OTHER_DEVICE,
+        "pMemoryGetRemoteAddressInfo->memory",
+        &a,
+        (&b, mem_b),
         &[
-            &format!(
-                "pMemoryGetRemoteAddressInfo->memory is {} (allocated on {}",
-                memory_name(mem_b),
-                device_name(&b)
-            ),
             &format!("which belongs to another device than {}", device_name(&a)),
             "not passed to the driver",
         ],
     );
-    expect::object(&m, vk::ObjectType::DEVICE, a.handle().as_raw());
-    expect::object(&m, vk::ObjectType::DEVICE, b.handle().as_raw());
-    expect::object(&m, vk::ObjectType::DEVICE_MEMORY, mem_b.as_raw());
     still_exports(&inst, &b, mem_b);
     b.free(mem_b);
     drop((a, b));
@@ -512,7 +440,7 @@ fn memory_of_another_device_is_blocked() {
 
 #[test]
 fn memory_type_without_rdma_capable_is_a_warning_and_goes_down() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = rdma_device(&inst);
     let plain_type = memory_type(&inst, vk::MemoryPropertyFlags::DEVICE_LOCAL);
     let mem = dev.allocate_exporting(SIZE, plain_type, Some(RDMA), None);
@@ -521,7 +449,7 @@ fn memory_type_without_rdma_capable_is_a_warning_and_goes_down() {
     assert_eq!(calls.since(), 1, "a warning does not stop the call");
     assert_eq!(r, vk::Result::SUCCESS);
     assert!(address != 0 && address != SENTINEL, "{address:#x}");
-    let m = expect::one(&inst, CMD, TYPE_NOT_CAPABLE);
+    let m = expect::one(&inst, CMD, RDMA_TYPE_NOT_CAPABLE);
     expect::mentions(
         &m,
         &[
@@ -541,7 +469,7 @@ fn memory_type_without_rdma_capable_is_a_warning_and_goes_down() {
 
 #[test]
 fn device_without_the_rdma_feature_is_a_warning_and_goes_down() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let dev = inst.device_with(&EXTENSIONS, false);
     let mem = rdma_memory(&inst, &dev, Some(RDMA));
     let calls = Calls::of(COUNTED);
@@ -549,7 +477,7 @@ fn device_without_the_rdma_feature_is_a_warning_and_goes_down() {
     assert_eq!(calls.since(), 1, "a warning does not stop the call");
     assert_eq!(r, vk::Result::SUCCESS);
     assert!(address != 0 && address != SENTINEL, "{address:#x}");
-    let m = expect::one(&inst, CMD, FEATURE_NOT_ENABLED);
+    let m = expect::one(&inst, CMD, RDMA_FEATURE_NOT_ENABLED);
     expect::mentions(
         &m,
         &[&format!(
@@ -565,7 +493,7 @@ fn device_without_the_rdma_feature_is_a_warning_and_goes_down() {
 
 #[test]
 fn call_on_a_device_without_the_extension_is_a_warning() {
-    let inst = exclusive();
+    let inst = exclusive(None);
     let a = rdma_device(&inst);
     // The feature is chained so that the extension is the one thing B lacks.
     let b = inst.device_with(&[ash::khr::external_memory::NAME], true);
@@ -575,14 +503,18 @@ fn call_on_a_device_without_the_extension_is_a_warning() {
     );
     let mem_b = rdma_memory(&inst, &b, Some(RDMA));
     let get = a.remote_address.expect("vkGetMemoryRemoteAddressNV");
-    let calls = Calls::of(COUNTED);
-    let mut address = SENTINEL as *mut c_void;
-    // SAFETY: valid pointers; B has no vkGetMemoryRemoteAddressNV, which is what is tested.
-    let r = unsafe { get(b.handle(), &info(mem_b, RDMA), address_out(&mut address)) };
     // Not blocked, but B's driver has no vkGetMemoryRemoteAddressNV to call down to.
-    assert_eq!(r, vk::Result::ERROR_EXTENSION_NOT_PRESENT);
-    assert_eq!(address as usize, SENTINEL);
-    assert_eq!(calls.since(), 0, "B's driver has no such command");
+    assert_not_passed_down(
+        COUNTED,
+        vk::Result::ERROR_EXTENSION_NOT_PRESENT,
+        SENTINEL,
+        || {
+            let mut address = SENTINEL as *mut c_void;
+            // SAFETY: valid pointers; B has no vkGetMemoryRemoteAddressNV, which is what is tested.
+            let r = unsafe { get(b.handle(), &info(mem_b, RDMA), address_out(&mut address)) };
+            (r, address as usize)
+        },
+    );
     let m = expect::one(&inst, CMD, EXTENSION_NOT_ENABLED);
     expect::mentions(
         &m,
@@ -599,66 +531,55 @@ fn call_on_a_device_without_the_extension_is_a_warning() {
 
 #[test]
 fn driver_returning_a_null_address_is_reported_once_per_device() {
-    let inst = instance_with(ZERO_ADDRESS);
-    let first = rdma_device(&inst);
-    let second = rdma_device(&inst);
-    for dev in [&first, &second] {
-        let mem = rdma_memory(&inst, dev, Some(RDMA));
-        for _ in 0..3 {
-            let (r, address) = call(dev, &info(mem, RDMA));
-            assert_eq!(
-                (r, address),
-                (vk::Result::SUCCESS, 0),
-                "the misbehaving driver"
-            );
-        }
-        let warnings = expect::driver_only(&inst, CMD, &[DRIVER_NULL_ADDRESS]);
-        expect::mentions(
-            &warnings[0],
-            &[
-                &format!(
-                    "the driver returned VK_SUCCESS for {} (allocated on {}",
-                    memory_name(mem),
-                    device_name(dev)
-                ),
-                "but *pAddress is NULL",
-                "a driver defect, not an error of the app",
-            ],
-        );
-        expect::object(&warnings[0], vk::ObjectType::DEVICE_MEMORY, mem.as_raw());
-        // The app did nothing wrong.
-        expect::silent(&inst, CMD);
-        dev.free(mem);
-    }
-    drop((first, second));
+    test_driver::assert_defect_reported_once_per_device(
+        Misbehaving {
+            config: ZERO_ADDRESS,
+            device: rdma_device,
+            memory: |inst, dev| rdma_memory(inst, dev, Some(RDMA)),
+            export: |dev, mem| {
+                for _ in 0..3 {
+                    let (r, address) = call(dev, &info(mem, RDMA));
+                    assert_eq!(
+                        (r, address),
+                        (vk::Result::SUCCESS, 0),
+                        "the misbehaving driver"
+                    );
+                }
+            },
+        },
+        CMD,
+        DRIVER_NULL_REMOTE_ADDRESS,
+        &["but *pAddress is NULL"],
+    );
 }
 
 #[test]
 fn invalid_calls_are_not_held_against_the_driver() {
-    let inst = instance_with(ZERO_ADDRESS);
-    let dev = rdma_device(&inst);
-    let mem = rdma_memory(&inst, &dev, Some(OPAQUE_FD));
     // After an invalid call the driver's answer is undefined: only the app's error is said.
-    let (r, address) = call(&dev, &info(mem, RDMA));
-    assert_eq!((r, address), (vk::Result::SUCCESS, 0));
-    expect::one(&inst, CMD, HANDLE_TYPE_04966);
-    expect::driver_only(&inst, CMD, &[]);
-    dev.free(mem);
-    drop(dev);
+    test_driver::assert_invalid_call_not_held_against_the_driver(
+        Misbehaving {
+            config: ZERO_ADDRESS,
+            device: rdma_device,
+            memory: |inst, dev| rdma_memory(inst, dev, Some(OPAQUE_FD)),
+            export: |dev, mem| {
+                let (r, address) = call(dev, &info(mem, RDMA));
+                assert_eq!((r, address), (vk::Result::SUCCESS, 0));
+            },
+        },
+        CMD,
+        RDMA_HANDLE_TYPE_04966,
+    );
 }
 
 #[test]
 fn well_behaved_driver_gets_no_warning() {
-    let inst = instance();
-    let dev = rdma_device(&inst);
-    for _ in 0..3 {
-        let mem = rdma_memory(&inst, &dev, Some(RDMA));
-        let (r, address) = call(&dev, &info(mem, RDMA));
-        assert_eq!(r, vk::Result::SUCCESS);
-        assert!(address != 0 && address != SENTINEL);
-        dev.free(mem);
-    }
-    expect::silent_for(&inst, &[CMD, "vkAllocateMemory", "vkFreeMemory"]);
-    expect::driver_only(&inst, CMD, &[]);
-    drop(dev);
+    test_driver::assert_well_behaved_driver_gets_no_warning(rdma_device, CMD, |inst, dev| {
+        for _ in 0..3 {
+            let mem = rdma_memory(inst, dev, Some(RDMA));
+            let (r, address) = call(dev, &info(mem, RDMA));
+            assert_eq!(r, vk::Result::SUCCESS);
+            assert!(address != 0 && address != SENTINEL);
+            dev.free(mem);
+        }
+    });
 }

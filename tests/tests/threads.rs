@@ -13,7 +13,7 @@ const SIZE: u64 = 4096;
 #[test]
 fn eight_threads_allocate_export_and_free_on_one_device() {
     let inst = Instance::new();
-    let dev = inst.device(&[ash::khr::external_memory_fd::NAME]);
+    let dev = inst.fd_device();
     let successes: usize = std::thread::scope(|s| {
         let workers: Vec<_> = (0..THREADS)
             .map(|t| {
@@ -55,7 +55,7 @@ fn findings_from_eight_threads_all_arrive_whole() {
         layer_settings: &[("duplicate_message_limit", "0")],
         ..Options::default()
     });
-    let dev = inst.device(&[ash::khr::external_memory_fd::NAME]);
+    let dev = inst.fd_device();
     let memories: Vec<vk::DeviceMemory> = (0..THREADS)
         .map(|_| dev.allocate(SIZE, Some(OPAQUE_FD)))
         .collect();

@@ -16,20 +16,14 @@ use exportcheck_tests::app::SETTINGS_MESSAGE_ID;
 use exportcheck_tests::child::{self, Child, ChildRun};
 use exportcheck_tests::ids::*;
 use exportcheck_tests::{
-    expect, fds, Captured, Device, Instance, Options, SettingValues, OPAQUE_FD, SENTINEL,
+    expect, fds, Captured, Device, Instance, Options, SettingValues, DMA_BUF, FAILED, OPAQUE_FD,
+    OPAQUE_WIN32, SENTINEL,
 };
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-pub const DMA_BUF: vk::ExternalMemoryHandleTypeFlags =
-    vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT;
-pub const OPAQUE_WIN32: vk::ExternalMemoryHandleTypeFlags =
-    vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32;
 pub const SIZE: u64 = 4096;
-/// Lavapipe returns fds without FD_CLOEXEC: a driver-contract warning, once per device, for the
-/// first valid export. The tests use it as a warning-severity finding.
-pub const NOT_CLOEXEC: &str = "EXPORTCHECK-driver-fd-not-cloexec";
 /// The child's scratch directory (the parent's temporary directory).
 const TEST_DIR_ENV: &str = "EXPORTCHECK_TEST_DIR";
 
@@ -262,19 +256,43 @@ pub fn id_number_00671() -> i32 {
             "learn the number in the parent, whose settings are the defaults"
         );
         let inst = Instance::new();
-        let dev = fd_device(&inst);
-        let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-        assert_eq!(bad_export(&dev, mem), vk::Result::SUCCESS);
-        let m = expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
-        dev.free(mem);
-        drop(dev);
+        let m = with_fd_memory(&inst, |dev, mem| {
+            assert_eq!(bad_export(dev, mem), vk::Result::SUCCESS);
+            expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671)
+        });
         assert_ne!(m.id_number, 0);
         m.id_number
     })
 }
 
-pub fn fd_device(inst: &Instance) -> Device {
-    inst.device(&[ash::khr::external_memory_fd::NAME])
+/// Runs `f` with a device on `inst` (with VK_KHR_external_memory_fd) and `SIZE` bytes of memory
+/// exported for OPAQUE_FD only; then frees the memory and destroys the device. Returns what `f`
+/// returns.
+pub fn with_fd_memory<R>(inst: &Instance, f: impl FnOnce(&Device, vk::DeviceMemory) -> R) -> R {
+    let dev = inst.fd_device();
+    let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let r = f(&dev, mem);
+    dev.free(mem);
+    drop(dev);
+    r
+}
+
+/// One bad export (see [`bad_export`]) on a new device of `inst`, returning `result`: 00671 is
+/// reported.
+#[track_caller]
+pub fn bad_export_is_reported(inst: &Instance, result: vk::Result) {
+    with_fd_memory(inst, |dev, mem| {
+        assert_eq!(bad_export(dev, mem), result);
+        expect::one(inst, GET_FD, FD_HANDLE_TYPE_00671);
+    });
+}
+
+/// Makes `calls` bad exports of `memory` (see [`bad_export`]), each returning `result`.
+#[track_caller]
+pub fn bad_exports(dev: &Device, memory: vk::DeviceMemory, calls: usize, result: vk::Result) {
+    for _ in 0..calls {
+        assert_eq!(bad_export(dev, memory), result);
+    }
 }
 
 /// Exports `memory` (exported for OPAQUE_FD only) as DMA_BUF: 00671. Returns the result; a
@@ -400,37 +418,36 @@ pub mod scenario {
     const WARNING: vk::DebugUtilsMessageSeverityFlagsEXT =
         vk::DebugUtilsMessageSeverityFlagsEXT::WARNING;
     const INFO: vk::DebugUtilsMessageSeverityFlagsEXT = vk::DebugUtilsMessageSeverityFlagsEXT::INFO;
+    const SUCCESS: vk::Result = vk::Result::SUCCESS;
 
     /// `report_flags = warn`: the driver-contract warning is reported, the 00671 error is not.
     pub fn report_flags_warn_only(ctx: &Ctx) {
         let inst = ctx.instance();
-        let dev = fd_device(&inst);
-        let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-        assert_eq!(good_export(&dev, mem), vk::Result::SUCCESS);
-        expect::driver_only(&inst, GET_FD, &[NOT_CLOEXEC]);
-        assert_eq!(bad_export(&dev, mem), vk::Result::SUCCESS);
-        assert_no_message(&inst, "errors are not in report_flags = warn");
-        assert_settings_messages(&inst, &[]);
-        dev.free(mem);
-        drop(dev);
+        with_fd_memory(&inst, |dev, mem| {
+            assert_eq!(good_export(dev, mem), SUCCESS);
+            // Lavapipe returns fds without FD_CLOEXEC: a driver-contract warning, once per device,
+            // for the first valid export; here it serves as a warning-severity finding.
+            expect::driver_only(&inst, GET_FD, &[DRIVER_FD_NOT_CLOEXEC]);
+            assert_eq!(bad_export(dev, mem), SUCCESS);
+            assert_no_message(&inst, "errors are not in report_flags = warn");
+            assert_settings_messages(&inst, &[]);
+        });
     }
 
     /// `report_flags = error`: 00671 is reported, the driver-contract warning is not.
     pub fn report_flags_error_only(ctx: &Ctx) {
         let inst = ctx.instance();
-        let dev = fd_device(&inst);
-        let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-        assert_eq!(good_export(&dev, mem), vk::Result::SUCCESS);
-        assert_eq!(
-            inst.driver_messages().len(),
-            0,
-            "warnings are not in report_flags = error"
-        );
-        assert_eq!(bad_export(&dev, mem), vk::Result::SUCCESS);
-        expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
-        assert_settings_messages(&inst, &[]);
-        dev.free(mem);
-        drop(dev);
+        with_fd_memory(&inst, |dev, mem| {
+            assert_eq!(good_export(dev, mem), SUCCESS);
+            assert_eq!(
+                inst.driver_messages().len(),
+                0,
+                "warnings are not in report_flags = error"
+            );
+            assert_eq!(bad_export(dev, mem), SUCCESS);
+            expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
+            assert_settings_messages(&inst, &[]);
+        });
     }
 
     /// `report_flags = error,warn,info`: the active configuration is announced (INFO), and
@@ -448,58 +465,39 @@ pub mod scenario {
                 ],
             )],
         );
-        let dev = fd_device(&inst);
-        let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-        assert_eq!(bad_export(&dev, mem), vk::Result::SUCCESS);
-        expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
-        dev.free(mem);
-        drop(dev);
+        bad_export_is_reported(&inst, SUCCESS);
     }
 
     /// `debug_action = callback,fail` (in whatever spelling): the bad call is skipped with
     /// VK_ERROR_VALIDATION_FAILED_EXT and reported; a valid call goes through.
     pub fn debug_action_fail(ctx: &Ctx) {
         let inst = ctx.instance();
-        let dev = fd_device(&inst);
-        let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-        assert_eq!(good_export(&dev, mem), vk::Result::SUCCESS);
-        inst.driver_messages();
-        assert_eq!(
-            bad_export(&dev, mem),
-            vk::Result::ERROR_VALIDATION_FAILED_EXT
-        );
-        expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
-        dev.free(mem);
-        drop(dev);
+        with_fd_memory(&inst, |dev, mem| {
+            assert_eq!(good_export(dev, mem), SUCCESS);
+            inst.driver_messages();
+            assert_eq!(bad_export(dev, mem), FAILED);
+            expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
+        });
     }
 
     /// `debug_action = fail` alone: the bad call fails, and nothing reaches the messenger.
     pub fn debug_action_fail_alone(ctx: &Ctx) {
         let inst = ctx.instance();
-        let dev = fd_device(&inst);
-        let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-        assert_eq!(
-            bad_export(&dev, mem),
-            vk::Result::ERROR_VALIDATION_FAILED_EXT
-        );
-        assert_no_message(&inst, "no callback in debug_action = fail");
-        assert!(ctx.log_lines().is_empty());
-        dev.free(mem);
-        drop(dev);
+        with_fd_memory(&inst, |dev, mem| {
+            assert_eq!(bad_export(dev, mem), FAILED);
+            assert_no_message(&inst, "no callback in debug_action = fail");
+            assert!(ctx.log_lines().is_empty());
+        });
     }
 
     /// `debug_action = log` without `log_filename`: `calls` bad exports, none reaches the
     /// messenger (the log, stderr, is the parent's to check).
     pub fn debug_action_log_only(ctx: &Ctx, calls: usize) {
         let inst = ctx.instance();
-        let dev = fd_device(&inst);
-        let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-        for _ in 0..calls {
-            assert_eq!(bad_export(&dev, mem), vk::Result::SUCCESS);
-        }
-        assert_no_message(&inst, "no callback in debug_action = log");
-        dev.free(mem);
-        drop(dev);
+        with_fd_memory(&inst, |dev, mem| {
+            bad_exports(dev, mem, calls, SUCCESS);
+            assert_no_message(&inst, "no callback in debug_action = log");
+        });
     }
 
     /// `debug_action = log` with `log_filename = {dir}/log.txt`: the messenger gets nothing, the
@@ -514,115 +512,85 @@ pub mod scenario {
     /// finding, the log file stays empty.
     pub fn debug_action_callback_only(ctx: &Ctx) {
         let inst = ctx.instance();
-        let dev = fd_device(&inst);
-        let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-        assert_eq!(bad_export(&dev, mem), vk::Result::SUCCESS);
-        expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
-        let lines = ctx.log_lines();
-        assert!(
-            lines.is_empty(),
-            "no log in debug_action = callback: {lines:#?}"
-        );
-        dev.free(mem);
-        drop(dev);
+        with_fd_memory(&inst, |dev, mem| {
+            assert_eq!(bad_export(dev, mem), SUCCESS);
+            expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
+            let lines = ctx.log_lines();
+            assert!(
+                lines.is_empty(),
+                "no log in debug_action = callback: {lines:#?}"
+            );
+        });
     }
 
     /// `log_filename = {dir}/log.txt` (default actions): the messenger gets each finding and the
     /// file gets the same text, one `exportcheck: ` line each.
     pub fn log_filename(ctx: &Ctx) {
-        let inst = ctx.instance();
-        let dev = fd_device(&inst);
-        let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-        for _ in 0..2 {
-            assert_eq!(bad_export(&dev, mem), vk::Result::SUCCESS);
-        }
-        let messages = expect::only(&inst, GET_FD, &[FD_HANDLE_TYPE_00671, FD_HANDLE_TYPE_00671]);
-        let lines = ctx.log_lines();
-        assert_text_log(&lines.iter().map(String::as_str).collect::<Vec<_>>(), 2);
-        for (line, m) in lines.iter().zip(&messages) {
-            assert_eq!(*line, format!("exportcheck: {}", m.text));
-        }
-        dev.free(mem);
-        drop(dev);
+        two_findings_logged(ctx, |lines, messages| {
+            assert_text_log(&lines.iter().map(String::as_str).collect::<Vec<_>>(), 2);
+            for (line, m) in lines.iter().zip(messages) {
+                assert_eq!(*line, format!("exportcheck: {}", m.text));
+            }
+        });
     }
 
     /// `log_filename = stdout`: the messenger gets the finding, stdout the line (the parent's
     /// to check).
     pub fn one_bad_export(ctx: &Ctx) {
-        let inst = ctx.instance();
-        let dev = fd_device(&inst);
-        let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-        assert_eq!(bad_export(&dev, mem), vk::Result::SUCCESS);
-        expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
-        dev.free(mem);
-        drop(dev);
+        bad_export_is_reported(&ctx.instance(), SUCCESS);
     }
 
     /// `message_id_filter` muting 00671 (by ID or number): silence for it; 00672 is reported,
     /// also from a call that has both.
     pub fn message_id_filter_mutes_00671(ctx: &Ctx) {
         let inst = ctx.instance();
-        let dev = fd_device(&inst);
-        let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-        assert_eq!(bad_export(&dev, mem), vk::Result::SUCCESS);
-        assert_no_message(&inst, "00671 is muted by message_id_filter");
-        // Not exported for OPAQUE_WIN32 (00671), and not an fd type (00672).
-        let (_, fd) = dev.get_fd(mem, OPAQUE_WIN32);
-        fds::close_if_open(fd);
-        expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00672);
-        assert_settings_messages(&inst, &[]);
-        dev.free(mem);
-        drop(dev);
+        with_fd_memory(&inst, |dev, mem| {
+            assert_eq!(bad_export(dev, mem), SUCCESS);
+            assert_no_message(&inst, "00671 is muted by message_id_filter");
+            // Not exported for OPAQUE_WIN32 (00671), and not an fd type (00672).
+            let (_, fd) = dev.get_fd(mem, OPAQUE_WIN32);
+            fds::close_if_open(fd);
+            expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00672);
+            assert_settings_messages(&inst, &[]);
+        });
     }
 
     /// `duplicate_message_limit = limit`: `calls` bad exports give `limit` messages (every one
     /// with limit 0), the last of which says that further ones are suppressed.
     pub fn duplicate_message_limit(ctx: &Ctx, limit: usize, calls: usize) {
         let inst = ctx.instance();
-        let dev = fd_device(&inst);
-        let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-        for _ in 0..calls {
-            assert_eq!(bad_export(&dev, mem), vk::Result::SUCCESS);
-        }
-        let delivered = if limit == 0 { calls } else { limit.min(calls) };
-        expect_00671_up_to_limit(&inst, delivered, limit);
-        dev.free(mem);
-        drop(dev);
+        with_fd_memory(&inst, |dev, mem| {
+            bad_exports(dev, mem, calls, SUCCESS);
+            let delivered = if limit == 0 { calls } else { limit.min(calls) };
+            expect_00671_up_to_limit(&inst, delivered, limit);
+        });
     }
 
     /// `message_format_json = true` with `log_filename = {dir}/log.txt`: each log line is a
     /// JSON object with the finding's id, severity, command, field and message.
     pub fn message_format_json(ctx: &Ctx) {
-        let inst = ctx.instance();
-        let dev = fd_device(&inst);
-        let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-        for _ in 0..2 {
-            assert_eq!(bad_export(&dev, mem), vk::Result::SUCCESS);
-        }
-        let messages = expect::only(&inst, GET_FD, &[FD_HANDLE_TYPE_00671, FD_HANDLE_TYPE_00671]);
-        let lines = ctx.log_lines();
-        assert_eq!(lines.len(), 2, "one JSON line per finding: {lines:#?}");
-        for (line, m) in lines.iter().zip(&messages) {
-            let v: Value = serde_json::from_str(line)
-                .unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}"));
-            let object = v
-                .as_object()
-                .unwrap_or_else(|| panic!("not an object: {line}"));
-            let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
-            keys.sort_unstable();
-            assert_eq!(
-                keys,
-                ["command", "field", "id", "message", "severity"],
-                "{line}"
-            );
-            assert_eq!(v["id"], FD_HANDLE_TYPE_00671, "{line}");
-            assert_eq!(v["severity"], "error", "{line}");
-            assert_eq!(v["command"], GET_FD, "{line}");
-            assert_eq!(v["field"], "pGetFdInfo->handleType", "{line}");
-            assert_eq!(v["message"], m.text.as_str(), "{line}");
-        }
-        dev.free(mem);
-        drop(dev);
+        two_findings_logged(ctx, |lines, messages| {
+            assert_eq!(lines.len(), 2, "one JSON line per finding: {lines:#?}");
+            for (line, m) in lines.iter().zip(messages) {
+                let v: Value = serde_json::from_str(line)
+                    .unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}"));
+                let object = v
+                    .as_object()
+                    .unwrap_or_else(|| panic!("not an object: {line}"));
+                let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
+                keys.sort_unstable();
+                assert_eq!(
+                    keys,
+                    ["command", "field", "id", "message", "severity"],
+                    "{line}"
+                );
+                assert_eq!(v["id"], FD_HANDLE_TYPE_00671, "{line}");
+                assert_eq!(v["severity"], "error", "{line}");
+                assert_eq!(v["command"], GET_FD, "{line}");
+                assert_eq!(v["field"], "pGetFdInfo->handleType", "{line}");
+                assert_eq!(v["message"], m.text.as_str(), "{line}");
+            }
+        });
     }
 
     /// The name the report scenario gives its memory.
@@ -634,18 +602,15 @@ pub mod scenario {
     /// (see [`check_report`]).
     pub fn report_file(ctx: &Ctx, limit: usize) {
         let inst = ctx.instance();
-        let dev = fd_device(&inst);
-        let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-        dev.name(mem, c"settings-report-memory");
-        for _ in 0..3 {
-            assert_eq!(bad_export(&dev, mem), vk::Result::SUCCESS);
-        }
-        let messages = expect_00671_up_to_limit(&inst, limit.min(3), limit);
-        // The report's message is the finding's text, without the note of the duplicate limit.
-        let text = messages[0].text.clone();
-        dev.free(mem);
-        drop(dev);
-        let path = ctx.dir.join(format!("report-{}.json", std::process::id()));
+        let (mem, text) = with_fd_memory(&inst, |dev, mem| {
+            dev.name(mem, c"settings-report-memory");
+            bad_exports(dev, mem, 3, SUCCESS);
+            let messages = expect_00671_up_to_limit(&inst, limit.min(3), limit);
+            // The report's message is the finding's text, without the note of the duplicate
+            // limit.
+            (mem, messages[0].text.clone())
+        });
+        let path = report_path(ctx);
         assert!(
             !path.exists(),
             "written at vkDestroyInstance (and at exit), not before"
@@ -674,25 +639,24 @@ pub mod scenario {
     pub fn report_names_the_thread(ctx: &Ctx) {
         const NAME: &str = "ec-worker"; // Short: the OS keeps 15 bytes of a thread's name.
         let inst = ctx.instance();
-        let dev = fd_device(&inst);
-        let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-        let worker = std::thread::scope(|s| {
-            std::thread::Builder::new()
-                .name(NAME.to_owned())
-                .spawn_scoped(s, || {
-                    assert_eq!(bad_export(&dev, mem), vk::Result::SUCCESS);
-                    current_thread_id()
-                })
-                .expect("spawn")
-                .join()
-                .expect("the worker")
+        let worker = with_fd_memory(&inst, |dev, mem| {
+            let worker = std::thread::scope(|s| {
+                std::thread::Builder::new()
+                    .name(NAME.to_owned())
+                    .spawn_scoped(s, || {
+                        assert_eq!(bad_export(dev, mem), SUCCESS);
+                        current_thread_id()
+                    })
+                    .expect("spawn")
+                    .join()
+                    .expect("the worker")
+            });
+            assert_ne!(worker, current_thread_id());
+            expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
+            worker
         });
-        assert_ne!(worker, current_thread_id());
-        expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
-        dev.free(mem);
-        drop(dev);
         drop(inst);
-        let report = read_report(&ctx.dir.join(format!("report-{}.json", std::process::id())));
+        let report = read_report(&report_path(ctx));
         let thread = &report["findings"][0]["thread"];
         assert_eq!(thread["id"], worker, "{report:#}");
         assert_eq!(
@@ -705,14 +669,14 @@ pub mod scenario {
     /// destroying its instance or device (the parent checks the report written at exit).
     pub fn report_at_exit(ctx: &Ctx) {
         let inst = ctx.instance();
-        let dev = fd_device(&inst);
+        let dev = inst.fd_device();
         let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-        for _ in 0..2 {
-            assert_eq!(bad_export(&dev, mem), vk::Result::SUCCESS);
-        }
+        bad_exports(&dev, mem, 2, SUCCESS);
         expect::only(&inst, GET_FD, &[FD_HANDLE_TYPE_00671; 2]);
-        let path = ctx.dir.join(format!("report-{}.json", std::process::id()));
-        assert!(!path.exists(), "nothing destroyed yet: no report yet");
+        assert!(
+            !report_path(ctx).exists(),
+            "nothing destroyed yet: no report yet"
+        );
         // Never destroyed: the process exits with them.
         std::mem::forget(dev);
         std::mem::forget(inst);
@@ -727,12 +691,24 @@ pub mod scenario {
         for m in &messages {
             assert!(m.text.starts_with("settings: "), "{m:#?}");
         }
-        let dev = fd_device(&inst);
-        let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-        assert_eq!(bad_export(&dev, mem), vk::Result::SUCCESS);
-        expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
-        dev.free(mem);
-        drop(dev);
+        bad_export_is_reported(&inst, SUCCESS);
+    }
+
+    /// Two bad exports with `log_filename = {dir}/log.txt`: the messenger gets 00671 twice; then
+    /// `check` gets the lines of the log file and the two messages.
+    fn two_findings_logged(ctx: &Ctx, check: impl FnOnce(&[String], &[Captured])) {
+        let inst = ctx.instance();
+        with_fd_memory(&inst, |dev, mem| {
+            bad_exports(dev, mem, 2, SUCCESS);
+            let messages = expect::only(&inst, GET_FD, &[FD_HANDLE_TYPE_00671; 2]);
+            check(&ctx.log_lines(), &messages);
+        });
+    }
+
+    /// `{dir}/report-<pid>.json`: where `report_file = {dir}/report-%p.json` puts this process's
+    /// report.
+    fn report_path(ctx: &Ctx) -> PathBuf {
+        ctx.dir.join(format!("report-{}.json", std::process::id()))
     }
 }
 
