@@ -379,7 +379,7 @@ mod tests {
             record: record_on(DEVICE, exported(OPAQUE_FD)),
             name: Some("staging".into()),
         };
-        let out = check_free(&d, MEMORY, &MemoryLookup::Freed(std::sync::Arc::new(freed)));
+        let out = check_free(&d, MEMORY, &MemoryLookup::Freed(freed));
         assert_eq!(out.ids(), [vuid::FREE_MEMORY_PARAM]);
         let msg = &out.findings[0].message;
         assert!(msg.contains("VkDeviceMemory 0x3000, which was already freed with vkFreeMemory (it had been allocated on VkDevice 0xd000 with allocationSize 65536"), "{msg}");

@@ -4,11 +4,11 @@
 use crate::boundary;
 use crate::dispatch::table::{cast, DeviceDispatch};
 use crate::raw;
+use crate::state::maps;
 use crate::state::registry::{DEVICES, INSTANCES};
 use crate::state::{DeviceFacts, DeviceState, ExternalMemorySupport, InstanceState};
 use crate::vk_names;
 use ash::vk::{self, Handle};
-use dashmap::DashMap;
 use std::sync::Arc;
 
 pub unsafe extern "system" fn create_device(
@@ -72,11 +72,11 @@ pub unsafe extern "system" fn create_device(
                 // SAFETY: the next layer's GDPA and the device it just created.
                 next: unsafe { DeviceDispatch::load(gdpa, device) },
                 instance,
-                memories: DashMap::new(),
+                memories: maps::handle_map(maps::MEMORY_SHARDS),
                 contract: Default::default(),
                 freed: Default::default(),
                 memory_names: Default::default(),
-                names: DashMap::new(),
+                names: maps::handle_map(4),
             };
             DEVICES.insert(device.as_raw(), Arc::new(state));
             result

@@ -3,11 +3,11 @@
 use super::contract::ContractState;
 use super::freed::RecentlyFreed;
 use super::instance::InstanceState;
+use super::maps::HandleMap;
 use super::memory::MemoryRecord;
 use crate::dispatch::table::DeviceDispatch;
 use crate::finding::ObjectRef;
 use ash::vk;
-use dashmap::DashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -109,7 +109,7 @@ pub struct DeviceState {
     pub instance: Arc<InstanceState>,
     pub next: DeviceDispatch,
     /// Live memory objects of this device, by handle value.
-    pub memories: DashMap<u64, Arc<MemoryRecord>>,
+    pub memories: HandleMap<u64, Arc<MemoryRecord>>,
     /// The driver-contract checks' own state.
     pub contract: ContractState,
     /// Recently freed memory, to name the object of a use after free.
@@ -117,7 +117,7 @@ pub struct DeviceState {
     /// Whether the app ever named a `VkDeviceMemory` (else freeing skips the names map).
     pub memory_names: AtomicBool,
     /// Debug names set with `vkSetDebugUtilsObjectNameEXT`, by object type and handle value.
-    pub names: DashMap<(vk::ObjectType, u64), String>,
+    pub names: HandleMap<(vk::ObjectType, u64), String>,
 }
 
 impl DeviceState {

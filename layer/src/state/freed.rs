@@ -1,52 +1,85 @@
 //! A small memory of the most recently freed `VkDeviceMemory` objects, so a use after free or a
 //! double free can say which allocation it was ("staging", 1 MiB, exported as OPAQUE_FD) rather
-//! than only "unknown handle". A fixed ring per device: freeing stores into the next slot
-//! (one atomic increment, no lock); only the error path reads it.
+//! than only "unknown handle". Per device, a few rings, one per group of threads, each on its own
+//! cache line: freeing stores into the next slot of the calling thread's ring (one uncontended
+//! atomic increment, no lock); only the error path reads them.
 
 use super::memory::MemoryRecord;
-use arc_swap::ArcSwapOption;
+use parking_lot::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-/// How many of its latest frees a device remembers.
+/// How many of its latest frees each thread's ring remembers.
 pub const FREED_SLOTS: usize = 64;
+/// Rings per device; threads are spread over them.
+const RINGS: usize = 8;
 
 /// A freed allocation: its record and the debug name it had.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct FreedMemory {
     pub record: Arc<MemoryRecord>,
     pub name: Option<String>,
 }
 
-pub struct RecentlyFreed {
-    slots: Box<[ArcSwapOption<FreedMemory>]>,
+#[repr(align(64))]
+struct Ring {
     next: AtomicUsize,
+    /// Plain locks: a ring is written by its own threads, so they are uncontended, and cheaper
+    /// to write than a lock-free slot (frees are on the hot path, reads are not).
+    slots: Box<[Mutex<Option<FreedMemory>>]>,
+}
+
+pub struct RecentlyFreed {
+    rings: Box<[Ring]>,
 }
 
 impl Default for RecentlyFreed {
     fn default() -> Self {
-        Self {
-            slots: (0..FREED_SLOTS).map(|_| ArcSwapOption::empty()).collect(),
+        let ring = || Ring {
             next: AtomicUsize::new(0),
+            slots: (0..FREED_SLOTS).map(|_| Mutex::new(None)).collect(),
+        };
+        Self {
+            rings: (0..RINGS).map(|_| ring()).collect(),
         }
     }
 }
 
+/// The ring of the calling thread (threads are numbered as they first free).
+fn thread_ring() -> usize {
+    static NEXT_THREAD: AtomicUsize = AtomicUsize::new(0);
+    thread_local! {
+        static RING: usize = NEXT_THREAD.fetch_add(1, Ordering::Relaxed) % RINGS;
+    }
+    RING.with(|r| *r)
+}
+
 impl RecentlyFreed {
     pub fn remember(&self, record: Arc<MemoryRecord>, name: Option<String>) {
-        let slot = self.next.fetch_add(1, Ordering::Relaxed) % FREED_SLOTS;
-        self.slots[slot].store(Some(Arc::new(FreedMemory { record, name })));
+        let ring = &self.rings[thread_ring()];
+        let slot = ring.next.fetch_add(1, Ordering::Relaxed) % FREED_SLOTS;
+        let old = ring.slots[slot]
+            .lock()
+            .replace(FreedMemory { record, name });
+        drop(old); // The oldest record goes now, outside no lock that matters.
     }
 
-    /// The latest freed allocation with this handle, if it is among the last [`FREED_SLOTS`]
-    /// frees. A handle the driver reused for a live allocation is found live before this is
-    /// asked, so a stale entry never names a live object.
-    pub fn find(&self, memory: u64) -> Option<Arc<FreedMemory>> {
-        let newest = self.next.load(Ordering::Relaxed);
-        (1..=FREED_SLOTS)
-            .map(|back| &self.slots[newest.wrapping_sub(back) % FREED_SLOTS])
-            .filter_map(|slot| slot.load_full())
-            .find(|freed| freed.record.memory == memory)
+    /// A freed allocation with this handle, if it is among the last [`FREED_SLOTS`] frees of
+    /// the thread that freed it (its latest free when one thread freed it twice). A handle the
+    /// driver reused for a live allocation is found live before this is asked, so a stale entry
+    /// never names a live object.
+    pub fn find(&self, memory: u64) -> Option<FreedMemory> {
+        self.rings.iter().find_map(|ring| {
+            let newest = ring.next.load(Ordering::Relaxed);
+            (1..=FREED_SLOTS)
+                .map(|back| &ring.slots[newest.wrapping_sub(back) % FREED_SLOTS])
+                .find_map(|slot| {
+                    slot.lock()
+                        .as_ref()
+                        .filter(|freed| freed.record.memory == memory)
+                        .cloned()
+                })
+        })
     }
 }
 

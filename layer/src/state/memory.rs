@@ -39,7 +39,7 @@ pub enum MemoryLookup {
     /// Not a live allocation of any device the layer knows: never allocated, or freed long ago.
     Unknown,
     /// A recently freed allocation of the device the command was called on.
-    Freed(Arc<super::freed::FreedMemory>),
+    Freed(super::freed::FreedMemory),
     /// A live allocation of the device the command was called on.
     Live(Arc<MemoryRecord>),
     /// A live allocation of another device.

@@ -7,6 +7,7 @@ pub mod contract;
 pub mod device;
 pub mod freed;
 pub mod instance;
+pub mod maps;
 pub mod memory;
 pub mod registry;
 

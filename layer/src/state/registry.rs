@@ -6,14 +6,14 @@
 
 use super::device::DeviceState;
 use super::instance::InstanceState;
+use super::maps::FastMap;
 use super::memory::{MemoryLookup, MemoryRecord};
 use arc_swap::ArcSwap;
 use parking_lot::Mutex;
-use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, LazyLock};
 
-type Map<T> = HashMap<u64, Arc<T>>;
+type Map<T> = FastMap<u64, Arc<T>>;
 
 /// A copy-on-write map from a handle (or dispatch key) to shared state.
 pub struct Registry<T> {
@@ -24,7 +24,7 @@ pub struct Registry<T> {
 impl<T> Default for Registry<T> {
     fn default() -> Self {
         Self {
-            map: ArcSwap::from_pointee(HashMap::new()),
+            map: ArcSwap::from_pointee(Map::default()),
             writer: Mutex::new(()),
         }
     }
