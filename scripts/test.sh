@@ -17,3 +17,6 @@ cargo test --workspace
 # VUID coverage, from what the tests just observed: every in-scope VUID checked, with a negative
 # and a positive end-to-end test (or a unit test where the catalog says none is possible).
 target/debug/exportcheck coverage --fail-under 100 | head -8
+# Performance smoke: the benchmark runs end to end in quick mode (figures printed, no timing
+# assertions; the full run and its targets: scripts/bench.sh, docs/performance.md).
+scripts/bench.sh --quick | tail -n 5

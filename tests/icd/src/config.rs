@@ -77,6 +77,19 @@ pub struct Misbehave {
     pub null_metal_handle: bool,
 }
 
+/// What backs a new (not imported) allocation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MemoryBacking {
+    /// A `memfd` of the allocation's size, made by `vkAllocateMemory`.
+    #[default]
+    Memfd,
+    /// Nothing until needed: the memfd is made by the first `vkMapMemory` or `vkGetMemoryFdKHR`
+    /// of the allocation. Allocations cost no file descriptor (a million of them fit under the
+    /// usual open-file limit) and no system call.
+    None,
+}
+
 /// Physical-device features the driver reports (and accepts in `vkCreateDevice`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -103,6 +116,9 @@ pub struct Config {
     /// Keyed by a single handle-type bit.
     pub external_buffer: BTreeMap<u32, ExternalMemory>,
     pub misbehave: Misbehave,
+    pub memory_backing: MemoryBacking,
+    /// `VkPhysicalDeviceLimits::maxMemoryAllocationCount` (reported, not enforced).
+    pub max_memory_allocation_count: u32,
 }
 
 /// The device extensions exposed by default.
@@ -118,6 +134,8 @@ pub const DEFAULT_DEVICE_EXTENSIONS: [&str; 8] = [
 ];
 
 const GIB: u64 = 1 << 30;
+/// `maxMemoryAllocationCount` by default (the minimum the spec allows).
+pub const DEFAULT_MAX_MEMORY_ALLOCATION_COUNT: u32 = 4096;
 
 impl Default for Config {
     fn default() -> Self {
@@ -159,6 +177,8 @@ impl Default for Config {
             features: Features::default(),
             external_buffer: default_external_buffer(),
             misbehave: Misbehave::default(),
+            memory_backing: MemoryBacking::default(),
+            max_memory_allocation_count: DEFAULT_MAX_MEMORY_ALLOCATION_COUNT,
         }
     }
 }
@@ -264,6 +284,10 @@ struct RawConfig {
     external_buffer: BTreeMap<String, RawExternalMemory>,
     #[serde(default)]
     misbehave: Misbehave,
+    #[serde(default)]
+    memory_backing: MemoryBacking,
+    #[serde(default)]
+    max_memory_allocation_count: Option<u32>,
 }
 
 /// Names of the bits of one Vulkan flags type, without the `VK_..._` prefix and `_BIT`.
@@ -394,6 +418,10 @@ impl Config {
         let mut config = Config {
             features: raw.features,
             misbehave: raw.misbehave,
+            memory_backing: raw.memory_backing,
+            max_memory_allocation_count: raw
+                .max_memory_allocation_count
+                .unwrap_or(DEFAULT_MAX_MEMORY_ALLOCATION_COUNT),
             ..Config::default()
         };
         if let Some(extensions) = raw.device_extensions {
@@ -602,6 +630,24 @@ mod tests {
         assert!(!c.features.external_memory_rdma);
         assert_eq!(c.device_extensions, ["VK_KHR_external_memory"]);
         assert_eq!(c.memory_types, Config::default().memory_types);
+    }
+
+    #[test]
+    fn memory_backing_is_memfd_unless_none_is_asked_for() {
+        assert_eq!(Config::default().memory_backing, MemoryBacking::Memfd);
+        let c = Config::from_json(r#"{"memory_backing": "none"}"#).unwrap();
+        assert_eq!(c.memory_backing, MemoryBacking::None);
+        let c = Config::from_json(r#"{"memory_backing": "memfd"}"#).unwrap();
+        assert_eq!(c.memory_backing, MemoryBacking::Memfd);
+        assert!(Config::from_json(r#"{"memory_backing": "file"}"#).is_err());
+    }
+
+    #[test]
+    fn max_memory_allocation_count_defaults_to_the_spec_minimum() {
+        assert_eq!(Config::default().max_memory_allocation_count, 4096);
+        let c = Config::from_json(r#"{"max_memory_allocation_count": 4294967295}"#).unwrap();
+        assert_eq!(c.max_memory_allocation_count, u32::MAX);
+        assert!(Config::from_json(r#"{"max_memory_allocation_count": -1}"#).is_err());
     }
 
     #[test]

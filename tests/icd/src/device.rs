@@ -23,6 +23,8 @@ pub struct Device {
     pub rdma_enabled: bool,
     /// Live `VkDeviceMemory` objects, keyed by handle value.
     pub memory: Mutex<HashMap<u64, Allocation>>,
+    /// Live `VkBuffer` objects: handle value to size.
+    pub buffers: Mutex<HashMap<u64, u64>>,
 }
 
 impl Device {
@@ -121,6 +123,7 @@ unsafe fn create(
         enabled_extensions,
         rdma_enabled,
         memory: Mutex::new(HashMap::new()),
+        buffers: Mutex::new(HashMap::new()),
     });
     objects::queues().insert(queue.handle(), queue);
     objects::devices().insert(device.handle(), device.clone());
@@ -154,6 +157,7 @@ pub(crate) unsafe extern "system" fn destroy_device(
             objects::queues().remove(dev.queue.handle());
             // Memory still allocated is freed (fds closed, mappings removed) with the device.
             objects::lock(&dev.memory).clear();
+            objects::lock(&dev.buffers).clear();
         }
     })
 }

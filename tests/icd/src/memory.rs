@@ -1,4 +1,5 @@
-//! Device memory: every allocation is a `memfd` of its size; fds are imported by taking
+//! Device memory: every allocation is a `memfd` of its size (made at allocation, or at first
+//! use with `"memory_backing": "none"`); fds are imported by taking
 //! ownership and exported as new descriptors of that memfd; RDMA addresses, Win32 handles and
 //! Metal handles are made-up values, distinct per allocation and handle type.
 
@@ -9,7 +10,9 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-use crate::config::{HANDLE_TYPE_MTLBUFFER, HANDLE_TYPE_MTLHEAP, HANDLE_TYPE_MTLTEXTURE};
+use crate::config::{
+    MemoryBacking, HANDLE_TYPE_MTLBUFFER, HANDLE_TYPE_MTLHEAP, HANDLE_TYPE_MTLTEXTURE,
+};
 use crate::device::{self, Device};
 use crate::ffi::{self, entry};
 use crate::objects::lock;
@@ -90,7 +93,8 @@ pub struct Allocation {
     pub id: u64,
     pub size: u64,
     pub memory_type_index: u32,
-    /// Always `Some` until dropped (taken out to be closed under the owned-fd lock).
+    /// The memfd or imported fd. `None` until first needed with `"memory_backing": "none"`
+    /// (see [`Allocation::backing_fd`]); taken out to be closed under the owned-fd lock.
     fd: Option<OwnedFd>,
     /// `VkExportMemoryAllocateInfo::handleTypes`
     pub export_types: u32,
@@ -120,9 +124,16 @@ impl Drop for Allocation {
 }
 
 impl Allocation {
-    /// The memfd (or imported fd) backing the allocation.
-    fn raw_fd(&self) -> RawFd {
-        self.fd.as_ref().map_or(-1, |fd| fd.as_raw_fd())
+    /// The memfd (or imported fd) backing the allocation, made now if it has none yet.
+    fn backing_fd(&mut self) -> Result<RawFd, vk::Result> {
+        if let Some(fd) = &self.fd {
+            return Ok(fd.as_raw_fd());
+        }
+        let fd = new_memfd(self.size).ok_or(vk::Result::ERROR_OUT_OF_HOST_MEMORY)?;
+        let raw = fd.as_raw_fd();
+        lock(owned_fds()).insert(raw);
+        self.fd = Some(fd);
+        Ok(raw)
     }
 }
 
@@ -225,16 +236,17 @@ unsafe fn allocate(
         Some(i) => match import_fd(i.handle_type.as_raw(), i.fd, info.allocation_size) {
             Ok(fd) => {
                 imported_type = Some(i.handle_type.as_raw());
-                fd
+                Some(fd)
             }
             Err(e) => return e,
         },
+        None if dev.config.memory_backing == MemoryBacking::None => None,
         None => {
             let Some(fd) = new_memfd(info.allocation_size) else {
                 return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY;
             };
             lock(owned_fds()).insert(fd.as_raw_fd());
-            fd
+            Some(fd)
         }
     };
     let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
@@ -243,7 +255,7 @@ unsafe fn allocate(
         id,
         size: info.allocation_size,
         memory_type_index: info.memory_type_index,
-        fd: Some(fd),
+        fd,
         export_types: export.unwrap_or(0),
         export_types_nv: export_nv.unwrap_or(0),
         imported_type,
@@ -310,6 +322,9 @@ pub(crate) unsafe extern "system" fn map_memory(
         let Ok(len) = usize::try_from(a.size) else {
             return FAILED;
         };
+        let Ok(fd) = a.backing_fd() else {
+            return FAILED;
+        };
         // SAFETY: maps `len` bytes of the allocation's own memfd; the result is checked.
         let addr = unsafe {
             libc::mmap(
@@ -317,7 +332,7 @@ pub(crate) unsafe extern "system" fn map_memory(
                 len,
                 libc::PROT_READ | libc::PROT_WRITE,
                 libc::MAP_SHARED,
-                a.raw_fd(),
+                fd,
                 0,
             )
         };
@@ -424,7 +439,7 @@ pub(crate) unsafe extern "system" fn get_memory_fd(
                     return Ok(fd);
                 }
             }
-            let fd = dup_fd(a.raw_fd(), !m.fd_without_cloexec)?;
+            let fd = dup_fd(a.backing_fd()?, !m.fd_without_cloexec)?;
             if m.same_fd_twice {
                 a.cached_fd = Some(fd);
             }

@@ -39,7 +39,7 @@ impl PhysicalDevice {
 
     fn properties(&self) -> vk::PhysicalDeviceProperties {
         let limits = vk::PhysicalDeviceLimits {
-            max_memory_allocation_count: 4096,
+            max_memory_allocation_count: self.config.max_memory_allocation_count,
             buffer_image_granularity: 1,
             non_coherent_atom_size: 64,
             min_memory_map_alignment: 4096,
@@ -364,6 +364,26 @@ pub(crate) unsafe extern "system" fn get_image_format_properties(
 ) -> vk::Result {
     entry(
         "vkGetPhysicalDeviceImageFormatProperties",
+        vk::Result::ERROR_FORMAT_NOT_SUPPORTED,
+        || vk::Result::ERROR_FORMAT_NOT_SUPPORTED,
+    )
+}
+
+/// `vkGetPhysicalDeviceExternalImageFormatPropertiesNV` (VK_NV_external_memory_capabilities): no
+/// image format is supported, as for the other image format queries.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe extern "system" fn get_external_image_format_properties_nv(
+    _physical_device: vk::PhysicalDevice,
+    _format: vk::Format,
+    _ty: vk::ImageType,
+    _tiling: vk::ImageTiling,
+    _usage: vk::ImageUsageFlags,
+    _flags: vk::ImageCreateFlags,
+    _external_handle_type: vk::ExternalMemoryHandleTypeFlagsNV,
+    _p_properties: *mut vk::ExternalImageFormatPropertiesNV,
+) -> vk::Result {
+    entry(
+        "vkGetPhysicalDeviceExternalImageFormatPropertiesNV",
         vk::Result::ERROR_FORMAT_NOT_SUPPORTED,
         || vk::Result::ERROR_FORMAT_NOT_SUPPORTED,
     )

@@ -4,7 +4,7 @@
 
 use ash::vk;
 
-use crate::{device as d, instance as i, memory as m, physical_device as p};
+use crate::{buffer as b, device as d, instance as i, memory as m, physical_device as p};
 
 /// The dispatch level of a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,6 +144,9 @@ pub fn lookup(name: &str) -> Option<Proc> {
         "vkGetPhysicalDeviceImageFormatProperties2" => {
             proc_entry!(PhysicalDevice, p::get_image_format_properties2)
         }
+        "vkGetPhysicalDeviceExternalImageFormatPropertiesNV" => {
+            proc_entry!(PhysicalDevice, p::get_external_image_format_properties_nv)
+        }
         "vkGetPhysicalDeviceSparseImageFormatProperties" => {
             proc_entry!(PhysicalDevice, p::get_sparse_image_format_properties)
         }
@@ -177,6 +180,12 @@ pub fn lookup(name: &str) -> Option<Proc> {
         "vkFlushMappedMemoryRanges" => proc_entry!(Device, m::flush_mapped_memory_ranges),
         "vkInvalidateMappedMemoryRanges" => {
             proc_entry!(Device, m::invalidate_mapped_memory_ranges)
+        }
+        "vkCreateBuffer" => proc_entry!(Device, b::create_buffer),
+        "vkDestroyBuffer" => proc_entry!(Device, b::destroy_buffer),
+        "vkGetBufferMemoryRequirements" => proc_entry!(Device, b::get_buffer_memory_requirements),
+        "vkGetBufferMemoryRequirements2" => {
+            proc_entry!(Device, b::get_buffer_memory_requirements2)
         }
         "vkGetMemoryFdKHR" => proc_entry!(Device, m::get_memory_fd, FD),
         "vkGetMemoryFdPropertiesKHR" => proc_entry!(Device, m::get_memory_fd_properties, FD),

@@ -1,0 +1,378 @@
+//! The parent: runs one child per (round, driver, configuration, suite), collects their JSON,
+//! prints the table and writes `target/bench/results.json`.
+
+use serde::{Deserialize, Serialize};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use crate::child::ChildArgs;
+use crate::merge::Merged;
+use crate::model::{ChildResult, Config, Driver, Mode, Suite, RESULT_MARKER};
+use crate::report::{self, Row, Verdict};
+use crate::setup::{self, LibraryInfo, Paths};
+use crate::table;
+
+/// Options of a benchmark run.
+#[derive(Debug, Default)]
+pub struct Options {
+    pub quick: bool,
+    pub rounds: Option<usize>,
+    pub out: Option<PathBuf>,
+    pub layer: Option<PathBuf>,
+    pub test_driver: Option<PathBuf>,
+    pub drivers: Option<Vec<Driver>>,
+    pub fail_on_miss: bool,
+}
+
+pub const USAGE: &str = "\
+usage: exportcheck-bench [--quick] [--rounds N] [--drivers test-driver,lavapipe] [--out FILE]
+                         [--layer LIB] [--test-driver LIB] [--fail-on-miss]
+       exportcheck-bench plot [RESULTS] [--out-dir DIR]
+
+Measures what exportcheck adds to Vulkan calls, through the real loader, on the test driver and
+on lavapipe, against no layer and the Khronos validation layer. Prints a table and writes
+target/bench/results.json (--quick: target/bench/results-quick.json).
+Exit status: 0 when every measurement ran (1 if one failed; 2 with --fail-on-miss and a target
+missed).";
+
+impl Options {
+    pub fn parse(args: &[String]) -> Result<Options, String> {
+        let mut o = Options::default();
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            let mut value = || {
+                it.next()
+                    .cloned()
+                    .ok_or_else(|| format!("{a} needs a value"))
+            };
+            match a.as_str() {
+                "--quick" => o.quick = true,
+                "--full" => o.quick = false,
+                "--fail-on-miss" => o.fail_on_miss = true,
+                "--rounds" => {
+                    let v = value()?;
+                    let n: usize = v.parse().map_err(|_| format!("bad --rounds {v:?}"))?;
+                    o.rounds = Some(n.max(1));
+                }
+                "--out" => o.out = Some(value()?.into()),
+                "--layer" => o.layer = Some(value()?.into()),
+                "--test-driver" => o.test_driver = Some(value()?.into()),
+                "--drivers" => {
+                    let v = value()?;
+                    let list = v
+                        .split(',')
+                        .map(|d| {
+                            Driver::parse(d.trim()).ok_or_else(|| format!("unknown driver {d:?}"))
+                        })
+                        .collect::<Result<Vec<_>, _>>()?;
+                    o.drivers = Some(list);
+                }
+                _ => return Err(format!("unknown argument {a:?}\n\n{USAGE}")),
+            }
+        }
+        Ok(o)
+    }
+
+    pub fn mode(&self) -> Mode {
+        if self.quick {
+            Mode::Quick
+        } else {
+            Mode::Full
+        }
+    }
+}
+
+/// The machine the figures come from.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Machine {
+    pub cpus: usize,
+    pub kernel: String,
+    pub cpu_model: String,
+}
+
+impl Machine {
+    fn probe() -> Machine {
+        let read = |p: &str| std::fs::read_to_string(p).unwrap_or_default();
+        Machine {
+            cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            kernel: read("/proc/sys/kernel/osrelease").trim().to_string(),
+            cpu_model: read("/proc/cpuinfo")
+                .lines()
+                .find_map(|l| l.strip_prefix("model name"))
+                .map(|l| l.trim_start_matches([' ', '\t', ':']).to_string())
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// `results.json`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Results {
+    pub mode: Mode,
+    pub rounds: usize,
+    pub machine: Machine,
+    /// The layer and test driver builds measured (copied at the start of the run).
+    pub layer: LibraryInfo,
+    pub test_driver: LibraryInfo,
+    pub test_driver_config: String,
+    pub drivers: Vec<Driver>,
+    pub configs: Vec<Config>,
+    pub rows: Vec<Row>,
+    /// Children that failed, with why.
+    pub failures: Vec<String>,
+    pub wall_seconds: f64,
+    /// Every child's own result (per-batch samples included).
+    pub children: Vec<ChildResult>,
+}
+
+/// One child to run.
+struct Job {
+    args: ChildArgs,
+    label: String,
+}
+
+fn jobs(
+    paths: &Paths,
+    mode: Mode,
+    rounds: usize,
+    drivers: &[Driver],
+    configs: &[Config],
+) -> Result<Vec<Job>, String> {
+    let mut jobs = Vec::new();
+    let job = |driver: Driver, config: Config, suite: Suite, round: usize| -> Result<Job, String> {
+        Ok(Job {
+            label: format!("{driver}-{config}-{}-r{round}", suite.name()),
+            args: ChildArgs {
+                driver,
+                config,
+                suite,
+                mode,
+                round,
+                driver_library: paths.driver_library_name(driver)?,
+            },
+        })
+    };
+    for round in 0..rounds {
+        for &driver in drivers {
+            // Rotate the order each round, so no configuration always runs first or last.
+            for i in 0..configs.len() {
+                let config = configs[(i + round) % configs.len()];
+                jobs.push(job(driver, config, Suite::Calls, round)?);
+            }
+        }
+    }
+    if drivers.contains(&Driver::TestDriver) {
+        for &config in configs {
+            jobs.push(job(Driver::TestDriver, config, Suite::Memory, 0)?);
+        }
+    }
+    Ok(jobs)
+}
+
+/// Runs one child; its stdout is scanned for the result line, anything else is passed on to
+/// stderr.
+fn run_child(paths: &Paths, job: &Job) -> Result<ChildResult, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let mut cmd = Command::new(exe);
+    cmd.args(job.args.to_args())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    let log = paths.configure(&mut cmd, job.args.driver, &job.label)?;
+    let start = Instant::now();
+    let mut child = cmd.spawn().map_err(|e| format!("spawn: {e}"))?;
+    let mut result = None;
+    if let Some(stdout) = child.stdout.take() {
+        for line in BufReader::new(stdout).lines() {
+            let line = line.map_err(|e| format!("reading the child's stdout: {e}"))?;
+            match line.strip_prefix(RESULT_MARKER) {
+                Some(json) => {
+                    result = Some(
+                        serde_json::from_str::<ChildResult>(json)
+                            .map_err(|e| format!("bad result JSON: {e}"))?,
+                    )
+                }
+                None => eprintln!("  {}: {line}", job.label),
+            }
+        }
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    let mut result = match (status.success(), result) {
+        (true, Some(r)) => r,
+        (_, _) => return Err(format!("{}: child exited with {status}", job.label)),
+    };
+    result.wall_seconds = start.elapsed().as_secs_f64();
+    result.layer_log_lines = std::fs::read_to_string(&log)
+        .map(|t| t.lines().count())
+        .unwrap_or(0);
+    Ok(result)
+}
+
+fn default_out(paths: &Paths, mode: Mode) -> PathBuf {
+    paths.bench_dir.join(match mode {
+        Mode::Quick => "results-quick.json",
+        Mode::Full => "results.json",
+    })
+}
+
+/// Runs the benchmark; returns the process exit code.
+pub fn main(opts: &Options) -> Result<u8, String> {
+    let mode = opts.mode();
+    let rounds = opts.rounds.unwrap_or(match mode {
+        Mode::Quick => 1,
+        Mode::Full => 3,
+    });
+    let mut paths = Paths::new(opts.layer.clone(), opts.test_driver.clone())?;
+    let mut drivers = opts.drivers.clone().unwrap_or(Driver::ALL.to_vec());
+    require(
+        &paths.layer_library,
+        "the layer (cargo build --release -p exportcheck-layer)",
+    )?;
+    if drivers.contains(&Driver::TestDriver) {
+        require(
+            &paths.test_driver_library,
+            "the test driver (cargo build --release -p exportcheck-test-icd)",
+        )?;
+    }
+    if drivers.contains(&Driver::Lavapipe) && !Path::new(setup::LAVAPIPE_ICD).exists() {
+        eprintln!(
+            "exportcheck-bench: {} is missing (install mesa-vulkan-drivers): lavapipe skipped",
+            setup::LAVAPIPE_ICD
+        );
+        drivers.retain(|d| *d != Driver::Lavapipe);
+    }
+    let mut configs = Config::ALL.to_vec();
+    if !Path::new(setup::KHRONOS_MANIFEST).exists() {
+        eprintln!(
+            "exportcheck-bench: {} is missing (install vulkan-validationlayers): the Khronos configuration is skipped",
+            setup::KHRONOS_MANIFEST
+        );
+        configs.retain(|c| *c != Config::Khronos);
+    }
+    let [layer, test_driver] = paths.snapshot_libraries()?;
+    paths.write_manifests()?;
+    let jobs = jobs(&paths, mode, rounds, &drivers, &configs)?;
+    let start = Instant::now();
+    let mut children = Vec::new();
+    let mut failures = Vec::new();
+    for (i, job) in jobs.iter().enumerate() {
+        eprint!("[{:>2}/{}] {:<40}", i + 1, jobs.len(), job.label);
+        match run_child(&paths, job) {
+            Ok(r) => {
+                eprintln!(" {:6.1} s", r.wall_seconds);
+                if r.layer_log_lines > 0 {
+                    eprintln!(
+                        "        the layer logged {} line(s): {}",
+                        r.layer_log_lines,
+                        paths.log_file(&job.label).display()
+                    );
+                }
+                children.push(r);
+            }
+            Err(e) => {
+                eprintln!(" FAILED: {e}");
+                failures.push(e);
+            }
+        }
+    }
+    let merged = Merged::new(&children);
+    let rows = report::rows(&merged, &drivers);
+    let results = Results {
+        mode,
+        rounds,
+        machine: Machine::probe(),
+        layer,
+        test_driver,
+        test_driver_config: setup::TEST_DRIVER_CONFIG.to_string(),
+        drivers,
+        configs,
+        rows,
+        failures,
+        wall_seconds: start.elapsed().as_secs_f64(),
+        children,
+    };
+    print_summary(&results);
+    let out = opts
+        .out
+        .clone()
+        .unwrap_or_else(|| default_out(&paths, mode));
+    write_results(&out, &results)?;
+    eprintln!("exportcheck-bench: wrote {}", out.display());
+    Ok(if !results.failures.is_empty() {
+        1
+    } else if opts.fail_on_miss && results.rows.iter().any(|r| r.verdict == Verdict::Miss) {
+        2
+    } else {
+        0
+    })
+}
+
+fn require(path: &Path, what: &str) -> Result<(), String> {
+    if path.exists() {
+        Ok(())
+    } else {
+        Err(format!("{} is missing: build {what}", path.display()))
+    }
+}
+
+fn print_summary(r: &Results) {
+    println!(
+        "exportcheck-bench: {} mode, {} round(s), {} CPUs ({}), {:.0} s",
+        r.mode.name(),
+        r.rounds,
+        r.machine.cpus,
+        r.machine.cpu_model,
+        r.wall_seconds
+    );
+    println!(
+        "layer: {} ({} bytes, fnv1a64 {}); test driver config: {}",
+        r.layer.source, r.layer.bytes, r.layer.fnv1a64, r.test_driver_config
+    );
+    println!();
+    print!("{}", table::render(&r.rows));
+    println!();
+    print!("{}", table::notes(&r.rows));
+    let passed = r.rows.iter().filter(|x| x.verdict == Verdict::Pass).count();
+    let missed = r.rows.iter().filter(|x| x.verdict == Verdict::Miss).count();
+    println!();
+    println!("targets: {passed} met, {missed} missed");
+    for f in &r.failures {
+        println!("FAILED: {f}");
+    }
+}
+
+fn write_results(path: &Path, r: &Results) -> Result<(), String> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let text = serde_json::to_string_pretty(r).map_err(|e| e.to_string())?;
+    std::fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Reads a `results.json`.
+pub fn read_results(path: &Path) -> Result<Results, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_parse() {
+        let args: Vec<String> = ["--quick", "--rounds", "2", "--drivers", "lavapipe,test"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let o = Options::parse(&args).unwrap();
+        assert_eq!(o.mode(), Mode::Quick);
+        assert_eq!(o.rounds, Some(2));
+        assert_eq!(o.drivers, Some(vec![Driver::Lavapipe, Driver::TestDriver]));
+        assert!(Options::parse(&["--bogus".to_string()]).is_err());
+        assert!(Options::parse(&["--rounds".to_string()]).is_err());
+        assert_eq!(Options::parse(&[]).unwrap().mode(), Mode::Full);
+    }
+}

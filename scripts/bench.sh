@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Measures what exportcheck costs an application (docs/performance.md): installs what the
+# benchmark needs if it is missing, builds the release binaries, runs exportcheck-bench and draws
+# the figures. Arguments go to exportcheck-bench, e.g.
+#   scripts/bench.sh            # full run (a few minutes): target/bench/results.json, docs/*.svg
+#   scripts/bench.sh --quick    # smoke run (seconds): target/bench/results-quick.json and
+#                               # target/bench/plots/*.svg; docs/ is left alone
+# Needs, from Debian/Ubuntu packages (installed with apt-get, through sudo when not root):
+#   libvulkan1               the Khronos Vulkan loader
+#   mesa-vulkan-drivers      Mesa's lavapipe CPU driver
+#   vulkan-validationlayers  the Khronos validation layer, the comparison
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(libvulkan1 mesa-vulkan-drivers vulkan-validationlayers)
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+if ((${#missing[@]})); then
+    echo "exportcheck-bench: installing ${missing[*]}"
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+if ! command -v cargo >/dev/null 2>&1; then
+    echo "exportcheck-bench: cargo not found; install a Rust toolchain first (https://rustup.rs)" >&2
+    exit 1
+fi
+
+cargo build --release -p exportcheck-layer -p exportcheck-test-icd -p exportcheck-bench
+
+quick=0
+results=""
+prev=""
+for arg in "$@"; do
+    if [ "$arg" = "--quick" ]; then quick=1; fi
+    if [ "$prev" = "--out" ]; then results="$arg"; fi
+    prev="$arg"
+done
+
+status=0
+target/release/exportcheck-bench "$@" || status=$?
+# 1: a measurement could not run (no results to plot); 2: --fail-on-miss and a target missed.
+if [ "$status" -eq 1 ]; then
+    exit 1
+fi
+if [ "$quick" -eq 1 ]; then
+    target/release/exportcheck-bench plot "${results:-target/bench/results-quick.json}" \
+        --out-dir target/bench/plots
+else
+    target/release/exportcheck-bench plot "${results:-target/bench/results.json}" --out-dir docs
+fi
+exit "$status"
