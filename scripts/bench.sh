@@ -12,24 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libvulkan1 mesa-vulkan-drivers vulkan-validationlayers)
-missing=()
-for p in "${packages[@]}"; do
-    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-        missing+=("$p")
-    fi
-done
-if ((${#missing[@]})); then
-    echo "exportcheck-bench: installing ${missing[*]}"
-    sudo=""
-    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
-if ! command -v cargo >/dev/null 2>&1; then
-    echo "exportcheck-bench: cargo not found; install a Rust toolchain first (https://rustup.rs)" >&2
-    exit 1
-fi
+scripts/install-deps.sh vulkan-validationlayers
 
 cargo build --release -p exportcheck-layer -p exportcheck-test-icd -p exportcheck-bench
 

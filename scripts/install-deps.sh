@@ -3,10 +3,11 @@
 #   libvulkan1            the Khronos Vulkan loader the layer plugs into
 #   mesa-vulkan-drivers   Mesa's lavapipe CPU driver (exposes VK_KHR_external_memory_fd)
 #   libvulkan-dev         the Vulkan registry with validusage.json (the VUID catalog is checked against it)
-# Uses sudo when not root. Needs a Rust toolchain (rustup) already.
+# Extra package names given as arguments are installed too (scripts/bench.sh adds the Khronos
+# validation layer). Uses sudo when not root. Needs a Rust toolchain (rustup) already.
 set -euo pipefail
 
-packages=(libvulkan1 mesa-vulkan-drivers libvulkan-dev)
+packages=(libvulkan1 mesa-vulkan-drivers libvulkan-dev "$@")
 missing=()
 for p in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
