@@ -20,3 +20,6 @@ target/debug/exportcheck coverage --fail-under 100 | head -8
 # Performance smoke: the benchmark runs end to end in quick mode (figures printed, no timing
 # assertions; the full run and its targets: scripts/bench.sh, docs/performance.md).
 scripts/bench.sh --quick | tail -n 5
+# Release artifacts: the .deb installs, VK_INSTANCE_LAYERS alone enables the layer it installs,
+# it uninstalls; the Linux and Windows archives are complete.
+scripts/test-package.sh | tail -n 1
