@@ -94,49 +94,46 @@ pub fn check_fd(record: &MemoryRecord, fd: i32, probe: Option<FdProbe>) -> Outco
     outcome
 }
 
-/// `vkGetMemoryRemoteAddressNV` returned `address`.
-pub fn check_remote_address(record: &MemoryRecord, address: usize) -> Outcome {
+/// A handle-like result (`*pAddress`, `*pHandle`) must not be NULL after `VK_SUCCESS`.
+fn check_not_null(
+    id: &'static str,
+    command: &'static str,
+    field: &'static str,
+    record: &MemoryRecord,
+    value: usize,
+) -> Outcome {
     let mut outcome = Outcome::default();
-    if address == 0 {
+    if value == 0 {
         outcome.push(driver_finding(
-            vuid::DRIVER_NULL_REMOTE_ADDRESS,
-            "vkGetMemoryRemoteAddressNV",
-            "*pAddress",
+            id,
+            command,
+            field,
             record,
-            "*pAddress is NULL".to_owned(),
+            format!("{field} is NULL"),
         ));
     }
     outcome
+}
+
+/// `vkGetMemoryRemoteAddressNV` returned `address`.
+pub fn check_remote_address(record: &MemoryRecord, address: usize) -> Outcome {
+    let (id, command) = (
+        vuid::DRIVER_NULL_REMOTE_ADDRESS,
+        "vkGetMemoryRemoteAddressNV",
+    );
+    check_not_null(id, command, "*pAddress", record, address)
 }
 
 /// `vkGetMemoryWin32HandleNV` returned `handle`.
 pub fn check_win32_handle(record: &MemoryRecord, handle: vk::HANDLE) -> Outcome {
-    let mut outcome = Outcome::default();
-    if handle == 0 {
-        outcome.push(driver_finding(
-            vuid::DRIVER_NULL_WIN32_HANDLE,
-            "vkGetMemoryWin32HandleNV",
-            "*pHandle",
-            record,
-            "*pHandle is NULL".to_owned(),
-        ));
-    }
-    outcome
+    let (id, command) = (vuid::DRIVER_NULL_WIN32_HANDLE, "vkGetMemoryWin32HandleNV");
+    check_not_null(id, command, "*pHandle", record, handle as usize)
 }
 
 /// `vkGetMemoryMetalHandleEXT` returned `handle`.
 pub fn check_metal_handle(record: &MemoryRecord, handle: usize) -> Outcome {
-    let mut outcome = Outcome::default();
-    if handle == 0 {
-        outcome.push(driver_finding(
-            vuid::DRIVER_NULL_METAL_HANDLE,
-            "vkGetMemoryMetalHandleEXT",
-            "*pHandle",
-            record,
-            "*pHandle is NULL".to_owned(),
-        ));
-    }
-    outcome
+    let (id, command) = (vuid::DRIVER_NULL_METAL_HANDLE, "vkGetMemoryMetalHandleEXT");
+    check_not_null(id, command, "*pHandle", record, handle)
 }
 
 #[cfg(test)]

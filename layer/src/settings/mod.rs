@@ -15,33 +15,23 @@ pub use parse::{parse_setting, SettingError};
 
 /// `report_flags` as a list of names.
 pub fn flag_names(f: ReportFlags) -> Vec<&'static str> {
-    parse::flags_text(f)
-        .split(',')
-        .filter(|s| !s.is_empty())
-        .map(|s| match s {
-            "error" => "error",
-            "warn" => "warn",
-            _ => "info",
-        })
+    [(f.error, "error"), (f.warn, "warn"), (f.info, "info")]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
         .collect()
 }
 
 /// `debug_action` as a list of names.
 pub fn action_names(a: DebugActions) -> Vec<&'static str> {
-    let mut out = Vec::new();
-    if a.log {
-        out.push("log");
-    }
-    if a.callback {
-        out.push("callback");
-    }
-    if a.break_ {
-        out.push("break");
-    }
-    if a.fail {
-        out.push("fail");
-    }
-    out
+    [
+        (a.log, "log"),
+        (a.callback, "callback"),
+        (a.break_, "break"),
+        (a.fail, "fail"),
+    ]
+    .into_iter()
+    .filter_map(|(on, name)| on.then_some(name))
+    .collect()
 }
 
 /// `log_filename` as text.
@@ -193,14 +183,15 @@ impl Settings {
         format!(
             "report_flags = {}; debug_action = {}; log_filename = {}; message_id_filter = [{}]; \
              duplicate_message_limit = {}; message_format_json = {}; report_file = {}",
-            parse::flags_text(self.report_flags),
-            parse::actions_text(self.debug_action),
-            match &self.log_filename {
-                None => "(stderr when the app has no messenger)".to_owned(),
-                Some(LogTarget::Stderr) => "stderr".to_owned(),
-                Some(LogTarget::Stdout) => "stdout".to_owned(),
-                Some(LogTarget::File(f)) => f.clone(),
+            flag_names(self.report_flags).join(","),
+            match action_names(self.debug_action).join(",") {
+                none if none.is_empty() => "ignore".to_owned(),
+                actions => actions,
             },
+            self.log_filename.as_ref().map_or_else(
+                || "(stderr when the app has no messenger)".to_owned(),
+                log_target_text
+            ),
             self.message_id_filter.join(", "),
             self.duplicate_message_limit,
             self.message_format_json,

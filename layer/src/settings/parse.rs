@@ -118,40 +118,6 @@ pub fn parse_setting(settings: &mut Settings, name: &str, value: &str) -> Result
     Ok(())
 }
 
-pub(super) fn flags_text(f: ReportFlags) -> String {
-    let mut parts = Vec::new();
-    if f.error {
-        parts.push("error");
-    }
-    if f.warn {
-        parts.push("warn");
-    }
-    if f.info {
-        parts.push("info");
-    }
-    parts.join(",")
-}
-
-pub(super) fn actions_text(a: DebugActions) -> String {
-    let mut parts = Vec::new();
-    if a.log {
-        parts.push("log");
-    }
-    if a.callback {
-        parts.push("callback");
-    }
-    if a.break_ {
-        parts.push("break");
-    }
-    if a.fail {
-        parts.push("fail");
-    }
-    if parts.is_empty() {
-        parts.push("ignore");
-    }
-    parts.join(",")
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::RawSetting;
