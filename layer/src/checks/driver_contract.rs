@@ -141,7 +141,7 @@ mod tests {
     use super::*;
     use crate::checks::fixtures::*;
 
-    fn rec() -> std::sync::Arc<MemoryRecord> {
+    fn rec() -> MemoryRecord {
         record_on(DEVICE, exported(OPAQUE_FD))
     }
 

@@ -422,7 +422,7 @@ mod tests {
         let device = fd_device();
         for (cmd, check, handle_type, facts) in commands() {
             assert_eq!(
-                check(&device, &good_args(handle_type, facts.clone())),
+                check(&device, &good_args(handle_type, facts)),
                 Outcome::default(),
                 "{}",
                 cmd.name
@@ -435,7 +435,7 @@ mod tests {
             };
             expect(check(&device, &null_info), cmd.info_vuid, true, cmd);
 
-            let mut args = good_args(handle_type, facts.clone());
+            let mut args = good_args(handle_type, facts);
             args.output_null = true;
             expect(check(&device, &args), cmd.output_vuid, true, cmd);
 
@@ -446,7 +446,7 @@ mod tests {
             };
             expect(check(&device, &wrong), cmd.s_type_vuid, true, cmd);
 
-            let mut args = good_args(handle_type, facts.clone());
+            let mut args = good_args(handle_type, facts);
             if let StructArg::Valid(info) = &mut args.info {
                 info.has_p_next = true;
             }
@@ -455,13 +455,13 @@ mod tests {
             expect(outcome, cmd.p_next_vuid, false, cmd);
 
             for memory in [MemoryLookup::Null, MemoryLookup::Unknown] {
-                let mut args = good_args(handle_type, facts.clone());
+                let mut args = good_args(handle_type, facts);
                 args.memory = memory;
                 expect(check(&device, &args), cmd.memory_vuid, true, cmd);
             }
 
-            let mut args = good_args(handle_type, facts.clone());
-            args.memory = MemoryLookup::OtherDevice(record_on(OTHER_DEVICE, facts.clone()));
+            let mut args = good_args(handle_type, facts);
+            args.memory = MemoryLookup::OtherDevice(record_on(OTHER_DEVICE, facts));
             let outcome = check(&device, &args);
             assert_eq!(
                 outcome.findings[0].objects.len(),

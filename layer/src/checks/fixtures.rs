@@ -7,7 +7,6 @@ use crate::state::{
     MemoryRecord,
 };
 use ash::vk;
-use std::sync::Arc;
 
 pub const DEVICE: u64 = 0xd000;
 pub const OTHER_DEVICE: u64 = 0xd001;
@@ -80,14 +79,14 @@ pub fn not_exported() -> AllocationFacts {
     }
 }
 
-pub fn record_on(device: u64, facts: AllocationFacts) -> Arc<MemoryRecord> {
+pub fn record_on(device: u64, facts: AllocationFacts) -> MemoryRecord {
     let type_flags = fd_device().type_flags(facts.memory_type_index);
-    Arc::new(MemoryRecord {
+    MemoryRecord {
         memory: MEMORY,
         device,
         facts,
         type_flags,
-    })
+    }
 }
 
 /// A well-formed call on `MEMORY` of `DEVICE`, allocated with `facts`.

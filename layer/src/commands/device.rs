@@ -123,6 +123,10 @@ pub unsafe extern "system" fn destroy_device(
         let Some(state) = DEVICES.remove(device.as_raw()) else {
             return;
         };
+        // Other threads may still hold a snapshot with this state until their next call: what
+        // it tracked goes now.
+        state.memories.clear();
+        state.names.clear();
         if let Some(next) = state.next.destroy_device {
             // SAFETY: the app's arguments, passed down.
             unsafe { next(device, p_allocator) }

@@ -10,7 +10,7 @@ use crate::checks::{fd, metal, rdma};
 use crate::finding::Outcome;
 use crate::os;
 use crate::raw::{self, StructArg};
-use crate::state::registry::{lookup_memory, DEVICES};
+use crate::state::registry::{lookup_memory, with_device};
 use crate::state::{DeviceFacts, DeviceState, MemoryLookup, MemoryRecord};
 use crate::vk_ext::MemoryGetMetalHandleInfoEXT;
 use ash::vk::{self, Handle};
@@ -67,7 +67,7 @@ unsafe fn export_call<I: ExportInfo>(
     output_null: bool,
     call_down: impl FnOnce(&DeviceState, &Judged<'_>, *const I) -> Option<vk::Result>,
 ) -> vk::Result {
-    DEVICES.with(device.as_raw(), |state| {
+    with_device(device.as_raw(), |state| {
         let Some(state) = state else {
             let outcome = unknown_device(cmd.name, cmd.device_vuid, device.as_raw());
             decide_without_device(cmd.name, &outcome);
@@ -236,7 +236,7 @@ pub unsafe extern "system" fn get_memory_win32_handle_nv(
 ) -> vk::Result {
     let name = win32_nv::COMMAND;
     boundary::ffi(name, vk::Result::ERROR_UNKNOWN, || {
-        DEVICES.with(device.as_raw(), |state| {
+        with_device(device.as_raw(), |state| {
             let Some(state) = state else {
                 let outcome =
                     unknown_device(name, crate::vuid::WIN32_DEVICE_PARAM, device.as_raw());

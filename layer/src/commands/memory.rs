@@ -5,8 +5,10 @@ use crate::boundary;
 use crate::checks::alloc::{check_allocate, check_free};
 use crate::checks::export::unknown_device;
 use crate::raw::{self, AllocateInfoRead};
-use crate::state::registry::{forget_allocation, lookup_memory, record_allocation, DEVICES};
-use crate::state::MemoryRecord;
+use crate::state::registry::{
+    lookup_dead_memory, record_allocation, remember_free, take_allocation, with_device,
+};
+use crate::state::{MemoryLookup, PackedAllocation};
 use crate::vuid;
 use ash::vk::{self, Handle};
 
@@ -21,7 +23,7 @@ pub unsafe extern "system" fn allocate_memory(
 ) -> vk::Result {
     boundary::ffi(ALLOCATE, vk::Result::ERROR_UNKNOWN, || {
         // 1. Validate.
-        DEVICES.with(device.as_raw(), |state| {
+        with_device(device.as_raw(), |state| {
             let Some(state) = state else {
                 let outcome = unknown_device(ALLOCATE, vuid::ALLOC_DEVICE_PARAM, device.as_raw());
                 decide_without_device(ALLOCATE, &outcome);
@@ -47,13 +49,8 @@ pub unsafe extern "system" fn allocate_memory(
                 let memory = unsafe { raw::read_out(p_memory) }.unwrap_or_default();
                 if let AllocateInfoRead::Valid(facts, _) = info {
                     let type_flags = state.facts.type_flags(facts.memory_type_index);
-                    let record = MemoryRecord {
-                        memory: memory.as_raw(),
-                        device: device.as_raw(),
-                        facts,
-                        type_flags,
-                    };
-                    record_allocation(state, record);
+                    let allocation = PackedAllocation::pack(&facts, type_flags);
+                    record_allocation(state, memory.as_raw(), allocation);
                 }
             }
             result
@@ -67,20 +64,30 @@ pub unsafe extern "system" fn free_memory(
     p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
     boundary::ffi(FREE, (), || {
-        DEVICES.with(device.as_raw(), |state| {
+        with_device(device.as_raw(), |state| {
             let Some(state) = state else {
                 let outcome = unknown_device(FREE, vuid::FREE_DEVICE_PARAM, device.as_raw());
                 decide_without_device(FREE, &outcome);
                 return;
             };
-            let lookup = lookup_memory(state, memory.as_raw());
-            let outcome =
-                boundary::contain(FREE, || check_free(&state.facts, memory.as_raw(), &lookup));
+            let handle = memory.as_raw();
+            // Taken out of the map before the call goes down: the driver may hand the handle to
+            // another thread's allocation as soon as it is freed.
+            let taken = take_allocation(state, handle);
+            let lookup = match taken {
+                Some(allocation) => MemoryLookup::Live(allocation.unpack(handle, state.handle())),
+                None => lookup_dead_memory(state, handle),
+            };
+            let outcome = boundary::contain(FREE, || check_free(&state.facts, handle, &lookup));
             if decide(state, FREE, &outcome) == Decision::Skip {
+                if let Some(allocation) = taken {
+                    record_allocation(state, handle, allocation); // Not freed after all.
+                }
                 return;
             }
-            // Record before: the handle may be reused by another thread as soon as the driver frees it.
-            forget_allocation(state, memory.as_raw());
+            if let Some(allocation) = taken {
+                remember_free(state, handle, allocation);
+            }
             if let Some(next) = state.next.free_memory {
                 // SAFETY: validated arguments, passed to the next layer's own entry point.
                 unsafe { next(device, memory, p_allocator) }

@@ -4,7 +4,7 @@ use super::contract::ContractState;
 use super::freed::RecentlyFreed;
 use super::instance::InstanceState;
 use super::maps::HandleMap;
-use super::memory::MemoryRecord;
+use super::memory::PackedAllocation;
 use crate::dispatch::table::DeviceDispatch;
 use crate::finding::ObjectRef;
 use ash::vk;
@@ -109,7 +109,7 @@ pub struct DeviceState {
     pub instance: Arc<InstanceState>,
     pub next: DeviceDispatch,
     /// Live memory objects of this device, by handle value.
-    pub memories: HandleMap<u64, Arc<MemoryRecord>>,
+    pub memories: HandleMap<u64, PackedAllocation>,
     /// The driver-contract checks' own state.
     pub contract: ContractState,
     /// Recently freed memory, to name the object of a use after free.
@@ -135,6 +135,8 @@ impl DeviceState {
         {
             return None;
         }
-        self.freed.find(object.handle).and_then(|f| f.name.clone())
+        self.freed
+            .find(object.handle, self.handle())
+            .and_then(|f| f.name)
     }
 }

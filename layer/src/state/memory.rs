@@ -2,10 +2,9 @@
 //! before `vkFreeMemory` goes down.
 
 use ash::vk;
-use std::sync::Arc;
 
 /// What `vkAllocateMemory` was given, read from `VkMemoryAllocateInfo` and its pNext chain.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AllocationFacts {
     pub size: vk::DeviceSize,
     pub memory_type_index: u32,
@@ -21,8 +20,10 @@ pub struct AllocationFacts {
     pub dedicated: bool,
 }
 
-/// The immutable snapshot the layer keeps for a live `VkDeviceMemory`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What the layer knows of a `VkDeviceMemory`, as the checks see it: the handles and what it
+/// was allocated with. Made on lookup from the map key, the owning device and the
+/// [`PackedAllocation`] stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MemoryRecord {
     pub memory: u64,
     pub device: u64,
@@ -41,7 +42,103 @@ pub enum MemoryLookup {
     /// A recently freed allocation of the device the command was called on.
     Freed(super::freed::FreedMemory),
     /// A live allocation of the device the command was called on.
-    Live(Arc<MemoryRecord>),
+    Live(MemoryRecord),
     /// A live allocation of another device.
-    OtherDevice(Arc<MemoryRecord>),
+    OtherDevice(MemoryRecord),
+}
+
+/// What the memory map stores per live allocation: [`AllocationFacts`] and the type's property
+/// flags in 32 bytes, inline in the map (no allocation of its own). The handle is the map's key
+/// and the device the map's owner, so neither is stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PackedAllocation {
+    size: vk::DeviceSize,
+    export: vk::ExternalMemoryHandleTypeFlags,
+    export_nv: vk::ExternalMemoryHandleTypeFlagsNV,
+    import: vk::ExternalMemoryHandleTypeFlags,
+    type_flags: vk::MemoryPropertyFlags,
+    memory_type_index: u32,
+    bits: u8,
+}
+
+const HAS_EXPORT: u8 = 1;
+const HAS_EXPORT_NV: u8 = 1 << 1;
+const HAS_IMPORT: u8 = 1 << 2;
+const EXPORT_WIN32_NV: u8 = 1 << 3;
+const DEDICATED: u8 = 1 << 4;
+
+impl PackedAllocation {
+    pub fn pack(facts: &AllocationFacts, type_flags: vk::MemoryPropertyFlags) -> Self {
+        let bit = |set: bool, bit: u8| if set { bit } else { 0 };
+        Self {
+            size: facts.size,
+            export: facts.export.unwrap_or_default(),
+            export_nv: facts.export_nv.unwrap_or_default(),
+            import: facts.import.unwrap_or_default(),
+            type_flags,
+            memory_type_index: facts.memory_type_index,
+            bits: bit(facts.export.is_some(), HAS_EXPORT)
+                | bit(facts.export_nv.is_some(), HAS_EXPORT_NV)
+                | bit(facts.import.is_some(), HAS_IMPORT)
+                | bit(facts.export_win32_nv, EXPORT_WIN32_NV)
+                | bit(facts.dedicated, DEDICATED),
+        }
+    }
+
+    /// The record of `memory`, an allocation of `device`.
+    pub fn unpack(&self, memory: u64, device: u64) -> MemoryRecord {
+        let has = |bit: u8| self.bits & bit != 0;
+        MemoryRecord {
+            memory,
+            device,
+            facts: AllocationFacts {
+                size: self.size,
+                memory_type_index: self.memory_type_index,
+                export: has(HAS_EXPORT).then_some(self.export),
+                export_nv: has(HAS_EXPORT_NV).then_some(self.export_nv),
+                export_win32_nv: has(EXPORT_WIN32_NV),
+                import: has(HAS_IMPORT).then_some(self.import),
+                dedicated: has(DEDICATED),
+            },
+            type_flags: self.type_flags,
+        }
+    }
+}
+
+impl MemoryRecord {
+    pub fn packed(&self) -> PackedAllocation {
+        PackedAllocation::pack(&self.facts, self.type_flags)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_packed_allocation_is_32_bytes_and_unpacks_to_what_was_packed() {
+        assert_eq!(std::mem::size_of::<PackedAllocation>(), 32);
+        let all = AllocationFacts {
+            size: u64::MAX,
+            memory_type_index: u32::MAX,
+            export: Some(vk::ExternalMemoryHandleTypeFlags::from_raw(u32::MAX)),
+            export_nv: Some(vk::ExternalMemoryHandleTypeFlagsNV::empty()),
+            export_win32_nv: true,
+            import: Some(vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT),
+            dedicated: true,
+        };
+        for facts in [all, AllocationFacts::default()] {
+            let flags = vk::MemoryPropertyFlags::RDMA_CAPABLE_NV;
+            let record = PackedAllocation::pack(&facts, flags).unpack(0x10, 0x20);
+            assert_eq!(
+                record,
+                MemoryRecord {
+                    memory: 0x10,
+                    device: 0x20,
+                    facts,
+                    type_flags: flags
+                }
+            );
+        }
+    }
 }

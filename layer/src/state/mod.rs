@@ -1,7 +1,8 @@
 //! Tracked state: what the layer knows about instances, devices and memory objects.
 //!
-//! Records are immutable snapshots behind `Arc`s. A lookup hands out a reference, so no map lock
-//! is held while checking, reporting or calling down.
+//! Instances and devices are immutable snapshots behind `Arc`s, borrowed by each call. Memory
+//! records are small values stored inline in their device's map and copied out on lookup, so no
+//! map lock is held while checking, reporting or calling down.
 
 pub mod contract;
 pub mod device;
@@ -14,4 +15,4 @@ pub mod registry;
 pub use device::{DeviceFacts, DeviceState, EnabledExtensions, ExternalMemorySupport};
 pub use freed::{FreedMemory, RecentlyFreed};
 pub use instance::{InstanceState, Messenger};
-pub use memory::{AllocationFacts, MemoryLookup, MemoryRecord};
+pub use memory::{AllocationFacts, MemoryLookup, MemoryRecord, PackedAllocation};

@@ -1,16 +1,20 @@
 //! The process-wide maps from handles to state.
 //!
 //! Instances and devices change rarely and are read on every call, so each registry is an
-//! immutable map behind an `ArcSwap`: readers never lock, writers copy the map. Memory objects
-//! live in a sharded `DashMap` inside each device, so devices never contend with each other.
+//! immutable map behind an `ArcSwap`: writers copy the map and bump a version. Readers of the
+//! device registry (the hot path of every intercepted call) keep the snapshot they last used in a
+//! thread-local and only reload it when the version moved: a call costs one shared atomic load,
+//! no atomic read-modify-write, so threads calling at once share nothing but reads. Memory
+//! objects live in a sharded `DashMap` inside each device, so devices never contend.
 
 use super::device::DeviceState;
 use super::instance::InstanceState;
 use super::maps::FastMap;
-use super::memory::{MemoryLookup, MemoryRecord};
+use super::memory::{MemoryLookup, PackedAllocation};
 use arc_swap::ArcSwap;
 use parking_lot::Mutex;
-use std::sync::atomic::Ordering;
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock};
 
 type Map<T> = FastMap<u64, Arc<T>>;
@@ -18,6 +22,8 @@ type Map<T> = FastMap<u64, Arc<T>>;
 /// A copy-on-write map from a handle (or dispatch key) to shared state.
 pub struct Registry<T> {
     map: ArcSwap<Map<T>>,
+    /// Bumped (under `writer`) after each store of `map`.
+    version: AtomicU64,
     writer: Mutex<()>,
 }
 
@@ -25,6 +31,7 @@ impl<T> Default for Registry<T> {
     fn default() -> Self {
         Self {
             map: ArcSwap::from_pointee(Map::default()),
+            version: AtomicU64::new(1),
             writer: Mutex::new(()),
         }
     }
@@ -35,26 +42,37 @@ impl<T> Registry<T> {
         self.map.load().get(&key).cloned()
     }
 
-    /// Runs `f` with the value of `key`, borrowed: no reference count is touched, so threads
-    /// calling at once share nothing but reads (the hot path of every intercepted call).
+    /// Runs `f` with the value of `key`, borrowed from the current map.
     pub fn with<R>(&self, key: u64, f: impl FnOnce(Option<&T>) -> R) -> R {
         let map = self.map.load();
         f(map.get(&key).map(|value| &**value))
     }
 
     pub fn insert(&self, key: u64, value: Arc<T>) {
-        let _w = self.writer.lock();
-        let mut next = Map::clone(&self.map.load());
-        next.insert(key, value);
-        self.map.store(Arc::new(next));
+        self.update(|map| {
+            map.insert(key, value);
+        });
     }
 
     pub fn remove(&self, key: u64) -> Option<Arc<T>> {
+        let mut removed = None;
+        self.update(|map| removed = map.remove(&key));
+        removed
+    }
+
+    fn update(&self, change: impl FnOnce(&mut Map<T>)) {
         let _w = self.writer.lock();
         let mut next = Map::clone(&self.map.load());
-        let removed = next.remove(&key);
+        change(&mut next);
         self.map.store(Arc::new(next));
-        removed
+        self.version.fetch_add(1, Ordering::Release);
+    }
+
+    /// The current map and its version (read in that order: a reader that sees this version
+    /// later sees at least this map).
+    fn snapshot(&self) -> (u64, Arc<Map<T>>) {
+        let version = self.version.load(Ordering::Acquire);
+        (version, self.map.load_full())
     }
 
     /// Every value, for the rare paths that must look across all of them.
@@ -68,37 +86,90 @@ pub static INSTANCES: LazyLock<Registry<InstanceState>> = LazyLock::new(Registry
 /// Devices, keyed by the `VkDevice` handle value: looking one up never dereferences it.
 pub static DEVICES: LazyLock<Registry<DeviceState>> = LazyLock::new(Registry::default);
 
+thread_local! {
+    /// The device map this thread last used, with its version.
+    static DEVICE_SNAPSHOT: RefCell<Option<(u64, Arc<Map<DeviceState>>)>> =
+        const { RefCell::new(None) };
+}
+
+/// Runs `f` with the state of `device`, borrowed: the hot path of every intercepted device
+/// command. The thread's snapshot of the device map is reused while no device was created or
+/// destroyed since it was taken, so no reference count is touched.
+pub fn with_device<R>(device: u64, f: impl FnOnce(Option<&DeviceState>) -> R) -> R {
+    let current = DEVICES.version.load(Ordering::Acquire);
+    let mut f = Some(f);
+    let done = DEVICE_SNAPSHOT.try_with(|cell| {
+        // Shared borrows: a nested call (a callback calling Vulkan) borrows it again.
+        let fresh = matches!(&*cell.borrow(), Some((v, _)) if *v == current);
+        if !fresh {
+            // Refresh, unless an outer call on this thread holds the snapshot.
+            *cell.try_borrow_mut().ok()? = Some(DEVICES.snapshot());
+        }
+        let snapshot = cell.borrow();
+        let state = snapshot.as_ref().and_then(|(_, map)| map.get(&device));
+        let f = f.take()?;
+        Some(f(state.map(|state| &**state)))
+    });
+    match (done, f) {
+        (Ok(Some(result)), _) => result,
+        // The thread is exiting (its thread-locals are gone) or an outer call on this thread
+        // holds a stale snapshot: read the registry directly.
+        (_, Some(f)) => DEVICES.with(device, f),
+        (_, None) => unreachable!("f is taken only to be called, and then the result is Some"),
+    }
+}
+
 /// Resolves a `VkDeviceMemory` argument of a command called on `device`.
 pub fn lookup_memory(device: &DeviceState, memory: u64) -> MemoryLookup {
     if memory == 0 {
         return MemoryLookup::Null;
     }
-    if let Some(record) = device.memories.get(&memory) {
-        return MemoryLookup::Live(Arc::clone(&record));
+    if let Some(allocation) = device.memories.get(&memory) {
+        return MemoryLookup::Live(allocation.unpack(memory, device.handle()));
     }
-    // Error path only: is it a live allocation of another device?
+    lookup_dead_memory(device, memory)
+}
+
+/// [`lookup_memory`] for a handle that is not a live allocation of `device` (the error path).
+#[cold]
+pub fn lookup_dead_memory(device: &DeviceState, memory: u64) -> MemoryLookup {
+    if memory == 0 {
+        return MemoryLookup::Null;
+    }
     for other in DEVICES.values() {
         if other.handle() == device.handle() {
             continue;
         }
-        if let Some(record) = other.memories.get(&memory) {
-            return MemoryLookup::OtherDevice(Arc::clone(&record));
+        if let Some(allocation) = other.memories.get(&memory) {
+            return MemoryLookup::OtherDevice(allocation.unpack(memory, other.handle()));
         }
     }
-    match device.freed.find(memory) {
+    match device.freed.find(memory, device.handle()) {
         Some(freed) => MemoryLookup::Freed(freed),
         None => MemoryLookup::Unknown,
     }
 }
 
 /// Inserts the record of a successful allocation.
-pub fn record_allocation(device: &DeviceState, record: MemoryRecord) {
-    device.memories.insert(record.memory, Arc::new(record));
+pub fn record_allocation(device: &DeviceState, memory: u64, allocation: PackedAllocation) {
+    device.memories.insert(memory, allocation);
 }
 
-/// Removes the record of a memory object about to be freed, and its debug name; remembers both
-/// among the recently freed.
-pub fn forget_allocation(device: &DeviceState, memory: u64) {
+/// Removes a live allocation of `device` from the map (the first step of `vkFreeMemory`):
+/// what it was allocated with, or `None` if `memory` is not a live allocation of `device`.
+pub fn take_allocation(device: &DeviceState, memory: u64) -> Option<PackedAllocation> {
+    if memory == 0 {
+        return None;
+    }
+    device
+        .memories
+        .remove(&memory)
+        .map(|(_, allocation)| allocation)
+}
+
+/// Remembers a taken allocation among the recently freed, with its debug name (which is
+/// dropped from the names map).
+pub fn remember_free(device: &DeviceState, memory: u64, allocation: PackedAllocation) {
     let name = if device.memory_names.load(Ordering::Relaxed) {
         device
             .names
@@ -107,7 +178,5 @@ pub fn forget_allocation(device: &DeviceState, memory: u64) {
     } else {
         None
     };
-    if let Some((_, record)) = device.memories.remove(&memory) {
-        device.freed.remember(record, name);
-    }
+    device.freed.remember(memory, allocation, name);
 }
