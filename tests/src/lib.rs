@@ -11,6 +11,7 @@ pub mod child;
 pub mod env;
 pub mod expect;
 pub mod fds;
+pub mod hostile;
 pub mod ids;
 pub mod test_driver;
 

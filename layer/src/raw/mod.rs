@@ -6,7 +6,10 @@
 use ash::vk;
 use std::ffi::{c_char, c_void, CStr};
 
-/// The most structures a pNext walk visits before it gives up (a hostile chain may be endless).
+/// The most structures of a pNext chain a walk hands to its visitor (and the layer checks).
+/// Past them the walk only follows `pNext` to learn whether the chain ends or loops, which it
+/// always does: a chain in finite memory that does not end loops, and the loop is found in time
+/// linear in the chain's length.
 pub const MAX_CHAIN_LENGTH: usize = 1 << 16;
 
 /// A pointer-to-structure argument as the layer found it.
@@ -40,13 +43,17 @@ pub unsafe fn read_struct<T: Copy>(p: *const T, expected: vk::StructureType) -> 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChainEnd {
     Complete,
-    /// The chain loops back on itself (found with Brent's algorithm, in constant memory).
+    /// The chain loops back on itself (found with Brent's algorithm, in constant memory),
+    /// wherever the loop starts, also past [`MAX_CHAIN_LENGTH`].
     Cycle,
-    /// The chain is longer than [`MAX_CHAIN_LENGTH`].
+    /// The chain ends, but is longer than [`MAX_CHAIN_LENGTH`]: only the first structures were
+    /// visited.
     TooLong,
 }
 
-/// Visits every structure of a pNext chain with its `sType` and address.
+/// Visits the structures of a pNext chain (the first [`MAX_CHAIN_LENGTH`]) with their `sType`
+/// and address, and says how the chain ends. A cycle is reported wherever it starts: one that
+/// starts past the visited structures would still make the driver walk forever.
 ///
 /// # Safety
 /// Every non-NULL `pNext` reached must point to a readable `VkBaseInStructure`.
@@ -62,12 +69,11 @@ pub unsafe fn walk_chain(
         if node == checkpoint {
             return ChainEnd::Cycle;
         }
-        if steps == MAX_CHAIN_LENGTH {
-            return ChainEnd::TooLong;
-        }
         // SAFETY: non-NULL pNext, readable by the caller's contract.
         let base = unsafe { node.read_unaligned() };
-        visit(base.s_type, node.cast());
+        if steps < MAX_CHAIN_LENGTH {
+            visit(base.s_type, node.cast());
+        }
         steps += 1;
         since_checkpoint += 1;
         if since_checkpoint == power {
@@ -77,7 +83,11 @@ pub unsafe fn walk_chain(
         }
         node = base.p_next;
     }
-    ChainEnd::Complete
+    if steps > MAX_CHAIN_LENGTH {
+        ChainEnd::TooLong
+    } else {
+        ChainEnd::Complete
+    }
 }
 
 /// Reads a chain node whose `sType` identified it as a `T`.
@@ -155,3 +165,65 @@ pub use create_info::{
     AllocateInfoRead, DeviceCreateRead, InstanceCreateRead,
 };
 pub use loader_link::{take_device_link, take_instance_link};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `len` structures linked in order; the last points to the one at `loop_to`, if given.
+    fn chain(len: usize, loop_to: Option<usize>) -> Vec<vk::BaseInStructure<'static>> {
+        let mut nodes = vec![vk::BaseInStructure::default(); len];
+        let base = nodes.as_mut_ptr();
+        for i in 0..len {
+            let next = match (i + 1 < len, loop_to) {
+                (true, _) => base.wrapping_add(i + 1),
+                (false, Some(to)) => base.wrapping_add(to),
+                (false, None) => std::ptr::null_mut(),
+            };
+            // SAFETY: i < len.
+            unsafe { (*base.add(i)).p_next = next.cast_const() };
+        }
+        nodes
+    }
+
+    /// How the walk of `nodes` ends, and how many structures it visited.
+    fn walk(nodes: &[vk::BaseInStructure<'static>]) -> (ChainEnd, usize) {
+        let mut visited = 0;
+        // SAFETY: every node is a live element of `nodes`.
+        let end = unsafe { walk_chain(nodes.as_ptr().cast(), |_, _| visited += 1) };
+        (end, visited)
+    }
+
+    #[test]
+    fn chains_up_to_the_limit_are_visited_whole() {
+        assert_eq!(walk(&chain(3, None)), (ChainEnd::Complete, 3));
+        let limit = chain(MAX_CHAIN_LENGTH, None);
+        assert_eq!(walk(&limit), (ChainEnd::Complete, MAX_CHAIN_LENGTH));
+        // SAFETY: NULL is an empty chain.
+        assert_eq!(
+            unsafe { walk_chain(std::ptr::null(), |_, _| ()) },
+            ChainEnd::Complete
+        );
+    }
+
+    #[test]
+    fn a_longer_chain_that_ends_is_too_long_and_visited_to_the_limit() {
+        let long = chain(MAX_CHAIN_LENGTH + 1, None);
+        assert_eq!(walk(&long), (ChainEnd::TooLong, MAX_CHAIN_LENGTH));
+    }
+
+    #[test]
+    fn cycles_are_found_wherever_they_start_and_however_long_they_are() {
+        for (len, loop_to) in [
+            (1, 0),
+            (2, 0),
+            (10, 7),
+            (MAX_CHAIN_LENGTH + 2, MAX_CHAIN_LENGTH), // starts past the limit
+            (MAX_CHAIN_LENGTH + 10, 0),               // longer than the limit
+            (3 * MAX_CHAIN_LENGTH, MAX_CHAIN_LENGTH - 1),
+        ] {
+            let nodes = chain(len, Some(loop_to));
+            assert_eq!(walk(&nodes).0, ChainEnd::Cycle, "{len} -> {loop_to}");
+        }
+    }
+}
