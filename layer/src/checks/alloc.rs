@@ -27,8 +27,8 @@ pub fn check_allocate(device: &DeviceFacts, info: &AllocateInfoRead, output_null
             .with(device_ref),
         );
     }
-    let (facts, chain) = match info {
-        AllocateInfoRead::Valid(facts, chain) => (facts, *chain),
+    let (facts, chain, repeated) = match info {
+        AllocateInfoRead::Valid(facts, chain, repeated) => (facts, *chain, *repeated),
         AllocateInfoRead::Null => {
             outcome.block(
                 Finding::new(
@@ -86,6 +86,22 @@ pub fn check_allocate(device: &DeviceFacts, info: &AllocateInfoRead, output_null
             )
             .with(device_ref),
         ),
+    }
+    if let Some(s_type) = repeated {
+        outcome.push(
+            Finding::new(
+                vuid::ALLOC_STYPE_UNIQUE,
+                ALLOCATE,
+                "pAllocateInfo->pNext",
+                format!(
+                    "vkAllocateMemory(): the pNext chain of pAllocateInfo has more than one \
+                     structure of type {}; each sType in the chain must be unique. The layer \
+                     merged what they say; the driver may read only one of them.",
+                    vk_names::structure_type(s_type)
+                ),
+            )
+            .with(device_ref),
+        );
     }
     if facts.export.is_some() && (facts.export_nv.is_some() || facts.export_win32_nv) {
         let mut others = Vec::new();
@@ -281,7 +297,11 @@ mod tests {
     use crate::state::AllocationFacts;
 
     fn check(facts: &AllocationFacts, chain: ChainEnd) -> Outcome {
-        check_allocate(&fd_device(), &AllocateInfoRead::Valid(*facts, chain), false)
+        check_allocate(
+            &fd_device(),
+            &AllocateInfoRead::Valid(*facts, chain, None),
+            false,
+        )
     }
 
     #[test]
@@ -314,6 +334,23 @@ mod tests {
         assert!(out.findings[0]
             .message
             .contains("VkExportMemoryWin32HandleInfoNV"));
+    }
+
+    #[test]
+    fn a_repeated_structure_is_reported_and_goes_down() {
+        let info = AllocateInfoRead::Valid(
+            exported(OPAQUE_FD),
+            ChainEnd::Complete,
+            Some(vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO),
+        );
+        let out = check_allocate(&fd_device(), &info, false);
+        assert_eq!(out.ids(), [vuid::ALLOC_STYPE_UNIQUE]);
+        assert!(!out.blocked);
+        let message = &out.findings[0].message;
+        assert!(
+            message.contains("VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO"),
+            "{message}"
+        );
     }
 
     #[test]
@@ -362,7 +399,7 @@ mod tests {
         // Without the driver's answer there is nothing to check against.
         let mut device = fd_device();
         device.external_memory = None;
-        let info = AllocateInfoRead::Valid(exported(OPAQUE_FD | win32), ChainEnd::Complete);
+        let info = AllocateInfoRead::Valid(exported(OPAQUE_FD | win32), ChainEnd::Complete, None);
         assert!(check_allocate(&device, &info, false).ids().is_empty());
     }
 
@@ -381,7 +418,7 @@ mod tests {
         assert!(out.blocked);
         let out = check_allocate(
             &d,
-            &AllocateInfoRead::Valid(not_exported(), ChainEnd::Complete),
+            &AllocateInfoRead::Valid(not_exported(), ChainEnd::Complete, None),
             true,
         );
         assert_eq!(out.ids(), [vuid::ALLOC_PMEMORY_PARAM]);

@@ -47,7 +47,7 @@ pub unsafe extern "system" fn allocate_memory(
             if result == vk::Result::SUCCESS {
                 // SAFETY: the driver wrote *p_memory (checked non-NULL above).
                 let memory = unsafe { raw::read_out(p_memory) }.unwrap_or_default();
-                if let AllocateInfoRead::Valid(facts, _) = info {
+                if let AllocateInfoRead::Valid(facts, _, _) = info {
                     let type_flags = state.facts.type_flags(facts.memory_type_index);
                     let allocation = PackedAllocation::pack(&facts, type_flags);
                     record_allocation(state, memory.as_raw(), allocation);

@@ -19,7 +19,9 @@ struct ImportHead {
 pub enum AllocateInfoRead {
     Null,
     WrongSType(vk::StructureType),
-    Valid(AllocationFacts, ChainEnd),
+    /// The facts, how the chain ended, and the first structure type the layer reads that
+    /// appeared twice in the chain (`VUID-VkMemoryAllocateInfo-sType-unique`).
+    Valid(AllocationFacts, ChainEnd, Option<vk::StructureType>),
 }
 
 /// Reads `VkMemoryAllocateInfo` and the export, import and dedicated structures of its chain.
@@ -38,9 +40,54 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
         memory_type_index: info.memory_type_index,
         ..Default::default()
     };
+    // The structure types read below, as bits of a mask, to find the first one repeated.
+    let mut seen = 0u32;
+    let mut repeated = None;
     // SAFETY: each node is read as the structure its sType names.
     let end = unsafe {
-        walk_chain(info.p_next, |s_type, node| match s_type {
+        walk_chain(info.p_next, |s_type, node| {
+            if let Some(bit) = read_structure_bit(s_type) {
+                if seen & bit != 0 && repeated.is_none() {
+                    repeated = Some(s_type);
+                }
+                seen |= bit;
+            }
+            read_allocate_node(&mut facts, s_type, node)
+        })
+    };
+    AllocateInfoRead::Valid(facts, end, repeated)
+}
+
+/// The structure types of a `VkMemoryAllocateInfo` chain the layer reads, each a bit.
+fn read_structure_bit(s_type: vk::StructureType) -> Option<u32> {
+    const READ: [vk::StructureType; 11] = [
+        vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO,
+        vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO_NV,
+        vk::StructureType::EXPORT_MEMORY_WIN32_HANDLE_INFO_NV,
+        vk::StructureType::IMPORT_MEMORY_FD_INFO_KHR,
+        vk::StructureType::IMPORT_MEMORY_HOST_POINTER_INFO_EXT,
+        vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_KHR,
+        vk::StructureType::IMPORT_MEMORY_ZIRCON_HANDLE_INFO_FUCHSIA,
+        vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT,
+        vk::StructureType::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID,
+        vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO,
+        vk::StructureType::DEDICATED_ALLOCATION_MEMORY_ALLOCATE_INFO_NV,
+    ];
+    READ.iter().position(|&t| t == s_type).map(|i| 1 << i)
+}
+
+/// Reads one node of a `VkMemoryAllocateInfo` chain into `facts`.
+///
+/// # Safety
+/// `node` points to a readable structure of type `s_type`.
+unsafe fn read_allocate_node(
+    facts: &mut AllocationFacts,
+    s_type: vk::StructureType,
+    node: *const c_void,
+) {
+    // SAFETY: as the caller's contract: each node is read as the structure its sType names.
+    unsafe {
+        match s_type {
             vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO => {
                 let e: vk::ExportMemoryAllocateInfo = read_node(node);
                 facts.export = Some(facts.export.unwrap_or_default() | e.handle_types);
@@ -67,9 +114,8 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                 facts.dedicated = true
             }
             _ => {}
-        })
-    };
-    AllocateInfoRead::Valid(facts, end)
+        }
+    }
 }
 
 /// What the layer reads from `VkDeviceCreateInfo`.
@@ -257,7 +303,7 @@ mod tests {
         info.p_next = &khr as *const _ as *const c_void;
         // SAFETY: a valid chain of live structures.
         match unsafe { read_allocate_info(&info) } {
-            AllocateInfoRead::Valid(facts, ChainEnd::Complete) => facts,
+            AllocateInfoRead::Valid(facts, ChainEnd::Complete, None) => facts,
             _ => panic!("a valid VkMemoryAllocateInfo with a complete chain"),
         }
     }
