@@ -16,6 +16,7 @@ mod model;
 mod parent;
 mod plot;
 mod procinfo;
+mod profile;
 mod report;
 mod setup;
 mod suite_calls;
@@ -32,6 +33,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("child") => child::main(&args[1..]).map(|()| 0),
         Some("plot") => plot::main(&args[1..]).map(|()| 0),
+        Some("profile") => profile::main(&args[1..]).map(|()| 0),
         Some("-h" | "--help" | "help") => {
             println!("{}", parent::USAGE);
             Ok(0)

@@ -20,6 +20,7 @@ pub struct FdProbe {
     pub open_before_call: bool,
 }
 
+#[cold]
 fn driver_finding(
     id: &'static str,
     command: &'static str,
@@ -95,6 +96,7 @@ pub fn check_fd(record: &MemoryRecord, fd: i32, probe: Option<FdProbe>) -> Outco
 }
 
 /// A handle-like result (`*pAddress`, `*pHandle`) must not be NULL after `VK_SUCCESS`.
+#[inline]
 fn check_not_null(
     id: &'static str,
     command: &'static str,

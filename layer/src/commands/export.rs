@@ -61,7 +61,7 @@ struct Judged<'a> {
 /// `p_info` is what the app passed: NULL or a pointer to a structure starting with `sType`.
 unsafe fn export_call<I: ExportInfo>(
     cmd: &ExportCommand,
-    check: fn(&DeviceFacts, &ExportArgs) -> Outcome,
+    check: impl FnOnce(&DeviceFacts, &ExportArgs) -> Outcome,
     device: vk::Device,
     p_info: *const I,
     output_null: bool,
@@ -84,7 +84,7 @@ unsafe fn export_call<I: ExportInfo>(
 /// As [`export_call`].
 unsafe fn export_call_on<I: ExportInfo>(
     cmd: &ExportCommand,
-    check: fn(&DeviceFacts, &ExportArgs) -> Outcome,
+    check: impl FnOnce(&DeviceFacts, &ExportArgs) -> Outcome,
     state: &DeviceState,
     p_info: *const I,
     output_null: bool,

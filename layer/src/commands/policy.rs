@@ -41,6 +41,9 @@ pub fn decide_without_device(command: &'static str, outcome: &Outcome) -> Decisi
 /// Reports what the driver-contract checks found after a call went down: each ID once per
 /// device, since a driver defect repeats on every call. Nothing is skipped: the call happened.
 pub fn report_driver_contract(device: &DeviceState, command: &'static str, mut outcome: Outcome) {
+    if outcome.findings.is_empty() {
+        return;
+    }
     outcome
         .findings
         .retain(|f| device.contract.first_report(f.id));

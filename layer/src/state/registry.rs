@@ -13,7 +13,7 @@ use super::maps::FastMap;
 use super::memory::{MemoryLookup, PackedAllocation};
 use arc_swap::ArcSwap;
 use parking_lot::Mutex;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock};
 
@@ -86,10 +86,31 @@ pub static INSTANCES: LazyLock<Registry<InstanceState>> = LazyLock::new(Registry
 /// Devices, keyed by the `VkDevice` handle value: looking one up never dereferences it.
 pub static DEVICES: LazyLock<Registry<DeviceState>> = LazyLock::new(Registry::default);
 
+/// A thread's view of the device registry: the map of one version, and the device it last found
+/// in it (threads usually call on one device).
+struct DeviceSnapshot {
+    version: u64,
+    map: Arc<Map<DeviceState>>,
+    /// The handle and state of the device last found; the state lives as long as `map`.
+    last: Cell<(u64, *const DeviceState)>,
+}
+
+impl DeviceSnapshot {
+    fn find(&self, device: u64) -> Option<&DeviceState> {
+        let (handle, state) = self.last.get();
+        if handle == device && !state.is_null() {
+            // SAFETY: `state` points into an `Arc` that `self.map` holds for as long as `self`.
+            return Some(unsafe { &*state });
+        }
+        let state = self.map.get(&device)?;
+        self.last.set((device, Arc::as_ptr(state)));
+        Some(state)
+    }
+}
+
 thread_local! {
-    /// The device map this thread last used, with its version.
-    static DEVICE_SNAPSHOT: RefCell<Option<(u64, Arc<Map<DeviceState>>)>> =
-        const { RefCell::new(None) };
+    /// The device map this thread last used.
+    static DEVICE_SNAPSHOT: RefCell<Option<DeviceSnapshot>> = const { RefCell::new(None) };
 }
 
 /// Runs `f` with the state of `device`, borrowed: the hot path of every intercepted device
@@ -100,15 +121,20 @@ pub fn with_device<R>(device: u64, f: impl FnOnce(Option<&DeviceState>) -> R) ->
     let mut f = Some(f);
     let done = DEVICE_SNAPSHOT.try_with(|cell| {
         // Shared borrows: a nested call (a callback calling Vulkan) borrows it again.
-        let fresh = matches!(&*cell.borrow(), Some((v, _)) if *v == current);
+        let fresh = matches!(&*cell.borrow(), Some(s) if s.version == current);
         if !fresh {
             // Refresh, unless an outer call on this thread holds the snapshot.
-            *cell.try_borrow_mut().ok()? = Some(DEVICES.snapshot());
+            let (version, map) = DEVICES.snapshot();
+            *cell.try_borrow_mut().ok()? = Some(DeviceSnapshot {
+                version,
+                map,
+                last: Cell::new((0, std::ptr::null())),
+            });
         }
         let snapshot = cell.borrow();
-        let state = snapshot.as_ref().and_then(|(_, map)| map.get(&device));
+        let state = snapshot.as_ref().and_then(|s| s.find(device));
         let f = f.take()?;
-        Some(f(state.map(|state| &**state)))
+        Some(f(state))
     });
     match (done, f) {
         (Ok(Some(result)), _) => result,
