@@ -13,6 +13,7 @@ pub mod checks;
 mod commands;
 mod dispatch;
 pub mod finding;
+pub mod introspect;
 mod os;
 pub mod raw;
 pub mod report;
@@ -61,6 +62,33 @@ pub unsafe extern "system" fn vkGetDeviceProcAddr(
 ) -> vk::PFN_vkVoidFunction {
     // SAFETY: forwarded unchanged.
     unsafe { dispatch::proc_addr::get_device_proc_addr(device, p_name) }
+}
+
+/// Writes how many objects the layer tracks (instances, devices, memory records, debug names,
+/// probe entries) to `*p_counts`, an [`introspect::TrackedCounts`]. Returns `VK_SUCCESS`, or
+/// `VK_ERROR_VALIDATION_FAILED_EXT` when `p_counts` is NULL. Not a Vulkan command: a diagnostic
+/// for tests and tools, found with `dlsym`.
+///
+/// # Safety
+/// `p_counts` is NULL or points to writable memory for a `TrackedCounts`.
+#[no_mangle]
+pub unsafe extern "C" fn exportcheck_tracked_counts(
+    p_counts: *mut introspect::TrackedCounts,
+) -> vk::Result {
+    if p_counts.is_null() {
+        return vk::Result::ERROR_VALIDATION_FAILED_EXT;
+    }
+    let counts = boundary::ffi("exportcheck_tracked_counts", None, || {
+        Some(introspect::tracked_counts())
+    });
+    match counts {
+        // SAFETY: non-NULL and writable by the caller's contract.
+        Some(counts) => unsafe {
+            p_counts.write_unaligned(counts);
+            vk::Result::SUCCESS
+        },
+        None => vk::Result::ERROR_UNKNOWN,
+    }
 }
 
 #[cfg(test)]

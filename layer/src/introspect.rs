@@ -1,0 +1,33 @@
+//! What the layer is tracking, for tests and tools that check it does not grow: the exported
+//! `exportcheck_tracked_counts` (look it up with `dlsym` in the loaded layer library).
+
+use crate::state::registry::{DEVICES, INSTANCES};
+
+/// How many objects the layer tracks right now.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TrackedCounts {
+    pub instances: u64,
+    pub devices: u64,
+    /// Live `VkDeviceMemory` records, over all devices.
+    pub memory_objects: u64,
+    /// Debug names set with `vkSetDebugUtilsObjectNameEXT`, over all devices.
+    pub debug_names: u64,
+    /// Per-memory entries of the driver-contract probes, over all devices.
+    pub probe_entries: u64,
+}
+
+/// Counts what the registries hold.
+pub fn tracked_counts() -> TrackedCounts {
+    let devices = DEVICES.values();
+    TrackedCounts {
+        instances: INSTANCES.values().len() as u64,
+        devices: devices.len() as u64,
+        memory_objects: devices.iter().map(|d| d.memories.len() as u64).sum(),
+        debug_names: devices.iter().map(|d| d.names.len() as u64).sum(),
+        probe_entries: devices
+            .iter()
+            .map(|d| d.contract.last_fd.len() as u64)
+            .sum(),
+    }
+}
