@@ -9,6 +9,10 @@ cargo fmt --all -- --check
 # The end-to-end tests load target/debug/libVkLayer_exportcheck.so through the loader.
 cargo build --workspace --all-targets
 cargo clippy --workspace --all-targets -- -D warnings
+# The panic-injection test build (tests/tests/panic_injection.rs loads it): its own target dir.
+cargo build -q -p exportcheck-layer --features panic-injection --target-dir target/panic-injection
+cargo clippy -q -p exportcheck-layer --features panic-injection --target-dir target/panic-injection \
+    -- -D warnings
 # Windows and macOS: the DLL links, clippy is clean for their targets.
 scripts/cross.sh
 # The end-to-end tests record what they observed (a coverage report reads it): start fresh.

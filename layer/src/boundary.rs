@@ -6,34 +6,143 @@ use crate::finding::{Finding, Outcome};
 use crate::vuid;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-/// Runs an exported function body; on a panic returns `fallback` instead of unwinding.
-pub fn ffi<R>(command: &str, fallback: R, body: impl FnOnce() -> R) -> R {
+/// Runs an exported function body; on a panic returns `fallback` instead of unwinding, and
+/// reports an internal-error finding through every instance (stderr if that fails too).
+pub fn ffi<R>(command: &'static str, fallback: R, body: impl FnOnce() -> R) -> R {
     catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|payload| {
-        eprintln!(
-            "exportcheck: {}: internal error in {command}: {}; the call returned early.",
-            vuid::INTERNAL_ERROR,
-            panic_text(&payload)
+        let text = panic_text(&payload);
+        let outcome = internal_error(
+            command,
+            format!(
+                "{command}(): the layer failed internally ({text}); the call returned early \
+                 with an error. Please report this."
+            ),
         );
+        let reported = catch_unwind(AssertUnwindSafe(|| {
+            crate::report::report_to_all_instances(&outcome)
+        }));
+        if reported.is_err() {
+            eprintln!(
+                "exportcheck: {}: internal error in {command}: {text}; the call returned early.",
+                vuid::INTERNAL_ERROR,
+            );
+        }
         fallback
     })
 }
 
 /// Runs a validation step; a panic becomes an internal-error finding and the call goes on.
 pub fn contain(command: &'static str, validate: impl FnOnce() -> Outcome) -> Outcome {
-    catch_unwind(AssertUnwindSafe(validate)).unwrap_or_else(|payload| {
-        let mut outcome = Outcome::default();
-        outcome.push(Finding::new(
-            vuid::INTERNAL_ERROR,
+    catch_unwind(AssertUnwindSafe(|| {
+        inject_panic(Site::Check, command);
+        validate()
+    }))
+    .unwrap_or_else(|payload| {
+        internal_error(
             command,
-            "",
             format!(
                 "{command}(): the layer's check failed internally ({}); the call was passed to \
                  the driver unchecked. Please report this.",
                 panic_text(&payload)
             ),
-        ));
-        outcome
+        )
     })
+}
+
+/// Runs a reporting step, which returns whether the call must be skipped. On a panic, the
+/// internal error is reported with `report_internal_error` (itself contained) and the call is
+/// not skipped for it.
+pub fn contain_report(
+    command: &'static str,
+    deliver: impl FnOnce() -> bool,
+    report_internal_error: impl FnOnce(&Outcome) -> bool,
+) -> bool {
+    catch_unwind(AssertUnwindSafe(deliver)).unwrap_or_else(|payload| {
+        let outcome = internal_error(
+            command,
+            format!(
+                "{command}(): the layer failed internally while reporting a finding ({}); that \
+                 finding may be lost. The call went on. Please report this.",
+                panic_text(&payload)
+            ),
+        );
+        ffi(command, false, || report_internal_error(&outcome))
+    })
+}
+
+fn internal_error(command: &'static str, message: String) -> Outcome {
+    let mut outcome = Outcome::default();
+    outcome.push(Finding::new(vuid::INTERNAL_ERROR, command, "", message));
+    outcome
+}
+
+/// Where a test build can make the layer panic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Site {
+    /// At the start of a command's checks.
+    Check,
+    /// At the start of delivering a finding.
+    Report,
+}
+
+/// Panics here when this is a test build (feature `panic-injection`) and
+/// `EXPORTCHECK_INJECT_PANIC` asks for it; nothing otherwise.
+#[inline(always)]
+pub fn inject_panic(site: Site, command: &str) {
+    #[cfg(feature = "panic-injection")]
+    injection::maybe_panic(site, command);
+    #[cfg(not(feature = "panic-injection"))]
+    let _ = (site, command);
+}
+
+/// Panic injection for tests: `EXPORTCHECK_INJECT_PANIC=site:command[:count],...` where site is
+/// `check` or `report`, command a Vulkan command name or `*`, and count how many times (default:
+/// every time).
+#[cfg(feature = "panic-injection")]
+mod injection {
+    use super::Site;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::LazyLock;
+
+    struct Rule {
+        site: Site,
+        command: String,
+        left: AtomicU64,
+    }
+
+    static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
+        let spec = std::env::var("EXPORTCHECK_INJECT_PANIC").unwrap_or_default();
+        spec.split(',').filter_map(parse).collect()
+    });
+
+    fn parse(rule: &str) -> Option<Rule> {
+        let mut parts = rule.trim().split(':');
+        let site = match parts.next()? {
+            "check" => Site::Check,
+            "report" => Site::Report,
+            _ => return None,
+        };
+        let command = parts.next()?.to_owned();
+        let left = parts.next().map_or(Some(u64::MAX), |n| n.parse().ok())?;
+        Some(Rule {
+            site,
+            command,
+            left: AtomicU64::new(left),
+        })
+    }
+
+    pub fn maybe_panic(site: Site, command: &str) {
+        let hit = RULES.iter().any(|r| {
+            r.site == site
+                && (r.command == "*" || r.command == command)
+                && r.left
+                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+                    .is_ok()
+        });
+        if hit {
+            panic!("injected panic ({site:?} of {command})");
+        }
+    }
 }
 
 fn panic_text(payload: &Box<dyn std::any::Any + Send>) -> String {

@@ -14,8 +14,18 @@ pub fn target_profile_dir() -> PathBuf {
     deps.parent().expect("profile dir").to_path_buf()
 }
 
-/// The layer library built by `cargo build` for this profile.
+/// Names another build of the layer for this process's tests (e.g. the panic-injection build);
+/// read once, when the first instance of the process sets the loader up.
+pub const LAYER_LIBRARY_OVERRIDE: &str = "EXPORTCHECK_TEST_LAYER_LIBRARY";
+
+/// The layer library built by `cargo build` for this profile, or the one
+/// [`LAYER_LIBRARY_OVERRIDE`] names.
 pub fn layer_library() -> PathBuf {
+    if let Some(lib) = std::env::var_os(LAYER_LIBRARY_OVERRIDE) {
+        let lib = PathBuf::from(lib);
+        assert!(lib.exists(), "{} is missing", lib.display());
+        return lib;
+    }
     let lib = target_profile_dir().join("libVkLayer_exportcheck.so");
     assert!(
         lib.exists(),
@@ -109,8 +119,16 @@ pub fn setup() {
 pub fn setup_with(driver: Driver) {
     static CHOSEN: OnceLock<Driver> = OnceLock::new();
     let chosen = *CHOSEN.get_or_init(|| {
-        let dir = target_profile_dir().join("exportcheck-test-manifest");
-        let dir = write_manifest(&dir, &layer_library());
+        // A manifest directory per library, so builds never overwrite each other's manifest.
+        let library = layer_library();
+        let dir = match std::env::var_os(LAYER_LIBRARY_OVERRIDE) {
+            None => target_profile_dir().join("exportcheck-test-manifest"),
+            Some(_) => library
+                .parent()
+                .expect("library dir")
+                .join("exportcheck-test-manifest"),
+        };
+        let dir = write_manifest(&dir, &library);
         let driver_files = match driver {
             Driver::Lavapipe => {
                 assert!(

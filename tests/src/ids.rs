@@ -79,6 +79,9 @@ pub const DRIVER_NULL_REMOTE_ADDRESS: &str = "EXPORTCHECK-driver-null-remote-add
 pub const DRIVER_NULL_WIN32_HANDLE: &str = "EXPORTCHECK-driver-null-win32-handle";
 pub const DRIVER_NULL_METAL_HANDLE: &str = "EXPORTCHECK-driver-null-metal-handle";
 
+// The layer's own failure (a caught panic).
+pub const INTERNAL_ERROR: &str = "EXPORTCHECK-internal-error";
+
 // Commands, as the messages name them.
 pub const GET_FD: &str = "vkGetMemoryFdKHR";
 pub const GET_REMOTE_ADDRESS: &str = "vkGetMemoryRemoteAddressNV";

@@ -28,13 +28,21 @@ pub fn decide(device: &DeviceState, command: &'static str, outcome: &Outcome) ->
     if outcome.findings.is_empty() {
         return Decision::CallDown;
     }
-    let callback_skip = report_contained(command, || report::report(device, outcome));
+    let callback_skip = boundary::contain_report(
+        command,
+        || report::report(device, outcome),
+        |internal| report::report(device, internal),
+    );
     combine(outcome.blocked, callback_skip)
 }
 
 /// Reports an outcome that belongs to no known device, and decides.
 pub fn decide_without_device(command: &'static str, outcome: &Outcome) -> Decision {
-    let callback_skip = report_contained(command, || report::report_to_all_instances(outcome));
+    let callback_skip = boundary::contain_report(
+        command,
+        || report::report_to_all_instances(outcome),
+        report::report_to_all_instances,
+    );
     combine(outcome.blocked, callback_skip)
 }
 
@@ -48,7 +56,11 @@ pub fn report_driver_contract(device: &DeviceState, command: &'static str, mut o
         .findings
         .retain(|f| device.contract.first_report(f.id));
     if !outcome.findings.is_empty() {
-        report_contained(command, || report::report(device, &outcome));
+        boundary::contain_report(
+            command,
+            || report::report(device, &outcome),
+            |internal| report::report(device, internal),
+        );
     }
 }
 
@@ -58,10 +70,6 @@ fn combine(blocked: bool, callback_skip: bool) -> Decision {
     } else {
         Decision::CallDown
     }
-}
-
-fn report_contained(command: &'static str, deliver: impl FnOnce() -> bool) -> bool {
-    boundary::ffi(command, false, deliver)
 }
 
 #[cfg(test)]

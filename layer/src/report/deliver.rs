@@ -65,6 +65,9 @@ fn deliver(
     messengers: &[Messenger],
     name_of: &dyn Fn(ObjectRef) -> Option<String>,
 ) -> bool {
+    if finding.id != crate::vuid::INTERNAL_ERROR {
+        crate::boundary::inject_panic(crate::boundary::Site::Report, finding.command);
+    }
     if settings.is_muted(finding.id) {
         return false;
     }

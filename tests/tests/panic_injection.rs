@@ -1,0 +1,132 @@
+//! Panic containment, end to end: a build of the layer with the `panic-injection` feature panics
+//! where `EXPORTCHECK_INJECT_PANIC` says (inside a command's checks, or while delivering a
+//! finding). The app's call must still go through, an `EXPORTCHECK-internal-error` finding must
+//! reach the app's messenger, and the next calls must behave as if nothing happened (the layer's
+//! tracking intact).
+//!
+//! The test builds that layer itself (into `target/panic-injection`, a no-op when
+//! scripts/test.sh already did) and points the loader at it for this process only.
+
+use ash::vk::{self, Handle};
+use exportcheck_tests::env::{target_profile_dir, LAYER_LIBRARY_OVERRIDE};
+use exportcheck_tests::ids::*;
+use exportcheck_tests::test_driver::options;
+use exportcheck_tests::{expect, fds, Instance, Options, DMA_BUF, FAILED, OPAQUE_FD, SIZE};
+use std::path::PathBuf;
+use std::process::Command;
+
+/// Where the panics go: once in the checks of each memory command, and once while reporting a
+/// finding of vkGetMemoryFdKHR.
+const INJECTED: &str = "check:vkAllocateMemory:1,check:vkGetMemoryFdKHR:1,\
+                        check:vkFreeMemory:1,report:vkGetMemoryFdKHR:1";
+
+/// Builds the panic-injection layer for this test profile; returns the library.
+fn build_injecting_layer() -> PathBuf {
+    let profile_dir = target_profile_dir();
+    let profile = profile_dir
+        .file_name()
+        .and_then(|p| p.to_str())
+        .expect("profile dir name")
+        .to_owned();
+    let target_dir = profile_dir
+        .parent()
+        .expect("target dir")
+        .join("panic-injection");
+    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_path_buf();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut build = Command::new(cargo);
+    build
+        .current_dir(&workspace)
+        .args(["build", "-q", "-p", "exportcheck-layer"])
+        .args(["--features", "panic-injection", "--target-dir"])
+        .arg(&target_dir);
+    if profile == "release" {
+        build.arg("--release");
+    }
+    let status = build.status().expect("running cargo build");
+    assert!(status.success(), "building the panic-injection layer failed");
+    let lib = target_dir.join(&profile).join("libVkLayer_exportcheck.so");
+    assert!(lib.exists(), "{} was not built", lib.display());
+    lib
+}
+
+fn instance() -> Instance {
+    let lib = build_injecting_layer();
+    // Set before the first instance of this process loads the loader (this binary has one test).
+    std::env::set_var(LAYER_LIBRARY_OVERRIDE, &lib);
+    std::env::set_var("EXPORTCHECK_INJECT_PANIC", INJECTED);
+    Instance::exclusive_with(Options {
+        layer_settings: &[("duplicate_message_limit", "0")],
+        ..options(None)
+    })
+}
+
+/// The one internal-error message of `command`, which must say `what`.
+#[track_caller]
+fn internal_error(inst: &Instance, command: &str, what: &[&str]) {
+    let message = expect::one(inst, command, INTERNAL_ERROR);
+    expect::mentions(&message, what);
+}
+
+#[test]
+fn a_panic_in_a_check_or_in_reporting_costs_one_finding_not_the_call() {
+    let inst = instance();
+    let dev = inst.fd_device();
+
+    // vkAllocateMemory: the check panics; the allocation still happens and is tracked.
+    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+    internal_error(
+        &inst,
+        ALLOCATE,
+        &["injected panic (Check of vkAllocateMemory)", "unchecked"],
+    );
+    assert_ne!(memory.as_raw(), 0);
+
+    // vkGetMemoryFdKHR: the check panics; the export still happens.
+    let (r, fd) = dev.get_fd(memory, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    assert!(fd >= 0, "a real fd: {fd}");
+    fds::close(fd);
+    internal_error(
+        &inst,
+        GET_FD,
+        &["injected panic (Check of vkGetMemoryFdKHR)", "unchecked"],
+    );
+
+    // The next export is checked again, silently: the allocation was recorded despite the
+    // panic in its own check.
+    let (r, fd) = dev.get_fd(memory, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    fds::close(fd);
+    expect::silent(&inst, GET_FD);
+
+    // A bad export whose finding panics while being delivered: an internal error says a
+    // finding may be lost; the next identical bad call is reported as usual.
+    let (r, fd) = dev.get_fd(memory, DMA_BUF);
+    fds::close(fd);
+    internal_error(
+        &inst,
+        GET_FD,
+        &["injected panic (Report of vkGetMemoryFdKHR)", "while reporting"],
+    );
+    let (again, fd) = dev.get_fd(memory, DMA_BUF);
+    fds::close(fd);
+    assert_eq!(again, r, "the same call, the same result");
+    expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
+
+    // vkFreeMemory: the check panics; the memory is still freed and forgotten, so a later use
+    // is a use after free.
+    dev.free(memory);
+    internal_error(
+        &inst,
+        FREE,
+        &["injected panic (Check of vkFreeMemory)", "unchecked"],
+    );
+    let (r, _) = dev.get_fd(memory, OPAQUE_FD);
+    assert_eq!(r, FAILED);
+    expect::one(&inst, GET_FD, FD_MEMORY_PARAM);
+    drop(dev);
+}
