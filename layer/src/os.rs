@@ -34,3 +34,116 @@ pub fn is_cloexec(fd: i32) -> Option<bool> {
 pub fn is_open(fd: i32) -> Option<bool> {
     cfg!(unix).then(|| fd_flags(fd).is_some())
 }
+
+/// What an open file is, independently of the fd number that refers to it: the device and inode
+/// `fstat` reports. Two fds with the same identity refer to the same file (for the memfds and
+/// dma-bufs drivers export: the same memory).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FileId {
+    pub dev: u64,
+    pub ino: u64,
+}
+
+/// The identity of the file `fd` refers to, or `None` if it is not open (or not POSIX).
+#[cfg(unix)]
+pub fn file_id(fd: i32) -> Option<FileId> {
+    if fd < 0 {
+        return None;
+    }
+    let mut stat = std::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: fstat writes a `struct stat` into the buffer we own; any fd number is valid.
+    let r = unsafe { libc::fstat(fd, stat.as_mut_ptr()) };
+    if r != 0 {
+        return None;
+    }
+    // SAFETY: fstat succeeded, so it filled the structure.
+    let stat = unsafe { stat.assume_init() };
+    // The casts are needed where st_dev is not a u64 (macOS: i32).
+    #[allow(clippy::unnecessary_cast)]
+    Some(FileId {
+        dev: stat.st_dev as u64,
+        ino: stat.st_ino as u64,
+    })
+}
+
+#[cfg(not(unix))]
+pub fn file_id(_fd: i32) -> Option<FileId> {
+    None
+}
+
+/// Every fd open in this process whose file is one of `wanted`, with its identity. Reads
+/// `/proc/self/fd` on Linux; elsewhere tries each number below the open-file limit. Empty where
+/// the layer cannot tell (not POSIX).
+pub fn open_fds_of(wanted: &[FileId]) -> Vec<(i32, FileId)> {
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    open_fd_numbers()
+        .into_iter()
+        .filter_map(|fd| file_id(fd).map(|id| (fd, id)))
+        .filter(|(_, id)| wanted.contains(id))
+        .collect()
+}
+
+#[cfg(target_os = "linux")]
+fn open_fd_numbers() -> Vec<i32> {
+    // The directory's own fd shows up in the listing while it is open: it is a directory, never
+    // one of the wanted files.
+    match std::fs::read_dir("/proc/self/fd") {
+        Ok(dir) => dir
+            .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+            .collect(),
+        Err(_) => fallback_fd_numbers(),
+    }
+}
+
+#[cfg(all(unix, not(target_os = "linux")))]
+fn open_fd_numbers() -> Vec<i32> {
+    fallback_fd_numbers()
+}
+
+#[cfg(not(unix))]
+fn open_fd_numbers() -> Vec<i32> {
+    Vec::new()
+}
+
+/// Every number below the soft open-file limit (at most 65,536) that is open.
+#[cfg(unix)]
+fn fallback_fd_numbers() -> Vec<i32> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the structure we own.
+    let max = if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
+        limit.rlim_cur.min(65_536) as i32
+    } else {
+        1024
+    };
+    (0..max).filter(|&fd| fd_flags(fd).is_some()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn identities_follow_files_not_numbers() {
+        use std::os::fd::AsRawFd;
+        let a = std::fs::File::open("/proc/self/exe").expect("open");
+        let b = std::fs::File::open("/dev/null").expect("open");
+        let id_a = file_id(a.as_raw_fd()).expect("open fd");
+        let id_b = file_id(b.as_raw_fd()).expect("open fd");
+        assert_ne!(id_a, id_b);
+        let copy = a.try_clone().expect("dup");
+        let found = open_fds_of(&[id_a]);
+        assert!(found.contains(&(a.as_raw_fd(), id_a)), "{found:?}");
+        assert!(found.contains(&(copy.as_raw_fd(), id_a)), "{found:?}");
+        assert!(!found.iter().any(|(fd, _)| *fd == b.as_raw_fd()));
+        let closed = a.as_raw_fd();
+        drop(a);
+        assert_eq!(file_id(closed).filter(|id| *id == id_a), None);
+        assert!(open_fds_of(&[]).is_empty());
+    }
+}

@@ -73,6 +73,7 @@ pub const RDMA_FEATURE_NOT_ENABLED: &str = "EXPORTCHECK-rdma-feature-not-enabled
 pub const WIN32_MULTIPLE_BITS: &str = "EXPORTCHECK-win32nv-handle-type-multiple-bits";
 pub const PNEXT_CHAIN_TOO_LONG: &str = "EXPORTCHECK-pnext-chain-too-long";
 pub const INTERNAL_ERROR: &str = "EXPORTCHECK-internal-error";
+pub const EXPORTED_FD_LEAKED: &str = "EXPORTCHECK-exported-fd-leaked";
 
 // Driver-contract checks: what the driver returned.
 pub const DRIVER_INVALID_FD: &str = "EXPORTCHECK-driver-invalid-fd";
@@ -139,6 +140,7 @@ pub const ALL: &[&str] = &[
     WIN32_MULTIPLE_BITS,
     PNEXT_CHAIN_TOO_LONG,
     INTERNAL_ERROR,
+    EXPORTED_FD_LEAKED,
     DRIVER_INVALID_FD,
     DRIVER_FD_NOT_CLOEXEC,
     DRIVER_FD_NOT_NEW,

@@ -77,6 +77,7 @@ const EXPECTED_IDS: &[&str] = &[
     "EXPORTCHECK-driver-null-remote-address",
     "EXPORTCHECK-driver-null-win32-handle",
     "EXPORTCHECK-driver-null-metal-handle",
+    "EXPORTCHECK-exported-fd-leaked",
 ];
 
 const DEVICE_PARAMETER_NOTE: &str = "A garbage VkDevice passed to the loader's trampoline (a \
@@ -192,6 +193,7 @@ fn severities_and_test_locations_match_the_design() {
         "EXPORTCHECK-driver-null-remote-address",
         "EXPORTCHECK-driver-null-win32-handle",
         "EXPORTCHECK-driver-null-metal-handle",
+        "EXPORTCHECK-exported-fd-leaked",
     ]
     .into_iter()
     .collect();

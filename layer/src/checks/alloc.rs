@@ -28,7 +28,7 @@ pub fn check_allocate(device: &DeviceFacts, info: &AllocateInfoRead, output_null
         );
     }
     let (facts, chain, repeated) = match info {
-        AllocateInfoRead::Valid(facts, chain, repeated) => (facts, *chain, *repeated),
+        AllocateInfoRead::Valid(facts, read) => (facts, read.end, read.repeated),
         AllocateInfoRead::Null => {
             outcome.block(
                 Finding::new(
@@ -294,12 +294,19 @@ pub fn check_free(device: &DeviceFacts, memory: u64, lookup: &MemoryLookup) -> O
 mod tests {
     use super::*;
     use crate::checks::fixtures::*;
+    use crate::raw::ChainRead;
     use crate::state::AllocationFacts;
 
     fn check(facts: &AllocationFacts, chain: ChainEnd) -> Outcome {
         check_allocate(
             &fd_device(),
-            &AllocateInfoRead::Valid(*facts, chain, None),
+            &AllocateInfoRead::Valid(
+                *facts,
+                ChainRead {
+                    end: chain,
+                    ..ChainRead::COMPLETE
+                },
+            ),
             false,
         )
     }
@@ -338,11 +345,11 @@ mod tests {
 
     #[test]
     fn a_repeated_structure_is_reported_and_goes_down() {
-        let info = AllocateInfoRead::Valid(
-            exported(OPAQUE_FD),
-            ChainEnd::Complete,
-            Some(vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO),
-        );
+        let chain = ChainRead {
+            repeated: Some(vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO),
+            ..ChainRead::COMPLETE
+        };
+        let info = AllocateInfoRead::Valid(exported(OPAQUE_FD), chain);
         let out = check_allocate(&fd_device(), &info, false);
         assert_eq!(out.ids(), [vuid::ALLOC_STYPE_UNIQUE]);
         assert!(!out.blocked);
@@ -399,7 +406,7 @@ mod tests {
         // Without the driver's answer there is nothing to check against.
         let mut device = fd_device();
         device.external_memory = None;
-        let info = AllocateInfoRead::Valid(exported(OPAQUE_FD | win32), ChainEnd::Complete, None);
+        let info = AllocateInfoRead::Valid(exported(OPAQUE_FD | win32), ChainRead::COMPLETE);
         assert!(check_allocate(&device, &info, false).ids().is_empty());
     }
 
@@ -418,7 +425,7 @@ mod tests {
         assert!(out.blocked);
         let out = check_allocate(
             &d,
-            &AllocateInfoRead::Valid(not_exported(), ChainEnd::Complete, None),
+            &AllocateInfoRead::Valid(not_exported(), ChainRead::COMPLETE),
             true,
         );
         assert_eq!(out.ids(), [vuid::ALLOC_PMEMORY_PARAM]);

@@ -5,6 +5,7 @@ pub mod alloc;
 pub mod driver_contract;
 pub mod export;
 pub mod fd;
+pub mod fd_leaks;
 pub mod metal;
 pub mod rdma;
 pub mod win32_nv;

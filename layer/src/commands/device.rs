@@ -4,6 +4,7 @@
 use crate::boundary;
 use crate::dispatch::table::{cast, DeviceDispatch};
 use crate::raw;
+use crate::state::fd_exports::FdExports;
 use crate::state::maps;
 use crate::state::registry::{DEVICES, INSTANCES};
 use crate::state::{DeviceFacts, DeviceState, ExternalMemorySupport, InstanceState};
@@ -57,6 +58,7 @@ pub unsafe extern "system" fn create_device(
             let count = (memory_properties.memory_type_count as usize).min(vk::MAX_MEMORY_TYPES);
             // SAFETY: same create info as above.
             let read = unsafe { raw::read_device_create_info(info) };
+            let fd_exports = instance.settings.check_fd_leaks.then(FdExports::new);
             let state = DeviceState {
                 facts: DeviceFacts {
                     handle: device.as_raw(),
@@ -77,6 +79,7 @@ pub unsafe extern "system" fn create_device(
                 freed: Default::default(),
                 memory_names: Default::default(),
                 names: maps::handle_map(4),
+                fd_exports,
             };
             DEVICES.insert(device.as_raw(), Arc::new(state));
             result
@@ -123,6 +126,7 @@ pub unsafe extern "system" fn destroy_device(
         let Some(state) = DEVICES.remove(device.as_raw()) else {
             return;
         };
+        super::fd_leaks::at_destroy(&state);
         // Other threads may still hold a snapshot with this state until their next call: what
         // it tracked goes now.
         state.memories.clear();

@@ -157,6 +157,7 @@ pub unsafe extern "system" fn get_memory_fd_khr(
                         if probing && fd >= 0 {
                             s.contract.last_fd.insert(record.memory, fd);
                         }
+                        super::fd_leaks::record_export(s, record, fd);
                         report_driver_contract(
                             s,
                             cmd.name,

@@ -1,5 +1,6 @@
 //! `vkAllocateMemory` and `vkFreeMemory`: they feed the memory map.
 
+use super::fd_leaks;
 use super::policy::{decide, decide_without_device, Decision};
 use crate::boundary;
 use crate::checks::alloc::{check_allocate, check_free};
@@ -40,14 +41,22 @@ pub unsafe extern "system" fn allocate_memory(
             let Some(next) = state.next.allocate_memory else {
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
             };
+            // Before the call: a successful import hands the fd to the driver, which may close it.
+            let imported = match &info {
+                AllocateInfoRead::Valid(_, chain) => {
+                    fd_leaks::import_identity(state, chain.import_fd)
+                }
+                _ => None,
+            };
             // 2. Call down.
             // SAFETY: validated arguments, passed to the next layer's own entry point.
             let result = unsafe { next(device, p_allocate_info, p_allocator, p_memory) };
             // 3. Record after success.
             if result == vk::Result::SUCCESS {
+                fd_leaks::record_import(imported);
                 // SAFETY: the driver wrote *p_memory (checked non-NULL above).
                 let memory = unsafe { raw::read_out(p_memory) }.unwrap_or_default();
-                if let AllocateInfoRead::Valid(facts, _, _) = info {
+                if let AllocateInfoRead::Valid(facts, _) = info {
                     let type_flags = state.facts.type_flags(facts.memory_type_index);
                     let allocation = PackedAllocation::pack(&facts, type_flags);
                     record_allocation(state, memory.as_raw(), allocation);
@@ -86,6 +95,7 @@ pub unsafe extern "system" fn free_memory(
                 return;
             }
             if let Some(allocation) = taken {
+                fd_leaks::at_free(state, &allocation.unpack(handle, state.handle()));
                 remember_free(state, handle, allocation);
             }
             if let Some(next) = state.next.free_memory {

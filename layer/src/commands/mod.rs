@@ -3,6 +3,7 @@
 
 pub mod device;
 pub mod export;
+pub mod fd_leaks;
 pub mod instance;
 pub mod memory;
 pub mod names;

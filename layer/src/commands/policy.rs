@@ -64,6 +64,17 @@ pub fn report_driver_contract(device: &DeviceState, command: &'static str, mut o
     }
 }
 
+/// Reports findings that cannot change the call (warnings about what already happened).
+pub fn report_only(device: &DeviceState, command: &'static str, outcome: &Outcome) {
+    if !outcome.findings.is_empty() {
+        boundary::contain_report(
+            command,
+            || report::report(device, outcome),
+            |internal| report::report(device, internal),
+        );
+    }
+}
+
 fn combine(blocked: bool, callback_skip: bool) -> Decision {
     if blocked || callback_skip {
         Decision::Skip

@@ -19,9 +19,27 @@ struct ImportHead {
 pub enum AllocateInfoRead {
     Null,
     WrongSType(vk::StructureType),
-    /// The facts, how the chain ended, and the first structure type the layer reads that
-    /// appeared twice in the chain (`VUID-VkMemoryAllocateInfo-sType-unique`).
-    Valid(AllocationFacts, ChainEnd, Option<vk::StructureType>),
+    Valid(AllocationFacts, ChainRead),
+}
+
+/// What the walk of a `VkMemoryAllocateInfo` chain found besides the [`AllocationFacts`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChainRead {
+    pub end: ChainEnd,
+    /// The first structure type the layer reads that appeared twice in the chain
+    /// (`VUID-VkMemoryAllocateInfo-sType-unique`).
+    pub repeated: Option<vk::StructureType>,
+    /// `VkImportMemoryFdInfoKHR::fd`, when the chain imports an fd.
+    pub import_fd: Option<i32>,
+}
+
+impl ChainRead {
+    /// A chain that ended, with no repeat and no fd import.
+    pub const COMPLETE: ChainRead = ChainRead {
+        end: ChainEnd::Complete,
+        repeated: None,
+        import_fd: None,
+    };
 }
 
 /// Reads `VkMemoryAllocateInfo` and the export, import and dedicated structures of its chain.
@@ -43,6 +61,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
     // The structure types read below, as bits of a mask, to find the first one repeated.
     let mut seen = 0u32;
     let mut repeated = None;
+    let mut import_fd = None;
     // SAFETY: each node is read as the structure its sType names.
     let end = unsafe {
         walk_chain(info.p_next, |s_type, node| {
@@ -52,10 +71,19 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                 }
                 seen |= bit;
             }
+            if s_type == vk::StructureType::IMPORT_MEMORY_FD_INFO_KHR {
+                let import: vk::ImportMemoryFdInfoKHR = read_node(node);
+                import_fd = Some(import.fd);
+            }
             read_allocate_node(&mut facts, s_type, node)
         })
     };
-    AllocateInfoRead::Valid(facts, end, repeated)
+    let chain = ChainRead {
+        end,
+        repeated,
+        import_fd,
+    };
+    AllocateInfoRead::Valid(facts, chain)
 }
 
 /// The structure types of a `VkMemoryAllocateInfo` chain the layer reads, each a bit.
@@ -303,7 +331,7 @@ mod tests {
         info.p_next = &khr as *const _ as *const c_void;
         // SAFETY: a valid chain of live structures.
         match unsafe { read_allocate_info(&info) } {
-            AllocateInfoRead::Valid(facts, ChainEnd::Complete, None) => facts,
+            AllocateInfoRead::Valid(facts, ChainRead::COMPLETE) => facts,
             _ => panic!("a valid VkMemoryAllocateInfo with a complete chain"),
         }
     }

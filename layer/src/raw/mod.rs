@@ -162,7 +162,7 @@ mod create_info;
 mod loader_link;
 pub use create_info::{
     read_allocate_info, read_device_create_info, read_instance_create_info, read_layer_settings,
-    AllocateInfoRead, DeviceCreateRead, InstanceCreateRead,
+    AllocateInfoRead, ChainRead, DeviceCreateRead, InstanceCreateRead,
 };
 pub use loader_link::{take_device_link, take_instance_link};
 

@@ -19,6 +19,22 @@ pub fn report(device: &DeviceState, outcome: &Outcome) -> bool {
     report_for(&device.instance, outcome, &name_of)
 }
 
+/// Reports findings at process exit: to the log and the process report, never to the app's
+/// callbacks (the app may be half torn down).
+pub fn report_at_exit(device: &DeviceState, outcome: &Outcome) {
+    let name_of = |object: ObjectRef| device.name_of(object);
+    let instance = &device.instance;
+    for finding in &outcome.findings {
+        deliver(
+            finding,
+            &instance.settings,
+            Some(&instance.duplicates),
+            &[],
+            &name_of,
+        );
+    }
+}
+
 /// Reports findings that belong to no known device (e.g. an unknown `VkDevice`) through every
 /// live instance (stderr when there is none).
 pub fn report_to_all_instances(outcome: &Outcome) -> bool {

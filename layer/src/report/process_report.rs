@@ -188,6 +188,7 @@ pub fn render() -> Option<String> {
             "duplicate_message_limit": s.duplicate_message_limit,
             "message_format_json": s.message_format_json,
             "report_file": s.report_file,
+            "check_fd_leaks": s.check_fd_leaks,
         },
         "findings": findings,
     });

@@ -88,6 +88,9 @@ pub struct Settings {
     /// The JSON report of the process, written at `vkDestroyInstance` and at exit; `%p` is
     /// replaced by the process ID.
     pub report_file: Option<String>,
+    /// Track exported fds by file identity and warn about those still open at vkFreeMemory,
+    /// vkDestroyDevice and exit.
+    pub check_fd_leaks: bool,
 }
 
 impl Default for Settings {
@@ -109,6 +112,7 @@ impl Default for Settings {
             duplicate_message_limit: 10,
             message_format_json: false,
             report_file: None,
+            check_fd_leaks: true,
         }
     }
 }
@@ -121,6 +125,7 @@ pub const SETTING_NAMES: &[&str] = &[
     "message_id_filter",
     "duplicate_message_limit",
     "message_format_json",
+    "check_fd_leaks",
     "report_file",
 ];
 
@@ -182,7 +187,8 @@ impl Settings {
     pub fn describe(&self) -> String {
         format!(
             "report_flags = {}; debug_action = {}; log_filename = {}; message_id_filter = [{}]; \
-             duplicate_message_limit = {}; message_format_json = {}; report_file = {}",
+             duplicate_message_limit = {}; message_format_json = {}; report_file = {}; \
+             check_fd_leaks = {}",
             flag_names(self.report_flags).join(","),
             match action_names(self.debug_action).join(",") {
                 none if none.is_empty() => "ignore".to_owned(),
@@ -195,7 +201,8 @@ impl Settings {
             self.message_id_filter.join(", "),
             self.duplicate_message_limit,
             self.message_format_json,
-            self.report_file.as_deref().unwrap_or("(none)")
+            self.report_file.as_deref().unwrap_or("(none)"),
+            self.check_fd_leaks
         )
     }
 }

@@ -113,6 +113,7 @@ pub fn parse_setting(settings: &mut Settings, name: &str, value: &str) -> Result
             let v = value.trim();
             settings.report_file = (!v.is_empty()).then(|| v.to_owned());
         }
+        "check_fd_leaks" => settings.check_fd_leaks = parse_bool(value)?,
         other => return Err(SettingError(format!("unknown setting `{other}`"))),
     }
     Ok(())

@@ -1,6 +1,7 @@
 //! Per-`VkDevice` state: one shared, immutable record made at `vkCreateDevice`.
 
 use super::contract::ContractState;
+use super::fd_exports::FdExports;
 use super::freed::RecentlyFreed;
 use super::instance::InstanceState;
 use super::maps::HandleMap;
@@ -118,6 +119,8 @@ pub struct DeviceState {
     pub memory_names: AtomicBool,
     /// Debug names set with `vkSetDebugUtilsObjectNameEXT`, by object type and handle value.
     pub names: HandleMap<(vk::ObjectType, u64), String>,
+    /// The fds exported from this device's memory, when the `check_fd_leaks` setting is on.
+    pub fd_exports: Option<FdExports>,
 }
 
 impl DeviceState {

@@ -6,6 +6,7 @@
 
 pub mod contract;
 pub mod device;
+pub mod fd_exports;
 pub mod freed;
 pub mod instance;
 pub mod maps;

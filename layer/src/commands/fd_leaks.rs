@@ -1,0 +1,147 @@
+//! Exported-fd leaks (setting `check_fd_leaks`): what the commands record and when they look.
+//! The identities and the fd-table scans come from [`crate::os`]; the rule is the pure
+//! [`crate::checks::fd_leaks::check_leaks`].
+
+use super::policy::report_only;
+use crate::boundary;
+use crate::checks::fd_leaks::{check_leaks, Checkpoint};
+use crate::os::{self, FileId};
+use crate::report;
+use crate::state::fd_exports::{remember_import, was_imported, FreedExport};
+use crate::state::registry::{lookup_memory, DEVICES};
+use crate::state::{DeviceState, MemoryLookup, MemoryRecord};
+use ash::vk;
+use std::sync::Once;
+
+/// After a valid `vkGetMemoryFdKHR` returned `fd` for `record`'s memory.
+pub fn record_export(state: &DeviceState, record: &MemoryRecord, fd: i32) {
+    let Some(exports) = &state.fd_exports else {
+        return;
+    };
+    if let Some(file) = os::file_id(fd) {
+        exports.record(record.memory, file, fd);
+        register_exit_check();
+    }
+}
+
+/// Before `vkAllocateMemory` imports `fd`: the identity of its file, to remember after success.
+pub fn import_identity(state: &DeviceState, fd: Option<i32>) -> Option<FileId> {
+    state.fd_exports.as_ref()?;
+    os::file_id(fd?)
+}
+
+/// After a successful import of `file`.
+pub fn record_import(file: Option<FileId>) {
+    if let Some(file) = file {
+        remember_import(file);
+    }
+}
+
+/// At `vkFreeMemory` of a live allocation (`record`), before the driver frees it: a warning
+/// when an fd exported from it is still open under the number the driver returned; otherwise
+/// the export waits for the vkDestroyDevice/exit check (an fd may have been duplicated).
+pub fn at_free(state: &DeviceState, record: &MemoryRecord) {
+    let Some(exports) = &state.fd_exports else {
+        return;
+    };
+    let Some((_, exported)) = exports.live.remove(&record.memory) else {
+        return;
+    };
+    let name = state
+        .names
+        .get(&(vk::ObjectType::DEVICE_MEMORY, record.memory))
+        .map(|n| n.clone());
+    let file = exported.file;
+    let open: Vec<(i32, FileId)> = exported
+        .fds
+        .iter()
+        .filter(|&&fd| os::file_id(fd) == Some(file))
+        .map(|&fd| (fd, file))
+        .collect();
+    let freed = FreedExport {
+        record: *record,
+        name,
+        exported,
+    };
+    if !open.is_empty() {
+        let outcome = check_leaks(
+            Checkpoint::Free,
+            state.handle(),
+            &[freed],
+            &open,
+            was_imported,
+        );
+        report_only(state, Checkpoint::Free.command(), &outcome);
+        return;
+    }
+    let due = exports.keep_pending(freed);
+    if !due.is_empty() {
+        let outcome = scan(Checkpoint::FreedEarlier, state.handle(), &due);
+        report_only(state, Checkpoint::Free.command(), &outcome);
+    }
+}
+
+/// At `vkDestroyDevice`: every export of the device whose file is still open.
+pub fn at_destroy(state: &DeviceState) {
+    let outcome = check_all(state, Checkpoint::DestroyDevice);
+    report_only(state, Checkpoint::DestroyDevice.command(), &outcome);
+}
+
+fn check_all(state: &DeviceState, checkpoint: Checkpoint) -> crate::finding::Outcome {
+    let Some(exports) = &state.fd_exports else {
+        return Default::default();
+    };
+    let all = exports.take_all(|memory| {
+        let record = match lookup_memory(state, memory) {
+            MemoryLookup::Live(record) => record,
+            // Not live (a race with vkFreeMemory): described by its handle alone.
+            _ => MemoryRecord {
+                memory,
+                device: state.handle(),
+                facts: Default::default(),
+                type_flags: Default::default(),
+            },
+        };
+        let name = state
+            .names
+            .get(&(vk::ObjectType::DEVICE_MEMORY, memory))
+            .map(|n| n.clone());
+        (record, name)
+    });
+    scan(checkpoint, state.handle(), &all)
+}
+
+/// One scan of the process's fd table for the files of `exports`.
+fn scan(checkpoint: Checkpoint, device: u64, exports: &[FreedExport]) -> crate::finding::Outcome {
+    if exports.is_empty() {
+        return Default::default();
+    }
+    let mut files: Vec<FileId> = exports.iter().map(|e| e.exported.file).collect();
+    files.sort_by_key(|f| (f.dev, f.ino));
+    files.dedup();
+    let open = os::open_fds_of(&files);
+    check_leaks(checkpoint, device, exports, &open, was_imported)
+}
+
+/// Registers the exit check once, at the first export (after the process report's own exit
+/// hook, so that it runs before the report is written).
+fn register_exit_check() {
+    static REGISTERED: Once = Once::new();
+    REGISTERED.call_once(|| {
+        #[cfg(unix)]
+        // SAFETY: registers a plain extern "C" function that catches every panic.
+        unsafe {
+            libc::atexit(check_at_exit);
+        }
+    });
+}
+
+#[cfg(unix)]
+extern "C" fn check_at_exit() {
+    let _ = std::panic::catch_unwind(|| {
+        for state in DEVICES.values() {
+            let outcome = boundary::contain("exit", || check_all(&state, Checkpoint::Exit));
+            report::report_at_exit(&state, &outcome);
+        }
+    });
+}

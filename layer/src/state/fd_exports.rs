@@ -1,0 +1,202 @@
+//! The fds `vkGetMemoryFdKHR` returned, by file identity (`fstat` device and inode), so that a
+//! leak is found whatever the app did with the numbers: `dup`, `dup2` over each other, close and
+//! reuse, or sending the fd to another process. Per device: the exports of live memory, and those
+//! of freed memory whose exported fds were closed or moved when it was freed (checked again at
+//! `vkDestroyDevice` and at exit, with one scan of the process's fd table). Process-wide: the
+//! files imported with `VkImportMemoryFdInfoKHR` (the driver owns those fds).
+
+use super::maps::{handle_map, HandleMap};
+use super::memory::MemoryRecord;
+use crate::os::FileId;
+use parking_lot::Mutex;
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+/// How many of the latest exported fd numbers are kept per memory object.
+const KEPT_NUMBERS: usize = 8;
+/// Freed exports kept for the destroy/exit check before the oldest is checked early.
+const PENDING_LIMIT: usize = 4096;
+/// Imported files remembered (the oldest are forgotten past this).
+const IMPORTED_LIMIT: usize = 65_536;
+
+/// What was exported from one memory object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportedFile {
+    pub file: FileId,
+    /// The fd numbers the driver returned (the latest [`KEPT_NUMBERS`]).
+    pub fds: Vec<i32>,
+}
+
+/// The exports of a memory object that is gone (or going): what it was, its debug name then.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FreedExport {
+    pub record: MemoryRecord,
+    pub name: Option<String>,
+    pub exported: ExportedFile,
+}
+
+#[derive(Default)]
+pub struct FdExports {
+    /// Exports of live memory, by `VkDeviceMemory` handle.
+    pub live: HandleMap<u64, ExportedFile>,
+    /// Exports of freed memory whose fds were not open under their numbers at the free.
+    pub pending: Mutex<Vec<FreedExport>>,
+}
+
+impl FdExports {
+    pub fn new() -> Self {
+        Self {
+            live: handle_map(16),
+            pending: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Records that `fd`, of file `file`, was exported from `memory`.
+    pub fn record(&self, memory: u64, file: FileId, fd: i32) {
+        let mut entry = self.live.entry(memory).or_insert_with(|| ExportedFile {
+            file,
+            fds: Vec::new(),
+        });
+        if entry.file != file {
+            // A driver that exports another file for the same memory: follow the latest.
+            *entry = ExportedFile {
+                file,
+                fds: Vec::new(),
+            };
+        }
+        if entry.fds.len() == KEPT_NUMBERS {
+            entry.fds.remove(0);
+        }
+        entry.fds.push(fd);
+    }
+
+    /// Keeps a freed export for the destroy/exit check. When [`PENDING_LIMIT`] are kept, returns
+    /// them all, to be checked now with one scan (most were closed long ago).
+    pub fn keep_pending(&self, freed: FreedExport) -> Vec<FreedExport> {
+        let mut pending = self.pending.lock();
+        pending.push(freed);
+        if pending.len() < PENDING_LIMIT {
+            return Vec::new();
+        }
+        std::mem::take(&mut *pending)
+    }
+
+    /// Everything still to check (at `vkDestroyDevice`, at exit): the live exports, with the
+    /// record and name `describe` gives for a live memory handle, and the pending ones. Empties
+    /// both.
+    pub fn take_all(
+        &self,
+        describe: impl Fn(u64) -> (MemoryRecord, Option<String>),
+    ) -> Vec<FreedExport> {
+        let mut all: Vec<FreedExport> = self
+            .live
+            .iter()
+            .map(|e| {
+                let (record, name) = describe(*e.key());
+                FreedExport {
+                    record,
+                    name,
+                    exported: e.value().clone(),
+                }
+            })
+            .collect();
+        self.live.clear();
+        all.append(&mut self.pending.lock());
+        all
+    }
+}
+
+/// Files imported through `VkImportMemoryFdInfoKHR`: their fds belong to the driver now.
+static IMPORTED: LazyLock<Mutex<(HashSet<FileId>, Vec<FileId>)>> =
+    LazyLock::new(|| Mutex::new((HashSet::new(), Vec::new())));
+
+/// Remembers that the file `file` was imported.
+pub fn remember_import(file: FileId) {
+    let mut imported = IMPORTED.lock();
+    let (set, order) = &mut *imported;
+    if set.insert(file) {
+        order.push(file);
+        if order.len() > IMPORTED_LIMIT {
+            let oldest = order.remove(0);
+            set.remove(&oldest);
+        }
+    }
+}
+
+/// Whether the file was imported (so open fds of it may be the driver's).
+pub fn was_imported(file: FileId) -> bool {
+    IMPORTED.lock().0.contains(&file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: FileId = FileId { dev: 1, ino: 2 };
+
+    fn record(memory: u64) -> MemoryRecord {
+        MemoryRecord {
+            memory,
+            device: 0xd,
+            facts: Default::default(),
+            type_flags: Default::default(),
+        }
+    }
+
+    #[test]
+    fn keeps_the_latest_numbers_and_follows_a_new_file() {
+        let exports = FdExports::new();
+        for fd in 0..10 {
+            exports.record(0x10, FILE, fd);
+        }
+        assert_eq!(
+            exports.live.get(&0x10).unwrap().fds,
+            (2..10).collect::<Vec<_>>()
+        );
+        let other = FileId { dev: 1, ino: 3 };
+        exports.record(0x10, other, 42);
+        assert_eq!(
+            *exports.live.get(&0x10).unwrap(),
+            ExportedFile {
+                file: other,
+                fds: vec![42]
+            }
+        );
+    }
+
+    #[test]
+    fn pending_is_bounded_and_taken_whole() {
+        let exports = FdExports::new();
+        let freed = |memory| FreedExport {
+            record: record(memory),
+            name: None,
+            exported: ExportedFile {
+                file: FILE,
+                fds: vec![3],
+            },
+        };
+        for m in 1..PENDING_LIMIT as u64 {
+            assert!(exports.keep_pending(freed(m)).is_empty());
+        }
+        let full = exports.keep_pending(freed(u64::MAX));
+        assert_eq!(full.len(), PENDING_LIMIT, "all handed back at the limit");
+        assert_eq!(full[0].record.memory, 1);
+        exports.keep_pending(freed(7));
+        exports.record(0x99, FILE, 5);
+        let all = exports.take_all(|m| (record(m), Some("live".into())));
+        assert_eq!(all.len(), 2);
+        assert_eq!(
+            (all[0].record.memory, all[0].name.as_deref()),
+            (0x99, Some("live"))
+        );
+        assert!(exports.live.is_empty() && exports.pending.lock().is_empty());
+    }
+
+    #[test]
+    fn imports_are_remembered() {
+        let file = FileId { dev: 7, ino: 7 };
+        assert!(!was_imported(file));
+        remember_import(file);
+        assert!(was_imported(file));
+    }
+}
