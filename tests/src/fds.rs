@@ -33,3 +33,94 @@ pub fn close_if_open(fd: i32) {
         unsafe { libc::close(fd) };
     }
 }
+
+/// `dup(fd)`, asserting it worked.
+#[track_caller]
+pub fn dup(fd: i32) -> i32 {
+    // SAFETY: dup only reads the descriptor table.
+    let copy = unsafe { libc::dup(fd) };
+    assert!(copy >= 0, "dup({fd}): {}", std::io::Error::last_os_error());
+    copy
+}
+
+/// `dup2(from, to)`, asserting it worked: `to` now refers to `from`'s file.
+#[track_caller]
+pub fn dup2(from: i32, to: i32) {
+    // SAFETY: dup2 only changes the descriptor table; the test owns both numbers.
+    let rc = unsafe { libc::dup2(from, to) };
+    assert_eq!(
+        rc,
+        to,
+        "dup2({from}, {to}): {}",
+        std::io::Error::last_os_error()
+    );
+}
+
+/// The (device, inode) of the file `fd` refers to.
+#[track_caller]
+pub fn identity(fd: i32) -> (u64, u64) {
+    let st = assert_open(fd);
+    (st.st_dev, st.st_ino)
+}
+
+/// Sends `fd` over the Unix socket `socket` (SCM_RIGHTS), with one byte of data.
+#[track_caller]
+pub fn send_fd(socket: i32, fd: i32) {
+    let mut byte = [b'F'];
+    let mut iov = libc::iovec {
+        iov_base: byte.as_mut_ptr().cast(),
+        iov_len: 1,
+    };
+    // A buffer for one control message carrying one fd, aligned for cmsghdr.
+    let mut control = [0u64; 8];
+    // SAFETY: CMSG_SPACE is a pure size computation.
+    let space = unsafe { libc::CMSG_SPACE(std::mem::size_of::<i32>() as u32) } as usize;
+    assert!(space <= std::mem::size_of_val(&control));
+    // SAFETY: msghdr is plain data; zero is a valid start.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.as_mut_ptr().cast();
+    msg.msg_controllen = space as _;
+    // SAFETY: msg_control points to `space` bytes we own; CMSG_FIRSTHDR/CMSG_DATA stay inside.
+    unsafe {
+        let cmsg = libc::CMSG_FIRSTHDR(&msg);
+        (*cmsg).cmsg_level = libc::SOL_SOCKET;
+        (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+        (*cmsg).cmsg_len = libc::CMSG_LEN(std::mem::size_of::<i32>() as u32) as _;
+        libc::CMSG_DATA(cmsg).cast::<i32>().write_unaligned(fd);
+    }
+    // SAFETY: a valid message on a socket the test owns.
+    let sent = unsafe { libc::sendmsg(socket, &msg, 0) };
+    assert_eq!(sent, 1, "sendmsg: {}", std::io::Error::last_os_error());
+}
+
+/// Receives an fd sent with [`send_fd`] on `socket`; returns the new descriptor.
+#[track_caller]
+pub fn recv_fd(socket: i32) -> i32 {
+    let mut byte = [0u8];
+    let mut iov = libc::iovec {
+        iov_base: byte.as_mut_ptr().cast(),
+        iov_len: 1,
+    };
+    let mut control = [0u64; 8];
+    // SAFETY: msghdr is plain data; zero is a valid start.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.as_mut_ptr().cast();
+    msg.msg_controllen = std::mem::size_of_val(&control) as _;
+    // SAFETY: buffers we own, sized as msg says.
+    let got = unsafe { libc::recvmsg(socket, &mut msg, 0) };
+    assert_eq!(got, 1, "recvmsg: {}", std::io::Error::last_os_error());
+    // SAFETY: the kernel filled msg_control; CMSG_FIRSTHDR checks its length.
+    unsafe {
+        let cmsg = libc::CMSG_FIRSTHDR(&msg);
+        assert!(!cmsg.is_null(), "no control message");
+        assert_eq!(
+            ((*cmsg).cmsg_level, (*cmsg).cmsg_type),
+            (libc::SOL_SOCKET, libc::SCM_RIGHTS)
+        );
+        libc::CMSG_DATA(cmsg).cast::<i32>().read_unaligned()
+    }
+}

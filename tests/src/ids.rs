@@ -82,6 +82,9 @@ pub const DRIVER_NULL_METAL_HANDLE: &str = "EXPORTCHECK-driver-null-metal-handle
 // The layer's own failure (a caught panic).
 pub const INTERNAL_ERROR: &str = "EXPORTCHECK-internal-error";
 
+// Exported fds never closed nor imported.
+pub const EXPORTED_FD_LEAKED: &str = "EXPORTCHECK-exported-fd-leaked";
+
 // Commands, as the messages name them.
 pub const GET_FD: &str = "vkGetMemoryFdKHR";
 pub const GET_REMOTE_ADDRESS: &str = "vkGetMemoryRemoteAddressNV";

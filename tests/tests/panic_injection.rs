@@ -47,7 +47,10 @@ fn build_injecting_layer() -> PathBuf {
         build.arg("--release");
     }
     let status = build.status().expect("running cargo build");
-    assert!(status.success(), "building the panic-injection layer failed");
+    assert!(
+        status.success(),
+        "building the panic-injection layer failed"
+    );
     let lib = target_dir.join(&profile).join("libVkLayer_exportcheck.so");
     assert!(lib.exists(), "{} was not built", lib.display());
     lib
@@ -110,7 +113,10 @@ fn a_panic_in_a_check_or_in_reporting_costs_one_finding_not_the_call() {
     internal_error(
         &inst,
         GET_FD,
-        &["injected panic (Report of vkGetMemoryFdKHR)", "while reporting"],
+        &[
+            "injected panic (Report of vkGetMemoryFdKHR)",
+            "while reporting",
+        ],
     );
     let (again, fd) = dev.get_fd(memory, DMA_BUF);
     fds::close(fd);

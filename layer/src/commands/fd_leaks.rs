@@ -51,18 +51,12 @@ pub fn at_free(state: &DeviceState, record: &MemoryRecord) {
         .names
         .get(&(vk::ObjectType::DEVICE_MEMORY, record.memory))
         .map(|n| n.clone());
-    let file = exported.file;
-    let open: Vec<(i32, FileId)> = exported
-        .fds
-        .iter()
-        .filter(|&&fd| os::file_id(fd) == Some(file))
-        .map(|&fd| (fd, file))
-        .collect();
     let freed = FreedExport {
         record: *record,
         name,
         exported,
     };
+    let open = open_under_returned_numbers(&freed);
     if !open.is_empty() {
         let outcome = check_leaks(
             Checkpoint::Free,
@@ -91,7 +85,7 @@ fn check_all(state: &DeviceState, checkpoint: Checkpoint) -> crate::finding::Out
     let Some(exports) = &state.fd_exports else {
         return Default::default();
     };
-    let all = exports.take_all(|memory| {
+    let (live, pending) = exports.take_all(|memory| {
         let record = match lookup_memory(state, memory) {
             MemoryLookup::Live(record) => record,
             // Not live (a race with vkFreeMemory): described by its handle alone.
@@ -108,7 +102,26 @@ fn check_all(state: &DeviceState, checkpoint: Checkpoint) -> crate::finding::Out
             .map(|n| n.clone());
         (record, name)
     });
-    scan(checkpoint, state.handle(), &all)
+    // Live memory: the driver's own fds of the same file are open too, so only the numbers it
+    // returned are looked at. Freed memory: the driver closed its own, so the whole table.
+    let open: Vec<(i32, FileId)> = live.iter().flat_map(open_under_returned_numbers).collect();
+    let mut outcome = check_leaks(checkpoint, state.handle(), &live, &open, was_imported);
+    outcome
+        .findings
+        .extend(scan(checkpoint, state.handle(), &pending).findings);
+    outcome
+}
+
+/// The fd numbers the driver returned for `export` that still refer to its file.
+fn open_under_returned_numbers(export: &FreedExport) -> Vec<(i32, FileId)> {
+    let file = export.exported.file;
+    export
+        .exported
+        .fds
+        .iter()
+        .filter(|&&fd| os::file_id(fd) == Some(file))
+        .map(|&fd| (fd, file))
+        .collect()
 }
 
 /// One scan of the process's fd table for the files of `exports`.

@@ -81,14 +81,14 @@ impl FdExports {
         std::mem::take(&mut *pending)
     }
 
-    /// Everything still to check (at `vkDestroyDevice`, at exit): the live exports, with the
-    /// record and name `describe` gives for a live memory handle, and the pending ones. Empties
-    /// both.
+    /// Everything still to check (at `vkDestroyDevice`, at exit): the exports of live memory,
+    /// with the record and name `describe` gives for a live memory handle, and the pending
+    /// exports of freed memory. Empties both.
     pub fn take_all(
         &self,
         describe: impl Fn(u64) -> (MemoryRecord, Option<String>),
-    ) -> Vec<FreedExport> {
-        let mut all: Vec<FreedExport> = self
+    ) -> (Vec<FreedExport>, Vec<FreedExport>) {
+        let live: Vec<FreedExport> = self
             .live
             .iter()
             .map(|e| {
@@ -101,8 +101,7 @@ impl FdExports {
             })
             .collect();
         self.live.clear();
-        all.append(&mut self.pending.lock());
-        all
+        (live, std::mem::take(&mut *self.pending.lock()))
     }
 }
 
@@ -183,10 +182,10 @@ mod tests {
         assert_eq!(full[0].record.memory, 1);
         exports.keep_pending(freed(7));
         exports.record(0x99, FILE, 5);
-        let all = exports.take_all(|m| (record(m), Some("live".into())));
-        assert_eq!(all.len(), 2);
+        let (live, pending) = exports.take_all(|m| (record(m), Some("live".into())));
+        assert_eq!((live.len(), pending.len()), (1, 1));
         assert_eq!(
-            (all[0].record.memory, all[0].name.as_deref()),
+            (live[0].record.memory, live[0].name.as_deref()),
             (0x99, Some("live"))
         );
         assert!(exports.live.is_empty() && exports.pending.lock().is_empty());
