@@ -232,7 +232,7 @@ fn an_fd_sent_to_another_process_and_closed_here_is_not_a_leak() {
     let (ours, theirs) = (pair[0], pair[1]);
     // SAFETY: F_SETFD on our own descriptor: the child inherits only its end.
     unsafe { libc::fcntl(ours, libc::F_SETFD, libc::FD_CLOEXEC) };
-    let mut child = Command::new(std::env::current_exe().expect("current_exe"))
+    let child = Command::new(std::env::current_exe().expect("current_exe"))
         .args(["--exact", &expect::test_name(), "--nocapture"])
         .env(CHILD_ENV, "receive")
         .env(SOCKET_ENV, theirs.to_string())
