@@ -31,12 +31,21 @@ pub fn main(args: &[String]) -> Result<(), String> {
         "fd" | "alloc-free" => ExportKind::Fd,
         _ => return Err(USAGE.into()),
     };
-    let memory = vk.allocate(kind, ALLOCATION_SIZE).map_err(|e| e.to_string())?;
+    let memory = vk
+        .allocate(kind, ALLOCATION_SIZE)
+        .map_err(|e| e.to_string())?;
     for _ in 0..count {
         let r = match op.as_str() {
-            "rdma" => vk.export_rdma(vk.get_remote_address.ok_or_else(|| missing("RDMA"))?, memory),
-            "win32" => vk.export_win32(vk.get_win32_handle.ok_or_else(|| missing("Win32"))?, memory),
-            "metal" => vk.export_metal(vk.get_metal_handle.ok_or_else(|| missing("Metal"))?, memory),
+            "rdma" => vk.export_rdma(
+                vk.get_remote_address.ok_or_else(|| missing("RDMA"))?,
+                memory,
+            ),
+            "win32" => {
+                vk.export_win32(vk.get_win32_handle.ok_or_else(|| missing("Win32"))?, memory)
+            }
+            "metal" => {
+                vk.export_metal(vk.get_metal_handle.ok_or_else(|| missing("Metal"))?, memory)
+            }
             "fd" => vk.export_fd_and_close(memory),
             _ => match vk.allocate(ExportKind::Fd, ALLOCATION_SIZE) {
                 Ok(m) => {
