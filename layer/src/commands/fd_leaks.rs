@@ -3,12 +3,10 @@
 //! [`crate::checks::fd_leaks::check_leaks`].
 
 use super::policy::report_only;
-use crate::boundary;
 use crate::checks::fd_leaks::{check_leaks, Checkpoint};
 use crate::os::{self, FileId};
-use crate::report;
 use crate::state::fd_exports::{remember_import, was_imported, FreedExport};
-use crate::state::registry::{lookup_memory, DEVICES};
+use crate::state::registry::lookup_memory;
 use crate::state::{DeviceState, MemoryLookup, MemoryRecord};
 use ash::vk;
 use std::sync::Once;
@@ -152,9 +150,9 @@ fn register_exit_check() {
 #[cfg(unix)]
 extern "C" fn check_at_exit() {
     let _ = std::panic::catch_unwind(|| {
-        for state in DEVICES.values() {
-            let outcome = boundary::contain("exit", || check_all(&state, Checkpoint::Exit));
-            report::report_at_exit(&state, &outcome);
+        for state in crate::state::registry::DEVICES.values() {
+            let outcome = crate::boundary::contain("exit", || check_all(&state, Checkpoint::Exit));
+            crate::report::report_at_exit(&state, &outcome);
         }
     });
 }
