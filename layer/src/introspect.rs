@@ -27,7 +27,7 @@ pub fn tracked_counts() -> TrackedCounts {
         debug_names: devices.iter().map(|d| d.names.len() as u64).sum(),
         probe_entries: devices
             .iter()
-            .map(|d| d.contract.last_fd.len() as u64)
+            .map(|d| d.contract.probe_entries() as u64)
             .sum(),
     }
 }

@@ -78,6 +78,13 @@ impl Child {
         self
     }
 
+    /// Adds an argument to the child's command line, e.g. `--include-ignored` for a child of an
+    /// `#[ignore]`d test (without it, the child would skip the test it is to run).
+    pub fn arg(mut self, arg: impl AsRef<OsStr>) -> Self {
+        self.command.arg(arg);
+        self
+    }
+
     /// The child's working directory.
     pub fn current_dir(mut self, dir: &Path) -> Self {
         self.command.current_dir(dir);

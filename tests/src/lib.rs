@@ -13,6 +13,7 @@ pub mod expect;
 pub mod fds;
 pub mod hostile;
 pub mod ids;
+pub mod layer_stats;
 pub mod test_driver;
 
 pub use app::{

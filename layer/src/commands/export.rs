@@ -143,7 +143,7 @@ pub unsafe extern "system" fn get_memory_fd_khr(
                     // Probe (a few valid exports per device): was the last export's fd still open?
                     let probing = judged.valid_call && s.contract.take_probe();
                     let previous = probing
-                        .then(|| s.contract.last_fd.get(&record.memory).map(|fd| *fd))
+                        .then(|| s.contract.last_fd(record.memory))
                         .flatten()
                         .filter(|&fd| os::is_open(fd) == Some(true));
                     let result = next(device, info, p_fd);
@@ -155,7 +155,7 @@ pub unsafe extern "system" fn get_memory_fd_khr(
                             open_before_call: previous == Some(fd),
                         });
                         if probing && fd >= 0 {
-                            s.contract.last_fd.insert(record.memory, fd);
+                            s.contract.set_last_fd(record.memory, fd);
                         }
                         super::fd_leaks::record_export(s, record, fd);
                         report_driver_contract(

@@ -35,24 +35,28 @@ pub fn record_import(file: Option<FileId>) {
     }
 }
 
-/// At `vkFreeMemory` of a live allocation (`record`), before the driver frees it: a warning
-/// when an fd exported from it is still open under the number the driver returned; otherwise
-/// the export waits for the vkDestroyDevice/exit check (an fd may have been duplicated).
-pub fn at_free(state: &DeviceState, record: &MemoryRecord) {
-    let Some(exports) = &state.fd_exports else {
-        return;
-    };
-    let Some((_, exported)) = exports.live.remove(&record.memory) else {
-        return;
-    };
+/// At `vkFreeMemory` of a live allocation (`record`), before the call goes down (the driver may
+/// reuse the handle as soon as it freed it): takes what was exported from it, if anything.
+pub fn take_export(state: &DeviceState, record: &MemoryRecord) -> Option<FreedExport> {
+    let (_, exported) = state.fd_exports.as_ref()?.live.remove(&record.memory)?;
     let name = state
         .names
         .get(&(vk::ObjectType::DEVICE_MEMORY, record.memory))
         .map(|n| n.clone());
-    let freed = FreedExport {
+    Some(FreedExport {
         record: *record,
         name,
         exported,
+    })
+}
+
+/// After the driver freed the memory of `freed` (so its own fd of the file is closed): a
+/// warning when an fd exported from it is still open under the number the driver returned;
+/// otherwise the export waits for the vkDestroyDevice/exit check (an fd may have been
+/// duplicated or moved).
+pub fn after_free(state: &DeviceState, freed: Option<FreedExport>) {
+    let (Some(exports), Some(freed)) = (&state.fd_exports, freed) else {
+        return;
     };
     let open = open_under_returned_numbers(&freed);
     if !open.is_empty() {

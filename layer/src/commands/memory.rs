@@ -94,14 +94,17 @@ pub unsafe extern "system" fn free_memory(
                 }
                 return;
             }
-            if let Some(allocation) = taken {
-                fd_leaks::at_free(state, &allocation.unpack(handle, state.handle()));
+            let exported = taken.and_then(|allocation| {
+                let exported =
+                    fd_leaks::take_export(state, &allocation.unpack(handle, state.handle()));
                 remember_free(state, handle, allocation);
-            }
+                exported
+            });
             if let Some(next) = state.next.free_memory {
                 // SAFETY: validated arguments, passed to the next layer's own entry point.
                 unsafe { next(device, memory, p_allocator) }
             }
+            fd_leaks::after_free(state, exported);
         })
     })
 }
