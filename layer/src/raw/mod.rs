@@ -46,7 +46,16 @@ pub enum ChainEnd {
     TooLong,
 }
 
-/// Visits every structure of a pNext chain with its `sType` and address.
+/// Visits every structure of a pNext chain with its `sType` and address, at most
+/// [`MAX_CHAIN_LENGTH`] of them.
+///
+/// A chain that loops back within its first [`MAX_CHAIN_LENGTH`] structures is a `Cycle`, however
+/// long the loop: past the last visit the walk goes on reading `pNext`s only, for up to as many
+/// steps again, which is where Brent's algorithm is sure to have met a loop of that size (its
+/// checkpoint, at step 2^k - 1, sits in the loop once 2^k exceeds the tail, and is met again
+/// before it moves once 2^k is at least the loop's length: by step 2^(k+1) - 1 for
+/// 2^k <= [`MAX_CHAIN_LENGTH`]). Stopping at the last visit instead, as the walk once did, took a
+/// loop of 32,769 to 65,536 structures for a chain too long, and passed it down to the driver.
 ///
 /// # Safety
 /// Every non-NULL `pNext` reached must point to a readable `VkBaseInStructure`.
@@ -62,12 +71,14 @@ pub unsafe fn walk_chain(
         if node == checkpoint {
             return ChainEnd::Cycle;
         }
-        if steps == MAX_CHAIN_LENGTH {
+        if steps == 2 * MAX_CHAIN_LENGTH {
             return ChainEnd::TooLong;
         }
         // SAFETY: non-NULL pNext, readable by the caller's contract.
         let base = unsafe { node.read_unaligned() };
-        visit(base.s_type, node.cast());
+        if steps < MAX_CHAIN_LENGTH {
+            visit(base.s_type, node.cast());
+        }
         steps += 1;
         since_checkpoint += 1;
         if since_checkpoint == power {
@@ -77,7 +88,11 @@ pub unsafe fn walk_chain(
         }
         node = base.p_next;
     }
-    ChainEnd::Complete
+    if steps > MAX_CHAIN_LENGTH {
+        ChainEnd::TooLong
+    } else {
+        ChainEnd::Complete
+    }
 }
 
 /// Reads a chain node whose `sType` identified it as a `T`.
@@ -155,3 +170,59 @@ pub use create_info::{
     AllocateInfoRead, DeviceCreateRead, InstanceCreateRead,
 };
 pub use loader_link::{take_device_link, take_instance_link};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `n` structures, the last pointing to structure `loops_to` (or NULL); returns the result of
+    /// the walk and the number of visits.
+    fn walk(n: usize, loops_to: Option<usize>) -> (ChainEnd, usize) {
+        let mut nodes = vec![vk::BaseInStructure::default(); n];
+        let base = nodes.as_mut_ptr();
+        for i in 0..n {
+            let next = if i + 1 < n { Some(i + 1) } else { loops_to };
+            // SAFETY: every index is below n; all accesses go through `base`.
+            unsafe {
+                (*base.add(i)).p_next = next.map_or(std::ptr::null(), |j| base.add(j).cast());
+            }
+        }
+        let mut visits = 0;
+        // SAFETY: every pNext is NULL or points into `nodes`.
+        let end = unsafe { walk_chain(base.cast(), |_, _| visits += 1) };
+        (end, visits)
+    }
+
+    #[test]
+    fn chains_up_to_the_limit_are_complete_longer_ones_too_long() {
+        assert_eq!(walk(3, None), (ChainEnd::Complete, 3));
+        assert_eq!(
+            walk(MAX_CHAIN_LENGTH, None),
+            (ChainEnd::Complete, MAX_CHAIN_LENGTH)
+        );
+        for n in [MAX_CHAIN_LENGTH + 1, 2 * MAX_CHAIN_LENGTH + 5] {
+            assert_eq!(walk(n, None), (ChainEnd::TooLong, MAX_CHAIN_LENGTH), "{n}");
+        }
+    }
+
+    #[test]
+    fn every_loop_within_the_limit_is_a_cycle() {
+        // Loops of each size class of Brent's algorithm, up to the limit, with and without a tail;
+        // 45,474 = a tail of 102 and a loop of 45,372 is the fuzz target's regression seed.
+        for (n, loops_to) in [
+            (1, 0),
+            (2, 0),
+            (3, 1),
+            (40_000, 0),
+            (45_474, 102),
+            (MAX_CHAIN_LENGTH / 2 + 1, 0),
+            (MAX_CHAIN_LENGTH, 0),
+            (MAX_CHAIN_LENGTH, MAX_CHAIN_LENGTH - 1),
+            (MAX_CHAIN_LENGTH, MAX_CHAIN_LENGTH / 2),
+        ] {
+            let (end, visits) = walk(n, Some(loops_to));
+            assert_eq!(end, ChainEnd::Cycle, "{n} structures looping to {loops_to}");
+            assert!((n..=MAX_CHAIN_LENGTH).contains(&visits), "{visits} visits");
+        }
+    }
+}
