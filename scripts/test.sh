@@ -29,6 +29,9 @@ scripts/bench.sh --quick | tail -n 5
 # suite above ran the 64-thread test and 1,000 cycles.
 cargo build -q --release -p exportcheck-layer -p exportcheck-test-icd
 cargo test -q --release -p exportcheck-tests --test stress -- --ignored
+# Fuzzing smoke (docs/fuzzing.md): each cargo-fuzz target briefly, on the committed seeds
+# (nightly toolchain and cargo-fuzz installed if missing; long runs: scripts/fuzz.sh 600).
+scripts/fuzz.sh 10 | tail -n 4
 # Release artifacts: the .deb installs, VK_INSTANCE_LAYERS alone enables the layer it installs,
 # it uninstalls; the Linux and Windows archives are complete.
 scripts/test-package.sh | tail -n 1

@@ -11,6 +11,25 @@ pub fn message_id_number(id: &str) -> i32 {
     hash as i32
 }
 
+/// `message` with ` "name"` after each whole mention of `token`: `VkDevice 0xd0` is not
+/// mentioned in `VkDevice 0xd00` (found by the `checks` fuzz target, docs/fuzzing.md).
+fn name_mentions(message: &str, token: &str, name: &str) -> String {
+    let mut out = String::with_capacity(message.len() + name.len() + 3);
+    let mut rest = message;
+    while let Some(at) = rest.find(token) {
+        let end = at + token.len();
+        out.push_str(&rest[..end]);
+        rest = &rest[end..];
+        if !rest.starts_with(|c: char| c.is_ascii_hexdigit()) {
+            out.push_str(" \"");
+            out.push_str(name);
+            out.push('"');
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The full message: severity, ID, the command's own words with objects named, and the link to
 /// the rule. `name_of` gives the debug name of an object handle, if the app set one.
 pub fn render_text(finding: &Finding, name_of: &dyn Fn(ObjectRef) -> Option<String>) -> String {
@@ -37,7 +56,7 @@ pub fn render_text_with_note(
         seen.push(*object);
         if let Some(name) = name_of(*object) {
             let token = vk_names::handle(object.ty, object.handle);
-            message = message.replace(&token, &format!("{token} \"{name}\""));
+            message = name_mentions(&message, &token, &name);
         }
     }
     let note = note.map(|n| format!(" {n}")).unwrap_or_default();
@@ -70,6 +89,25 @@ mod tests {
             "{text}"
         );
         assert!(text.ends_with("(https://registry.khronos.org/vulkan/specs/latest/html/vkspec.html#VUID-VkMemoryGetFdInfoKHR-handleType-00671)"), "{text}");
+    }
+
+    #[test]
+    fn a_name_goes_only_after_whole_mentions_of_its_handle() {
+        let finding = Finding::new(
+            crate::vuid::MEMORY_OF_OTHER_DEVICE,
+            "vkGetMemoryFdKHR",
+            "pGetFdInfo->memory",
+            "vkGetMemoryFdKHR(): memory of VkDevice 0xff, not of VkDevice 0xff00 (VkDevice 0xff).",
+        )
+        .with(ObjectRef::device(0xff00))
+        .with(ObjectRef::device(0xff));
+        let text = render_text(&finding, &|o| Some(format!("d{:x}", o.handle)));
+        assert!(
+            text.contains(
+                "memory of VkDevice 0xff \"dff\", not of VkDevice 0xff00 \"dff00\" (VkDevice 0xff \"dff\")."
+            ),
+            "{text}"
+        );
     }
 
     #[test]
