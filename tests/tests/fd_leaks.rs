@@ -9,12 +9,21 @@
 use ash::vk::{self, Handle};
 use exportcheck_tests::child::{is_child, CHILD_ENV};
 use exportcheck_tests::ids::*;
-use exportcheck_tests::test_driver::{exclusive, options};
+use exportcheck_tests::test_driver::options;
 use exportcheck_tests::{expect, fds, Device, Instance, Options, OPAQUE_FD, SIZE};
 use std::ffi::CStr;
 use std::process::{Command, Stdio};
 
 const DESTROY: &str = "vkDestroyDevice";
+
+/// An instance on the test driver, alone in the binary, with the leak check on (it is off by
+/// default) and every report delivered.
+fn exclusive(config: Option<&'static str>) -> Instance {
+    Instance::exclusive_with(Options {
+        layer_settings: &[("check_fd_leaks", "true"), ("duplicate_message_limit", "0")],
+        ..options(config)
+    })
+}
 
 /// Memory exportable as an opaque fd, named `name`.
 fn named_memory(dev: &Device, name: &CStr) -> vk::DeviceMemory {
@@ -181,18 +190,20 @@ fn an_imported_fd_is_the_drivers_not_a_leak() {
 }
 
 #[test]
-fn the_setting_check_fd_leaks_false_turns_the_check_off() {
-    let inst = Instance::exclusive_with(Options {
-        layer_settings: &[("check_fd_leaks", "false")],
-        ..options(None)
-    });
-    let dev = inst.fd_device();
-    let memory = named_memory(&dev, c"unchecked");
-    let fd = export(&dev, memory);
-    dev.free(memory);
-    drop(dev);
-    expect::silent_for(&inst, &[FREE, DESTROY]);
-    fds::close(fd);
+fn the_check_is_off_by_default_and_with_check_fd_leaks_false() {
+    for settings in [&[][..], &[("check_fd_leaks", "false")][..]] {
+        let inst = Instance::exclusive_with(Options {
+            layer_settings: settings,
+            ..options(None)
+        });
+        let dev = inst.fd_device();
+        let memory = named_memory(&dev, c"unchecked");
+        let fd = export(&dev, memory);
+        dev.free(memory);
+        drop(dev);
+        expect::silent_for(&inst, &[FREE, DESTROY]);
+        fds::close(fd);
+    }
 }
 
 /// The variable naming the socket a child receives an fd on.

@@ -52,7 +52,9 @@ const EXTENSIONS: [&CStr; 7] = [
 ];
 
 /// Every report arrives: no duplicate limit (the default is 10 per ID).
-const EVERY_REPORT: &[(&str, &str)] = &[("duplicate_message_limit", "0")];
+/// Every report delivered, and the exported-fd leak check on (it found a race once).
+const EVERY_REPORT: &[(&str, &str)] =
+    &[("duplicate_message_limit", "0"), ("check_fd_leaks", "true")];
 
 /// An instance on the test driver with its defaults, reporting every finding.
 fn options() -> Options {

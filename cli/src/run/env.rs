@@ -7,6 +7,8 @@ use crate::layer_lib::LAYER_NAME;
 
 /// The layer setting that names the report file; `%p` in it becomes the process id.
 pub const REPORT_FILE_VAR: &str = "VK_EXPORTCHECK_VALIDATION_REPORT_FILE";
+/// The layer setting that turns the exported-fd leak check on.
+pub const FD_LEAKS_VAR: &str = "VK_EXPORTCHECK_VALIDATION_CHECK_FD_LEAKS";
 
 /// Additional explicit-layer directories (loader 1.3.234 and later), searched besides the
 /// standard ones.
@@ -31,7 +33,9 @@ pub const LIST_SEPARATOR: &str = if cfg!(windows) { ";" } else { ":" };
 ///   enables (`VK_LAYER_KHRONOS_validation`) must still be found. Not on Windows, whose loader
 ///   finds layers through the registry, which no path list can stand for;
 /// * `VK_INSTANCE_LAYERS`: the existing list and the layer (unless listed already);
-/// * `VK_EXPORTCHECK_VALIDATION_REPORT_FILE`: the report pattern.
+/// * `VK_EXPORTCHECK_VALIDATION_REPORT_FILE`: the report pattern;
+/// * `VK_EXPORTCHECK_VALIDATION_CHECK_FD_LEAKS=true`, unless the user set it: a CI gate wants
+///   exported-fd leaks too, whose `fstat` per export the layer's default spares interactive use.
 #[must_use]
 pub fn child_env(
     lookup: &dyn Fn(&str) -> Option<OsString>,
@@ -68,6 +72,9 @@ pub fn child_env(
     vars.push((INSTANCE_LAYERS_VAR, layers));
 
     vars.push((REPORT_FILE_VAR, report_pattern.as_os_str().to_owned()));
+    if lookup(FD_LEAKS_VAR).is_none() {
+        vars.push((FD_LEAKS_VAR, OsString::from("true")));
+    }
     vars
 }
 
@@ -160,6 +167,8 @@ mod tests {
         assert_eq!(v[ADD_LAYER_PATH_VAR], "/tmp/ec/layer");
         assert_eq!(v[INSTANCE_LAYERS_VAR], LAYER_NAME);
         assert_eq!(v[REPORT_FILE_VAR], "/tmp/ec/reports/report-%p.json");
+        assert_eq!(v[FD_LEAKS_VAR], "true");
+        assert!(!vars(&[(FD_LEAKS_VAR, "false")]).contains_key(FD_LEAKS_VAR));
         assert_eq!(
             v[LAYER_PATH_VAR],
             "/tmp/ec/layer:/home/u/.config/vulkan/explicit_layer.d:\

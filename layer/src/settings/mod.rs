@@ -89,7 +89,8 @@ pub struct Settings {
     /// replaced by the process ID.
     pub report_file: Option<String>,
     /// Track exported fds by file identity and warn about those still open at vkFreeMemory,
-    /// vkDestroyDevice and exit.
+    /// vkDestroyDevice and exit. Off by default (one `fstat` per fd export); `exportcheck run`
+    /// turns it on.
     pub check_fd_leaks: bool,
 }
 
@@ -112,7 +113,7 @@ impl Default for Settings {
             duplicate_message_limit: 10,
             message_format_json: false,
             report_file: None,
-            check_fd_leaks: true,
+            check_fd_leaks: false,
         }
     }
 }
