@@ -23,3 +23,14 @@ scripts/bench.sh --quick | tail -n 5
 # Release artifacts: the .deb installs, VK_INSTANCE_LAYERS alone enables the layer it installs,
 # it uninstalls; the Linux and Windows archives are complete.
 scripts/test-package.sh | tail -n 1
+# Memory safety (docs/reliability.md, "Memory safety"): the layer's pure modules under Miri, and
+# the unit and end-to-end tests under AddressSanitizer and LeakSanitizer (a nightly toolchain,
+# installed with rustup when missing). Their full output is in target/sanitize-<mode>.log, printed
+# when a mode fails. ThreadSanitizer and valgrind: scripts/sanitize.sh tsan|valgrind.
+for mode in miri asan; do
+    if ! scripts/sanitize.sh "$mode" >"target/sanitize-$mode.log" 2>&1; then
+        tail -n 300 "target/sanitize-$mode.log"
+        exit 1
+    fi
+    grep "^sanitize: $mode: " "target/sanitize-$mode.log"
+done
