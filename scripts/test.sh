@@ -35,3 +35,15 @@ scripts/fuzz.sh 10 | tail -n 4
 # Release artifacts: the .deb installs, VK_INSTANCE_LAYERS alone enables the layer it installs,
 # it uninstalls; the Linux and Windows archives are complete.
 scripts/test-package.sh | tail -n 1
+# Memory safety (docs/reliability.md, "Memory safety"): the layer's pure modules under Miri, and
+# the unit and end-to-end tests under AddressSanitizer with LeakSanitizer, and under
+# ThreadSanitizer (a nightly toolchain, installed with rustup when missing). Their full output is
+# in target/sanitize-<mode>.log, printed when a mode fails. valgrind (about 4 minutes):
+# scripts/sanitize.sh valgrind.
+for mode in miri asan tsan; do
+    if ! scripts/sanitize.sh "$mode" >"target/sanitize-$mode.log" 2>&1; then
+        tail -n 300 "target/sanitize-$mode.log"
+        exit 1
+    fi
+    grep "^sanitize: $mode: " "target/sanitize-$mode.log"
+done

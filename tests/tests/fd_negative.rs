@@ -330,7 +330,10 @@ fn destroyed_device_is_blocked_as_unknown() {
     let get_fd: vk::PFN_vkGetMemoryFdKHR = unsafe { inst.device_fn(&dev, c"vkGetMemoryFdKHR") };
     let handle = dev.handle();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-    drop(dev); // vkDestroyDevice, with the memory still allocated.
+    // Freed first: destroying a device with live memory is itself invalid
+    // (VUID-vkDestroyDevice-device-00378), and the driver's record of it would leak.
+    dev.free(mem);
+    drop(dev); // vkDestroyDevice.
     let info = vk::MemoryGetFdInfoKHR::default()
         .memory(mem)
         .handle_type(OPAQUE_FD);
