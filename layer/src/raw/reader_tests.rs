@@ -73,11 +73,10 @@ fn every_allocate_structure_is_read_within_its_own_size() {
         ..Default::default()
     };
     // SAFETY: a chain of live structures, each of the type its sType names.
-    let AllocateInfoRead::Valid(facts, end, repeated) = (unsafe { read_allocate_info(&info) })
-    else {
+    let AllocateInfoRead::Valid(facts, chain) = (unsafe { read_allocate_info(&info) }) else {
         panic!("a valid VkMemoryAllocateInfo");
     };
-    assert_eq!((end, repeated), (ChainEnd::Complete, None));
+    assert_eq!(chain, super::ChainRead::COMPLETE);
     assert_eq!((facts.size, facts.memory_type_index), (4096, 3));
     assert_eq!(
         facts.export,
@@ -134,7 +133,9 @@ fn every_import_structure_is_read_within_its_own_size() {
         };
         // SAFETY: one live structure of the type its sType names.
         match unsafe { read_allocate_info(&info) } {
-            AllocateInfoRead::Valid(facts, ChainEnd::Complete, None) => {
+            AllocateInfoRead::Valid(facts, chain)
+                if chain.end == ChainEnd::Complete && chain.repeated.is_none() =>
+            {
                 assert_eq!(facts.import, Some(handle_type))
             }
             _ => panic!("a valid chain of one import structure"),
