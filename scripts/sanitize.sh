@@ -64,6 +64,16 @@ keep_loaded() {
     echo "$out"
 }
 
+# Builds the panic-injection layer (tests/tests/panic_injection.rs) with the mode's flags, and
+# tells the test where it is (the test's own build would not pass them).
+panic_layer() {
+    local mode=$1
+    shift
+    cargo "+$toolchain" build "$@" --target-dir "target/$mode/panic-injection" \
+        -p exportcheck-layer --lib --features panic-injection
+    export EXPORTCHECK_TEST_PANIC_LAYER="$repo/target/$mode/panic-injection/$host/debug/libVkLayer_exportcheck.so"
+}
+
 # Link flags that export the sanitizer runtime (linked into the test executables only) to the
 # cdylibs the loader dlopens, which call into it.
 export_runtime() {
@@ -112,6 +122,7 @@ mode_asan() {
     export RUSTFLAGS="-Zsanitizer=address$(export_runtime __asan_ __lsan_ __sanitizer_)"
     local cargo_args=(--target "$host" --target-dir target/asan)
     cargo "+$toolchain" build "${cargo_args[@]}" "${libraries[@]}"
+    panic_layer asan --target "$host"
     export "$runner_var=env LD_PRELOAD=$(keep_loaded)"
     # fast_unwind_on_malloc=0: exact allocation stacks (frame-pointer unwinding skips frames),
     # which the suppressions match by function name.
@@ -137,6 +148,7 @@ mode_tsan() {
     export RUSTFLAGS="-Zsanitizer=thread$(export_runtime __tsan_ __sanitizer_)"
     local cargo_args=(-Zbuild-std --target "$host" --target-dir target/tsan)
     cargo "+$toolchain" build "${cargo_args[@]}" "${libraries[@]}"
+    panic_layer tsan -Zbuild-std --target "$host"
     export "$runner_var=env LD_PRELOAD=$(keep_loaded)"
     export TSAN_OPTIONS="second_deadlock_stack=1:log_path=$reports/tsan"
     cargo "+$toolchain" test "${cargo_args[@]}" "${packages[@]}" --tests --no-fail-fast || status=1

@@ -20,8 +20,15 @@ use std::process::Command;
 const INJECTED: &str = "check:vkAllocateMemory:1,check:vkGetMemoryFdKHR:1,\
                         check:vkFreeMemory:1,report:vkGetMemoryFdKHR:1";
 
-/// Builds the panic-injection layer for this test profile; returns the library.
+/// A prebuilt panic-injection layer (scripts/sanitize.sh builds one with its sanitizer's flags).
+const PREBUILT: &str = "EXPORTCHECK_TEST_PANIC_LAYER";
+
+/// Builds the panic-injection layer for this test profile (unless [`PREBUILT`] names one);
+/// returns the library.
 fn build_injecting_layer() -> PathBuf {
+    if let Some(lib) = std::env::var_os(PREBUILT) {
+        return PathBuf::from(lib);
+    }
     let profile_dir = target_profile_dir();
     let profile = profile_dir
         .file_name()
