@@ -120,6 +120,7 @@ mode_asan() {
     # No -Zbuild-std: ASan needs no instrumented std (the std code our crates instantiate is
     # instrumented; rustc allows an uninstrumented std with -Zsanitizer=address).
     export RUSTFLAGS="-Zsanitizer=address$(export_runtime __asan_ __lsan_ __sanitizer_)"
+    export EXPORTCHECK_SANITIZER=asan # tests skip resident-memory bounds (shadow memory)
     local cargo_args=(--target "$host" --target-dir target/asan)
     cargo "+$toolchain" build "${cargo_args[@]}" "${libraries[@]}"
     panic_layer asan --target "$host"
@@ -146,6 +147,7 @@ mode_tsan() {
     # -Zbuild-std: std rebuilt with TSan, so its synchronisation is seen (rustc refuses to mix
     # an uninstrumented std with -Zsanitizer=thread).
     export RUSTFLAGS="-Zsanitizer=thread$(export_runtime __tsan_ __sanitizer_)"
+    export EXPORTCHECK_SANITIZER=tsan # tests skip resident-memory bounds (shadow memory)
     local cargo_args=(-Zbuild-std --target "$host" --target-dir target/tsan)
     cargo "+$toolchain" build "${cargo_args[@]}" "${libraries[@]}"
     panic_layer tsan -Zbuild-std --target "$host"
