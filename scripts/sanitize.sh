@@ -164,6 +164,10 @@ mode_valgrind() {
     reports=$(reports_dir valgrind)
     # The ordinary debug build (target/debug), as scripts/test.sh builds it.
     cargo build "${libraries[@]}"
+    # Built here, so that the panic-injection test does not run cargo under valgrind.
+    cargo build -q -p exportcheck-layer --lib --features panic-injection \
+        --target-dir target/panic-injection
+    export EXPORTCHECK_TEST_PANIC_LAYER="$repo/target/panic-injection/debug/libVkLayer_exportcheck.so"
     # Errors: invalid accesses, uses of uninitialised values, bad frees, and definite leaks
     # ("possibly lost" blocks are interior pointers, which Rust's containers make routinely).
     # Child processes (tests re-run themselves) are traced too.
