@@ -129,7 +129,10 @@ mod tests {
 
     #[cfg(target_os = "linux")]
     #[test]
-    #[cfg_attr(miri, ignore = "opens files and reads /proc: system calls Miri isolates")]
+    #[cfg_attr(
+        miri,
+        ignore = "opens files and reads /proc: system calls Miri isolates"
+    )]
     fn identities_follow_files_not_numbers() {
         use std::os::fd::AsRawFd;
         let a = std::fs::File::open("/proc/self/exe").expect("open");
