@@ -143,6 +143,48 @@ fn attribute<'a>(attrs: &'a str, key: &str) -> Option<&'a str> {
 /// tag in the high bits) with an allocation number it never handed out.
 pub const GARBAGE_MEMORY: [u64; 5] = [1, 0xdead_beef, 0xdead_0000, u64::MAX, 0xEC00_0000_00FF_FFFF];
 
+/// The `VkDeviceMemory` values that are no live memory of the device `here`, each with what the
+/// layer must say: the [`GARBAGE_MEMORY`] values and the device's own handle (`dead`, given the
+/// text the message must contain, which starts with `field`: "memory is" or
+/// "pInfo->memory is"), memory already freed and memory freed on another device (`dead` too), and
+/// live memory of another device (`foreign`).
+pub fn dead_memory_cases(
+    here: vk::Device,
+    field: &str,
+    freed: vk::DeviceMemory,
+    freed_elsewhere: vk::DeviceMemory,
+    foreign: (vk::DeviceMemory, Expected),
+    dead: impl Fn(String) -> Expected,
+) -> Vec<(String, vk::DeviceMemory, Expected)> {
+    let mut cases: Vec<(String, vk::DeviceMemory, Expected)> = GARBAGE_MEMORY
+        .into_iter()
+        .chain([here.as_raw()])
+        .map(|raw| {
+            let says =
+                format!("{field} VkDeviceMemory {raw:#x}, which is not a live VkDeviceMemory");
+            (
+                format!("{raw:#x}"),
+                vk::DeviceMemory::from_raw(raw),
+                dead(says),
+            )
+        })
+        .collect();
+    cases.extend([
+        (
+            "freed memory".to_owned(),
+            freed,
+            dead("which was already freed with vkFreeMemory".to_owned()),
+        ),
+        (
+            "memory freed on another device".to_owned(),
+            freed_elsewhere,
+            dead("which is not a live VkDeviceMemory".to_owned()),
+        ),
+        ("memory of another device".to_owned(), foreign.0, foreign.1),
+    ]);
+    cases
+}
+
 /// `VkDevice` values that are no device, whatever the process has: NULL, 1, the value the
 /// end-to-end tests use for a made-up handle, `0xdeadbeef` and all ones. Each table adds handles
 /// of other kinds (an instance, a physical device, memory, a destroyed device, a forged object).

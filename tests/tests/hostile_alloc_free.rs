@@ -10,8 +10,8 @@
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::hostile::{
-    self, Called, Chain, Expected, Fixture, Matrix, DEFINED_HANDLE_TYPES, DEFINED_HANDLE_TYPES_NV,
-    GARBAGE_MEMORY, GARBAGE_S_TYPES,
+    self, dead_memory_cases, Called, Chain, Expected, Fixture, Matrix, DEFINED_HANDLE_TYPES,
+    DEFINED_HANDLE_TYPES_NV, GARBAGE_S_TYPES,
 };
 use exportcheck_tests::ids::*;
 use exportcheck_tests::{fds, Device, SIZE};
@@ -501,39 +501,23 @@ fn vk_free_memory_hostile_matrix() {
         );
     }
 
-    let mut memories: Vec<(String, vk::DeviceMemory, Expected)> = Vec::new();
-    for raw in GARBAGE_MEMORY.into_iter().chain([here.as_raw()]) {
-        let says = format!("memory is VkDeviceMemory {raw:#x}, which is not a live VkDeviceMemory");
-        memories.push((
-            format!("{raw:#x}"),
-            vk::DeviceMemory::from_raw(raw),
-            Expected::blocked_void(&[FREE_MEMORY_PARAM]).mentioning(says),
-        ));
-    }
-    memories.extend([
-        (
-            "memory already freed (a double free)".to_owned(),
-            freed,
-            Expected::blocked_void(&[FREE_MEMORY_PARAM]).mentioning("which was already freed"),
-        ),
-        (
-            "the valid call's memory, freed again".to_owned(),
-            live,
-            Expected::blocked_void(&[FREE_MEMORY_PARAM]).mentioning("which was already freed"),
-        ),
-        (
-            "memory freed on another device".to_owned(),
-            freed_elsewhere,
-            Expected::blocked_void(&[FREE_MEMORY_PARAM])
-                .mentioning("which is not a live VkDeviceMemory"),
-        ),
-        (
-            "memory of another device".to_owned(),
-            foreign,
-            Expected::blocked_void(&[FREE_MEMORY_PARENT])
-                .mentioning("which was not allocated from device"),
-        ),
-    ]);
+    let other_device = Expected::blocked_void(&[FREE_MEMORY_PARENT])
+        .mentioning("which was not allocated from device");
+    let dead = |says| Expected::blocked_void(&[FREE_MEMORY_PARAM]).mentioning(says);
+    // The freed memory is a double free here.
+    let mut memories = dead_memory_cases(
+        here,
+        "memory is",
+        freed,
+        freed_elsewhere,
+        (foreign, other_device),
+        dead,
+    );
+    memories.push((
+        "the valid call's memory, freed again".to_owned(),
+        live,
+        dead("which was already freed with vkFreeMemory".to_owned()),
+    ));
     for (what, memory, expected) in memories {
         m.case(format!("memory = {what}"), expected, || call(here, memory));
     }

@@ -13,8 +13,8 @@
 use ash::vk::{self, Handle};
 use exportcheck_tests::app::{MemoryGetMetalHandleInfo, METAL_INFO_STYPE};
 use exportcheck_tests::hostile::{
-    self, is_one_defined_bit, Called, Chain, Expected, Fixture, Matrix, DEFINED_HANDLE_TYPES,
-    DEFINED_HANDLE_TYPES_NV, GARBAGE_MEMORY, GARBAGE_S_TYPES, STRUCTURE_TYPES,
+    self, dead_memory_cases, is_one_defined_bit, Called, Chain, Expected, Fixture, Matrix,
+    DEFINED_HANDLE_TYPES, DEFINED_HANDLE_TYPES_NV, GARBAGE_S_TYPES, STRUCTURE_TYPES,
 };
 use exportcheck_tests::ids::*;
 use exportcheck_tests::{fds, Device, POINTER_SENTINEL, SENTINEL, SIZE};
@@ -383,33 +383,16 @@ fn info_command_table(cmd: &Command) -> usize {
         vk::DeviceMemory::null(),
         Expected::blocked(&[ids.memory]).mentioning(format!("{field} VK_NULL_HANDLE")),
     )];
-    for raw in GARBAGE_MEMORY.into_iter().chain([here.as_raw()]) {
-        let says = format!("{field} VkDeviceMemory {raw:#x}, which is not a live VkDeviceMemory");
-        memories.push((
-            format!("{raw:#x}"),
-            vk::DeviceMemory::from_raw(raw),
-            Expected::blocked(&[ids.memory]).mentioning(says),
-        ));
-    }
-    memories.extend([
-        (
-            "freed memory".to_owned(),
-            freed,
-            Expected::blocked(&[ids.memory])
-                .mentioning("which was already freed with vkFreeMemory"),
-        ),
-        (
-            "memory freed on another device".to_owned(),
-            freed_elsewhere,
-            Expected::blocked(&[ids.memory]).mentioning("which is not a live VkDeviceMemory"),
-        ),
-        (
-            "memory of another device".to_owned(),
-            foreign,
-            Expected::blocked(&[MEMORY_OF_OTHER_DEVICE])
-                .mentioning("which belongs to another device"),
-        ),
-    ]);
+    let other_device =
+        Expected::blocked(&[MEMORY_OF_OTHER_DEVICE]).mentioning("which belongs to another device");
+    memories.extend(dead_memory_cases(
+        here,
+        &field,
+        freed,
+        freed_elsewhere,
+        (foreign, other_device),
+        |says| Expected::blocked(&[ids.memory]).mentioning(says),
+    ));
     for (what, memory, expected) in memories {
         let info = with_memory(memory);
         m.case(format!("memory = {what}"), expected, || {
@@ -669,33 +652,16 @@ fn vk_get_memory_win32_handle_nv_hostile_matrix() {
         vk::DeviceMemory::null(),
         Expected::blocked(&[WIN32_MEMORY_PARAM]).mentioning("memory is VK_NULL_HANDLE"),
     )];
-    for raw in GARBAGE_MEMORY.into_iter().chain([here.as_raw()]) {
-        let says = format!("memory is VkDeviceMemory {raw:#x}, which is not a live VkDeviceMemory");
-        memories.push((
-            format!("{raw:#x}"),
-            vk::DeviceMemory::from_raw(raw),
-            Expected::blocked(&[WIN32_MEMORY_PARAM]).mentioning(says),
-        ));
-    }
-    memories.extend([
-        (
-            "freed memory".to_owned(),
-            freed,
-            Expected::blocked(&[WIN32_MEMORY_PARAM]).mentioning("which was already freed"),
-        ),
-        (
-            "memory freed on another device".to_owned(),
-            freed_elsewhere,
-            Expected::blocked(&[WIN32_MEMORY_PARAM])
-                .mentioning("which is not a live VkDeviceMemory"),
-        ),
-        (
-            "memory of another device".to_owned(),
-            foreign,
-            Expected::blocked(&[WIN32_MEMORY_PARENT])
-                .mentioning("which was not allocated from device"),
-        ),
-    ]);
+    let other_device =
+        Expected::blocked(&[WIN32_MEMORY_PARENT]).mentioning("which was not allocated from device");
+    memories.extend(dead_memory_cases(
+        here,
+        "memory is",
+        freed,
+        freed_elsewhere,
+        (foreign, other_device),
+        |says| Expected::blocked(&[WIN32_MEMORY_PARAM]).mentioning(says),
+    ));
     for (what, memory, expected) in memories {
         m.case(format!("memory = {what}"), expected, || {
             call(here, memory, good, false)
