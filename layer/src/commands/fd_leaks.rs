@@ -4,11 +4,11 @@
 
 use super::policy::report_only;
 use crate::checks::fd_leaks::{check_leaks, Checkpoint};
+use crate::finding::ObjectRef;
 use crate::os::{self, FileId};
 use crate::state::fd_exports::{remember_import, was_imported, FreedExport};
 use crate::state::registry::lookup_memory;
 use crate::state::{DeviceState, MemoryLookup, MemoryRecord};
-use ash::vk;
 use std::sync::Once;
 
 /// After a valid `vkGetMemoryFdKHR` returned `fd` for `record`'s memory.
@@ -39,10 +39,7 @@ pub fn record_import(file: Option<FileId>) {
 /// reuse the handle as soon as it freed it): takes what was exported from it, if anything.
 pub fn take_export(state: &DeviceState, record: &MemoryRecord) -> Option<FreedExport> {
     let (_, exported) = state.fd_exports.as_ref()?.live.remove(&record.memory)?;
-    let name = state
-        .names
-        .get(&(vk::ObjectType::DEVICE_MEMORY, record.memory))
-        .map(|n| n.clone());
+    let name = state.name_of(ObjectRef::memory(record.memory));
     Some(FreedExport {
         record: *record,
         name,
@@ -98,10 +95,7 @@ fn check_all(state: &DeviceState, checkpoint: Checkpoint) -> crate::finding::Out
                 type_flags: Default::default(),
             },
         };
-        let name = state
-            .names
-            .get(&(vk::ObjectType::DEVICE_MEMORY, memory))
-            .map(|n| n.clone());
+        let name = state.name_of(ObjectRef::memory(memory));
         (record, name)
     });
     // Live memory: the driver's own fds of the same file are open too, so only the numbers it

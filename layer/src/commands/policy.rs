@@ -55,13 +55,7 @@ pub fn report_driver_contract(device: &DeviceState, command: &'static str, mut o
     outcome
         .findings
         .retain(|f| device.contract.first_report(f.id));
-    if !outcome.findings.is_empty() {
-        boundary::contain_report(
-            command,
-            || report::report(device, &outcome),
-            |internal| report::report(device, internal),
-        );
-    }
+    report_only(device, command, &outcome);
 }
 
 /// Reports findings that cannot change the call (warnings about what already happened).
