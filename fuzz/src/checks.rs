@@ -22,7 +22,7 @@ use layer::finding::{Finding, ObjectRef, Outcome, Severity};
 use layer::raw::{AllocateInfoRead, ChainEnd, StructArg};
 use layer::state::{
     AllocationFacts, DeviceFacts, EnabledExtensions, ExternalMemorySupport, FreedMemory,
-    MemoryLookup, MemoryRecord,
+    LiveMemory, MemoryLookup, MemoryRecord, PackedAllocation,
 };
 use layer::{vk_ext, vk_names, vuid};
 
@@ -329,6 +329,8 @@ fn export_contains(facts: &FactsIn, handle_type: u32) -> bool {
 struct InfoCommand {
     cmd: &'static ExportCommand,
     check: fn(&DeviceFacts, &ExportArgs) -> Outcome,
+    /// The fast path's test of a well-formed call on live memory.
+    is_clean: fn(&DeviceFacts, &PackedAllocation, vk::ExternalMemoryHandleTypeFlags) -> bool,
     enabled: fn(&DeviceIn) -> bool,
     /// The command's value rules on live memory: (device, handleType, allocation, expected).
     model: fn(&DeviceIn, u32, &FactsIn, &mut Expected),
@@ -381,18 +383,21 @@ fn model_metal(_: &DeviceIn, ht: u32, facts: &FactsIn, e: &mut Expected) {
 
 const FD: InfoCommand = InfoCommand {
     cmd: &fd::COMMAND,
+    is_clean: fd::is_clean,
     check: fd::check_get_memory_fd,
     enabled: |d| d.extensions[1],
     model: model_fd,
 };
 const RDMA: InfoCommand = InfoCommand {
     cmd: &rdma::COMMAND,
+    is_clean: rdma::is_clean,
     check: rdma::check_get_memory_remote_address,
     enabled: |d| d.extensions[3],
     model: model_rdma,
 };
 const METAL: InfoCommand = InfoCommand {
     cmd: &metal::COMMAND,
+    is_clean: metal::is_clean,
     check: metal::check_get_memory_metal_handle,
     enabled: |d| d.extensions[6],
     model: model_metal,
@@ -429,7 +434,17 @@ fn export_call(ic: &InfoCommand, device: &DeviceIn, call: &ExportCall) -> (Outco
         output_null: call.output_null,
         memory,
     };
-    let outcome = (ic.check)(&device.to_facts(), &args);
+    let facts = device.to_facts();
+    let outcome = (ic.check)(&facts, &args);
+    // The fast path agrees with the full check on every well-formed call on live memory.
+    if let (StructArg::Valid(info), MemoryLookup::Live(record), false) =
+        (&args.info, &args.memory, args.output_null)
+    {
+        if !info.has_p_next {
+            let clean = (ic.is_clean)(&facts, &record.packed(), info.handle_type);
+            assert_eq!(clean, outcome.findings.is_empty(), "{}: is_clean", cmd.name);
+        }
+    }
 
     let mut e = Expected::new(cmd.name);
     if !(ic.enabled)(device) {
@@ -474,7 +489,12 @@ fn win32_call(
         handle_type: vk::ExternalMemoryHandleTypeFlagsNV::from_raw(handle_type),
         output_null,
     };
-    let outcome = win32_nv::check_get_memory_win32_handle(&device.to_facts(), &args);
+    let facts = device.to_facts();
+    let outcome = win32_nv::check_get_memory_win32_handle(&facts, &args);
+    if let (MemoryLookup::Live(record), false) = (&args.memory, output_null) {
+        let clean = win32_nv::is_clean(&facts, &record.packed(), args.handle_type);
+        assert_eq!(clean, outcome.findings.is_empty(), "win32: is_clean");
+    }
 
     let mut e = Expected::new(win32_nv::COMMAND);
     if !device.extensions[5] {
@@ -624,7 +644,7 @@ fn driver_fd(
     let MemoryLookup::Live(record) = live_record(device, facts) else {
         unreachable!("a live record")
     };
-    let outcome = driver_contract::check_fd(&record, fd, probe);
+    let outcome = driver_contract::check_fd(&LiveMemory::from(&record), fd, probe);
     let mut e = Expected::new("vkGetMemoryFdKHR");
     if fd < 0 {
         e.push(vuid::DRIVER_INVALID_FD);
@@ -652,6 +672,7 @@ fn driver_pointer(
     let MemoryLookup::Live(record) = live_record(device, facts) else {
         unreachable!("a live record")
     };
+    let record = LiveMemory::from(&record);
     let (outcome, name, id) = match command % 3 {
         0 => (
             driver_contract::check_remote_address(&record, value),

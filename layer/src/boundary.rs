@@ -95,6 +95,16 @@ pub fn inject_panic(site: Site, command: &str) {
     let _ = (site, command);
 }
 
+/// Whether this is a test build that injects panics (then the commands' fast paths are off, so
+/// every call reaches the injection points in its checks). Always false in a release.
+#[inline(always)]
+pub fn injecting_panics() -> bool {
+    #[cfg(feature = "panic-injection")]
+    return injection::active();
+    #[cfg(not(feature = "panic-injection"))]
+    false
+}
+
 /// Panic injection for tests: `EXPORTCHECK_INJECT_PANIC=site:command[:count],...` where site is
 /// `check` or `report`, command a Vulkan command name or `*`, and count how many times (default:
 /// every time).
@@ -129,6 +139,11 @@ mod injection {
             command,
             left: AtomicU64::new(left),
         })
+    }
+
+    /// Whether `EXPORTCHECK_INJECT_PANIC` asks for any panic.
+    pub fn active() -> bool {
+        !RULES.is_empty()
     }
 
     pub fn maybe_panic(site: Site, command: &str) {

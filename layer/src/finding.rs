@@ -41,6 +41,7 @@ pub struct Finding {
 
 impl Finding {
     /// A finding with the severity the catalog gives its ID.
+    #[cold]
     pub fn new(
         id: &'static str,
         command: &'static str,
@@ -75,11 +76,13 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    #[cold]
     pub fn push(&mut self, finding: Finding) {
         self.findings.push(finding);
     }
 
     /// Records a finding about a bad pointer or handle, which keeps the call from the driver.
+    #[cold]
     pub fn block(&mut self, finding: Finding) {
         self.findings.push(finding);
         self.blocked = true;
@@ -89,6 +92,18 @@ impl Outcome {
     /// undefined from there on).
     pub fn has_errors(&self) -> bool {
         self.findings.iter().any(|f| f.severity == Severity::Error)
+    }
+
+    /// The outcome if it has findings; `None` (and no drop glue run) if it has none, which the
+    /// hot path's inlined checks return.
+    #[inline(always)]
+    pub fn found_something(self) -> Option<Self> {
+        if self.findings.capacity() == 0 {
+            // No capacity: no findings and no heap memory, so there is nothing to drop.
+            std::mem::forget(self);
+            return None;
+        }
+        Some(self).filter(|outcome| !outcome.findings.is_empty())
     }
 
     pub fn ids(&self) -> Vec<&'static str> {

@@ -55,18 +55,29 @@ const MEMORY_PROPERTY_BITS: &[(u32, &str)] = &[
     (8, "RDMA_CAPABLE_NV"),
 ];
 
-fn mask_of(table: &[(u32, &str)]) -> u32 {
-    table.iter().fold(0, |m, (bit, _)| m | (1 << bit))
+const fn mask_of(table: &[(u32, &str)]) -> u32 {
+    let mut mask = 0;
+    let mut i = 0;
+    while i < table.len() {
+        mask |= 1 << table[i].0;
+        i += 1;
+    }
+    mask
 }
 
+const VALID_HANDLE_TYPES: u32 = mask_of(HANDLE_TYPE_BITS);
+const VALID_HANDLE_TYPES_NV: u32 = mask_of(HANDLE_TYPE_NV_BITS);
+
 /// All valid `VkExternalMemoryHandleTypeFlagBits`.
-pub fn valid_handle_type_mask() -> vk::ExternalMemoryHandleTypeFlags {
-    vk::ExternalMemoryHandleTypeFlags::from_raw(mask_of(HANDLE_TYPE_BITS))
+#[inline(always)]
+pub const fn valid_handle_type_mask() -> vk::ExternalMemoryHandleTypeFlags {
+    vk::ExternalMemoryHandleTypeFlags::from_raw(VALID_HANDLE_TYPES)
 }
 
 /// All valid `VkExternalMemoryHandleTypeFlagBitsNV`.
-pub fn valid_handle_type_nv_mask() -> vk::ExternalMemoryHandleTypeFlagsNV {
-    vk::ExternalMemoryHandleTypeFlagsNV::from_raw(mask_of(HANDLE_TYPE_NV_BITS))
+#[inline(always)]
+pub const fn valid_handle_type_nv_mask() -> vk::ExternalMemoryHandleTypeFlagsNV {
+    vk::ExternalMemoryHandleTypeFlagsNV::from_raw(VALID_HANDLE_TYPES_NV)
 }
 
 /// Names the set bits of `value`, `|`-separated; unknown bits as hex; `0` for none.

@@ -13,6 +13,7 @@ const FREE: &str = "vkFreeMemory";
 
 /// Checks the arguments of `vkAllocateMemory`: the pointers, then the `VkMemoryAllocateInfo`
 /// whose pNext chain was walked into `AllocationFacts`.
+#[inline]
 pub fn check_allocate(device: &DeviceFacts, info: &AllocateInfoRead, output_null: bool) -> Outcome {
     let mut outcome = Outcome::default();
     let device_ref = ObjectRef::device(device.handle);
@@ -252,6 +253,7 @@ fn export_is_supported(
 }
 
 /// Checks the `memory` argument of `vkFreeMemory`.
+#[inline]
 pub fn check_free(device: &DeviceFacts, memory: u64, lookup: &MemoryLookup) -> Outcome {
     let mut outcome = Outcome::default();
     let device_ref = ObjectRef::device(device.handle);

@@ -5,7 +5,7 @@
 
 use super::export::describe_allocation;
 use crate::finding::{Finding, ObjectRef, Outcome};
-use crate::state::MemoryRecord;
+use crate::state::LiveMemory;
 use crate::vuid;
 use ash::vk;
 
@@ -25,9 +25,10 @@ fn driver_finding(
     id: &'static str,
     command: &'static str,
     field: &'static str,
-    record: &MemoryRecord,
+    memory: &LiveMemory,
     what: String,
 ) -> Finding {
+    let record = memory.record();
     Finding::new(
         id,
         command,
@@ -35,7 +36,7 @@ fn driver_finding(
         format!(
             "{command}(): the driver returned VK_SUCCESS for {}, but {what}. This is a driver \
              defect, not an error of the app.",
-            describe_allocation(record)
+            describe_allocation(&record)
         ),
     )
     .with(ObjectRef::device(record.device))
@@ -43,7 +44,8 @@ fn driver_finding(
 }
 
 /// `vkGetMemoryFdKHR` returned `fd`.
-pub fn check_fd(record: &MemoryRecord, fd: i32, probe: Option<FdProbe>) -> Outcome {
+#[inline(always)]
+pub fn check_fd(record: &LiveMemory, fd: i32, probe: Option<FdProbe>) -> Outcome {
     const CMD: &str = "vkGetMemoryFdKHR";
     let mut outcome = Outcome::default();
     if fd < 0 {
@@ -96,29 +98,31 @@ pub fn check_fd(record: &MemoryRecord, fd: i32, probe: Option<FdProbe>) -> Outco
 }
 
 /// A handle-like result (`*pAddress`, `*pHandle`) must not be NULL after `VK_SUCCESS`.
-#[inline]
+#[inline(always)]
 fn check_not_null(
     id: &'static str,
     command: &'static str,
     field: &'static str,
-    record: &MemoryRecord,
+    record: &LiveMemory,
     value: usize,
 ) -> Outcome {
     let mut outcome = Outcome::default();
-    if value == 0 {
-        outcome.push(driver_finding(
-            id,
-            command,
-            field,
-            record,
-            format!("{field} is NULL"),
-        ));
+    if value != 0 {
+        return outcome; // Known empty where this is inlined: nothing to drop or report.
     }
+    outcome.push(driver_finding(
+        id,
+        command,
+        field,
+        record,
+        format!("{field} is NULL"),
+    ));
     outcome
 }
 
 /// `vkGetMemoryRemoteAddressNV` returned `address`.
-pub fn check_remote_address(record: &MemoryRecord, address: usize) -> Outcome {
+#[inline(always)]
+pub fn check_remote_address(record: &LiveMemory, address: usize) -> Outcome {
     let (id, command) = (
         vuid::DRIVER_NULL_REMOTE_ADDRESS,
         "vkGetMemoryRemoteAddressNV",
@@ -127,13 +131,15 @@ pub fn check_remote_address(record: &MemoryRecord, address: usize) -> Outcome {
 }
 
 /// `vkGetMemoryWin32HandleNV` returned `handle`.
-pub fn check_win32_handle(record: &MemoryRecord, handle: vk::HANDLE) -> Outcome {
+#[inline(always)]
+pub fn check_win32_handle(record: &LiveMemory, handle: vk::HANDLE) -> Outcome {
     let (id, command) = (vuid::DRIVER_NULL_WIN32_HANDLE, "vkGetMemoryWin32HandleNV");
     check_not_null(id, command, "*pHandle", record, handle as usize)
 }
 
 /// `vkGetMemoryMetalHandleEXT` returned `handle`.
-pub fn check_metal_handle(record: &MemoryRecord, handle: usize) -> Outcome {
+#[inline(always)]
+pub fn check_metal_handle(record: &LiveMemory, handle: usize) -> Outcome {
     let (id, command) = (vuid::DRIVER_NULL_METAL_HANDLE, "vkGetMemoryMetalHandleEXT");
     check_not_null(id, command, "*pHandle", record, handle)
 }
@@ -143,8 +149,8 @@ mod tests {
     use super::*;
     use crate::checks::fixtures::*;
 
-    fn rec() -> MemoryRecord {
-        record_on(DEVICE, exported(OPAQUE_FD))
+    fn rec() -> LiveMemory {
+        LiveMemory::from(&record_on(DEVICE, exported(OPAQUE_FD)))
     }
 
     #[test]

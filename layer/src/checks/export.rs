@@ -122,6 +122,7 @@ pub fn describe_dead_memory(memory: u64, lookup: &MemoryLookup) -> String {
 }
 
 /// Warns when the command's extension was not enabled on the device it was called on.
+#[inline]
 pub fn check_extension(
     name: &'static str,
     extension: &'static str,
@@ -149,6 +150,7 @@ pub fn check_extension(
 
 /// Pointers, `sType`, `pNext` and the memory handle. Returns the info members and the memory's
 /// record when the value checks can go on.
+#[inline]
 pub fn check_structure<'a>(
     cmd: &ExportCommand,
     device: &DeviceFacts,
@@ -288,6 +290,7 @@ pub fn check_structure<'a>(
 
 /// `handleType` must be exactly one valid `VkExternalMemoryHandleTypeFlagBits` value.
 /// Returns false (and records the finding) when it is not, so value checks can be skipped.
+#[inline]
 pub fn check_single_handle_type(
     cmd: &ExportCommand,
     info: &InfoFields,
@@ -326,6 +329,7 @@ pub fn check_single_handle_type(
 
 /// `handleType` must have been in `VkExportMemoryAllocateInfo::handleTypes` at allocation.
 /// The two causes (no export structure; bit missing from it) get their own message.
+#[inline]
 pub fn check_exported_with(
     cmd: &ExportCommand,
     id: &'static str,

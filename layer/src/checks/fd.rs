@@ -4,6 +4,7 @@ use super::export::{
     check_exported_with, check_single_handle_type, check_structure, ExportArgs, ExportCommand,
 };
 use crate::finding::{Finding, ObjectRef, Outcome};
+use crate::state::{DeviceFacts, PackedAllocation};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
@@ -30,8 +31,24 @@ const FD_TYPES: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleType
         | vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT.as_raw(),
 );
 
+/// Whether [`check_get_memory_fd`] finds nothing in a well-formed call (info structure read,
+/// `pNext` NULL, `pFd` set) on live memory of the device: the command's fast path, which builds
+/// no arguments and formats nothing. `checks::fast_path_tests` holds the two together.
+#[inline(always)]
+pub fn is_clean(
+    device: &DeviceFacts,
+    allocation: &PackedAllocation,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+) -> bool {
+    device.extensions.khr_external_memory_fd
+        && handle_type.as_raw().is_power_of_two()
+        && FD_TYPES.contains(handle_type)
+        && allocation.exported_as(handle_type)
+}
+
 /// Every VUID of `vkGetMemoryFdKHR` that the arguments and tracked state can decide.
-pub fn check_get_memory_fd(device: &crate::state::DeviceFacts, args: &ExportArgs) -> Outcome {
+#[inline]
+pub fn check_get_memory_fd(device: &DeviceFacts, args: &ExportArgs) -> Outcome {
     let mut outcome = Outcome::default();
     let Some((info, record)) = check_structure(&COMMAND, device, args, &mut outcome) else {
         return outcome;

@@ -4,10 +4,11 @@ use super::export::{
     check_single_handle_type, check_structure, describe_allocation, ExportArgs, ExportCommand,
 };
 use crate::finding::{Finding, ObjectRef, Outcome};
-use crate::state::DeviceFacts;
+use crate::state::{DeviceFacts, PackedAllocation};
 use crate::vk_ext;
 use crate::vk_names;
 use crate::vuid;
+use ash::vk;
 
 pub const COMMAND: ExportCommand = ExportCommand {
     name: "vkGetMemoryMetalHandleEXT",
@@ -26,7 +27,29 @@ pub const COMMAND: ExportCommand = ExportCommand {
     handle_type_vuid: vuid::METAL_HANDLE_TYPE_PARAM,
 };
 
+/// The handle types `vkGetMemoryMetalHandleEXT` exports.
+const METAL_TYPES: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::from_raw(
+    vk_ext::HANDLE_TYPE_MTLBUFFER.as_raw()
+        | vk_ext::HANDLE_TYPE_MTLTEXTURE.as_raw()
+        | vk_ext::HANDLE_TYPE_MTLHEAP.as_raw(),
+);
+
+/// Whether [`check_get_memory_metal_handle`] finds nothing in a well-formed call on live memory
+/// of the device (see `fd::is_clean`).
+#[inline(always)]
+pub fn is_clean(
+    device: &DeviceFacts,
+    allocation: &PackedAllocation,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+) -> bool {
+    device.extensions.ext_external_memory_metal
+        && handle_type.as_raw().is_power_of_two()
+        && METAL_TYPES.contains(handle_type)
+        && allocation.exported_as(handle_type)
+}
+
 /// Every VUID of `vkGetMemoryMetalHandleEXT`.
+#[inline]
 pub fn check_get_memory_metal_handle(device: &DeviceFacts, args: &ExportArgs) -> Outcome {
     let mut outcome = Outcome::default();
     let Some((info, record)) = check_structure(&COMMAND, device, args, &mut outcome) else {
@@ -59,10 +82,7 @@ pub fn check_get_memory_metal_handle(device: &DeviceFacts, args: &ExportArgs) ->
         return outcome;
     }
     let handle_type = || vk_names::handle_types(info.handle_type);
-    let metal = vk_ext::HANDLE_TYPE_MTLBUFFER
-        | vk_ext::HANDLE_TYPE_MTLTEXTURE
-        | vk_ext::HANDLE_TYPE_MTLHEAP;
-    if !metal.contains(info.handle_type) {
+    if !METAL_TYPES.contains(info.handle_type) {
         outcome.push(
             Finding::new(
                 vuid::METAL_HANDLE_TYPE_10415,

@@ -11,4 +11,6 @@ pub mod rdma;
 pub mod win32_nv;
 
 #[cfg(test)]
+mod fast_path_tests;
+#[cfg(test)]
 pub(crate) mod fixtures;

@@ -5,7 +5,7 @@ use super::export::{
     ExportArgs, ExportCommand,
 };
 use crate::finding::{Finding, ObjectRef, Outcome};
-use crate::state::DeviceFacts;
+use crate::state::{DeviceFacts, PackedAllocation};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
@@ -27,7 +27,26 @@ pub const COMMAND: ExportCommand = ExportCommand {
     handle_type_vuid: vuid::RDMA_HANDLE_TYPE_PARAM,
 };
 
+/// Whether [`check_get_memory_remote_address`] finds nothing in a well-formed call on live
+/// memory of the device (see `fd::is_clean`).
+#[inline(always)]
+pub fn is_clean(
+    device: &DeviceFacts,
+    allocation: &PackedAllocation,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+) -> bool {
+    device.extensions.nv_external_memory_rdma
+        && device.rdma_feature
+        && allocation
+            .type_flags()
+            .contains(vk::MemoryPropertyFlags::RDMA_CAPABLE_NV)
+        && handle_type.as_raw().is_power_of_two()
+        && vk_names::valid_handle_type_mask().contains(handle_type)
+        && allocation.exported_as(handle_type)
+}
+
 /// Every VUID of `vkGetMemoryRemoteAddressNV`, plus the layer's RDMA warnings.
+#[inline]
 pub fn check_get_memory_remote_address(device: &DeviceFacts, args: &ExportArgs) -> Outcome {
     let mut outcome = Outcome::default();
     let Some((info, record)) = check_structure(&COMMAND, device, args, &mut outcome) else {

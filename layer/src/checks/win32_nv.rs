@@ -3,7 +3,7 @@
 
 use super::export::{check_extension, describe_allocation, describe_dead_memory};
 use crate::finding::{Finding, ObjectRef, Outcome};
-use crate::state::{DeviceFacts, MemoryLookup};
+use crate::state::{DeviceFacts, MemoryLookup, PackedAllocation};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
@@ -20,7 +20,22 @@ pub struct Win32Args {
     pub output_null: bool,
 }
 
+/// Whether [`check_get_memory_win32_handle`] finds nothing in a call with `pHandle` set on live
+/// memory of the device (see `fd::is_clean`).
+#[inline(always)]
+pub fn is_clean(
+    device: &DeviceFacts,
+    allocation: &PackedAllocation,
+    handle_type: vk::ExternalMemoryHandleTypeFlagsNV,
+) -> bool {
+    device.extensions.nv_external_memory_win32
+        && handle_type.as_raw().is_power_of_two()
+        && vk_names::valid_handle_type_nv_mask().contains(handle_type)
+        && allocation.exported_as_nv(handle_type)
+}
+
 /// Every VUID of `vkGetMemoryWin32HandleNV`, plus the layer's single-bit warning.
+#[inline]
 pub fn check_get_memory_win32_handle(device: &DeviceFacts, args: &Win32Args) -> Outcome {
     let mut outcome = Outcome::default();
     let device_ref = ObjectRef::device(device.handle);

@@ -10,8 +10,8 @@ use crate::checks::{fd, metal, rdma};
 use crate::finding::Outcome;
 use crate::os;
 use crate::raw::{self, StructArg};
-use crate::state::registry::{lookup_memory, with_device};
-use crate::state::{DeviceFacts, DeviceState, MemoryLookup, MemoryRecord};
+use crate::state::registry::{live_allocation, lookup_memory, with_device};
+use crate::state::{DeviceFacts, DeviceState, LiveMemory, MemoryLookup, PackedAllocation};
 use crate::vk_ext::MemoryGetMetalHandleInfoEXT;
 use ash::vk::{self, Handle};
 use std::ffi::{c_int, c_void};
@@ -47,51 +47,76 @@ export_info!(
 );
 
 /// What the call-down step knows about a call that passed the gate.
-struct Judged<'a> {
-    record: &'a MemoryRecord,
+struct Judged {
+    memory: LiveMemory,
     /// No error was found: the driver's result is held to the driver contract. After an
     /// invalid call the driver's behaviour is undefined, so nothing is said about it.
     valid_call: bool,
 }
 
 /// The shared body of the three commands with an info structure: read, validate, decide, and
-/// hand the validated copy of the structure to `call_down`.
+/// hand the validated copy of the structure to `call_down`. `is_clean` is the command's fast
+/// test of the common call (see `checks::fd::is_clean`), `check` its full check.
 ///
 /// # Safety
 /// `p_info` is what the app passed: NULL or a pointer to a structure starting with `sType`.
+#[inline(always)]
 unsafe fn export_call<I: ExportInfo>(
     cmd: &ExportCommand,
+    is_clean: impl FnOnce(&DeviceFacts, &PackedAllocation, vk::ExternalMemoryHandleTypeFlags) -> bool,
     check: impl FnOnce(&DeviceFacts, &ExportArgs) -> Outcome,
     device: vk::Device,
     p_info: *const I,
     output_null: bool,
-    call_down: impl FnOnce(&DeviceState, &Judged<'_>, *const I) -> Option<vk::Result>,
+    call_down: impl FnOnce(&DeviceState, &Judged, *const I) -> Option<vk::Result>,
 ) -> vk::Result {
-    with_device(device.as_raw(), |state| {
-        let Some(state) = state else {
-            let outcome = unknown_device(cmd.name, cmd.device_vuid, device.as_raw());
-            decide_without_device(cmd.name, &outcome);
-            return Decision::SKIPPED_RESULT;
-        };
-        // SAFETY: as the caller's contract.
-        unsafe { export_call_on(cmd, check, state, p_info, output_null, call_down) }
-    })
+    with_device(
+        device.as_raw(),
+        #[inline(always)]
+        |state| {
+            let Some(state) = state else {
+                let outcome = unknown_device(cmd.name, cmd.device_vuid, device.as_raw());
+                decide_without_device(cmd.name, &outcome);
+                return Decision::SKIPPED_RESULT;
+            };
+            // SAFETY: NULL and sType are checked before anything else is read.
+            let info = unsafe { raw::read_struct(p_info, cmd.s_type) };
+            // The common call: well formed, on live memory of this device, nothing to report. It
+            // goes down without building the checks' arguments.
+            if let StructArg::Valid(valid) = &info {
+                let fields = valid.fields();
+                if !output_null && !fields.has_p_next && !boundary::injecting_panics() {
+                    if let Some(allocation) = live_allocation(state, fields.memory) {
+                        if is_clean(&state.facts, &allocation, fields.handle_type) {
+                            let judged = Judged {
+                                memory: LiveMemory {
+                                    memory: fields.memory,
+                                    device: state.handle(),
+                                    allocation,
+                                },
+                                valid_call: true,
+                            };
+                            return call_down(state, &judged, valid)
+                                .unwrap_or(vk::Result::ERROR_EXTENSION_NOT_PRESENT);
+                        }
+                    }
+                }
+            }
+            export_call_checked(cmd, check, state, info, output_null, call_down)
+        },
+    )
 }
 
-/// [`export_call`] once the device is known.
-///
-/// # Safety
-/// As [`export_call`].
-unsafe fn export_call_on<I: ExportInfo>(
+/// [`export_call`] for every call but the common one: the full check, its findings reported,
+/// and the call down unless the policy skips it.
+fn export_call_checked<I: ExportInfo>(
     cmd: &ExportCommand,
     check: impl FnOnce(&DeviceFacts, &ExportArgs) -> Outcome,
     state: &DeviceState,
-    p_info: *const I,
+    info: StructArg<I>,
     output_null: bool,
-    call_down: impl FnOnce(&DeviceState, &Judged<'_>, *const I) -> Option<vk::Result>,
+    call_down: impl FnOnce(&DeviceState, &Judged, *const I) -> Option<vk::Result>,
 ) -> vk::Result {
-    // SAFETY: NULL and sType are checked before anything else is read.
-    let info = unsafe { raw::read_struct(p_info, cmd.s_type) };
     let fields = match info {
         StructArg::Null => StructArg::Null,
         StructArg::WrongSType(t) => StructArg::WrongSType(t),
@@ -115,7 +140,7 @@ unsafe fn export_call_on<I: ExportInfo>(
         return Decision::SKIPPED_RESULT;
     };
     let judged = Judged {
-        record,
+        memory: LiveMemory::from(record),
         valid_call: !outcome.has_errors(),
     };
     call_down(state, &judged, &info.with_null_p_next())
@@ -133,17 +158,19 @@ pub unsafe extern "system" fn get_memory_fd_khr(
         unsafe {
             export_call(
                 cmd,
+                fd::is_clean,
                 fd::check_get_memory_fd,
                 device,
                 p_get_fd_info,
                 p_fd.is_null(),
+                #[inline(always)]
                 |s, judged, info| {
                     let next = s.next.get_memory_fd?;
-                    let record = judged.record;
+                    let memory = &judged.memory;
                     // Probe (a few valid exports per device): was the last export's fd still open?
                     let probing = judged.valid_call && s.contract.take_probe();
                     let previous = probing
-                        .then(|| s.contract.last_fd(record.memory))
+                        .then(|| s.contract.last_fd(memory.memory))
                         .flatten()
                         .filter(|&fd| os::is_open(fd) == Some(true));
                     let result = next(device, info, p_fd);
@@ -155,13 +182,13 @@ pub unsafe extern "system" fn get_memory_fd_khr(
                             open_before_call: previous == Some(fd),
                         });
                         if probing && fd >= 0 {
-                            s.contract.set_last_fd(record.memory, fd);
+                            s.contract.set_last_fd(memory.memory, fd);
                         }
-                        super::fd_leaks::record_export(s, record, fd);
+                        super::fd_leaks::record_export(s, memory.memory, fd);
                         report_driver_contract(
                             s,
                             cmd.name,
-                            driver_contract::check_fd(record, fd, probe),
+                            driver_contract::check_fd(memory, fd, probe),
                         );
                     }
                     Some(result)
@@ -182,15 +209,18 @@ pub unsafe extern "system" fn get_memory_remote_address_nv(
         unsafe {
             export_call(
                 cmd,
+                rdma::is_clean,
                 rdma::check_get_memory_remote_address,
                 device,
                 p_info,
                 p_address.is_null(),
+                #[inline(always)]
                 |s, judged, info| {
                     let result = s.next.get_memory_remote_address?(device, info, p_address);
                     if result == vk::Result::SUCCESS && judged.valid_call {
                         let address = raw::read_out(p_address.cast::<usize>()).unwrap_or(0);
-                        let outcome = driver_contract::check_remote_address(judged.record, address);
+                        let outcome =
+                            driver_contract::check_remote_address(&judged.memory, address);
                         report_driver_contract(s, cmd.name, outcome);
                     }
                     Some(result)
@@ -211,15 +241,17 @@ pub unsafe extern "system" fn get_memory_metal_handle_ext(
         unsafe {
             export_call(
                 cmd,
+                metal::is_clean,
                 metal::check_get_memory_metal_handle,
                 device,
                 p_info,
                 p_handle.is_null(),
+                #[inline(always)]
                 |s, judged, info| {
                     let result = s.next.get_memory_metal_handle?(device, info, p_handle);
                     if result == vk::Result::SUCCESS && judged.valid_call {
                         let handle = raw::read_out(p_handle).map_or(0, |h| h as usize);
-                        let outcome = driver_contract::check_metal_handle(judged.record, handle);
+                        let outcome = driver_contract::check_metal_handle(&judged.memory, handle);
                         report_driver_contract(s, cmd.name, outcome);
                     }
                     Some(result)
@@ -237,43 +269,67 @@ pub unsafe extern "system" fn get_memory_win32_handle_nv(
 ) -> vk::Result {
     let name = win32_nv::COMMAND;
     boundary::ffi(name, vk::Result::ERROR_UNKNOWN, || {
-        with_device(device.as_raw(), |state| {
-            let Some(state) = state else {
-                let outcome =
-                    unknown_device(name, crate::vuid::WIN32_DEVICE_PARAM, device.as_raw());
-                decide_without_device(name, &outcome);
-                return Decision::SKIPPED_RESULT;
-            };
-            let args = Win32Args {
-                memory_handle: memory.as_raw(),
-                memory: lookup_memory(state, memory.as_raw()),
-                handle_type,
-                output_null: p_handle.is_null(),
-            };
-            let outcome = boundary::contain(name, || {
-                win32_nv::check_get_memory_win32_handle(&state.facts, &args)
-            });
-            if decide(state, name, &outcome) == Decision::Skip {
-                return Decision::SKIPPED_RESULT;
-            }
-            let Some(next) = state.next.get_memory_win32_handle_nv else {
-                return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
-            };
-            // SAFETY: validated arguments, passed to the next layer's own entry point.
-            let result = unsafe { next(device, memory, handle_type, p_handle) };
-            let valid_call = !outcome.has_errors();
-            if let (vk::Result::SUCCESS, MemoryLookup::Live(record), true) =
-                (result, &args.memory, valid_call)
-            {
-                // SAFETY: checked non-NULL above; the driver wrote it.
-                let handle = unsafe { raw::read_out(p_handle) }.unwrap_or(0);
-                report_driver_contract(
-                    state,
-                    name,
-                    driver_contract::check_win32_handle(record, handle),
-                );
-            }
-            result
-        })
+        with_device(
+            device.as_raw(),
+            #[inline(always)]
+            |state| {
+                let Some(state) = state else {
+                    let outcome =
+                        unknown_device(name, crate::vuid::WIN32_DEVICE_PARAM, device.as_raw());
+                    decide_without_device(name, &outcome);
+                    return Decision::SKIPPED_RESULT;
+                };
+                // The common call: nothing to report (see `export_call`).
+                let clean = (!p_handle.is_null() && !boundary::injecting_panics())
+                    .then(|| live_allocation(state, memory.as_raw()))
+                    .flatten()
+                    .filter(|allocation| win32_nv::is_clean(&state.facts, allocation, handle_type));
+                let (live, valid_call) = match clean {
+                    Some(allocation) => (
+                        Some(LiveMemory {
+                            memory: memory.as_raw(),
+                            device: state.handle(),
+                            allocation,
+                        }),
+                        true,
+                    ),
+                    None => {
+                        let args = Win32Args {
+                            memory_handle: memory.as_raw(),
+                            memory: lookup_memory(state, memory.as_raw()),
+                            handle_type,
+                            output_null: p_handle.is_null(),
+                        };
+                        let outcome = boundary::contain(name, || {
+                            win32_nv::check_get_memory_win32_handle(&state.facts, &args)
+                        });
+                        if decide(state, name, &outcome) == Decision::Skip {
+                            return Decision::SKIPPED_RESULT;
+                        }
+                        match args.memory {
+                            MemoryLookup::Live(record) => {
+                                (Some(LiveMemory::from(&record)), !outcome.has_errors())
+                            }
+                            _ => (None, false),
+                        }
+                    }
+                };
+                let Some(next) = state.next.get_memory_win32_handle_nv else {
+                    return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
+                };
+                // SAFETY: validated arguments, passed to the next layer's own entry point.
+                let result = unsafe { next(device, memory, handle_type, p_handle) };
+                if let (vk::Result::SUCCESS, Some(live), true) = (result, live, valid_call) {
+                    // SAFETY: checked non-NULL above; the driver wrote it.
+                    let handle = unsafe { raw::read_out(p_handle) }.unwrap_or(0);
+                    report_driver_contract(
+                        state,
+                        name,
+                        driver_contract::check_win32_handle(&live, handle),
+                    );
+                }
+                result
+            },
+        )
     })
 }

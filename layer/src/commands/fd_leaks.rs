@@ -11,13 +11,13 @@ use crate::state::registry::lookup_memory;
 use crate::state::{DeviceState, MemoryLookup, MemoryRecord};
 use std::sync::Once;
 
-/// After a valid `vkGetMemoryFdKHR` returned `fd` for `record`'s memory.
-pub fn record_export(state: &DeviceState, record: &MemoryRecord, fd: i32) {
+/// After a valid `vkGetMemoryFdKHR` returned `fd` for `memory`.
+pub fn record_export(state: &DeviceState, memory: u64, fd: i32) {
     let Some(exports) = &state.fd_exports else {
         return;
     };
     if let Some(file) = os::file_id(fd) {
-        exports.record(record.memory, file, fd);
+        exports.record(memory, file, fd);
         register_exit_check();
     }
 }

@@ -48,10 +48,15 @@ pub fn decide_without_device(command: &'static str, outcome: &Outcome) -> Decisi
 
 /// Reports what the driver-contract checks found after a call went down: each ID once per
 /// device, since a driver defect repeats on every call. Nothing is skipped: the call happened.
-pub fn report_driver_contract(device: &DeviceState, command: &'static str, mut outcome: Outcome) {
-    if outcome.findings.is_empty() {
-        return;
+#[inline(always)]
+pub fn report_driver_contract(device: &DeviceState, command: &'static str, outcome: Outcome) {
+    if let Some(outcome) = outcome.found_something() {
+        report_driver_defects(device, command, outcome);
     }
+}
+
+#[cold]
+fn report_driver_defects(device: &DeviceState, command: &'static str, mut outcome: Outcome) {
     outcome
         .findings
         .retain(|f| device.contract.first_report(f.id));

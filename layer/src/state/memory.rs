@@ -85,6 +85,25 @@ impl PackedAllocation {
         }
     }
 
+    /// Whether every bit of `types` was in `VkExportMemoryAllocateInfo::handleTypes` (for a
+    /// non-empty `types`: false when the allocation had no such structure).
+    #[inline(always)]
+    pub fn exported_as(&self, types: vk::ExternalMemoryHandleTypeFlags) -> bool {
+        self.export.contains(types)
+    }
+
+    /// As [`Self::exported_as`], for `VkExportMemoryAllocateInfoNV::handleTypes`.
+    #[inline(always)]
+    pub fn exported_as_nv(&self, types: vk::ExternalMemoryHandleTypeFlagsNV) -> bool {
+        self.export_nv.contains(types)
+    }
+
+    /// Property flags of the allocation's memory type.
+    #[inline(always)]
+    pub fn type_flags(&self) -> vk::MemoryPropertyFlags {
+        self.type_flags
+    }
+
     /// The record of `memory`, an allocation of `device`.
     pub fn unpack(&self, memory: u64, device: u64) -> MemoryRecord {
         let has = |bit: u8| self.bits & bit != 0;
@@ -108,6 +127,31 @@ impl PackedAllocation {
 impl MemoryRecord {
     pub fn packed(&self) -> PackedAllocation {
         PackedAllocation::pack(&self.facts, self.type_flags)
+    }
+}
+
+/// A live allocation as the commands' fast path holds it: the handles and the packed record,
+/// unpacked into a [`MemoryRecord`] only when a message needs one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LiveMemory {
+    pub memory: u64,
+    pub device: u64,
+    pub allocation: PackedAllocation,
+}
+
+impl LiveMemory {
+    pub fn record(&self) -> MemoryRecord {
+        self.allocation.unpack(self.memory, self.device)
+    }
+}
+
+impl From<&MemoryRecord> for LiveMemory {
+    fn from(record: &MemoryRecord) -> Self {
+        Self {
+            memory: record.memory,
+            device: record.device,
+            allocation: record.packed(),
+        }
     }
 }
 

@@ -16,4 +16,4 @@ pub mod registry;
 pub use device::{DeviceFacts, DeviceState, EnabledExtensions, ExternalMemorySupport};
 pub use freed::{FreedMemory, RecentlyFreed};
 pub use instance::{InstanceState, Messenger};
-pub use memory::{AllocationFacts, MemoryLookup, MemoryRecord, PackedAllocation};
+pub use memory::{AllocationFacts, LiveMemory, MemoryLookup, MemoryRecord, PackedAllocation};

@@ -88,61 +88,115 @@ pub static DEVICES: LazyLock<Registry<DeviceState>> = LazyLock::new(Registry::de
 
 /// A thread's view of the device registry: the map of one version, and the device it last found
 /// in it (threads usually call on one device).
-struct DeviceSnapshot {
-    version: u64,
-    map: Arc<Map<DeviceState>>,
-    /// The handle and state of the device last found; the state lives as long as `map`.
+struct ThreadDevices {
+    /// The registry version `map` is of (0: no map yet).
+    version: Cell<u64>,
+    /// The handle of the device last looked up, and its state in `map` (NULL: no such device).
     last: Cell<(u64, *const DeviceState)>,
+    /// Calls of this thread under way (a debug callback may call Vulkan from inside one): `map`
+    /// is only replaced when there are none, so no state a call borrowed from it is freed.
+    depth: Cell<u32>,
+    map: RefCell<Option<Arc<Map<DeviceState>>>>,
 }
 
-impl DeviceSnapshot {
-    fn find(&self, device: u64) -> Option<&DeviceState> {
+impl ThreadDevices {
+    /// The state of `device` (NULL if it is no device) in this thread's map of registry version
+    /// `current`; `None` when the map is older and a call of this thread is using it.
+    #[inline(always)]
+    fn find(&self, device: u64, current: u64) -> Option<*const DeviceState> {
         let (handle, state) = self.last.get();
-        if handle == device && !state.is_null() {
-            // SAFETY: `state` points into an `Arc` that `self.map` holds for as long as `self`.
-            return Some(unsafe { &*state });
+        if handle == device && self.version.get() == current {
+            return Some(state);
         }
-        let state = self.map.get(&device)?;
-        self.last.set((device, Arc::as_ptr(state)));
+        self.find_again(device, current)
+    }
+
+    /// [`Self::find`] for another device than the last one, or a newer registry.
+    fn find_again(&self, device: u64, current: u64) -> Option<*const DeviceState> {
+        if self.version.get() != current {
+            if self.depth.get() != 0 {
+                return None;
+            }
+            let (version, map) = DEVICES.snapshot();
+            // No call of this thread borrows from the old map (depth is 0): it may go.
+            *self.map.try_borrow_mut().ok()? = Some(map);
+            self.version.set(version);
+        }
+        let map = self.map.try_borrow().ok()?;
+        let state = map
+            .as_ref()
+            .and_then(|map| map.get(&device))
+            .map_or(std::ptr::null(), Arc::as_ptr);
+        self.last.set((device, state));
         Some(state)
+    }
+}
+
+/// Marks a call of this thread under way for as long as it lives (also when the call panics).
+struct CallDepth<'a>(&'a Cell<u32>);
+
+impl<'a> CallDepth<'a> {
+    fn enter(depth: &'a Cell<u32>) -> Self {
+        depth.set(depth.get() + 1);
+        Self(depth)
+    }
+}
+
+impl Drop for CallDepth<'_> {
+    fn drop(&mut self) {
+        self.0.set(self.0.get() - 1);
     }
 }
 
 thread_local! {
     /// The device map this thread last used.
-    static DEVICE_SNAPSHOT: RefCell<Option<DeviceSnapshot>> = const { RefCell::new(None) };
+    static THREAD_DEVICES: ThreadDevices = const {
+        ThreadDevices {
+            version: Cell::new(0),
+            last: Cell::new((0, std::ptr::null())),
+            depth: Cell::new(0),
+            map: RefCell::new(None),
+        }
+    };
 }
 
 /// Runs `f` with the state of `device`, borrowed: the hot path of every intercepted device
 /// command. The thread's snapshot of the device map is reused while no device was created or
-/// destroyed since it was taken, so no reference count is touched.
+/// destroyed since it was taken, so no reference count is touched: one shared atomic load and
+/// a thread-local compare.
+#[inline(always)]
 pub fn with_device<R>(device: u64, f: impl FnOnce(Option<&DeviceState>) -> R) -> R {
     let current = DEVICES.version.load(Ordering::Acquire);
     let mut f = Some(f);
-    let done = DEVICE_SNAPSHOT.try_with(|cell| {
-        // Shared borrows: a nested call (a callback calling Vulkan) borrows it again.
-        let fresh = matches!(&*cell.borrow(), Some(s) if s.version == current);
-        if !fresh {
-            // Refresh, unless an outer call on this thread holds the snapshot.
-            let (version, map) = DEVICES.snapshot();
-            *cell.try_borrow_mut().ok()? = Some(DeviceSnapshot {
-                version,
-                map,
-                last: Cell::new((0, std::ptr::null())),
-            });
-        }
-        let snapshot = cell.borrow();
-        let state = snapshot.as_ref().and_then(|s| s.find(device));
-        let f = f.take()?;
-        Some(f(state))
+    let done = THREAD_DEVICES.try_with(|thread| {
+        let state = thread.find(device, current)?;
+        let _depth = CallDepth::enter(&thread.depth);
+        // SAFETY: NULL or a state in `thread.map`, which is not replaced while `_depth` lives.
+        let state = unsafe { state.as_ref() };
+        f.take().map(|f| f(state))
     });
     match (done, f) {
         (Ok(Some(result)), _) => result,
         // The thread is exiting (its thread-locals are gone) or an outer call on this thread
         // holds a stale snapshot: read the registry directly.
-        (_, Some(f)) => DEVICES.with(device, f),
+        (_, Some(f)) => with_device_from_registry(device, f),
         (_, None) => unreachable!("f is taken only to be called, and then the result is Some"),
     }
+}
+
+/// [`with_device`] without the thread's snapshot (out of line, so the command's body is inlined
+/// once, on the fast path).
+#[cold]
+#[inline(never)]
+fn with_device_from_registry<R>(device: u64, f: impl FnOnce(Option<&DeviceState>) -> R) -> R {
+    DEVICES.with(device, f)
+}
+
+/// What `memory` was allocated with, if it is a live allocation of `device` (copied out: no
+/// lock is held afterwards). The commands' fast path; [`lookup_memory`] says what else it is.
+#[inline(always)]
+pub fn live_allocation(device: &DeviceState, memory: u64) -> Option<PackedAllocation> {
+    device.memories.get(&memory).map(|allocation| *allocation)
 }
 
 /// Resolves a `VkDeviceMemory` argument of a command called on `device`.
@@ -150,7 +204,7 @@ pub fn lookup_memory(device: &DeviceState, memory: u64) -> MemoryLookup {
     if memory == 0 {
         return MemoryLookup::Null;
     }
-    if let Some(allocation) = device.memories.get(&memory) {
+    if let Some(allocation) = live_allocation(device, memory) {
         return MemoryLookup::Live(allocation.unpack(memory, device.handle()));
     }
     lookup_dead_memory(device, memory)
