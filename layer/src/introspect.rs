@@ -23,7 +23,7 @@ pub fn tracked_counts() -> TrackedCounts {
     TrackedCounts {
         instances: INSTANCES.values().len() as u64,
         devices: devices.len() as u64,
-        memory_objects: devices.iter().map(|d| d.memories.len() as u64).sum(),
+        memory_objects: devices.iter().map(|d| d.memories.count() as u64).sum(),
         debug_names: devices.iter().map(|d| d.names.len() as u64).sum(),
         probe_entries: devices
             .iter()

@@ -2,14 +2,37 @@
 
 use super::export::{describe_allocation, describe_dead_memory};
 use crate::finding::{Finding, ObjectRef, Outcome};
-use crate::raw::{AllocateInfoRead, ChainEnd, MAX_CHAIN_LENGTH};
-use crate::state::{DeviceFacts, ExternalMemorySupport, MemoryLookup};
+use crate::raw::{AllocateInfoRead, ChainEnd, ChainRead, MAX_CHAIN_LENGTH};
+use crate::state::{AllocationFacts, DeviceFacts, ExternalMemorySupport, MemoryLookup};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
 const ALLOCATE: &str = "vkAllocateMemory";
 const FREE: &str = "vkFreeMemory";
+
+/// Whether [`check_allocate`] finds nothing in a call with `pMemory` set whose
+/// `VkMemoryAllocateInfo` was read into `facts` and `chain`: the command's fast path.
+/// `checks::fast_path_tests` holds the two together.
+#[inline(always)]
+pub fn is_clean(device: &DeviceFacts, facts: &AllocationFacts, chain: &ChainRead) -> bool {
+    let export_ok = match facts.export {
+        None => true,
+        Some(types) => {
+            facts.export_nv.is_none()
+                && !facts.export_win32_nv
+                && vk_names::valid_handle_type_mask().contains(types)
+                && device
+                    .external_memory
+                    .as_ref()
+                    .map_or(true, |support| export_is_supported(types, support))
+        }
+    };
+    let export_nv_ok = facts.export_nv.map_or(true, |types| {
+        vk_names::valid_handle_type_nv_mask().contains(types)
+    });
+    chain.end == ChainEnd::Complete && chain.repeated.is_none() && export_ok && export_nv_ok
+}
 
 /// Checks the arguments of `vkAllocateMemory`: the pointers, then the `VkMemoryAllocateInfo`
 /// whose pNext chain was walked into `AllocationFacts`.
@@ -233,6 +256,7 @@ fn unsupported_export(
 }
 
 /// Whether every defined bit of `types` is exportable and compatible with all the others.
+#[inline]
 fn export_is_supported(
     types: vk::ExternalMemoryHandleTypeFlags,
     support: &ExternalMemorySupport,

@@ -74,7 +74,7 @@ pub unsafe extern "system" fn create_device(
                 // SAFETY: the next layer's GDPA and the device it just created.
                 next: unsafe { DeviceDispatch::load(gdpa, device) },
                 instance,
-                memories: maps::handle_map(maps::MEMORY_SHARDS),
+                memories: Default::default(),
                 contract: Default::default(),
                 freed: Default::default(),
                 memory_names: Default::default(),

@@ -10,7 +10,8 @@ use crate::checks::{fd, metal, rdma};
 use crate::finding::Outcome;
 use crate::os;
 use crate::raw::{self, StructArg};
-use crate::state::registry::{live_allocation, lookup_memory, with_device};
+use crate::state::registry::lookup_memory;
+use crate::state::this_thread::with_device;
 use crate::state::{DeviceFacts, DeviceState, LiveMemory, MemoryLookup, PackedAllocation};
 use crate::vk_ext::MemoryGetMetalHandleInfoEXT;
 use ash::vk::{self, Handle};
@@ -73,7 +74,7 @@ unsafe fn export_call<I: ExportInfo>(
     with_device(
         device.as_raw(),
         #[inline(always)]
-        |state| {
+        |state, memo| {
             let Some(state) = state else {
                 let outcome = unknown_device(cmd.name, cmd.device_vuid, device.as_raw());
                 decide_without_device(cmd.name, &outcome);
@@ -86,7 +87,7 @@ unsafe fn export_call<I: ExportInfo>(
             if let StructArg::Valid(valid) = &info {
                 let fields = valid.fields();
                 if !output_null && !fields.has_p_next && !boundary::injecting_panics() {
-                    if let Some(allocation) = live_allocation(state, fields.memory) {
+                    if let Some(allocation) = state.memories.get(fields.memory, memo) {
                         if is_clean(&state.facts, &allocation, fields.handle_type) {
                             let judged = Judged {
                                 memory: LiveMemory {
@@ -272,7 +273,7 @@ pub unsafe extern "system" fn get_memory_win32_handle_nv(
         with_device(
             device.as_raw(),
             #[inline(always)]
-            |state| {
+            |state, memo| {
                 let Some(state) = state else {
                     let outcome =
                         unknown_device(name, crate::vuid::WIN32_DEVICE_PARAM, device.as_raw());
@@ -281,7 +282,7 @@ pub unsafe extern "system" fn get_memory_win32_handle_nv(
                 };
                 // The common call: nothing to report (see `export_call`).
                 let clean = (!p_handle.is_null() && !boundary::injecting_panics())
-                    .then(|| live_allocation(state, memory.as_raw()))
+                    .then(|| state.memories.get(memory.as_raw(), memo))
                     .flatten()
                     .filter(|allocation| win32_nv::is_clean(&state.facts, allocation, handle_type));
                 let (live, valid_call) = match clean {

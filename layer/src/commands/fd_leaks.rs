@@ -8,10 +8,11 @@ use crate::finding::ObjectRef;
 use crate::os::{self, FileId};
 use crate::state::fd_exports::{remember_import, was_imported, FreedExport};
 use crate::state::registry::lookup_memory;
-use crate::state::{DeviceState, MemoryLookup, MemoryRecord};
+use crate::state::{DeviceState, LiveMemory, MemoryLookup, MemoryRecord};
 use std::sync::Once;
 
 /// After a valid `vkGetMemoryFdKHR` returned `fd` for `memory`.
+#[inline]
 pub fn record_export(state: &DeviceState, memory: u64, fd: i32) {
     let Some(exports) = &state.fd_exports else {
         return;
@@ -23,12 +24,14 @@ pub fn record_export(state: &DeviceState, memory: u64, fd: i32) {
 }
 
 /// Before `vkAllocateMemory` imports `fd`: the identity of its file, to remember after success.
+#[inline]
 pub fn import_identity(state: &DeviceState, fd: Option<i32>) -> Option<FileId> {
     state.fd_exports.as_ref()?;
     os::file_id(fd?)
 }
 
 /// After a successful import of `file`.
+#[inline]
 pub fn record_import(file: Option<FileId>) {
     if let Some(file) = file {
         remember_import(file);
@@ -37,11 +40,12 @@ pub fn record_import(file: Option<FileId>) {
 
 /// At `vkFreeMemory` of a live allocation (`record`), before the call goes down (the driver may
 /// reuse the handle as soon as it freed it): takes what was exported from it, if anything.
-pub fn take_export(state: &DeviceState, record: &MemoryRecord) -> Option<FreedExport> {
-    let (_, exported) = state.fd_exports.as_ref()?.live.remove(&record.memory)?;
-    let name = state.name_of(ObjectRef::memory(record.memory));
+#[inline]
+pub fn take_export(state: &DeviceState, memory: &LiveMemory) -> Option<FreedExport> {
+    let (_, exported) = state.fd_exports.as_ref()?.live.remove(&memory.memory)?;
+    let name = state.name_of(ObjectRef::memory(memory.memory));
     Some(FreedExport {
-        record: *record,
+        record: memory.record(),
         name,
         exported,
     })
@@ -51,6 +55,7 @@ pub fn take_export(state: &DeviceState, record: &MemoryRecord) -> Option<FreedEx
 /// warning when an fd exported from it is still open under the number the driver returned;
 /// otherwise the export waits for the vkDestroyDevice/exit check (an fd may have been
 /// duplicated or moved).
+#[inline]
 pub fn after_free(state: &DeviceState, freed: Option<FreedExport>) {
     let (Some(exports), Some(freed)) = (&state.fd_exports, freed) else {
         return;

@@ -3,13 +3,14 @@
 use super::fd_leaks;
 use super::policy::{decide, decide_without_device, Decision};
 use crate::boundary;
-use crate::checks::alloc::{check_allocate, check_free};
+use crate::checks::alloc;
 use crate::checks::export::unknown_device;
 use crate::raw::{self, AllocateInfoRead};
 use crate::state::registry::{
-    lookup_dead_memory, record_allocation, remember_free, take_allocation, with_device,
+    lookup_dead_memory, record_allocation, remember_free, take_allocation,
 };
-use crate::state::{MemoryLookup, PackedAllocation};
+use crate::state::this_thread::with_device;
+use crate::state::{DeviceState, LiveMemory, MemoryLookup, PackedAllocation};
 use crate::vuid;
 use ash::vk::{self, Handle};
 
@@ -27,7 +28,7 @@ pub unsafe extern "system" fn allocate_memory(
         with_device(
             device.as_raw(),
             #[inline(always)]
-            |state| {
+            |state, memo| {
                 let Some(state) = state else {
                     let outcome =
                         unknown_device(ALLOCATE, vuid::ALLOC_DEVICE_PARAM, device.as_raw());
@@ -36,10 +37,16 @@ pub unsafe extern "system" fn allocate_memory(
                 };
                 // SAFETY: the app's argument; NULL, sType and the chain are checked while reading.
                 let info = unsafe { raw::read_allocate_info(p_allocate_info) };
-                let outcome = boundary::contain(ALLOCATE, || {
-                    check_allocate(&state.facts, &info, p_memory.is_null())
-                });
-                if decide(state, ALLOCATE, &outcome) == Decision::Skip {
+                // The common call has nothing to report: it skips the full check.
+                let clean = match &info {
+                    AllocateInfoRead::Valid(facts, chain) => {
+                        !p_memory.is_null()
+                            && !boundary::injecting_panics()
+                            && alloc::is_clean(&state.facts, facts, chain)
+                    }
+                    _ => false,
+                };
+                if !clean && validate_allocate(state, &info, p_memory.is_null()) == Decision::Skip {
                     return Decision::SKIPPED_RESULT;
                 }
                 let Some(next) = state.next.allocate_memory else {
@@ -63,13 +70,22 @@ pub unsafe extern "system" fn allocate_memory(
                     if let AllocateInfoRead::Valid(facts, _) = info {
                         let type_flags = state.facts.type_flags(facts.memory_type_index);
                         let allocation = PackedAllocation::pack(&facts, type_flags);
-                        record_allocation(state, memory.as_raw(), allocation);
+                        record_allocation(state, memo, memory.as_raw(), allocation);
                     }
                 }
                 result
             },
         )
     })
+}
+
+/// The full check of a `vkAllocateMemory` call, its findings reported: whether it goes down.
+#[inline(never)]
+fn validate_allocate(state: &DeviceState, info: &AllocateInfoRead, output_null: bool) -> Decision {
+    let outcome = boundary::contain(ALLOCATE, || {
+        alloc::check_allocate(&state.facts, info, output_null)
+    });
+    decide(state, ALLOCATE, &outcome)
 }
 
 pub unsafe extern "system" fn free_memory(
@@ -81,7 +97,7 @@ pub unsafe extern "system" fn free_memory(
         with_device(
             device.as_raw(),
             #[inline(always)]
-            |state| {
+            |state, memo| {
                 let Some(state) = state else {
                     let outcome = unknown_device(FREE, vuid::FREE_DEVICE_PARAM, device.as_raw());
                     decide_without_device(FREE, &outcome);
@@ -91,22 +107,23 @@ pub unsafe extern "system" fn free_memory(
                 // Taken out of the map before the call goes down: the driver may hand the handle to
                 // another thread's allocation as soon as it is freed.
                 let taken = take_allocation(state, handle);
-                let lookup = match taken {
-                    Some(allocation) => {
-                        MemoryLookup::Live(allocation.unpack(handle, state.handle()))
-                    }
-                    None => lookup_dead_memory(state, handle),
-                };
-                let outcome = boundary::contain(FREE, || check_free(&state.facts, handle, &lookup));
-                if decide(state, FREE, &outcome) == Decision::Skip {
+                // Freeing live memory of the device has nothing to report (`check_free`): only
+                // other handles take the full check.
+                if (taken.is_none() || boundary::injecting_panics())
+                    && validate_free(state, handle, taken) == Decision::Skip
+                {
                     if let Some(allocation) = taken {
-                        record_allocation(state, handle, allocation); // Not freed after all.
+                        record_allocation(state, memo, handle, allocation); // Not freed after all.
                     }
                     return;
                 }
                 let exported = taken.and_then(|allocation| {
-                    let exported =
-                        fd_leaks::take_export(state, &allocation.unpack(handle, state.handle()));
+                    let live = LiveMemory {
+                        memory: handle,
+                        device: state.handle(),
+                        allocation,
+                    };
+                    let exported = fd_leaks::take_export(state, &live);
                     remember_free(state, handle, allocation);
                     exported
                 });
@@ -118,4 +135,15 @@ pub unsafe extern "system" fn free_memory(
             },
         )
     })
+}
+
+/// The full check of a `vkFreeMemory` call, its findings reported: whether it goes down.
+#[inline(never)]
+fn validate_free(state: &DeviceState, handle: u64, taken: Option<PackedAllocation>) -> Decision {
+    let lookup = match taken {
+        Some(allocation) => MemoryLookup::Live(allocation.unpack(handle, state.handle())),
+        None => lookup_dead_memory(state, handle),
+    };
+    let outcome = boundary::contain(FREE, || alloc::check_free(&state.facts, handle, &lookup));
+    decide(state, FREE, &outcome)
 }

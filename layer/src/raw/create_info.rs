@@ -88,20 +88,21 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
 
 /// The structure types of a `VkMemoryAllocateInfo` chain the layer reads, each a bit.
 fn read_structure_bit(s_type: vk::StructureType) -> Option<u32> {
-    const READ: [vk::StructureType; 11] = [
-        vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO,
-        vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO_NV,
-        vk::StructureType::EXPORT_MEMORY_WIN32_HANDLE_INFO_NV,
-        vk::StructureType::IMPORT_MEMORY_FD_INFO_KHR,
-        vk::StructureType::IMPORT_MEMORY_HOST_POINTER_INFO_EXT,
-        vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_KHR,
-        vk::StructureType::IMPORT_MEMORY_ZIRCON_HANDLE_INFO_FUCHSIA,
-        vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT,
-        vk::StructureType::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID,
-        vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO,
-        vk::StructureType::DEDICATED_ALLOCATION_MEMORY_ALLOCATE_INFO_NV,
-    ];
-    READ.iter().position(|&t| t == s_type).map(|i| 1 << i)
+    let index = match s_type {
+        vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO => 0,
+        vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO_NV => 1,
+        vk::StructureType::EXPORT_MEMORY_WIN32_HANDLE_INFO_NV => 2,
+        vk::StructureType::IMPORT_MEMORY_FD_INFO_KHR => 3,
+        vk::StructureType::IMPORT_MEMORY_HOST_POINTER_INFO_EXT => 4,
+        vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_KHR => 5,
+        vk::StructureType::IMPORT_MEMORY_ZIRCON_HANDLE_INFO_FUCHSIA => 6,
+        vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT => 7,
+        vk::StructureType::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID => 8,
+        vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO => 9,
+        vk::StructureType::DEDICATED_ALLOCATION_MEMORY_ALLOCATE_INFO_NV => 10,
+        _ => return None,
+    };
+    Some(1 << index)
 }
 
 /// Reads one node of a `VkMemoryAllocateInfo` chain into `facts`.

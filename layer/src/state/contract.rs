@@ -53,6 +53,7 @@ impl ContractState {
 
     /// Forgets what the probes saw of `memory` (it is being freed). The app synchronises an
     /// export of `memory` with its free, so the entry count seen here includes that export's.
+    #[inline]
     pub fn forget(&self, memory: u64) {
         if self.last_fd_entries.load(Ordering::Relaxed) != 0
             && self.last_fd.remove(&memory).is_some()

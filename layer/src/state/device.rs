@@ -4,8 +4,8 @@ use super::contract::ContractState;
 use super::fd_exports::FdExports;
 use super::freed::RecentlyFreed;
 use super::instance::InstanceState;
+use super::live_memory::LiveMemories;
 use super::maps::HandleMap;
-use super::memory::PackedAllocation;
 use crate::dispatch::table::DeviceDispatch;
 use crate::finding::ObjectRef;
 use ash::vk;
@@ -110,7 +110,7 @@ pub struct DeviceState {
     pub instance: Arc<InstanceState>,
     pub next: DeviceDispatch,
     /// Live memory objects of this device, by handle value.
-    pub memories: HandleMap<u64, PackedAllocation>,
+    pub memories: LiveMemories,
     /// The driver-contract checks' own state.
     pub contract: ContractState,
     /// Recently freed memory, to name the object of a use after free.
@@ -134,8 +134,7 @@ impl DeviceState {
         if let Some(name) = self.names.get(&(object.ty, object.handle)) {
             return Some(name.clone());
         }
-        if object.ty != vk::ObjectType::DEVICE_MEMORY || self.memories.contains_key(&object.handle)
-        {
+        if object.ty != vk::ObjectType::DEVICE_MEMORY || self.memories.contains(object.handle) {
             return None;
         }
         self.freed

@@ -68,6 +68,17 @@ const EXPORT_WIN32_NV: u8 = 1 << 3;
 const DEDICATED: u8 = 1 << 4;
 
 impl PackedAllocation {
+    /// Nothing: what an empty memo slot holds.
+    pub const EMPTY: Self = Self {
+        size: 0,
+        export: vk::ExternalMemoryHandleTypeFlags::empty(),
+        export_nv: vk::ExternalMemoryHandleTypeFlagsNV::empty(),
+        import: vk::ExternalMemoryHandleTypeFlags::empty(),
+        type_flags: vk::MemoryPropertyFlags::empty(),
+        memory_type_index: 0,
+        bits: 0,
+    };
+
     pub fn pack(facts: &AllocationFacts, type_flags: vk::MemoryPropertyFlags) -> Self {
         let bit = |set: bool, bit: u8| if set { bit } else { 0 };
         Self {

@@ -9,9 +9,11 @@ pub mod device;
 pub mod fd_exports;
 pub mod freed;
 pub mod instance;
+pub mod live_memory;
 pub mod maps;
 pub mod memory;
 pub mod registry;
+pub mod this_thread;
 
 pub use device::{DeviceFacts, DeviceState, EnabledExtensions, ExternalMemorySupport};
 pub use freed::{FreedMemory, RecentlyFreed};

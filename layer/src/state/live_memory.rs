@@ -1,0 +1,214 @@
+//! The live `VkDeviceMemory` objects of one device, and each thread's memo of the ones it
+//! allocated or looked up lately.
+//!
+//! The map is a sharded `DashMap`; a lookup in it takes a shard's read lock, two atomic
+//! read-modify-writes. The memo lets an export skip that: a thread remembers a few allocations
+//! with the *removal generation* of their shard at the time it read them. Removing a handle
+//! bumps its shard's generation, so a memo entry whose generation is still current names an
+//! allocation that is still live with the same record: the check costs one atomic load of a
+//! counter only frees write.
+//!
+//! Why a current generation proves the entry right: the generation is read before the map, and
+//! bumped after the removal. A thread that read the map before a removal read the generation
+//! before the bump, so its entry is stale from the bump on; a thread that reads the map after
+//! the removal does not find the handle. A handle value the driver reuses for a new allocation
+//! was removed first, so it cannot match an entry of its previous life. Memo entries name the
+//! table by a process-unique id, never reused, so a destroyed device's entries match nothing.
+
+use super::maps::{handle_map, HandleMap, MEMORY_SHARDS};
+use super::memory::PackedAllocation;
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A counter on its own cache line: frees of one shard do not disturb readers of another.
+#[repr(align(64))]
+#[derive(Default)]
+struct Generation(AtomicU64);
+
+pub struct LiveMemories {
+    map: HandleMap<u64, PackedAllocation>,
+    /// Per shard of handles, bumped after every removal from the shard.
+    removals: Box<[Generation]>,
+    /// Names this table in the memos, unique in the process.
+    id: u64,
+}
+
+impl Default for LiveMemories {
+    fn default() -> Self {
+        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+        Self {
+            map: handle_map(MEMORY_SHARDS),
+            removals: (0..MEMORY_SHARDS).map(|_| Generation::default()).collect(),
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+}
+
+impl LiveMemories {
+    #[inline(always)]
+    fn removals_of(&self, memory: u64) -> &AtomicU64 {
+        &self.removals[spread(memory) as usize % MEMORY_SHARDS].0
+    }
+
+    /// What `memory` was allocated with, if it is live: from the thread's memo when it holds a
+    /// current entry, else from the map (and then remembered).
+    #[inline(always)]
+    pub fn get(&self, memory: u64, memo: &AllocationMemo) -> Option<PackedAllocation> {
+        let generation = self.removals_of(memory).load(Ordering::Acquire);
+        let slot = memo.slot(memory);
+        let entry = slot.get();
+        if entry.memory == memory && entry.table == self.id && entry.generation == generation {
+            return Some(entry.allocation);
+        }
+        let found = self.get_from_map(memory)?;
+        slot.set(MemoEntry {
+            memory,
+            table: self.id,
+            generation,
+            allocation: found,
+        });
+        Some(found)
+    }
+
+    /// What `memory` was allocated with, if it is live, read from the map.
+    pub fn get_from_map(&self, memory: u64) -> Option<PackedAllocation> {
+        self.map.get(&memory).map(|allocation| *allocation)
+    }
+
+    /// Records a new allocation, and remembers it in the allocating thread's memo (it is usually
+    /// the thread that exports it next).
+    #[inline]
+    pub fn insert(&self, memory: u64, allocation: PackedAllocation, memo: &AllocationMemo) {
+        let generation = self.removals_of(memory).load(Ordering::Acquire);
+        self.map.insert(memory, allocation);
+        memo.slot(memory).set(MemoEntry {
+            memory,
+            table: self.id,
+            generation,
+            allocation,
+        });
+    }
+
+    /// Takes `memory` out of the table (it is being freed): what it was allocated with.
+    #[inline]
+    pub fn remove(&self, memory: u64) -> Option<PackedAllocation> {
+        let (_, allocation) = self.map.remove(&memory)?;
+        self.removals_of(memory).fetch_add(1, Ordering::Release);
+        Some(allocation)
+    }
+
+    pub fn contains(&self, memory: u64) -> bool {
+        self.map.contains_key(&memory)
+    }
+
+    /// How many allocations are live.
+    pub fn count(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Forgets every allocation (the device is destroyed).
+    pub fn clear(&self) {
+        self.map.clear();
+        for removals in self.removals.iter() {
+            removals.0.fetch_add(1, Ordering::Release);
+        }
+    }
+}
+
+/// Spreads handle values (pointers or counters) over the high bits (Fibonacci hashing).
+#[inline(always)]
+fn spread(memory: u64) -> u64 {
+    memory.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32
+}
+
+/// How many allocations a thread remembers.
+const MEMO_SLOTS: usize = 8;
+
+#[derive(Clone, Copy)]
+struct MemoEntry {
+    memory: u64,
+    /// The [`LiveMemories::id`] of the table it was read from; 0 for an empty slot.
+    table: u64,
+    generation: u64,
+    allocation: PackedAllocation,
+}
+
+const EMPTY: MemoEntry = MemoEntry {
+    memory: 0,
+    table: 0,
+    generation: 0,
+    allocation: PackedAllocation::EMPTY,
+};
+
+/// One thread's memo of allocations: a few entries, by handle (kept in the thread's state, see
+/// `registry::with_device`).
+pub struct AllocationMemo {
+    slots: [Cell<MemoEntry>; MEMO_SLOTS],
+}
+
+impl AllocationMemo {
+    pub const fn new() -> Self {
+        Self {
+            slots: [const { Cell::new(EMPTY) }; MEMO_SLOTS],
+        }
+    }
+
+    #[inline(always)]
+    fn slot(&self, memory: u64) -> &Cell<MemoEntry> {
+        &self.slots[(spread(memory) >> 16) as usize % MEMO_SLOTS]
+    }
+}
+
+impl Default for AllocationMemo {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::AllocationFacts;
+
+    fn allocation(size: u64) -> PackedAllocation {
+        let facts = AllocationFacts {
+            size,
+            ..Default::default()
+        };
+        PackedAllocation::pack(&facts, Default::default())
+    }
+
+    #[test]
+    fn a_memo_entry_dies_with_its_allocation() {
+        let table = LiveMemories::default();
+        let memo = AllocationMemo::new();
+        table.insert(0x1000, allocation(1), &memo);
+        assert_eq!(table.get(0x1000, &memo), Some(allocation(1)));
+        // Freed and the handle reused for another allocation, by another thread.
+        let other_thread = AllocationMemo::new();
+        assert_eq!(table.remove(0x1000), Some(allocation(1)));
+        assert_eq!(table.get(0x1000, &memo), None, "freed: the memo is stale");
+        table.insert(0x1000, allocation(2), &other_thread);
+        assert_eq!(table.get(0x1000, &memo), Some(allocation(2)));
+    }
+
+    #[test]
+    fn memos_tell_tables_and_handles_apart() {
+        let (a, b) = (LiveMemories::default(), LiveMemories::default());
+        let memo = AllocationMemo::new();
+        a.insert(0x1000, allocation(1), &memo);
+        assert_eq!(b.get(0x1000, &memo), None, "another device's table");
+        // Two handles on one memo slot evict each other, and both stay right.
+        let same_slot = |m: u64| std::ptr::eq(memo.slot(m), memo.slot(0x1000));
+        let next = (0x1010..)
+            .step_by(16)
+            .find(|&m| same_slot(m))
+            .expect("a handle");
+        a.insert(next, allocation(3), &memo);
+        assert_eq!(a.get(0x1000, &memo), Some(allocation(1)));
+        assert_eq!(a.get(next, &memo), Some(allocation(3)));
+        a.clear();
+        assert_eq!((a.get(0x1000, &memo), a.get(next, &memo)), (None, None));
+        assert_eq!(a.count(), 0);
+    }
+}
