@@ -551,7 +551,13 @@ fn allocate_call(device: &DeviceIn, info: &AllocInfoIn, output_null: bool) -> (O
             },
         ),
     };
-    let outcome = alloc::check_allocate(&device.to_facts(), &read, output_null);
+    let device_facts = device.to_facts();
+    let outcome = alloc::check_allocate(&device_facts, &read, output_null);
+    // The fast path agrees with the full check.
+    if let (AllocateInfoRead::Valid(facts, chain), false) = (&read, output_null) {
+        let clean = alloc::is_clean(&device_facts, facts, chain);
+        assert_eq!(clean, outcome.findings.is_empty(), "vkAllocateMemory: is_clean");
+    }
 
     let mut e = Expected::new("vkAllocateMemory");
     if output_null {

@@ -7,8 +7,9 @@
 use super::export::ExportArgs;
 use super::fixtures::*;
 use super::win32_nv::{self, Win32Args};
-use super::{fd, metal, rdma};
+use super::{alloc, fd, metal, rdma};
 use crate::finding::Outcome;
+use crate::raw::{AllocateInfoRead, ChainEnd, ChainRead};
 use crate::state::{
     AllocationFacts, DeviceFacts, EnabledExtensions, MemoryLookup, MemoryRecord, PackedAllocation,
 };
@@ -160,6 +161,60 @@ fn win32_is_clean_is_true_exactly_when_the_full_check_finds_nothing() {
                     outcome.findings.is_empty(),
                     "{handle_type:?} on {facts:?}, device {:?}: {:?}",
                     device.extensions,
+                    outcome.ids()
+                );
+                clean_calls += usize::from(clean);
+            }
+        }
+    }
+    assert!(clean_calls > 0);
+}
+
+#[test]
+fn allocate_is_clean_is_true_exactly_when_the_full_check_finds_nothing() {
+    let chains = [
+        ChainRead::COMPLETE,
+        ChainRead {
+            end: ChainEnd::Cycle,
+            ..ChainRead::COMPLETE
+        },
+        ChainRead {
+            end: ChainEnd::TooLong,
+            ..ChainRead::COMPLETE
+        },
+        ChainRead {
+            repeated: Some(vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO),
+            ..ChainRead::COMPLETE
+        },
+        ChainRead {
+            import_fd: Some(3),
+            ..ChainRead::COMPLETE
+        },
+    ];
+    let mut facts_all = allocations();
+    // The KHR and NV export structures together.
+    facts_all.push(AllocationFacts {
+        export: Some(OPAQUE_FD),
+        export_nv: Some(vk::ExternalMemoryHandleTypeFlagsNV::OPAQUE_WIN32),
+        ..Default::default()
+    });
+    facts_all.push(AllocationFacts {
+        export: Some(OPAQUE_FD),
+        export_win32_nv: true,
+        ..Default::default()
+    });
+    let mut clean_calls = 0;
+    for device in devices() {
+        for facts in &facts_all {
+            for chain in &chains {
+                let read = AllocateInfoRead::Valid(*facts, *chain);
+                let outcome = alloc::check_allocate(&device, &read, false);
+                let clean = alloc::is_clean(&device, facts, chain);
+                assert_eq!(
+                    clean,
+                    outcome.findings.is_empty(),
+                    "{facts:?} {chain:?}, support queried: {}: {:?}",
+                    device.external_memory.is_some(),
                     outcome.ids()
                 );
                 clean_calls += usize::from(clean);
