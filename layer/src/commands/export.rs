@@ -1,10 +1,9 @@
 //! The four export entry points.
 
-use super::policy::report_driver_contract;
-use super::policy::{decide, decide_without_device, Decision};
+use super::policy::{decide, reject_unknown_device, report_driver_contract, Decision};
 use crate::boundary;
 use crate::checks::driver_contract::{self, FdProbe};
-use crate::checks::export::{unknown_device, ExportArgs, ExportCommand, InfoFields};
+use crate::checks::export::{ExportArgs, ExportCommand, InfoFields};
 use crate::checks::win32_nv::{self, Win32Args};
 use crate::checks::{fd, metal, rdma};
 use crate::finding::Outcome;
@@ -76,9 +75,7 @@ unsafe fn export_call<I: ExportInfo>(
         #[inline(always)]
         |state, memo| {
             let Some(state) = state else {
-                let outcome = unknown_device(cmd.name, cmd.device_vuid, device.as_raw());
-                decide_without_device(cmd.name, &outcome);
-                return Decision::SKIPPED_RESULT;
+                return reject_unknown_device(cmd.name, cmd.device_vuid, device.as_raw());
             };
             // SAFETY: NULL and sType are checked before anything else is read.
             let info = unsafe { raw::read_struct(p_info, cmd.s_type) };
@@ -97,7 +94,8 @@ unsafe fn export_call<I: ExportInfo>(
                                 },
                                 valid_call: true,
                             };
-                            return call_down(state, &judged, valid)
+                            // The app's own structure goes down: it is what was checked.
+                            return call_down(state, &judged, p_info)
                                 .unwrap_or(vk::Result::ERROR_EXTENSION_NOT_PRESENT);
                         }
                     }
@@ -275,10 +273,8 @@ pub unsafe extern "system" fn get_memory_win32_handle_nv(
             #[inline(always)]
             |state, memo| {
                 let Some(state) = state else {
-                    let outcome =
-                        unknown_device(name, crate::vuid::WIN32_DEVICE_PARAM, device.as_raw());
-                    decide_without_device(name, &outcome);
-                    return Decision::SKIPPED_RESULT;
+                    let vuid = crate::vuid::WIN32_DEVICE_PARAM;
+                    return reject_unknown_device(name, vuid, device.as_raw());
                 };
                 // The common call: nothing to report (see `export_call`).
                 let clean = (!p_handle.is_null() && !boundary::injecting_panics())

@@ -1,10 +1,9 @@
 //! `vkAllocateMemory` and `vkFreeMemory`: they feed the memory map.
 
 use super::fd_leaks;
-use super::policy::{decide, decide_without_device, Decision};
+use super::policy::{decide, reject_unknown_device, Decision};
 use crate::boundary;
 use crate::checks::alloc;
-use crate::checks::export::unknown_device;
 use crate::raw::{self, AllocateInfoRead};
 use crate::state::registry::{
     lookup_dead_memory, record_allocation, remember_free, take_allocation,
@@ -30,10 +29,11 @@ pub unsafe extern "system" fn allocate_memory(
             #[inline(always)]
             |state, memo| {
                 let Some(state) = state else {
-                    let outcome =
-                        unknown_device(ALLOCATE, vuid::ALLOC_DEVICE_PARAM, device.as_raw());
-                    decide_without_device(ALLOCATE, &outcome);
-                    return Decision::SKIPPED_RESULT;
+                    return reject_unknown_device(
+                        ALLOCATE,
+                        vuid::ALLOC_DEVICE_PARAM,
+                        device.as_raw(),
+                    );
                 };
                 // SAFETY: the app's argument; NULL, sType and the chain are checked while reading.
                 let info = unsafe { raw::read_allocate_info(p_allocate_info) };
@@ -99,8 +99,8 @@ pub unsafe extern "system" fn free_memory(
             #[inline(always)]
             |state, memo| {
                 let Some(state) = state else {
-                    let outcome = unknown_device(FREE, vuid::FREE_DEVICE_PARAM, device.as_raw());
-                    decide_without_device(FREE, &outcome);
+                    // vkFreeMemory returns nothing: the result is only for the commands that do.
+                    let _ = reject_unknown_device(FREE, vuid::FREE_DEVICE_PARAM, device.as_raw());
                     return;
                 };
                 let handle = memory.as_raw();

@@ -7,6 +7,7 @@
 //! - an app callback returned `VK_TRUE` for one of the findings, as with the Khronos layer.
 
 use crate::boundary;
+use crate::checks::export::unknown_device;
 use crate::finding::Outcome;
 use crate::report;
 use crate::state::DeviceState;
@@ -34,6 +35,19 @@ pub fn decide(device: &DeviceState, command: &'static str, outcome: &Outcome) ->
         |internal| report::report(device, internal),
     );
     combine(outcome.blocked, callback_skip)
+}
+
+/// Reports a call on a `VkDevice` the layer does not know (`device_vuid`), which never goes
+/// down: the result the call returns.
+#[cold]
+#[inline(never)]
+pub fn reject_unknown_device(
+    command: &'static str,
+    device_vuid: &'static str,
+    device: u64,
+) -> vk::Result {
+    decide_without_device(command, &unknown_device(command, device_vuid, device));
+    Decision::SKIPPED_RESULT
 }
 
 /// Reports an outcome that belongs to no known device, and decides.

@@ -28,7 +28,7 @@ struct Generation(AtomicU64);
 pub struct LiveMemories {
     map: HandleMap<u64, PackedAllocation>,
     /// Per shard of handles, bumped after every removal from the shard.
-    removals: Box<[Generation]>,
+    removals: Box<[Generation; MEMORY_SHARDS]>,
     /// Names this table in the memos, unique in the process.
     id: u64,
 }
@@ -38,7 +38,7 @@ impl Default for LiveMemories {
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         Self {
             map: handle_map(MEMORY_SHARDS),
-            removals: (0..MEMORY_SHARDS).map(|_| Generation::default()).collect(),
+            removals: Box::new(std::array::from_fn(|_| Generation::default())),
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         }
     }
