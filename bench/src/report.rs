@@ -136,6 +136,33 @@ impl Row {
         format!(" (per round: {} {unit})", list.join(", "))
     }
 
+    /// Whether the rounds disagree about what exportcheck adds by more than the target itself
+    /// (`bound`, ns): the driver's own variation between processes is then too large for the
+    /// row to say whether the target was met.
+    fn unresolved(&self, bound: f64) -> bool {
+        let by_round = &self.added_exportcheck_by_round;
+        let (min, max) = by_round
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), a| {
+                (lo.min(*a), hi.max(*a))
+            });
+        by_round.len() >= 2 && max - min > bound
+    }
+
+    /// [`Self::judge`], unless the rounds cannot resolve a target of `bound` ns: then the row
+    /// is a note that says so, with the figures.
+    fn judge_resolved(self, target: &str, bound: f64, pass: Option<bool>, note: String) -> Row {
+        if !self.unresolved(bound) {
+            return self.judge(target, pass, note);
+        }
+        let note = format!(
+            "not judged: the rounds disagree by more than the {} ns target, from the driver's own \
+             variation between processes; {note}",
+            fmt_num(bound)
+        );
+        self.judge(target, None, note)
+    }
+
     fn judge(mut self, target: &str, pass: Option<bool>, note: String) -> Row {
         self.target = target.to_string();
         self.verdict = match pass {
@@ -281,7 +308,8 @@ fn export_row(m: &Merged, d: Driver, key: &str) -> Row {
         _ => (within, format!("+{} ns; no Khronos figure", fmt_num(added))),
     };
     let note = note + &row.spread();
-    row.judge("≤ 30 ns added, ≥ 10x less than Khronos", Some(pass), note)
+    let target = "≤ 30 ns added, ≥ 10x less than Khronos";
+    row.judge_resolved(target, EXPORT_ADDED_MAX_NS, Some(pass), note)
 }
 
 fn alloc_free_row(m: &Merged, d: Driver, key: &str) -> Row {
@@ -297,7 +325,12 @@ fn alloc_free_row(m: &Merged, d: Driver, key: &str) -> Row {
         .added_exportcheck
         .map(|a| format!("+{} ns per pair{}", fmt_num(a), row.spread()))
         .unwrap_or_default();
-    row.judge("≤ 100 ns added per pair", pass, note)
+    row.judge_resolved(
+        "≤ 100 ns added per pair",
+        ALLOC_FREE_ADDED_MAX_NS,
+        pass,
+        note,
+    )
 }
 
 /// A throughput cycle on one thread, in ns: compared with the allocate + free pair and the
@@ -622,6 +655,31 @@ mod tests {
         assert_eq!(verdicts(140.0, 10_000.0, true).0, Verdict::Miss);
         // The layer's own function handed out for an unchecked call.
         assert_eq!(verdicts(110.0, 300.0, false).1, Verdict::Miss);
+    }
+
+    #[test]
+    fn rounds_that_disagree_by_more_than_the_target_are_not_judged() {
+        let row = |by_round: Vec<f64>| {
+            let mut r = Row::new(keys::ALLOC_FREE, "m", Driver::Lavapipe, Unit::Ns).figures(
+                Some(17_000.0),
+                Some(17_050.0),
+                None,
+            );
+            r.added_exportcheck_by_round = by_round;
+            r
+        };
+        let judged = row(vec![40.0, 60.0, 55.0]).judge_resolved("t", 100.0, Some(true), "n".into());
+        assert_eq!(judged.verdict, Verdict::Pass);
+        let noisy =
+            row(vec![-589.0, 166.0, 498.0]).judge_resolved("t", 100.0, Some(false), "n".into());
+        assert_eq!(noisy.verdict, Verdict::None);
+        assert!(noisy.note.starts_with("not judged"), "{}", noisy.note);
+        let one_round = row(vec![500.0]).judge_resolved("t", 100.0, Some(false), "n".into());
+        assert_eq!(
+            one_round.verdict,
+            Verdict::Miss,
+            "one round cannot disagree with itself"
+        );
     }
 
     #[test]

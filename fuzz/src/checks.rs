@@ -247,7 +247,7 @@ impl DeviceIn {
                         vk::ExternalMemoryHandleTypeFlags::from_raw(s.compatible.0),
                     );
                 }
-                support
+                Box::new(support)
             }),
         }
     }

@@ -38,7 +38,7 @@ pub fn fd_device() -> DeviceFacts {
             vk::MemoryPropertyFlags::DEVICE_LOCAL,
             vk::MemoryPropertyFlags::DEVICE_LOCAL | vk::MemoryPropertyFlags::RDMA_CAPABLE_NV,
         ],
-        external_memory: Some(external_memory()),
+        external_memory: Some(Box::new(external_memory())),
     }
 }
 

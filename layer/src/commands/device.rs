@@ -68,7 +68,8 @@ pub unsafe extern "system" fn create_device(
                         .iter()
                         .map(|t| t.property_flags)
                         .collect(),
-                    external_memory: external_memory_support(&instance, physical_device),
+                    external_memory: external_memory_support(&instance, physical_device)
+                        .map(Box::new),
                 },
                 physical_device,
                 // SAFETY: the next layer's GDPA and the device it just created.

@@ -50,8 +50,9 @@ pub struct DeviceFacts {
     /// Property flags of each memory type of the physical device.
     pub memory_types: Vec<vk::MemoryPropertyFlags>,
     /// What the driver reports for exporting memory of each handle type (for buffers), or
-    /// `None` when it could not be asked.
-    pub external_memory: Option<ExternalMemorySupport>,
+    /// `None` when it could not be asked. Boxed: only allocation reads it, and the export path
+    /// reads the other facts, which then share a cache line with the dispatch table.
+    pub external_memory: Option<Box<ExternalMemorySupport>>,
 }
 
 /// `VkExternalMemoryProperties` of each `VkExternalMemoryHandleTypeFlagBits` bit, as
