@@ -1,8 +1,9 @@
 //! The commands' fast path asks each command's `is_clean` whether a well-formed call on live
-//! memory has nothing to report, and skips the full check when it says so. These tests hold the
-//! two together: over every combination of device, allocation and handle type below, `is_clean`
-//! is true exactly when the full check finds nothing. (The `checks` fuzz target checks the same
-//! on arbitrary input.)
+//! memory has nothing to report, and skips the full check when it says so; `vkFreeMemory` skips
+//! it for live memory of the device. These tests hold the two together: over every combination
+//! of device, allocation and handle type below, `is_clean` is true exactly when the full check
+//! finds nothing, and freeing live memory finds nothing. (The `checks` fuzz target checks the
+//! same on arbitrary input.)
 
 use super::export::ExportArgs;
 use super::fixtures::*;
@@ -222,4 +223,16 @@ fn allocate_is_clean_is_true_exactly_when_the_full_check_finds_nothing() {
         }
     }
     assert!(clean_calls > 0);
+}
+
+/// `vkFreeMemory` of live memory of the device skips the check: it must find nothing there.
+#[test]
+fn freeing_live_memory_finds_nothing() {
+    for device in devices() {
+        for facts in allocations() {
+            let lookup = MemoryLookup::Live(record(&device, facts));
+            let outcome = alloc::check_free(&device, MEMORY, &lookup);
+            assert_eq!(outcome, Outcome::default(), "{facts:?}");
+        }
+    }
 }

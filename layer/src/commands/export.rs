@@ -55,8 +55,9 @@ struct Judged {
 }
 
 /// The shared body of the three commands with an info structure: read, validate, decide, and
-/// hand the validated copy of the structure to `call_down`. `is_clean` is the command's fast
-/// test of the common call (see `checks::fd::is_clean`), `check` its full check.
+/// hand the structure to `call_down`: the app's own when nothing was found, else the validated
+/// copy. `is_clean` is the command's fast test of the common call (see `checks::fd::is_clean`),
+/// `check` its full check.
 ///
 /// # Safety
 /// `p_info` is what the app passed: NULL or a pointer to a structure starting with `sType`.
