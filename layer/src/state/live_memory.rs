@@ -20,15 +20,15 @@ use super::memory::PackedAllocation;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// A counter on its own cache line: frees of one shard do not disturb readers of another.
-#[repr(align(64))]
-#[derive(Default)]
-struct Generation(AtomicU64);
+/// Counters are this many words apart, so each has a cache line of its own (frees of one shard
+/// do not disturb readers of another) without an over-aligned allocation.
+const SPACING: usize = 8;
 
 pub struct LiveMemories {
     map: HandleMap<u64, PackedAllocation>,
-    /// Per shard of handles, bumped after every removal from the shard.
-    removals: Box<[Generation; MEMORY_SHARDS]>,
+    /// Per shard of handles (every [`SPACING`]th word), bumped after every removal from the
+    /// shard.
+    removals: Box<[AtomicU64; MEMORY_SHARDS * SPACING]>,
     /// Names this table in the memos, unique in the process.
     id: u64,
 }
@@ -38,7 +38,7 @@ impl Default for LiveMemories {
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         Self {
             map: handle_map(MEMORY_SHARDS),
-            removals: Box::new(std::array::from_fn(|_| Generation::default())),
+            removals: Box::new(std::array::from_fn(|_| AtomicU64::new(0))),
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         }
     }
@@ -47,7 +47,7 @@ impl Default for LiveMemories {
 impl LiveMemories {
     #[inline(always)]
     fn removals_of(&self, memory: u64) -> &AtomicU64 {
-        &self.removals[spread(memory) as usize % MEMORY_SHARDS].0
+        &self.removals[spread(memory) as usize % MEMORY_SHARDS * SPACING]
     }
 
     /// What `memory` was allocated with, if it is live: from the thread's memo when it holds a
@@ -109,8 +109,8 @@ impl LiveMemories {
     /// Forgets every allocation (the device is destroyed).
     pub fn clear(&self) {
         self.map.clear();
-        for removals in self.removals.iter() {
-            removals.0.fetch_add(1, Ordering::Release);
+        for removals in self.removals.iter().step_by(SPACING) {
+            removals.fetch_add(1, Ordering::Release);
         }
     }
 }
