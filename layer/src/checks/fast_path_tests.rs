@@ -98,6 +98,10 @@ fn record(device: &DeviceFacts, facts: AllocationFacts) -> MemoryRecord {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "pure logic over a large grid, no unsafe code: Miri adds nothing but hours"
+)]
 fn is_clean_is_true_exactly_when_the_full_check_finds_nothing() {
     let commands: [(&str, IsClean, Check); 3] = [
         ("fd", fd::is_clean, fd::check_get_memory_fd),
@@ -141,6 +145,10 @@ fn is_clean_is_true_exactly_when_the_full_check_finds_nothing() {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "pure logic over a large grid, no unsafe code: Miri adds nothing but hours"
+)]
 fn win32_is_clean_is_true_exactly_when_the_full_check_finds_nothing() {
     let mut clean_calls = 0;
     for device in devices() {
@@ -172,6 +180,10 @@ fn win32_is_clean_is_true_exactly_when_the_full_check_finds_nothing() {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "pure logic over a large grid, no unsafe code: Miri adds nothing but hours"
+)]
 fn allocate_is_clean_is_true_exactly_when_the_full_check_finds_nothing() {
     let chains = [
         ChainRead::COMPLETE,
@@ -227,6 +239,10 @@ fn allocate_is_clean_is_true_exactly_when_the_full_check_finds_nothing() {
 
 /// `vkFreeMemory` of live memory of the device skips the check: it must find nothing there.
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "pure logic over a large grid, no unsafe code: Miri adds nothing but hours"
+)]
 fn freeing_live_memory_finds_nothing() {
     for device in devices() {
         for facts in allocations() {
