@@ -278,8 +278,8 @@ fn export_row(m: &Merged, d: Driver, key: &str) -> Row {
         _ if skipped.is_some() => (
             within,
             format!(
-                "+{} ns {} 30; no Khronos figure: {}",
-                fmt_num(added),
+                "{} ns {} 30; no Khronos figure: {}",
+                fmt_added(added),
                 if within { "≤" } else { ">" },
                 skipped.map_or("", |s| s.as_str())
             ),
@@ -289,8 +289,8 @@ fn export_row(m: &Merged, d: Driver, key: &str) -> Row {
             (
                 within && factor,
                 format!(
-                    "+{} ns {} 30; Khronos adds {} ({})",
-                    fmt_num(added),
+                    "{} ns {} 30; Khronos adds {} ({})",
+                    fmt_added(added),
                     if within { "≤" } else { ">" },
                     fmt_ratio(ratio),
                     if factor { "≥ 10x" } else { "< 10x" }
@@ -300,12 +300,15 @@ fn export_row(m: &Merged, d: Driver, key: &str) -> Row {
         (Some(false), _) => (
             within,
             format!(
-                "+{} ns {} 30; the Khronos layer does not intercept {cmd} (10x not applicable)",
-                fmt_num(added),
+                "{} ns {} 30; the Khronos layer does not intercept {cmd} (10x not applicable)",
+                fmt_added(added),
                 if within { "≤" } else { ">" }
             ),
         ),
-        _ => (within, format!("+{} ns; no Khronos figure", fmt_num(added))),
+        _ => (
+            within,
+            format!("{} ns; no Khronos figure", fmt_added(added)),
+        ),
     };
     let note = note + &row.spread();
     let target = "≤ 30 ns added, ≥ 10x less than Khronos";
@@ -323,7 +326,7 @@ fn alloc_free_row(m: &Merged, d: Driver, key: &str) -> Row {
     let pass = row.added_exportcheck.map(|a| a <= ALLOC_FREE_ADDED_MAX_NS);
     let note = row
         .added_exportcheck
-        .map(|a| format!("+{} ns per pair{}", fmt_num(a), row.spread()))
+        .map(|a| format!("{} ns per pair{}", fmt_added(a), row.spread()))
         .unwrap_or_default();
     row.judge_resolved(
         "≤ 100 ns added per pair",
@@ -519,6 +522,12 @@ fn memory_rows(m: &Merged) -> Vec<Row> {
 }
 
 /// A number of ns or bytes for notes: no decimals from 100 on.
+/// An added amount with its sign: `+12.5`, `−3.0`.
+pub fn fmt_added(x: f64) -> String {
+    let sign = if x >= 0.0 { "+" } else { "−" };
+    format!("{sign}{}", fmt_num(x.abs()))
+}
+
 pub fn fmt_num(x: f64) -> String {
     if x.abs() >= 100.0 {
         format!("{x:.0}")
