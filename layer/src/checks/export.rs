@@ -4,7 +4,7 @@
 
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::raw::StructArg;
-use crate::state::{DeviceFacts, EnabledExtensions, MemoryLookup, MemoryRecord};
+use crate::state::{DeviceFacts, EnabledExtensions, MemoryLookup, MemoryRecord, PackedAllocation};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
@@ -286,6 +286,19 @@ pub fn check_structure<'a>(
             None
         }
     }
+}
+
+/// The fast paths' common rule (see `fd::is_clean`): `handle_type` is one bit of `allowed`, and
+/// the allocation was exported with it.
+#[inline(always)]
+pub fn exports_one_of(
+    allocation: &PackedAllocation,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+    allowed: vk::ExternalMemoryHandleTypeFlags,
+) -> bool {
+    handle_type.as_raw().is_power_of_two()
+        && allowed.contains(handle_type)
+        && allocation.exported_as(handle_type)
 }
 
 /// `handleType` must be exactly one valid `VkExternalMemoryHandleTypeFlagBits` value.

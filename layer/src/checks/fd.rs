@@ -1,7 +1,8 @@
 //! `vkGetMemoryFdKHR` (VK_KHR_external_memory_fd).
 
 use super::export::{
-    check_exported_with, check_single_handle_type, check_structure, ExportArgs, ExportCommand,
+    check_exported_with, check_single_handle_type, check_structure, exports_one_of, ExportArgs,
+    ExportCommand,
 };
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::{DeviceFacts, PackedAllocation};
@@ -40,10 +41,7 @@ pub fn is_clean(
     allocation: &PackedAllocation,
     handle_type: vk::ExternalMemoryHandleTypeFlags,
 ) -> bool {
-    device.extensions.khr_external_memory_fd
-        && handle_type.as_raw().is_power_of_two()
-        && FD_TYPES.contains(handle_type)
-        && allocation.exported_as(handle_type)
+    device.extensions.khr_external_memory_fd && exports_one_of(allocation, handle_type, FD_TYPES)
 }
 
 /// Every VUID of `vkGetMemoryFdKHR` that the arguments and tracked state can decide.

@@ -1,7 +1,8 @@
 //! `vkGetMemoryMetalHandleEXT` (VK_EXT_external_memory_metal).
 
 use super::export::{
-    check_single_handle_type, check_structure, describe_allocation, ExportArgs, ExportCommand,
+    check_single_handle_type, check_structure, describe_allocation, exports_one_of, ExportArgs,
+    ExportCommand,
 };
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::{DeviceFacts, PackedAllocation};
@@ -43,9 +44,7 @@ pub fn is_clean(
     handle_type: vk::ExternalMemoryHandleTypeFlags,
 ) -> bool {
     device.extensions.ext_external_memory_metal
-        && handle_type.as_raw().is_power_of_two()
-        && METAL_TYPES.contains(handle_type)
-        && allocation.exported_as(handle_type)
+        && exports_one_of(allocation, handle_type, METAL_TYPES)
 }
 
 /// Every VUID of `vkGetMemoryMetalHandleEXT`.

@@ -2,7 +2,7 @@
 
 use super::export::{
     check_exported_with, check_single_handle_type, check_structure, describe_allocation,
-    ExportArgs, ExportCommand,
+    exports_one_of, ExportArgs, ExportCommand,
 };
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::{DeviceFacts, PackedAllocation};
@@ -40,9 +40,7 @@ pub fn is_clean(
         && allocation
             .type_flags()
             .contains(vk::MemoryPropertyFlags::RDMA_CAPABLE_NV)
-        && handle_type.as_raw().is_power_of_two()
-        && vk_names::valid_handle_type_mask().contains(handle_type)
-        && allocation.exported_as(handle_type)
+        && exports_one_of(allocation, handle_type, vk_names::valid_handle_type_mask())
 }
 
 /// Every VUID of `vkGetMemoryRemoteAddressNV`, plus the layer's RDMA warnings.

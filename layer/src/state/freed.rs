@@ -105,14 +105,9 @@ impl RecentlyFreed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::AllocationFacts;
 
     fn allocation(size: u64) -> PackedAllocation {
-        let facts = AllocationFacts {
-            size,
-            ..Default::default()
-        };
-        PackedAllocation::pack(&facts, Default::default())
+        PackedAllocation::of_size(size)
     }
 
     #[test]

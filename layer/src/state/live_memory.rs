@@ -168,14 +168,9 @@ impl Default for AllocationMemo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::AllocationFacts;
 
     fn allocation(size: u64) -> PackedAllocation {
-        let facts = AllocationFacts {
-            size,
-            ..Default::default()
-        };
-        PackedAllocation::pack(&facts, Default::default())
+        PackedAllocation::of_size(size)
     }
 
     #[test]

@@ -79,6 +79,16 @@ impl PackedAllocation {
         bits: 0,
     };
 
+    /// An allocation of `size` bytes and nothing else (for tests).
+    #[cfg(test)]
+    pub fn of_size(size: vk::DeviceSize) -> Self {
+        let facts = AllocationFacts {
+            size,
+            ..Default::default()
+        };
+        Self::pack(&facts, vk::MemoryPropertyFlags::empty())
+    }
+
     pub fn pack(facts: &AllocationFacts, type_flags: vk::MemoryPropertyFlags) -> Self {
         let bit = |set: bool, bit: u8| if set { bit } else { 0 };
         Self {
