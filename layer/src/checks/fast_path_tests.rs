@@ -88,6 +88,19 @@ fn allocations() -> Vec<AllocationFacts> {
     all
 }
 
+/// Asserts that a fast-path predicate said `clean` exactly when the full check found nothing
+/// (`what` names the case); 1 for a clean call, to count them.
+fn agree(clean: bool, outcome: &Outcome, what: impl FnOnce() -> String) -> usize {
+    assert_eq!(
+        clean,
+        outcome.findings.is_empty(),
+        "{}: {:?}",
+        what(),
+        outcome.ids()
+    );
+    usize::from(clean)
+}
+
 fn record(device: &DeviceFacts, facts: AllocationFacts) -> MemoryRecord {
     MemoryRecord {
         memory: MEMORY,
@@ -128,15 +141,12 @@ fn is_clean_is_true_exactly_when_the_full_check_finds_nothing() {
                 for (i, (name, is_clean, check)) in commands.iter().enumerate() {
                     let outcome = check(&device, &args);
                     let clean = is_clean(&device, &packed, handle_type);
-                    assert_eq!(
-                        clean,
-                        outcome.findings.is_empty(),
-                        "{name}: {handle_type:?} on {facts:?}, device {:?}, rdma feature {}: {:?}",
-                        device.extensions,
-                        device.rdma_feature,
-                        outcome.ids()
-                    );
-                    clean_calls[i] += usize::from(clean);
+                    clean_calls[i] += agree(clean, &outcome, || {
+                        format!(
+                            "{name}: {handle_type:?} on {facts:?}, device {:?}, rdma feature {}",
+                            device.extensions, device.rdma_feature
+                        )
+                    });
                 }
             }
         }
@@ -165,14 +175,12 @@ fn win32_is_clean_is_true_exactly_when_the_full_check_finds_nothing() {
                 };
                 let outcome = win32_nv::check_get_memory_win32_handle(&device, &args);
                 let clean = win32_nv::is_clean(&device, &packed, handle_type);
-                assert_eq!(
-                    clean,
-                    outcome.findings.is_empty(),
-                    "{handle_type:?} on {facts:?}, device {:?}: {:?}",
-                    device.extensions,
-                    outcome.ids()
-                );
-                clean_calls += usize::from(clean);
+                clean_calls += agree(clean, &outcome, || {
+                    format!(
+                        "{handle_type:?} on {facts:?}, device {:?}",
+                        device.extensions
+                    )
+                });
             }
         }
     }
@@ -223,14 +231,10 @@ fn allocate_is_clean_is_true_exactly_when_the_full_check_finds_nothing() {
                 let read = AllocateInfoRead::Valid(*facts, *chain);
                 let outcome = alloc::check_allocate(&device, &read, false);
                 let clean = alloc::is_clean(&device, facts, chain);
-                assert_eq!(
-                    clean,
-                    outcome.findings.is_empty(),
-                    "{facts:?} {chain:?}, support queried: {}: {:?}",
-                    device.external_memory.is_some(),
-                    outcome.ids()
-                );
-                clean_calls += usize::from(clean);
+                clean_calls += agree(clean, &outcome, || {
+                    let queried = device.external_memory.is_some();
+                    format!("{facts:?} {chain:?}, support queried: {queried}")
+                });
             }
         }
     }
