@@ -7,9 +7,6 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::report::model::Severity;
 
-/// The default Vulkan registry file (Debian/Ubuntu package `libvulkan-dev`).
-pub const DEFAULT_REGISTRY: &str = "/usr/share/vulkan/registry/validusage.json";
-
 /// The default directory of the end-to-end tests' observations, relative to the workspace.
 pub const DEFAULT_OBSERVED: &str = "target/debug/exportcheck-observed";
 
@@ -135,9 +132,10 @@ pub enum Format {
 /// `exportcheck coverage [options]`
 #[derive(Debug, Args)]
 pub struct CoverageArgs {
-    /// The Vulkan registry's validusage.json.
-    #[arg(long, value_name = "PATH", default_value = DEFAULT_REGISTRY)]
-    pub registry: PathBuf,
+    /// A Vulkan registry file: a validusage.json, or a subset in the form of the one built in
+    /// [default: the built-in Vulkan 1.4.360 IDs of the memory-sharing surface].
+    #[arg(long, value_name = "PATH")]
+    pub registry: Option<PathBuf>,
 
     /// The directory of the end-to-end tests' observations (*.jsonl)
     /// [default: target/debug/exportcheck-observed].
@@ -231,7 +229,7 @@ mod tests {
         let Command::Coverage(c) = parse(&["coverage"]).unwrap().command else {
             panic!("not coverage")
         };
-        assert_eq!(c.registry, PathBuf::from(DEFAULT_REGISTRY));
+        assert_eq!(c.registry, None);
         assert_eq!(c.format, Format::Text);
         assert!(c.observed.is_none() && c.fail_under.is_none());
         let Command::Coverage(c) = parse(&["coverage", "--fail-under", "87.5%"])

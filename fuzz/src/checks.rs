@@ -599,7 +599,7 @@ fn allocate_call(device: &DeviceIn, info: &AllocInfoIn, output_null: bool) -> (O
                 features & EXPORTABLE == 0 || compatible & exportable != exportable
             });
             if bad {
-                e.push(vuid::EXPORT_HANDLE_TYPES_00656);
+                e.push(vuid::EXPORT_HANDLE_TYPES_09860);
             }
         }
     }

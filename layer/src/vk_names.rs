@@ -34,6 +34,67 @@ const HANDLE_TYPE_BITS: &[(u32, &str)] = &[
     (18, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLHEAP_BIT_EXT"),
 ];
 
+/// The device extension that adds each `VkExternalMemoryHandleTypeFlagBits` bit beyond the core
+/// ones (bits 0 to 6, Vulkan 1.1), from `vk.xml`: a bit of an extension the device was created
+/// without is not a valid value on that device.
+pub const HANDLE_TYPE_EXTENSIONS: &[(u32, &str)] = &[
+    (7, "VK_EXT_external_memory_host"),
+    (8, "VK_EXT_external_memory_host"),
+    (9, "VK_EXT_external_memory_dma_buf"),
+    (10, "VK_ANDROID_external_memory_android_hardware_buffer"),
+    (11, "VK_FUCHSIA_external_memory"),
+    (12, "VK_NV_external_memory_rdma"),
+    (14, "VK_QNX_external_memory_screen_buffer"),
+    (15, "VK_OHOS_external_memory"),
+    (16, "VK_EXT_external_memory_metal"),
+    (17, "VK_EXT_external_memory_metal"),
+    (18, "VK_EXT_external_memory_metal"),
+];
+
+/// The core `VkExternalMemoryHandleTypeFlagBits` (Vulkan 1.1, `VK_KHR_external_memory_capabilities`).
+pub const CORE_HANDLE_TYPES: vk::ExternalMemoryHandleTypeFlags =
+    vk::ExternalMemoryHandleTypeFlags::from_raw(0x7f);
+
+/// The extension that adds the handle-type bit `bit` (one bit), or `None` for core and undefined
+/// bits.
+pub fn handle_type_extension(bit: vk::ExternalMemoryHandleTypeFlags) -> Option<&'static str> {
+    HANDLE_TYPE_EXTENSIONS
+        .iter()
+        .find(|(b, _)| 1 << b == bit.as_raw())
+        .map(|&(_, name)| name)
+}
+
+/// Says why `types` is not a valid combination of handle-type bits on a device whose valid bits
+/// are `valid`: the undefined bits, and the defined ones whose extension was not enabled.
+pub fn invalid_handle_types(
+    types: vk::ExternalMemoryHandleTypeFlags,
+    valid: vk::ExternalMemoryHandleTypeFlags,
+) -> String {
+    let mut reasons = Vec::new();
+    let undefined = types.as_raw() & !VALID_HANDLE_TYPES;
+    if undefined != 0 {
+        reasons.push(format!(
+            "0x{undefined:x} is not a VkExternalMemoryHandleTypeFlagBits value"
+        ));
+    }
+    let mut rest = types.as_raw() & VALID_HANDLE_TYPES & !valid.as_raw();
+    while rest != 0 {
+        let bit = vk::ExternalMemoryHandleTypeFlags::from_raw(rest & rest.wrapping_neg());
+        rest &= rest - 1;
+        reasons.push(format!(
+            "{} belongs to {}, which the device was created without",
+            handle_types(bit),
+            handle_type_extension(bit).unwrap_or("an extension")
+        ));
+    }
+    if types.is_empty() {
+        reasons.push("0 is no VkExternalMemoryHandleTypeFlagBits value".to_owned());
+    } else if !types.as_raw().is_power_of_two() && reasons.is_empty() {
+        reasons.push("it has more than one bit".to_owned());
+    }
+    reasons.join("; ")
+}
+
 /// `VkExternalMemoryHandleTypeFlagBitsNV`.
 const HANDLE_TYPE_NV_BITS: &[(u32, &str)] = &[
     (0, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT_NV"),

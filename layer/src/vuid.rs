@@ -53,8 +53,11 @@ pub const ALLOC_STYPE: &str = "VUID-VkMemoryAllocateInfo-sType-sType";
 pub const FREE_DEVICE_PARAM: &str = "VUID-vkFreeMemory-device-parameter";
 pub const ALLOC_PNEXT_00640: &str = "VUID-VkMemoryAllocateInfo-pNext-00640";
 pub const ALLOC_STYPE_UNIQUE: &str = "VUID-VkMemoryAllocateInfo-sType-unique";
+pub const ALLOC_PNEXT_PNEXT: &str = "VUID-VkMemoryAllocateInfo-pNext-pNext";
+pub const ALLOC_SIZE_07899: &str = "VUID-VkMemoryAllocateInfo-allocationSize-07899";
+pub const ALLOC_PNEXT_00639: &str = "VUID-VkMemoryAllocateInfo-pNext-00639";
 pub const EXPORT_HANDLE_TYPES_PARAM: &str = "VUID-VkExportMemoryAllocateInfo-handleTypes-parameter";
-pub const EXPORT_HANDLE_TYPES_00656: &str = "VUID-VkExportMemoryAllocateInfo-handleTypes-00656";
+pub const EXPORT_HANDLE_TYPES_09860: &str = "VUID-VkExportMemoryAllocateInfo-handleTypes-09860";
 /// Met by construction: a chained structure is recognised by its sType, so a
 /// VkExportMemoryAllocateInfo with another sType is another structure. Catalogued, never reported.
 pub const EXPORT_STYPE: &str = "VUID-VkExportMemoryAllocateInfo-sType-sType";
@@ -126,8 +129,11 @@ pub const ALL: &[&str] = &[
     FREE_DEVICE_PARAM,
     ALLOC_PNEXT_00640,
     ALLOC_STYPE_UNIQUE,
+    ALLOC_PNEXT_PNEXT,
+    ALLOC_SIZE_07899,
+    ALLOC_PNEXT_00639,
     EXPORT_HANDLE_TYPES_PARAM,
-    EXPORT_HANDLE_TYPES_00656,
+    EXPORT_HANDLE_TYPES_09860,
     EXPORT_STYPE,
     EXPORT_NV_STYPE,
     EXPORT_NV_HANDLE_TYPES_PARAM,

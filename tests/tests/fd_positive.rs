@@ -54,7 +54,7 @@ fn dma_buf_request_on_memory_exported_for_dma_buf_is_silent() {
     // Lavapipe 22.3 has no VK_EXT_external_memory_dma_buf and reports DMA_BUF as not exportable:
     // the allocation is 00656 (the fully silent dma-buf path is tested on the test driver). The
     // exports themselves are valid for memory exported with both types.
-    expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_00656);
+    expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_09860);
     for handle_type in [DMA_BUF, OPAQUE_FD] {
         let (r, fd) = dev.get_fd(mem, handle_type);
         // Lavapipe (no VK_EXT_external_memory_dma_buf) hands out its memfd either way.

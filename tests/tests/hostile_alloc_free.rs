@@ -93,7 +93,7 @@ fn export_ids(bits: u32) -> Vec<&'static str> {
         ids.push(EXPORT_HANDLE_TYPES_PARAM);
     }
     if bits & DEFINED_HANDLE_TYPES & !EXPORTABLE != 0 {
-        ids.push(EXPORT_HANDLE_TYPES_00656);
+        ids.push(EXPORT_HANDLE_TYPES_09860);
     }
     ids
 }

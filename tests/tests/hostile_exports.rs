@@ -245,7 +245,7 @@ unsafe fn call_metal(
 }
 
 /// The pNext values the tables try on an info structure that no structure extends: each is
-/// reported, and the call goes down with pNext cleared. Owns the chains it points into.
+/// reported, and the call goes down as the app made it. Owns the chains it points into.
 struct HostileChains {
     _export: Box<vk::ExportMemoryAllocateInfo<'static>>,
     _chains: Vec<Chain>,
@@ -427,8 +427,8 @@ fn info_command_table(cmd: &Command) -> usize {
         });
     }
 
-    // pNext: reported, and passed down with pNext cleared in the layer's copy; the app's
-    // structure is left as it was, and the driver never sees the chain.
+    // pNext: reported, and passed down as the app made it (the layer never reads the chain, and
+    // the test driver does not either); the app's structure is left as it was.
     let chains = HostileChains::new();
     let p_next = Expected::down(&[ids.p_next], SUCCESS)
         .mentioning(format!("{}->pNext is not NULL", cmd.info_param));

@@ -488,7 +488,7 @@ fn export_types_the_driver_cannot_export_are_00656() {
         ),
     ] {
         let memory = dev.allocate(SIZE, Some(types));
-        let m = expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_00656);
+        let m = expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_09860);
         expect::mentions(
             &m,
             &[

@@ -42,7 +42,7 @@ fn message_id_numbers_are_stable_per_id_and_severity_is_error() {
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
     let win32 = dev.allocate(SIZE, Some(OPAQUE_FD | OPAQUE_WIN32));
     // Lavapipe cannot export OPAQUE_WIN32: the allocation is reported first.
-    expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_00656);
+    expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_09860);
     bad_export(&dev, mem);
     bad_export(&dev, mem);
     let (r, fd) = dev.get_fd(win32, OPAQUE_WIN32);

@@ -153,7 +153,7 @@ fn memory_without_nv_export_info_is_01326() {
         None,
     );
     // The test driver does not offer KHR OPAQUE_WIN32 export (only the NV path): 00656.
-    expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_00656);
+    expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_09860);
     let (r, _) = call(&dev, khr, OPAQUE);
     assert_eq!(r, vk::Result::SUCCESS, "reported, then passed down");
     calls.assert(1, "reported, then passed down");

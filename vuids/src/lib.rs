@@ -152,9 +152,49 @@ pub fn catalog() -> &'static Catalog {
     &CATALOG
 }
 
+/// The reference registry: every Valid Usage ID of the memory-sharing surface of the Vulkan
+/// specification at [`REGISTRY_VERSION`], with its text (`{"spec_version", "source", "vuids":
+/// {id: text}}`), as embedded at build time. The catalog's spec IDs are checked against it, and
+/// `exportcheck coverage` reads it unless given another registry. Debian's `validusage.json`
+/// (1.3.239) is too old to judge IDs by: IDs were renamed since.
+pub const REGISTRY_JSON: &str =
+    include_str!("../registry/validusage-memory-sharing-1.4.360.json");
+
+/// The specification version of [`REGISTRY_JSON`].
+pub const REGISTRY_VERSION: &str = "1.4.360";
+
+/// The IDs of [`REGISTRY_JSON`] with their text (`None` for the two whose text could not be
+/// extracted), parsed on first use.
+///
+/// # Panics
+///
+/// Only if the embedded registry is malformed, which this crate's unit tests rule out.
+#[must_use]
+pub fn registry() -> &'static std::collections::BTreeMap<String, Option<String>> {
+    static REGISTRY: LazyLock<std::collections::BTreeMap<String, Option<String>>> =
+        LazyLock::new(|| {
+            #[derive(Deserialize)]
+            struct File {
+                vuids: std::collections::BTreeMap<String, Option<String>>,
+            }
+            serde_json::from_str::<File>(REGISTRY_JSON)
+                .expect("vuids/registry is malformed")
+                .vuids
+        });
+    &REGISTRY
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn embedded_registry_parses_and_matches_its_version() {
+        assert!(REGISTRY_JSON.contains(&format!("\"spec_version\": \"{REGISTRY_VERSION}\"")));
+        assert!(registry().len() > 300, "{} IDs", registry().len());
+        assert!(registry().contains_key("VUID-VkExportMemoryAllocateInfo-handleTypes-09860"));
+        assert!(!registry().contains_key("VUID-VkExportMemoryAllocateInfo-handleTypes-00656"));
+    }
 
     #[test]
     fn embedded_catalog_parses() {

@@ -360,7 +360,7 @@ pub(crate) mod tests {
                 "VUID-VkMemoryGetFdInfoKHR-handleType-00671",
                 "VUID-VkMemoryGetFdInfoKHR-sType-sType",
                 "VUID-VkMemoryGetMetalHandleInfoEXT-memory-10413",
-                "VUID-VkExportMemoryAllocateInfo-handleTypes-00656",
+                "VUID-VkExportMemoryAllocateInfo-handleTypes-09860",
                 "VUID-vkAllocateMemory-pMemory-parameter",
             ]
         );
@@ -398,7 +398,7 @@ pub(crate) mod tests {
         assert!(!r.checked && !r.covered);
         assert_eq!(r.command, "vkGetMemoryFdKHR");
         assert_eq!(r.positive, Tested::Yes);
-        let r = find(&c.spec, "VUID-VkExportMemoryAllocateInfo-handleTypes-00656");
+        let r = find(&c.spec, "VUID-VkExportMemoryAllocateInfo-handleTypes-09860");
         assert_eq!(r.command, "vkAllocateMemory");
         assert_eq!(r.spec_text.as_deref(), Some("compatible"));
 

@@ -106,15 +106,24 @@ fn observed_dir(explicit: Option<&Path>) -> PathBuf {
     }
 }
 
+/// How reports name the registry built in.
+const BUILT_IN_REGISTRY: &str = "built in: vuids/registry/validusage-memory-sharing-1.4.360.json";
+
 /// Runs the command; returns the exit code.
 #[must_use]
 pub fn command(args: &CoverageArgs) -> i32 {
-    let registry = match Registry::load(&args.registry) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("exportcheck: {e}");
-            return exit::EXIT_TOOL_ERROR;
-        }
+    let (registry, registry_path) = match &args.registry {
+        None => (
+            Registry::embedded(),
+            Path::new(BUILT_IN_REGISTRY).to_path_buf(),
+        ),
+        Some(path) => match Registry::load(path) {
+            Ok(r) => (r, path.clone()),
+            Err(e) => {
+                eprintln!("exportcheck: {e}");
+                return exit::EXIT_TOOL_ERROR;
+            }
+        },
     };
     let dir = observed_dir(args.observed.as_deref());
     let observed = match Observed::load(&dir) {
@@ -137,7 +146,7 @@ pub fn command(args: &CoverageArgs) -> i32 {
     let coverage = compute::compute(&registry, catalog, Some(&observed));
     let ctx = Context {
         coverage: &coverage,
-        registry_path: &args.registry,
+        registry_path: &registry_path,
         registry_version: registry.api_version.as_deref(),
         catalog,
         observed: &observed,

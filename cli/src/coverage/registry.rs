@@ -1,5 +1,7 @@
-//! The Vulkan registry's `validusage.json`: `validation` → key (a command or structure) →
-//! section (the extension or version) → `[{"vuid", "text"}]`.
+//! The Vulkan registry's valid-usage IDs, in either of two forms: the reference subset the
+//! project embeds (`{"spec_version", "vuids": {id: text}}`, see `exportcheck_vuids::REGISTRY_JSON`),
+//! or a full `validusage.json`: `validation` → key (a command or structure) → section (the
+//! extension or version) → `[{"vuid", "text"}]`.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
@@ -58,6 +60,13 @@ pub struct Registry {
     pub all: HashSet<String>,
 }
 
+/// The embedded reference subset: each ID's key is its second component.
+#[derive(Deserialize)]
+struct Subset {
+    spec_version: String,
+    vuids: BTreeMap<String, Option<String>>,
+}
+
 #[derive(Deserialize)]
 struct File {
     #[serde(rename = "version info", default)]
@@ -85,6 +94,9 @@ impl Registry {
     ///
     /// When it is not JSON of that shape.
     pub fn parse(text: &str) -> Result<Self, String> {
+        if let Ok(subset) = serde_json::from_str::<Subset>(text) {
+            return Ok(Self::from_subset(subset));
+        }
         let file: File = serde_json::from_str(text).map_err(|e| e.to_string())?;
         let mut registry = Registry {
             api_version: file.version.and_then(|v| v.api_version),
@@ -113,6 +125,33 @@ impl Registry {
         Ok(registry)
     }
 
+    /// The embedded subset's form: each ID is listed under its second component.
+    fn from_subset(subset: Subset) -> Self {
+        let mut registry = Registry {
+            api_version: Some(subset.spec_version),
+            all: subset.vuids.keys().cloned().collect(),
+            ..Registry::default()
+        };
+        for key in SCOPE {
+            for (id, text) in &subset.vuids {
+                if id.split('-').nth(1) == Some(key) {
+                    registry.in_scope.push(Vuid {
+                        id: id.clone(),
+                        key: key.to_owned(),
+                        text: text.as_deref().map(strip_html).unwrap_or_default(),
+                    });
+                }
+            }
+        }
+        registry
+    }
+
+    /// The registry embedded in the project (the current spec's IDs of the surface).
+    #[must_use]
+    pub fn embedded() -> Self {
+        Self::parse(exportcheck_vuids::REGISTRY_JSON).expect("the embedded registry parses")
+    }
+
     /// Reads and parses the file at `path`.
     ///
     /// # Errors
@@ -121,8 +160,8 @@ impl Registry {
     pub fn load(path: &Path) -> Result<Self, String> {
         let text = std::fs::read_to_string(path).map_err(|e| {
             format!(
-                "cannot read the Vulkan registry {}: {e} (install libvulkan-dev, or pass \
-                 --registry PATH/validusage.json)",
+                "cannot read the Vulkan registry {}: {e} (leave out --registry to use the one \
+                 built in)",
                 path.display()
             )
         })?;
@@ -172,13 +211,35 @@ pub(crate) mod tests {
           "core": [{"vuid": "VUID-VkMemoryGetFdInfoKHR-handleType-00671", "text": "dup"}]
         },
         "VkExportMemoryAllocateInfo": {"(VK_VERSION_1_1,VK_KHR_external_memory)": [
-          {"vuid": "VUID-VkExportMemoryAllocateInfo-handleTypes-00656", "text": "compatible"}
+          {"vuid": "VUID-VkExportMemoryAllocateInfo-handleTypes-09860", "text": "compatible"}
         ]},
         "vkAllocateMemory": {"core": [
           {"vuid": "VUID-vkAllocateMemory-pMemory-parameter", "text": "out of scope"}
         ]}
       }
     }"#;
+
+    #[test]
+    fn the_embedded_subset_lists_each_id_under_its_key() {
+        let r = Registry::embedded();
+        assert_eq!(r.api_version.as_deref(), Some("1.4.360"));
+        let find = |id: &str| r.in_scope.iter().find(|v| v.id == id);
+        let renamed = find("VUID-VkExportMemoryAllocateInfo-handleTypes-09860").expect("in scope");
+        assert_eq!(renamed.key, "VkExportMemoryAllocateInfo");
+        assert!(
+            renamed.text.contains("supported and compatible"),
+            "{}",
+            renamed.text
+        );
+        assert!(find("VUID-VkExportMemoryAllocateInfo-handleTypes-00656").is_none());
+        assert_eq!(
+            find("VUID-vkGetMemoryFdKHR-pFd-parameter").unwrap().key,
+            "vkGetMemoryFdKHR"
+        );
+        // Out of scope, but known.
+        assert!(find("VUID-VkImportMemoryFdInfoKHR-fd-00668").is_none());
+        assert!(r.all.contains("VUID-VkImportMemoryFdInfoKHR-fd-00668"));
+    }
 
     #[test]
     fn parses_the_keys_in_scope_once_each() {
@@ -203,7 +264,7 @@ pub(crate) mod tests {
                 ),
                 (
                     "VkExportMemoryAllocateInfo",
-                    "VUID-VkExportMemoryAllocateInfo-handleTypes-00656"
+                    "VUID-VkExportMemoryAllocateInfo-handleTypes-09860"
                 ),
             ]
         );
@@ -218,7 +279,7 @@ pub(crate) mod tests {
         assert!(Registry::parse("[1]").is_err());
         assert!(Registry::load(Path::new("/nonexistent/validusage.json"))
             .unwrap_err()
-            .contains("libvulkan-dev"));
+            .contains("built in"));
     }
 
     #[test]

@@ -21,7 +21,8 @@ pub fn is_clean(device: &DeviceFacts, facts: &AllocationFacts, chain: &ChainRead
         Some(types) => {
             facts.export_nv.is_none()
                 && !facts.export_win32_nv
-                && vk_names::valid_handle_type_mask().contains(types)
+                && device.handle_types.contains(types)
+                && !is_zero_size_export(facts)
                 && device
                     .external_memory
                     .as_ref()
@@ -31,7 +32,52 @@ pub fn is_clean(device: &DeviceFacts, facts: &AllocationFacts, chain: &ChainRead
     let export_nv_ok = facts.export_nv.map_or(true, |types| {
         vk_names::valid_handle_type_nv_mask().contains(types)
     });
-    chain.end == ChainEnd::Complete && chain.repeated.is_none() && export_ok && export_nv_ok
+    chain.end == ChainEnd::Complete
+        && chain.repeated.is_none()
+        && export_ok
+        && export_nv_ok
+        && unavailable_export_structures(device, facts) == 0
+}
+
+/// The export structures of a `VkMemoryAllocateInfo` chain, each with what makes it available
+/// on a device (`VUID-VkMemoryAllocateInfo-pNext-pNext`); bit `i` of
+/// [`unavailable_export_structures`] is entry `i`.
+const EXPORT_STRUCTURES: [(&str, &str); 3] = [
+    (
+        "VkExportMemoryAllocateInfo",
+        "VK_KHR_external_memory in VkDeviceCreateInfo::ppEnabledExtensionNames, nor is its API \
+         version 1.1 or later",
+    ),
+    (
+        "VkExportMemoryAllocateInfoNV",
+        "VK_NV_external_memory in VkDeviceCreateInfo::ppEnabledExtensionNames",
+    ),
+    (
+        "VkExportMemoryWin32HandleInfoNV",
+        "VK_NV_external_memory_win32 in VkDeviceCreateInfo::ppEnabledExtensionNames",
+    ),
+];
+
+/// Which export structures of the chain the device cannot take, as bits of [`EXPORT_STRUCTURES`]:
+/// neither their extension is enabled nor their version core.
+#[inline(always)]
+fn unavailable_export_structures(device: &DeviceFacts, facts: &AllocationFacts) -> u8 {
+    let e = &device.extensions;
+    let khr = facts.export.is_some()
+        && !e.khr_external_memory
+        && device.api_version < vk::API_VERSION_1_1;
+    let nv = facts.export_nv.is_some() && !e.nv_external_memory;
+    let win32_nv = facts.export_win32_nv && !e.nv_external_memory_win32;
+    u8::from(khr) | u8::from(nv) << 1 | u8::from(win32_nv) << 2
+}
+
+/// `VUID-VkMemoryAllocateInfo-allocationSize-07899`: an export (a `VkExportMemoryAllocateInfo`
+/// with handle types, none of them an Android hardware buffer, whose size the driver decides)
+/// of 0 bytes.
+#[inline(always)]
+fn is_zero_size_export(facts: &AllocationFacts) -> bool {
+    let android = vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID;
+    facts.size == 0 && facts.export.is_some_and(|t| !t.is_empty() && !t.intersects(android))
 }
 
 /// Checks the arguments of `vkAllocateMemory`: the pointers, then the `VkMemoryAllocateInfo`
@@ -150,28 +196,68 @@ pub fn check_allocate(device: &DeviceFacts, info: &AllocateInfoRead, output_null
             .with(device_ref),
         );
     }
-    if let Some(types) = facts.export {
-        if !vk_names::valid_handle_type_mask().contains(types) {
+    let unavailable = unavailable_export_structures(device, facts);
+    for (i, (structure, needs)) in EXPORT_STRUCTURES.iter().enumerate() {
+        if unavailable & (1 << i) != 0 {
             outcome.push(
                 Finding::new(
-                    vuid::EXPORT_HANDLE_TYPES_PARAM,
+                    vuid::ALLOC_PNEXT_PNEXT,
                     ALLOCATE,
-                    "pAllocateInfo->pNext<VkExportMemoryAllocateInfo>.handleTypes",
+                    "pAllocateInfo->pNext",
                     format!(
-                        "vkAllocateMemory(): pAllocateInfo->pNext<VkExportMemoryAllocateInfo>.handleTypes is {}, which is \
-                         not a combination of VkExternalMemoryHandleTypeFlagBits values.",
-                        vk_names::handle_types(types)
+                        "vkAllocateMemory(): the pNext chain of pAllocateInfo has a {structure}, \
+                         but {} was created without {needs}.",
+                        vk_names::handle(vk::ObjectType::DEVICE, device.handle)
                     ),
                 )
                 .with(device_ref),
             );
         }
     }
+    if let Some(types) = facts.export {
+        if !device.handle_types.contains(types) {
+            outcome.push(
+                Finding::new(
+                    vuid::EXPORT_HANDLE_TYPES_PARAM,
+                    ALLOCATE,
+                    "pAllocateInfo->pNext<VkExportMemoryAllocateInfo>.handleTypes",
+                    format!(
+                        "vkAllocateMemory(): pAllocateInfo->pNext<VkExportMemoryAllocateInfo>\
+                         .handleTypes is {}, which is not a valid combination of \
+                         VkExternalMemoryHandleTypeFlagBits values on {}: {}.",
+                        vk_names::handle_types(types),
+                        vk_names::handle(vk::ObjectType::DEVICE, device.handle),
+                        vk_names::invalid_handle_types(
+                            types & !device.handle_types,
+                            device.handle_types
+                        )
+                    ),
+                )
+                .with(device_ref),
+            );
+        }
+    }
+    if is_zero_size_export(facts) {
+        outcome.push(
+            Finding::new(
+                vuid::ALLOC_SIZE_07899,
+                ALLOCATE,
+                "pAllocateInfo->allocationSize",
+                format!(
+                    "vkAllocateMemory(): pAllocateInfo->allocationSize is 0, but the allocation is \
+                     exported (VkExportMemoryAllocateInfo::handleTypes = {}); an exported \
+                     allocation must have a size greater than 0.",
+                    vk_names::handle_types(facts.export.unwrap_or_default())
+                ),
+            )
+            .with(device_ref),
+        );
+    }
     if let (Some(types), Some(support)) = (facts.export, &device.external_memory) {
         if let Some(problems) = unsupported_export(types, support) {
             outcome.push(
                 Finding::new(
-                    vuid::EXPORT_HANDLE_TYPES_00656,
+                    vuid::EXPORT_HANDLE_TYPES_09860,
                     ALLOCATE,
                     "pAllocateInfo->pNext<VkExportMemoryAllocateInfo>.handleTypes",
                     format!(
@@ -417,7 +503,7 @@ mod tests {
     fn unsupported_or_incompatible_export_types_are_00656() {
         let win32 = vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32;
         let out = check(&exported(OPAQUE_FD | win32), ChainEnd::Complete);
-        assert_eq!(out.ids(), [vuid::EXPORT_HANDLE_TYPES_00656]);
+        assert_eq!(out.ids(), [vuid::EXPORT_HANDLE_TYPES_09860]);
         assert!(!out.blocked);
         let msg = &out.findings[0].message;
         assert!(
@@ -425,7 +511,7 @@ mod tests {
             "{msg}"
         );
         let out = check(&exported(DMA_BUF | RDMA), ChainEnd::Complete);
-        assert_eq!(out.ids(), [vuid::EXPORT_HANDLE_TYPES_00656]);
+        assert_eq!(out.ids(), [vuid::EXPORT_HANDLE_TYPES_09860]);
         assert!(out.findings[0]
             .message
             .contains("VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT is compatible only with"));
@@ -434,6 +520,73 @@ mod tests {
         device.external_memory = None;
         let info = AllocateInfoRead::Valid(exported(OPAQUE_FD | win32), ChainRead::COMPLETE);
         assert!(check_allocate(&device, &info, false).ids().is_empty());
+    }
+
+    #[test]
+    fn export_structures_need_their_extension_or_version() {
+        let mut device = fd_device();
+        device.extensions.khr_external_memory = false;
+        device.extensions.nv_external_memory = false;
+        device.extensions.nv_external_memory_win32 = false;
+        // Vulkan 1.1 makes VkExportMemoryAllocateInfo core.
+        let info = AllocateInfoRead::Valid(exported(OPAQUE_FD), ChainRead::COMPLETE);
+        assert!(check_allocate(&device, &info, false).ids().is_empty());
+        device.api_version = vk::API_VERSION_1_0;
+        let out = check_allocate(&device, &info, false);
+        assert_eq!(out.ids(), [vuid::ALLOC_PNEXT_PNEXT]);
+        let msg = &out.findings[0].message;
+        assert!(msg.contains("has a VkExportMemoryAllocateInfo, but VkDevice 0xd000 was created without VK_KHR_external_memory"), "{msg}");
+        let facts = AllocationFacts {
+            export_nv: Some(vk::ExternalMemoryHandleTypeFlagsNV::OPAQUE_WIN32),
+            export_win32_nv: true,
+            ..not_exported()
+        };
+        let out = check_allocate(&device, &AllocateInfoRead::Valid(facts, ChainRead::COMPLETE), false);
+        assert_eq!(out.ids(), [vuid::ALLOC_PNEXT_PNEXT, vuid::ALLOC_PNEXT_PNEXT]);
+        assert!(out.findings[1].message.contains("VkExportMemoryWin32HandleInfoNV"));
+        assert!(!is_clean(&device, &facts, &ChainRead::COMPLETE));
+    }
+
+    #[test]
+    fn handle_types_of_extensions_not_enabled_are_parameter() {
+        let mut device = fd_device();
+        device.extensions.ext_external_memory_dma_buf = false;
+        device.extensions.nv_external_memory_rdma = false;
+        device.handle_types = device.extensions.handle_types();
+        for (facts, says) in [
+            (
+                exported(OPAQUE_FD | DMA_BUF),
+                "DMA_BUF_BIT_EXT belongs to VK_EXT_external_memory_dma_buf",
+            ),
+            (
+                exported(OPAQUE_FD | RDMA),
+                "RDMA_ADDRESS_BIT_NV belongs to VK_NV_external_memory_rdma",
+            ),
+        ] {
+            let read = AllocateInfoRead::Valid(facts, ChainRead::COMPLETE);
+            let out = check_allocate(&device, &read, false);
+            assert_eq!(out.ids(), [vuid::EXPORT_HANDLE_TYPES_PARAM]);
+            let msg = &out.findings[0].message;
+            assert!(msg.contains(says), "{msg}");
+            assert!(!is_clean(&device, &facts, &ChainRead::COMPLETE));
+        }
+    }
+
+    #[test]
+    fn zero_size_export_is_07899() {
+        let zero = |types| AllocationFacts {
+            size: 0,
+            ..exported(types)
+        };
+        let out = check(&zero(OPAQUE_FD), ChainEnd::Complete);
+        assert_eq!(out.ids(), [vuid::ALLOC_SIZE_07899]);
+        assert!(out.findings[0].message.contains("allocationSize is 0"));
+        // Not an export: no handle types, or a size the Android buffer decides.
+        let android = vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID;
+        for facts in [zero(vk::ExternalMemoryHandleTypeFlags::empty()), zero(android)] {
+            let out = check(&facts, ChainEnd::Complete);
+            assert!(!out.ids().contains(&vuid::ALLOC_SIZE_07899), "{facts:?}");
+        }
     }
 
     #[test]

@@ -224,8 +224,8 @@ pub fn check_structure<'a>(
                 name,
                 format!("{}->pNext", cmd.info_param),
                 format!(
-                    "{name}(): {}->pNext is not NULL; no structure extends {}. The layer passes the \
-                     call down with pNext set to NULL.",
+                    "{name}(): {}->pNext is not NULL; no structure extends {}. The call goes \
+                     down as the app made it.",
                     cmd.info_param, cmd.info_type
                 ),
             )
@@ -288,56 +288,59 @@ pub fn check_structure<'a>(
     }
 }
 
-/// The fast paths' common rule (see `fd::is_clean`): `handle_type` is one bit of `allowed`, and
-/// the allocation was exported with it.
+/// Whether `handle_type` is exactly one of the bits of `set`.
+#[inline(always)]
+pub fn is_one_of(
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+    set: vk::ExternalMemoryHandleTypeFlags,
+) -> bool {
+    handle_type.as_raw().is_power_of_two() && set.contains(handle_type)
+}
+
+/// The fast paths' common rule (see `fd::is_clean`): `handle_type` is one bit of `allowed` that
+/// is valid on the device, and the allocation was exported with it.
 #[inline(always)]
 pub fn exports_one_of(
+    device: &DeviceFacts,
     allocation: &PackedAllocation,
     handle_type: vk::ExternalMemoryHandleTypeFlags,
     allowed: vk::ExternalMemoryHandleTypeFlags,
 ) -> bool {
-    handle_type.as_raw().is_power_of_two()
-        && allowed.contains(handle_type)
-        && allocation.exported_as(handle_type)
+    is_one_of(handle_type, allowed & device.handle_types) && allocation.exported_as(handle_type)
 }
 
-/// `handleType` must be exactly one valid `VkExternalMemoryHandleTypeFlagBits` value.
-/// Returns false (and records the finding) when it is not, so value checks can be skipped.
+/// `handleType` must be exactly one `VkExternalMemoryHandleTypeFlagBits` value valid on the
+/// device: defined, and of an extension the device was created with (the `-parameter` rule).
+/// The value rules are checked after it all the same: a call gets every rule it breaks.
 #[inline]
-pub fn check_single_handle_type(
+pub fn check_handle_type_value(
     cmd: &ExportCommand,
+    device: &DeviceFacts,
     info: &InfoFields,
     record: &MemoryRecord,
     outcome: &mut Outcome,
-) -> bool {
-    let raw = info.handle_type.as_raw();
-    let valid =
-        raw.is_power_of_two() && vk_names::valid_handle_type_mask().contains(info.handle_type);
-    if !valid {
-        let why = if raw == 0 {
-            "0, which is not a VkExternalMemoryHandleTypeFlagBits value"
-        } else if !raw.is_power_of_two() {
-            "more than one bit; it must be a single VkExternalMemoryHandleTypeFlagBits value"
-        } else {
-            "not a VkExternalMemoryHandleTypeFlagBits value"
-        };
-        outcome.push(
-            Finding::new(
-                cmd.handle_type_vuid,
-                cmd.name,
-                format!("{}->handleType", cmd.info_param),
-                format!(
-                    "{}(): {}->handleType is {} ({why}).",
-                    cmd.name,
-                    cmd.info_param,
-                    vk_names::handle_types(info.handle_type)
-                ),
-            )
-            .with(ObjectRef::device(record.device))
-            .with(ObjectRef::memory(record.memory)),
-        );
+) {
+    if is_one_of(info.handle_type, device.handle_types) {
+        return;
     }
-    valid
+    outcome.push(
+        Finding::new(
+            cmd.handle_type_vuid,
+            cmd.name,
+            format!("{}->handleType", cmd.info_param),
+            format!(
+                "{}(): {}->handleType is {}, which is not a valid VkExternalMemoryHandleTypeFlagBits \
+                 value on {}: {}.",
+                cmd.name,
+                cmd.info_param,
+                vk_names::handle_types(info.handle_type),
+                vk_names::handle(vk::ObjectType::DEVICE, device.handle),
+                vk_names::invalid_handle_types(info.handle_type, device.handle_types)
+            ),
+        )
+        .with(ObjectRef::device(record.device))
+        .with(ObjectRef::memory(record.memory)),
+    );
 }
 
 /// `handleType` must have been in `VkExportMemoryAllocateInfo::handleTypes` at allocation.

@@ -35,8 +35,14 @@ fn devices() -> Vec<DeviceFacts> {
     for toggle in toggles {
         let mut device = full.clone();
         toggle(&mut device.extensions);
+        device.handle_types = device.extensions.handle_types();
         devices.push(device);
     }
+    // Vulkan 1.0 without VK_KHR_external_memory: VkExportMemoryAllocateInfo is not available.
+    let mut version_1_0 = full.clone();
+    version_1_0.extensions.khr_external_memory = false;
+    version_1_0.api_version = vk::API_VERSION_1_0;
+    devices.push(version_1_0);
     let mut no_rdma_feature = full.clone();
     no_rdma_feature.rdma_feature = false;
     devices.push(no_rdma_feature);
@@ -64,9 +70,9 @@ fn allocations() -> Vec<AllocationFacts> {
     let valid = crate::vk_names::valid_handle_type_mask().as_raw();
     let valid_nv = crate::vk_names::valid_handle_type_nv_mask().as_raw();
     let mut all = Vec::new();
-    for memory_type_index in [0, RDMA_TYPE, 7] {
+    for (size, memory_type_index) in [(4096, 0), (4096, RDMA_TYPE), (4096, 7), (0, 0)] {
         let base = AllocationFacts {
-            size: 4096,
+            size,
             memory_type_index,
             ..Default::default()
         };

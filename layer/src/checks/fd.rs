@@ -1,8 +1,8 @@
 //! `vkGetMemoryFdKHR` (VK_KHR_external_memory_fd).
 
 use super::export::{
-    check_exported_with, check_single_handle_type, check_structure, exports_one_of, ExportArgs,
-    ExportCommand,
+    check_exported_with, check_handle_type_value, check_structure, exports_one_of, is_one_of,
+    ExportArgs, ExportCommand,
 };
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::{DeviceFacts, PackedAllocation};
@@ -41,7 +41,8 @@ pub fn is_clean(
     allocation: &PackedAllocation,
     handle_type: vk::ExternalMemoryHandleTypeFlags,
 ) -> bool {
-    device.extensions.khr_external_memory_fd && exports_one_of(allocation, handle_type, FD_TYPES)
+    device.extensions.khr_external_memory_fd
+        && exports_one_of(device, allocation, handle_type, FD_TYPES)
 }
 
 /// Every VUID of `vkGetMemoryFdKHR` that the arguments and tracked state can decide.
@@ -51,10 +52,8 @@ pub fn check_get_memory_fd(device: &DeviceFacts, args: &ExportArgs) -> Outcome {
     let Some((info, record)) = check_structure(&COMMAND, device, args, &mut outcome) else {
         return outcome;
     };
-    if !check_single_handle_type(&COMMAND, info, record, &mut outcome) {
-        return outcome;
-    }
-    if !FD_TYPES.contains(info.handle_type) {
+    check_handle_type_value(&COMMAND, device, info, record, &mut outcome);
+    if !is_one_of(info.handle_type, FD_TYPES) {
         outcome.push(
             Finding::new(
                 vuid::FD_HANDLE_TYPE_00672,
@@ -144,15 +143,43 @@ mod tests {
     }
 
     #[test]
-    fn invalid_handle_type_values_are_handle_type_parameter_only() {
-        for raw in [0u32, 0x3, 1 << 13, 1 << 31] {
+    fn invalid_handle_type_values_get_every_rule_they_break() {
+        // 0 and OPAQUE_FD|DMA_BUF are no single fd type (00672); 0 is trivially "included".
+        for raw in [0u32, 0x201] {
             let t = vk::ExternalMemoryHandleTypeFlags::from_raw(raw);
             assert_eq!(
-                check(good_args(t, exported(OPAQUE_FD))),
-                [vuid::FD_HANDLE_TYPE_PARAM],
+                check(good_args(t, exported(OPAQUE_FD | DMA_BUF))),
+                [vuid::FD_HANDLE_TYPE_PARAM, vuid::FD_HANDLE_TYPE_00672],
                 "{raw:#x}"
             );
         }
+        for raw in [0x3, 1 << 13, 1 << 31] {
+            let t = vk::ExternalMemoryHandleTypeFlags::from_raw(raw);
+            assert_eq!(
+                check(good_args(t, exported(OPAQUE_FD))),
+                [
+                    vuid::FD_HANDLE_TYPE_PARAM,
+                    vuid::FD_HANDLE_TYPE_00672,
+                    vuid::FD_HANDLE_TYPE_00671
+                ],
+                "{raw:#x}"
+            );
+        }
+    }
+
+    #[test]
+    fn dma_buf_without_its_extension_is_handle_type_parameter() {
+        let mut device = fd_device();
+        device.extensions.ext_external_memory_dma_buf = false;
+        device.handle_types = device.extensions.handle_types();
+        let outcome = check_get_memory_fd(&device, &good_args(DMA_BUF, exported(OPAQUE_FD | DMA_BUF)));
+        assert_eq!(outcome.ids(), [vuid::FD_HANDLE_TYPE_PARAM]);
+        let msg = &outcome.findings[0].message;
+        assert!(
+            msg.contains("VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT belongs to VK_EXT_external_memory_dma_buf, which the device was created without"),
+            "{msg}"
+        );
+        assert!(!is_clean(&device, &PackedAllocation::pack(&exported(OPAQUE_FD | DMA_BUF), vk::MemoryPropertyFlags::empty()), DMA_BUF));
     }
 
     #[test]

@@ -21,18 +21,28 @@ pub const RDMA_TYPE: u32 = 1;
 
 /// A device with every export extension enabled, the RDMA feature on, and memory types
 /// 0 = DEVICE_LOCAL, 1 = DEVICE_LOCAL|RDMA_CAPABLE_NV.
+/// Every extension of a handle type is enabled too, so every defined handle type is valid on it;
+/// its API version is 1.1.
 pub fn fd_device() -> DeviceFacts {
+    let extensions = EnabledExtensions {
+        khr_external_memory: true,
+        khr_external_memory_fd: true,
+        ext_external_memory_dma_buf: true,
+        nv_external_memory_rdma: true,
+        nv_external_memory: true,
+        nv_external_memory_win32: true,
+        ext_external_memory_metal: true,
+        ext_external_memory_host: true,
+        android_external_memory_android_hardware_buffer: true,
+        fuchsia_external_memory: true,
+        qnx_external_memory_screen_buffer: true,
+        ohos_external_memory: true,
+    };
     DeviceFacts {
         handle: DEVICE,
-        extensions: EnabledExtensions {
-            khr_external_memory: true,
-            khr_external_memory_fd: true,
-            ext_external_memory_dma_buf: true,
-            nv_external_memory_rdma: true,
-            nv_external_memory: true,
-            nv_external_memory_win32: true,
-            ext_external_memory_metal: true,
-        },
+        extensions,
+        handle_types: extensions.handle_types(),
+        api_version: vk::API_VERSION_1_1,
         rdma_feature: true,
         memory_types: vec![
             vk::MemoryPropertyFlags::DEVICE_LOCAL,

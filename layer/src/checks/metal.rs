@@ -1,8 +1,8 @@
 //! `vkGetMemoryMetalHandleEXT` (VK_EXT_external_memory_metal).
 
 use super::export::{
-    check_single_handle_type, check_structure, describe_allocation, exports_one_of, ExportArgs,
-    ExportCommand,
+    check_handle_type_value, check_structure, describe_allocation, exports_one_of, is_one_of,
+    ExportArgs, ExportCommand,
 };
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::{DeviceFacts, PackedAllocation};
@@ -44,7 +44,7 @@ pub fn is_clean(
     handle_type: vk::ExternalMemoryHandleTypeFlags,
 ) -> bool {
     device.extensions.ext_external_memory_metal
-        && exports_one_of(allocation, handle_type, METAL_TYPES)
+        && exports_one_of(device, allocation, handle_type, METAL_TYPES)
 }
 
 /// Every VUID of `vkGetMemoryMetalHandleEXT`.
@@ -59,7 +59,8 @@ pub fn check_get_memory_metal_handle(device: &DeviceFacts, args: &ExportArgs) ->
         ObjectRef::memory(record.memory),
     ];
     let field = "pGetMetalHandleInfo->handleType";
-    let Some(exported) = record.facts.export else {
+    check_handle_type_value(&COMMAND, device, info, record, &mut outcome);
+    if record.facts.export.is_none() {
         outcome.push(
             Finding::new(
                 vuid::METAL_MEMORY_10413,
@@ -75,13 +76,9 @@ pub fn check_get_memory_metal_handle(device: &DeviceFacts, args: &ExportArgs) ->
             .with(objects[0])
             .with(objects[1]),
         );
-        return outcome;
-    };
-    if !check_single_handle_type(&COMMAND, info, record, &mut outcome) {
-        return outcome;
     }
     let handle_type = || vk_names::handle_types(info.handle_type);
-    if !METAL_TYPES.contains(info.handle_type) {
+    if !is_one_of(info.handle_type, METAL_TYPES) {
         outcome.push(
             Finding::new(
                 vuid::METAL_HANDLE_TYPE_10415,
@@ -99,6 +96,10 @@ pub fn check_get_memory_metal_handle(device: &DeviceFacts, args: &ExportArgs) ->
             .with(objects[1]),
         );
     }
+    // Without any VkExportMemoryAllocateInfo, 10413 above says it (as the Khronos layer does).
+    let Some(exported) = record.facts.export else {
+        return outcome;
+    };
     if !exported.contains(info.handle_type) {
         outcome.push(
             Finding::new(
@@ -173,11 +174,23 @@ mod tests {
     }
 
     #[test]
-    fn invalid_handle_type_is_parameter_only() {
+    fn invalid_handle_type_gets_every_rule_it_breaks() {
         let t = HANDLE_TYPE_MTLBUFFER | HANDLE_TYPE_MTLHEAP;
         assert_eq!(
             ids(good_args(t, exported(t))),
-            [vuid::METAL_HANDLE_TYPE_PARAM]
+            [vuid::METAL_HANDLE_TYPE_PARAM, vuid::METAL_HANDLE_TYPE_10415]
+        );
+    }
+
+    #[test]
+    fn memory_not_exported_with_a_non_metal_type_is_10413_and_10415() {
+        assert_eq!(
+            ids(good_args(OPAQUE_FD, not_exported())),
+            [vuid::METAL_MEMORY_10413, vuid::METAL_HANDLE_TYPE_10415]
+        );
+        assert_eq!(
+            ids(good_args(HANDLE_TYPE_MTLBUFFER, not_exported())),
+            [vuid::METAL_MEMORY_10413]
         );
     }
 

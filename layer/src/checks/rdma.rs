@@ -1,7 +1,7 @@
 //! `vkGetMemoryRemoteAddressNV` (VK_NV_external_memory_rdma).
 
 use super::export::{
-    check_exported_with, check_single_handle_type, check_structure, describe_allocation,
+    check_exported_with, check_handle_type_value, check_structure, describe_allocation,
     exports_one_of, ExportArgs, ExportCommand,
 };
 use crate::finding::{Finding, ObjectRef, Outcome};
@@ -40,7 +40,7 @@ pub fn is_clean(
         && allocation
             .type_flags()
             .contains(vk::MemoryPropertyFlags::RDMA_CAPABLE_NV)
-        && exports_one_of(allocation, handle_type, vk_names::valid_handle_type_mask())
+        && exports_one_of(device, allocation, handle_type, device.handle_types)
 }
 
 /// Every VUID of `vkGetMemoryRemoteAddressNV`, plus the layer's RDMA warnings.
@@ -89,15 +89,14 @@ pub fn check_get_memory_remote_address(device: &DeviceFacts, args: &ExportArgs) 
             .with(objects[1]),
         );
     }
-    if check_single_handle_type(&COMMAND, info, record, &mut outcome) {
-        check_exported_with(
-            &COMMAND,
-            vuid::RDMA_HANDLE_TYPE_04966,
-            info,
-            record,
-            &mut outcome,
-        );
-    }
+    check_handle_type_value(&COMMAND, device, info, record, &mut outcome);
+    check_exported_with(
+        &COMMAND,
+        vuid::RDMA_HANDLE_TYPE_04966,
+        info,
+        record,
+        &mut outcome,
+    );
     outcome
 }
 
@@ -140,10 +139,13 @@ mod tests {
     }
 
     #[test]
-    fn invalid_handle_type_is_parameter_only() {
+    fn invalid_handle_type_gets_every_rule_it_breaks() {
         let t = vk::ExternalMemoryHandleTypeFlags::from_raw(1 << 25);
         let outcome = check_get_memory_remote_address(&fd_device(), &good_args(t, rdma_facts()));
-        assert_eq!(outcome.ids(), [vuid::RDMA_HANDLE_TYPE_PARAM]);
+        assert_eq!(
+            outcome.ids(),
+            [vuid::RDMA_HANDLE_TYPE_PARAM, vuid::RDMA_HANDLE_TYPE_04966]
+        );
     }
 
     #[test]

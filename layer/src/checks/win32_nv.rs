@@ -109,7 +109,6 @@ pub fn check_get_memory_win32_handle(device: &DeviceFacts, args: &Win32Args) -> 
             .with(objects[0])
             .with(objects[1]),
         );
-        return outcome;
     }
     if matches!(record.facts.export_nv, Some(types) if types.contains(args.handle_type))
         && args.handle_type.as_raw().is_power_of_two()
@@ -132,9 +131,8 @@ pub fn check_get_memory_win32_handle(device: &DeviceFacts, args: &Win32Args) -> 
             .with(objects[0])
             .with(objects[1]),
         );
-        return outcome;
     }
-    if !args.handle_type.as_raw().is_power_of_two() {
+    if args.handle_type.as_raw().count_ones() > 1 {
         outcome.push(
             Finding::new(
                 vuid::WIN32_MULTIPLE_BITS,
@@ -235,9 +233,14 @@ mod tests {
             [vuid::WIN32_HANDLE_TYPE_REQUIRED]
         );
         let garbage = vk::ExternalMemoryHandleTypeFlagsNV::from_raw(0x100);
+        // Every rule it breaks: not a valid value, and not what the memory was exported with.
         assert_eq!(
             ids(args(garbage, nv(Some(OPAQUE)))),
-            [vuid::WIN32_HANDLE_TYPE_PARAM]
+            [vuid::WIN32_HANDLE_TYPE_PARAM, vuid::WIN32_HANDLE_TYPE_01326]
+        );
+        assert_eq!(
+            ids(args(zero, nv(None))),
+            [vuid::WIN32_HANDLE_TYPE_REQUIRED, vuid::WIN32_HANDLE_TYPE_01326]
         );
         // Even when the allocation itself claimed the undefined bit.
         assert_eq!(

@@ -59,10 +59,17 @@ pub unsafe extern "system" fn create_device(
             // SAFETY: same create info as above.
             let read = unsafe { raw::read_device_create_info(info) };
             let fd_exports = instance.settings.check_fd_leaks.then(FdExports::new);
+            let mut properties = vk::PhysicalDeviceProperties::default();
+            if let Some(get) = instance.next.get_physical_device_properties {
+                // SAFETY: a live physical device and an output structure of ours.
+                unsafe { get(physical_device, &mut properties) };
+            }
             let state = DeviceState {
                 facts: DeviceFacts {
                     handle: device.as_raw(),
                     extensions: read.extensions,
+                    handle_types: read.extensions.handle_types(),
+                    api_version: device_api_version(instance.api_version, properties.api_version),
                     rdma_feature: read.rdma_feature,
                     memory_types: memory_properties.memory_types[..count]
                         .iter()
@@ -86,6 +93,15 @@ pub unsafe extern "system" fn create_device(
             result
         },
     )
+}
+
+/// The version of Vulkan a device offers the app: the lower of what the app asked for and what
+/// the physical device supports (major.minor; patch and variant do not enable anything).
+/// A physical device that reported no version (0) is taken at the app's word.
+fn device_api_version(instance: u32, physical_device: u32) -> u32 {
+    let physical_device = if physical_device == 0 { instance } else { physical_device };
+    let minor_of = |v: u32| vk::make_api_version(0, vk::api_version_major(v), vk::api_version_minor(v), 0);
+    minor_of(instance).min(minor_of(physical_device))
 }
 
 /// Asks the driver, once per device, what it supports for exporting memory of each handle type

@@ -19,8 +19,6 @@ use std::ffi::{c_int, c_void};
 /// The info structures of the export commands share one layout: sType, pNext, memory, handleType.
 trait ExportInfo: Copy {
     fn fields(&self) -> InfoFields;
-    /// The copy passed down: the validated values, with pNext cleared if it had to be reported.
-    fn with_null_p_next(self) -> Self;
 }
 
 macro_rules! export_info {
@@ -32,10 +30,6 @@ macro_rules! export_info {
                     memory: self.memory.as_raw(),
                     handle_type: self.handle_type,
                 }
-            }
-            fn with_null_p_next(mut self) -> Self {
-                self.p_next = std::ptr::null();
-                self
             }
         }
     )*};
@@ -55,8 +49,7 @@ struct Judged {
 }
 
 /// The shared body of the three commands with an info structure: read, validate, decide, and
-/// hand the structure to `call_down`: the app's own when nothing was found, else the validated
-/// copy. `is_clean` is the command's fast test of the common call (see `checks::fd::is_clean`),
+/// hand the app's own structure to `call_down`, as the app made it. `is_clean` is the command's fast test of the common call (see `checks::fd::is_clean`),
 /// `check` its full check.
 ///
 /// # Safety
@@ -102,7 +95,7 @@ unsafe fn export_call<I: ExportInfo>(
                     }
                 }
             }
-            export_call_checked(cmd, check, state, info, output_null, call_down)
+            export_call_checked(cmd, check, state, p_info, info, output_null, call_down)
         },
     )
 }
@@ -113,6 +106,7 @@ fn export_call_checked<I: ExportInfo>(
     cmd: &ExportCommand,
     check: impl FnOnce(&DeviceFacts, &ExportArgs) -> Outcome,
     state: &DeviceState,
+    p_info: *const I,
     info: StructArg<I>,
     output_null: bool,
     call_down: impl FnOnce(&DeviceState, &Judged, *const I) -> Option<vk::Result>,
@@ -135,7 +129,7 @@ fn export_call_checked<I: ExportInfo>(
     if decide(state, cmd.name, &outcome) == Decision::Skip {
         return Decision::SKIPPED_RESULT;
     }
-    let (StructArg::Valid(info), MemoryLookup::Live(record)) = (info, &args.memory) else {
+    let (StructArg::Valid(_), MemoryLookup::Live(record)) = (info, &args.memory) else {
         // Unreachable: a NULL or mistyped structure, or memory that is not live, blocks the call.
         return Decision::SKIPPED_RESULT;
     };
@@ -143,8 +137,8 @@ fn export_call_checked<I: ExportInfo>(
         memory: LiveMemory::from(record),
         valid_call: !outcome.has_errors(),
     };
-    call_down(state, &judged, &info.with_null_p_next())
-        .unwrap_or(vk::Result::ERROR_EXTENSION_NOT_PRESENT)
+    // The app's own structure, pNext and all: the layer never rewrites a call.
+    call_down(state, &judged, p_info).unwrap_or(vk::Result::ERROR_EXTENSION_NOT_PRESENT)
 }
 
 pub unsafe extern "system" fn get_memory_fd_khr(

@@ -60,6 +60,7 @@ pub unsafe extern "system" fn create_instance(
                 // SAFETY: the next layer's GIPA and the instance it just created.
                 next: unsafe { InstanceDispatch::load(gipa, instance) },
                 debug_utils_enabled: read.debug_utils_enabled,
+                api_version: read.api_version,
                 messengers: RwLock::new(read.messengers),
                 settings,
                 duplicates: Default::default(),

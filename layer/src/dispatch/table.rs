@@ -22,6 +22,7 @@ pub struct InstanceDispatch {
     pub destroy_instance: Option<vk::PFN_vkDestroyInstance>,
     pub create_device: Option<vk::PFN_vkCreateDevice>,
     pub get_physical_device_memory_properties: Option<vk::PFN_vkGetPhysicalDeviceMemoryProperties>,
+    pub get_physical_device_properties: Option<vk::PFN_vkGetPhysicalDeviceProperties>,
     pub get_physical_device_external_buffer_properties:
         Option<vk::PFN_vkGetPhysicalDeviceExternalBufferProperties>,
     pub create_debug_utils_messenger: Option<vk::PFN_vkCreateDebugUtilsMessengerEXT>,
@@ -44,6 +45,7 @@ impl InstanceDispatch {
                 get_physical_device_memory_properties: cast(get(
                     c"vkGetPhysicalDeviceMemoryProperties",
                 )),
+                get_physical_device_properties: cast(get(c"vkGetPhysicalDeviceProperties")),
                 get_physical_device_external_buffer_properties: cast(
                     get(c"vkGetPhysicalDeviceExternalBufferProperties")
                         .or_else(|| get(c"vkGetPhysicalDeviceExternalBufferPropertiesKHR")),

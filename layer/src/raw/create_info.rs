@@ -187,6 +187,8 @@ pub unsafe fn read_device_create_info(info: &vk::DeviceCreateInfo<'_>) -> Device
 #[derive(Default)]
 pub struct InstanceCreateRead {
     pub debug_utils_enabled: bool,
+    /// `pApplicationInfo->apiVersion`, `VK_API_VERSION_1_0` when absent or 0.
+    pub api_version: u32,
     pub messengers: Vec<Messenger>,
 }
 
@@ -204,6 +206,13 @@ pub unsafe fn read_instance_create_info(info: &vk::InstanceCreateInfo<'_>) -> In
         )
     };
     read.debug_utils_enabled = names.iter().any(|n| n == b"VK_EXT_debug_utils");
+    // SAFETY: NULL or the application info the app gave vkCreateInstance.
+    let declared = unsafe { info.p_application_info.as_ref() }.map_or(0, |app| app.api_version);
+    read.api_version = if declared == 0 {
+        vk::API_VERSION_1_0
+    } else {
+        declared
+    };
     // SAFETY: each node is read as the structure its sType names.
     unsafe {
         walk_chain(info.p_next, |s_type, node| match s_type {

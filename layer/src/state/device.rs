@@ -8,6 +8,7 @@ use super::live_memory::LiveMemories;
 use super::maps::HandleMap;
 use crate::dispatch::table::DeviceDispatch;
 use crate::finding::ObjectRef;
+use crate::vk_names;
 use ash::vk;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -22,6 +23,11 @@ pub struct EnabledExtensions {
     pub nv_external_memory: bool,
     pub nv_external_memory_win32: bool,
     pub ext_external_memory_metal: bool,
+    pub ext_external_memory_host: bool,
+    pub android_external_memory_android_hardware_buffer: bool,
+    pub fuchsia_external_memory: bool,
+    pub qnx_external_memory_screen_buffer: bool,
+    pub ohos_external_memory: bool,
 }
 
 impl EnabledExtensions {
@@ -35,8 +41,49 @@ impl EnabledExtensions {
             b"VK_NV_external_memory" => self.nv_external_memory = true,
             b"VK_NV_external_memory_win32" => self.nv_external_memory_win32 = true,
             b"VK_EXT_external_memory_metal" => self.ext_external_memory_metal = true,
+            b"VK_EXT_external_memory_host" => self.ext_external_memory_host = true,
+            b"VK_ANDROID_external_memory_android_hardware_buffer" => {
+                self.android_external_memory_android_hardware_buffer = true
+            }
+            b"VK_FUCHSIA_external_memory" => self.fuchsia_external_memory = true,
+            b"VK_QNX_external_memory_screen_buffer" => {
+                self.qnx_external_memory_screen_buffer = true
+            }
+            b"VK_OHOS_external_memory" => self.ohos_external_memory = true,
             _ => {}
         }
+    }
+
+    /// Whether the extension named `name` is enabled (for the ones this type tracks).
+    pub fn has(&self, name: &str) -> bool {
+        match name {
+            "VK_KHR_external_memory" => self.khr_external_memory,
+            "VK_KHR_external_memory_fd" => self.khr_external_memory_fd,
+            "VK_EXT_external_memory_dma_buf" => self.ext_external_memory_dma_buf,
+            "VK_NV_external_memory_rdma" => self.nv_external_memory_rdma,
+            "VK_NV_external_memory" => self.nv_external_memory,
+            "VK_NV_external_memory_win32" => self.nv_external_memory_win32,
+            "VK_EXT_external_memory_metal" => self.ext_external_memory_metal,
+            "VK_EXT_external_memory_host" => self.ext_external_memory_host,
+            "VK_ANDROID_external_memory_android_hardware_buffer" => {
+                self.android_external_memory_android_hardware_buffer
+            }
+            "VK_FUCHSIA_external_memory" => self.fuchsia_external_memory,
+            "VK_QNX_external_memory_screen_buffer" => self.qnx_external_memory_screen_buffer,
+            "VK_OHOS_external_memory" => self.ohos_external_memory,
+            _ => false,
+        }
+    }
+
+    /// The `VkExternalMemoryHandleTypeFlagBits` valid on a device with these extensions: the
+    /// core bits, and each bit whose extension is enabled.
+    pub fn handle_types(&self) -> vk::ExternalMemoryHandleTypeFlags {
+        vk_names::HANDLE_TYPE_EXTENSIONS
+            .iter()
+            .filter(|(_, name)| self.has(name))
+            .fold(vk_names::CORE_HANDLE_TYPES, |all, (bit, _)| {
+                all | vk::ExternalMemoryHandleTypeFlags::from_raw(1 << bit)
+            })
     }
 }
 
@@ -45,6 +92,11 @@ impl EnabledExtensions {
 pub struct DeviceFacts {
     pub handle: u64,
     pub extensions: EnabledExtensions,
+    /// The handle-type bits valid on this device (`EnabledExtensions::handle_types`).
+    pub handle_types: vk::ExternalMemoryHandleTypeFlags,
+    /// The version of Vulkan the device offers the app: the lower of the instance's
+    /// `VkApplicationInfo::apiVersion` (1.0 when absent) and the physical device's `apiVersion`.
+    pub api_version: u32,
     /// `VkPhysicalDeviceExternalMemoryRDMAFeaturesNV::externalMemoryRDMA` was enabled.
     pub rdma_feature: bool,
     /// Property flags of each memory type of the physical device.

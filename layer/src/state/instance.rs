@@ -38,6 +38,8 @@ pub struct InstanceState {
     pub handle: vk::Instance,
     pub next: InstanceDispatch,
     pub debug_utils_enabled: bool,
+    /// `VkApplicationInfo::apiVersion` (`VK_API_VERSION_1_0` when absent or 0).
+    pub api_version: u32,
     /// Written only when the app creates or destroys a messenger; read (copied out) to report.
     pub messengers: RwLock<Vec<Messenger>>,
     /// The settings, read once at vkCreateInstance.
