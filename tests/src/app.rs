@@ -141,7 +141,9 @@ const TEST_DRIVER_CONFIG: vk::StructureType = vk::StructureType::from_raw(1_000_
 pub struct Options {
     /// Register a debug-utils messenger with vkCreateDebugUtilsMessengerEXT.
     pub messenger: bool,
-    /// Chain the messenger to VkInstanceCreateInfo instead.
+    /// Chain the messenger (the same callback and sink) to VkInstanceCreateInfo too. By the
+    /// spec it is active only during vkCreateInstance and vkDestroyInstance: with `messenger`
+    /// as well, each message still arrives once.
     pub messenger_in_create_info: bool,
     /// The driver: one per test binary (the first instance of a process chooses).
     pub driver: Driver,
@@ -394,7 +396,8 @@ impl Instance {
     /// Takes the layer's GENERAL messages about its settings received so far (ID
     /// [`SETTINGS_MESSAGE_ID`]): warnings about bad values, and the active configuration. They
     /// are sent during vkCreateInstance, so only a messenger chained to VkInstanceCreateInfo
-    /// ([`Options::messenger_in_create_info`]) sees them.
+    /// ([`Options::messenger_in_create_info`]) sees them; later findings reach only a created
+    /// one ([`Options::messenger`]).
     pub fn settings_messages(&self) -> Vec<Captured> {
         std::mem::take(&mut *self.sink.settings.lock().unwrap())
     }

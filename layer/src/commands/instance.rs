@@ -5,6 +5,7 @@ use crate::dispatch::table::{cast, InstanceDispatch};
 use crate::raw::{self, StructArg};
 use crate::report::{self, process_report, Severity};
 use crate::settings::{sources, Settings};
+use crate::state::instance::LifetimeCall;
 use crate::state::registry::INSTANCES;
 use crate::state::{InstanceState, Messenger};
 use ash::vk::{self, Handle};
@@ -61,10 +62,13 @@ pub unsafe extern "system" fn create_instance(
                 next: unsafe { InstanceDispatch::load(gipa, instance) },
                 debug_utils_enabled: read.debug_utils_enabled,
                 api_version: read.api_version,
-                messengers: RwLock::new(read.messengers),
+                chained_messengers: read.messengers,
+                created_messengers: RwLock::new(Vec::new()),
                 settings,
                 duplicates: Default::default(),
             };
+            // Still in vkCreateInstance: the messengers chained to its create info hear this.
+            let _creating = LifetimeCall::enter(instance);
             process_report::enable(&state.settings);
             for warning in &warnings {
                 report::announce(&state, Severity::Warning, &format!("settings: {warning}"));
@@ -90,6 +94,8 @@ pub unsafe extern "system" fn destroy_instance(
         let Some(state) = instance_state(instance) else {
             return;
         };
+        // What this call reports reaches the messengers chained to the instance's create info.
+        let _destroying = LifetimeCall::enter(instance);
         // SAFETY: as in instance_state.
         INSTANCES.remove(unsafe { raw::dispatch_key(instance.as_raw()) });
         process_report::write();
@@ -128,7 +134,7 @@ pub unsafe extern "system" fn create_debug_utils_messenger(
                 };
                 let handle = unsafe { raw::read_out(p_messenger) }.unwrap_or_default();
                 if let StructArg::Valid(m) = info {
-                    state.messengers.write().push(Messenger::Utils {
+                    state.created_messengers.write().push(Messenger::Utils {
                         handle: handle.as_raw(),
                         severities: m.message_severity,
                         types: m.message_type,
@@ -187,7 +193,7 @@ pub unsafe extern "system" fn create_debug_report_callback(
                 };
                 let handle = unsafe { raw::read_out(p_callback) }.unwrap_or_default();
                 if let StructArg::Valid(c) = info {
-                    state.messengers.write().push(Messenger::Report {
+                    state.created_messengers.write().push(Messenger::Report {
                         handle: handle.as_raw(),
                         flags: c.flags,
                         callback: c.pfn_callback,
@@ -233,7 +239,7 @@ fn forget_messenger(state: &InstanceState, handle: u64, utils: bool) {
     if handle == 0 {
         return;
     }
-    state.messengers.write().retain(|m| {
+    state.created_messengers.write().retain(|m| {
         let same_kind = matches!(m, Messenger::Utils { .. }) == utils;
         !(same_kind && m.handle() == handle)
     });

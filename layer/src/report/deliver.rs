@@ -57,7 +57,7 @@ fn report_for(
 ) -> bool {
     let settings = &instance.settings;
     let messengers = if settings.debug_action.callback {
-        instance.messengers_snapshot()
+        instance.active_messengers()
     } else {
         Vec::new()
     };
@@ -261,7 +261,7 @@ pub fn announce(instance: &InstanceState, severity: Severity, text: &str) {
     if !wanted {
         return;
     }
-    let messengers = instance.messengers_snapshot();
+    let messengers = instance.active_messengers();
     let c_text = to_c_string(text);
     let data = vk::DebugUtilsMessengerCallbackDataEXT {
         p_message_id_name: c"exportcheck-settings".as_ptr(),

@@ -1,12 +1,14 @@
-//! The `log` debug action: text (or JSON) lines to `log_filename`, or to stderr for apps that
-//! registered no messenger.
+//! The `log` debug action: text (or JSON) lines to `log_filename`, or to stderr for apps with no
+//! active messenger (none created; one chained to `VkInstanceCreateInfo` is active only during
+//! `vkCreateInstance` and `vkDestroyInstance`).
 
 use crate::finding::{Finding, Severity};
 use crate::settings::{LogTarget, Settings};
 use std::io::Write;
 
-/// Writes one finding's line to the log. `app_has_messenger`: without `log_filename`, the log
-/// is stderr and only for apps that registered no messenger (which see the finding there).
+/// Writes one finding's line to the log. `app_has_messenger`: whether a messenger or callback
+/// of the app is active for this report; without `log_filename`, the log is stderr and only for
+/// apps with none (which see the finding there).
 pub fn write(settings: &Settings, finding: &Finding, text: &str, app_has_messenger: bool) {
     let line = if settings.message_format_json {
         serde_json::json!({

@@ -54,7 +54,7 @@ pub struct ReportFlags {
 /// What happens with a reported finding (`debug_action`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DebugActions {
-    /// Write it to the log (`log_filename`, or stderr when the app has no messenger).
+    /// Write it to the log (`log_filename`, or stderr when the app has no active messenger).
     pub log: bool,
     /// Deliver it to the app's debug messengers and debug-report callbacks.
     pub callback: bool,
@@ -196,7 +196,7 @@ impl Settings {
                 actions => actions,
             },
             self.log_filename.as_ref().map_or_else(
-                || "(stderr when the app has no messenger)".to_owned(),
+                || "(stderr when the app has no active messenger)".to_owned(),
                 log_target_text
             ),
             self.message_id_filter.join(", "),

@@ -103,10 +103,11 @@ pub struct Ctx {
 
 impl Ctx {
     /// An instance with the test's API settings and a messenger chained to VkInstanceCreateInfo,
-    /// which also sees what the layer says during vkCreateInstance (the settings messages).
+    /// which sees what the layer says during vkCreateInstance (the settings messages), and the
+    /// same messenger created after it, which sees the findings (each message arrives once).
     pub fn instance(&self) -> Instance {
         Instance::with(Options {
-            messenger: false,
+            messenger: true,
             messenger_in_create_info: true,
             layer_settings: self.api,
             typed_layer_settings: self.api_typed,
