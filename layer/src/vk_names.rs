@@ -220,6 +220,8 @@ pub fn object_type_enum(ty: vk::ObjectType) -> &'static str {
         vk::ObjectType::PHYSICAL_DEVICE => "VK_OBJECT_TYPE_PHYSICAL_DEVICE",
         vk::ObjectType::DEVICE => "VK_OBJECT_TYPE_DEVICE",
         vk::ObjectType::DEVICE_MEMORY => "VK_OBJECT_TYPE_DEVICE_MEMORY",
+        vk::ObjectType::BUFFER => "VK_OBJECT_TYPE_BUFFER",
+        vk::ObjectType::IMAGE => "VK_OBJECT_TYPE_IMAGE",
         _ => "VK_OBJECT_TYPE_UNKNOWN",
     }
 }
@@ -231,6 +233,8 @@ pub fn object_type(ty: vk::ObjectType) -> &'static str {
         vk::ObjectType::PHYSICAL_DEVICE => "VkPhysicalDevice",
         vk::ObjectType::DEVICE => "VkDevice",
         vk::ObjectType::DEVICE_MEMORY => "VkDeviceMemory",
+        vk::ObjectType::BUFFER => "VkBuffer",
+        vk::ObjectType::IMAGE => "VkImage",
         _ => "VkObject",
     }
 }

@@ -3,7 +3,7 @@
 use super::export::{describe_allocation, describe_dead_memory};
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::raw::{AllocateInfoRead, ChainEnd, ChainRead, MAX_CHAIN_LENGTH};
-use crate::state::{AllocationFacts, DeviceFacts, ExternalMemorySupport, MemoryLookup};
+use crate::state::{AllocationFacts, DeviceFacts, MemoryLookup};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
@@ -23,10 +23,6 @@ pub fn is_clean(device: &DeviceFacts, facts: &AllocationFacts, chain: &ChainRead
                 && !facts.export_win32_nv
                 && device.handle_types.contains(types)
                 && !is_zero_size_export(facts)
-                && device
-                    .external_memory
-                    .as_ref()
-                    .map_or(true, |support| export_is_supported(types, support))
         }
     };
     let export_nv_ok = facts.export_nv.map_or(true, |types| {
@@ -253,25 +249,6 @@ pub fn check_allocate(device: &DeviceFacts, info: &AllocateInfoRead, output_null
             .with(device_ref),
         );
     }
-    if let (Some(types), Some(support)) = (facts.export, &device.external_memory) {
-        if let Some(problems) = unsupported_export(types, support) {
-            outcome.push(
-                Finding::new(
-                    vuid::EXPORT_HANDLE_TYPES_09860,
-                    ALLOCATE,
-                    "pAllocateInfo->pNext<VkExportMemoryAllocateInfo>.handleTypes",
-                    format!(
-                        "vkAllocateMemory(): pAllocateInfo->pNext<VkExportMemoryAllocateInfo>\
-                         .handleTypes is {}, but {} (as vkGetPhysicalDeviceExternalBufferProperties \
-                         reports for this physical device).",
-                        vk_names::handle_types(types),
-                        problems.join("; ")
-                    ),
-                )
-                .with(device_ref),
-            );
-        }
-    }
     if let Some(types) = facts.export_nv {
         if !vk_names::valid_handle_type_nv_mask().contains(types) {
             outcome.push(
@@ -290,76 +267,6 @@ pub fn check_allocate(device: &DeviceFacts, info: &AllocateInfoRead, output_null
         }
     }
     outcome
-}
-
-/// What is wrong with exporting `types` (VUID 00656): each bit must be exportable and compatible
-/// with the others. Undefined bits are left to the handleTypes-parameter check.
-fn unsupported_export(
-    types: vk::ExternalMemoryHandleTypeFlags,
-    support: &ExternalMemorySupport,
-) -> Option<Vec<String>> {
-    if export_is_supported(types, support) {
-        return None; // The path of every valid allocation: no iterator, no string.
-    }
-    let bits = || {
-        (0..32)
-            .map(|b| vk::ExternalMemoryHandleTypeFlags::from_raw(1 << b))
-            .filter(|bit| (types & vk_names::valid_handle_type_mask()).contains(*bit))
-    };
-    let exportable = |bit| {
-        support
-            .of(bit)
-            .0
-            .contains(vk::ExternalMemoryFeatureFlags::EXPORTABLE)
-    };
-    let mut problems: Vec<String> = bits()
-        .filter(|bit| !exportable(*bit))
-        .map(|bit| {
-            format!(
-                "{} is not exportable (externalMemoryFeatures = {})",
-                vk_names::handle_types(bit),
-                vk_names::memory_features(support.of(bit).0)
-            )
-        })
-        .collect();
-    // Compatibility matters among the types that can be exported at all.
-    let exported = bits()
-        .filter(|bit| exportable(*bit))
-        .fold(vk::ExternalMemoryHandleTypeFlags::empty(), |all, bit| {
-            all | bit
-        });
-    problems.extend(bits().filter(|bit| exportable(*bit)).filter_map(|bit| {
-        let compatible = support.of(bit).1;
-        (!compatible.contains(exported)).then(|| {
-            format!(
-                "{} is compatible only with {}",
-                vk_names::handle_types(bit),
-                vk_names::handle_types(compatible)
-            )
-        })
-    }));
-    (!problems.is_empty()).then_some(problems)
-}
-
-/// Whether every defined bit of `types` is exportable and compatible with all the others.
-#[inline]
-fn export_is_supported(
-    types: vk::ExternalMemoryHandleTypeFlags,
-    support: &ExternalMemorySupport,
-) -> bool {
-    let defined = (types & vk_names::valid_handle_type_mask()).as_raw();
-    let mut compatible_with_all = u32::MAX;
-    let mut rest = defined;
-    while rest != 0 {
-        let bit = vk::ExternalMemoryHandleTypeFlags::from_raw(rest & rest.wrapping_neg());
-        rest &= rest - 1;
-        let (features, compatible) = support.of(bit);
-        if !features.contains(vk::ExternalMemoryFeatureFlags::EXPORTABLE) {
-            return false;
-        }
-        compatible_with_all &= compatible.as_raw();
-    }
-    compatible_with_all & defined == defined
 }
 
 /// Checks the `memory` argument of `vkFreeMemory`.
@@ -497,29 +404,6 @@ mod tests {
         let out = check(&not_exported(), ChainEnd::TooLong);
         assert_eq!(out.ids(), [vuid::PNEXT_CHAIN_TOO_LONG]);
         assert!(!out.blocked);
-    }
-
-    #[test]
-    fn unsupported_or_incompatible_export_types_are_00656() {
-        let win32 = vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32;
-        let out = check(&exported(OPAQUE_FD | win32), ChainEnd::Complete);
-        assert_eq!(out.ids(), [vuid::EXPORT_HANDLE_TYPES_09860]);
-        assert!(!out.blocked);
-        let msg = &out.findings[0].message;
-        assert!(
-            msg.contains("VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT is not exportable"),
-            "{msg}"
-        );
-        let out = check(&exported(DMA_BUF | RDMA), ChainEnd::Complete);
-        assert_eq!(out.ids(), [vuid::EXPORT_HANDLE_TYPES_09860]);
-        assert!(out.findings[0]
-            .message
-            .contains("VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT is compatible only with"));
-        // Without the driver's answer there is nothing to check against.
-        let mut device = fd_device();
-        device.external_memory = None;
-        let info = AllocateInfoRead::Valid(exported(OPAQUE_FD | win32), ChainRead::COMPLETE);
-        assert!(check_allocate(&device, &info, false).ids().is_empty());
     }
 
     #[test]

@@ -3,8 +3,7 @@
 use super::export::{ExportArgs, InfoFields};
 use crate::raw::StructArg;
 use crate::state::{
-    AllocationFacts, DeviceFacts, EnabledExtensions, ExternalMemorySupport, MemoryLookup,
-    MemoryRecord,
+    AllocationFacts, DeviceFacts, EnabledExtensions, MemoryLookup, MemoryRecord,
 };
 use ash::vk;
 
@@ -48,30 +47,7 @@ pub fn fd_device() -> DeviceFacts {
             vk::MemoryPropertyFlags::DEVICE_LOCAL,
             vk::MemoryPropertyFlags::DEVICE_LOCAL | vk::MemoryPropertyFlags::RDMA_CAPABLE_NV,
         ],
-        external_memory: Some(Box::new(external_memory())),
     }
-}
-
-/// Every valid handle type exportable and compatible with every other, except: OPAQUE_WIN32 is
-/// not exportable, DMA_BUF is compatible only with OPAQUE_FD and itself.
-pub fn external_memory() -> ExternalMemorySupport {
-    let all = crate::vk_names::valid_handle_type_mask();
-    let exportable =
-        vk::ExternalMemoryFeatureFlags::EXPORTABLE | vk::ExternalMemoryFeatureFlags::IMPORTABLE;
-    let mut support = ExternalMemorySupport::default();
-    for bit in (0..32)
-        .map(|b| vk::ExternalMemoryHandleTypeFlags::from_raw(1 << b))
-        .filter(|bit| all.contains(*bit))
-    {
-        match bit {
-            vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32 => {
-                support.set(bit, vk::ExternalMemoryFeatureFlags::empty(), bit)
-            }
-            DMA_BUF => support.set(bit, exportable, OPAQUE_FD | DMA_BUF),
-            _ => support.set(bit, exportable, all),
-        }
-    }
-    support
 }
 
 pub fn exported(types: vk::ExternalMemoryHandleTypeFlags) -> AllocationFacts {

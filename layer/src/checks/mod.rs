@@ -8,6 +8,7 @@ pub mod fd;
 pub mod fd_leaks;
 pub mod metal;
 pub mod rdma;
+pub mod resource_export;
 pub mod win32_nv;
 
 #[cfg(test)]

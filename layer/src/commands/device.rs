@@ -7,8 +7,7 @@ use crate::raw;
 use crate::state::fd_exports::FdExports;
 use crate::state::maps;
 use crate::state::registry::{DEVICES, INSTANCES};
-use crate::state::{DeviceFacts, DeviceState, ExternalMemorySupport, InstanceState};
-use crate::vk_names;
+use crate::state::{DeviceFacts, DeviceState};
 use ash::vk::{self, Handle};
 use std::sync::Arc;
 
@@ -75,8 +74,6 @@ pub unsafe extern "system" fn create_device(
                         .iter()
                         .map(|t| t.property_flags)
                         .collect(),
-                    external_memory: external_memory_support(&instance, physical_device)
-                        .map(Box::new),
                 },
                 physical_device,
                 // SAFETY: the next layer's GDPA and the device it just created.
@@ -87,6 +84,7 @@ pub unsafe extern "system" fn create_device(
                 freed: Default::default(),
                 memory_names: Default::default(),
                 names: maps::handle_map(4),
+                resources: Default::default(),
                 fd_exports,
             };
             DEVICES.insert(device.as_raw(), Arc::new(state));
@@ -104,37 +102,6 @@ fn device_api_version(instance: u32, physical_device: u32) -> u32 {
     minor_of(instance).min(minor_of(physical_device))
 }
 
-/// Asks the driver, once per device, what it supports for exporting memory of each handle type
-/// (for a buffer usable for transfers; the allocation-time rule 00656 is checked against it).
-fn external_memory_support(
-    instance: &InstanceState,
-    physical_device: vk::PhysicalDevice,
-) -> Option<ExternalMemorySupport> {
-    let get = instance
-        .next
-        .get_physical_device_external_buffer_properties?;
-    let mut support = ExternalMemorySupport::default();
-    for bit in 0..32 {
-        let handle_type = vk::ExternalMemoryHandleTypeFlags::from_raw(1 << bit);
-        if !vk_names::valid_handle_type_mask().contains(handle_type) {
-            continue;
-        }
-        let info = vk::PhysicalDeviceExternalBufferInfo::default()
-            .usage(vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST)
-            .handle_type(handle_type);
-        let mut properties = vk::ExternalBufferProperties::default();
-        // SAFETY: a live physical device, an input and an output structure of ours.
-        unsafe { get(physical_device, &info, &mut properties) };
-        let p = properties.external_memory_properties;
-        support.set(
-            handle_type,
-            p.external_memory_features,
-            p.compatible_handle_types,
-        );
-    }
-    Some(support)
-}
-
 pub unsafe extern "system" fn destroy_device(
     device: vk::Device,
     p_allocator: *const vk::AllocationCallbacks<'_>,
@@ -148,6 +115,7 @@ pub unsafe extern "system" fn destroy_device(
         // it tracked goes now.
         state.memories.clear();
         state.names.clear();
+        state.resources.clear();
         if let Some(next) = state.next.destroy_device {
             // SAFETY: the app's arguments, passed down.
             unsafe { next(device, p_allocator) }

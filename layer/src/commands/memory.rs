@@ -2,14 +2,15 @@
 
 use super::fd_leaks;
 use super::policy::{decide, reject_unknown_device, Decision};
+use super::resources;
 use crate::boundary;
 use crate::checks::alloc;
-use crate::raw::{self, AllocateInfoRead};
+use crate::raw::{self, AllocateInfoRead, ChainRead};
 use crate::state::registry::{
     lookup_dead_memory, record_allocation, remember_free, take_allocation,
 };
 use crate::state::this_thread::with_device;
-use crate::state::{DeviceState, LiveMemory, MemoryLookup, PackedAllocation};
+use crate::state::{AllocationFacts, DeviceState, LiveMemory, MemoryLookup, PackedAllocation};
 use crate::vuid;
 use ash::vk::{self, Handle};
 
@@ -49,6 +50,11 @@ pub unsafe extern "system" fn allocate_memory(
                 if !clean && validate_allocate(state, &info, p_memory.is_null()) == Decision::Skip {
                     return Decision::SKIPPED_RESULT;
                 }
+                if let AllocateInfoRead::Valid(facts, chain) = &info {
+                    if judge_dedicated(state, facts, chain) == Decision::Skip {
+                        return Decision::SKIPPED_RESULT;
+                    }
+                }
                 let Some(next) = state.next.allocate_memory else {
                     return vk::Result::ERROR_INITIALIZATION_FAILED;
                 };
@@ -85,6 +91,48 @@ fn validate_allocate(state: &DeviceState, info: &AllocateInfoRead, output_null: 
     let outcome = boundary::contain(ALLOCATE, || {
         alloc::check_allocate(&state.facts, info, output_null)
     });
+    decide(state, ALLOCATE, &outcome)
+}
+
+/// An exported allocation dedicated to a buffer or image is judged against that resource's
+/// create info (`checks::resource_export`): reported, and whether the call goes down.
+#[inline(always)]
+fn judge_dedicated(state: &DeviceState, facts: &AllocationFacts, chain: &ChainRead) -> Decision {
+    let (Some((ty, handle)), Some(export)) = (chain.dedicated_to, facts.export) else {
+        return Decision::CallDown;
+    };
+    if export.is_empty() {
+        return Decision::CallDown;
+    }
+    judge_dedicated_resource(state, facts, ty, handle, export)
+}
+
+#[inline(never)]
+fn judge_dedicated_resource(
+    state: &DeviceState,
+    facts: &AllocationFacts,
+    ty: vk::ObjectType,
+    handle: u64,
+    export: vk::ExternalMemoryHandleTypeFlags,
+) -> Decision {
+    let Some(tracked) = state.resources.get(ty, handle) else {
+        return Decision::CallDown;
+    };
+    let structure = if ty == vk::ObjectType::IMAGE { "image" } else { "buffer" };
+    let outcome = resources::judge(
+        state,
+        ALLOCATE,
+        "pAllocateInfo".to_owned(),
+        None,
+        format!(
+            "the allocation (allocationSize {}, memoryTypeIndex {}, dedicated to the {structure} \
+             of VkMemoryDedicatedAllocateInfo)",
+            facts.size, facts.memory_type_index
+        ),
+        export,
+        true,
+        (ty, handle, &tracked),
+    );
     decide(state, ALLOCATE, &outcome)
 }
 

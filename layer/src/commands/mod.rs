@@ -8,3 +8,4 @@ pub mod instance;
 pub mod memory;
 pub mod names;
 pub mod policy;
+pub mod resources;

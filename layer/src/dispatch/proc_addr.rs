@@ -6,7 +6,7 @@
 
 use super::chain::void_fn;
 use crate::boundary;
-use crate::commands::{device, export, instance, memory, names};
+use crate::commands::{device, export, instance, memory, names, resources};
 use crate::raw;
 use crate::state::registry::{DEVICES, INSTANCES};
 use crate::state::DeviceState;
@@ -54,6 +54,18 @@ fn layer_device_command(name: &[u8]) -> vk::PFN_vkVoidFunction {
         b"vkGetMemoryWin32HandleNV" => void_fn!(export::get_memory_win32_handle_nv),
         b"vkGetMemoryMetalHandleEXT" => void_fn!(export::get_memory_metal_handle_ext),
         b"vkSetDebugUtilsObjectNameEXT" => void_fn!(names::set_debug_utils_object_name),
+        b"vkCreateBuffer" => void_fn!(resources::create_buffer),
+        b"vkDestroyBuffer" => void_fn!(resources::destroy_buffer),
+        b"vkCreateImage" => void_fn!(resources::create_image),
+        b"vkDestroyImage" => void_fn!(resources::destroy_image),
+        b"vkBindBufferMemory" => void_fn!(resources::bind_buffer_memory),
+        b"vkBindImageMemory" => void_fn!(resources::bind_image_memory),
+        b"vkBindBufferMemory2" | b"vkBindBufferMemory2KHR" => {
+            void_fn!(resources::bind_buffer_memory2)
+        }
+        b"vkBindImageMemory2" | b"vkBindImageMemory2KHR" => {
+            void_fn!(resources::bind_image_memory2)
+        }
         _ => None,
     }
 }
@@ -79,8 +91,33 @@ fn intercepts_on(name: &[u8], state: &DeviceState) -> bool {
         b"vkSetDebugUtilsObjectNameEXT" => {
             state.instance.debug_utils_enabled && next.set_debug_utils_object_name.is_some()
         }
+        // Buffers and images, only where memory can be exported (VK_KHR_external_memory or
+        // Vulkan 1.1): exported memory is judged against the resource it is for.
+        b"vkCreateBuffer" | b"vkDestroyBuffer" | b"vkBindBufferMemory" => {
+            can_export(state)
+                && next.create_buffer.is_some()
+                && next.destroy_buffer.is_some()
+                && next.bind_buffer_memory.is_some()
+        }
+        b"vkCreateImage" | b"vkDestroyImage" | b"vkBindImageMemory" => {
+            can_export(state)
+                && next.create_image.is_some()
+                && next.destroy_image.is_some()
+                && next.bind_image_memory.is_some()
+        }
+        b"vkBindBufferMemory2" | b"vkBindBufferMemory2KHR" => {
+            can_export(state) && next.bind_buffer_memory2.is_some()
+        }
+        b"vkBindImageMemory2" | b"vkBindImageMemory2KHR" => {
+            can_export(state) && next.bind_image_memory2.is_some()
+        }
         _ => false,
     }
+}
+
+/// Whether the device can export memory: `VkExportMemoryAllocateInfo` is available on it.
+fn can_export(state: &DeviceState) -> bool {
+    state.facts.extensions.khr_external_memory || state.facts.api_version >= vk::API_VERSION_1_1
 }
 
 pub unsafe extern "system" fn get_device_proc_addr(

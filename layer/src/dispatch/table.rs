@@ -25,6 +25,8 @@ pub struct InstanceDispatch {
     pub get_physical_device_properties: Option<vk::PFN_vkGetPhysicalDeviceProperties>,
     pub get_physical_device_external_buffer_properties:
         Option<vk::PFN_vkGetPhysicalDeviceExternalBufferProperties>,
+    pub get_physical_device_image_format_properties2:
+        Option<vk::PFN_vkGetPhysicalDeviceImageFormatProperties2>,
     pub create_debug_utils_messenger: Option<vk::PFN_vkCreateDebugUtilsMessengerEXT>,
     pub destroy_debug_utils_messenger: Option<vk::PFN_vkDestroyDebugUtilsMessengerEXT>,
     pub create_debug_report_callback: Option<vk::PFN_vkCreateDebugReportCallbackEXT>,
@@ -50,6 +52,10 @@ impl InstanceDispatch {
                     get(c"vkGetPhysicalDeviceExternalBufferProperties")
                         .or_else(|| get(c"vkGetPhysicalDeviceExternalBufferPropertiesKHR")),
                 ),
+                get_physical_device_image_format_properties2: cast(
+                    get(c"vkGetPhysicalDeviceImageFormatProperties2")
+                        .or_else(|| get(c"vkGetPhysicalDeviceImageFormatProperties2KHR")),
+                ),
                 create_debug_utils_messenger: cast(get(c"vkCreateDebugUtilsMessengerEXT")),
                 destroy_debug_utils_messenger: cast(get(c"vkDestroyDebugUtilsMessengerEXT")),
                 create_debug_report_callback: cast(get(c"vkCreateDebugReportCallbackEXT")),
@@ -71,6 +77,14 @@ pub struct DeviceDispatch {
     pub get_memory_win32_handle_nv: Option<vk::PFN_vkGetMemoryWin32HandleNV>,
     pub get_memory_metal_handle: Option<PfnGetMemoryMetalHandleEXT>,
     pub set_debug_utils_object_name: Option<vk::PFN_vkSetDebugUtilsObjectNameEXT>,
+    pub create_buffer: Option<vk::PFN_vkCreateBuffer>,
+    pub destroy_buffer: Option<vk::PFN_vkDestroyBuffer>,
+    pub create_image: Option<vk::PFN_vkCreateImage>,
+    pub destroy_image: Option<vk::PFN_vkDestroyImage>,
+    pub bind_buffer_memory: Option<vk::PFN_vkBindBufferMemory>,
+    pub bind_image_memory: Option<vk::PFN_vkBindImageMemory>,
+    pub bind_buffer_memory2: Option<vk::PFN_vkBindBufferMemory2>,
+    pub bind_image_memory2: Option<vk::PFN_vkBindImageMemory2>,
 }
 
 impl DeviceDispatch {
@@ -90,6 +104,18 @@ impl DeviceDispatch {
                 get_memory_win32_handle_nv: cast(get(c"vkGetMemoryWin32HandleNV")),
                 get_memory_metal_handle: cast(get(c"vkGetMemoryMetalHandleEXT")),
                 set_debug_utils_object_name: cast(get(c"vkSetDebugUtilsObjectNameEXT")),
+                create_buffer: cast(get(c"vkCreateBuffer")),
+                destroy_buffer: cast(get(c"vkDestroyBuffer")),
+                create_image: cast(get(c"vkCreateImage")),
+                destroy_image: cast(get(c"vkDestroyImage")),
+                bind_buffer_memory: cast(get(c"vkBindBufferMemory")),
+                bind_image_memory: cast(get(c"vkBindImageMemory")),
+                bind_buffer_memory2: cast(
+                    get(c"vkBindBufferMemory2").or_else(|| get(c"vkBindBufferMemory2KHR")),
+                ),
+                bind_image_memory2: cast(
+                    get(c"vkBindImageMemory2").or_else(|| get(c"vkBindImageMemory2KHR")),
+                ),
             }
         }
     }

@@ -3,7 +3,7 @@
 use super::{c_string_array, read_node, read_struct, walk_chain, ChainEnd, StructArg};
 use crate::state::{AllocationFacts, EnabledExtensions, Messenger};
 use crate::vk_ext;
-use ash::vk;
+use ash::vk::{self, Handle};
 use std::ffi::c_void;
 
 /// `sType`, `pNext`, `handleType`: the head that every memory-import structure shares.
@@ -31,6 +31,9 @@ pub struct ChainRead {
     pub repeated: Option<vk::StructureType>,
     /// `VkImportMemoryFdInfoKHR::fd`, when the chain imports an fd.
     pub import_fd: Option<i32>,
+    /// The image (`IMAGE`) or buffer (`BUFFER`) a `VkMemoryDedicatedAllocateInfo` (or the NV
+    /// structure) dedicates the allocation to, when it names one.
+    pub dedicated_to: Option<(vk::ObjectType, u64)>,
 }
 
 impl ChainRead {
@@ -39,6 +42,7 @@ impl ChainRead {
         end: ChainEnd::Complete,
         repeated: None,
         import_fd: None,
+        dedicated_to: None,
     };
 }
 
@@ -62,6 +66,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
     let mut seen = 0u32;
     let mut repeated = None;
     let mut import_fd = None;
+    let mut dedicated_to = None;
     // SAFETY: each node is read as the structure its sType names.
     let end = unsafe {
         walk_chain(info.p_next, |s_type, node| {
@@ -75,13 +80,36 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                 let import: vk::ImportMemoryFdInfoKHR = read_node(node);
                 import_fd = Some(import.fd);
             }
+            let dedicated = match s_type {
+                vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO => {
+                    let d: vk::MemoryDedicatedAllocateInfo = read_node(node);
+                    Some((d.image.as_raw(), d.buffer.as_raw()))
+                }
+                vk::StructureType::DEDICATED_ALLOCATION_MEMORY_ALLOCATE_INFO_NV => {
+                    let d: vk::DedicatedAllocationMemoryAllocateInfoNV = read_node(node);
+                    Some((d.image.as_raw(), d.buffer.as_raw()))
+                }
+                _ => None,
+            };
+            match dedicated {
+                Some((image, _)) if image != 0 => {
+                    dedicated_to = Some((vk::ObjectType::IMAGE, image));
+                }
+                Some((_, buffer)) if buffer != 0 => {
+                    dedicated_to = Some((vk::ObjectType::BUFFER, buffer));
+                }
+                _ => {}
+            }
             read_allocate_node(&mut facts, s_type, node)
         })
     };
+    // VUID-VkMemoryAllocateInfo-pNext-00639 counts a dedicated structure that names a resource.
+    facts.dedicated = dedicated_to.is_some();
     let chain = ChainRead {
         end,
         repeated,
         import_fd,
+        dedicated_to,
     };
     AllocateInfoRead::Valid(facts, chain)
 }
@@ -137,10 +165,6 @@ unsafe fn read_allocate_node(
             vk::StructureType::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID => {
                 facts.import =
                     Some(vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID);
-            }
-            vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO
-            | vk::StructureType::DEDICATED_ALLOCATION_MEMORY_ALLOCATE_INFO_NV => {
-                facts.dedicated = true
             }
             _ => {}
         }

@@ -165,6 +165,7 @@ pub unsafe fn read_out<T: Copy>(p: *const T) -> Option<T> {
 
 mod create_info;
 mod loader_link;
+pub mod resources;
 pub use create_info::{
     read_allocate_info, read_device_create_info, read_instance_create_info, read_layer_settings,
     AllocateInfoRead, ChainRead, DeviceCreateRead, InstanceCreateRead,

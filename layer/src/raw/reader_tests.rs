@@ -45,6 +45,7 @@ fn every_allocate_structure_is_read_within_its_own_size() {
     };
     let dedicated = vk::MemoryDedicatedAllocateInfo {
         p_next: ptr(&unknown_b),
+        image: vk::Image::from_raw(0x1234),
         ..Default::default()
     };
     let win32_nv = vk::ExportMemoryWin32HandleInfoNV {
@@ -76,7 +77,13 @@ fn every_allocate_structure_is_read_within_its_own_size() {
     let AllocateInfoRead::Valid(facts, chain) = (unsafe { read_allocate_info(&info) }) else {
         panic!("a valid VkMemoryAllocateInfo");
     };
-    assert_eq!(chain, super::ChainRead::COMPLETE);
+    assert_eq!(
+        chain,
+        super::ChainRead {
+            dedicated_to: Some((vk::ObjectType::IMAGE, 0x1234)),
+            ..super::ChainRead::COMPLETE
+        }
+    );
     assert_eq!((facts.size, facts.memory_type_index), (4096, 3));
     assert_eq!(
         facts.export,

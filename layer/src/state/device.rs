@@ -6,6 +6,7 @@ use super::freed::RecentlyFreed;
 use super::instance::InstanceState;
 use super::live_memory::LiveMemories;
 use super::maps::HandleMap;
+use super::resources::Resources;
 use crate::dispatch::table::DeviceDispatch;
 use crate::finding::ObjectRef;
 use crate::vk_names;
@@ -101,49 +102,6 @@ pub struct DeviceFacts {
     pub rdma_feature: bool,
     /// Property flags of each memory type of the physical device.
     pub memory_types: Vec<vk::MemoryPropertyFlags>,
-    /// What the driver reports for exporting memory of each handle type (for buffers), or
-    /// `None` when it could not be asked. Boxed: only allocation reads it, and the export path
-    /// reads the other facts, which then share a cache line with the dispatch table.
-    pub external_memory: Option<Box<ExternalMemorySupport>>,
-}
-
-/// `VkExternalMemoryProperties` of each `VkExternalMemoryHandleTypeFlagBits` bit, as
-/// `vkGetPhysicalDeviceExternalBufferProperties` reported them at `vkCreateDevice`: a table by
-/// bit index, so a check costs one load per bit.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ExternalMemorySupport {
-    table: [(
-        vk::ExternalMemoryFeatureFlags,
-        vk::ExternalMemoryHandleTypeFlags,
-    ); 32],
-}
-
-impl ExternalMemorySupport {
-    /// Records what the driver reported for one handle type bit.
-    pub fn set(
-        &mut self,
-        bit: vk::ExternalMemoryHandleTypeFlags,
-        features: vk::ExternalMemoryFeatureFlags,
-        compatible: vk::ExternalMemoryHandleTypeFlags,
-    ) {
-        if let Some(entry) = self.table.get_mut(bit.as_raw().trailing_zeros() as usize) {
-            *entry = (features, compatible);
-        }
-    }
-
-    /// Features and compatible types of one handle type bit (none if the driver said nothing).
-    pub fn of(
-        &self,
-        bit: vk::ExternalMemoryHandleTypeFlags,
-    ) -> (
-        vk::ExternalMemoryFeatureFlags,
-        vk::ExternalMemoryHandleTypeFlags,
-    ) {
-        self.table
-            .get(bit.as_raw().trailing_zeros() as usize)
-            .copied()
-            .unwrap_or_default()
-    }
 }
 
 impl DeviceFacts {
@@ -172,6 +130,8 @@ pub struct DeviceState {
     pub memory_names: AtomicBool,
     /// Debug names set with `vkSetDebugUtilsObjectNameEXT`, by object type and handle value.
     pub names: HandleMap<(vk::ObjectType, u64), String>,
+    /// Buffers and images made for external memory, and the driver's answers about them.
+    pub resources: Resources,
     /// The fds exported from this device's memory, when the `check_fd_leaks` setting is on.
     pub fd_exports: Option<FdExports>,
 }

@@ -13,9 +13,11 @@ pub mod live_memory;
 pub mod maps;
 pub mod memory;
 pub mod registry;
+pub mod resources;
 pub mod this_thread;
 
-pub use device::{DeviceFacts, DeviceState, EnabledExtensions, ExternalMemorySupport};
+pub use device::{DeviceFacts, DeviceState, EnabledExtensions};
+pub use resources::{ExternalMemorySupport, HandleTypeSupport};
 pub use freed::{FreedMemory, RecentlyFreed};
 pub use instance::{InstanceState, Messenger};
 pub use memory::{AllocationFacts, LiveMemory, MemoryLookup, MemoryRecord, PackedAllocation};

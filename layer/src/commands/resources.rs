@@ -1,0 +1,407 @@
+//! Buffers and images, for exported memory: their create infos are recorded (after
+//! `vkCreateBuffer`/`vkCreateImage` succeeded), and memory bound to them
+//! (`vkBind{Buffer,Image}Memory` and their `2` variants) is judged against them
+//! (`checks::resource_export`). Every call goes down as the app made it.
+
+use super::policy::decide;
+use crate::boundary;
+use crate::checks::export::describe_allocation;
+use crate::checks::resource_export::{self, ResourceUse};
+use crate::finding::{ObjectRef, Outcome};
+use crate::raw::{self, resources as read};
+use crate::state::registry::DEVICES;
+use crate::state::resources::{Resource, ResourceQuery};
+use crate::state::{DeviceState, ExternalMemorySupport, HandleTypeSupport, MemoryLookup};
+use ash::vk::{self, Handle};
+use std::sync::Arc;
+
+/// The driver's answers for exporting `types` (those valid on the device: others were reported
+/// at allocation, and asking about them would be an invalid call of our own) for `resource`.
+pub fn support_for(
+    state: &DeviceState,
+    resource: &Resource,
+    types: vk::ExternalMemoryHandleTypeFlags,
+) -> ExternalMemorySupport {
+    let mut support = ExternalMemorySupport::default();
+    let mut rest = (types & state.facts.handle_types).as_raw();
+    while rest != 0 {
+        let bit = vk::ExternalMemoryHandleTypeFlags::from_raw(rest & rest.wrapping_neg());
+        rest &= rest - 1;
+        let answer = state
+            .resources
+            .answer(&resource.query, bit, || ask_driver(state, &resource.query, bit));
+        support.set(bit, answer);
+    }
+    support
+}
+
+/// One query of the driver (through the next layer) about exporting `bit` for `query`.
+fn ask_driver(
+    state: &DeviceState,
+    query: &ResourceQuery,
+    bit: vk::ExternalMemoryHandleTypeFlags,
+) -> HandleTypeSupport {
+    let next = &state.instance.next;
+    let unknown = HandleTypeSupport {
+        result: vk::Result::SUCCESS,
+        // Not asked: taken as supported, so nothing is reported.
+        features: vk::ExternalMemoryFeatureFlags::EXPORTABLE,
+        compatible: vk::ExternalMemoryHandleTypeFlags::from_raw(u32::MAX),
+    };
+    match query {
+        ResourceQuery::Buffer(buffer) => {
+            let Some(get) = next.get_physical_device_external_buffer_properties else {
+                return unknown;
+            };
+            let info = vk::PhysicalDeviceExternalBufferInfo::default()
+                .flags(buffer.flags)
+                .usage(buffer.usage)
+                .handle_type(bit);
+            let mut properties = vk::ExternalBufferProperties::default();
+            // SAFETY: a live physical device, an input and an output structure of ours.
+            unsafe { get(state.physical_device, &info, &mut properties) };
+            let p = properties.external_memory_properties;
+            HandleTypeSupport {
+                result: vk::Result::SUCCESS,
+                features: p.external_memory_features,
+                compatible: p.compatible_handle_types,
+            }
+        }
+        ResourceQuery::Image(image) => {
+            let Some(get) = next.get_physical_device_image_format_properties2 else {
+                return unknown;
+            };
+            let mut external_info =
+                vk::PhysicalDeviceExternalImageFormatInfo::default().handle_type(bit);
+            let mut stencil = vk::ImageStencilUsageCreateInfo::default();
+            let formats = image.view_formats.clone().unwrap_or_default();
+            let mut format_list = vk::ImageFormatListCreateInfo::default().view_formats(&formats);
+            let mut info = vk::PhysicalDeviceImageFormatInfo2::default()
+                .format(image.format)
+                .ty(image.image_type)
+                .tiling(image.tiling)
+                .usage(image.usage)
+                .flags(image.flags)
+                .push_next(&mut external_info);
+            if let Some(usage) = image.stencil_usage {
+                stencil.stencil_usage = usage;
+                info = info.push_next(&mut stencil);
+            }
+            if image.view_formats.is_some() {
+                info = info.push_next(&mut format_list);
+            }
+            let mut external = vk::ExternalImageFormatProperties::default();
+            let mut properties = vk::ImageFormatProperties2::default().push_next(&mut external);
+            // SAFETY: a live physical device, an input chain and an output chain of ours.
+            let result = unsafe { get(state.physical_device, &info, &mut properties) };
+            let p = external.external_memory_properties;
+            HandleTypeSupport {
+                result,
+                features: p.external_memory_features,
+                compatible: p.compatible_handle_types,
+            }
+        }
+    }
+}
+
+/// How messages describe a resource's create info.
+fn describe_resource(resource: &Resource) -> String {
+    match &resource.query {
+        ResourceQuery::Buffer(b) => format!("flags {:?}, usage {:?}", b.flags, b.usage),
+        ResourceQuery::Image(i) => format!(
+            "format {:?}, imageType {:?}, tiling {:?}, usage {:?}, flags {:?}",
+            i.format, i.image_type, i.tiling, i.usage, i.flags
+        ),
+    }
+}
+
+fn query_name(resource: &Resource) -> &'static str {
+    match resource.query {
+        ResourceQuery::Buffer(_) => "vkGetPhysicalDeviceExternalBufferProperties",
+        ResourceQuery::Image(_) => "vkGetPhysicalDeviceImageFormatProperties2",
+    }
+}
+
+/// Judges exported memory against the resource it is for (see `checks::resource_export`).
+/// `memory` is `None` at `vkAllocateMemory`, where the memory is not made yet.
+#[allow(clippy::too_many_arguments)]
+pub fn judge(
+    state: &DeviceState,
+    command: &'static str,
+    field: String,
+    memory: Option<u64>,
+    memory_info: String,
+    export: vk::ExternalMemoryHandleTypeFlags,
+    dedicated: bool,
+    resource: (vk::ObjectType, u64, &Resource),
+) -> Outcome {
+    let (ty, handle, tracked) = resource;
+    let support = support_for(state, tracked, export);
+    if resource_export::is_clean(&support, dedicated) {
+        return Outcome::default();
+    }
+    boundary::contain(command, || {
+        resource_export::check(&ResourceUse {
+            command,
+            field: field.clone(),
+            device: state.handle(),
+            memory,
+            resource: ObjectRef { ty, handle },
+            resource_info: describe_resource(tracked),
+            query: query_name(tracked),
+            memory_info: memory_info.clone(),
+            export,
+            dedicated,
+            support: &support,
+        })
+    })
+}
+
+/// Judges each binding of exported, not dedicated, live memory of the device to a tracked
+/// resource of type `ty`; reports; whether the call goes down.
+fn judge_bindings(
+    state: &DeviceState,
+    command: &'static str,
+    ty: vk::ObjectType,
+    bindings: &[(String, read::Binding)],
+) -> bool {
+    let mut outcome = Outcome::default();
+    for (field, (resource, memory)) in bindings {
+        let MemoryLookup::Live(record) = crate::state::registry::lookup_memory(state, *memory) else {
+            continue; // Not this layer's rule (memory-parameter is the Khronos layer's).
+        };
+        let Some(export) = record.facts.export.filter(|t| !t.is_empty()) else {
+            continue;
+        };
+        if record.facts.dedicated {
+            continue; // Judged at vkAllocateMemory, against the resource it is dedicated to.
+        }
+        let Some(tracked) = state.resources.get(ty, *resource) else {
+            continue;
+        };
+        let found = judge(
+            state,
+            command,
+            field.clone(),
+            Some(*memory),
+            describe_allocation(&record),
+            export,
+            false,
+            (ty, *resource, &tracked),
+        );
+        outcome.findings.extend(found.findings);
+    }
+    decide(state, command, &outcome) == super::policy::Decision::CallDown
+}
+
+fn device_state(device: vk::Device) -> Option<Arc<DeviceState>> {
+    DEVICES.get(device.as_raw())
+}
+
+pub unsafe extern "system" fn create_buffer(
+    device: vk::Device,
+    p_create_info: *const vk::BufferCreateInfo<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_buffer: *mut vk::Buffer,
+) -> vk::Result {
+    boundary::ffi("vkCreateBuffer", vk::Result::ERROR_UNKNOWN, || {
+        let Some(state) = device_state(device) else {
+            return vk::Result::ERROR_DEVICE_LOST;
+        };
+        let Some(next) = state.next.create_buffer else {
+            return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
+        };
+        // SAFETY: the app's arguments, passed unchanged to the next layer.
+        let result = unsafe { next(device, p_create_info, p_allocator, p_buffer) };
+        if result == vk::Result::SUCCESS {
+            // SAFETY: the create info the driver just accepted; *p_buffer was written.
+            let (resource, buffer) =
+                unsafe { (read::read_buffer_create_info(p_create_info), raw::read_out(p_buffer)) };
+            if let (Some(resource), Some(buffer)) = (resource, buffer) {
+                state.resources.insert(buffer.as_raw(), resource);
+            }
+        }
+        result
+    })
+}
+
+pub unsafe extern "system" fn create_image(
+    device: vk::Device,
+    p_create_info: *const vk::ImageCreateInfo<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_image: *mut vk::Image,
+) -> vk::Result {
+    boundary::ffi("vkCreateImage", vk::Result::ERROR_UNKNOWN, || {
+        let Some(state) = device_state(device) else {
+            return vk::Result::ERROR_DEVICE_LOST;
+        };
+        let Some(next) = state.next.create_image else {
+            return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
+        };
+        // SAFETY: the app's arguments, passed unchanged to the next layer.
+        let result = unsafe { next(device, p_create_info, p_allocator, p_image) };
+        if result == vk::Result::SUCCESS {
+            // SAFETY: the create info the driver just accepted; *p_image was written.
+            let (resource, image) =
+                unsafe { (read::read_image_create_info(p_create_info), raw::read_out(p_image)) };
+            if let (Some(resource), Some(image)) = (resource, image) {
+                state.resources.insert(image.as_raw(), resource);
+            }
+        }
+        result
+    })
+}
+
+/// Forgets a buffer or image (and its debug name) before it is destroyed.
+fn forget(state: &DeviceState, ty: vk::ObjectType, handle: u64) {
+    state.resources.remove(ty, handle);
+    state.names.remove(&(ty, handle));
+}
+
+pub unsafe extern "system" fn destroy_buffer(
+    device: vk::Device,
+    buffer: vk::Buffer,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
+) {
+    boundary::ffi("vkDestroyBuffer", (), || {
+        let Some(state) = device_state(device) else {
+            return;
+        };
+        forget(&state, vk::ObjectType::BUFFER, buffer.as_raw());
+        if let Some(next) = state.next.destroy_buffer {
+            // SAFETY: the app's arguments, passed unchanged to the next layer.
+            unsafe { next(device, buffer, p_allocator) }
+        }
+    })
+}
+
+pub unsafe extern "system" fn destroy_image(
+    device: vk::Device,
+    image: vk::Image,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
+) {
+    boundary::ffi("vkDestroyImage", (), || {
+        let Some(state) = device_state(device) else {
+            return;
+        };
+        forget(&state, vk::ObjectType::IMAGE, image.as_raw());
+        if let Some(next) = state.next.destroy_image {
+            // SAFETY: the app's arguments, passed unchanged to the next layer.
+            unsafe { next(device, image, p_allocator) }
+        }
+    })
+}
+
+pub unsafe extern "system" fn bind_buffer_memory(
+    device: vk::Device,
+    buffer: vk::Buffer,
+    memory: vk::DeviceMemory,
+    offset: vk::DeviceSize,
+) -> vk::Result {
+    const NAME: &str = "vkBindBufferMemory";
+    boundary::ffi(NAME, vk::Result::ERROR_UNKNOWN, || {
+        let Some(state) = device_state(device) else {
+            return vk::Result::ERROR_DEVICE_LOST;
+        };
+        let binding = ("memory".to_owned(), (buffer.as_raw(), memory.as_raw()));
+        if !judge_bindings(&state, NAME, vk::ObjectType::BUFFER, &[binding]) {
+            return super::policy::Decision::SKIPPED_RESULT;
+        }
+        match state.next.bind_buffer_memory {
+            // SAFETY: the app's arguments, passed unchanged to the next layer.
+            Some(next) => unsafe { next(device, buffer, memory, offset) },
+            None => vk::Result::ERROR_EXTENSION_NOT_PRESENT,
+        }
+    })
+}
+
+pub unsafe extern "system" fn bind_image_memory(
+    device: vk::Device,
+    image: vk::Image,
+    memory: vk::DeviceMemory,
+    offset: vk::DeviceSize,
+) -> vk::Result {
+    const NAME: &str = "vkBindImageMemory";
+    boundary::ffi(NAME, vk::Result::ERROR_UNKNOWN, || {
+        let Some(state) = device_state(device) else {
+            return vk::Result::ERROR_DEVICE_LOST;
+        };
+        let binding = ("memory".to_owned(), (image.as_raw(), memory.as_raw()));
+        if !judge_bindings(&state, NAME, vk::ObjectType::IMAGE, &[binding]) {
+            return super::policy::Decision::SKIPPED_RESULT;
+        }
+        match state.next.bind_image_memory {
+            // SAFETY: the app's arguments, passed unchanged to the next layer.
+            Some(next) => unsafe { next(device, image, memory, offset) },
+            None => vk::Result::ERROR_EXTENSION_NOT_PRESENT,
+        }
+    })
+}
+
+/// The bindings of a `2` command's array, each with its field path.
+fn indexed(bindings: Vec<(usize, read::Binding)>) -> Vec<(String, read::Binding)> {
+    bindings
+        .into_iter()
+        .map(|(i, b)| (format!("pBindInfos[{i}].memory"), b))
+        .collect()
+}
+
+pub unsafe extern "system" fn bind_buffer_memory2(
+    device: vk::Device,
+    count: u32,
+    p_bind_infos: *const vk::BindBufferMemoryInfo<'_>,
+) -> vk::Result {
+    const NAME: &str = "vkBindBufferMemory2";
+    boundary::ffi(NAME, vk::Result::ERROR_UNKNOWN, || {
+        let Some(state) = device_state(device) else {
+            return vk::Result::ERROR_DEVICE_LOST;
+        };
+        // SAFETY: the app's array of `count` structures, each read after its sType.
+        let bindings = unsafe {
+            read::read_bind_infos(
+                p_bind_infos,
+                count,
+                vk::StructureType::BIND_BUFFER_MEMORY_INFO,
+                read::buffer_binding,
+            )
+        };
+        if !judge_bindings(&state, NAME, vk::ObjectType::BUFFER, &indexed(bindings)) {
+            return super::policy::Decision::SKIPPED_RESULT;
+        }
+        match state.next.bind_buffer_memory2 {
+            // SAFETY: the app's arguments, passed unchanged to the next layer.
+            Some(next) => unsafe { next(device, count, p_bind_infos) },
+            None => vk::Result::ERROR_EXTENSION_NOT_PRESENT,
+        }
+    })
+}
+
+pub unsafe extern "system" fn bind_image_memory2(
+    device: vk::Device,
+    count: u32,
+    p_bind_infos: *const vk::BindImageMemoryInfo<'_>,
+) -> vk::Result {
+    const NAME: &str = "vkBindImageMemory2";
+    boundary::ffi(NAME, vk::Result::ERROR_UNKNOWN, || {
+        let Some(state) = device_state(device) else {
+            return vk::Result::ERROR_DEVICE_LOST;
+        };
+        // SAFETY: the app's array of `count` structures, each read after its sType.
+        let bindings = unsafe {
+            read::read_bind_infos(
+                p_bind_infos,
+                count,
+                vk::StructureType::BIND_IMAGE_MEMORY_INFO,
+                read::image_binding,
+            )
+        };
+        if !judge_bindings(&state, NAME, vk::ObjectType::IMAGE, &indexed(bindings)) {
+            return super::policy::Decision::SKIPPED_RESULT;
+        }
+        match state.next.bind_image_memory2 {
+            // SAFETY: the app's arguments, passed unchanged to the next layer.
+            Some(next) => unsafe { next(device, count, p_bind_infos) },
+            None => vk::Result::ERROR_EXTENSION_NOT_PRESENT,
+        }
+    })
+}
