@@ -1,13 +1,15 @@
-//! Buffers, just enough for an application to ask for memory requirements: `vkCreateBuffer`,
-//! `vkDestroyBuffer`, `vkGetBufferMemoryRequirements(2)`. A buffer is a size and nothing else;
-//! binding memory to it is not implemented.
+//! Buffers: `vkCreateBuffer` (size, usage and the handle types of a chained
+//! `VkExternalMemoryBufferCreateInfo` are recorded), `vkDestroyBuffer`,
+//! `vkGetBufferMemoryRequirements(2)` (dedicated when the configuration says `DEDICATED_ONLY`),
+//! `vkBindBufferMemory(2)`.
 
 use ash::vk;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::device;
-use crate::ffi::{self, entry};
+use crate::device::{self, Device};
+use crate::ffi::entry;
 use crate::objects::lock;
+use crate::resource::{self, Binding};
 
 /// High bits of every `VkBuffer` handle value (the low bits are the buffer's number).
 pub const BUFFER_HANDLE_TAG: u64 = 0xEB00_0000_0000_0000;
@@ -16,19 +18,20 @@ pub const BUFFER_ALIGNMENT: u64 = 256;
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
+/// One `VkBuffer`.
+pub struct Buffer {
+    pub size: u64,
+    /// `VkBufferUsageFlags`
+    pub usage: u32,
+    /// `VkExternalMemoryBufferCreateInfo::handleTypes`
+    pub external_types: u32,
+    pub bound: Binding,
+}
+
 /// The memory requirements of a buffer of `size` bytes on a device with `type_count` memory
 /// types: the size rounded up to [`BUFFER_ALIGNMENT`], any memory type.
 pub fn requirements(size: u64, type_count: usize) -> vk::MemoryRequirements {
-    let memory_type_bits = if type_count >= 32 {
-        u32::MAX
-    } else {
-        (1u32 << type_count) - 1
-    };
-    vk::MemoryRequirements {
-        size: size.div_ceil(BUFFER_ALIGNMENT) * BUFFER_ALIGNMENT,
-        alignment: BUFFER_ALIGNMENT,
-        memory_type_bits,
-    }
+    resource::requirements(size, BUFFER_ALIGNMENT, type_count)
 }
 
 pub(crate) unsafe extern "system" fn create_buffer(
@@ -53,8 +56,21 @@ pub(crate) unsafe extern "system" fn create_buffer(
             if info.size == 0 {
                 return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY;
             }
+            // SAFETY: `p_next` heads the caller's valid chain.
+            let external_types = unsafe {
+                resource::external_handle_types(
+                    info.p_next,
+                    vk::StructureType::EXTERNAL_MEMORY_BUFFER_CREATE_INFO,
+                )
+            };
             let handle = BUFFER_HANDLE_TAG | NEXT_ID.fetch_add(1, Ordering::Relaxed);
-            lock(&dev.buffers).insert(handle, info.size);
+            let buffer = Buffer {
+                size: info.size,
+                usage: info.usage.as_raw(),
+                external_types,
+                bound: None,
+            };
+            lock(&dev.buffers).insert(handle, buffer);
             *out = vk::Handle::from_raw(handle);
             vk::Result::SUCCESS
         },
@@ -73,15 +89,21 @@ pub(crate) unsafe extern "system" fn destroy_buffer(
     })
 }
 
-/// The requirements of `buffer` on `device`; all zero when either is unknown.
-fn buffer_requirements(device: vk::Device, buffer: vk::Buffer) -> vk::MemoryRequirements {
+/// The requirements of `buffer` on `device`, and whether its memory must be dedicated; all zero
+/// when either is unknown.
+fn buffer_requirements(device: vk::Device, buffer: vk::Buffer) -> (vk::MemoryRequirements, bool) {
     let Some(dev) = device::lookup(device) else {
-        return vk::MemoryRequirements::default();
+        return Default::default();
     };
-    let size = lock(&dev.buffers).get(&vk::Handle::as_raw(buffer)).copied();
-    size.map_or_else(vk::MemoryRequirements::default, |s| {
-        requirements(s, dev.config.memory_types.len())
-    })
+    let buffers = lock(&dev.buffers);
+    let Some(b) = buffers.get(&vk::Handle::as_raw(buffer)) else {
+        return Default::default();
+    };
+    (
+        requirements(b.size, dev.config.memory_types.len()),
+        dev.config
+            .requires_dedicated(b.external_types, false, b.usage),
+    )
 }
 
 pub(crate) unsafe extern "system" fn get_buffer_memory_requirements(
@@ -92,7 +114,7 @@ pub(crate) unsafe extern "system" fn get_buffer_memory_requirements(
     entry("vkGetBufferMemoryRequirements", (), || {
         // SAFETY: valid or NULL output pointer (Vulkan contract).
         if let Some(out) = unsafe { p_memory_requirements.as_mut() } {
-            *out = buffer_requirements(device, buffer);
+            *out = buffer_requirements(device, buffer).0;
         }
     })
 }
@@ -109,17 +131,54 @@ pub(crate) unsafe extern "system" fn get_buffer_memory_requirements2(
         }) else {
             return;
         };
-        out.memory_requirements = buffer_requirements(device, info.buffer);
+        let (requirements, dedicated) = buffer_requirements(device, info.buffer);
+        out.memory_requirements = requirements;
         // SAFETY: the output chain is valid and writable (Vulkan contract).
-        unsafe {
-            ffi::for_each_out(out.p_next, |s_type, p| {
-                if s_type == vk::StructureType::MEMORY_DEDICATED_REQUIREMENTS {
-                    let d = &mut *p.cast::<vk::MemoryDedicatedRequirements<'_>>();
-                    d.prefers_dedicated_allocation = vk::FALSE;
-                    d.requires_dedicated_allocation = vk::FALSE;
-                }
-            })
+        unsafe { resource::fill_dedicated_requirements(out.p_next, dedicated) };
+    })
+}
+
+fn bind(
+    dev: &Device,
+    buffer: vk::Buffer,
+    memory: vk::DeviceMemory,
+    offset: vk::DeviceSize,
+) -> vk::Result {
+    let handle = vk::Handle::as_raw(buffer);
+    resource::bind(dev, &dev.buffers, |b| &mut b.bound, handle, memory, offset)
+}
+
+pub(crate) unsafe extern "system" fn bind_buffer_memory(
+    device: vk::Device,
+    buffer: vk::Buffer,
+    memory: vk::DeviceMemory,
+    offset: vk::DeviceSize,
+) -> vk::Result {
+    entry("vkBindBufferMemory", vk::Result::ERROR_UNKNOWN, || {
+        device::lookup(device).map_or(vk::Result::ERROR_UNKNOWN, |dev| {
+            bind(&dev, buffer, memory, offset)
+        })
+    })
+}
+
+pub(crate) unsafe extern "system" fn bind_buffer_memory2(
+    device: vk::Device,
+    count: u32,
+    p_infos: *const vk::BindBufferMemoryInfo<'_>,
+) -> vk::Result {
+    entry("vkBindBufferMemory2", vk::Result::ERROR_UNKNOWN, || {
+        let Some(dev) = device::lookup(device) else {
+            return vk::Result::ERROR_UNKNOWN;
         };
+        // SAFETY: `p_infos` holds `count` structures (Vulkan contract); NULL is refused.
+        let Some(infos) = (unsafe { resource::slice(p_infos, count) }) else {
+            return vk::Result::ERROR_UNKNOWN;
+        };
+        resource::first_failure(
+            infos
+                .iter()
+                .map(|i| bind(&dev, i.buffer, i.memory, i.memory_offset)),
+        )
     })
 }
 
@@ -128,18 +187,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn requirements_round_up_and_allow_every_type() {
+    fn requirements_round_up_to_the_buffer_alignment() {
         let r = requirements(1, 3);
         assert_eq!((r.size, r.alignment, r.memory_type_bits), (256, 256, 0b111));
-        assert_eq!(requirements(256, 1).size, 256);
-        assert_eq!(requirements(257, 32).memory_type_bits, u32::MAX);
-        assert_eq!(requirements(257, 32).size, 512);
     }
 
     #[test]
     fn unknown_devices_and_buffers_give_zero_requirements() {
-        let r = buffer_requirements(vk::Handle::from_raw(8), vk::Handle::from_raw(9));
+        let (r, dedicated) = buffer_requirements(vk::Handle::from_raw(8), vk::Handle::from_raw(9));
         assert_eq!(r.size, 0);
         assert_eq!(r.memory_type_bits, 0);
+        assert!(!dedicated);
     }
 }

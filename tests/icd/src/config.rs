@@ -10,6 +10,9 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::ffi::{c_char, c_void};
 
+mod external;
+pub use external::{ExternalMemory, HandleTypeSupport};
+
 /// Environment variable holding the configuration (JSON text starting with `{`, or a file path).
 pub const CONFIG_ENV: &str = "EXPORTCHECK_TEST_ICD_CONFIG";
 
@@ -49,14 +52,6 @@ pub struct MemoryType {
 pub struct MemoryHeap {
     pub size: u64,
     pub flags: u32,
-}
-
-/// `VkExternalMemoryProperties` for one handle type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ExternalMemory {
-    pub features: u32,
-    pub compatible: u32,
-    pub export_from_imported: u32,
 }
 
 /// Deliberate violations of the driver's side of the export contract.
@@ -113,8 +108,8 @@ pub struct Config {
     pub memory_types: Vec<MemoryType>,
     pub memory_heaps: Vec<MemoryHeap>,
     pub features: Features,
-    /// Keyed by a single handle-type bit.
-    pub external_buffer: BTreeMap<u32, ExternalMemory>,
+    /// External-memory support for buffers and images, keyed by a single handle-type bit.
+    pub external_memory: BTreeMap<u32, HandleTypeSupport>,
     pub misbehave: Misbehave,
     pub memory_backing: MemoryBacking,
     /// `VkPhysicalDeviceLimits::maxMemoryAllocationCount` (reported, not enforced).
@@ -122,7 +117,7 @@ pub struct Config {
 }
 
 /// The device extensions exposed by default.
-pub const DEFAULT_DEVICE_EXTENSIONS: [&str; 8] = [
+pub const DEFAULT_DEVICE_EXTENSIONS: [&str; 10] = [
     "VK_KHR_external_memory",
     "VK_KHR_external_memory_fd",
     "VK_EXT_external_memory_dma_buf",
@@ -131,6 +126,8 @@ pub const DEFAULT_DEVICE_EXTENSIONS: [&str; 8] = [
     "VK_NV_external_memory_win32",
     "VK_EXT_external_memory_metal",
     "VK_KHR_dedicated_allocation",
+    "VK_KHR_get_memory_requirements2",
+    "VK_KHR_bind_memory2",
 ];
 
 const GIB: u64 = 1 << 30;
@@ -175,7 +172,7 @@ impl Default for Config {
                 },
             ],
             features: Features::default(),
-            external_buffer: default_external_buffer(),
+            external_memory: default_external_memory(),
             misbehave: Misbehave::default(),
             memory_backing: MemoryBacking::default(),
             max_memory_allocation_count: DEFAULT_MAX_MEMORY_ALLOCATION_COUNT,
@@ -183,7 +180,8 @@ impl Default for Config {
     }
 }
 
-fn default_external_buffer() -> BTreeMap<u32, ExternalMemory> {
+/// The same properties for buffers and images, whatever the usage.
+fn default_external_memory() -> BTreeMap<u32, HandleTypeSupport> {
     let export_import = (vk::ExternalMemoryFeatureFlags::EXPORTABLE
         | vk::ExternalMemoryFeatureFlags::IMPORTABLE)
         .as_raw();
@@ -199,11 +197,11 @@ fn default_external_buffer() -> BTreeMap<u32, ExternalMemory> {
     let same = |bit: u32, features: u32| {
         (
             bit,
-            ExternalMemory {
+            HandleTypeSupport::same(ExternalMemory {
                 features,
                 compatible: all,
                 export_from_imported: all,
-            },
+            }),
         )
     };
     [
@@ -260,17 +258,6 @@ struct RawMemoryHeap {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawExternalMemory {
-    #[serde(default)]
-    features: Option<RawFlags>,
-    #[serde(default)]
-    compatible: Option<RawFlags>,
-    #[serde(default)]
-    export_from_imported: Option<RawFlags>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct RawConfig {
     #[serde(default)]
     device_extensions: Option<Vec<String>>,
@@ -281,7 +268,10 @@ struct RawConfig {
     #[serde(default)]
     features: Features,
     #[serde(default)]
-    external_buffer: BTreeMap<String, RawExternalMemory>,
+    external_memory: Option<BTreeMap<String, external::RawHandleType>>,
+    /// The older name of `external_memory`.
+    #[serde(default)]
+    external_buffer: Option<BTreeMap<String, external::RawHandleType>>,
     #[serde(default)]
     misbehave: Misbehave,
     #[serde(default)]
@@ -393,7 +383,7 @@ impl FlagNames {
         }
     }
 
-    /// A single bit, by name or number (as in the keys of `external_buffer`).
+    /// A single bit, by name or number (as in the keys of `external_memory`).
     fn single(&self, key: &str) -> Result<u32, String> {
         let bit = match key.trim().parse::<u64>() {
             Ok(n) => self.number(n)?,
@@ -453,24 +443,17 @@ impl Config {
                 })
                 .collect::<Result<_, String>>()?;
         }
-        for (key, entry) in &raw.external_buffer {
-            let bit = HANDLE_TYPE.single(key)?;
-            let flags = |f: &Option<RawFlags>, names: &FlagNames, default: u32| match f {
-                Some(f) => names.parse(f),
-                None => Ok(default),
-            };
-            let features = flags(&entry.features, &EXTERNAL_MEMORY_FEATURE, 0)?;
-            let compatible = flags(&entry.compatible, &HANDLE_TYPE, bit)?;
-            let export_from_imported =
-                flags(&entry.export_from_imported, &HANDLE_TYPE, compatible)?;
-            config.external_buffer.insert(
-                bit,
-                ExternalMemory {
-                    features,
-                    compatible,
-                    export_from_imported,
-                },
-            );
+        let external = match (&raw.external_memory, &raw.external_buffer) {
+            (Some(_), Some(_)) => {
+                return Err(
+                    "give external_memory or its older name external_buffer, not both".to_string(),
+                )
+            }
+            (Some(table), None) | (None, Some(table)) => Some(table),
+            (None, None) => None,
+        };
+        if let Some(table) = external {
+            external::apply(&mut config.external_memory, table)?;
         }
         config.check()?;
         Ok(config)
@@ -536,6 +519,28 @@ impl Config {
         }
     }
 
+    /// What the driver reports for the handle type `bit`; `None` (all zeros) without an entry.
+    pub fn handle_type(&self, bit: u32) -> Option<&HandleTypeSupport> {
+        self.external_memory.get(&bit)
+    }
+
+    /// Whether memory of a resource exported or imported as any of `handle_types` must be a
+    /// dedicated allocation (`DEDICATED_ONLY` for that kind of resource and usage).
+    pub fn requires_dedicated(&self, handle_types: u32, image: bool, usage: u32) -> bool {
+        (0..32)
+            .map(|b| 1u32 << b)
+            .filter(|bit| handle_types & bit != 0)
+            .filter_map(|bit| self.handle_type(bit))
+            .any(|s| {
+                let p = if image {
+                    s.for_image(usage)
+                } else {
+                    s.for_buffer(usage)
+                };
+                p.is_dedicated_only()
+            })
+    }
+
     /// Whether the device exposes `name`.
     pub fn has_device_extension(&self, name: &str) -> bool {
         self.device_extensions.iter().any(|e| e == name)
@@ -565,11 +570,11 @@ mod tests {
         assert!(c.features.external_memory_rdma);
         assert!(c.memory_types.iter().any(|t| t.flags == 0x101));
         assert!(c.memory_types.iter().any(|t| t.flags & 0x6 == 0x6));
-        let opaque = c.external_buffer[&1];
+        let opaque = c.external_memory[&1].buffers;
         assert_eq!(opaque.features, 0x6);
-        assert_eq!(c.external_buffer[&0x1000].features, 0x2);
+        assert_eq!(c.external_memory[&0x1000].buffers.features, 0x2);
         assert_eq!(
-            c.external_buffer[&HANDLE_TYPE_MTLHEAP].compatible,
+            c.external_memory[&HANDLE_TYPE_MTLHEAP].buffers.compatible,
             0x1 | 0x200
                 | 0x1000
                 | HANDLE_TYPE_MTLBUFFER
@@ -577,6 +582,44 @@ mod tests {
                 | HANDLE_TYPE_MTLHEAP
         );
         assert_eq!(c.misbehave, Misbehave::default());
+        for (bit, s) in &c.external_memory {
+            assert_eq!(
+                s.buffers, s.images,
+                "{bit:#x}: buffers and images alike by default"
+            );
+            assert_eq!(
+                (s.buffer_usage_not_exportable, s.image_usage_not_exportable),
+                (0, 0)
+            );
+        }
+    }
+
+    #[test]
+    fn external_buffer_is_the_older_name_of_external_memory() {
+        let entry = r#"{"OPAQUE_FD": {"features": ["IMPORTABLE"]}}"#;
+        let old = Config::from_json(&format!(r#"{{"external_buffer": {entry}}}"#)).unwrap();
+        let new = Config::from_json(&format!(r#"{{"external_memory": {entry}}}"#)).unwrap();
+        assert_eq!(old, new);
+        assert_eq!(new.external_memory[&1].images.features, 4);
+        let both = format!(r#"{{"external_buffer": {entry}, "external_memory": {entry}}}"#);
+        let e = Config::from_json(&both).unwrap_err();
+        assert!(e.contains("not both"), "{e}");
+    }
+
+    #[test]
+    fn dedicated_requirement_follows_dedicated_only_per_kind_and_usage() {
+        let c = Config::from_json(
+            r#"{"external_memory": {
+                "OPAQUE_FD": {"features": ["EXPORTABLE"], "images": {"features": ["EXPORTABLE", "DEDICATED_ONLY"]}},
+                "DMA_BUF": {"features": ["EXPORTABLE", "DEDICATED_ONLY"], "buffer_usage_not_exportable": "STORAGE_BUFFER"}
+            }}"#,
+        )
+        .unwrap();
+        assert!(c.requires_dedicated(0x1, true, 0x4));
+        assert!(!c.requires_dedicated(0x1, false, 0x1));
+        assert!(c.requires_dedicated(0x201, false, 0x20));
+        assert!(!c.requires_dedicated(0, true, 0x4));
+        assert!(!c.requires_dedicated(0x1000, true, 0x4));
     }
 
     #[test]
@@ -607,15 +650,18 @@ mod tests {
                 flags: 1
             }]
         );
-        let dma = c.external_buffer[&0x200];
+        let dma = c.external_memory[&0x200].buffers;
         assert_eq!(
             (dma.features, dma.compatible, dma.export_from_imported),
             (2, 0x201, 0x201)
         );
-        assert_eq!(c.external_buffer[&HANDLE_TYPE_MTLBUFFER].features, 0);
-        assert_eq!(c.external_buffer[&1].features, 4);
+        assert_eq!(
+            c.external_memory[&HANDLE_TYPE_MTLBUFFER].buffers.features,
+            0
+        );
+        assert_eq!(c.external_memory[&1].buffers.features, 4);
         // Entries not named keep their defaults.
-        assert_eq!(c.external_buffer[&0x1000].features, 2);
+        assert_eq!(c.external_memory[&0x1000].buffers.features, 2);
     }
 
     #[test]

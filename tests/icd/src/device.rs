@@ -6,8 +6,10 @@ use std::collections::HashMap;
 use std::ffi::c_char;
 use std::sync::{Arc, Mutex};
 
+use crate::buffer::Buffer;
 use crate::config::Config;
 use crate::ffi::{self, entry, key};
+use crate::image::Image;
 use crate::memory::Allocation;
 use crate::objects::{self, Dispatchable};
 use crate::procs::{self, Level};
@@ -23,8 +25,10 @@ pub struct Device {
     pub rdma_enabled: bool,
     /// Live `VkDeviceMemory` objects, keyed by handle value.
     pub memory: Mutex<HashMap<u64, Allocation>>,
-    /// Live `VkBuffer` objects: handle value to size.
-    pub buffers: Mutex<HashMap<u64, u64>>,
+    /// Live `VkBuffer` objects, keyed by handle value.
+    pub buffers: Mutex<HashMap<u64, Buffer>>,
+    /// Live `VkImage` objects, keyed by handle value.
+    pub images: Mutex<HashMap<u64, Image>>,
 }
 
 impl Device {
@@ -124,6 +128,7 @@ unsafe fn create(
         rdma_enabled,
         memory: Mutex::new(HashMap::new()),
         buffers: Mutex::new(HashMap::new()),
+        images: Mutex::new(HashMap::new()),
     });
     objects::queues().insert(queue.handle(), queue);
     objects::devices().insert(device.handle(), device.clone());
@@ -158,6 +163,7 @@ pub(crate) unsafe extern "system" fn destroy_device(
             // Memory still allocated is freed (fds closed, mappings removed) with the device.
             objects::lock(&dev.memory).clear();
             objects::lock(&dev.buffers).clear();
+            objects::lock(&dev.images).clear();
         }
     })
 }

@@ -15,11 +15,14 @@ pub mod config;
 pub mod counters;
 pub mod device;
 mod ffi;
+pub mod format;
+pub mod image;
 pub mod instance;
 pub mod memory;
 pub mod objects;
 pub mod physical_device;
 pub mod procs;
+pub mod resource;
 
 use ash::vk;
 use std::ffi::c_char;

@@ -102,6 +102,8 @@ pub struct Allocation {
     pub export_types_nv: u32,
     /// Handle type it was imported from, if any.
     pub imported_type: Option<u32>,
+    /// `VkMemoryDedicatedAllocateInfo`: the image and buffer handle values (0 for NULL).
+    pub dedicated_to: Option<(u64, u64)>,
     imported_metal: Option<(u32, usize)>,
     mapping: Option<(usize, usize)>,
     /// `same_fd_twice`: the one descriptor handed out for every export (owned by the app).
@@ -201,7 +203,7 @@ unsafe fn allocate(
         return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY;
     }
     // SAFETY: `p_next` heads a valid chain; each structure is read as the type its sType names.
-    let (export, export_nv, import_fd_info, import_metal) = unsafe {
+    let (export, export_nv, import_fd_info, import_metal, dedicated_to) = unsafe {
         let find = |s| ffi::find_in_chain(info.p_next, s);
         (
             find(vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO).map(|p| {
@@ -218,6 +220,10 @@ unsafe fn allocate(
                 .map(|p| *p.cast::<vk::ImportMemoryFdInfoKHR<'_>>()),
             find(STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT)
                 .map(|p| *p.cast::<ImportMemoryMetalHandleInfoEXT>()),
+            find(vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO).map(|p| {
+                let d = &*p.cast::<vk::MemoryDedicatedAllocateInfo<'_>>();
+                (vk::Handle::as_raw(d.image), vk::Handle::as_raw(d.buffer))
+            }),
         )
     };
     let mut imported_type = None;
@@ -259,6 +265,7 @@ unsafe fn allocate(
         export_types: export.unwrap_or(0),
         export_types_nv: export_nv.unwrap_or(0),
         imported_type,
+        dedicated_to,
         imported_metal,
         mapping: None,
         cached_fd: None,

@@ -5,7 +5,7 @@ use ash::vk;
 use std::ffi::{c_char, c_void};
 use std::sync::Arc;
 
-use crate::config::Config;
+use crate::config::{Config, ExternalMemory};
 use crate::ffi::{self, entry, key};
 use crate::instance::{extension_properties, API_VERSION};
 use crate::objects::{self, Dispatchable};
@@ -97,8 +97,19 @@ impl PhysicalDevice {
     }
 }
 
+/// The Vulkan structure of configured properties.
+pub fn external_memory_properties(e: ExternalMemory) -> vk::ExternalMemoryProperties {
+    vk::ExternalMemoryProperties {
+        external_memory_features: vk::ExternalMemoryFeatureFlags::from_raw(e.features),
+        export_from_imported_handle_types: vk::ExternalMemoryHandleTypeFlags::from_raw(
+            e.export_from_imported,
+        ),
+        compatible_handle_types: vk::ExternalMemoryHandleTypeFlags::from_raw(e.compatible),
+    }
+}
+
 /// Looks the handle up; `None` for an unknown one.
-fn lookup(physical_device: vk::PhysicalDevice) -> Option<Arc<PhysicalDevice>> {
+pub fn lookup(physical_device: vk::PhysicalDevice) -> Option<Arc<PhysicalDevice>> {
     objects::physical_devices().get(key(physical_device))
 }
 
@@ -327,80 +338,6 @@ pub(crate) unsafe extern "system" fn get_memory_properties2(
     })
 }
 
-pub(crate) unsafe extern "system" fn get_format_properties(
-    _physical_device: vk::PhysicalDevice,
-    _format: vk::Format,
-    p_properties: *mut vk::FormatProperties,
-) {
-    entry("vkGetPhysicalDeviceFormatProperties", (), || {
-        // SAFETY: valid or NULL output pointer (Vulkan contract).
-        if let Some(out) = unsafe { p_properties.as_mut() } {
-            *out = vk::FormatProperties::default();
-        }
-    })
-}
-
-pub(crate) unsafe extern "system" fn get_format_properties2(
-    _physical_device: vk::PhysicalDevice,
-    _format: vk::Format,
-    p_properties: *mut vk::FormatProperties2<'_>,
-) {
-    entry("vkGetPhysicalDeviceFormatProperties2", (), || {
-        // SAFETY: valid or NULL output pointer (Vulkan contract).
-        if let Some(out) = unsafe { p_properties.as_mut() } {
-            out.format_properties = vk::FormatProperties::default();
-        }
-    })
-}
-
-pub(crate) unsafe extern "system" fn get_image_format_properties(
-    _physical_device: vk::PhysicalDevice,
-    _format: vk::Format,
-    _ty: vk::ImageType,
-    _tiling: vk::ImageTiling,
-    _usage: vk::ImageUsageFlags,
-    _flags: vk::ImageCreateFlags,
-    _p_properties: *mut vk::ImageFormatProperties,
-) -> vk::Result {
-    entry(
-        "vkGetPhysicalDeviceImageFormatProperties",
-        vk::Result::ERROR_FORMAT_NOT_SUPPORTED,
-        || vk::Result::ERROR_FORMAT_NOT_SUPPORTED,
-    )
-}
-
-/// `vkGetPhysicalDeviceExternalImageFormatPropertiesNV` (VK_NV_external_memory_capabilities): no
-/// image format is supported, as for the other image format queries.
-#[allow(clippy::too_many_arguments)]
-pub(crate) unsafe extern "system" fn get_external_image_format_properties_nv(
-    _physical_device: vk::PhysicalDevice,
-    _format: vk::Format,
-    _ty: vk::ImageType,
-    _tiling: vk::ImageTiling,
-    _usage: vk::ImageUsageFlags,
-    _flags: vk::ImageCreateFlags,
-    _external_handle_type: vk::ExternalMemoryHandleTypeFlagsNV,
-    _p_properties: *mut vk::ExternalImageFormatPropertiesNV,
-) -> vk::Result {
-    entry(
-        "vkGetPhysicalDeviceExternalImageFormatPropertiesNV",
-        vk::Result::ERROR_FORMAT_NOT_SUPPORTED,
-        || vk::Result::ERROR_FORMAT_NOT_SUPPORTED,
-    )
-}
-
-pub(crate) unsafe extern "system" fn get_image_format_properties2(
-    _physical_device: vk::PhysicalDevice,
-    _p_info: *const vk::PhysicalDeviceImageFormatInfo2<'_>,
-    _p_properties: *mut vk::ImageFormatProperties2<'_>,
-) -> vk::Result {
-    entry(
-        "vkGetPhysicalDeviceImageFormatProperties2",
-        vk::Result::ERROR_FORMAT_NOT_SUPPORTED,
-        || vk::Result::ERROR_FORMAT_NOT_SUPPORTED,
-    )
-}
-
 pub(crate) unsafe extern "system" fn get_sparse_image_format_properties(
     _physical_device: vk::PhysicalDevice,
     _format: vk::Format,
@@ -466,18 +403,12 @@ pub(crate) unsafe extern "system" fn get_external_buffer_properties(
         ) else {
             return;
         };
-        let e = pd.config.external_buffer.get(&info.handle_type.as_raw());
-        out.external_memory_properties = vk::ExternalMemoryProperties {
-            external_memory_features: vk::ExternalMemoryFeatureFlags::from_raw(
-                e.map_or(0, |e| e.features),
-            ),
-            export_from_imported_handle_types: vk::ExternalMemoryHandleTypeFlags::from_raw(
-                e.map_or(0, |e| e.export_from_imported),
-            ),
-            compatible_handle_types: vk::ExternalMemoryHandleTypeFlags::from_raw(
-                e.map_or(0, |e| e.compatible),
-            ),
-        };
+        let e = pd
+            .config
+            .handle_type(info.handle_type.as_raw())
+            .map(|s| s.for_buffer(info.usage.as_raw()))
+            .unwrap_or_default();
+        out.external_memory_properties = external_memory_properties(e);
     })
 }
 

@@ -4,7 +4,10 @@
 
 use ash::vk;
 
-use crate::{buffer as b, device as d, instance as i, memory as m, physical_device as p};
+use crate::{
+    buffer as b, device as d, format as f, image as im, instance as i, memory as m,
+    physical_device as p,
+};
 
 /// The dispatch level of a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,21 +88,69 @@ const ALIASES: [(&str, &str); 8] = [
     ),
 ];
 
+/// Device-level aliases: the core command they count as and the extension that must be enabled
+/// for `vkGetDeviceProcAddr` to return them.
+const DEVICE_ALIASES: [(&str, &str, &str); 5] = [
+    (
+        "vkGetBufferMemoryRequirements2KHR",
+        "vkGetBufferMemoryRequirements2",
+        "VK_KHR_get_memory_requirements2",
+    ),
+    (
+        "vkGetImageMemoryRequirements2KHR",
+        "vkGetImageMemoryRequirements2",
+        "VK_KHR_get_memory_requirements2",
+    ),
+    (
+        "vkGetImageSparseMemoryRequirements2KHR",
+        "vkGetImageSparseMemoryRequirements2",
+        "VK_KHR_get_memory_requirements2",
+    ),
+    (
+        "vkBindBufferMemory2KHR",
+        "vkBindBufferMemory2",
+        "VK_KHR_bind_memory2",
+    ),
+    (
+        "vkBindImageMemory2KHR",
+        "vkBindImageMemory2",
+        "VK_KHR_bind_memory2",
+    ),
+];
+
 /// The core name of an alias; other names unchanged.
 pub fn canonical_name(name: &str) -> &str {
+    let device_alias = DEVICE_ALIASES
+        .iter()
+        .find(|(alias, _, _)| *alias == name)
+        .map(|&(_, core, _)| core);
     ALIASES
         .iter()
         .find(|(alias, _)| *alias == name)
-        .map_or(name, |&(_, core)| core)
+        .map(|&(_, core)| core)
+        .or(device_alias)
+        .unwrap_or(name)
 }
 
-/// The command `name`, if the driver implements it.
+/// The command `name`, if the driver implements it. A device-level alias needs its extension.
 pub fn lookup(name: &str) -> Option<Proc> {
+    let core = lookup_core(canonical_name(name))?;
+    match DEVICE_ALIASES.iter().find(|(alias, _, _)| *alias == name) {
+        Some(&(_, _, extension)) => Some(Proc {
+            device_extension: Some(extension),
+            ..core
+        }),
+        None => Some(core),
+    }
+}
+
+/// The command of the core (or unaliased extension) name `name`.
+fn lookup_core(name: &str) -> Option<Proc> {
     const FD: &str = "VK_KHR_external_memory_fd";
     const RDMA: &str = "VK_NV_external_memory_rdma";
     const WIN32: &str = "VK_NV_external_memory_win32";
     const METAL: &str = "VK_EXT_external_memory_metal";
-    Some(match canonical_name(name) {
+    Some(match name {
         "vkGetInstanceProcAddr" => proc_entry!(Global, crate::vk_icdGetInstanceProcAddr),
         "vkCreateInstance" => proc_entry!(Global, i::create_instance),
         "vkEnumerateInstanceExtensionProperties" => {
@@ -133,19 +184,19 @@ pub fn lookup(name: &str) -> Option<Proc> {
             proc_entry!(PhysicalDevice, p::get_memory_properties2)
         }
         "vkGetPhysicalDeviceFormatProperties" => {
-            proc_entry!(PhysicalDevice, p::get_format_properties)
+            proc_entry!(PhysicalDevice, f::get_format_properties)
         }
         "vkGetPhysicalDeviceFormatProperties2" => {
-            proc_entry!(PhysicalDevice, p::get_format_properties2)
+            proc_entry!(PhysicalDevice, f::get_format_properties2)
         }
         "vkGetPhysicalDeviceImageFormatProperties" => {
-            proc_entry!(PhysicalDevice, p::get_image_format_properties)
+            proc_entry!(PhysicalDevice, f::get_image_format_properties)
         }
         "vkGetPhysicalDeviceImageFormatProperties2" => {
-            proc_entry!(PhysicalDevice, p::get_image_format_properties2)
+            proc_entry!(PhysicalDevice, f::get_image_format_properties2)
         }
         "vkGetPhysicalDeviceExternalImageFormatPropertiesNV" => {
-            proc_entry!(PhysicalDevice, p::get_external_image_format_properties_nv)
+            proc_entry!(PhysicalDevice, f::get_external_image_format_properties_nv)
         }
         "vkGetPhysicalDeviceSparseImageFormatProperties" => {
             proc_entry!(PhysicalDevice, p::get_sparse_image_format_properties)
@@ -187,6 +238,22 @@ pub fn lookup(name: &str) -> Option<Proc> {
         "vkGetBufferMemoryRequirements2" => {
             proc_entry!(Device, b::get_buffer_memory_requirements2)
         }
+        "vkBindBufferMemory" => proc_entry!(Device, b::bind_buffer_memory),
+        "vkBindBufferMemory2" => proc_entry!(Device, b::bind_buffer_memory2),
+        "vkCreateImage" => proc_entry!(Device, im::create_image),
+        "vkDestroyImage" => proc_entry!(Device, im::destroy_image),
+        "vkGetImageMemoryRequirements" => proc_entry!(Device, im::get_image_memory_requirements),
+        "vkGetImageMemoryRequirements2" => {
+            proc_entry!(Device, im::get_image_memory_requirements2)
+        }
+        "vkGetImageSparseMemoryRequirements" => {
+            proc_entry!(Device, im::get_image_sparse_memory_requirements)
+        }
+        "vkGetImageSparseMemoryRequirements2" => {
+            proc_entry!(Device, im::get_image_sparse_memory_requirements2)
+        }
+        "vkBindImageMemory" => proc_entry!(Device, im::bind_image_memory),
+        "vkBindImageMemory2" => proc_entry!(Device, im::bind_image_memory2),
         "vkGetMemoryFdKHR" => proc_entry!(Device, m::get_memory_fd, FD),
         "vkGetMemoryFdPropertiesKHR" => proc_entry!(Device, m::get_memory_fd_properties, FD),
         "vkGetMemoryRemoteAddressNV" => proc_entry!(Device, m::get_memory_remote_address, RDMA),
@@ -211,6 +278,18 @@ mod tests {
             assert_eq!(a.pfn.map(|f| f as usize), c.pfn.map(|f| f as usize));
         }
         assert!(lookup("vkCreateGraphicsPipelines").is_none());
+    }
+
+    #[test]
+    fn device_aliases_need_their_extension_and_count_as_core() {
+        for (alias, core, ext) in DEVICE_ALIASES {
+            let a = lookup(alias).unwrap_or_else(|| panic!("{alias}"));
+            let c = lookup(core).unwrap_or_else(|| panic!("{core}"));
+            assert_eq!(a.pfn.map(|f| f as usize), c.pfn.map(|f| f as usize));
+            assert_eq!((a.level, a.device_extension), (Level::Device, Some(ext)));
+            assert_eq!(c.device_extension, None, "{core} is core");
+            assert_eq!(canonical_name(alias), core);
+        }
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 #![warn(clippy::undocumented_unsafe_blocks)]
 
+#[macro_use]
 mod common;
 
 use ash::vk;
@@ -51,15 +52,6 @@ type GetMetalHandleProperties = unsafe extern "system" fn(
     *const c_void,
     *mut MemoryMetalHandlePropertiesEXT,
 ) -> vk::Result;
-
-/// `vkGetDeviceProcAddr(name)` cast to its signature; panics if NULL.
-macro_rules! device_fn {
-    ($instance:expr, $device:expr, $name:literal, $ty:ty) => {{
-        let f = device_proc($instance, $device, $name).expect(concat!($name, " is NULL"));
-        // SAFETY: the driver's command of that name has exactly this signature.
-        unsafe { std::mem::transmute::<unsafe extern "system" fn(), $ty>(f) }
-    }};
-}
 
 const FD_EXTENSIONS: [&str; 3] = [
     "VK_KHR_external_memory",

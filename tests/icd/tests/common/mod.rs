@@ -176,6 +176,16 @@ pub fn device_proc(
     unsafe { (instance.fp_v1_0().get_device_proc_addr)(device.handle(), name.as_ptr()) }
 }
 
+/// `vkGetDeviceProcAddr(name)` cast to its signature; panics if NULL.
+#[allow(unused_macros)]
+macro_rules! device_fn {
+    ($instance:expr, $device:expr, $name:literal, $ty:ty) => {{
+        let f = device_proc($instance, $device, $name).expect(concat!($name, " is NULL"));
+        // SAFETY: the driver's command of that name has exactly this signature.
+        unsafe { std::mem::transmute::<unsafe extern "system" fn(), $ty>(f) }
+    }};
+}
+
 /// Allocates `size` bytes of memory type `type_index` with `p_next` chained.
 pub fn allocate(
     device: &ash::Device,
