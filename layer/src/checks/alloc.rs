@@ -3,6 +3,7 @@
 use super::export::{describe_allocation, describe_dead_memory};
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::raw::{AllocateInfoRead, ChainEnd, ChainRead, MAX_CHAIN_LENGTH};
+use crate::state::queryable;
 use crate::state::{AllocationFacts, DeviceFacts, ExternalMemorySupport, MemoryLookup};
 use crate::vk_names;
 use crate::vuid;
@@ -176,8 +177,7 @@ pub fn check_allocate(device: &DeviceFacts, info: &AllocateInfoRead, output_null
                     "pAllocateInfo->pNext<VkExportMemoryAllocateInfo>.handleTypes",
                     format!(
                         "vkAllocateMemory(): pAllocateInfo->pNext<VkExportMemoryAllocateInfo>\
-                         .handleTypes is {}, but {} (as vkGetPhysicalDeviceExternalBufferProperties \
-                         reports for this physical device).",
+                         .handleTypes is {}, but {}.",
                         vk_names::handle_types(types),
                         problems.join("; ")
                     ),
@@ -228,12 +228,18 @@ fn unsupported_export(
     };
     let mut problems: Vec<String> = bits()
         .filter(|bit| !exportable(*bit))
-        .map(|bit| {
-            format!(
-                "{} is not exportable (externalMemoryFeatures = {})",
+        .map(|bit| match queryable::defining_extension(bit) {
+            Some(extension) if !support.asked(bit) => format!(
+                "{} is not exportable (this physical device does not support {extension}, \
+                 which defines it)",
+                vk_names::handle_types(bit),
+            ),
+            _ => format!(
+                "{} is not exportable (externalMemoryFeatures = {}, as \
+                 vkGetPhysicalDeviceExternalBufferProperties reports)",
                 vk_names::handle_types(bit),
                 vk_names::memory_features(support.of(bit).0)
-            )
+            ),
         })
         .collect();
     // Compatibility matters among the types that can be exported at all.
@@ -246,7 +252,8 @@ fn unsupported_export(
         let compatible = support.of(bit).1;
         (!compatible.contains(exported)).then(|| {
             format!(
-                "{} is compatible only with {}",
+                "{} is compatible only with {} (as vkGetPhysicalDeviceExternalBufferProperties \
+                 reports)",
                 vk_names::handle_types(bit),
                 vk_names::handle_types(compatible)
             )
@@ -424,6 +431,10 @@ mod tests {
             msg.contains("VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT is not exportable"),
             "{msg}"
         );
+        assert!(
+            msg.contains("as vkGetPhysicalDeviceExternalBufferProperties reports"),
+            "{msg}"
+        );
         let out = check(&exported(DMA_BUF | RDMA), ChainEnd::Complete);
         assert_eq!(out.ids(), [vuid::EXPORT_HANDLE_TYPES_00656]);
         assert!(out.findings[0]
@@ -433,6 +444,39 @@ mod tests {
         let mut device = fd_device();
         device.external_memory = None;
         let info = AllocateInfoRead::Valid(exported(OPAQUE_FD | win32), ChainRead::COMPLETE);
+        assert!(check_allocate(&device, &info, false).ids().is_empty());
+    }
+
+    #[test]
+    fn a_type_whose_extension_the_device_lacks_is_00656_saying_so() {
+        // The driver was asked about no extension's bit (none supported): DMA_BUF was not asked.
+        let mut support = ExternalMemorySupport::default();
+        let exportable = vk::ExternalMemoryFeatureFlags::EXPORTABLE;
+        support.set(OPAQUE_FD, exportable, OPAQUE_FD);
+        let mut device = fd_device();
+        device.external_memory = Some(Box::new(support));
+        let info = AllocateInfoRead::Valid(exported(OPAQUE_FD | DMA_BUF), ChainRead::COMPLETE);
+        let out = check_allocate(&device, &info, false);
+        assert_eq!(out.ids(), [vuid::EXPORT_HANDLE_TYPES_00656]);
+        let msg = &out.findings[0].message;
+        assert!(
+            msg.contains(
+                "VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT is not exportable (this physical \
+                 device does not support VK_EXT_external_memory_dma_buf, which defines it)"
+            ),
+            "{msg}"
+        );
+        assert!(
+            !msg.contains("reports"),
+            "nothing was reported about it: {msg}"
+        );
+        // The fast path agrees.
+        let AllocateInfoRead::Valid(facts, chain) = &info else {
+            unreachable!()
+        };
+        assert!(!is_clean(&device, facts, chain));
+        // OPAQUE_FD alone is exportable: nothing to say.
+        let info = AllocateInfoRead::Valid(exported(OPAQUE_FD), ChainRead::COMPLETE);
         assert!(check_allocate(&device, &info, false).ids().is_empty());
     }
 

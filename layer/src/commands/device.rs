@@ -7,8 +7,7 @@ use crate::raw;
 use crate::state::fd_exports::FdExports;
 use crate::state::maps;
 use crate::state::registry::{DEVICES, INSTANCES};
-use crate::state::{DeviceFacts, DeviceState, ExternalMemorySupport, InstanceState};
-use crate::vk_names;
+use crate::state::{DeviceFacts, DeviceState};
 use ash::vk::{self, Handle};
 use std::sync::Arc;
 
@@ -68,8 +67,11 @@ pub unsafe extern "system" fn create_device(
                         .iter()
                         .map(|t| t.property_flags)
                         .collect(),
-                    external_memory: external_memory_support(&instance, physical_device)
-                        .map(Box::new),
+                    external_memory: super::physical_device::external_memory_support(
+                        &instance,
+                        physical_device,
+                    )
+                    .map(Box::new),
                 },
                 physical_device,
                 // SAFETY: the next layer's GDPA and the device it just created.
@@ -86,37 +88,6 @@ pub unsafe extern "system" fn create_device(
             result
         },
     )
-}
-
-/// Asks the driver, once per device, what it supports for exporting memory of each handle type
-/// (for a buffer usable for transfers; the allocation-time rule 00656 is checked against it).
-fn external_memory_support(
-    instance: &InstanceState,
-    physical_device: vk::PhysicalDevice,
-) -> Option<ExternalMemorySupport> {
-    let get = instance
-        .next
-        .get_physical_device_external_buffer_properties?;
-    let mut support = ExternalMemorySupport::default();
-    for bit in 0..32 {
-        let handle_type = vk::ExternalMemoryHandleTypeFlags::from_raw(1 << bit);
-        if !vk_names::valid_handle_type_mask().contains(handle_type) {
-            continue;
-        }
-        let info = vk::PhysicalDeviceExternalBufferInfo::default()
-            .usage(vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST)
-            .handle_type(handle_type);
-        let mut properties = vk::ExternalBufferProperties::default();
-        // SAFETY: a live physical device, an input and an output structure of ours.
-        unsafe { get(physical_device, &info, &mut properties) };
-        let p = properties.external_memory_properties;
-        support.set(
-            handle_type,
-            p.external_memory_features,
-            p.compatible_handle_types,
-        );
-    }
-    Some(support)
 }
 
 pub unsafe extern "system" fn destroy_device(

@@ -60,6 +60,8 @@ pub unsafe extern "system" fn create_instance(
                 // SAFETY: the next layer's GIPA and the instance it just created.
                 next: unsafe { InstanceDispatch::load(gipa, instance) },
                 debug_utils_enabled: read.debug_utils_enabled,
+                api_version: read.api_version,
+                khr_external_memory_capabilities: read.khr_external_memory_capabilities,
                 messengers: RwLock::new(read.messengers),
                 settings,
                 duplicates: Default::default(),

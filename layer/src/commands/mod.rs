@@ -7,4 +7,5 @@ pub mod fd_leaks;
 pub mod instance;
 pub mod memory;
 pub mod names;
+pub mod physical_device;
 pub mod policy;

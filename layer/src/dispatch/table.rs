@@ -22,7 +22,13 @@ pub struct InstanceDispatch {
     pub destroy_instance: Option<vk::PFN_vkDestroyInstance>,
     pub create_device: Option<vk::PFN_vkCreateDevice>,
     pub get_physical_device_memory_properties: Option<vk::PFN_vkGetPhysicalDeviceMemoryProperties>,
+    pub get_physical_device_properties: Option<vk::PFN_vkGetPhysicalDeviceProperties>,
+    pub enumerate_device_extension_properties: Option<vk::PFN_vkEnumerateDeviceExtensionProperties>,
+    /// The core (1.1) name and the VK_KHR_external_memory_capabilities name, apart: which one
+    /// may be called depends on the instance (`state::queryable`).
     pub get_physical_device_external_buffer_properties:
+        Option<vk::PFN_vkGetPhysicalDeviceExternalBufferProperties>,
+    pub get_physical_device_external_buffer_properties_khr:
         Option<vk::PFN_vkGetPhysicalDeviceExternalBufferProperties>,
     pub create_debug_utils_messenger: Option<vk::PFN_vkCreateDebugUtilsMessengerEXT>,
     pub destroy_debug_utils_messenger: Option<vk::PFN_vkDestroyDebugUtilsMessengerEXT>,
@@ -44,10 +50,16 @@ impl InstanceDispatch {
                 get_physical_device_memory_properties: cast(get(
                     c"vkGetPhysicalDeviceMemoryProperties",
                 )),
-                get_physical_device_external_buffer_properties: cast(
-                    get(c"vkGetPhysicalDeviceExternalBufferProperties")
-                        .or_else(|| get(c"vkGetPhysicalDeviceExternalBufferPropertiesKHR")),
-                ),
+                get_physical_device_properties: cast(get(c"vkGetPhysicalDeviceProperties")),
+                enumerate_device_extension_properties: cast(get(
+                    c"vkEnumerateDeviceExtensionProperties",
+                )),
+                get_physical_device_external_buffer_properties: cast(get(
+                    c"vkGetPhysicalDeviceExternalBufferProperties",
+                )),
+                get_physical_device_external_buffer_properties_khr: cast(get(
+                    c"vkGetPhysicalDeviceExternalBufferPropertiesKHR",
+                )),
                 create_debug_utils_messenger: cast(get(c"vkCreateDebugUtilsMessengerEXT")),
                 destroy_debug_utils_messenger: cast(get(c"vkDestroyDebugUtilsMessengerEXT")),
                 create_debug_report_callback: cast(get(c"vkCreateDebugReportCallbackEXT")),

@@ -187,6 +187,10 @@ pub unsafe fn read_device_create_info(info: &vk::DeviceCreateInfo<'_>) -> Device
 #[derive(Default)]
 pub struct InstanceCreateRead {
     pub debug_utils_enabled: bool,
+    /// `VK_KHR_external_memory_capabilities` is enabled.
+    pub khr_external_memory_capabilities: bool,
+    /// `pApplicationInfo->apiVersion`; 0 (meaning 1.0) without an application info.
+    pub api_version: u32,
     pub messengers: Vec<Messenger>,
 }
 
@@ -204,6 +208,11 @@ pub unsafe fn read_instance_create_info(info: &vk::InstanceCreateInfo<'_>) -> In
         )
     };
     read.debug_utils_enabled = names.iter().any(|n| n == b"VK_EXT_debug_utils");
+    read.khr_external_memory_capabilities = names
+        .iter()
+        .any(|n| n == b"VK_KHR_external_memory_capabilities");
+    // SAFETY: NULL or the application info the app gave vkCreateInstance.
+    read.api_version = unsafe { info.p_application_info.as_ref() }.map_or(0, |a| a.api_version);
     // SAFETY: each node is read as the structure its sType names.
     unsafe {
         walk_chain(info.p_next, |s_type, node| match s_type {

@@ -57,13 +57,16 @@ pub struct DeviceFacts {
 
 /// `VkExternalMemoryProperties` of each `VkExternalMemoryHandleTypeFlagBits` bit, as
 /// `vkGetPhysicalDeviceExternalBufferProperties` reported them at `vkCreateDevice`: a table by
-/// bit index, so a check costs one load per bit.
+/// bit index, so a check costs one load per bit. Only the bits valid to ask about are asked
+/// (`state::queryable`); the others have no features.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ExternalMemorySupport {
     table: [(
         vk::ExternalMemoryFeatureFlags,
         vk::ExternalMemoryHandleTypeFlags,
     ); 32],
+    /// The bits the driver was asked about.
+    asked: vk::ExternalMemoryHandleTypeFlags,
 }
 
 impl ExternalMemorySupport {
@@ -76,7 +79,14 @@ impl ExternalMemorySupport {
     ) {
         if let Some(entry) = self.table.get_mut(bit.as_raw().trailing_zeros() as usize) {
             *entry = (features, compatible);
+            self.asked |= bit;
         }
+    }
+
+    /// Whether the driver was asked about this handle type bit (else its extension is not
+    /// supported by the physical device, and asking would have been invalid).
+    pub fn asked(&self, bit: vk::ExternalMemoryHandleTypeFlags) -> bool {
+        self.asked.contains(bit)
     }
 
     /// Features and compatible types of one handle type bit (none if the driver said nothing).

@@ -38,6 +38,10 @@ pub struct InstanceState {
     pub handle: vk::Instance,
     pub next: InstanceDispatch,
     pub debug_utils_enabled: bool,
+    /// `pApplicationInfo->apiVersion` (0, meaning 1.0, without an application info).
+    pub api_version: u32,
+    /// The instance extension `VK_KHR_external_memory_capabilities` is enabled.
+    pub khr_external_memory_capabilities: bool,
     /// Written only when the app creates or destroys a messenger; read (copied out) to report.
     pub messengers: RwLock<Vec<Messenger>>,
     /// The settings, read once at vkCreateInstance.

@@ -1,6 +1,7 @@
-//! Buffers, just enough for an application to ask for memory requirements: `vkCreateBuffer`,
-//! `vkDestroyBuffer`, `vkGetBufferMemoryRequirements(2)`. A buffer is a size and nothing else;
-//! binding memory to it is not implemented.
+//! Buffers, just enough for an application to ask for memory requirements and bind memory:
+//! `vkCreateBuffer`, `vkDestroyBuffer`, `vkGetBufferMemoryRequirements(2)`,
+//! `vkBindBufferMemory(2)`. A buffer is a size and nothing else; binding only checks that the
+//! buffer and the memory are live objects of the device (nothing is recorded).
 
 use ash::vk;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -121,6 +122,57 @@ pub(crate) unsafe extern "system" fn get_buffer_memory_requirements2(
             })
         };
     })
+}
+
+/// Whether `buffer` and `memory` are live objects of `device`: what binding needs here.
+fn can_bind(device: vk::Device, buffer: vk::Buffer, memory: vk::DeviceMemory) -> bool {
+    device::lookup(device).is_some_and(|dev| {
+        lock(&dev.buffers).contains_key(&vk::Handle::as_raw(buffer))
+            && lock(&dev.memory).contains_key(&vk::Handle::as_raw(memory))
+    })
+}
+
+/// The result of binding: `VK_ERROR_OUT_OF_DEVICE_MEMORY` (the only failure the command has)
+/// for an unknown buffer or memory.
+fn bind_result(bound: bool) -> vk::Result {
+    if bound {
+        vk::Result::SUCCESS
+    } else {
+        vk::Result::ERROR_OUT_OF_DEVICE_MEMORY
+    }
+}
+
+pub(crate) unsafe extern "system" fn bind_buffer_memory(
+    device: vk::Device,
+    buffer: vk::Buffer,
+    memory: vk::DeviceMemory,
+    _memory_offset: vk::DeviceSize,
+) -> vk::Result {
+    entry(
+        "vkBindBufferMemory",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || bind_result(can_bind(device, buffer, memory)),
+    )
+}
+
+pub(crate) unsafe extern "system" fn bind_buffer_memory2(
+    device: vk::Device,
+    bind_info_count: u32,
+    p_bind_infos: *const vk::BindBufferMemoryInfo<'_>,
+) -> vk::Result {
+    entry(
+        "vkBindBufferMemory2",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            if bind_info_count == 0 || p_bind_infos.is_null() {
+                return bind_result(bind_info_count == 0);
+            }
+            // SAFETY: `bind_info_count` structures (Vulkan contract), non-NULL as checked.
+            let infos =
+                unsafe { std::slice::from_raw_parts(p_bind_infos, bind_info_count as usize) };
+            bind_result(infos.iter().all(|i| can_bind(device, i.buffer, i.memory)))
+        },
+    )
 }
 
 #[cfg(test)]

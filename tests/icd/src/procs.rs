@@ -187,6 +187,8 @@ pub fn lookup(name: &str) -> Option<Proc> {
         "vkGetBufferMemoryRequirements2" => {
             proc_entry!(Device, b::get_buffer_memory_requirements2)
         }
+        "vkBindBufferMemory" => proc_entry!(Device, b::bind_buffer_memory),
+        "vkBindBufferMemory2" => proc_entry!(Device, b::bind_buffer_memory2),
         "vkGetMemoryFdKHR" => proc_entry!(Device, m::get_memory_fd, FD),
         "vkGetMemoryFdPropertiesKHR" => proc_entry!(Device, m::get_memory_fd_properties, FD),
         "vkGetMemoryRemoteAddressNV" => proc_entry!(Device, m::get_memory_remote_address, RDMA),
