@@ -3,11 +3,13 @@
 #   libvulkan1            the Khronos Vulkan loader the layer plugs into
 #   mesa-vulkan-drivers   Mesa's lavapipe CPU driver (exposes VK_KHR_external_memory_fd)
 #   libvulkan-dev         the Vulkan registry with validusage.json (the VUID catalog is checked against it)
-# Extra package names given as arguments are installed too (scripts/bench.sh adds the Khronos
-# validation layer). Uses sudo when not root. Needs a Rust toolchain (rustup) already.
+#   vulkan-validationlayers  the Khronos validation layer: tests/tests/stacked_khronos.rs stacks it
+#                         with ours, in both orders, and checks that a valid app hears nothing from
+#                         either (so the layer's own calls to the driver must be valid)
+# Extra package names given as arguments are installed too. Uses sudo when not root. Needs a Rust toolchain (rustup) already.
 set -euo pipefail
 
-packages=(libvulkan1 mesa-vulkan-drivers libvulkan-dev "$@")
+packages=(libvulkan1 mesa-vulkan-drivers libvulkan-dev vulkan-validationlayers "$@")
 missing=()
 for p in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

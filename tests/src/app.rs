@@ -61,6 +61,10 @@ struct Sink {
     /// The layer's notes about its settings: GENERAL messages with the ID [`SETTINGS_MESSAGE_ID`]
     /// (bad values, and the active configuration with `report_flags` including `info`).
     settings: Mutex<Vec<Captured>>,
+    /// Every message of any type and severity, from any layer or the loader, unfiltered: kept
+    /// only with [`Options::every_message`].
+    every: Mutex<Vec<Captured>>,
+    keep_every: AtomicBool,
     answer: AtomicBool,
 }
 
@@ -77,9 +81,6 @@ unsafe extern "system" fn on_message(
         // SAFETY: a non-NULL pMessageIdName is a NUL-terminated string, per the callback contract.
         && unsafe { CStr::from_ptr(data.p_message_id_name) }.to_bytes()
             == SETTINGS_MESSAGE_ID.as_bytes();
-    if !general && !types.contains(vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION) {
-        return vk::FALSE;
-    }
     let text = |p: *const std::ffi::c_char| {
         // SAFETY: NULL or a NUL-terminated string from the layer.
         (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
@@ -100,6 +101,12 @@ unsafe extern "system" fn on_message(
         text: text(data.p_message).unwrap_or_default(),
         objects,
     };
+    if sink.keep_every.load(Ordering::SeqCst) {
+        sink.every.lock().unwrap().push(captured.clone());
+    }
+    if !general && !types.contains(vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION) {
+        return vk::FALSE;
+    }
     let bucket = if general {
         &sink.settings
     } else if captured.id.starts_with(DRIVER_CONTRACT_PREFIX) {
@@ -156,6 +163,14 @@ pub struct Options {
     /// More layer settings for VK_LAYER_EXPORTCHECK_validation, with typed values (after
     /// `layer_settings`, in the same VkLayerSettingsCreateInfoEXT).
     pub typed_layer_settings: &'static [(&'static str, SettingValues)],
+    /// Layers the app enables in `ppEnabledLayerNames` (the first nearest the app), besides
+    /// those of `VK_INSTANCE_LAYERS` (see [`crate::env::LAYERS_FROM_APP`]).
+    pub layers: &'static [&'static CStr],
+    /// Instance extensions to enable besides VK_EXT_debug_utils.
+    pub instance_extensions: &'static [&'static CStr],
+    /// Keep every message the messenger receives ([`Instance::every_message`]): all types
+    /// (GENERAL, VALIDATION, PERFORMANCE) and severities, from any layer or the loader.
+    pub every_message: bool,
 }
 
 /// The values of one VkLayerSettingEXT, of one VkLayerSettingTypeEXT.
@@ -176,6 +191,9 @@ impl Default for Options {
             driver_config: None,
             layer_settings: &[],
             typed_layer_settings: &[],
+            layers: &[],
+            instance_extensions: &[],
+            every_message: false,
         }
     }
 }
@@ -279,24 +297,34 @@ impl Instance {
         // SAFETY: loads libvulkan.so.1, the system's Khronos loader.
         let entry = unsafe { ash::Entry::load() }.expect("load libvulkan.so.1");
         let sink = Box::<Sink>::default();
+        sink.keep_every
+            .store(options.every_message, Ordering::SeqCst);
+        let mut types = vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
+            | vk::DebugUtilsMessageTypeFlagsEXT::GENERAL;
+        if options.every_message {
+            types |= vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE;
+        }
         let mut messenger_info = vk::DebugUtilsMessengerCreateInfoEXT::default()
             .message_severity(
                 vk::DebugUtilsMessageSeverityFlagsEXT::ERROR
                     | vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
                     | vk::DebugUtilsMessageSeverityFlagsEXT::INFO,
             )
-            .message_type(
-                vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
-                    | vk::DebugUtilsMessageTypeFlagsEXT::GENERAL,
-            )
+            .message_type(types)
             .pfn_user_callback(Some(on_message));
         messenger_info.p_user_data = &*sink as *const Sink as *mut c_void;
         let app = vk::ApplicationInfo::default()
             .application_name(c"exportcheck-tests")
             .api_version(vk::API_VERSION_1_1);
-        let extensions = [ash::ext::debug_utils::NAME.as_ptr()];
+        let extensions: Vec<_> = [ash::ext::debug_utils::NAME]
+            .iter()
+            .chain(options.instance_extensions)
+            .map(|e| e.as_ptr())
+            .collect();
+        let layers: Vec<_> = options.layers.iter().map(|l| l.as_ptr()).collect();
         let mut create = vk::InstanceCreateInfo::default()
             .application_info(&app)
+            .enabled_layer_names(&layers)
             .enabled_extension_names(&extensions);
         if options.messenger_in_create_info {
             create = create.push_next(&mut messenger_info);
@@ -386,6 +414,11 @@ impl Instance {
     /// Takes the validation messages received so far.
     pub fn messages(&self) -> Vec<Captured> {
         std::mem::take(&mut *self.sink.messages.lock().unwrap())
+    }
+
+    /// Takes every message received so far, unfiltered (with [`Options::every_message`]).
+    pub fn every_message(&self) -> Vec<Captured> {
+        std::mem::take(&mut *self.sink.every.lock().unwrap())
     }
 
     /// Takes the driver-contract warnings received so far (see [`DRIVER_CONTRACT_PREFIX`]).

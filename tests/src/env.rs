@@ -65,6 +65,29 @@ pub fn write_manifest(dir: &Path, library: &Path) -> PathBuf {
     dir.to_path_buf()
 }
 
+/// The Khronos validation layer's name, and the directory of its manifest as Debian's
+/// `vulkan-validationlayers` installs it.
+pub const KHRONOS_LAYER_NAME: &str = "VK_LAYER_KHRONOS_validation";
+pub const KHRONOS_LAYER_DIR: &str = "/usr/share/vulkan/explicit_layer.d";
+
+/// Set (to `1`) in the child processes of the tests that stack the Khronos validation layer with
+/// ours: `VK_LAYER_PATH` gets the Khronos layer's directory too, and `VK_INSTANCE_LAYERS` is not
+/// set, since the app enables both layers itself, in its order ([`crate::Options::layers`]).
+/// (The loader here, 1.3.239, builds the same chain for `VK_INSTANCE_LAYERS=A:B` and `B:A`.)
+pub const LAYERS_FROM_APP: &str = "EXPORTCHECK_TEST_LAYERS_FROM_APP";
+
+/// The Khronos layer's manifest; panics, saying how to install it, when it is missing.
+pub fn khronos_layer_manifest() -> PathBuf {
+    let manifest = Path::new(KHRONOS_LAYER_DIR).join("VkLayer_khronos_validation.json");
+    assert!(
+        manifest.exists(),
+        "{} is missing: the stacked-layer tests need the Khronos validation layer \
+         (vulkan-validationlayers): run scripts/install-deps.sh",
+        manifest.display()
+    );
+    manifest
+}
+
 /// The driver a test binary runs on: one per process, since the loader reads its environment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Driver {
@@ -137,11 +160,22 @@ pub fn setup_with(driver: Driver) {
                 );
                 PathBuf::from(LAVAPIPE_ICD)
             }
-            Driver::TestDriver => write_driver_manifest(&dir, &test_driver_library()),
+            // Not in the layer directory, where the loader would warn about a manifest
+            // without a layer (a message the stacked-layer tests would see).
+            Driver::TestDriver => write_driver_manifest(&dir.join("driver"), &test_driver_library()),
         };
         // Set before any thread loads the loader; the values are the same for every test.
-        std::env::set_var("VK_LAYER_PATH", &dir);
-        std::env::set_var("VK_INSTANCE_LAYERS", LAYER_NAME);
+        if std::env::var_os(LAYERS_FROM_APP).is_none() {
+            std::env::set_var("VK_LAYER_PATH", &dir);
+            std::env::set_var("VK_INSTANCE_LAYERS", LAYER_NAME);
+        } else {
+            khronos_layer_manifest();
+            let mut path = dir.into_os_string();
+            path.push(":");
+            path.push(KHRONOS_LAYER_DIR);
+            std::env::set_var("VK_LAYER_PATH", path);
+            std::env::remove_var("VK_INSTANCE_LAYERS");
+        }
         std::env::set_var("VK_DRIVER_FILES", &driver_files);
         std::env::set_var("VK_ICD_FILENAMES", &driver_files);
         driver

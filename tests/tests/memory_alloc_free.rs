@@ -476,15 +476,20 @@ fn exporting_and_plain_allocations_are_silent() {
 fn export_types_the_driver_cannot_export_are_00656() {
     let inst = Instance::new();
     let dev = inst.fd_device();
-    // Lavapipe reports OPAQUE_FD exportable, DMA_BUF and OPAQUE_WIN32 not.
-    for (types, named) in [
+    // Lavapipe reports OPAQUE_FD exportable and OPAQUE_WIN32 not. It does not support
+    // VK_EXT_external_memory_dma_buf, so the layer may not ask about DMA_BUF (the query would be
+    // invalid): DMA_BUF cannot be exported, and the message says why.
+    for (types, named, why) in [
         (
             OPAQUE_FD | vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT,
             "VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT is not exportable",
+            "(this physical device does not support VK_EXT_external_memory_dma_buf, which \
+             defines it)",
         ),
         (
             vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32,
             "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT is not exportable",
+            "as vkGetPhysicalDeviceExternalBufferProperties reports",
         ),
     ] {
         let memory = dev.allocate(SIZE, Some(types));

@@ -7,7 +7,9 @@ use crate::raw;
 use crate::state::fd_exports::FdExports;
 use crate::state::maps;
 use crate::state::registry::{DEVICES, INSTANCES};
-use crate::state::{DeviceFacts, DeviceState};
+use crate::state::device::DriverQueries;
+use crate::state::queryable::{self, QueryNames};
+use crate::state::{DeviceFacts, DeviceState, InstanceState};
 use ash::vk::{self, Handle};
 use std::sync::Arc;
 
@@ -63,6 +65,7 @@ pub unsafe extern "system" fn create_device(
                 // SAFETY: a live physical device and an output structure of ours.
                 unsafe { get(physical_device, &mut properties) };
             }
+            let queries = driver_queries(&instance, properties.api_version);
             let state = DeviceState {
                 facts: DeviceFacts {
                     handle: device.as_raw(),
@@ -85,6 +88,7 @@ pub unsafe extern "system" fn create_device(
                 memory_names: Default::default(),
                 names: maps::handle_map(4),
                 resources: Default::default(),
+                queries,
                 fd_exports,
             };
             DEVICES.insert(device.as_raw(), Arc::new(state));
@@ -95,6 +99,26 @@ pub unsafe extern "system" fn create_device(
 
 /// The version of Vulkan a device offers the app: the lower of what the app asked for and what
 /// the physical device supports (major.minor; patch and variant do not enable anything).
+/// The physical-device queries valid to call for resources of a device of this physical device.
+fn driver_queries(instance: &InstanceState, physical_device_version: u32) -> DriverQueries {
+    let next = &instance.next;
+    match queryable::query_names(
+        instance.api_version,
+        physical_device_version,
+        instance.khr_external_memory_capabilities,
+    ) {
+        Some(QueryNames::Core) => DriverQueries {
+            external_buffer: next.get_physical_device_external_buffer_properties,
+            image_format: next.get_physical_device_image_format_properties2,
+        },
+        Some(QueryNames::Khr) => DriverQueries {
+            external_buffer: next.get_physical_device_external_buffer_properties_khr,
+            image_format: next.get_physical_device_image_format_properties2_khr,
+        },
+        None => DriverQueries::default(),
+    }
+}
+
 /// A physical device that reported no version (0) is taken at the app's word.
 fn device_api_version(instance: u32, physical_device: u32) -> u32 {
     let physical_device = if physical_device == 0 { instance } else { physical_device };

@@ -62,6 +62,7 @@ pub unsafe extern "system" fn create_instance(
                 next: unsafe { InstanceDispatch::load(gipa, instance) },
                 debug_utils_enabled: read.debug_utils_enabled,
                 api_version: read.api_version,
+                khr_external_memory_capabilities: read.khr_external_memory_capabilities,
                 chained_messengers: read.messengers,
                 created_messengers: RwLock::new(Vec::new()),
                 settings,

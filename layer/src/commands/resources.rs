@@ -41,7 +41,7 @@ fn ask_driver(
     query: &ResourceQuery,
     bit: vk::ExternalMemoryHandleTypeFlags,
 ) -> HandleTypeSupport {
-    let next = &state.instance.next;
+    let queries = &state.queries;
     let unknown = HandleTypeSupport {
         result: vk::Result::SUCCESS,
         // Not asked: taken as supported, so nothing is reported.
@@ -50,7 +50,7 @@ fn ask_driver(
     };
     match query {
         ResourceQuery::Buffer(buffer) => {
-            let Some(get) = next.get_physical_device_external_buffer_properties else {
+            let Some(get) = queries.external_buffer else {
                 return unknown;
             };
             let info = vk::PhysicalDeviceExternalBufferInfo::default()
@@ -68,7 +68,7 @@ fn ask_driver(
             }
         }
         ResourceQuery::Image(image) => {
-            let Some(get) = next.get_physical_device_image_format_properties2 else {
+            let Some(get) = queries.image_format else {
                 return unknown;
             };
             let mut external_info =

@@ -23,9 +23,15 @@ pub struct InstanceDispatch {
     pub create_device: Option<vk::PFN_vkCreateDevice>,
     pub get_physical_device_memory_properties: Option<vk::PFN_vkGetPhysicalDeviceMemoryProperties>,
     pub get_physical_device_properties: Option<vk::PFN_vkGetPhysicalDeviceProperties>,
+    /// The core (1.1) names and the extension (`KHR`) names apart: which one may be called
+    /// depends on the instance and physical device (`state::queryable`).
     pub get_physical_device_external_buffer_properties:
         Option<vk::PFN_vkGetPhysicalDeviceExternalBufferProperties>,
+    pub get_physical_device_external_buffer_properties_khr:
+        Option<vk::PFN_vkGetPhysicalDeviceExternalBufferProperties>,
     pub get_physical_device_image_format_properties2:
+        Option<vk::PFN_vkGetPhysicalDeviceImageFormatProperties2>,
+    pub get_physical_device_image_format_properties2_khr:
         Option<vk::PFN_vkGetPhysicalDeviceImageFormatProperties2>,
     pub create_debug_utils_messenger: Option<vk::PFN_vkCreateDebugUtilsMessengerEXT>,
     pub destroy_debug_utils_messenger: Option<vk::PFN_vkDestroyDebugUtilsMessengerEXT>,
@@ -48,14 +54,18 @@ impl InstanceDispatch {
                     c"vkGetPhysicalDeviceMemoryProperties",
                 )),
                 get_physical_device_properties: cast(get(c"vkGetPhysicalDeviceProperties")),
-                get_physical_device_external_buffer_properties: cast(
-                    get(c"vkGetPhysicalDeviceExternalBufferProperties")
-                        .or_else(|| get(c"vkGetPhysicalDeviceExternalBufferPropertiesKHR")),
-                ),
-                get_physical_device_image_format_properties2: cast(
-                    get(c"vkGetPhysicalDeviceImageFormatProperties2")
-                        .or_else(|| get(c"vkGetPhysicalDeviceImageFormatProperties2KHR")),
-                ),
+                get_physical_device_external_buffer_properties: cast(get(
+                    c"vkGetPhysicalDeviceExternalBufferProperties",
+                )),
+                get_physical_device_external_buffer_properties_khr: cast(get(
+                    c"vkGetPhysicalDeviceExternalBufferPropertiesKHR",
+                )),
+                get_physical_device_image_format_properties2: cast(get(
+                    c"vkGetPhysicalDeviceImageFormatProperties2",
+                )),
+                get_physical_device_image_format_properties2_khr: cast(get(
+                    c"vkGetPhysicalDeviceImageFormatProperties2KHR",
+                )),
                 create_debug_utils_messenger: cast(get(c"vkCreateDebugUtilsMessengerEXT")),
                 destroy_debug_utils_messenger: cast(get(c"vkDestroyDebugUtilsMessengerEXT")),
                 create_debug_report_callback: cast(get(c"vkCreateDebugReportCallbackEXT")),

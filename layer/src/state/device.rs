@@ -114,6 +114,14 @@ impl DeviceFacts {
     }
 }
 
+/// The physical-device queries the layer may call about this device's resources: the names valid
+/// for the app's instance and physical device (`state::queryable`), `None` when none is.
+#[derive(Clone, Copy, Default)]
+pub struct DriverQueries {
+    pub external_buffer: Option<vk::PFN_vkGetPhysicalDeviceExternalBufferProperties>,
+    pub image_format: Option<vk::PFN_vkGetPhysicalDeviceImageFormatProperties2>,
+}
+
 /// Everything the layer keeps for one `VkDevice`.
 pub struct DeviceState {
     pub facts: DeviceFacts,
@@ -132,6 +140,7 @@ pub struct DeviceState {
     pub names: HandleMap<(vk::ObjectType, u64), String>,
     /// Buffers and images made for external memory, and the driver's answers about them.
     pub resources: Resources,
+    pub queries: DriverQueries,
     /// The fds exported from this device's memory, when the `check_fd_leaks` setting is on.
     pub fd_exports: Option<FdExports>,
 }

@@ -46,6 +46,8 @@ pub struct InstanceState {
     pub debug_utils_enabled: bool,
     /// `VkApplicationInfo::apiVersion` (`VK_API_VERSION_1_0` when absent or 0).
     pub api_version: u32,
+    /// The instance extension `VK_KHR_external_memory_capabilities` is enabled.
+    pub khr_external_memory_capabilities: bool,
     /// The messengers and callbacks chained to `VkInstanceCreateInfo`: active only during this
     /// instance's `vkCreateInstance` and `vkDestroyInstance`, on the thread running them.
     pub chained_messengers: Vec<Messenger>,
@@ -138,7 +140,9 @@ mod tests {
                 get_physical_device_memory_properties: None,
                 get_physical_device_properties: None,
                 get_physical_device_external_buffer_properties: None,
+                get_physical_device_external_buffer_properties_khr: None,
                 get_physical_device_image_format_properties2: None,
+                get_physical_device_image_format_properties2_khr: None,
                 create_debug_utils_messenger: None,
                 destroy_debug_utils_messenger: None,
                 create_debug_report_callback: None,
@@ -146,6 +150,7 @@ mod tests {
             },
             debug_utils_enabled: true,
             api_version: vk::API_VERSION_1_1,
+            khr_external_memory_capabilities: false,
             chained_messengers: vec![messenger(0)],
             created_messengers: RwLock::new(vec![messenger(7)]),
             settings: Settings::default(),

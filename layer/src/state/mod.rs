@@ -12,6 +12,7 @@ pub mod instance;
 pub mod live_memory;
 pub mod maps;
 pub mod memory;
+pub mod queryable;
 pub mod registry;
 pub mod resources;
 pub mod this_thread;
