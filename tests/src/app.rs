@@ -171,6 +171,8 @@ pub struct Options {
     /// Keep every message the messenger receives ([`Instance::every_message`]): all types
     /// (GENERAL, VALIDATION, PERFORMANCE) and severities, from any layer or the loader.
     pub every_message: bool,
+    /// `VkApplicationInfo::apiVersion` (Vulkan 1.1 by default).
+    pub api_version: u32,
 }
 
 /// The values of one VkLayerSettingEXT, of one VkLayerSettingTypeEXT.
@@ -194,6 +196,7 @@ impl Default for Options {
             layers: &[],
             instance_extensions: &[],
             every_message: false,
+            api_version: vk::API_VERSION_1_1,
         }
     }
 }
@@ -315,7 +318,7 @@ impl Instance {
         messenger_info.p_user_data = &*sink as *const Sink as *mut c_void;
         let app = vk::ApplicationInfo::default()
             .application_name(c"exportcheck-tests")
-            .api_version(vk::API_VERSION_1_1);
+            .api_version(options.api_version);
         let extensions: Vec<_> = [ash::ext::debug_utils::NAME]
             .iter()
             .chain(options.instance_extensions)
@@ -769,6 +772,137 @@ impl Device {
             .expect("vkGetMemoryMetalHandleEXT is not enabled on this device");
         // SAFETY: forwarded per the caller's contract.
         unsafe { f(self.handle(), info, handle) }
+    }
+
+    /// A 4 KiB buffer of `usage` made for external memory of `handle_types`
+    /// (`VkExternalMemoryBufferCreateInfo`).
+    pub fn external_buffer(
+        &self,
+        usage: vk::BufferUsageFlags,
+        handle_types: vk::ExternalMemoryHandleTypeFlags,
+    ) -> vk::Buffer {
+        let mut external = vk::ExternalMemoryBufferCreateInfo::default().handle_types(handle_types);
+        let info = vk::BufferCreateInfo::default()
+            .size(4096)
+            .usage(usage)
+            .push_next(&mut external);
+        // SAFETY: a valid create info.
+        unsafe { self.device.create_buffer(&info, None) }.expect("vkCreateBuffer")
+    }
+
+    /// A 16x16 `R8G8B8A8_UNORM` 2D image with optimal tiling, of `usage`, made for external
+    /// memory of `handle_types` (`VkExternalMemoryImageCreateInfo`).
+    pub fn external_image(
+        &self,
+        usage: vk::ImageUsageFlags,
+        handle_types: vk::ExternalMemoryHandleTypeFlags,
+    ) -> vk::Image {
+        let mut external = vk::ExternalMemoryImageCreateInfo::default().handle_types(handle_types);
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(vk::Format::R8G8B8A8_UNORM)
+            .extent(vk::Extent3D {
+                width: 16,
+                height: 16,
+                depth: 1,
+            })
+            .mip_levels(1)
+            .array_layers(1)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(usage)
+            .push_next(&mut external);
+        // SAFETY: a valid create info.
+        unsafe { self.device.create_image(&info, None) }.expect("vkCreateImage")
+    }
+
+    pub fn destroy_buffer(&self, buffer: vk::Buffer) {
+        // SAFETY: a buffer of this device, destroyed once.
+        unsafe { self.device.destroy_buffer(buffer, None) }
+    }
+
+    pub fn destroy_image(&self, image: vk::Image) {
+        // SAFETY: an image of this device, destroyed once.
+        unsafe { self.device.destroy_image(image, None) }
+    }
+
+    /// `vkBindBufferMemory` at offset 0.
+    pub fn bind_buffer(&self, buffer: vk::Buffer, memory: vk::DeviceMemory) -> vk::Result {
+        // SAFETY: handles of this device (or bad on purpose); the call goes down as made.
+        let r =
+            unsafe { (self.device.fp_v1_0().bind_buffer_memory)(self.handle(), buffer, memory, 0) };
+        r
+    }
+
+    /// `vkBindImageMemory` at offset 0.
+    pub fn bind_image(&self, image: vk::Image, memory: vk::DeviceMemory) -> vk::Result {
+        // SAFETY: as `bind_buffer`.
+        let r =
+            unsafe { (self.device.fp_v1_0().bind_image_memory)(self.handle(), image, memory, 0) };
+        r
+    }
+
+    /// `vkBindBufferMemory2` with one `VkBindBufferMemoryInfo` per `(buffer, memory)`.
+    pub fn bind_buffers2(&self, bindings: &[(vk::Buffer, vk::DeviceMemory)]) -> vk::Result {
+        let infos: Vec<_> = bindings
+            .iter()
+            .map(|&(buffer, memory)| {
+                vk::BindBufferMemoryInfo::default()
+                    .buffer(buffer)
+                    .memory(memory)
+            })
+            .collect();
+        // SAFETY: an array of valid structures.
+        let r = unsafe {
+            (self.device.fp_v1_1().bind_buffer_memory2)(
+                self.handle(),
+                infos.len() as u32,
+                infos.as_ptr(),
+            )
+        };
+        r
+    }
+
+    /// `vkBindImageMemory2` with one `VkBindImageMemoryInfo` per `(image, memory)`.
+    pub fn bind_images2(&self, bindings: &[(vk::Image, vk::DeviceMemory)]) -> vk::Result {
+        let infos: Vec<_> = bindings
+            .iter()
+            .map(|&(image, memory)| {
+                vk::BindImageMemoryInfo::default()
+                    .image(image)
+                    .memory(memory)
+            })
+            .collect();
+        // SAFETY: an array of valid structures.
+        let r = unsafe {
+            (self.device.fp_v1_1().bind_image_memory2)(
+                self.handle(),
+                infos.len() as u32,
+                infos.as_ptr(),
+            )
+        };
+        r
+    }
+
+    /// Allocates `size` bytes of memory type 0 exported as `export`, dedicated
+    /// (`VkMemoryDedicatedAllocateInfo`) to `image` or `buffer` (the other one null).
+    pub fn allocate_dedicated(
+        &self,
+        size: u64,
+        export: vk::ExternalMemoryHandleTypeFlags,
+        image: vk::Image,
+        buffer: vk::Buffer,
+    ) -> Result<vk::DeviceMemory, vk::Result> {
+        let mut export_info = vk::ExportMemoryAllocateInfo::default().handle_types(export);
+        let mut dedicated = vk::MemoryDedicatedAllocateInfo::default()
+            .image(image)
+            .buffer(buffer);
+        let info = vk::MemoryAllocateInfo::default()
+            .allocation_size(size)
+            .memory_type_index(0)
+            .push_next(&mut export_info)
+            .push_next(&mut dedicated);
+        self.allocate_with(&info)
     }
 
     /// Allocates `size` bytes of `memory_type`, with optional KHR and NV export structures.

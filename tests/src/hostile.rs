@@ -284,6 +284,11 @@ pub const DEFINED_HANDLE_TYPES: u32 = 0x7_ffff & !(1 << 13);
 /// The `VkExternalMemoryHandleTypeFlagBitsNV` values (bits 0-3).
 pub const DEFINED_HANDLE_TYPES_NV: u32 = 0xf;
 
+/// The handle types valid on [`export_device`]: the core ones (bits 0..6) and those of the
+/// extensions it enables (DMA_BUF, RDMA, the three Metal bits). The others are defined, but their
+/// extension is not enabled: `-parameter`.
+pub const DEVICE_HANDLE_TYPES: u32 = 0x7f | 1 << 9 | 1 << 12 | 0x7 << 16;
+
 /// The handle-type values every table tries: each single bit 0..31, then no bit, then mixes of
 /// defined and undefined bits.
 pub fn handle_type_values(defined: u32) -> Vec<u32> {

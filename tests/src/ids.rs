@@ -92,3 +92,12 @@ pub const GET_WIN32_HANDLE: &str = "vkGetMemoryWin32HandleNV";
 pub const GET_METAL_HANDLE: &str = "vkGetMemoryMetalHandleEXT";
 pub const ALLOCATE: &str = "vkAllocateMemory";
 pub const FREE: &str = "vkFreeMemory";
+
+// Exported memory against its buffer or image, the allocation's own export rules
+pub const ALLOC_PNEXT_PNEXT: &str = "VUID-VkMemoryAllocateInfo-pNext-pNext";
+pub const ALLOC_SIZE_07899: &str = "VUID-VkMemoryAllocateInfo-allocationSize-07899";
+pub const ALLOC_PNEXT_00639: &str = "VUID-VkMemoryAllocateInfo-pNext-00639";
+pub const BIND_BUFFER: &str = "vkBindBufferMemory";
+pub const BIND_BUFFER2: &str = "vkBindBufferMemory2";
+pub const BIND_IMAGE: &str = "vkBindImageMemory";
+pub const BIND_IMAGE2: &str = "vkBindImageMemory2";

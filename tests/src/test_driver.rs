@@ -41,12 +41,34 @@ pub fn exclusive(config: Option<&'static str>) -> Instance {
 }
 
 type CallCount = unsafe extern "C" fn(*const c_char) -> u64;
+type LastPNext = unsafe extern "C" fn(*const c_char) -> usize;
+
+/// The `pNext` address of the info structure `command` last reached the driver with
+/// (`exportcheck_test_icd_last_p_next`): what the layer passed down.
+pub fn last_p_next(command: &CStr) -> usize {
+    static FN: OnceLock<usize> = OnceLock::new();
+    let f = *FN.get_or_init(|| driver_symbol(c"exportcheck_test_icd_last_p_next"));
+    // SAFETY: the symbol is the driver's `extern "C" fn(*const c_char) -> usize` (see
+    // tests/icd/src/lib.rs); a data pointer and a function pointer share one size here.
+    let f = unsafe { std::mem::transmute::<usize, LastPNext>(f) };
+    // SAFETY: a NUL-terminated name; the function only reads it.
+    unsafe { f(command.as_ptr()) }
+}
 
 /// The driver's `exportcheck_test_icd_call_count`; panics if the driver is not loaded yet (make
 /// an `Instance` on the test driver first).
 fn call_count_fn() -> CallCount {
     static FN: OnceLock<usize> = OnceLock::new();
-    let f = *FN.get_or_init(|| {
+    let f = *FN.get_or_init(|| driver_symbol(c"exportcheck_test_icd_call_count"));
+    // SAFETY: the symbol is the driver's `extern "C" fn(*const c_char) -> u64` (see
+    // tests/icd/src/lib.rs); a data pointer and a function pointer share one size here.
+    unsafe { std::mem::transmute::<usize, CallCount>(f) }
+}
+
+/// The address of one of the test driver's exported functions; panics if the driver is not
+/// loaded yet (make an `Instance` on the test driver first) or lacks it.
+fn driver_symbol(symbol: &CStr) -> usize {
+    {
         let path = CString::new(crate::env::test_driver_library().as_os_str().as_bytes())
             .expect("library path without NUL");
         // SAFETY: RTLD_NOLOAD only looks up a library that is already loaded; nothing is run.
@@ -58,16 +80,10 @@ fn call_count_fn() -> CallCount {
         );
         // SAFETY: a live handle and a NUL-terminated symbol name. The handle is kept open
         // (never dlclose'd), so the symbol stays valid for the life of the process.
-        let sym = unsafe { libc::dlsym(lib, c"exportcheck_test_icd_call_count".as_ptr()) };
-        assert!(
-            !sym.is_null(),
-            "the test driver exports no exportcheck_test_icd_call_count"
-        );
+        let sym = unsafe { libc::dlsym(lib, symbol.as_ptr()) };
+        assert!(!sym.is_null(), "the test driver exports no {symbol:?}");
         sym as usize
-    });
-    // SAFETY: the symbol is the driver's `extern "C" fn(*const c_char) -> u64` (see
-    // tests/icd/src/lib.rs); a data pointer and a function pointer share one size here.
-    unsafe { std::mem::transmute::<usize, CallCount>(f) }
+    }
 }
 
 /// How many times the driver's entry point for `command` was called in this process.

@@ -14,7 +14,8 @@ use ash::vk::{self, Handle};
 use exportcheck_tests::app::{MemoryGetMetalHandleInfo, METAL_INFO_STYPE};
 use exportcheck_tests::hostile::{
     self, dead_memory_cases, is_one_defined_bit, Called, Chain, Expected, Fixture, Matrix,
-    DEFINED_HANDLE_TYPES, DEFINED_HANDLE_TYPES_NV, GARBAGE_S_TYPES, STRUCTURE_TYPES,
+    DEFINED_HANDLE_TYPES, DEFINED_HANDLE_TYPES_NV, DEVICE_HANDLE_TYPES, GARBAGE_S_TYPES,
+    STRUCTURE_TYPES,
 };
 use exportcheck_tests::ids::*;
 use exportcheck_tests::{fds, Device, POINTER_SENTINEL, SENTINEL, SIZE};
@@ -68,7 +69,8 @@ struct Command {
     export: u32,
     /// The handle type of the valid call.
     good: u32,
-    /// The IDs a single defined handle-type bit gets on the table's memory.
+    /// The IDs of the command's value rules that `bits` breaks on the table's memory (besides
+    /// `-parameter`): every rule a call breaks is reported.
     value_ids: fn(bits: u32, export: u32) -> Vec<&'static str>,
     /// What the test driver returns for `handleType` on live memory.
     driver_result: fn(bits: u32) -> vk::Result,
@@ -102,10 +104,10 @@ const FD: Command = Command {
     good: OPAQUE_FD,
     value_ids: |bits, export| {
         let mut ids = Vec::new();
-        if bits & (OPAQUE_FD | DMA_BUF) == 0 {
+        if !is_one_defined_bit(bits, OPAQUE_FD | DMA_BUF) {
             ids.push(FD_HANDLE_TYPE_00672);
         }
-        if bits & export == 0 {
+        if bits & !export != 0 {
             ids.push(FD_HANDLE_TYPE_00671);
         }
         ids
@@ -139,7 +141,7 @@ const REMOTE_ADDRESS: Command = Command {
     export: RDMA,
     good: RDMA,
     value_ids: |bits, export| {
-        if bits & export == 0 {
+        if bits & !export != 0 {
             vec![RDMA_HANDLE_TYPE_04966]
         } else {
             Vec::new()
@@ -169,10 +171,10 @@ const METAL: Command = Command {
     good: MTLBUFFER,
     value_ids: |bits, export| {
         let mut ids = Vec::new();
-        if bits & METAL_TYPES == 0 {
+        if !is_one_defined_bit(bits, METAL_TYPES) {
             ids.push(METAL_HANDLE_TYPE_10415);
         }
-        if bits & export == 0 {
+        if bits & !export != 0 {
             ids.push(METAL_HANDLE_TYPE_10414);
         }
         ids
@@ -412,11 +414,13 @@ fn info_command_table(cmd: &Command) -> usize {
 
     // Every handle-type bit, no bit, and mixes: reported (not a bad pointer), then passed down.
     for bits in hostile::handle_type_values(DEFINED_HANDLE_TYPES) {
-        let expected_ids = if is_one_defined_bit(bits, DEFINED_HANDLE_TYPES) {
-            (cmd.value_ids)(bits, cmd.export)
-        } else {
-            vec![ids.handle_type]
-        };
+        // -parameter: not exactly one handle type valid on the device (defined, and of an
+        // extension it enabled); then every value rule the bits break.
+        let mut expected_ids = Vec::new();
+        if !is_one_defined_bit(bits, DEVICE_HANDLE_TYPES) {
+            expected_ids.push(ids.handle_type);
+        }
+        expected_ids.extend((cmd.value_ids)(bits, cmd.export));
         let info = RawInfo {
             handle_type: bits,
             ..good
@@ -528,7 +532,11 @@ fn info_command_table(cmd: &Command) -> usize {
             next_and(live, undefined_bit),
             false,
             Expected::down(
-                &[ids.p_next, ids.handle_type],
+                &[
+                    &[ids.p_next, ids.handle_type][..],
+                    &(cmd.value_ids)(undefined_bit, cmd.export),
+                ]
+                .concat(),
                 (cmd.driver_result)(undefined_bit),
             ),
         ),
@@ -573,14 +581,16 @@ fn vk_get_memory_metal_handle_ext_hostile_matrix() {
 
 /// The IDs `vkGetMemoryWin32HandleNV` gives `handleType` on memory exported with `export` (NV).
 fn win32_handle_type_ids(bits: u32, export: u32) -> Vec<&'static str> {
+    // Every rule the value breaks: 0 is required-bitmask, undefined bits -parameter, more than
+    // one bit the layer's warning, and bits not exported 01326.
+    let mut ids = Vec::new();
     if bits == 0 {
-        return vec![WIN32_HANDLE_TYPE_REQUIRED];
+        ids.push(WIN32_HANDLE_TYPE_REQUIRED);
     }
     if bits & !DEFINED_HANDLE_TYPES_NV != 0 {
-        return vec![WIN32_HANDLE_TYPE_PARAM];
+        ids.push(WIN32_HANDLE_TYPE_PARAM);
     }
-    let mut ids = Vec::new();
-    if !bits.is_power_of_two() {
+    if bits.count_ones() > 1 {
         ids.push(WIN32_MULTIPLE_BITS);
     }
     if bits & !export != 0 {

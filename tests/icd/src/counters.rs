@@ -25,6 +25,26 @@ pub fn get(name: &str) -> u64 {
         .unwrap_or(0)
 }
 
+fn p_nexts() -> &'static Mutex<HashMap<&'static str, usize>> {
+    static P_NEXTS: OnceLock<Mutex<HashMap<&'static str, usize>>> = OnceLock::new();
+    P_NEXTS.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// Remembers the `pNext` of the info structure the command `name` was last called with (the
+/// address only: the driver never reads through it), so tests can see what reached the driver.
+pub fn record_p_next(name: &'static str, p_next: *const std::ffi::c_void) {
+    crate::objects::lock(p_nexts()).insert(name, p_next as usize);
+}
+
+/// The `pNext` address `name`'s info structure last had (0 for NULL or never called).
+pub fn last_p_next(name: &str) -> usize {
+    let name = crate::procs::canonical_name(name);
+    crate::objects::lock(p_nexts())
+        .get(name)
+        .copied()
+        .unwrap_or(0)
+}
+
 /// Forgets every count.
 pub fn reset() {
     crate::objects::lock(counts()).clear();

@@ -111,6 +111,20 @@ pub unsafe extern "C" fn exportcheck_test_icd_call_count(name: *const c_char) ->
     })
 }
 
+/// The `pNext` address of the info structure the command `name` (`vkGetMemoryFdKHR`,
+/// `vkGetMemoryRemoteAddressNV`, `vkGetMemoryMetalHandleEXT`) was last called with in this process:
+/// what reached the driver. 0 for NULL, never called, or another command.
+///
+/// # Safety
+/// `name` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn exportcheck_test_icd_last_p_next(name: *const c_char) -> usize {
+    ffi::guard("exportcheck_test_icd_last_p_next", 0, || {
+        // SAFETY: NULL or NUL-terminated (caller's contract).
+        unsafe { ffi::c_str(name) }.map_or(0, counters::last_p_next)
+    })
+}
+
 /// Sets every call count back to 0.
 #[no_mangle]
 pub extern "C" fn exportcheck_test_icd_reset_call_counts() {

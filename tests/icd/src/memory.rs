@@ -432,6 +432,7 @@ pub(crate) unsafe extern "system" fn get_memory_fd(
         else {
             return vk::Result::ERROR_UNKNOWN;
         };
+        crate::counters::record_p_next("vkGetMemoryFdKHR", info.p_next);
         let handle_type = info.handle_type.as_raw();
         if !handle_type.is_power_of_two() || handle_type & FD_TYPES == 0 {
             return vk::Result::ERROR_UNKNOWN;
@@ -516,6 +517,7 @@ pub(crate) unsafe extern "system" fn get_memory_remote_address(
             else {
                 return vk::Result::ERROR_UNKNOWN;
             };
+            crate::counters::record_p_next("vkGetMemoryRemoteAddressNV", info.p_next);
             let bits = info.handle_type.as_raw();
             match with_allocation(device, info.memory, |dev, a| {
                 if dev.config.misbehave.zero_remote_address {
@@ -580,6 +582,7 @@ pub(crate) unsafe extern "system" fn get_memory_metal_handle(
             else {
                 return vk::Result::ERROR_UNKNOWN;
             };
+            crate::counters::record_p_next("vkGetMemoryMetalHandleEXT", info.p_next);
             let bits = info.handle_type.as_raw();
             match with_allocation(device, info.memory, |dev, a| {
                 if dev.config.misbehave.null_metal_handle {
