@@ -21,20 +21,31 @@ use layer::checks::{alloc, fd, metal, rdma};
 use layer::finding::{Finding, ObjectRef, Outcome, Severity};
 use layer::raw::{AllocateInfoRead, ChainEnd, StructArg};
 use layer::state::{
-    AllocationFacts, DeviceFacts, EnabledExtensions, ExternalMemorySupport, FreedMemory,
+    AllocationFacts, DeviceFacts, EnabledExtensions, FreedMemory,
     LiveMemory, MemoryLookup, MemoryRecord, PackedAllocation,
 };
 use layer::{vk_ext, vk_names, vuid};
 
-/// Defined `VkExternalMemoryHandleTypeFlagBits` of Vulkan 1.4: bits 0-12 and 14-18 (bit 13,
-/// SCI_BUF, is Vulkan SC only). Written here from the spec, not taken from the layer.
-const HANDLE_TYPES: u32 = 0x1fff | 0x7c000;
 /// Defined `VkExternalMemoryHandleTypeFlagBitsNV`: bits 0-3.
 const HANDLE_TYPES_NV: u32 = 0xf;
 const OPAQUE_FD: u32 = 1 << 0;
 const DMA_BUF: u32 = 1 << 9;
 const MTL_TYPES: u32 = (1 << 16) | (1 << 17) | (1 << 18);
-const EXPORTABLE: u32 = 0x2; // VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT
+/// The handle-type bits each device extension adds (vk.xml; written here from the spec, not
+/// taken from the layer; bit 13, SCI_BUF, is Vulkan SC only and never valid), by
+/// `DeviceIn::extensions` index
+/// from 7 on: host (7, 8), Android hardware buffer (10), Fuchsia (11), QNX (14), OHOS (15); and
+/// dma-buf (9), RDMA (12), Metal (16-18) for indices 2, 3 and 6. Core bits 0-6 are always valid.
+const EXTENSION_BITS: [(usize, u32); 8] = [
+    (2, 1 << 9),
+    (3, 1 << 12),
+    (6, MTL_TYPES),
+    (7, (1 << 7) | (1 << 8)),
+    (8, 1 << 10),
+    (9, 1 << 11),
+    (10, 1 << 14),
+    (11, 1 << 15),
+];
 const RDMA_CAPABLE: u32 = 0x100; // VK_MEMORY_PROPERTY_RDMA_CAPABLE_BIT_NV
 
 /// One input: a device, debug names, and up to 16 calls on it.
@@ -50,20 +61,14 @@ pub struct DeviceIn {
     pub handle: u64,
     /// khr_external_memory, khr_external_memory_fd, ext_external_memory_dma_buf,
     /// nv_external_memory_rdma, nv_external_memory, nv_external_memory_win32,
-    /// ext_external_memory_metal.
-    pub extensions: [bool; 7],
+    /// ext_external_memory_metal, ext_external_memory_host,
+    /// android_external_memory_android_hardware_buffer, fuchsia_external_memory,
+    /// qnx_external_memory_screen_buffer, ohos_external_memory.
+    pub extensions: [bool; 12],
+    /// The device offers Vulkan 1.1 (else 1.0).
+    pub version_1_1: bool,
     pub rdma_feature: bool,
     pub memory_types: Vec<Bits>,
-    /// `None`: the driver could not be asked.
-    pub external_memory: Option<Vec<SupportIn>>,
-}
-
-/// What the driver reported for one handle type bit.
-#[derive(Arbitrary, Debug)]
-pub struct SupportIn {
-    pub bit: u8,
-    pub features: Bits,
-    pub compatible: Bits,
 }
 
 /// Debug names the app set: for the calling device, another device, and any memory object.
@@ -220,16 +225,28 @@ impl FactsIn {
 impl DeviceIn {
     fn to_facts(&self) -> DeviceFacts {
         let e = self.extensions;
+        let extensions = EnabledExtensions {
+            khr_external_memory: e[0],
+            khr_external_memory_fd: e[1],
+            ext_external_memory_dma_buf: e[2],
+            nv_external_memory_rdma: e[3],
+            nv_external_memory: e[4],
+            nv_external_memory_win32: e[5],
+            ext_external_memory_metal: e[6],
+            ext_external_memory_host: e[7],
+            android_external_memory_android_hardware_buffer: e[8],
+            fuchsia_external_memory: e[9],
+            qnx_external_memory_screen_buffer: e[10],
+            ohos_external_memory: e[11],
+        };
         DeviceFacts {
             handle: self.handle,
-            extensions: EnabledExtensions {
-                khr_external_memory: e[0],
-                khr_external_memory_fd: e[1],
-                ext_external_memory_dma_buf: e[2],
-                nv_external_memory_rdma: e[3],
-                nv_external_memory: e[4],
-                nv_external_memory_win32: e[5],
-                ext_external_memory_metal: e[6],
+            extensions,
+            handle_types: extensions.handle_types(),
+            api_version: if self.version_1_1 {
+                vk::API_VERSION_1_1
+            } else {
+                vk::API_VERSION_1_0
             },
             rdma_feature: self.rdma_feature,
             memory_types: self
@@ -238,30 +255,16 @@ impl DeviceIn {
                 .take(32)
                 .map(|b| vk::MemoryPropertyFlags::from_raw(b.0))
                 .collect(),
-            external_memory: self.external_memory.as_ref().map(|entries| {
-                let mut support = ExternalMemorySupport::default();
-                for s in entries {
-                    support.set(
-                        vk::ExternalMemoryHandleTypeFlags::from_raw(1 << (s.bit % 32)),
-                        vk::ExternalMemoryFeatureFlags::from_raw(s.features.0),
-                        vk::ExternalMemoryHandleTypeFlags::from_raw(s.compatible.0),
-                    );
-                }
-                Box::new(support)
-            }),
         }
     }
 
-    /// The model's own table: (features, compatible) of each bit, the last entry winning.
-    fn support_of(&self, bit: u32) -> Option<(u32, u32)> {
-        let entries = self.external_memory.as_ref()?;
-        Some(
-            entries
-                .iter()
-                .rev()
-                .find(|s| u32::from(s.bit % 32) == bit)
-                .map_or((0, 0), |s| (s.features.0, s.compatible.0)),
-        )
+    /// The model's handle types valid on the device: the core bits and those of each enabled
+    /// extension.
+    fn valid_types(&self) -> u32 {
+        EXTENSION_BITS
+            .iter()
+            .filter(|(i, _)| self.extensions[*i])
+            .fold(0x7f, |all, (_, bits)| all | bits)
     }
 
     fn type_flags(&self, index: u8) -> u32 {
@@ -315,8 +318,9 @@ fn kind_of(memory: u64, l: &LookupIn) -> LookupKind {
     }
 }
 
-fn single_valid(handle_type: u32) -> bool {
-    handle_type.is_power_of_two() && handle_type & !HANDLE_TYPES == 0
+/// Whether `handle_type` is exactly one bit of `set`.
+fn one_of(handle_type: u32, set: u32) -> bool {
+    handle_type.is_power_of_two() && handle_type & !set == 0
 }
 
 fn export_contains(facts: &FactsIn, handle_type: u32) -> bool {
@@ -336,10 +340,11 @@ struct InfoCommand {
     model: fn(&DeviceIn, u32, &FactsIn, &mut Expected),
 }
 
-fn model_fd(_: &DeviceIn, ht: u32, facts: &FactsIn, e: &mut Expected) {
-    if !single_valid(ht) {
+// Every rule a call breaks is reported: -parameter (not one handle type valid on the device),
+// then the command's value rules, whatever the value.
+fn model_fd(device: &DeviceIn, ht: u32, facts: &FactsIn, e: &mut Expected) {
+    if !one_of(ht, device.valid_types()) {
         e.push(vuid::FD_HANDLE_TYPE_PARAM);
-        return;
     }
     if ht != OPAQUE_FD && ht != DMA_BUF {
         e.push(vuid::FD_HANDLE_TYPE_00672);
@@ -356,27 +361,26 @@ fn model_rdma(device: &DeviceIn, ht: u32, facts: &FactsIn, e: &mut Expected) {
     if device.type_flags(facts.memory_type_index) & RDMA_CAPABLE == 0 {
         e.push(vuid::RDMA_TYPE_NOT_CAPABLE);
     }
-    if !single_valid(ht) {
+    if !one_of(ht, device.valid_types()) {
         e.push(vuid::RDMA_HANDLE_TYPE_PARAM);
-    } else if !export_contains(facts, ht) {
+    }
+    if !export_contains(facts, ht) {
         e.push(vuid::RDMA_HANDLE_TYPE_04966);
     }
 }
 
-fn model_metal(_: &DeviceIn, ht: u32, facts: &FactsIn, e: &mut Expected) {
-    // docs/checks.md: memory without VkExportMemoryAllocateInfo is 10413 alone.
+fn model_metal(device: &DeviceIn, ht: u32, facts: &FactsIn, e: &mut Expected) {
+    if !one_of(ht, device.valid_types()) {
+        e.push(vuid::METAL_HANDLE_TYPE_PARAM);
+    }
+    // Memory without VkExportMemoryAllocateInfo is 10413, which says it for 10414 too.
     if facts.export.is_none() {
         e.push(vuid::METAL_MEMORY_10413);
-        return;
     }
-    if !single_valid(ht) {
-        e.push(vuid::METAL_HANDLE_TYPE_PARAM);
-        return;
-    }
-    if ht & MTL_TYPES == 0 {
+    if !one_of(ht, MTL_TYPES) {
         e.push(vuid::METAL_HANDLE_TYPE_10415);
     }
-    if !export_contains(facts, ht) {
+    if facts.export.is_some() && !export_contains(facts, ht) {
         e.push(vuid::METAL_HANDLE_TYPE_10414);
     }
 }
@@ -508,12 +512,14 @@ fn win32_call(
             e.block(vuid::WIN32_MEMORY_PARAM)
         }
         LookupKind::OtherDevice => e.block(vuid::WIN32_MEMORY_PARENT),
-        LookupKind::Live if handle_type == 0 => e.push(vuid::WIN32_HANDLE_TYPE_REQUIRED),
-        LookupKind::Live if handle_type & !HANDLE_TYPES_NV != 0 => {
-            e.push(vuid::WIN32_HANDLE_TYPE_PARAM)
-        }
         LookupKind::Live => {
-            if !handle_type.is_power_of_two() {
+            if handle_type == 0 {
+                e.push(vuid::WIN32_HANDLE_TYPE_REQUIRED);
+            }
+            if handle_type & !HANDLE_TYPES_NV != 0 {
+                e.push(vuid::WIN32_HANDLE_TYPE_PARAM);
+            }
+            if handle_type.count_ones() > 1 {
                 e.push(vuid::WIN32_MULTIPLE_BITS);
             }
             let exported = lookup
@@ -582,25 +588,25 @@ fn allocate_call(device: &DeviceIn, info: &AllocInfoIn, output_null: bool) -> (O
     if facts.export.is_some() && (facts.export_nv.is_some() || facts.export_win32_nv) {
         e.push(vuid::ALLOC_PNEXT_00640);
     }
+    // pNext-pNext: each export structure needs its extension (or, for the KHR one, 1.1).
+    let khr_available = device.extensions[0] || device.version_1_1;
+    for (present, available) in [
+        (facts.export.is_some(), khr_available),
+        (facts.export_nv.is_some(), device.extensions[4]),
+        (facts.export_win32_nv, device.extensions[5]),
+    ] {
+        if present && !available {
+            e.push(vuid::ALLOC_PNEXT_PNEXT);
+        }
+    }
     if let Some(types) = facts.export {
-        if types.0 & !HANDLE_TYPES != 0 {
+        if types.0 & !device.valid_types() != 0 {
             e.push(vuid::EXPORT_HANDLE_TYPES_PARAM);
         }
-        // 00656: each defined bit must be exportable, and each exportable bit compatible with
-        // every other exportable bit asked for.
-        let bits = (0..32).filter(|b| types.0 & HANDLE_TYPES & (1 << b) != 0);
-        if device.external_memory.is_some() {
-            let exportable: u32 = bits
-                .clone()
-                .filter(|b| device.support_of(*b).is_some_and(|s| s.0 & EXPORTABLE != 0))
-                .fold(0, |all, b| all | (1 << b));
-            let bad = bits.into_iter().any(|b| {
-                let (features, compatible) = device.support_of(b).unwrap_or((0, 0));
-                features & EXPORTABLE == 0 || compatible & exportable != exportable
-            });
-            if bad {
-                e.push(vuid::EXPORT_HANDLE_TYPES_09860);
-            }
+        // 07899: an export (some handle type, no Android hardware buffer) of size 0. Whether
+        // the types are exportable (09860) is judged against a buffer or image, not here.
+        if facts.size == 0 && types.0 != 0 && types.0 & (1 << 10) == 0 {
+            e.push(vuid::ALLOC_SIZE_07899);
         }
     }
     if facts.export_nv.is_some_and(|t| t.0 & !HANDLE_TYPES_NV != 0) {

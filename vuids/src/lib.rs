@@ -157,8 +157,7 @@ pub fn catalog() -> &'static Catalog {
 /// {id: text}}`), as embedded at build time. The catalog's spec IDs are checked against it, and
 /// `exportcheck coverage` reads it unless given another registry. Debian's `validusage.json`
 /// (1.3.239) is too old to judge IDs by: IDs were renamed since.
-pub const REGISTRY_JSON: &str =
-    include_str!("../registry/validusage-memory-sharing-1.4.360.json");
+pub const REGISTRY_JSON: &str = include_str!("../registry/validusage-memory-sharing-1.4.360.json");
 
 /// The specification version of [`REGISTRY_JSON`].
 pub const REGISTRY_VERSION: &str = "1.4.360";

@@ -263,7 +263,10 @@ fn embedded_registry_is_the_shared_reference() {
     let shared = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../shared/registry/validusage-memory-sharing-1.4.360.json");
     let Ok(text) = std::fs::read_to_string(&shared) else {
-        eprintln!("note: {} not found; the embedded copy stands alone", shared.display());
+        eprintln!(
+            "note: {} not found; the embedded copy stands alone",
+            shared.display()
+        );
         return;
     };
     assert!(

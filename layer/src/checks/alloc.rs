@@ -73,7 +73,10 @@ fn unavailable_export_structures(device: &DeviceFacts, facts: &AllocationFacts) 
 #[inline(always)]
 fn is_zero_size_export(facts: &AllocationFacts) -> bool {
     let android = vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID;
-    facts.size == 0 && facts.export.is_some_and(|t| !t.is_empty() && !t.intersects(android))
+    facts.size == 0
+        && facts
+            .export
+            .is_some_and(|t| !t.is_empty() && !t.intersects(android))
 }
 
 /// Checks the arguments of `vkAllocateMemory`: the pointers, then the `VkMemoryAllocateInfo`
@@ -425,9 +428,18 @@ mod tests {
             export_win32_nv: true,
             ..not_exported()
         };
-        let out = check_allocate(&device, &AllocateInfoRead::Valid(facts, ChainRead::COMPLETE), false);
-        assert_eq!(out.ids(), [vuid::ALLOC_PNEXT_PNEXT, vuid::ALLOC_PNEXT_PNEXT]);
-        assert!(out.findings[1].message.contains("VkExportMemoryWin32HandleInfoNV"));
+        let out = check_allocate(
+            &device,
+            &AllocateInfoRead::Valid(facts, ChainRead::COMPLETE),
+            false,
+        );
+        assert_eq!(
+            out.ids(),
+            [vuid::ALLOC_PNEXT_PNEXT, vuid::ALLOC_PNEXT_PNEXT]
+        );
+        assert!(out.findings[1]
+            .message
+            .contains("VkExportMemoryWin32HandleInfoNV"));
         assert!(!is_clean(&device, &facts, &ChainRead::COMPLETE));
     }
 
@@ -467,7 +479,10 @@ mod tests {
         assert!(out.findings[0].message.contains("allocationSize is 0"));
         // Not an export: no handle types, or a size the Android buffer decides.
         let android = vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID;
-        for facts in [zero(vk::ExternalMemoryHandleTypeFlags::empty()), zero(android)] {
+        for facts in [
+            zero(vk::ExternalMemoryHandleTypeFlags::empty()),
+            zero(android),
+        ] {
             let out = check(&facts, ChainEnd::Complete);
             assert!(!out.ids().contains(&vuid::ALLOC_SIZE_07899), "{facts:?}");
         }

@@ -172,14 +172,22 @@ mod tests {
         let mut device = fd_device();
         device.extensions.ext_external_memory_dma_buf = false;
         device.handle_types = device.extensions.handle_types();
-        let outcome = check_get_memory_fd(&device, &good_args(DMA_BUF, exported(OPAQUE_FD | DMA_BUF)));
+        let outcome =
+            check_get_memory_fd(&device, &good_args(DMA_BUF, exported(OPAQUE_FD | DMA_BUF)));
         assert_eq!(outcome.ids(), [vuid::FD_HANDLE_TYPE_PARAM]);
         let msg = &outcome.findings[0].message;
         assert!(
             msg.contains("VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT belongs to VK_EXT_external_memory_dma_buf, which the device was created without"),
             "{msg}"
         );
-        assert!(!is_clean(&device, &PackedAllocation::pack(&exported(OPAQUE_FD | DMA_BUF), vk::MemoryPropertyFlags::empty()), DMA_BUF));
+        assert!(!is_clean(
+            &device,
+            &PackedAllocation::pack(
+                &exported(OPAQUE_FD | DMA_BUF),
+                vk::MemoryPropertyFlags::empty()
+            ),
+            DMA_BUF
+        ));
     }
 
     #[test]

@@ -2,9 +2,7 @@
 
 use super::export::{ExportArgs, InfoFields};
 use crate::raw::StructArg;
-use crate::state::{
-    AllocationFacts, DeviceFacts, EnabledExtensions, MemoryLookup, MemoryRecord,
-};
+use crate::state::{AllocationFacts, DeviceFacts, EnabledExtensions, MemoryLookup, MemoryRecord};
 use ash::vk;
 
 pub const DEVICE: u64 = 0xd000;

@@ -172,7 +172,10 @@ mod tests {
     const DMA_BUF: vk::ExternalMemoryHandleTypeFlags =
         vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT;
 
-    fn answer(features: vk::ExternalMemoryFeatureFlags, compatible: vk::ExternalMemoryHandleTypeFlags) -> HandleTypeSupport {
+    fn answer(
+        features: vk::ExternalMemoryFeatureFlags,
+        compatible: vk::ExternalMemoryHandleTypeFlags,
+    ) -> HandleTypeSupport {
         HandleTypeSupport {
             result: vk::Result::SUCCESS,
             features,
@@ -182,7 +185,10 @@ mod tests {
 
     const EXPORTABLE: vk::ExternalMemoryFeatureFlags = vk::ExternalMemoryFeatureFlags::EXPORTABLE;
 
-    fn judge(entries: &[(vk::ExternalMemoryHandleTypeFlags, HandleTypeSupport)], dedicated: bool) -> Outcome {
+    fn judge(
+        entries: &[(vk::ExternalMemoryHandleTypeFlags, HandleTypeSupport)],
+        dedicated: bool,
+    ) -> Outcome {
         let mut support = ExternalMemorySupport::default();
         let mut export = vk::ExternalMemoryHandleTypeFlags::empty();
         for (bit, a) in entries {
@@ -212,31 +218,53 @@ mod tests {
     #[test]
     fn exportable_and_compatible_is_silent() {
         let both = FD | DMA_BUF;
-        let out = judge(&[(FD, answer(EXPORTABLE, both)), (DMA_BUF, answer(EXPORTABLE, both))], false);
+        let out = judge(
+            &[
+                (FD, answer(EXPORTABLE, both)),
+                (DMA_BUF, answer(EXPORTABLE, both)),
+            ],
+            false,
+        );
         assert_eq!(out, Outcome::default());
     }
 
     #[test]
     fn not_exportable_for_the_resource_is_09860() {
-        let out = judge(&[(FD, answer(vk::ExternalMemoryFeatureFlags::IMPORTABLE, FD))], false);
+        let out = judge(
+            &[(FD, answer(vk::ExternalMemoryFeatureFlags::IMPORTABLE, FD))],
+            false,
+        );
         assert_eq!(out.ids(), [vuid::EXPORT_HANDLE_TYPES_09860]);
         let msg = &out.findings[0].message;
         assert!(msg.contains("VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT is not exportable for it (externalMemoryFeatures = IMPORTABLE)"), "{msg}");
-        assert!(msg.contains("VkBuffer 0xb (flags 0, usage STORAGE_BUFFER)"), "{msg}");
+        assert!(
+            msg.contains("VkBuffer 0xb (flags 0, usage STORAGE_BUFFER)"),
+            "{msg}"
+        );
     }
 
     #[test]
     fn incompatible_types_and_failed_queries_are_09860() {
-        let out = judge(&[(FD, answer(EXPORTABLE, FD)), (DMA_BUF, answer(EXPORTABLE, FD | DMA_BUF))], false);
+        let out = judge(
+            &[
+                (FD, answer(EXPORTABLE, FD)),
+                (DMA_BUF, answer(EXPORTABLE, FD | DMA_BUF)),
+            ],
+            false,
+        );
         assert_eq!(out.ids(), [vuid::EXPORT_HANDLE_TYPES_09860]);
-        assert!(out.findings[0].message.contains("OPAQUE_FD_BIT is compatible only with VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT"));
+        assert!(out.findings[0].message.contains(
+            "OPAQUE_FD_BIT is compatible only with VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT"
+        ));
         let failed = HandleTypeSupport {
             result: vk::Result::ERROR_FORMAT_NOT_SUPPORTED,
             ..Default::default()
         };
         let out = judge(&[(FD, failed)], true);
         assert_eq!(out.ids(), [vuid::EXPORT_HANDLE_TYPES_09860]);
-        assert!(out.findings[0].message.contains("returned ERROR_FORMAT_NOT_SUPPORTED"));
+        assert!(out.findings[0]
+            .message
+            .contains("returned ERROR_FORMAT_NOT_SUPPORTED"));
     }
 
     #[test]
@@ -244,9 +272,23 @@ mod tests {
         let features = EXPORTABLE | vk::ExternalMemoryFeatureFlags::DEDICATED_ONLY;
         let out = judge(&[(FD, answer(features, FD))], false);
         assert_eq!(out.ids(), [vuid::ALLOC_PNEXT_00639]);
-        assert!(judge(&[(FD, answer(features, FD))], true).findings.is_empty());
+        assert!(judge(&[(FD, answer(features, FD))], true)
+            .findings
+            .is_empty());
         // Both rules at once.
-        let out = judge(&[(FD, answer(features, FD)), (DMA_BUF, answer(vk::ExternalMemoryFeatureFlags::empty(), DMA_BUF))], false);
-        assert_eq!(out.ids(), [vuid::EXPORT_HANDLE_TYPES_09860, vuid::ALLOC_PNEXT_00639]);
+        let out = judge(
+            &[
+                (FD, answer(features, FD)),
+                (
+                    DMA_BUF,
+                    answer(vk::ExternalMemoryFeatureFlags::empty(), DMA_BUF),
+                ),
+            ],
+            false,
+        );
+        assert_eq!(
+            out.ids(),
+            [vuid::EXPORT_HANDLE_TYPES_09860, vuid::ALLOC_PNEXT_00639]
+        );
     }
 }

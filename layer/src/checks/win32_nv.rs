@@ -240,7 +240,10 @@ mod tests {
         );
         assert_eq!(
             ids(args(zero, nv(None))),
-            [vuid::WIN32_HANDLE_TYPE_REQUIRED, vuid::WIN32_HANDLE_TYPE_01326]
+            [
+                vuid::WIN32_HANDLE_TYPE_REQUIRED,
+                vuid::WIN32_HANDLE_TYPE_01326
+            ]
         );
         // Even when the allocation itself claimed the undefined bit.
         assert_eq!(

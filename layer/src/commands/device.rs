@@ -4,11 +4,11 @@
 use crate::boundary;
 use crate::dispatch::table::{cast, DeviceDispatch};
 use crate::raw;
+use crate::state::device::DriverQueries;
 use crate::state::fd_exports::FdExports;
 use crate::state::maps;
-use crate::state::registry::{DEVICES, INSTANCES};
-use crate::state::device::DriverQueries;
 use crate::state::queryable::{self, QueryNames};
+use crate::state::registry::{DEVICES, INSTANCES};
 use crate::state::{DeviceFacts, DeviceState, InstanceState};
 use ash::vk::{self, Handle};
 use std::sync::Arc;
@@ -121,8 +121,13 @@ fn driver_queries(instance: &InstanceState, physical_device_version: u32) -> Dri
 
 /// A physical device that reported no version (0) is taken at the app's word.
 fn device_api_version(instance: u32, physical_device: u32) -> u32 {
-    let physical_device = if physical_device == 0 { instance } else { physical_device };
-    let minor_of = |v: u32| vk::make_api_version(0, vk::api_version_major(v), vk::api_version_minor(v), 0);
+    let physical_device = if physical_device == 0 {
+        instance
+    } else {
+        physical_device
+    };
+    let minor_of =
+        |v: u32| vk::make_api_version(0, vk::api_version_major(v), vk::api_version_minor(v), 0);
     minor_of(instance).min(minor_of(physical_device))
 }
 

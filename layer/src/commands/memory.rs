@@ -118,7 +118,11 @@ fn judge_dedicated_resource(
     let Some(tracked) = state.resources.get(ty, handle) else {
         return Decision::CallDown;
     };
-    let structure = if ty == vk::ObjectType::IMAGE { "image" } else { "buffer" };
+    let structure = if ty == vk::ObjectType::IMAGE {
+        "image"
+    } else {
+        "buffer"
+    };
     let outcome = resources::judge(
         state,
         ALLOCATE,

@@ -27,9 +27,9 @@ pub fn support_for(
     while rest != 0 {
         let bit = vk::ExternalMemoryHandleTypeFlags::from_raw(rest & rest.wrapping_neg());
         rest &= rest - 1;
-        let answer = state
-            .resources
-            .answer(&resource.query, bit, || ask_driver(state, &resource.query, bit));
+        let answer = state.resources.answer(&resource.query, bit, || {
+            ask_driver(state, &resource.query, bit)
+        });
         support.set(bit, answer);
     }
     support
@@ -167,7 +167,8 @@ fn judge_bindings(
 ) -> bool {
     let mut outcome = Outcome::default();
     for (field, (resource, memory)) in bindings {
-        let MemoryLookup::Live(record) = crate::state::registry::lookup_memory(state, *memory) else {
+        let MemoryLookup::Live(record) = crate::state::registry::lookup_memory(state, *memory)
+        else {
             continue; // Not this layer's rule (memory-parameter is the Khronos layer's).
         };
         let Some(export) = record.facts.export.filter(|t| !t.is_empty()) else {
@@ -215,8 +216,12 @@ pub unsafe extern "system" fn create_buffer(
         let result = unsafe { next(device, p_create_info, p_allocator, p_buffer) };
         if result == vk::Result::SUCCESS {
             // SAFETY: the create info the driver just accepted; *p_buffer was written.
-            let (resource, buffer) =
-                unsafe { (read::read_buffer_create_info(p_create_info), raw::read_out(p_buffer)) };
+            let (resource, buffer) = unsafe {
+                (
+                    read::read_buffer_create_info(p_create_info),
+                    raw::read_out(p_buffer),
+                )
+            };
             if let (Some(resource), Some(buffer)) = (resource, buffer) {
                 state.resources.insert(buffer.as_raw(), resource);
             }
@@ -242,8 +247,12 @@ pub unsafe extern "system" fn create_image(
         let result = unsafe { next(device, p_create_info, p_allocator, p_image) };
         if result == vk::Result::SUCCESS {
             // SAFETY: the create info the driver just accepted; *p_image was written.
-            let (resource, image) =
-                unsafe { (read::read_image_create_info(p_create_info), raw::read_out(p_image)) };
+            let (resource, image) = unsafe {
+                (
+                    read::read_image_create_info(p_create_info),
+                    raw::read_out(p_image),
+                )
+            };
             if let (Some(resource), Some(image)) = (resource, image) {
                 state.resources.insert(image.as_raw(), resource);
             }

@@ -18,7 +18,7 @@ pub mod resources;
 pub mod this_thread;
 
 pub use device::{DeviceFacts, DeviceState, EnabledExtensions};
-pub use resources::{ExternalMemorySupport, HandleTypeSupport};
 pub use freed::{FreedMemory, RecentlyFreed};
 pub use instance::{InstanceState, Messenger};
 pub use memory::{AllocationFacts, LiveMemory, MemoryLookup, MemoryRecord, PackedAllocation};
+pub use resources::{ExternalMemorySupport, HandleTypeSupport};

@@ -83,7 +83,9 @@ impl ExternalMemorySupport {
     }
 
     /// The bits asked about, each with the driver's answer, lowest bit first.
-    pub fn entries(&self) -> impl Iterator<Item = (vk::ExternalMemoryHandleTypeFlags, HandleTypeSupport)> + '_ {
+    pub fn entries(
+        &self,
+    ) -> impl Iterator<Item = (vk::ExternalMemoryHandleTypeFlags, HandleTypeSupport)> + '_ {
         let mut sorted: Vec<_> = self.entries.clone();
         sorted.sort_by_key(|(bit, _)| bit.as_raw());
         sorted.into_iter()
@@ -204,10 +206,14 @@ mod tests {
             });
         }
         assert_eq!(asked, 1);
-        r.answer(&query, vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT, || {
-            asked += 1;
-            HandleTypeSupport::default()
-        });
+        r.answer(
+            &query,
+            vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT,
+            || {
+                asked += 1;
+                HandleTypeSupport::default()
+            },
+        );
         assert_eq!(asked, 2);
     }
 }

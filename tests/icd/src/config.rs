@@ -187,7 +187,7 @@ fn default_external_memory() -> BTreeMap<u32, HandleTypeSupport> {
         .as_raw();
     let export_only = vk::ExternalMemoryFeatureFlags::EXPORTABLE.as_raw();
     // Every default type is compatible with every other: one allocation may be exported as any
-    // mix of them (VUID-VkExportMemoryAllocateInfo-handleTypes-00656 is then met).
+    // mix of them (VUID-VkExportMemoryAllocateInfo-handleTypes-09860 is then met).
     let all = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD.as_raw()
         | vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT.as_raw()
         | vk::ExternalMemoryHandleTypeFlags::RDMA_ADDRESS_NV.as_raw()
