@@ -3,11 +3,17 @@
 #   libvulkan1            the Khronos Vulkan loader the layer plugs into
 #   mesa-vulkan-drivers   Mesa's lavapipe CPU driver (exposes VK_KHR_external_memory_fd)
 #   libvulkan-dev         the Vulkan registry with validusage.json (the VUID catalog is checked against it)
+#   piglit                third-party programs that export Vulkan memory to OpenGL: its
+#                         ext_external_objects-vk-* tests run under `exportcheck run` (docs/real-programs.md)
+#   libegl-mesa0          Mesa's EGL, whose surfaceless platform runs piglit without an X server
+#   libgl1-mesa-dri       Mesa's llvmpipe OpenGL driver, which imports the exported fds (GL_EXT_memory_object_fd)
+#   vulkan-validationlayers  the Khronos validation layer, stacked with exportcheck in the same test
 # Extra package names given as arguments are installed too (scripts/bench.sh adds the Khronos
 # validation layer). Uses sudo when not root. Needs a Rust toolchain (rustup) already.
 set -euo pipefail
 
-packages=(libvulkan1 mesa-vulkan-drivers libvulkan-dev "$@")
+packages=(libvulkan1 mesa-vulkan-drivers libvulkan-dev piglit libegl-mesa0 libgl1-mesa-dri
+    vulkan-validationlayers "$@")
 missing=()
 for p in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
