@@ -2,14 +2,20 @@
 # Installs what exportcheck needs from Debian/Ubuntu packages, if it is missing:
 #   libvulkan1            the Khronos Vulkan loader the layer plugs into
 #   mesa-vulkan-drivers   Mesa's lavapipe CPU driver (exposes VK_KHR_external_memory_fd)
-#   libvulkan-dev         the Vulkan registry with validusage.json (the VUID catalog is checked against it)
-#   vulkan-validationlayers  the Khronos validation layer: tests/tests/stacked_khronos.rs stacks it
-#                         with ours, in both orders, and checks that a valid app hears nothing from
-#                         either (so the layer's own calls to the driver must be valid)
-# Extra package names given as arguments are installed too. Uses sudo when not root. Needs a Rust toolchain (rustup) already.
+#   libvulkan-dev         the Vulkan headers and registry (Debian's validusage.json, 1.3.239, for `exportcheck coverage --registry`)
+#   piglit                third-party programs that export Vulkan memory to OpenGL: its
+#                         ext_external_objects-vk-* tests run under `exportcheck run` (docs/real-programs.md)
+#   libegl-mesa0          Mesa's EGL, whose surfaceless platform runs piglit without an X server
+#   libgl1-mesa-dri       Mesa's llvmpipe OpenGL driver, which imports the exported fds (GL_EXT_memory_object_fd)
+#   vulkan-validationlayers  the Khronos validation layer: tests/tests/stacked_khronos.rs and the
+#                         piglit test stack it with ours, in both orders, and check that a valid app
+#                         hears nothing from either (so the layer's own calls must be valid)
+# Extra package names given as arguments are installed too. Uses sudo when not root. Needs a Rust
+# toolchain (rustup) already.
 set -euo pipefail
 
-packages=(libvulkan1 mesa-vulkan-drivers libvulkan-dev vulkan-validationlayers "$@")
+packages=(libvulkan1 mesa-vulkan-drivers libvulkan-dev piglit libegl-mesa0 libgl1-mesa-dri
+    vulkan-validationlayers "$@")
 missing=()
 for p in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

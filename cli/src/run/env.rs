@@ -28,10 +28,13 @@ pub const LIST_SEPARATOR: &str = if cfg!(windows) { ";" } else { ":" };
 ///
 /// * `VK_ADD_LAYER_PATH`: the manifest directory, before any existing value;
 /// * `VK_LAYER_PATH`, only when the user has not set it (loaders before 1.3.234 know no
-///   `VK_ADD_LAYER_PATH`): the manifest directory followed by the loader's standard
-///   explicit-layer directories, since `VK_LAYER_PATH` replaces them and other layers the user
-///   enables (`VK_LAYER_KHRONOS_validation`) must still be found. Not on Windows, whose loader
-///   finds layers through the registry, which no path list can stand for;
+///   `VK_ADD_LAYER_PATH`): the manifest directory, then the user's own `VK_ADD_LAYER_PATH`
+///   directories, then the loader's standard explicit-layer directories, since `VK_LAYER_PATH`
+///   replaces them (and loaders that know both ignore `VK_ADD_LAYER_PATH` when `VK_LAYER_PATH`
+///   is set: Debian's 1.3.239 does), and other layers the user enables
+///   (`VK_LAYER_KHRONOS_validation`, or one in a directory of their own) must still be found.
+///   Not on Windows, whose loader finds layers through the registry, which no path list can
+///   stand for;
 /// * `VK_INSTANCE_LAYERS`: the existing list and the layer (unless listed already);
 /// * `VK_EXPORTCHECK_VALIDATION_REPORT_FILE`: the report pattern;
 /// * `VK_EXPORTCHECK_VALIDATION_CHECK_FD_LEAKS=true`, unless the user set it: a CI gate wants
@@ -51,6 +54,7 @@ pub fn child_env(
 
     if !cfg!(windows) && present(LAYER_PATH_VAR).is_none() {
         let mut dirs = vec![manifest_dir.as_os_str().to_owned()];
+        dirs.extend(present(ADD_LAYER_PATH_VAR));
         dirs.extend(
             standard_explicit_layer_dirs(lookup)
                 .into_iter()
@@ -193,6 +197,17 @@ mod tests {
         assert_eq!(
             v[INSTANCE_LAYERS_VAR],
             format!("VK_LAYER_KHRONOS_validation:{LAYER_NAME}")
+        );
+    }
+
+    #[test]
+    fn the_users_added_layer_dirs_stay_searched_when_layer_path_is_generated() {
+        let v = vars(&[("HOME", "/home/u"), (ADD_LAYER_PATH_VAR, "/opt/a:/opt/b")]);
+        assert_eq!(v[ADD_LAYER_PATH_VAR], "/tmp/ec/layer:/opt/a:/opt/b");
+        assert!(
+            v[LAYER_PATH_VAR].starts_with("/tmp/ec/layer:/opt/a:/opt/b:/home/u/.config/"),
+            "{}",
+            v[LAYER_PATH_VAR]
         );
     }
 
