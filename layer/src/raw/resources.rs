@@ -85,7 +85,7 @@ pub unsafe fn read_image_create_info(p: *const vk::ImageCreateInfo<'_>) -> Optio
     let judged = end == ChainEnd::Complete
         && !external.is_empty()
         && info.tiling != vk::ImageTiling::DRM_FORMAT_MODIFIER_EXT;
-    judged.then(|| Resource {
+    judged.then_some(Resource {
         query: ResourceQuery::Image(ImageQuery {
             format: info.format,
             image_type: info.image_type,

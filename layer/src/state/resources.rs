@@ -156,11 +156,6 @@ impl Resources {
         answer
     }
 
-    /// How many resources are tracked (for `exportcheck_tracked_counts`).
-    pub fn len(&self) -> usize {
-        self.buffers.len() + self.images.len()
-    }
-
     pub fn clear(&self) {
         self.buffers.clear();
         self.images.clear();
@@ -188,7 +183,6 @@ mod tests {
         r.insert(7, buffer(vk::BufferUsageFlags::TRANSFER_SRC));
         assert!(r.get(vk::ObjectType::BUFFER, 7).is_some());
         assert!(r.get(vk::ObjectType::IMAGE, 7).is_none());
-        assert_eq!(r.len(), 1);
         r.remove(vk::ObjectType::BUFFER, 7);
         assert!(r.get(vk::ObjectType::BUFFER, 7).is_none());
     }
