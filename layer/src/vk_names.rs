@@ -64,11 +64,13 @@ pub fn handle_type_extension(bit: vk::ExternalMemoryHandleTypeFlags) -> Option<&
         .map(|&(_, name)| name)
 }
 
-/// Says why `types` is not a valid combination of handle-type bits on a device whose valid bits
-/// are `valid`: the undefined bits, and the defined ones whose extension was not enabled.
+/// Says why `types` is not valid on a device whose valid bits are `valid`: the undefined bits,
+/// the defined ones whose extension was not enabled, and, for a value that must be one bit
+/// (`single`), 0 or more than one bit.
 pub fn invalid_handle_types(
     types: vk::ExternalMemoryHandleTypeFlags,
     valid: vk::ExternalMemoryHandleTypeFlags,
+    single: bool,
 ) -> String {
     let mut reasons = Vec::new();
     let undefined = types.as_raw() & !VALID_HANDLE_TYPES;
@@ -87,10 +89,10 @@ pub fn invalid_handle_types(
             handle_type_extension(bit).unwrap_or("an extension")
         ));
     }
-    if types.is_empty() {
+    if single && types.is_empty() {
         reasons.push("0 is no VkExternalMemoryHandleTypeFlagBits value".to_owned());
-    } else if !types.as_raw().is_power_of_two() && reasons.is_empty() {
-        reasons.push("it has more than one bit".to_owned());
+    } else if single && types.as_raw().count_ones() > 1 {
+        reasons.push("it has more than one bit, and must be a single value".to_owned());
     }
     reasons.join("; ")
 }

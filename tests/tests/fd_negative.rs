@@ -77,7 +77,7 @@ fn wrong_s_type_is_blocked_and_pfd_untouched() {
 }
 
 #[test]
-fn p_next_is_reported_and_the_call_goes_down_without_it() {
+fn p_next_is_reported_and_the_call_goes_down_as_the_app_made_it() {
     let inst = Instance::new();
     let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
@@ -102,7 +102,13 @@ fn p_next_is_reported_and_the_call_goes_down_without_it() {
     );
     fds::close(fd);
     let m = expect::one(&inst, GET_FD, FD_PNEXT);
-    expect::mentions(&m, &["pGetFdInfo->pNext is not NULL", "The call goes down as the app made it"]);
+    expect::mentions(
+        &m,
+        &[
+            "pGetFdInfo->pNext is not NULL",
+            "The call goes down as the app made it",
+        ],
+    );
     dev.free(mem);
     drop(dev);
 }
@@ -185,29 +191,91 @@ fn garbage_memory_is_blocked() {
 }
 
 #[test]
-fn invalid_handle_type_values_are_handle_type_parameter_only() {
+fn invalid_handle_type_values_get_every_rule_they_break() {
     let inst = Instance::new();
     let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
-    let cases: [(u32, &str); 4] = [
-        (0, "is 0 (0, which is not a VkExternalMemoryHandleTypeFlagBits value)"),
+    let not_fd_or_dma_buf =
+        "vkGetMemoryFdKHR exports only VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT \
+                             or VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT";
+    let every_rule = [
+        FD_HANDLE_TYPE_PARAM,
+        FD_HANDLE_TYPE_00672,
+        FD_HANDLE_TYPE_00671,
+    ];
+    // (value, the IDs it gets, how the value is named, why it is not a valid value)
+    let cases: [(u32, &[&str], &str, &str); 5] = [
+        // 0 is no single fd type (00672), but trivially "included" in the export types.
+        (
+            0,
+            &[FD_HANDLE_TYPE_PARAM, FD_HANDLE_TYPE_00672],
+            "0",
+            "0 is no VkExternalMemoryHandleTypeFlagBits value",
+        ),
+        (
+            (OPAQUE_FD | OPAQUE_WIN32).as_raw(),
+            &every_rule,
+            "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT|VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT",
+            "it has more than one bit, and must be a single value",
+        ),
+        // Lavapipe has no VK_EXT_external_memory_dma_buf: the DMA_BUF bit is not valid here.
         (
             (OPAQUE_FD | DMA_BUF).as_raw(),
-            "is VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT|VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT (more than one bit",
+            &every_rule,
+            "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT|VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT",
+            "VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT belongs to \
+             VK_EXT_external_memory_dma_buf, which the device was created without; it has more \
+             than one bit, and must be a single value",
         ),
-        (1 << 13, "is 0x2000 (unknown bits) (not a VkExternalMemoryHandleTypeFlagBits value)"),
-        (1 << 31, "is 0x80000000 (unknown bits) (not a VkExternalMemoryHandleTypeFlagBits value)"),
+        (
+            1 << 13,
+            &every_rule,
+            "0x2000 (unknown bits)",
+            "0x2000 is not a VkExternalMemoryHandleTypeFlagBits value",
+        ),
+        (
+            1 << 31,
+            &every_rule,
+            "0x80000000 (unknown bits)",
+            "0x80000000 is not a VkExternalMemoryHandleTypeFlagBits value",
+        ),
     ];
-    for (raw, says) in cases {
+    for (raw, ids, named, why) in cases {
         let (r, fd) = dev.get_fd(mem, vk::ExternalMemoryHandleTypeFlags::from_raw(raw));
         // Not a bad pointer or handle: reported, and the call goes down (the driver writes pFd;
         // lavapipe does not validate and exports anyway).
         assert_eq!(r, vk::Result::SUCCESS, "{raw:#x}");
         assert_ne!(fd, SENTINEL, "{raw:#x}: the call must reach the driver");
         fds::close_if_open(fd);
-        // Only this ID: 00671/00672 are not evaluated on a value that is not a valid bit.
-        let m = expect::one(&inst, GET_FD, FD_HANDLE_TYPE_PARAM);
-        expect::mentions(&m, &[&format!("pGetFdInfo->handleType {says}")]);
+        // Every rule the value breaks, each said once, in this order.
+        let m = expect::only(&inst, GET_FD, ids);
+        expect::mentions(
+            &m[0],
+            &[&format!(
+                "pGetFdInfo->handleType is {named}, which is not a valid \
+                     VkExternalMemoryHandleTypeFlagBits value on {}: {why}.",
+                device_name(&dev)
+            )],
+        );
+        expect::mentions(
+            &m[1],
+            &[&format!(
+                "pGetFdInfo->handleType is {named}; {not_fd_or_dma_buf}"
+            )],
+        );
+        if let Some(m) = m.get(2) {
+            expect::mentions(
+                m,
+                &[
+                    &format!(
+                        "pGetFdInfo->handleType is {named}, which was not included in \
+                         VkExportMemoryAllocateInfo::handleTypes \
+                         (VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT)"
+                    ),
+                    &memory_name(mem),
+                ],
+            );
+        }
     }
     dev.free(mem);
     drop(dev);
@@ -218,12 +286,10 @@ fn non_fd_handle_type_is_00672() {
     let inst = Instance::new();
     let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD | OPAQUE_WIN32));
-    // Lavapipe cannot export OPAQUE_WIN32, and says so: 00656 at allocation.
-    let m = expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_09860);
-    expect::mentions(
-        &m,
-        &["VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT is not exportable"],
-    );
+    // OPAQUE_WIN32 is a core bit, valid on any device. Whether lavapipe can export it
+    // (VUID-VkExportMemoryAllocateInfo-handleTypes-09860) is judged against the buffer or image
+    // the memory is bound to, not at a plain allocation: nothing to say yet.
+    expect::silent(&inst, ALLOCATE);
     let (r, fd) = dev.get_fd(mem, OPAQUE_WIN32);
     assert_eq!(r, vk::Result::SUCCESS, "reported, then passed to lavapipe");
     assert_ne!(fd, SENTINEL, "the call must reach the driver");
@@ -269,17 +335,34 @@ fn export_of_memory_allocated_without_export_info_is_00671() {
 }
 
 #[test]
-fn dma_buf_export_of_opaque_fd_only_memory_is_00671() {
+fn dma_buf_on_a_device_without_its_extension_is_handle_type_parameter() {
+    // Lavapipe has no VK_EXT_external_memory_dma_buf, so no device of it can be created with it:
+    // the DMA_BUF bit is not a valid value on the device.
+    let dma_buf_not_enabled = "VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT belongs to \
+                               VK_EXT_external_memory_dma_buf, which the device was created without";
     let inst = Instance::new();
     let dev = inst.fd_device();
+
+    // On memory exported with OPAQUE_FD only: the bit is invalid and was not exported either.
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
+    expect::silent(&inst, ALLOCATE);
     let (r, fd) = dev.get_fd(mem, DMA_BUF);
     assert_eq!(r, vk::Result::SUCCESS, "reported, then passed to lavapipe");
     assert_ne!(fd, SENTINEL, "the call must reach the driver");
     fds::close_if_open(fd);
-    let m = expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
+    let m = expect::only(&inst, GET_FD, &[FD_HANDLE_TYPE_PARAM, FD_HANDLE_TYPE_00671]);
     expect::mentions(
-        &m,
+        &m[0],
+        &[&format!(
+            "pGetFdInfo->handleType is VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT, which \
+                 is not a valid VkExternalMemoryHandleTypeFlagBits value on {}: \
+                 {dma_buf_not_enabled}.",
+            device_name(&dev)
+        )],
+    );
+    expect::object(&m[0], vk::ObjectType::DEVICE_MEMORY, mem.as_raw());
+    expect::mentions(
+        &m[1],
         &[
             "pGetFdInfo->handleType is VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT, which was \
              not included in VkExportMemoryAllocateInfo::handleTypes \
@@ -287,6 +370,27 @@ fn dma_buf_export_of_opaque_fd_only_memory_is_00671() {
             &memory_name(mem),
         ],
     );
+    dev.free(mem);
+
+    // On memory exported with DMA_BUF: the allocation already breaks the -parameter rule of
+    // VkExportMemoryAllocateInfo, and the export only the -parameter rule of handleType.
+    let mem = dev.allocate(SIZE, Some(OPAQUE_FD | DMA_BUF));
+    let m = expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_PARAM);
+    expect::mentions(
+        &m,
+        &[
+            "pAllocateInfo->pNext<VkExportMemoryAllocateInfo>.handleTypes is \
+             VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT|VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT, \
+             which is not a valid combination of VkExternalMemoryHandleTypeFlagBits values",
+            &format!("on {}: {dma_buf_not_enabled}.", device_name(&dev)),
+        ],
+    );
+    let (r, fd) = dev.get_fd(mem, DMA_BUF);
+    assert_eq!(r, vk::Result::SUCCESS, "reported, then passed to lavapipe");
+    assert_ne!(fd, SENTINEL, "the call must reach the driver");
+    fds::close_if_open(fd);
+    let m = expect::one(&inst, GET_FD, FD_HANDLE_TYPE_PARAM);
+    expect::mentions(&m, &[dma_buf_not_enabled]);
     dev.free(mem);
     drop(dev);
 }
@@ -418,18 +522,22 @@ fn call_on_a_device_without_the_extension_is_a_warning() {
 fn callback_returning_true_skips_a_non_blocking_call() {
     let inst = Instance::new();
     let dev = inst.fd_device();
-    let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
+    // Not exported: exporting it breaks exactly one rule (00671), which does not block the call.
+    let mem = dev.allocate(SIZE, None);
 
     inst.answer(true);
-    let (r, fd) = dev.get_fd(mem, DMA_BUF);
+    let (r, fd) = dev.get_fd(mem, OPAQUE_FD);
     assert_eq!(r, FAILED);
     assert_eq!(fd, SENTINEL, "a skipped call writes no fd");
-    expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
+    let m = expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
+    expect::mentions(&m, &["allocated without a VkExportMemoryAllocateInfo"]);
 
     inst.answer(false);
-    let (r, fd) = dev.get_fd(mem, DMA_BUF);
+    let (r, fd) = dev.get_fd(mem, OPAQUE_FD);
     assert_eq!(r, vk::Result::SUCCESS);
-    fds::close(fd);
+    assert_ne!(fd, SENTINEL, "the call must reach the driver");
+    // Lavapipe "exports" a non-exportable allocation as fd -1.
+    fds::close_if_open(fd);
     expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
 
     dev.free(mem);

@@ -47,22 +47,43 @@ fn opaque_fd_export_is_silent_and_the_fd_imports_back() {
 }
 
 #[test]
-fn dma_buf_request_on_memory_exported_for_dma_buf_is_silent() {
+fn on_memory_exported_for_dma_buf_without_its_extension_only_dma_buf_is_reported() {
     let inst = Instance::new();
     let dev = inst.fd_device();
     let mem = dev.allocate(SIZE, Some(OPAQUE_FD | DMA_BUF));
-    // Lavapipe 22.3 has no VK_EXT_external_memory_dma_buf and reports DMA_BUF as not exportable:
-    // the allocation is 00656 (the fully silent dma-buf path is tested on the test driver). The
-    // exports themselves are valid for memory exported with both types.
-    expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_09860);
-    for handle_type in [DMA_BUF, OPAQUE_FD] {
-        let (r, fd) = dev.get_fd(mem, handle_type);
-        // Lavapipe (no VK_EXT_external_memory_dma_buf) hands out its memfd either way.
-        assert_eq!(r, vk::Result::SUCCESS, "{handle_type:?}");
-        assert_ne!(fd, SENTINEL);
-        fds::close_if_open(fd);
-        expect::silent(&inst, GET_FD);
-    }
+    // Lavapipe 22.3 has no VK_EXT_external_memory_dma_buf, so the device was created without it
+    // and DMA_BUF is not a valid handle type on it: the allocation is -parameter (the fully
+    // silent dma-buf path is tested on the test driver).
+    let dma_buf_not_enabled = "VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT belongs to \
+                               VK_EXT_external_memory_dma_buf, which the device was created without";
+    let m = expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_PARAM);
+    expect::mentions(&m, &[dma_buf_not_enabled]);
+
+    // A DMA_BUF export breaks only that rule: the memory was exported with DMA_BUF (00671 holds)
+    // and DMA_BUF is an fd type (00672 holds).
+    let (r, fd) = dev.get_fd(mem, DMA_BUF);
+    // Lavapipe (no VK_EXT_external_memory_dma_buf) hands out its memfd either way.
+    assert_eq!(r, vk::Result::SUCCESS, "reported, then passed to lavapipe");
+    assert_ne!(fd, SENTINEL, "the call must reach the driver");
+    fds::close_if_open(fd);
+    let m = expect::one(&inst, GET_FD, FD_HANDLE_TYPE_PARAM);
+    expect::mentions(
+        &m,
+        &[&format!(
+            "pGetFdInfo->handleType is VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT, which \
+                 is not a valid VkExternalMemoryHandleTypeFlagBits value on {}: \
+                 {dma_buf_not_enabled}.",
+            expect::device_name(&dev)
+        )],
+    );
+
+    // The OPAQUE_FD export of the same memory is valid, and silent.
+    let (r, fd) = dev.get_fd(mem, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    let st = fds::assert_open(fd);
+    assert!(st.st_size >= SIZE as i64, "fd size {}", st.st_size);
+    fds::close(fd);
+    expect::silent(&inst, GET_FD);
     dev.free(mem);
     drop(dev);
 }

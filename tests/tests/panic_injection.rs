@@ -11,7 +11,7 @@ use ash::vk::{self, Handle};
 use exportcheck_tests::env::{target_profile_dir, LAYER_LIBRARY_OVERRIDE};
 use exportcheck_tests::ids::*;
 use exportcheck_tests::test_driver::options;
-use exportcheck_tests::{expect, fds, Instance, Options, DMA_BUF, FAILED, OPAQUE_FD, SIZE};
+use exportcheck_tests::{expect, fds, Instance, Options, FAILED, OPAQUE_FD, SIZE};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -113,9 +113,12 @@ fn a_panic_in_a_check_or_in_reporting_costs_one_finding_not_the_call() {
     fds::close(fd);
     expect::silent(&inst, GET_FD);
 
-    // A bad export whose finding panics while being delivered: an internal error says a
-    // finding may be lost; the next identical bad call is reported as usual.
-    let (r, fd) = dev.get_fd(memory, DMA_BUF);
+    // A bad export (of memory allocated without VkExportMemoryAllocateInfo: 00671 alone) whose
+    // finding panics while being delivered: an internal error says a finding may be lost; the
+    // next identical bad call is reported as usual. This allocation is checked again, silently.
+    let plain = dev.allocate(SIZE, None);
+    expect::silent(&inst, ALLOCATE);
+    let (r, fd) = dev.get_fd(plain, OPAQUE_FD);
     fds::close(fd);
     internal_error(
         &inst,
@@ -125,10 +128,11 @@ fn a_panic_in_a_check_or_in_reporting_costs_one_finding_not_the_call() {
             "while reporting",
         ],
     );
-    let (again, fd) = dev.get_fd(memory, DMA_BUF);
+    let (again, fd) = dev.get_fd(plain, OPAQUE_FD);
     fds::close(fd);
     assert_eq!(again, r, "the same call, the same result");
-    expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
+    let m = expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
+    expect::mentions(&m, &["allocated without a VkExportMemoryAllocateInfo"]);
 
     // vkFreeMemory: the check panics; the memory is still freed and forgotten, so a later use
     // is a use after free.
@@ -141,5 +145,7 @@ fn a_panic_in_a_check_or_in_reporting_costs_one_finding_not_the_call() {
     let (r, _) = dev.get_fd(memory, OPAQUE_FD);
     assert_eq!(r, FAILED);
     expect::one(&inst, GET_FD, FD_MEMORY_PARAM);
+    dev.free(plain);
+    expect::silent(&inst, FREE);
     drop(dev);
 }

@@ -1,6 +1,6 @@
 //! vkGetMemoryMetalHandleEXT end to end: the real loader, the layer, and the project's test driver
 //! (`tests/icd`), which exposes VK_EXT_external_memory_metal on Linux with made-up Metal object
-//! pointers. Each bad call yields exactly its ID; blocked calls return
+//! pointers. Each bad call yields exactly the IDs of the rules it breaks; blocked calls return
 //! VK_ERROR_VALIDATION_FAILED_EXT, leave `*pHandle` alone and never reach the driver (its call
 //! counter does not move); the others are reported and go down.
 
@@ -200,6 +200,22 @@ fn memory_allocated_without_export_info_is_10413() {
     );
     expect::object(&m, vk::ObjectType::DEVICE_MEMORY, plain.as_raw());
     expect::object(&m, vk::ObjectType::DEVICE, dev.handle().as_raw());
+
+    // With a type that is no Metal type either: both rules are broken, and both are said.
+    let (r, _) = call(&dev, &info(plain, OPAQUE_FD));
+    assert_eq!(r, vk::Result::SUCCESS, "the test driver does not validate");
+    calls.assert(1, "reported, then passed down");
+    let both = expect::only(&inst, CMD, &[METAL_MEMORY_10413, METAL_HANDLE_TYPE_10415]);
+    expect::mentions(
+        &both[0],
+        &["which was allocated without a VkExportMemoryAllocateInfo"],
+    );
+    expect::mentions(
+        &both[1],
+        &[&format!(
+            "pGetMetalHandleInfo->handleType is {OPAQUE_FD_NAME}; it must be"
+        )],
+    );
     dev.free(plain);
     drop(dev);
 }
@@ -295,7 +311,7 @@ fn wrong_s_type_is_blocked() {
 }
 
 #[test]
-fn p_next_is_reported_and_the_call_goes_down_without_it() {
+fn p_next_is_reported_and_the_call_goes_down_as_the_app_made_it() {
     let inst = exclusive(None);
     let dev = metal_device(&inst);
     let mem = memory(&dev, Some(MTLBUFFER));
@@ -312,6 +328,11 @@ fn p_next_is_reported_and_the_call_goes_down_without_it() {
         with_next.p_next,
         (&raw const stray).cast::<c_void>(),
         "the layer never rewrites the app's structure"
+    );
+    assert_eq!(
+        test_driver::last_p_next(COUNTED),
+        (&raw const stray) as usize,
+        "the driver got the app's own structure, pNext and all"
     );
     let m = expect::one(&inst, CMD, METAL_PNEXT);
     expect::mentions(
@@ -374,26 +395,39 @@ fn null_freed_and_garbage_memory_are_blocked() {
 }
 
 #[test]
-fn invalid_handle_type_values_are_handle_type_parameter_only() {
+fn invalid_handle_type_values_get_every_rule_they_break() {
     let inst = exclusive(None);
     let dev = metal_device(&inst);
     let mem = memory(&dev, Some(all_metal()));
-    let cases: [(u32, &str); 3] = [
+    // (value, the IDs it gets, how the value is named, why it is not a valid value)
+    let cases: [(u32, &[&str], &str, &str); 3] = [
+        // No single Metal type (10415), but trivially "included" in the export types.
         (
             0,
-            "handleType is 0 (0, which is not a VkExternalMemoryHandleTypeFlagBits value)",
+            &[METAL_HANDLE_TYPE_PARAM, METAL_HANDLE_TYPE_10415],
+            "0",
+            "0 is no VkExternalMemoryHandleTypeFlagBits value",
         ),
+        // Both bits were exported (10414 holds), but they are two.
         (
             (MTLBUFFER | MTLHEAP).as_raw(),
-            "handleType is VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLBUFFER_BIT_EXT|\
-             VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLHEAP_BIT_EXT (more than one bit",
+            &[METAL_HANDLE_TYPE_PARAM, METAL_HANDLE_TYPE_10415],
+            "VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLBUFFER_BIT_EXT|\
+             VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLHEAP_BIT_EXT",
+            "it has more than one bit, and must be a single value",
         ),
         (
             1 << 19,
-            "handleType is 0x80000 (unknown bits) (not a VkExternalMemoryHandleTypeFlagBits value)",
+            &[
+                METAL_HANDLE_TYPE_PARAM,
+                METAL_HANDLE_TYPE_10415,
+                METAL_HANDLE_TYPE_10414,
+            ],
+            "0x80000 (unknown bits)",
+            "0x80000 is not a VkExternalMemoryHandleTypeFlagBits value",
         ),
     ];
-    for (raw, says) in cases {
+    for (raw, ids, named, why) in cases {
         let mut calls = Calls::of(COUNTED);
         let (r, handle) = call(
             &dev,
@@ -402,10 +436,36 @@ fn invalid_handle_type_values_are_handle_type_parameter_only() {
         calls.assert(1, &format!("{raw:#x}: reported, then passed down"));
         assert_eq!(r, vk::Result::SUCCESS, "the test driver does not validate");
         assert_ne!(handle, SENTINEL, "{raw:#x}");
-        // Only this ID: 10414 and 10415 are not evaluated on a value that is not one valid bit.
-        let m = expect::one(&inst, CMD, METAL_HANDLE_TYPE_PARAM);
-        expect::mentions(&m, &[&format!("pGetMetalHandleInfo->{says}")]);
-        expect::object(&m, vk::ObjectType::DEVICE_MEMORY, mem.as_raw());
+        // Every rule the value breaks, each said once, in this order.
+        let m = expect::only(&inst, CMD, ids);
+        expect::mentions(
+            &m[0],
+            &[&format!(
+                "pGetMetalHandleInfo->handleType is {named}, which is not a valid \
+                 VkExternalMemoryHandleTypeFlagBits value on {}: {why}.",
+                device_name(&dev)
+            )],
+        );
+        expect::mentions(
+            &m[1],
+            &[&format!(
+                "pGetMetalHandleInfo->handleType is {named}; it must be \
+                 VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLBUFFER_BIT_EXT"
+            )],
+        );
+        if let Some(m) = m.get(2) {
+            expect::mentions(
+                m,
+                &[&format!(
+                    "pGetMetalHandleInfo->handleType is {named}, which was not included in \
+                     VkExportMemoryAllocateInfo::handleTypes ({MTLBUFFER_NAME}|\
+                     VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLTEXTURE_BIT_EXT|{MTLHEAP_NAME})"
+                )],
+            );
+        }
+        for m in &m {
+            expect::object(m, vk::ObjectType::DEVICE_MEMORY, mem.as_raw());
+        }
     }
     dev.free(mem);
     drop(dev);
@@ -444,7 +504,15 @@ fn call_on_a_device_without_the_extension_is_a_warning() {
         inst.device_proc_addr(&b, COUNTED).is_none(),
         "no vkGetMemoryMetalHandleEXT for a device without the extension"
     );
+    // Without VK_EXT_external_memory_metal, no Metal handle type is a valid value on B: its
+    // export structure already says so, and so does every Metal export from it.
+    let not_enabled = format!(
+        "{MTLBUFFER_NAME} belongs to VK_EXT_external_memory_metal, which the device was created \
+         without"
+    );
     let mem_b = memory(&b, Some(MTLBUFFER));
+    let m = expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_PARAM);
+    expect::mentions(&m, &[&not_enabled]);
     let get = a.metal_handle.expect("vkGetMemoryMetalHandleEXT");
     // Not blocked, but B's driver has no vkGetMemoryMetalHandleEXT to call down to.
     assert_not_passed_down(
@@ -458,11 +526,23 @@ fn call_on_a_device_without_the_extension_is_a_warning() {
             (r, handle as usize)
         },
     );
-    let m = expect::one(&inst, CMD, EXTENSION_NOT_ENABLED);
+    let m = expect::only(
+        &inst,
+        CMD,
+        &[EXTENSION_NOT_ENABLED, METAL_HANDLE_TYPE_PARAM],
+    );
     expect::mentions(
-        &m,
+        &m[0],
         &[&format!(
             "device is {}, which was created without VK_EXT_external_memory_metal",
+            device_name(&b)
+        )],
+    );
+    expect::mentions(
+        &m[1],
+        &[&format!(
+            "pGetMetalHandleInfo->handleType is {MTLBUFFER_NAME}, which is not a valid \
+             VkExternalMemoryHandleTypeFlagBits value on {}: {not_enabled}.",
             device_name(&b)
         )],
     );

@@ -1,6 +1,6 @@
 //! vkGetMemoryRemoteAddressNV end to end: the real loader, the layer, and the project's test
 //! driver (`tests/icd`), which exposes VK_NV_external_memory_rdma with a DEVICE_LOCAL |
-//! RDMA_CAPABLE_NV memory type. Each bad call yields exactly its ID; blocked calls return
+//! RDMA_CAPABLE_NV memory type. Each bad call yields exactly the IDs of the rules it breaks; blocked calls return
 //! VK_ERROR_VALIDATION_FAILED_EXT, leave `*pAddress` alone and never reach the driver (its call
 //! counter does not move); the others are reported and go down.
 
@@ -222,7 +222,7 @@ fn wrong_s_type_is_blocked() {
 }
 
 #[test]
-fn p_next_is_reported_and_the_call_goes_down_without_it() {
+fn p_next_is_reported_and_the_call_goes_down_as_the_app_made_it() {
     let inst = exclusive(None);
     let dev = rdma_device(&inst);
     let mem = rdma_memory(&inst, &dev, Some(RDMA));
@@ -239,6 +239,11 @@ fn p_next_is_reported_and_the_call_goes_down_without_it() {
         with_next.p_next,
         (&raw const stray).cast::<c_void>(),
         "the layer never rewrites the app's structure"
+    );
+    assert_eq!(
+        test_driver::last_p_next(COUNTED),
+        (&raw const stray) as usize,
+        "the driver got the app's own structure, pNext and all"
     );
     let m = expect::one(&inst, CMD, RDMA_PNEXT);
     expect::mentions(
@@ -322,27 +327,35 @@ fn garbage_memory_is_blocked() {
 }
 
 #[test]
-fn invalid_handle_type_values_are_handle_type_parameter_only() {
+fn invalid_handle_type_values_get_every_rule_they_break() {
     let inst = exclusive(None);
     let dev = rdma_device(&inst);
     let mem = rdma_memory(&inst, &dev, Some(RDMA | OPAQUE_FD));
-    let cases: [(u32, &str); 3] = [
+    // (value, the IDs it gets, how the value is named, why it is not a valid value)
+    let cases: [(u32, &[&str], &str, &str); 3] = [
+        // Trivially "included" in the export types: 04966 holds.
         (
             0,
-            "handleType is 0 (0, which is not a VkExternalMemoryHandleTypeFlagBits value)",
+            &[RDMA_HANDLE_TYPE_PARAM],
+            "0",
+            "0 is no VkExternalMemoryHandleTypeFlagBits value",
         ),
+        // Both bits were exported: 04966 holds, but they are two.
         (
             (RDMA | OPAQUE_FD).as_raw(),
-            "handleType is VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT|\
-             VK_EXTERNAL_MEMORY_HANDLE_TYPE_RDMA_ADDRESS_BIT_NV (more than one bit; it must be a \
-             single VkExternalMemoryHandleTypeFlagBits value)",
+            &[RDMA_HANDLE_TYPE_PARAM],
+            "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT|\
+             VK_EXTERNAL_MEMORY_HANDLE_TYPE_RDMA_ADDRESS_BIT_NV",
+            "it has more than one bit, and must be a single value",
         ),
         (
             1 << 13,
-            "handleType is 0x2000 (unknown bits) (not a VkExternalMemoryHandleTypeFlagBits value)",
+            &[RDMA_HANDLE_TYPE_PARAM, RDMA_HANDLE_TYPE_04966],
+            "0x2000 (unknown bits)",
+            "0x2000 is not a VkExternalMemoryHandleTypeFlagBits value",
         ),
     ];
-    for (raw, says) in cases {
+    for (raw, ids, named, why) in cases {
         let mut calls = Calls::of(COUNTED);
         let (r, address) = call(
             &dev,
@@ -353,10 +366,29 @@ fn invalid_handle_type_values_are_handle_type_parameter_only() {
         calls.assert(1, &format!("{raw:#x}: reported, then passed down"));
         assert_eq!(r, vk::Result::SUCCESS, "{raw:#x}");
         assert_ne!(address, SENTINEL, "{raw:#x}");
-        // Only this ID: 04966 is not evaluated on a value that is not a single valid bit.
-        let m = expect::one(&inst, CMD, RDMA_HANDLE_TYPE_PARAM);
-        expect::mentions(&m, &[&format!("pMemoryGetRemoteAddressInfo->{says}")]);
-        expect::object(&m, vk::ObjectType::DEVICE_MEMORY, mem.as_raw());
+        // Every rule the value breaks, each said once, in this order.
+        let m = expect::only(&inst, CMD, ids);
+        expect::mentions(
+            &m[0],
+            &[&format!(
+                "pMemoryGetRemoteAddressInfo->handleType is {named}, which is not a valid \
+                 VkExternalMemoryHandleTypeFlagBits value on {}: {why}.",
+                device_name(&dev)
+            )],
+        );
+        if let Some(m) = m.get(1) {
+            expect::mentions(
+                m,
+                &[&format!(
+                    "pMemoryGetRemoteAddressInfo->handleType is {named}, which was not included \
+                     in VkExportMemoryAllocateInfo::handleTypes \
+                     (VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT|{RDMA_NAME})"
+                )],
+            );
+        }
+        for m in &m {
+            expect::object(m, vk::ObjectType::DEVICE_MEMORY, mem.as_raw());
+        }
     }
     expect::driver_only(&inst, CMD, &[]);
     dev.free(mem);
@@ -501,7 +533,14 @@ fn call_on_a_device_without_the_extension_is_a_warning() {
         inst.device_proc_addr(&b, COUNTED).is_none(),
         "no vkGetMemoryRemoteAddressNV for a device without the extension"
     );
+    // Without VK_NV_external_memory_rdma, the RDMA handle type is no valid value on B: its
+    // export structure already says so, and so does the export.
+    let not_enabled = format!(
+        "{RDMA_NAME} belongs to VK_NV_external_memory_rdma, which the device was created without"
+    );
     let mem_b = rdma_memory(&inst, &b, Some(RDMA));
+    let m = expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_PARAM);
+    expect::mentions(&m, &[&not_enabled]);
     let get = a.remote_address.expect("vkGetMemoryRemoteAddressNV");
     // Not blocked, but B's driver has no vkGetMemoryRemoteAddressNV to call down to.
     assert_not_passed_down(
@@ -515,16 +554,24 @@ fn call_on_a_device_without_the_extension_is_a_warning() {
             (r, address as usize)
         },
     );
-    let m = expect::one(&inst, CMD, EXTENSION_NOT_ENABLED);
+    let m = expect::only(&inst, CMD, &[EXTENSION_NOT_ENABLED, RDMA_HANDLE_TYPE_PARAM]);
     expect::mentions(
-        &m,
+        &m[0],
         &[&format!(
             "device is {}, which was created without VK_NV_external_memory_rdma in \
              VkDeviceCreateInfo::ppEnabledExtensionNames",
             device_name(&b)
         )],
     );
-    expect::object(&m, vk::ObjectType::DEVICE, b.handle().as_raw());
+    expect::object(&m[0], vk::ObjectType::DEVICE, b.handle().as_raw());
+    expect::mentions(
+        &m[1],
+        &[&format!(
+            "pMemoryGetRemoteAddressInfo->handleType is {RDMA_NAME}, which is not a valid \
+             VkExternalMemoryHandleTypeFlagBits value on {}: {not_enabled}.",
+            device_name(&b)
+        )],
+    );
     b.free(mem_b);
     drop((a, b));
 }

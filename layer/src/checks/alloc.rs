@@ -228,7 +228,8 @@ pub fn check_allocate(device: &DeviceFacts, info: &AllocateInfoRead, output_null
                         vk_names::handle(vk::ObjectType::DEVICE, device.handle),
                         vk_names::invalid_handle_types(
                             types & !device.handle_types,
-                            device.handle_types
+                            device.handle_types,
+                            false
                         )
                     ),
                 )

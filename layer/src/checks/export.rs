@@ -335,7 +335,7 @@ pub fn check_handle_type_value(
                 cmd.info_param,
                 vk_names::handle_types(info.handle_type),
                 vk_names::handle(vk::ObjectType::DEVICE, device.handle),
-                vk_names::invalid_handle_types(info.handle_type, device.handle_types)
+                vk_names::invalid_handle_types(info.handle_type, device.handle_types, true)
             ),
         )
         .with(ObjectRef::device(record.device))

@@ -1,7 +1,8 @@
 //! What the settings tests share (settings_api.rs, settings_env.rs, settings_file.rs): where the
 //! settings come from ([`Sources`], [`run`]), and what each setting does as a user sees it
-//! ([`scenario`]), over lavapipe with one bad export: DMA_BUF from memory exported for OPAQUE_FD
-//! only, VUID-VkMemoryGetFdInfoKHR-handleType-00671, which the layer reports and passes down.
+//! ([`scenario`]), over lavapipe with one bad export: OPAQUE_FD from memory allocated without a
+//! VkExportMemoryAllocateInfo, VUID-VkMemoryGetFdInfoKHR-handleType-00671 and nothing else, which
+//! the layer reports and passes down (lavapipe answers VK_SUCCESS with fd -1).
 //!
 //! Settings from the API are tested in the test process. The environment and the settings file
 //! are process-wide, so those tests run in a child process (the same test, re-run): the child
@@ -16,7 +17,7 @@ use exportcheck_tests::app::SETTINGS_MESSAGE_ID;
 use exportcheck_tests::child::{self, Child, ChildRun};
 use exportcheck_tests::ids::*;
 use exportcheck_tests::{
-    expect, fds, Captured, Device, Instance, Options, SettingValues, DMA_BUF, FAILED, OPAQUE_FD,
+    expect, fds, Captured, Device, Instance, Options, SettingValues, FAILED, OPAQUE_FD,
     OPAQUE_WIN32, SENTINEL,
 };
 use serde_json::Value;
@@ -267,11 +268,11 @@ pub fn id_number_00671() -> i32 {
 }
 
 /// Runs `f` with a device on `inst` (with VK_KHR_external_memory_fd) and `SIZE` bytes of memory
-/// exported for OPAQUE_FD only; then frees the memory and destroys the device. Returns what `f`
-/// returns.
+/// allocated without a VkExportMemoryAllocateInfo (for [`bad_export`]); then frees the memory and
+/// destroys the device. Returns what `f` returns.
 pub fn with_fd_memory<R>(inst: &Instance, f: impl FnOnce(&Device, vk::DeviceMemory) -> R) -> R {
     let dev = inst.fd_device();
-    let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let mem = dev.allocate(SIZE, None);
     let r = f(&dev, mem);
     dev.free(mem);
     drop(dev);
@@ -296,23 +297,32 @@ pub fn bad_exports(dev: &Device, memory: vk::DeviceMemory, calls: usize, result:
     }
 }
 
-/// Exports `memory` (exported for OPAQUE_FD only) as DMA_BUF: 00671. Returns the result; a
-/// failed call must not have written the fd.
+/// Exports `memory` (allocated without a VkExportMemoryAllocateInfo, as [`with_fd_memory`] makes
+/// it) as OPAQUE_FD: 00671, the one rule it breaks. Returns the result; a failed call must not
+/// have written the fd, a call that went down must have reached the driver.
 pub fn bad_export(dev: &Device, memory: vk::DeviceMemory) -> vk::Result {
-    let (r, fd) = dev.get_fd(memory, DMA_BUF);
+    let (r, fd) = dev.get_fd(memory, OPAQUE_FD);
     if r != vk::Result::SUCCESS {
         assert_eq!(fd, SENTINEL, "a failed call wrote the fd");
+    } else {
+        assert_ne!(
+            fd, SENTINEL,
+            "a call that went down did not reach the driver"
+        );
     }
     fds::close_if_open(fd);
     r
 }
 
-/// A valid export of `memory` (exported for OPAQUE_FD).
-pub fn good_export(dev: &Device, memory: vk::DeviceMemory) -> vk::Result {
+/// A valid export: of `SIZE` bytes of memory of `dev` exported for OPAQUE_FD, allocated (silently)
+/// for it and freed after.
+pub fn good_export(dev: &Device) -> vk::Result {
+    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
     let (r, fd) = dev.get_fd(memory, OPAQUE_FD);
     if r == vk::Result::SUCCESS {
         fds::close(fd);
     }
+    dev.free(memory);
     r
 }
 
@@ -425,7 +435,7 @@ pub mod scenario {
     pub fn report_flags_warn_only(ctx: &Ctx) {
         let inst = ctx.instance();
         with_fd_memory(&inst, |dev, mem| {
-            assert_eq!(good_export(dev, mem), SUCCESS);
+            assert_eq!(good_export(dev), SUCCESS);
             // Lavapipe returns fds without FD_CLOEXEC: a driver-contract warning, once per device,
             // for the first valid export; here it serves as a warning-severity finding.
             expect::driver_only(&inst, GET_FD, &[DRIVER_FD_NOT_CLOEXEC]);
@@ -439,7 +449,7 @@ pub mod scenario {
     pub fn report_flags_error_only(ctx: &Ctx) {
         let inst = ctx.instance();
         with_fd_memory(&inst, |dev, mem| {
-            assert_eq!(good_export(dev, mem), SUCCESS);
+            assert_eq!(good_export(dev), SUCCESS);
             assert_eq!(
                 inst.driver_messages().len(),
                 0,
@@ -474,7 +484,7 @@ pub mod scenario {
     pub fn debug_action_fail(ctx: &Ctx) {
         let inst = ctx.instance();
         with_fd_memory(&inst, |dev, mem| {
-            assert_eq!(good_export(dev, mem), SUCCESS);
+            assert_eq!(good_export(dev), SUCCESS);
             inst.driver_messages();
             assert_eq!(bad_export(dev, mem), FAILED);
             expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00671);
@@ -548,7 +558,7 @@ pub mod scenario {
         with_fd_memory(&inst, |dev, mem| {
             assert_eq!(bad_export(dev, mem), SUCCESS);
             assert_no_message(&inst, "00671 is muted by message_id_filter");
-            // Not exported for OPAQUE_WIN32 (00671), and not an fd type (00672).
+            // Not exported at all (00671), and not an fd type (00672).
             let (_, fd) = dev.get_fd(mem, OPAQUE_WIN32);
             fds::close_if_open(fd);
             expect::one(&inst, GET_FD, FD_HANDLE_TYPE_00672);
@@ -671,7 +681,7 @@ pub mod scenario {
     pub fn report_at_exit(ctx: &Ctx) {
         let inst = ctx.instance();
         let dev = inst.fd_device();
-        let mem = dev.allocate(SIZE, Some(OPAQUE_FD));
+        let mem = dev.allocate(SIZE, None);
         bad_exports(&dev, mem, 2, SUCCESS);
         expect::only(&inst, GET_FD, &[FD_HANDLE_TYPE_00671; 2]);
         assert!(
