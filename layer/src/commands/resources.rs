@@ -3,7 +3,7 @@
 //! (`vkBind{Buffer,Image}Memory` and their `2` variants) is judged against them
 //! (`checks::resource_export`). Every call goes down as the app made it.
 
-use super::policy::decide;
+use super::policy::{decide, Decision};
 use crate::boundary;
 use crate::checks::export::describe_allocation;
 use crate::checks::resource_export::{self, ResourceUse};
@@ -192,11 +192,74 @@ fn judge_bindings(
         );
         outcome.findings.extend(found.findings);
     }
-    decide(state, command, &outcome) == super::policy::Decision::CallDown
+    decide(state, command, &outcome) == Decision::CallDown
 }
 
 fn device_state(device: vk::Device) -> Option<Arc<DeviceState>> {
     DEVICES.get(device.as_raw())
+}
+
+/// The body of `vkCreateBuffer` and `vkCreateImage`: the call goes down as the app made it; after
+/// it succeeded, `read` gives the resource (when it was made for external memory) and its handle.
+fn create_and_record<H: Handle>(
+    command: &'static str,
+    device: vk::Device,
+    call_down: impl FnOnce(&DeviceState) -> Option<vk::Result>,
+    read: impl FnOnce() -> (Option<Resource>, Option<H>),
+) -> vk::Result {
+    boundary::ffi(command, vk::Result::ERROR_UNKNOWN, || {
+        let Some(state) = device_state(device) else {
+            return vk::Result::ERROR_DEVICE_LOST;
+        };
+        let Some(result) = call_down(&state) else {
+            return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
+        };
+        if result == vk::Result::SUCCESS {
+            if let (Some(resource), Some(handle)) = read() {
+                state.resources.insert(handle.as_raw(), resource);
+            }
+        }
+        result
+    })
+}
+
+/// The body of `vkDestroyBuffer` and `vkDestroyImage`: the resource (and its debug name) is
+/// forgotten, then the call goes down.
+fn forget_and_destroy(
+    command: &'static str,
+    device: vk::Device,
+    ty: vk::ObjectType,
+    handle: u64,
+    call_down: impl FnOnce(&DeviceState),
+) {
+    boundary::ffi(command, (), || {
+        let Some(state) = device_state(device) else {
+            return;
+        };
+        state.resources.remove(ty, handle);
+        state.names.remove(&(ty, handle));
+        call_down(&state);
+    })
+}
+
+/// The body of the bind commands: each binding judged, reported, and the call goes down as the
+/// app made it unless the app's callback asked to skip it.
+fn judge_and_bind(
+    command: &'static str,
+    device: vk::Device,
+    ty: vk::ObjectType,
+    bindings: impl FnOnce() -> Vec<(String, read::Binding)>,
+    call_down: impl FnOnce(&DeviceState) -> Option<vk::Result>,
+) -> vk::Result {
+    boundary::ffi(command, vk::Result::ERROR_UNKNOWN, || {
+        let Some(state) = device_state(device) else {
+            return vk::Result::ERROR_DEVICE_LOST;
+        };
+        if !judge_bindings(&state, command, ty, &bindings()) {
+            return Decision::SKIPPED_RESULT;
+        }
+        call_down(&state).unwrap_or(vk::Result::ERROR_EXTENSION_NOT_PRESENT)
+    })
 }
 
 pub unsafe extern "system" fn create_buffer(
@@ -205,29 +268,19 @@ pub unsafe extern "system" fn create_buffer(
     p_allocator: *const vk::AllocationCallbacks<'_>,
     p_buffer: *mut vk::Buffer,
 ) -> vk::Result {
-    boundary::ffi("vkCreateBuffer", vk::Result::ERROR_UNKNOWN, || {
-        let Some(state) = device_state(device) else {
-            return vk::Result::ERROR_DEVICE_LOST;
-        };
-        let Some(next) = state.next.create_buffer else {
-            return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
-        };
+    create_and_record(
+        "vkCreateBuffer",
+        device,
         // SAFETY: the app's arguments, passed unchanged to the next layer.
-        let result = unsafe { next(device, p_create_info, p_allocator, p_buffer) };
-        if result == vk::Result::SUCCESS {
-            // SAFETY: the create info the driver just accepted; *p_buffer was written.
-            let (resource, buffer) = unsafe {
-                (
-                    read::read_buffer_create_info(p_create_info),
-                    raw::read_out(p_buffer),
-                )
-            };
-            if let (Some(resource), Some(buffer)) = (resource, buffer) {
-                state.resources.insert(buffer.as_raw(), resource);
-            }
-        }
-        result
-    })
+        |s| Some(unsafe { s.next.create_buffer?(device, p_create_info, p_allocator, p_buffer) }),
+        // SAFETY: the create info the driver just accepted; *p_buffer was written.
+        || unsafe {
+            (
+                read::read_buffer_create_info(p_create_info),
+                raw::read_out(p_buffer),
+            )
+        },
+    )
 }
 
 pub unsafe extern "system" fn create_image(
@@ -236,35 +289,19 @@ pub unsafe extern "system" fn create_image(
     p_allocator: *const vk::AllocationCallbacks<'_>,
     p_image: *mut vk::Image,
 ) -> vk::Result {
-    boundary::ffi("vkCreateImage", vk::Result::ERROR_UNKNOWN, || {
-        let Some(state) = device_state(device) else {
-            return vk::Result::ERROR_DEVICE_LOST;
-        };
-        let Some(next) = state.next.create_image else {
-            return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
-        };
+    create_and_record(
+        "vkCreateImage",
+        device,
         // SAFETY: the app's arguments, passed unchanged to the next layer.
-        let result = unsafe { next(device, p_create_info, p_allocator, p_image) };
-        if result == vk::Result::SUCCESS {
-            // SAFETY: the create info the driver just accepted; *p_image was written.
-            let (resource, image) = unsafe {
-                (
-                    read::read_image_create_info(p_create_info),
-                    raw::read_out(p_image),
-                )
-            };
-            if let (Some(resource), Some(image)) = (resource, image) {
-                state.resources.insert(image.as_raw(), resource);
-            }
-        }
-        result
-    })
-}
-
-/// Forgets a buffer or image (and its debug name) before it is destroyed.
-fn forget(state: &DeviceState, ty: vk::ObjectType, handle: u64) {
-    state.resources.remove(ty, handle);
-    state.names.remove(&(ty, handle));
+        |s| Some(unsafe { s.next.create_image?(device, p_create_info, p_allocator, p_image) }),
+        // SAFETY: the create info the driver just accepted; *p_image was written.
+        || unsafe {
+            (
+                read::read_image_create_info(p_create_info),
+                raw::read_out(p_image),
+            )
+        },
+    )
 }
 
 pub unsafe extern "system" fn destroy_buffer(
@@ -272,12 +309,9 @@ pub unsafe extern "system" fn destroy_buffer(
     buffer: vk::Buffer,
     p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
-    boundary::ffi("vkDestroyBuffer", (), || {
-        let Some(state) = device_state(device) else {
-            return;
-        };
-        forget(&state, vk::ObjectType::BUFFER, buffer.as_raw());
-        if let Some(next) = state.next.destroy_buffer {
+    let ty = vk::ObjectType::BUFFER;
+    forget_and_destroy("vkDestroyBuffer", device, ty, buffer.as_raw(), |s| {
+        if let Some(next) = s.next.destroy_buffer {
             // SAFETY: the app's arguments, passed unchanged to the next layer.
             unsafe { next(device, buffer, p_allocator) }
         }
@@ -289,12 +323,9 @@ pub unsafe extern "system" fn destroy_image(
     image: vk::Image,
     p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
-    boundary::ffi("vkDestroyImage", (), || {
-        let Some(state) = device_state(device) else {
-            return;
-        };
-        forget(&state, vk::ObjectType::IMAGE, image.as_raw());
-        if let Some(next) = state.next.destroy_image {
+    let ty = vk::ObjectType::IMAGE;
+    forget_and_destroy("vkDestroyImage", device, ty, image.as_raw(), |s| {
+        if let Some(next) = s.next.destroy_image {
             // SAFETY: the app's arguments, passed unchanged to the next layer.
             unsafe { next(device, image, p_allocator) }
         }
@@ -307,21 +338,14 @@ pub unsafe extern "system" fn bind_buffer_memory(
     memory: vk::DeviceMemory,
     offset: vk::DeviceSize,
 ) -> vk::Result {
-    const NAME: &str = "vkBindBufferMemory";
-    boundary::ffi(NAME, vk::Result::ERROR_UNKNOWN, || {
-        let Some(state) = device_state(device) else {
-            return vk::Result::ERROR_DEVICE_LOST;
-        };
-        let binding = ("memory".to_owned(), (buffer.as_raw(), memory.as_raw()));
-        if !judge_bindings(&state, NAME, vk::ObjectType::BUFFER, &[binding]) {
-            return super::policy::Decision::SKIPPED_RESULT;
-        }
-        match state.next.bind_buffer_memory {
-            // SAFETY: the app's arguments, passed unchanged to the next layer.
-            Some(next) => unsafe { next(device, buffer, memory, offset) },
-            None => vk::Result::ERROR_EXTENSION_NOT_PRESENT,
-        }
-    })
+    judge_and_bind(
+        "vkBindBufferMemory",
+        device,
+        vk::ObjectType::BUFFER,
+        || vec![("memory".to_owned(), (buffer.as_raw(), memory.as_raw()))],
+        // SAFETY: the app's arguments, passed unchanged to the next layer.
+        |s| Some(unsafe { s.next.bind_buffer_memory?(device, buffer, memory, offset) }),
+    )
 }
 
 pub unsafe extern "system" fn bind_image_memory(
@@ -330,21 +354,14 @@ pub unsafe extern "system" fn bind_image_memory(
     memory: vk::DeviceMemory,
     offset: vk::DeviceSize,
 ) -> vk::Result {
-    const NAME: &str = "vkBindImageMemory";
-    boundary::ffi(NAME, vk::Result::ERROR_UNKNOWN, || {
-        let Some(state) = device_state(device) else {
-            return vk::Result::ERROR_DEVICE_LOST;
-        };
-        let binding = ("memory".to_owned(), (image.as_raw(), memory.as_raw()));
-        if !judge_bindings(&state, NAME, vk::ObjectType::IMAGE, &[binding]) {
-            return super::policy::Decision::SKIPPED_RESULT;
-        }
-        match state.next.bind_image_memory {
-            // SAFETY: the app's arguments, passed unchanged to the next layer.
-            Some(next) => unsafe { next(device, image, memory, offset) },
-            None => vk::Result::ERROR_EXTENSION_NOT_PRESENT,
-        }
-    })
+    judge_and_bind(
+        "vkBindImageMemory",
+        device,
+        vk::ObjectType::IMAGE,
+        || vec![("memory".to_owned(), (image.as_raw(), memory.as_raw()))],
+        // SAFETY: the app's arguments, passed unchanged to the next layer.
+        |s| Some(unsafe { s.next.bind_image_memory?(device, image, memory, offset) }),
+    )
 }
 
 /// The bindings of a `2` command's array, each with its field path.
@@ -360,29 +377,20 @@ pub unsafe extern "system" fn bind_buffer_memory2(
     count: u32,
     p_bind_infos: *const vk::BindBufferMemoryInfo<'_>,
 ) -> vk::Result {
-    const NAME: &str = "vkBindBufferMemory2";
-    boundary::ffi(NAME, vk::Result::ERROR_UNKNOWN, || {
-        let Some(state) = device_state(device) else {
-            return vk::Result::ERROR_DEVICE_LOST;
-        };
-        // SAFETY: the app's array of `count` structures, each read after its sType.
-        let bindings = unsafe {
-            read::read_bind_infos(
-                p_bind_infos,
-                count,
-                vk::StructureType::BIND_BUFFER_MEMORY_INFO,
-                read::buffer_binding,
-            )
-        };
-        if !judge_bindings(&state, NAME, vk::ObjectType::BUFFER, &indexed(bindings)) {
-            return super::policy::Decision::SKIPPED_RESULT;
-        }
-        match state.next.bind_buffer_memory2 {
-            // SAFETY: the app's arguments, passed unchanged to the next layer.
-            Some(next) => unsafe { next(device, count, p_bind_infos) },
-            None => vk::Result::ERROR_EXTENSION_NOT_PRESENT,
-        }
-    })
+    judge_and_bind(
+        "vkBindBufferMemory2",
+        device,
+        vk::ObjectType::BUFFER,
+        || {
+            let s_type = vk::StructureType::BIND_BUFFER_MEMORY_INFO;
+            // SAFETY: the app's array of `count` structures, each read after its sType.
+            indexed(unsafe {
+                read::read_bind_infos(p_bind_infos, count, s_type, read::buffer_binding)
+            })
+        },
+        // SAFETY: the app's arguments, passed unchanged to the next layer.
+        |s| Some(unsafe { s.next.bind_buffer_memory2?(device, count, p_bind_infos) }),
+    )
 }
 
 pub unsafe extern "system" fn bind_image_memory2(
@@ -390,27 +398,18 @@ pub unsafe extern "system" fn bind_image_memory2(
     count: u32,
     p_bind_infos: *const vk::BindImageMemoryInfo<'_>,
 ) -> vk::Result {
-    const NAME: &str = "vkBindImageMemory2";
-    boundary::ffi(NAME, vk::Result::ERROR_UNKNOWN, || {
-        let Some(state) = device_state(device) else {
-            return vk::Result::ERROR_DEVICE_LOST;
-        };
-        // SAFETY: the app's array of `count` structures, each read after its sType.
-        let bindings = unsafe {
-            read::read_bind_infos(
-                p_bind_infos,
-                count,
-                vk::StructureType::BIND_IMAGE_MEMORY_INFO,
-                read::image_binding,
-            )
-        };
-        if !judge_bindings(&state, NAME, vk::ObjectType::IMAGE, &indexed(bindings)) {
-            return super::policy::Decision::SKIPPED_RESULT;
-        }
-        match state.next.bind_image_memory2 {
-            // SAFETY: the app's arguments, passed unchanged to the next layer.
-            Some(next) => unsafe { next(device, count, p_bind_infos) },
-            None => vk::Result::ERROR_EXTENSION_NOT_PRESENT,
-        }
-    })
+    judge_and_bind(
+        "vkBindImageMemory2",
+        device,
+        vk::ObjectType::IMAGE,
+        || {
+            let s_type = vk::StructureType::BIND_IMAGE_MEMORY_INFO;
+            // SAFETY: the app's array of `count` structures, each read after its sType.
+            indexed(unsafe {
+                read::read_bind_infos(p_bind_infos, count, s_type, read::image_binding)
+            })
+        },
+        // SAFETY: the app's arguments, passed unchanged to the next layer.
+        |s| Some(unsafe { s.next.bind_image_memory2?(device, count, p_bind_infos) }),
+    )
 }
