@@ -13,6 +13,7 @@ use super::maps::{handle_map, HandleMap};
 use ash::vk;
 use parking_lot::Mutex;
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// What `vkGetPhysicalDeviceExternalBufferProperties` is asked about a buffer.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -92,8 +93,14 @@ impl ExternalMemorySupport {
     }
 }
 
-/// Per device: the tracked resources and the driver's cached answers.
+/// Per device: the tracked resources and the driver's cached answers. Made on first use: a
+/// device that never creates a buffer or image for external memory allocates nothing for it.
+#[derive(Default)]
 pub struct Resources {
+    tables: OnceLock<Tables>,
+}
+
+struct Tables {
     buffers: HandleMap<u64, Resource>,
     images: HandleMap<u64, Resource>,
     /// Answers by (resource, handle-type bit): asked once per device, whatever the number of
@@ -101,17 +108,15 @@ pub struct Resources {
     answers: Mutex<HashMap<(ResourceQuery, u32), HandleTypeSupport>>,
 }
 
-impl Default for Resources {
-    fn default() -> Self {
+impl Tables {
+    fn new() -> Self {
         Self {
             buffers: handle_map(4),
             images: handle_map(4),
             answers: Mutex::new(HashMap::new()),
         }
     }
-}
 
-impl Resources {
     fn map(&self, ty: vk::ObjectType) -> Option<&HandleMap<u64, Resource>> {
         match ty {
             vk::ObjectType::BUFFER => Some(&self.buffers),
@@ -119,24 +124,28 @@ impl Resources {
             _ => None,
         }
     }
+}
 
+impl Resources {
     /// Records a buffer or image made with external-memory handle types.
     pub fn insert(&self, handle: u64, resource: Resource) {
-        if let Some(map) = self.map(resource.object_type()) {
+        let tables = self.tables.get_or_init(Tables::new);
+        if let Some(map) = tables.map(resource.object_type()) {
             map.insert(handle, resource);
         }
     }
 
     /// Forgets a buffer (`BUFFER`) or image (`IMAGE`) about to be destroyed.
     pub fn remove(&self, ty: vk::ObjectType, handle: u64) {
-        if let Some(map) = self.map(ty) {
+        if let Some(map) = self.tables.get().and_then(|t| t.map(ty)) {
             map.remove(&handle);
         }
     }
 
     /// The tracked buffer or image `handle`, if it is one.
     pub fn get(&self, ty: vk::ObjectType, handle: u64) -> Option<Resource> {
-        self.map(ty)?.get(&handle).map(|r| r.clone())
+        let map = self.tables.get()?.map(ty)?;
+        map.get(&handle).map(|r| r.clone())
     }
 
     /// The driver's answer for `bit` and `query`, asked with `ask` the first time.
@@ -146,20 +155,23 @@ impl Resources {
         bit: vk::ExternalMemoryHandleTypeFlags,
         ask: impl FnOnce() -> HandleTypeSupport,
     ) -> HandleTypeSupport {
+        let answers = &self.tables.get_or_init(Tables::new).answers;
         let key = (query.clone(), bit.as_raw());
-        if let Some(known) = self.answers.lock().get(&key) {
+        if let Some(known) = answers.lock().get(&key) {
             return *known;
         }
         // Asked without the lock held: the driver (or a layer below) is never called under it.
         let answer = ask();
-        self.answers.lock().insert(key, answer);
+        answers.lock().insert(key, answer);
         answer
     }
 
     pub fn clear(&self) {
-        self.buffers.clear();
-        self.images.clear();
-        self.answers.lock().clear();
+        if let Some(tables) = self.tables.get() {
+            tables.buffers.clear();
+            tables.images.clear();
+            tables.answers.lock().clear();
+        }
     }
 }
 
