@@ -246,11 +246,6 @@ fn the_app_gets_the_loader_variables_and_an_absolute_manifest() {
         var("VK_INSTANCE_LAYERS"),
         "VK_LAYER_KHRONOS_validation:VK_LAYER_EXPORTCHECK_validation"
     );
-    assert_eq!(
-        var("VK_LAYER_PATH"),
-        "/my/layers",
-        "the user's value is kept"
-    );
     let report_file = var("VK_EXPORTCHECK_VALIDATION_REPORT_FILE");
     assert!(
         report_file.ends_with("/reports/report-%p.json"),
@@ -258,6 +253,15 @@ fn the_app_gets_the_loader_variables_and_an_absolute_manifest() {
     );
     let layer_dir = var("VK_ADD_LAYER_PATH");
     assert!(layer_dir.ends_with("/layer"), "{layer_dir}");
+    assert_eq!(
+        var("VK_LAYER_PATH"),
+        format!("{layer_dir}:/my/layers"),
+        "the user's value is kept, after the manifest's directory"
+    );
+    assert_eq!(
+        var("VK_LOADER_LAYERS_ENABLE"),
+        "VK_LAYER_EXPORTCHECK_validation"
+    );
 
     let m = read_json(&manifest);
     assert_eq!(m["layer"]["name"], "VK_LAYER_EXPORTCHECK_validation");

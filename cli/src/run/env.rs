@@ -20,22 +20,35 @@ pub const LAYER_PATH_VAR: &str = "VK_LAYER_PATH";
 /// The layers to enable.
 pub const INSTANCE_LAYERS_VAR: &str = "VK_INSTANCE_LAYERS";
 
+/// Layer-name globs to enable, comma-separated (loader 1.3.234 and later): they win over
+/// `VK_LOADER_LAYERS_DISABLE`, which `VK_INSTANCE_LAYERS` does not.
+pub const LOADER_LAYERS_ENABLE_VAR: &str = "VK_LOADER_LAYERS_ENABLE";
+
+/// The separator of `VK_LOADER_LAYERS_ENABLE` (and `_DISABLE`), on every platform.
+pub const FILTER_SEPARATOR: &str = ",";
+
 /// The separator of path and layer lists in the loader's variables.
 pub const LIST_SEPARATOR: &str = if cfg!(windows) { ";" } else { ":" };
 
 /// The variables to set for the app, given the current environment (`lookup`), the directory
-/// holding the generated manifest and the report file pattern:
+/// holding the generated manifest and the report file pattern. Whatever loader variables the
+/// user already has, the loader must find the layer, enable it once, and keep the user's own
+/// layers (docs/cli.md, "The loader variables"):
 ///
 /// * `VK_ADD_LAYER_PATH`: the manifest directory, before any existing value;
-/// * `VK_LAYER_PATH`, only when the user has not set it (loaders before 1.3.234 know no
-///   `VK_ADD_LAYER_PATH`): the manifest directory, then the user's own `VK_ADD_LAYER_PATH`
-///   directories, then the loader's standard explicit-layer directories, since `VK_LAYER_PATH`
-///   replaces them (and loaders that know both ignore `VK_ADD_LAYER_PATH` when `VK_LAYER_PATH`
-///   is set: Debian's 1.3.239 does), and other layers the user enables
-///   (`VK_LAYER_KHRONOS_validation`, or one in a directory of their own) must still be found.
-///   Not on Windows, whose loader finds layers through the registry, which no path list can
-///   stand for;
+/// * `VK_LAYER_PATH`: when the user has set it, the manifest directory before their value (a
+///   loader that knows both ignores `VK_ADD_LAYER_PATH` whenever `VK_LAYER_PATH` is set: Debian's
+///   1.3.239 does). When they have not (loaders before 1.3.234 know no `VK_ADD_LAYER_PATH`): the
+///   manifest directory, then the user's own `VK_ADD_LAYER_PATH` directories, then the loader's
+///   standard explicit-layer directories, since `VK_LAYER_PATH` replaces them and other layers
+///   the user enables (`VK_LAYER_KHRONOS_validation`, or one in a directory of their own) must
+///   still be found; not on Windows, whose loader finds layers through the registry, which no
+///   path list can stand for. The manifest directory comes first: the loader stacks explicit
+///   layers in the order it finds their manifests, so the layer sits above the user's;
 /// * `VK_INSTANCE_LAYERS`: the existing list and the layer (unless listed already);
+/// * `VK_LOADER_LAYERS_ENABLE`: the existing filter and the layer's name (unless listed
+///   already), so that a `VK_LOADER_LAYERS_DISABLE` of the user's (`~all~`, `~explicit~`, a
+///   glob) disables their other layers but not this one;
 /// * `VK_EXPORTCHECK_VALIDATION_REPORT_FILE`: the report pattern;
 /// * `VK_EXPORTCHECK_VALIDATION_CHECK_FD_LEAKS=true`, unless the user set it: a CI gate wants
 ///   exported-fd leaks too, whose `fstat` per export the layer's default spares interactive use.
@@ -52,7 +65,12 @@ pub fn child_env(
     add.extend(present(ADD_LAYER_PATH_VAR));
     vars.push((ADD_LAYER_PATH_VAR, join(&add)));
 
-    if !cfg!(windows) && present(LAYER_PATH_VAR).is_none() {
+    if let Some(users) = present(LAYER_PATH_VAR) {
+        vars.push((
+            LAYER_PATH_VAR,
+            join(&[manifest_dir.as_os_str().to_owned(), users]),
+        ));
+    } else if !cfg!(windows) {
         let mut dirs = vec![manifest_dir.as_os_str().to_owned()];
         dirs.extend(present(ADD_LAYER_PATH_VAR));
         dirs.extend(
@@ -74,6 +92,17 @@ pub fn child_env(
         None => OsString::from(LAYER_NAME),
     };
     vars.push((INSTANCE_LAYERS_VAR, layers));
+
+    let enable = match present(LOADER_LAYERS_ENABLE_VAR) {
+        Some(existing) if filter_lists(&existing, LAYER_NAME) => existing,
+        Some(mut existing) => {
+            existing.push(FILTER_SEPARATOR);
+            existing.push(LAYER_NAME);
+            existing
+        }
+        None => OsString::from(LAYER_NAME),
+    };
+    vars.push((LOADER_LAYERS_ENABLE_VAR, enable));
 
     vars.push((REPORT_FILE_VAR, report_pattern.as_os_str().to_owned()));
     if lookup(FD_LEAKS_VAR).is_none() {
@@ -141,6 +170,15 @@ pub fn lists(value: &OsStr, item: &str) -> bool {
         .any(|l| l == item)
 }
 
+/// Whether the comma-separated loader filter `value` names `item` itself (not by a glob).
+#[must_use]
+pub fn filter_lists(value: &OsStr, item: &str) -> bool {
+    value
+        .to_string_lossy()
+        .split(FILTER_SEPARATOR)
+        .any(|l| l.trim() == item)
+}
+
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
@@ -190,14 +228,29 @@ mod tests {
             (INSTANCE_LAYERS_VAR, "VK_LAYER_KHRONOS_validation"),
         ]);
         assert_eq!(v[ADD_LAYER_PATH_VAR], "/tmp/ec/layer:/opt/layers");
-        assert!(
-            !v.contains_key(LAYER_PATH_VAR),
-            "the user's VK_LAYER_PATH is left alone"
+        assert_eq!(
+            v[LAYER_PATH_VAR], "/tmp/ec/layer:/my/layers",
+            "the user's VK_LAYER_PATH is kept, after the manifest directory"
         );
         assert_eq!(
             v[INSTANCE_LAYERS_VAR],
             format!("VK_LAYER_KHRONOS_validation:{LAYER_NAME}")
         );
+    }
+
+    #[test]
+    fn the_layer_is_enabled_past_the_users_disable_filter() {
+        let v = vars(&[]);
+        assert_eq!(v[LOADER_LAYERS_ENABLE_VAR], LAYER_NAME);
+        let v = vars(&[(LOADER_LAYERS_ENABLE_VAR, "*KHRONOS*")]);
+        assert_eq!(
+            v[LOADER_LAYERS_ENABLE_VAR],
+            format!("*KHRONOS*,{LAYER_NAME}")
+        );
+        let listed = format!("VK_LAYER_X, {LAYER_NAME}");
+        let v = vars(&[(LOADER_LAYERS_ENABLE_VAR, &listed)]);
+        assert_eq!(v[LOADER_LAYERS_ENABLE_VAR], listed);
+        assert!(!filter_lists(OsStr::new("*EXPORTCHECK*"), LAYER_NAME));
     }
 
     #[test]

@@ -219,8 +219,7 @@ fn no_report_message(app: AppExit, library: &Path) -> String {
     };
     format!(
         "no process wrote a report: {why}. Does the app use Vulkan? Is {} the exportcheck \
-         layer? Is it disabled (VK_LOADER_LAYERS_DISABLE)? VK_LOADER_DEBUG=layer shows what the \
-         loader did; --allow-no-vulkan accepts apps that never load Vulkan.",
+         layer? VK_LOADER_DEBUG=layer shows what the loader did; --allow-no-vulkan accepts apps that never load Vulkan.",
         library.display()
     )
 }

@@ -13,6 +13,8 @@ pub fn exportcheck() -> Command {
         "VK_LAYER_PATH",
         "VK_ADD_LAYER_PATH",
         "VK_INSTANCE_LAYERS",
+        "VK_LOADER_LAYERS_ENABLE",
+        "VK_LOADER_LAYERS_DISABLE",
         "VK_EXPORTCHECK_VALIDATION_REPORT_FILE",
     ] {
         c.env_remove(var);
