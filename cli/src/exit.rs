@@ -4,7 +4,7 @@
 //! |---|---|
 //! | 0 | the app exited 0 and nothing at or above `--fail-on` was found |
 //! | the app's | the app exited non-zero: its own code wins (findings are still reported) |
-//! | 128+N | the app was killed by signal N |
+//! | 128+N | the app was killed by signal N (a crash: the verdict names its pid and signal) |
 //! | 1 | `coverage`: below `--fail-under` |
 //! | 2 | bad command line (clap) |
 //! | 86 | [`EXIT_FINDINGS`] |
