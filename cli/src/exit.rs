@@ -4,7 +4,7 @@
 //! |---|---|
 //! | 0 | the app exited 0 and nothing at or above `--fail-on` was found |
 //! | the app's | the app exited non-zero: its own code wins (findings are still reported) |
-//! | 128+N | the app was killed by signal N |
+//! | 128+N | the app was killed by signal N (a crash: the verdict names its pid and signal) |
 //! | 1 | `coverage`: below `--fail-under` |
 //! | 2 | bad command line (clap) |
 //! | 86 | [`EXIT_FINDINGS`] |
@@ -19,7 +19,7 @@ pub const EXIT_BELOW_THRESHOLD: i32 = 1;
 /// `run`: the layer found something at or above `--fail-on`.
 pub const EXIT_FINDINGS: i32 = 86;
 /// `run`: no process wrote a report: the layer never loaded (wrong library, an app that does
-/// not use Vulkan, the layer disabled by `VK_LOADER_LAYERS_DISABLE`, ...).
+/// not use Vulkan, a loader older than 1.3.234 with layers disabled, ...).
 pub const EXIT_LAYER_NOT_LOADED: i32 = 87;
 /// exportcheck itself failed: the layer library or registry is missing, a report is unreadable,
 /// an output file cannot be written.

@@ -3,7 +3,8 @@
 //! One `<testcase>` per distinct finding (ID and command; classname `exportcheck.<command>`,
 //! name the ID). Findings at or above `--fail-on` are `<failure>`s; the others pass, with their
 //! messages in `<system-out>`. Without findings there is one passing testcase, `exportcheck`;
-//! when the layer never loaded, that testcase fails instead.
+//! when the layer never loaded, that testcase fails instead. When the app was killed by a signal,
+//! a failing testcase `exportcheck`/`app` says so (the findings are still there).
 
 use std::fmt::Write as _;
 
@@ -25,6 +26,8 @@ pub struct Junit<'a> {
     pub command_line: &'a str,
     /// Why the run itself failed before any finding could be judged (no report appeared).
     pub problem: Option<&'a str>,
+    /// How the app crashed (killed by a signal), if it did: a failing testcase of its own.
+    pub crash: Option<&'a str>,
 }
 
 impl Junit<'_> {
@@ -46,9 +49,20 @@ impl Junit<'_> {
                 attr(problem),
                 text(problem)
             );
-        } else if groups.is_empty() {
+        } else if groups.is_empty() && self.crash.is_none() {
             tests += 1;
             cases.push_str("    <testcase classname=\"exportcheck\" name=\"exportcheck\"/>\n");
+        }
+        if let Some(crash) = self.crash {
+            tests += 1;
+            failures += 1;
+            let _ = write!(
+                cases,
+                "    <testcase classname=\"exportcheck\" name=\"app\">\n      \
+                 <failure message=\"{}\" type=\"crash\">{}</failure>\n    </testcase>\n",
+                attr(crash),
+                text(crash)
+            );
         }
         for g in &groups {
             tests += 1;
@@ -282,6 +296,7 @@ mod tests {
             fail_on,
             command_line: "./app --x \"y\" <z>",
             problem,
+            crash: None,
         }
         .render()
     }

@@ -16,6 +16,8 @@ pub struct Loaded {
     pub unreadable: Vec<(PathBuf, String)>,
     /// Reports of a newer version than this CLI knows (read anyway).
     pub newer: Vec<(PathBuf, u32)>,
+    /// Processes that never wrote the report their journal belongs to.
+    pub unfinished: Vec<super::journal::Unfinished>,
 }
 
 impl Loaded {
@@ -34,7 +36,7 @@ pub fn is_report_name(name: &str) -> bool {
 }
 
 /// Reads every `report-*.json` in `dir` (not recursively), in file-name order. A missing
-/// directory holds no reports.
+/// directory holds no reports. The journals are [`super::journal::add_journals`]'s.
 #[must_use]
 pub fn load_dir(dir: &Path) -> Loaded {
     let mut loaded = Loaded::default();

@@ -103,6 +103,7 @@ pub(crate) mod tests {
                 executable: Some("/bin/app".to_owned()),
             }),
             settings: None,
+            journal: None,
             findings,
         }
     }

@@ -1,6 +1,7 @@
 //! The report file the layer writes (one per process), and how `run` reads and merges them.
 
 pub mod group;
+pub mod journal;
 pub mod load;
 pub mod merge;
 pub mod model;

@@ -74,9 +74,31 @@ pub struct Report {
     /// The layer's settings in that process.
     #[serde(default)]
     pub settings: Option<Settings>,
+    /// The process's journal, and how many of its lines this report accounts for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub journal: Option<JournalRef>,
     /// What the layer found.
     #[serde(default)]
     pub findings: Vec<Finding>,
+}
+
+/// `"journal"`: the file (next to the report) where the process appended each finding as it
+/// happened, one JSON line each after a header line.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct JournalRef {
+    /// The journal's file name.
+    pub file: String,
+    /// How many of its finding lines the report accounts for.
+    pub findings: u64,
+}
+
+/// The journal's first line.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct JournalHeader {
+    /// The journal format version.
+    pub exportcheck_journal_version: u32,
+    /// The process that wrote it.
+    pub process: ProcessInfo,
 }
 
 /// The reports of several processes, merged.

@@ -4,8 +4,10 @@
 //!    absolute path into `<tmp>/layer/`.
 //! 2. Runs the app with the loader variables of [`env::child_env`]; every process that loads the
 //!    layer writes `<tmp>/reports/report-<pid>.json`.
-//! 3. When the app has ended, merges the reports, prints the summary, writes `--report` and
-//!    `--junit`, and picks the exit code ([`crate::exit::decide`]).
+//!    Each also appends every finding, as it happens, to its journal `report-<pid>.<token>.jsonl`.
+//! 3. When the app has ended, merges the reports and the journal lines no report accounts for
+//!    (a process that crashed), prints the summary, writes `--report` and `--junit`, and picks
+//!    the exit code ([`crate::exit::decide`]).
 
 pub mod env;
 pub mod signals;
@@ -21,6 +23,7 @@ use crate::exit::{self, AppExit, RunOutcome};
 use crate::junit::Junit;
 use crate::layer_lib;
 use crate::report::group::by_id_and_command;
+use crate::report::journal::add_journals;
 use crate::report::load::{load_dir, Loaded, REPORT_PATTERN};
 use crate::report::merge::merge;
 use crate::report::model::MergedReport;
@@ -71,16 +74,17 @@ pub fn run(args: &RunArgs) -> i32 {
             return exit::EXIT_TOOL_ERROR;
         }
     };
-    let app = match run_app(&args.command, &scratch) {
+    let (app, pid) = match run_app(&args.command, &scratch) {
         Ok(app) => app,
         Err(code) => return code,
     };
-    let loaded = load_dir(&scratch.reports_dir);
-    finish(args, app, &loaded, &library)
+    let mut loaded = load_dir(&scratch.reports_dir);
+    add_journals(&scratch.reports_dir, &mut loaded);
+    finish(args, (app, pid), &loaded, &library)
 }
 
 /// Spawns the app with the layer's environment and waits for it.
-fn run_app(command: &[OsString], scratch: &Scratch) -> Result<AppExit, i32> {
+fn run_app(command: &[OsString], scratch: &Scratch) -> Result<(AppExit, u32), i32> {
     let (program, app_args) = command.split_first().expect("clap requires the app");
     let pattern = scratch.reports_dir.join(REPORT_PATTERN);
     let vars = env::child_env(&|name| std::env::var_os(name), &scratch.layer_dir, &pattern);
@@ -106,7 +110,7 @@ fn run_app(command: &[OsString], scratch: &Scratch) -> Result<AppExit, i32> {
         child.wait()
     };
     match status {
-        Ok(status) => Ok(AppExit::from_status(status)),
+        Ok(status) => Ok((AppExit::from_status(status), child.id())),
         Err(e) => {
             eprintln!("exportcheck: waiting for the app failed: {e}");
             Err(exit::EXIT_TOOL_ERROR)
@@ -115,8 +119,22 @@ fn run_app(command: &[OsString], scratch: &Scratch) -> Result<AppExit, i32> {
 }
 
 /// Everything after the app ended: merge, print, write, decide.
-fn finish(args: &RunArgs, app: AppExit, loaded: &Loaded, library: &Path) -> i32 {
+fn finish(args: &RunArgs, (app, pid): (AppExit, u32), loaded: &Loaded, library: &Path) -> i32 {
     let mut notes: Vec<String> = Vec::new();
+    for u in &loaded.unfinished {
+        notes.push(format!(
+            "exportcheck: process {} ({}) ended without writing its report (it crashed, was \
+             killed, called _exit or exec'd): {} read from its journal {}",
+            u.process.pid,
+            u.process
+                .executable
+                .as_deref()
+                .unwrap_or("unknown executable"),
+            plural(u.findings, "finding"),
+            u.journal.display()
+        ));
+    }
+    let crash = crashed(app, pid);
     for (path, why) in &loaded.unreadable {
         notes.push(format!(
             "exportcheck: cannot read the report {}: {why}",
@@ -158,6 +176,7 @@ fn finish(args: &RunArgs, app: AppExit, loaded: &Loaded, library: &Path) -> i32 
             fail_on: args.fail_on,
             command_line: &command_line,
             problem: junit_problem,
+            crash: crash.as_deref(),
         }
         .render();
         match std::fs::write(path, xml) {
@@ -200,7 +219,7 @@ fn finish(args: &RunArgs, app: AppExit, loaded: &Loaded, library: &Path) -> i32 
             err.push_str(w);
             err.push('\n');
         }
-        err.push_str(&verdict(code, app, failing, &merged, args));
+        err.push_str(&verdict(code, (app, pid), failing, &merged, args));
         err.push('\n');
         eprint!("{err}");
     }
@@ -224,9 +243,20 @@ fn no_report_message(app: AppExit, library: &Path) -> String {
     )
 }
 
+/// `the app (pid N) was killed by signal S (SIGNAME)`, when it was.
+fn crashed(app: AppExit, pid: u32) -> Option<String> {
+    match app {
+        AppExit::Signal(s) => Some(format!(
+            "the app (pid {pid}) was killed by signal {s} ({})",
+            signals::name(s)
+        )),
+        AppExit::Code(_) => None,
+    }
+}
+
 fn verdict(
     code: i32,
-    app: AppExit,
+    (app, pid): (AppExit, u32),
     failing: usize,
     merged: &MergedReport,
     args: &RunArgs,
@@ -254,11 +284,9 @@ fn verdict(
         exit::EXIT_TOOL_ERROR => {
             format!("exportcheck: FAILED: see the errors above (exit code {code})")
         }
-        _ => match app {
-            AppExit::Signal(s) => {
-                format!("exportcheck: the app was killed by signal {s} (exit code {code})")
-            }
-            AppExit::Code(_) => format!("exportcheck: the app exited with code {code}"),
+        _ => match crashed(app, pid) {
+            Some(crash) => format!("exportcheck: FAILED: {crash} (exit code {code})"),
+            None => format!("exportcheck: the app exited with code {code}"),
         },
     }
 }

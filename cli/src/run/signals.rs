@@ -85,3 +85,31 @@ mod imp {
 }
 
 pub use imp::{while_child_runs, Guard};
+
+/// The name of signal `signal` (`SIGSEGV`), or `signal N`.
+#[must_use]
+pub fn name(signal: i32) -> String {
+    const NAMES: [(i32, &str); 17] = [
+        (1, "SIGHUP"),
+        (2, "SIGINT"),
+        (3, "SIGQUIT"),
+        (4, "SIGILL"),
+        (5, "SIGTRAP"),
+        (6, "SIGABRT"),
+        (7, "SIGBUS"),
+        (8, "SIGFPE"),
+        (9, "SIGKILL"),
+        (10, "SIGUSR1"),
+        (11, "SIGSEGV"),
+        (12, "SIGUSR2"),
+        (13, "SIGPIPE"),
+        (14, "SIGALRM"),
+        (15, "SIGTERM"),
+        (24, "SIGXCPU"),
+        (31, "SIGSYS"),
+    ];
+    NAMES.iter().find(|(n, _)| *n == signal).map_or_else(
+        || format!("signal {signal}"),
+        |(_, name)| (*name).to_owned(),
+    )
+}

@@ -42,7 +42,9 @@ pub fn record_import(file: Option<FileId>) {
 /// reuse the handle as soon as it freed it): takes what was exported from it, if anything.
 #[inline]
 pub fn take_export(state: &DeviceState, memory: &LiveMemory) -> Option<FreedExport> {
-    let (_, exported) = state.fd_exports.as_ref()?.live.remove(&memory.memory)?;
+    let exports = state.fd_exports.as_ref()?;
+    exports.adopt();
+    let (_, exported) = exports.live.remove(&memory.memory)?;
     let name = state.name_of(ObjectRef::memory(memory.memory));
     Some(FreedExport {
         record: memory.record(),

@@ -2,6 +2,7 @@
 //! debug-report callbacks, or to stderr when the app registered none.
 
 mod deliver;
+mod journal;
 pub mod log;
 pub mod process_report;
 mod render;

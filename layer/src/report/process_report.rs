@@ -1,8 +1,12 @@
 //! The JSON report of the process (`report_file`): every finding, counted, with the first and
-//! last time it was seen. One document per process (`%p` in the path becomes the process ID),
-//! rewritten at each `vkDestroyInstance` and at exit, atomically (written aside, then renamed).
+//! last time it was seen. One document per process (`%p` in the path becomes the ID of the
+//! process writing it), rewritten at each `vkDestroyInstance` and at exit, atomically (written
+//! aside, then renamed). Each finding is also appended to the process's journal as it happens
+//! ([`super::journal`]). A child forked without exec starts with nothing found: its report and
+//! journal are its own, written only if it creates an instance or finds something.
 //! The format is documented in docs/report.md and docs/report.schema.json.
 
+use super::journal::Journal;
 use crate::finding::{Finding, ObjectRef, Severity};
 use crate::settings::Settings;
 use crate::vk_names;
@@ -47,30 +51,71 @@ struct Aggregate {
     findings: HashMap<(&'static str, &'static str, String), FindingOut>,
 }
 
+/// Where the reports go (`%p` still in the path) and with which settings.
 struct Destination {
-    path: String,
+    pattern: String,
     settings: Settings,
 }
 
-static DESTINATION: OnceLock<Destination> = OnceLock::new();
-static FINDINGS: LazyLock<Mutex<Aggregate>> = LazyLock::new(|| Mutex::new(Aggregate::default()));
-static AT_EXIT: Once = Once::new();
+/// What this process found. A child forked without exec inherits the parent's copy: the first
+/// use in the child ([`State::of_this_process`]) starts afresh, with the child's own pid.
+struct State {
+    pid: u32,
+    /// Whether this process writes a report: it created an instance, or found something.
+    active: bool,
+    findings: Aggregate,
+    journal: Option<Journal>,
+}
 
-/// Turns the report on for this process (the first instance with a `report_file` decides).
+impl State {
+    fn of_this_process(&mut self) -> &mut Self {
+        let pid = std::process::id();
+        if self.pid != pid {
+            // The parent's findings, journal and report are the parent's.
+            *self = State::new(pid);
+        }
+        self
+    }
+
+    fn new(pid: u32) -> Self {
+        State {
+            pid,
+            active: false,
+            findings: Aggregate::default(),
+            journal: None,
+        }
+    }
+}
+
+static DESTINATION: OnceLock<Destination> = OnceLock::new();
+static STATE: LazyLock<Mutex<State>> = LazyLock::new(|| Mutex::new(State::new(std::process::id())));
+/// One writer at a time: two instances destroyed at once must not rename each other's file.
+static WRITING: Mutex<()> = Mutex::new(());
+static HOOKS: Once = Once::new();
+
+/// The report's path for this process: `%p` is the pid at the time of writing.
+fn path(dest: &Destination) -> String {
+    dest.pattern.replace("%p", &std::process::id().to_string())
+}
+
+/// Turns the report on for this process (the first instance with a `report_file` decides the
+/// path and settings).
 pub fn enable(settings: &Settings) {
-    let Some(path) = &settings.report_file else {
+    let Some(pattern) = &settings.report_file else {
         return;
     };
-    let path = path.replace("%p", &std::process::id().to_string());
     let _ = DESTINATION.set(Destination {
-        path,
+        pattern: pattern.clone(),
         settings: settings.clone(),
     });
-    AT_EXIT.call_once(|| {
+    STATE.lock().of_this_process().active = true;
+    HOOKS.call_once(|| {
         #[cfg(unix)]
-        // SAFETY: registers a plain extern "C" function; it only takes a lock and writes a file.
+        // SAFETY: registers plain extern "C" functions: the exit hook catches every panic; the
+        // fork hooks only take and release this module's locks.
         unsafe {
             libc::atexit(write_at_exit);
+            libc::pthread_atfork(Some(before_fork), Some(after_fork), Some(after_fork));
         }
     });
 }
@@ -78,6 +123,25 @@ pub fn enable(settings: &Settings) {
 #[cfg(unix)]
 extern "C" fn write_at_exit() {
     let _ = std::panic::catch_unwind(write);
+}
+
+/// Before `fork`: takes the locks, so that no other thread holds one in the child (where it
+/// would never be released). Same order as [`write`].
+#[cfg(unix)]
+extern "C" fn before_fork() {
+    std::mem::forget(WRITING.lock());
+    std::mem::forget(STATE.lock());
+}
+
+/// After `fork`, in the parent and in the child: releases what [`before_fork`] took.
+#[cfg(unix)]
+extern "C" fn after_fork() {
+    // SAFETY: before_fork locked both on this thread and forgot the guards; in the child this
+    // thread is the only one, and the locks are in the state the parent's were.
+    unsafe {
+        STATE.force_unlock();
+        WRITING.force_unlock();
+    }
 }
 
 fn now() -> String {
@@ -120,20 +184,14 @@ fn thread_name() -> Option<String> {
     }
 }
 
-/// Counts a reported finding, when the report is on.
+/// Counts a reported finding, when the report is on, and appends it to the journal.
 pub fn record(finding: &Finding, text: &str, name_of: &dyn Fn(ObjectRef) -> Option<String>) {
-    if DESTINATION.get().is_none() {
+    let Some(dest) = DESTINATION.get() else {
         return;
-    }
+    };
     let key = (finding.id, finding.command, text.to_owned());
     let time = now();
-    let mut agg = FINDINGS.lock();
-    if let Some(entry) = agg.findings.get_mut(&key) {
-        entry.count += 1;
-        entry.last_seen = time;
-        return;
-    }
-    let entry = FindingOut {
+    let occurrence = FindingOut {
         id: finding.id,
         severity: match finding.severity {
             Severity::Error => "error",
@@ -152,26 +210,45 @@ pub fn record(finding: &Finding, text: &str, name_of: &dyn Fn(ObjectRef) -> Opti
             .collect(),
         count: 1,
         first_seen: time.clone(),
-        last_seen: time,
+        last_seen: time.clone(),
         thread: ThreadOut {
             id: thread_id(),
             name: thread_name(),
         },
     };
+    let mut guard = STATE.lock();
+    let state = guard.of_this_process();
+    state.active = true;
+    if state.journal.is_none() {
+        state.journal = Journal::open(&path(dest));
+    }
+    if let Some(journal) = &mut state.journal {
+        journal.append(&occurrence);
+    }
+    let agg = &mut state.findings;
+    if let Some(entry) = agg.findings.get_mut(&key) {
+        entry.count += 1;
+        entry.last_seen = time;
+        return;
+    }
     agg.order.push(key.clone());
-    agg.findings.insert(key, entry);
+    agg.findings.insert(key, occurrence);
 }
 
 /// The report as JSON (the current state).
 pub fn render() -> Option<String> {
     let dest = DESTINATION.get()?;
     let s = &dest.settings;
-    let findings: Vec<FindingOut> = {
-        let agg = FINDINGS.lock();
-        agg.order
+    let (findings, journal): (Vec<FindingOut>, _) = {
+        let mut guard = STATE.lock();
+        let state = guard.of_this_process();
+        let agg = &state.findings;
+        let findings = agg
+            .order
             .iter()
             .filter_map(|k| agg.findings.get(k).cloned())
-            .collect()
+            .collect();
+        (findings, state.journal.as_ref().map(Journal::reference))
     };
     let doc = serde_json::json!({
         "exportcheck_report_version": REPORT_VERSION,
@@ -190,26 +267,29 @@ pub fn render() -> Option<String> {
             "report_file": s.report_file,
             "check_fd_leaks": s.check_fd_leaks,
         },
+        "journal": journal,
         "findings": findings,
     });
     serde_json::to_string_pretty(&doc).ok()
 }
 
-/// Writes the report now (at `vkDestroyInstance` and at exit).
+/// Writes the report now (at `vkDestroyInstance` and at exit), if this process has one: named
+/// by the pid of the process writing it.
 pub fn write() {
-    static WRITING: Mutex<()> = Mutex::new(());
-    // One writer at a time: two instances destroyed at once must not rename each other's file.
     let _writing = WRITING.lock();
-    let (Some(dest), Some(json)) = (DESTINATION.get(), render()) else {
+    let Some(dest) = DESTINATION.get() else {
         return;
     };
-    let tmp = format!("{}.tmp{}", dest.path, std::process::id());
-    let written =
-        std::fs::write(&tmp, json + "\n").and_then(|()| std::fs::rename(&tmp, &dest.path));
+    if !STATE.lock().of_this_process().active {
+        return;
+    }
+    let Some(json) = render() else {
+        return;
+    };
+    let path = path(dest);
+    let tmp = format!("{path}.tmp{}", std::process::id());
+    let written = std::fs::write(&tmp, json + "\n").and_then(|()| std::fs::rename(&tmp, &path));
     if let Err(e) = written {
-        eprintln!(
-            "exportcheck: cannot write the report file {}: {e}",
-            dest.path
-        );
+        eprintln!("exportcheck: cannot write the report file {path}: {e}");
     }
 }

@@ -10,6 +10,7 @@ use super::memory::MemoryRecord;
 use crate::os::FileId;
 use parking_lot::Mutex;
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::LazyLock;
 
 /// How many of the latest exported fd numbers are kept per memory object.
@@ -35,12 +36,20 @@ pub struct FreedExport {
     pub exported: ExportedFile,
 }
 
-#[derive(Default)]
 pub struct FdExports {
     /// Exports of live memory, by `VkDeviceMemory` handle.
     pub live: HandleMap<u64, ExportedFile>,
     /// Exports of freed memory whose fds were not open under their numbers at the free.
     pub pending: Mutex<Vec<FreedExport>>,
+    /// The process the exports belong to: a child forked without exec inherits the parent's
+    /// fds, which are not its leaks (see [`FdExports::adopt`]).
+    owner: AtomicU32,
+}
+
+impl Default for FdExports {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl FdExports {
@@ -48,11 +57,23 @@ impl FdExports {
         Self {
             live: handle_map(16),
             pending: Mutex::new(Vec::new()),
+            owner: AtomicU32::new(std::process::id()),
+        }
+    }
+
+    /// In a child forked without exec, at its first use: forgets the parent's exports (the
+    /// child inherited their fds; they are the parent's to close). A no-op in the owner.
+    pub fn adopt(&self) {
+        let pid = std::process::id();
+        if self.owner.swap(pid, Ordering::SeqCst) != pid {
+            self.live.clear();
+            self.pending.lock().clear();
         }
     }
 
     /// Records that `fd`, of file `file`, was exported from `memory`.
     pub fn record(&self, memory: u64, file: FileId, fd: i32) {
+        self.adopt();
         let mut entry = self.live.entry(memory).or_insert_with(|| ExportedFile {
             file,
             fds: Vec::new(),
@@ -73,6 +94,7 @@ impl FdExports {
     /// Keeps a freed export for the destroy/exit check. When [`PENDING_LIMIT`] are kept, returns
     /// them all, to be checked now with one scan (most were closed long ago).
     pub fn keep_pending(&self, freed: FreedExport) -> Vec<FreedExport> {
+        self.adopt();
         let mut pending = self.pending.lock();
         pending.push(freed);
         if pending.len() < PENDING_LIMIT {
@@ -88,6 +110,7 @@ impl FdExports {
         &self,
         describe: impl Fn(u64) -> (MemoryRecord, Option<String>),
     ) -> (Vec<FreedExport>, Vec<FreedExport>) {
+        self.adopt();
         let live: Vec<FreedExport> = self
             .live
             .iter()

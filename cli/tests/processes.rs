@@ -1,0 +1,136 @@
+//! `exportcheck run` with the real layer, the real loader and lavapipe, on an app of several
+//! processes (cli/tests/programs/processes.c, compiled here with `cc -lvulkan`): a worker forked
+//! without exec, a child that outlives its parent, a child inheriting exported fds, and apps that
+//! crash after a finding. Every process's findings must reach the summary, the JSON and the
+//! JUnit report. Needs the layer library next to the `exportcheck` binary
+//! (`cargo build -p exportcheck-layer`).
+
+#![cfg(target_os = "linux")]
+
+mod common;
+
+use common::{exportcheck, read_json, texts};
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::sync::OnceLock;
+
+const LAVAPIPE: &str = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
+const FD_00671: &str = "VUID-VkMemoryGetFdInfoKHR-handleType-00671";
+const LEAKED: &str = "EXPORTCHECK-exported-fd-leaked";
+
+/// The test program, compiled once per test binary.
+fn program() -> &'static Path {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/processes.c");
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("exportcheck-processes");
+        let status = std::process::Command::new("cc")
+            .args(["-Wall", "-Werror", "-o"])
+            .arg(&out)
+            .arg(&source)
+            .arg("-lvulkan")
+            .status()
+            .expect("run cc");
+        assert!(status.success(), "cc {} failed", source.display());
+        out
+    })
+}
+
+/// `exportcheck run --report R --junit J [extra] -- processes MODE` on lavapipe.
+fn run(mode: &str, extra: &[&str], envs: &[(&str, &str)]) -> (Output, serde_json::Value, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (report, junit) = (dir.path().join("report.json"), dir.path().join("junit.xml"));
+    let out = exportcheck()
+        .env("VK_DRIVER_FILES", LAVAPIPE)
+        .envs(envs.iter().copied())
+        .arg("run")
+        .arg("--report")
+        .arg(&report)
+        .arg("--junit")
+        .arg(&junit)
+        .args(extra)
+        .arg("--")
+        .arg(program())
+        .arg(mode)
+        .output()
+        .expect("run exportcheck");
+    let json = read_json(&report);
+    let xml = std::fs::read_to_string(&junit).expect("junit written");
+    (out, json, xml)
+}
+
+fn ids(json: &serde_json::Value) -> Vec<String> {
+    json["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| f["id"].as_str().unwrap_or("").to_owned())
+        .collect()
+}
+
+#[test]
+fn a_forked_workers_error_fails_the_run() {
+    let (out, json, xml) = run("fork-worker", &[], &[]);
+    let (_, stderr) = texts(&out);
+    assert_eq!(out.status.code(), Some(86), "{stderr}");
+    assert!(
+        stderr.contains("FAILED: 1 finding at or above --fail-on error"),
+        "{stderr}"
+    );
+    assert!(ids(&json).contains(&FD_00671.to_owned()), "{json}");
+    assert_eq!(
+        json["processes"].as_array().unwrap().len(),
+        2,
+        "the runner and its worker each reported: {json}"
+    );
+    assert!(xml.contains(&format!("name=\"{FD_00671}\"")), "{xml}");
+}
+
+#[test]
+fn a_child_exiting_last_does_not_replace_its_parents_report() {
+    let (out, json, _) = run("child-last", &[], &[]);
+    let (_, stderr) = texts(&out);
+    assert_eq!(out.status.code(), Some(86), "{stderr}");
+    assert_eq!(ids(&json), [FD_00671], "{json}");
+    let finding = &json["findings"][0];
+    assert_eq!(finding["count"], 1, "{json}");
+}
+
+#[test]
+fn a_child_that_never_touched_vulkan_reports_no_inherited_fd_as_leaked() {
+    let on = [("VK_EXPORTCHECK_VALIDATION_CHECK_FD_LEAKS", "true")];
+    let (out, json, _) = run("fd-child", &["--fail-on", "warning"], &on);
+    let (_, stderr) = texts(&out);
+    assert_eq!(
+        json["settings"]["check_fd_leaks"], true,
+        "the setting is on: {json}"
+    );
+    assert!(!stderr.contains(LEAKED), "{stderr}");
+    assert!(!ids(&json).contains(&LEAKED.to_owned()), "{json}");
+}
+
+fn assert_crash_reported(mode: &str, signal: i32, name: &str) {
+    let (out, json, xml) = run(mode, &[], &[]);
+    let (_, stderr) = texts(&out);
+    assert_eq!(out.status.code(), Some(128 + signal), "{stderr}");
+    assert!(ids(&json).contains(&FD_00671.to_owned()), "{json}");
+    let pid = json["processes"][0]["pid"].as_u64().expect("the process");
+    let said = format!("the app (pid {pid}) was killed by signal {signal} ({name})");
+    assert!(stderr.contains(&said), "{said}:\n{stderr}");
+    assert!(
+        stderr.contains(FD_00671) && stderr.contains("1 distinct finding"),
+        "the summary lists the finding: {stderr}"
+    );
+    assert!(xml.contains(&format!("name=\"{FD_00671}\"")), "{xml}");
+    assert!(xml.contains(&said), "the crash is a failure too: {xml}");
+}
+
+#[test]
+fn an_app_that_aborts_after_a_finding_fails_the_run_with_the_finding_reported() {
+    assert_crash_reported("abort", libc::SIGABRT, "SIGABRT");
+}
+
+#[test]
+fn an_app_that_segfaults_after_a_finding_fails_the_run_with_the_finding_reported() {
+    assert_crash_reported("segv", libc::SIGSEGV, "SIGSEGV");
+}

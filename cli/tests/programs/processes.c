@@ -1,0 +1,178 @@
+/* A small Vulkan app of exportcheck's tests (cli/tests/processes.rs): several processes, forks
+ * without exec, and crashes, on lavapipe through the real loader. `processes MODE`:
+ *
+ *   fork-worker    creates an instance, then forks a worker (no exec) that breaks
+ *                  VUID-VkMemoryGetFdInfoKHR-handleType-00671 on its own device and exits;
+ *                  the runner waits for it and exits 0.
+ *   child-last     a launcher that never loads Vulkan starts a runner; the runner loads Vulkan,
+ *                  forks a child that never touches Vulkan and exits after the runner; the
+ *                  runner breaks 00671 after the fork and exits. The launcher exits when both
+ *                  have ended.
+ *   fd-child       exports an fd correctly (check_fd_leaks on), forks a child that never touches
+ *                  Vulkan and exits while the fd is open; then closes the fd, frees, exits 0.
+ *   abort, segv    breaks 00671, then aborts / dereferences NULL.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vulkan/vulkan.h>
+
+struct app {
+    VkInstance instance;
+    VkDevice device;
+    PFN_vkGetMemoryFdKHR get_fd;
+};
+
+static void check(VkResult r, const char *what) {
+    if (r != VK_SUCCESS) {
+        fprintf(stderr, "processes: %s failed: %d\n", what, r);
+        exit(2);
+    }
+}
+
+static VkInstance create_instance(void) {
+    VkInstance instance;
+    VkApplicationInfo info = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+                              .apiVersion = VK_API_VERSION_1_1};
+    VkInstanceCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+                                .pApplicationInfo = &info};
+    check(vkCreateInstance(&ici, NULL, &instance), "vkCreateInstance");
+    return instance;
+}
+
+static struct app start(void) {
+    struct app a;
+    a.instance = create_instance();
+    uint32_t n = 1;
+    VkPhysicalDevice physical;
+    VkResult r = vkEnumeratePhysicalDevices(a.instance, &n, &physical);
+    if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) check(VK_ERROR_INITIALIZATION_FAILED, "no device");
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo queue = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+                                     .queueCount = 1,
+                                     .pQueuePriorities = &priority};
+    const char *ext = VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME;
+    VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+                              .queueCreateInfoCount = 1,
+                              .pQueueCreateInfos = &queue,
+                              .enabledExtensionCount = 1,
+                              .ppEnabledExtensionNames = &ext};
+    check(vkCreateDevice(physical, &dci, NULL, &a.device), "vkCreateDevice");
+    a.get_fd = (PFN_vkGetMemoryFdKHR)vkGetDeviceProcAddr(a.device, "vkGetMemoryFdKHR");
+    if (!a.get_fd) check(VK_ERROR_EXTENSION_NOT_PRESENT, "vkGetMemoryFdKHR");
+    return a;
+}
+
+static void stop(struct app *a) {
+    vkDestroyDevice(a->device, NULL);
+    vkDestroyInstance(a->instance, NULL);
+}
+
+/* Memory, exportable as OPAQUE_FD or (export == 0) not exportable at all. */
+static VkDeviceMemory allocate(struct app *a, int export) {
+    VkExportMemoryAllocateInfo ex = {.sType = VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO,
+                                     .handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT};
+    VkMemoryAllocateInfo mai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                                .pNext = export ? &ex : NULL,
+                                .allocationSize = 65536,
+                                .memoryTypeIndex = 0};
+    VkDeviceMemory memory;
+    check(vkAllocateMemory(a->device, &mai, NULL, &memory), "vkAllocateMemory");
+    return memory;
+}
+
+static int export_fd(struct app *a, VkDeviceMemory memory) {
+    VkMemoryGetFdInfoKHR gi = {.sType = VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR,
+                               .memory = memory,
+                               .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT};
+    int fd = -1;
+    a->get_fd(a->device, &gi, &fd);
+    return fd;
+}
+
+/* Breaks VUID-VkMemoryGetFdInfoKHR-handleType-00671: OPAQUE_FD from memory allocated without
+ * VkExportMemoryAllocateInfo. */
+static void break_00671(struct app *a) {
+    VkDeviceMemory memory = allocate(a, 0);
+    int fd = export_fd(a, memory);
+    if (fd >= 0) close(fd);
+    vkFreeMemory(a->device, memory, NULL);
+}
+
+static int fork_worker(void) {
+    VkInstance runner = create_instance();
+    pid_t worker = fork();
+    if (worker == 0) {
+        struct app a = start();
+        break_00671(&a);
+        stop(&a);
+        exit(0);
+    }
+    int status = 0;
+    waitpid(worker, &status, 0);
+    vkDestroyInstance(runner, NULL);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 3;
+}
+
+static int child_last(void) {
+    int gone[2];
+    if (pipe(gone) != 0) return 3;
+    pid_t runner = fork();
+    if (runner == 0) {
+        close(gone[0]);
+        struct app a = start();
+        int started[2];
+        if (pipe(started) != 0) exit(3);
+        if (fork() == 0) {
+            /* The child: never touches Vulkan; exits once the runner has gone. */
+            close(started[1]);
+            char c;
+            while (read(started[0], &c, 1) > 0) {}
+            usleep(100 * 1000);
+            exit(0);
+        }
+        close(started[0]);
+        break_00671(&a);
+        stop(&a);
+        exit(0); /* the child sees EOF on `started` when the runner has exited */
+    }
+    close(gone[1]);
+    int status = 0;
+    waitpid(runner, &status, 0);
+    char c;
+    while (read(gone[0], &c, 1) > 0) {} /* EOF: the runner's child has exited too */
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 3;
+}
+
+static int fd_child(void) {
+    struct app a = start();
+    VkDeviceMemory memory = allocate(&a, 1);
+    int fd = export_fd(&a, memory);
+    pid_t child = fork();
+    if (child == 0) exit(0);
+    int status = 0;
+    waitpid(child, &status, 0);
+    if (fd >= 0) close(fd);
+    vkFreeMemory(a.device, memory, NULL);
+    stop(&a);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    const char *mode = argc > 1 ? argv[1] : "";
+    if (strcmp(mode, "fork-worker") == 0) return fork_worker();
+    if (strcmp(mode, "child-last") == 0) return child_last();
+    if (strcmp(mode, "fd-child") == 0) return fd_child();
+    if (strcmp(mode, "abort") == 0 || strcmp(mode, "segv") == 0) {
+        struct app a = start();
+        break_00671(&a);
+        if (mode[0] == 'a') abort();
+        volatile int *nothing = NULL;
+        return *nothing;
+    }
+    fprintf(stderr, "processes: unknown mode '%s'\n", mode);
+    return 2;
+}
