@@ -97,6 +97,15 @@ fn a_child_exiting_last_does_not_replace_its_parents_report() {
 }
 
 #[test]
+fn a_daemon_that_finds_something_after_the_app_ended_fails_the_run() {
+    let (out, json, xml) = run("daemon", &[], &[]);
+    let (_, stderr) = texts(&out);
+    assert_eq!(out.status.code(), Some(86), "{stderr}");
+    assert_eq!(ids(&json), [FD_00671], "{json}");
+    assert!(xml.contains(&format!("name=\"{FD_00671}\"")), "{xml}");
+}
+
+#[test]
 fn a_child_that_never_touched_vulkan_reports_no_inherited_fd_as_leaked() {
     let on = [("VK_EXPORTCHECK_VALIDATION_CHECK_FD_LEAKS", "true")];
     let (out, json, _) = run("fd-child", &["--fail-on", "warning"], &on);

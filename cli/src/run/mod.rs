@@ -5,10 +5,13 @@
 //! 2. Runs the app with the loader variables of [`env::child_env`]; every process that loads the
 //!    layer writes `<tmp>/reports/report-<pid>.json`.
 //!    Each also appends every finding, as it happens, to its journal `report-<pid>.<token>.jsonl`.
-//! 3. When the app has ended, merges the reports and the journal lines no report accounts for
+//!    Processes the app leaves running are re-parented to `run` ([`descendants`]), which waits
+//!    for them (up to [`descendants::WAIT`]) once the app has ended.
+//! 3. When the app and its descendants have ended, merges the reports and the journal lines no report accounts for
 //!    (a process that crashed), prints the summary, writes `--report` and `--junit`, and picks
 //!    the exit code ([`crate::exit::decide`]).
 
+pub mod descendants;
 pub mod env;
 pub mod signals;
 pub mod tempdir;
@@ -74,13 +77,16 @@ pub fn run(args: &RunArgs) -> i32 {
             return exit::EXIT_TOOL_ERROR;
         }
     };
+    descendants::adopt_orphans();
     let (app, pid) = match run_app(&args.command, &scratch) {
         Ok(app) => app,
         Err(code) => return code,
     };
+    // Processes the app left running may still find something: wait for them first.
+    let waited = descendants::wait_for_descendants(descendants::WAIT);
     let mut loaded = load_dir(&scratch.reports_dir);
     add_journals(&scratch.reports_dir, &mut loaded);
-    finish(args, (app, pid), &loaded, &library)
+    finish(args, (app, pid), &loaded, &library, &waited)
 }
 
 /// Spawns the app with the layer's environment and waits for it.
@@ -119,8 +125,30 @@ fn run_app(command: &[OsString], scratch: &Scratch) -> Result<(AppExit, u32), i3
 }
 
 /// Everything after the app ended: merge, print, write, decide.
-fn finish(args: &RunArgs, (app, pid): (AppExit, u32), loaded: &Loaded, library: &Path) -> i32 {
+fn finish(
+    args: &RunArgs,
+    (app, pid): (AppExit, u32),
+    loaded: &Loaded,
+    library: &Path,
+    waited: &descendants::Waited,
+) -> i32 {
     let mut notes: Vec<String> = Vec::new();
+    for ended in waited.ended.iter().filter(|e| e.signal.is_some()) {
+        let signal = ended.signal.unwrap_or_default();
+        notes.push(format!(
+            "exportcheck: process {}, which the app left running, was killed by signal {signal} \
+             ({})",
+            ended.pid,
+            signals::name(signal)
+        ));
+    }
+    if waited.still_running {
+        notes.push(format!(
+            "exportcheck: processes the app left running were still running {} s after it \
+             ended; what they find from now on is not in this report",
+            descendants::WAIT.as_secs()
+        ));
+    }
     for u in &loaded.unfinished {
         notes.push(format!(
             "exportcheck: process {} ({}) ended without writing its report (it crashed, was \

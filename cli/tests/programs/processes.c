@@ -161,11 +161,33 @@ static int fd_child(void) {
     return 0;
 }
 
+/* The app forks a daemon (through a child that exits at once) and ends; the daemon finds
+   something after the app has ended. */
+static int daemon_finds_later(void) {
+    VkInstance app = create_instance();
+    pid_t first = fork();
+    if (first == 0) {
+        if (fork() == 0) {
+            usleep(300 * 1000);
+            struct app a = start();
+            break_00671(&a);
+            stop(&a);
+            exit(0);
+        }
+        exit(0);
+    }
+    int status = 0;
+    waitpid(first, &status, 0);
+    vkDestroyInstance(app, NULL);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 3;
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "";
     if (strcmp(mode, "fork-worker") == 0) return fork_worker();
     if (strcmp(mode, "child-last") == 0) return child_last();
     if (strcmp(mode, "fd-child") == 0) return fd_child();
+    if (strcmp(mode, "daemon") == 0) return daemon_finds_later();
     if (strcmp(mode, "abort") == 0 || strcmp(mode, "segv") == 0) {
         struct app a = start();
         break_00671(&a);
