@@ -13,6 +13,11 @@ use crate::state::{DeviceFacts, DeviceState, InstanceState};
 use ash::vk::{self, Handle};
 use std::sync::Arc;
 
+/// # Safety
+/// Called by the loader, as its `vkCreateDevice` contract says: `physical_device` is a live
+/// `VkPhysicalDevice` of an instance (a dispatchable object whose first word is its instance's
+/// dispatch key), `p_create_info` NULL or a valid create info carrying the loader's link
+/// structure, `p_device` writable.
 pub unsafe extern "system" fn create_device(
     physical_device: vk::PhysicalDevice,
     p_create_info: *const vk::DeviceCreateInfo<'_>,
@@ -23,7 +28,7 @@ pub unsafe extern "system" fn create_device(
         "vkCreateDevice",
         vk::Result::ERROR_INITIALIZATION_FAILED,
         || {
-            // SAFETY: the loader passes a valid create info.
+            // SAFETY: NULL (refused) or a valid create info, by this function's contract.
             let Some(info) = (unsafe { p_create_info.as_ref() }) else {
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
             };
@@ -31,7 +36,8 @@ pub unsafe extern "system" fn create_device(
             let Some((gipa, gdpa)) = (unsafe { raw::take_device_link(info) }) else {
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
             };
-            // SAFETY: physical devices come from the loader and share their instance's dispatch key.
+            // SAFETY: a live VkPhysicalDevice by this function's contract: its first word is
+            // readable, and is its instance's dispatch key.
             let key = unsafe { raw::dispatch_key(physical_device.as_raw()) };
             let Some(instance) = INSTANCES.get(key) else {
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
