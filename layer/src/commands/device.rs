@@ -24,10 +24,10 @@ pub unsafe extern "system" fn create_device(
     p_allocator: *const vk::AllocationCallbacks<'_>,
     p_device: *mut vk::Device,
 ) -> vk::Result {
-    boundary::ffi(
+    boundary::ffi_down(
         "vkCreateDevice",
         vk::Result::ERROR_INITIALIZATION_FAILED,
-        || {
+        |down| {
             // SAFETY: NULL (refused) or a valid create info, by this function's contract.
             let Some(info) = (unsafe { p_create_info.as_ref() }) else {
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
@@ -49,7 +49,8 @@ pub unsafe extern "system" fn create_device(
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
             };
             // SAFETY: the loader's arguments, passed down.
-            let result = unsafe { create(physical_device, p_create_info, p_allocator, p_device) };
+            let result =
+                down.went(unsafe { create(physical_device, p_create_info, p_allocator, p_device) });
             if result != vk::Result::SUCCESS {
                 return result;
             }
@@ -141,7 +142,7 @@ pub unsafe extern "system" fn destroy_device(
     device: vk::Device,
     p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
-    boundary::ffi("vkDestroyDevice", (), || {
+    boundary::ffi_down("vkDestroyDevice", (), |down| {
         let Some(state) = DEVICES.remove(device.as_raw()) else {
             return;
         };
@@ -153,7 +154,8 @@ pub unsafe extern "system" fn destroy_device(
         state.resources.clear();
         if let Some(next) = state.next.destroy_device {
             // SAFETY: the app's arguments, passed down.
-            unsafe { next(device, p_allocator) }
+            unsafe { next(device, p_allocator) };
+            down.went(());
         }
     })
 }

@@ -43,10 +43,10 @@ pub unsafe extern "system" fn create_instance(
     p_allocator: *const vk::AllocationCallbacks<'_>,
     p_instance: *mut vk::Instance,
 ) -> vk::Result {
-    boundary::ffi(
+    boundary::ffi_down(
         "vkCreateInstance",
         vk::Result::ERROR_INITIALIZATION_FAILED,
-        || {
+        |down| {
             // SAFETY: the loader passes a valid create info and output pointer.
             let Some(info) = (unsafe { p_create_info.as_ref() }) else {
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
@@ -62,7 +62,7 @@ pub unsafe extern "system" fn create_instance(
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
             };
             // SAFETY: the loader's arguments, passed down.
-            let result = unsafe { create(p_create_info, p_allocator, p_instance) };
+            let result = down.went(unsafe { create(p_create_info, p_allocator, p_instance) });
             if result != vk::Result::SUCCESS {
                 return result;
             }
@@ -112,7 +112,7 @@ pub unsafe extern "system" fn destroy_instance(
     instance: vk::Instance,
     p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
-    boundary::ffi("vkDestroyInstance", (), || {
+    boundary::ffi_down("vkDestroyInstance", (), |down| {
         // SAFETY: this function's contract on `instance`.
         let Some(key) = (unsafe { instance_key(instance) }) else {
             return;
@@ -126,7 +126,8 @@ pub unsafe extern "system" fn destroy_instance(
         process_report::write();
         if let Some(next) = state.next.destroy_instance {
             // SAFETY: the app's arguments, passed down.
-            unsafe { next(instance, p_allocator) }
+            unsafe { next(instance, p_allocator) };
+            down.went(());
         }
     })
 }
@@ -141,10 +142,10 @@ pub unsafe extern "system" fn create_debug_utils_messenger(
     p_allocator: *const vk::AllocationCallbacks<'_>,
     p_messenger: *mut vk::DebugUtilsMessengerEXT,
 ) -> vk::Result {
-    boundary::ffi(
+    boundary::ffi_down(
         "vkCreateDebugUtilsMessengerEXT",
         vk::Result::ERROR_UNKNOWN,
-        || {
+        |down| {
             // SAFETY: this function's contract on `instance`.
             let Some(state) = (unsafe { instance_state(instance) }) else {
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
@@ -153,7 +154,8 @@ pub unsafe extern "system" fn create_debug_utils_messenger(
                 return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
             };
             // SAFETY: the app's arguments, passed down.
-            let result = unsafe { next(instance, p_create_info, p_allocator, p_messenger) };
+            let result =
+                down.went(unsafe { next(instance, p_create_info, p_allocator, p_messenger) });
             if result == vk::Result::SUCCESS {
                 // SAFETY: the app's create info, which the driver below has just accepted: NULL
                 // or a structure that starts with its sType (`read_struct` reads the whole
@@ -191,7 +193,7 @@ pub unsafe extern "system" fn destroy_debug_utils_messenger(
     messenger: vk::DebugUtilsMessengerEXT,
     p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
-    boundary::ffi("vkDestroyDebugUtilsMessengerEXT", (), || {
+    boundary::ffi_down("vkDestroyDebugUtilsMessengerEXT", (), |down| {
         // SAFETY: this function's contract on `instance`.
         let Some(state) = (unsafe { instance_state(instance) }) else {
             return;
@@ -199,7 +201,8 @@ pub unsafe extern "system" fn destroy_debug_utils_messenger(
         forget_messenger(&state, messenger.as_raw(), true);
         if let Some(next) = state.next.destroy_debug_utils_messenger {
             // SAFETY: the app's arguments, passed down.
-            unsafe { next(instance, messenger, p_allocator) }
+            unsafe { next(instance, messenger, p_allocator) };
+            down.went(());
         }
     })
 }
@@ -214,10 +217,10 @@ pub unsafe extern "system" fn create_debug_report_callback(
     p_allocator: *const vk::AllocationCallbacks<'_>,
     p_callback: *mut vk::DebugReportCallbackEXT,
 ) -> vk::Result {
-    boundary::ffi(
+    boundary::ffi_down(
         "vkCreateDebugReportCallbackEXT",
         vk::Result::ERROR_UNKNOWN,
-        || {
+        |down| {
             // SAFETY: this function's contract on `instance`.
             let Some(state) = (unsafe { instance_state(instance) }) else {
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
@@ -226,7 +229,8 @@ pub unsafe extern "system" fn create_debug_report_callback(
                 return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
             };
             // SAFETY: the app's arguments, passed down.
-            let result = unsafe { next(instance, p_create_info, p_allocator, p_callback) };
+            let result =
+                down.went(unsafe { next(instance, p_create_info, p_allocator, p_callback) });
             if result == vk::Result::SUCCESS {
                 // SAFETY: the app's create info, which the driver below has just accepted: NULL
                 // or a structure that starts with its sType (`read_struct` reads the whole
@@ -263,7 +267,7 @@ pub unsafe extern "system" fn destroy_debug_report_callback(
     callback: vk::DebugReportCallbackEXT,
     p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
-    boundary::ffi("vkDestroyDebugReportCallbackEXT", (), || {
+    boundary::ffi_down("vkDestroyDebugReportCallbackEXT", (), |down| {
         // SAFETY: this function's contract on `instance`.
         let Some(state) = (unsafe { instance_state(instance) }) else {
             return;
@@ -271,7 +275,8 @@ pub unsafe extern "system" fn destroy_debug_report_callback(
         forget_messenger(&state, callback.as_raw(), false);
         if let Some(next) = state.next.destroy_debug_report_callback {
             // SAFETY: the app's arguments, passed down.
-            unsafe { next(instance, callback, p_allocator) }
+            unsafe { next(instance, callback, p_allocator) };
+            down.went(());
         }
     })
 }
