@@ -64,7 +64,7 @@ keep_loaded() {
     echo "$out"
 }
 
-# Builds the panic-injection layer (tests/tests/panic_injection.rs) with the mode's flags, and
+# Builds the panic-injection layer (tests/tests/panic_injection.rs, panic_after_call.rs) with the mode's flags, and
 # tells the test where it is (the test's own build would not pass them).
 panic_layer() {
     local mode=$1

@@ -9,7 +9,7 @@ cargo fmt --all -- --check
 # The end-to-end tests load target/debug/libVkLayer_exportcheck.so through the loader.
 cargo build --workspace --all-targets
 cargo clippy --workspace --all-targets -- -D warnings
-# The panic-injection test build (tests/tests/panic_injection.rs loads it): its own target dir.
+# The panic-injection test build (tests/tests/panic_injection.rs and panic_after_call.rs load it): its own target dir.
 cargo build -q -p exportcheck-layer --features panic-injection --target-dir target/panic-injection
 cargo clippy -q -p exportcheck-layer --features panic-injection --target-dir target/panic-injection \
     -- -D warnings

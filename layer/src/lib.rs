@@ -7,6 +7,8 @@
 
 // The library is named VkLayer_exportcheck, as the loader and its manifest expect.
 #![allow(non_snake_case)]
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 mod boundary;
 pub mod checks;
@@ -29,38 +31,41 @@ use std::ffi::c_char;
 /// Loader entry point: negotiates the loader-layer interface (version 2).
 ///
 /// # Safety
-/// Called by the Vulkan loader with its negotiation structure.
+/// `p_version_struct` is NULL or points to the loader's writable `VkNegotiateLayerInterface`.
 #[no_mangle]
 pub unsafe extern "system" fn vkNegotiateLoaderLayerInterfaceVersion(
     p_version_struct: *mut ash_layer::NegotiateLayerInterface,
 ) -> vk::Result {
-    // SAFETY: forwarded unchanged.
+    // SAFETY: forwarded unchanged: the callee's contract is this function's.
     unsafe { dispatch::proc_addr::negotiate_loader_layer_interface_version(p_version_struct) }
 }
 
 /// Exported for loaders and tools that look the symbol up directly.
 ///
 /// # Safety
-/// `p_name` is NULL or a NUL-terminated string.
+/// `p_name` is NULL or a NUL-terminated string. `instance` is `VK_NULL_HANDLE` or a live
+/// `VkInstance` the loader created: for a name the layer does not implement itself, the layer
+/// reads the handle's first word (the loader's dispatch key) to find the next layer.
 #[no_mangle]
 pub unsafe extern "system" fn vkGetInstanceProcAddr(
     instance: vk::Instance,
     p_name: *const c_char,
 ) -> vk::PFN_vkVoidFunction {
-    // SAFETY: forwarded unchanged.
+    // SAFETY: forwarded unchanged: the callee's contract is this function's.
     unsafe { dispatch::proc_addr::get_instance_proc_addr(instance, p_name) }
 }
 
 /// Exported for loaders and tools that look the symbol up directly.
 ///
 /// # Safety
-/// `p_name` is NULL or a NUL-terminated string.
+/// `p_name` is NULL or a NUL-terminated string. `device` may be any value: the layer looks it up
+/// by value and never reads through it (an unknown device gets NULL).
 #[no_mangle]
 pub unsafe extern "system" fn vkGetDeviceProcAddr(
     device: vk::Device,
     p_name: *const c_char,
 ) -> vk::PFN_vkVoidFunction {
-    // SAFETY: forwarded unchanged.
+    // SAFETY: forwarded unchanged: the callee's contract is this function's.
     unsafe { dispatch::proc_addr::get_device_proc_addr(device, p_name) }
 }
 

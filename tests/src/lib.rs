@@ -14,6 +14,7 @@ pub mod fds;
 pub mod hostile;
 pub mod ids;
 pub mod layer_stats;
+pub mod panic_layer;
 pub mod test_driver;
 
 pub use app::{

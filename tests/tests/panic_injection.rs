@@ -8,70 +8,18 @@
 //! scripts/test.sh already did) and points the loader at it for this process only.
 
 use ash::vk::{self, Handle};
-use exportcheck_tests::env::{target_profile_dir, LAYER_LIBRARY_OVERRIDE};
 use exportcheck_tests::ids::*;
-use exportcheck_tests::test_driver::options;
-use exportcheck_tests::{expect, fds, Instance, Options, FAILED, OPAQUE_FD, SIZE};
-use std::path::PathBuf;
-use std::process::Command;
+use exportcheck_tests::panic_layer::injecting_instance;
+use exportcheck_tests::{expect, fds, Instance, FAILED, OPAQUE_FD, SIZE};
 
 /// Where the panics go: once in the checks of each memory command, and once while reporting a
 /// finding of vkGetMemoryFdKHR.
 const INJECTED: &str = "check:vkAllocateMemory:1,check:vkGetMemoryFdKHR:1,\
                         check:vkFreeMemory:1,report:vkGetMemoryFdKHR:1";
 
-/// A prebuilt panic-injection layer (scripts/sanitize.sh builds one with its sanitizer's flags).
-const PREBUILT: &str = "EXPORTCHECK_TEST_PANIC_LAYER";
-
-/// Builds the panic-injection layer for this test profile (unless [`PREBUILT`] names one);
-/// returns the library.
-fn build_injecting_layer() -> PathBuf {
-    if let Some(lib) = std::env::var_os(PREBUILT) {
-        return PathBuf::from(lib);
-    }
-    let profile_dir = target_profile_dir();
-    let profile = profile_dir
-        .file_name()
-        .and_then(|p| p.to_str())
-        .expect("profile dir name")
-        .to_owned();
-    let target_dir = profile_dir
-        .parent()
-        .expect("target dir")
-        .join("panic-injection");
-    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf();
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut build = Command::new(cargo);
-    build
-        .current_dir(&workspace)
-        .args(["build", "-q", "-p", "exportcheck-layer"])
-        .args(["--features", "panic-injection", "--target-dir"])
-        .arg(&target_dir);
-    if profile == "release" {
-        build.arg("--release");
-    }
-    let status = build.status().expect("running cargo build");
-    assert!(
-        status.success(),
-        "building the panic-injection layer failed"
-    );
-    let lib = target_dir.join(&profile).join("libVkLayer_exportcheck.so");
-    assert!(lib.exists(), "{} was not built", lib.display());
-    lib
-}
-
 fn instance() -> Instance {
-    let lib = build_injecting_layer();
-    // Set before the first instance of this process loads the loader (this binary has one test).
-    std::env::set_var(LAYER_LIBRARY_OVERRIDE, &lib);
-    std::env::set_var("EXPORTCHECK_INJECT_PANIC", INJECTED);
-    Instance::exclusive_with(Options {
-        layer_settings: &[("duplicate_message_limit", "0")],
-        ..options(None)
-    })
+    // This binary has one test: the rules are read once per process.
+    injecting_instance(INJECTED)
 }
 
 /// The one internal-error message of `command`, which must say `what`.

@@ -13,17 +13,22 @@ use crate::state::{DeviceFacts, DeviceState, InstanceState};
 use ash::vk::{self, Handle};
 use std::sync::Arc;
 
+/// # Safety
+/// Called by the loader, as its `vkCreateDevice` contract says: `physical_device` is a live
+/// `VkPhysicalDevice` of an instance (a dispatchable object whose first word is its instance's
+/// dispatch key), `p_create_info` NULL or a valid create info carrying the loader's link
+/// structure, `p_device` writable.
 pub unsafe extern "system" fn create_device(
     physical_device: vk::PhysicalDevice,
     p_create_info: *const vk::DeviceCreateInfo<'_>,
     p_allocator: *const vk::AllocationCallbacks<'_>,
     p_device: *mut vk::Device,
 ) -> vk::Result {
-    boundary::ffi(
+    boundary::ffi_down(
         "vkCreateDevice",
         vk::Result::ERROR_INITIALIZATION_FAILED,
-        || {
-            // SAFETY: the loader passes a valid create info.
+        |down| {
+            // SAFETY: NULL (refused) or a valid create info, by this function's contract.
             let Some(info) = (unsafe { p_create_info.as_ref() }) else {
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
             };
@@ -31,7 +36,8 @@ pub unsafe extern "system" fn create_device(
             let Some((gipa, gdpa)) = (unsafe { raw::take_device_link(info) }) else {
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
             };
-            // SAFETY: physical devices come from the loader and share their instance's dispatch key.
+            // SAFETY: a live VkPhysicalDevice by this function's contract: its first word is
+            // readable, and is its instance's dispatch key.
             let key = unsafe { raw::dispatch_key(physical_device.as_raw()) };
             let Some(instance) = INSTANCES.get(key) else {
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
@@ -43,7 +49,8 @@ pub unsafe extern "system" fn create_device(
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
             };
             // SAFETY: the loader's arguments, passed down.
-            let result = unsafe { create(physical_device, p_create_info, p_allocator, p_device) };
+            let result =
+                down.went(unsafe { create(physical_device, p_create_info, p_allocator, p_device) });
             if result != vk::Result::SUCCESS {
                 return result;
             }
@@ -135,7 +142,7 @@ pub unsafe extern "system" fn destroy_device(
     device: vk::Device,
     p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
-    boundary::ffi("vkDestroyDevice", (), || {
+    boundary::ffi_down("vkDestroyDevice", (), |down| {
         let Some(state) = DEVICES.remove(device.as_raw()) else {
             return;
         };
@@ -147,7 +154,8 @@ pub unsafe extern "system" fn destroy_device(
         state.resources.clear();
         if let Some(next) = state.next.destroy_device {
             // SAFETY: the app's arguments, passed down.
-            unsafe { next(device, p_allocator) }
+            unsafe { next(device, p_allocator) };
+            down.went(());
         }
     })
 }

@@ -147,7 +147,7 @@ pub unsafe extern "system" fn get_memory_fd_khr(
     p_fd: *mut c_int,
 ) -> vk::Result {
     let cmd = &fd::COMMAND;
-    boundary::ffi(cmd.name, vk::Result::ERROR_UNKNOWN, || {
+    boundary::ffi_down(cmd.name, vk::Result::ERROR_UNKNOWN, |down| {
         // SAFETY: app arguments, forwarded as the Vulkan contract allows.
         unsafe {
             export_call(
@@ -167,7 +167,7 @@ pub unsafe extern "system" fn get_memory_fd_khr(
                         .then(|| s.contract.last_fd(memory.memory))
                         .flatten()
                         .filter(|&fd| os::is_open(fd) == Some(true));
-                    let result = next(device, info, p_fd);
+                    let result = down.went(next(device, info, p_fd));
                     if result == vk::Result::SUCCESS && judged.valid_call {
                         let fd = raw::read_out(p_fd).unwrap_or(-1);
                         let probe = probing.then(|| FdProbe {
@@ -179,6 +179,7 @@ pub unsafe extern "system" fn get_memory_fd_khr(
                             s.contract.set_last_fd(memory.memory, fd);
                         }
                         super::fd_leaks::record_export(s, memory.memory, fd);
+                        boundary::inject_panic(boundary::Site::After, cmd.name);
                         report_driver_contract(
                             s,
                             cmd.name,
@@ -198,7 +199,7 @@ pub unsafe extern "system" fn get_memory_remote_address_nv(
     p_address: *mut vk::RemoteAddressNV,
 ) -> vk::Result {
     let cmd = &rdma::COMMAND;
-    boundary::ffi(cmd.name, vk::Result::ERROR_UNKNOWN, || {
+    boundary::ffi_down(cmd.name, vk::Result::ERROR_UNKNOWN, |down| {
         // SAFETY: app arguments, forwarded as the Vulkan contract allows.
         unsafe {
             export_call(
@@ -210,7 +211,8 @@ pub unsafe extern "system" fn get_memory_remote_address_nv(
                 p_address.is_null(),
                 #[inline(always)]
                 |s, judged, info| {
-                    let result = s.next.get_memory_remote_address?(device, info, p_address);
+                    let next = s.next.get_memory_remote_address?;
+                    let result = down.went(next(device, info, p_address));
                     if result == vk::Result::SUCCESS && judged.valid_call {
                         let address = raw::read_out(p_address.cast::<usize>()).unwrap_or(0);
                         let outcome =
@@ -230,7 +232,7 @@ pub unsafe extern "system" fn get_memory_metal_handle_ext(
     p_handle: *mut *mut c_void,
 ) -> vk::Result {
     let cmd = &metal::COMMAND;
-    boundary::ffi(cmd.name, vk::Result::ERROR_UNKNOWN, || {
+    boundary::ffi_down(cmd.name, vk::Result::ERROR_UNKNOWN, |down| {
         // SAFETY: app arguments, forwarded as the Vulkan contract allows.
         unsafe {
             export_call(
@@ -242,7 +244,8 @@ pub unsafe extern "system" fn get_memory_metal_handle_ext(
                 p_handle.is_null(),
                 #[inline(always)]
                 |s, judged, info| {
-                    let result = s.next.get_memory_metal_handle?(device, info, p_handle);
+                    let next = s.next.get_memory_metal_handle?;
+                    let result = down.went(next(device, info, p_handle));
                     if result == vk::Result::SUCCESS && judged.valid_call {
                         let handle = raw::read_out(p_handle).map_or(0, |h| h as usize);
                         let outcome = driver_contract::check_metal_handle(&judged.memory, handle);
@@ -262,7 +265,7 @@ pub unsafe extern "system" fn get_memory_win32_handle_nv(
     p_handle: *mut vk::HANDLE,
 ) -> vk::Result {
     let name = win32_nv::COMMAND;
-    boundary::ffi(name, vk::Result::ERROR_UNKNOWN, || {
+    boundary::ffi_down(name, vk::Result::ERROR_UNKNOWN, |down| {
         with_device(
             device.as_raw(),
             #[inline(always)]
@@ -310,7 +313,7 @@ pub unsafe extern "system" fn get_memory_win32_handle_nv(
                     return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
                 };
                 // SAFETY: validated arguments, passed to the next layer's own entry point.
-                let result = unsafe { next(device, memory, handle_type, p_handle) };
+                let result = down.went(unsafe { next(device, memory, handle_type, p_handle) });
                 if let (vk::Result::SUCCESS, Some(live), true) = (result, live, valid_call) {
                     // SAFETY: checked non-NULL above; the driver wrote it.
                     let handle = unsafe { raw::read_out(p_handle) }.unwrap_or(0);

@@ -12,24 +12,41 @@ use ash::vk::{self, Handle};
 use parking_lot::RwLock;
 use std::sync::Arc;
 
-fn instance_state(instance: vk::Instance) -> Option<Arc<InstanceState>> {
+/// The registry key of `instance`, or `None` for NULL. Reads the handle's first word.
+///
+/// # Safety
+/// `instance` is `VK_NULL_HANDLE` or a live `VkInstance` the loader created (the contract of the
+/// instance-level entry points below).
+unsafe fn instance_key(instance: vk::Instance) -> Option<u64> {
     if instance == vk::Instance::null() {
         return None;
     }
-    // SAFETY: instance-level commands reach us through the loader's trampoline, which has
-    // already dereferenced this handle.
-    INSTANCES.get(unsafe { raw::dispatch_key(instance.as_raw()) })
+    // SAFETY: non-NULL, so a live VkInstance by the caller's contract: a dispatchable object
+    // whose first word the loader set, readable as a usize.
+    Some(unsafe { raw::dispatch_key(instance.as_raw()) })
 }
 
+/// The state of `instance`, or `None` for NULL or an instance the layer did not create.
+///
+/// # Safety
+/// As [`instance_key`].
+unsafe fn instance_state(instance: vk::Instance) -> Option<Arc<InstanceState>> {
+    // SAFETY: the caller's contract is `instance_key`'s.
+    INSTANCES.get(unsafe { instance_key(instance) }?)
+}
+
+/// # Safety
+/// Called by the loader, as its `vkCreateInstance` contract says: `p_create_info` is NULL or a
+/// valid create info carrying the loader's link structure, `p_instance` writable.
 pub unsafe extern "system" fn create_instance(
     p_create_info: *const vk::InstanceCreateInfo<'_>,
     p_allocator: *const vk::AllocationCallbacks<'_>,
     p_instance: *mut vk::Instance,
 ) -> vk::Result {
-    boundary::ffi(
+    boundary::ffi_down(
         "vkCreateInstance",
         vk::Result::ERROR_INITIALIZATION_FAILED,
-        || {
+        |down| {
             // SAFETY: the loader passes a valid create info and output pointer.
             let Some(info) = (unsafe { p_create_info.as_ref() }) else {
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
@@ -45,7 +62,7 @@ pub unsafe extern "system" fn create_instance(
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
             };
             // SAFETY: the loader's arguments, passed down.
-            let result = unsafe { create(p_create_info, p_allocator, p_instance) };
+            let result = down.went(unsafe { create(p_create_info, p_allocator, p_instance) });
             if result != vk::Result::SUCCESS {
                 return result;
             }
@@ -87,52 +104,70 @@ pub unsafe extern "system" fn create_instance(
     )
 }
 
+/// # Safety
+/// `instance` is `VK_NULL_HANDLE` or a live `VkInstance` the loader created (Vulkan's
+/// `-instance-parameter` rule). Through the loader's trampoline this always holds: it reads the
+/// handle before calling the layer. Every pointer argument is as the Vulkan command requires.
 pub unsafe extern "system" fn destroy_instance(
     instance: vk::Instance,
     p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
-    boundary::ffi("vkDestroyInstance", (), || {
-        let Some(state) = instance_state(instance) else {
+    boundary::ffi_down("vkDestroyInstance", (), |down| {
+        // SAFETY: this function's contract on `instance`.
+        let Some(key) = (unsafe { instance_key(instance) }) else {
+            return;
+        };
+        let Some(state) = INSTANCES.get(key) else {
             return;
         };
         // What this call reports reaches the messengers chained to the instance's create info.
         let _destroying = LifetimeCall::enter(instance);
-        // SAFETY: as in instance_state.
-        INSTANCES.remove(unsafe { raw::dispatch_key(instance.as_raw()) });
+        INSTANCES.remove(key);
         process_report::write();
         if let Some(next) = state.next.destroy_instance {
             // SAFETY: the app's arguments, passed down.
-            unsafe { next(instance, p_allocator) }
+            unsafe { next(instance, p_allocator) };
+            down.went(());
         }
     })
 }
 
+/// # Safety
+/// `instance` is `VK_NULL_HANDLE` or a live `VkInstance` the loader created (Vulkan's
+/// `-instance-parameter` rule). Through the loader's trampoline this always holds: it reads the
+/// handle before calling the layer. Every pointer argument is as the Vulkan command requires.
 pub unsafe extern "system" fn create_debug_utils_messenger(
     instance: vk::Instance,
     p_create_info: *const vk::DebugUtilsMessengerCreateInfoEXT<'_>,
     p_allocator: *const vk::AllocationCallbacks<'_>,
     p_messenger: *mut vk::DebugUtilsMessengerEXT,
 ) -> vk::Result {
-    boundary::ffi(
+    boundary::ffi_down(
         "vkCreateDebugUtilsMessengerEXT",
         vk::Result::ERROR_UNKNOWN,
-        || {
-            let Some(state) = instance_state(instance) else {
+        |down| {
+            // SAFETY: this function's contract on `instance`.
+            let Some(state) = (unsafe { instance_state(instance) }) else {
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
             };
             let Some(next) = state.next.create_debug_utils_messenger else {
                 return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
             };
             // SAFETY: the app's arguments, passed down.
-            let result = unsafe { next(instance, p_create_info, p_allocator, p_messenger) };
+            let result =
+                down.went(unsafe { next(instance, p_create_info, p_allocator, p_messenger) });
             if result == vk::Result::SUCCESS {
-                // SAFETY: app pointer, NULL and sType checked; output written by the driver.
+                // SAFETY: the app's create info, which the driver below has just accepted: NULL
+                // or a structure that starts with its sType (`read_struct` reads the whole
+                // structure only when the sType is this one).
                 let info = unsafe {
                     raw::read_struct(
                         p_create_info,
                         vk::StructureType::DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
                     )
                 };
+                // SAFETY: the app's output pointer: NULL (nothing is read) or the handle the
+                // driver has just written on success.
                 let handle = unsafe { raw::read_out(p_messenger) }.unwrap_or_default();
                 if let StructArg::Valid(m) = info {
                     state.created_messengers.write().push(Messenger::Utils {
@@ -149,49 +184,65 @@ pub unsafe extern "system" fn create_debug_utils_messenger(
     )
 }
 
+/// # Safety
+/// `instance` is `VK_NULL_HANDLE` or a live `VkInstance` the loader created (Vulkan's
+/// `-instance-parameter` rule). Through the loader's trampoline this always holds: it reads the
+/// handle before calling the layer. Every pointer argument is as the Vulkan command requires.
 pub unsafe extern "system" fn destroy_debug_utils_messenger(
     instance: vk::Instance,
     messenger: vk::DebugUtilsMessengerEXT,
     p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
-    boundary::ffi("vkDestroyDebugUtilsMessengerEXT", (), || {
-        let Some(state) = instance_state(instance) else {
+    boundary::ffi_down("vkDestroyDebugUtilsMessengerEXT", (), |down| {
+        // SAFETY: this function's contract on `instance`.
+        let Some(state) = (unsafe { instance_state(instance) }) else {
             return;
         };
         forget_messenger(&state, messenger.as_raw(), true);
         if let Some(next) = state.next.destroy_debug_utils_messenger {
             // SAFETY: the app's arguments, passed down.
-            unsafe { next(instance, messenger, p_allocator) }
+            unsafe { next(instance, messenger, p_allocator) };
+            down.went(());
         }
     })
 }
 
+/// # Safety
+/// `instance` is `VK_NULL_HANDLE` or a live `VkInstance` the loader created (Vulkan's
+/// `-instance-parameter` rule). Through the loader's trampoline this always holds: it reads the
+/// handle before calling the layer. Every pointer argument is as the Vulkan command requires.
 pub unsafe extern "system" fn create_debug_report_callback(
     instance: vk::Instance,
     p_create_info: *const vk::DebugReportCallbackCreateInfoEXT<'_>,
     p_allocator: *const vk::AllocationCallbacks<'_>,
     p_callback: *mut vk::DebugReportCallbackEXT,
 ) -> vk::Result {
-    boundary::ffi(
+    boundary::ffi_down(
         "vkCreateDebugReportCallbackEXT",
         vk::Result::ERROR_UNKNOWN,
-        || {
-            let Some(state) = instance_state(instance) else {
+        |down| {
+            // SAFETY: this function's contract on `instance`.
+            let Some(state) = (unsafe { instance_state(instance) }) else {
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
             };
             let Some(next) = state.next.create_debug_report_callback else {
                 return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
             };
             // SAFETY: the app's arguments, passed down.
-            let result = unsafe { next(instance, p_create_info, p_allocator, p_callback) };
+            let result =
+                down.went(unsafe { next(instance, p_create_info, p_allocator, p_callback) });
             if result == vk::Result::SUCCESS {
-                // SAFETY: app pointer, NULL and sType checked; output written by the driver.
+                // SAFETY: the app's create info, which the driver below has just accepted: NULL
+                // or a structure that starts with its sType (`read_struct` reads the whole
+                // structure only when the sType is this one).
                 let info = unsafe {
                     raw::read_struct(
                         p_create_info,
                         vk::StructureType::DEBUG_REPORT_CALLBACK_CREATE_INFO_EXT,
                     )
                 };
+                // SAFETY: the app's output pointer: NULL (nothing is read) or the handle the
+                // driver has just written on success.
                 let handle = unsafe { raw::read_out(p_callback) }.unwrap_or_default();
                 if let StructArg::Valid(c) = info {
                     state.created_messengers.write().push(Messenger::Report {
@@ -207,19 +258,25 @@ pub unsafe extern "system" fn create_debug_report_callback(
     )
 }
 
+/// # Safety
+/// `instance` is `VK_NULL_HANDLE` or a live `VkInstance` the loader created (Vulkan's
+/// `-instance-parameter` rule). Through the loader's trampoline this always holds: it reads the
+/// handle before calling the layer. Every pointer argument is as the Vulkan command requires.
 pub unsafe extern "system" fn destroy_debug_report_callback(
     instance: vk::Instance,
     callback: vk::DebugReportCallbackEXT,
     p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
-    boundary::ffi("vkDestroyDebugReportCallbackEXT", (), || {
-        let Some(state) = instance_state(instance) else {
+    boundary::ffi_down("vkDestroyDebugReportCallbackEXT", (), |down| {
+        // SAFETY: this function's contract on `instance`.
+        let Some(state) = (unsafe { instance_state(instance) }) else {
             return;
         };
         forget_messenger(&state, callback.as_raw(), false);
         if let Some(next) = state.next.destroy_debug_report_callback {
             // SAFETY: the app's arguments, passed down.
-            unsafe { next(instance, callback, p_allocator) }
+            unsafe { next(instance, callback, p_allocator) };
+            down.went(());
         }
     })
 }

@@ -23,7 +23,7 @@ pub unsafe extern "system" fn allocate_memory(
     p_allocator: *const vk::AllocationCallbacks<'_>,
     p_memory: *mut vk::DeviceMemory,
 ) -> vk::Result {
-    boundary::ffi(ALLOCATE, vk::Result::ERROR_UNKNOWN, || {
+    boundary::ffi_down(ALLOCATE, vk::Result::ERROR_UNKNOWN, |down| {
         // 1. Validate.
         with_device(
             device.as_raw(),
@@ -65,19 +65,22 @@ pub unsafe extern "system" fn allocate_memory(
                     }
                     _ => None,
                 };
-                // 2. Call down.
-                // SAFETY: validated arguments, passed to the next layer's own entry point.
-                let result = unsafe { next(device, p_allocate_info, p_allocator, p_memory) };
-                // 3. Record after success.
+                // 2. Call down. From here on, a panic returns the driver's result.
+                // SAFETY: the app's arguments, as checked, passed to the next layer's own entry
+                // point.
+                let result =
+                    down.went(unsafe { next(device, p_allocate_info, p_allocator, p_memory) });
+                // 3. Record after success: the allocation first, so that a later free is known.
                 if result == vk::Result::SUCCESS {
-                    fd_leaks::record_import(imported);
-                    // SAFETY: the driver wrote *p_memory (checked non-NULL above).
+                    // SAFETY: NULL (nothing is read) or the handle the driver has just written.
                     let memory = unsafe { raw::read_out(p_memory) }.unwrap_or_default();
                     if let AllocateInfoRead::Valid(facts, _) = info {
                         let type_flags = state.facts.type_flags(facts.memory_type_index);
                         let allocation = PackedAllocation::pack(&facts, type_flags);
                         record_allocation(state, memo, memory.as_raw(), allocation);
                     }
+                    fd_leaks::record_import(imported);
+                    boundary::inject_panic(boundary::Site::After, ALLOCATE);
                 }
                 result
             },
@@ -145,7 +148,7 @@ pub unsafe extern "system" fn free_memory(
     memory: vk::DeviceMemory,
     p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
-    boundary::ffi(FREE, (), || {
+    boundary::ffi_down(FREE, (), |down| {
         with_device(
             device.as_raw(),
             #[inline(always)]
@@ -180,8 +183,10 @@ pub unsafe extern "system" fn free_memory(
                     exported
                 });
                 if let Some(next) = state.next.free_memory {
-                    // SAFETY: validated arguments, passed to the next layer's own entry point.
-                    unsafe { next(device, memory, p_allocator) }
+                    // SAFETY: the app's arguments, as checked, passed to the next layer's own
+                    // entry point.
+                    unsafe { next(device, memory, p_allocator) };
+                    down.went(());
                 }
                 fd_leaks::after_free(state, exported);
             },

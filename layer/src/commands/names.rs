@@ -11,10 +11,10 @@ pub unsafe extern "system" fn set_debug_utils_object_name(
     device: vk::Device,
     p_name_info: *const vk::DebugUtilsObjectNameInfoEXT<'_>,
 ) -> vk::Result {
-    boundary::ffi(
+    boundary::ffi_down(
         "vkSetDebugUtilsObjectNameEXT",
         vk::Result::ERROR_UNKNOWN,
-        || {
+        |down| {
             let Some(state) = DEVICES.get(device.as_raw()) else {
                 return Decision::SKIPPED_RESULT;
             };
@@ -42,7 +42,7 @@ pub unsafe extern "system" fn set_debug_utils_object_name(
             }
             match state.next.set_debug_utils_object_name {
                 // SAFETY: the app's arguments, passed unchanged to the next layer.
-                Some(next) => unsafe { next(device, p_name_info) },
+                Some(next) => down.went(unsafe { next(device, p_name_info) }),
                 None => vk::Result::ERROR_EXTENSION_NOT_PRESENT,
             }
         },

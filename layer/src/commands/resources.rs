@@ -207,13 +207,14 @@ fn create_and_record<H: Handle>(
     call_down: impl FnOnce(&DeviceState) -> Option<vk::Result>,
     read: impl FnOnce() -> (Option<Resource>, Option<H>),
 ) -> vk::Result {
-    boundary::ffi(command, vk::Result::ERROR_UNKNOWN, || {
+    boundary::ffi_down(command, vk::Result::ERROR_UNKNOWN, |down| {
         let Some(state) = device_state(device) else {
             return vk::Result::ERROR_DEVICE_LOST;
         };
         let Some(result) = call_down(&state) else {
             return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
         };
+        let result = down.went(result);
         if result == vk::Result::SUCCESS {
             if let (Some(resource), Some(handle)) = read() {
                 state.resources.insert(handle.as_raw(), resource);
@@ -232,13 +233,14 @@ fn forget_and_destroy(
     handle: u64,
     call_down: impl FnOnce(&DeviceState),
 ) {
-    boundary::ffi(command, (), || {
+    boundary::ffi_down(command, (), |down| {
         let Some(state) = device_state(device) else {
             return;
         };
         state.resources.remove(ty, handle);
         state.names.remove(&(ty, handle));
         call_down(&state);
+        down.went(());
     })
 }
 
@@ -251,14 +253,17 @@ fn judge_and_bind(
     bindings: impl FnOnce() -> Vec<(String, read::Binding)>,
     call_down: impl FnOnce(&DeviceState) -> Option<vk::Result>,
 ) -> vk::Result {
-    boundary::ffi(command, vk::Result::ERROR_UNKNOWN, || {
+    boundary::ffi_down(command, vk::Result::ERROR_UNKNOWN, |down| {
         let Some(state) = device_state(device) else {
             return vk::Result::ERROR_DEVICE_LOST;
         };
         if !judge_bindings(&state, command, ty, &bindings()) {
             return Decision::SKIPPED_RESULT;
         }
-        call_down(&state).unwrap_or(vk::Result::ERROR_EXTENSION_NOT_PRESENT)
+        match call_down(&state) {
+            Some(result) => down.went(result),
+            None => vk::Result::ERROR_EXTENSION_NOT_PRESENT,
+        }
     })
 }
 

@@ -17,6 +17,8 @@ use std::ffi::c_char;
 /// The loader-layer interface version this layer implements.
 pub const LAYER_INTERFACE_VERSION: u32 = 2;
 
+/// # Safety
+/// `p_version_struct` is NULL or points to the loader's writable `VkNegotiateLayerInterface`.
 pub unsafe extern "system" fn negotiate_loader_layer_interface_version(
     p_version_struct: *mut NegotiateLayerInterface,
 ) -> vk::Result {
@@ -24,7 +26,8 @@ pub unsafe extern "system" fn negotiate_loader_layer_interface_version(
         "vkNegotiateLoaderLayerInterfaceVersion",
         vk::Result::ERROR_INITIALIZATION_FAILED,
         || {
-            // SAFETY: the loader passes its negotiation structure (NULL is refused).
+            // SAFETY: NULL or the loader's writable negotiation structure (this function's
+            // contract); NULL is refused.
             let Some(negotiate) = (unsafe { p_version_struct.as_mut() }) else {
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
             };
@@ -120,28 +123,36 @@ fn can_export(state: &DeviceState) -> bool {
     state.facts.extensions.khr_external_memory || state.facts.api_version >= vk::API_VERSION_1_1
 }
 
+/// # Safety
+/// `p_name` is NULL or a NUL-terminated string; `device` may be any value (looked up by value,
+/// never read through; an unknown device gets NULL).
 pub unsafe extern "system" fn get_device_proc_addr(
     device: vk::Device,
     p_name: *const c_char,
 ) -> vk::PFN_vkVoidFunction {
     boundary::ffi("vkGetDeviceProcAddr", None, || {
-        // SAFETY: the loader or app passes a NUL-terminated name (NULL is refused).
+        // SAFETY: NULL (refused) or NUL-terminated, by this function's contract.
         let name = unsafe { raw::c_name(p_name) }?;
         let state = DEVICES.get(device.as_raw())?;
         if intercepts_on(name, &state) {
             return layer_device_command(name);
         }
-        // SAFETY: the next layer's GDPA with the app's arguments.
+        // SAFETY: the next layer's GDPA, with a device the layer tracks (so live: it is removed
+        // before vkDestroyDevice goes down) and the app's NUL-terminated name.
         unsafe { (state.next.get_device_proc_addr)(device, p_name) }
     })
 }
 
+/// # Safety
+/// `p_name` is NULL or a NUL-terminated string. `instance` is `VK_NULL_HANDLE` or a live
+/// `VkInstance` the loader created: for a name the layer does not implement, its first word
+/// (the loader's dispatch key) is read.
 pub unsafe extern "system" fn get_instance_proc_addr(
     instance: vk::Instance,
     p_name: *const c_char,
 ) -> vk::PFN_vkVoidFunction {
     boundary::ffi("vkGetInstanceProcAddr", None, || {
-        // SAFETY: the loader or app passes a NUL-terminated name (NULL is refused).
+        // SAFETY: NULL (refused) or NUL-terminated, by this function's contract.
         let name = unsafe { raw::c_name(p_name) }?;
         let ours = match name {
             b"vkGetInstanceProcAddr" => void_fn!(get_instance_proc_addr),
@@ -164,9 +175,11 @@ pub unsafe extern "system" fn get_instance_proc_addr(
         if instance == vk::Instance::null() {
             return None;
         }
-        // SAFETY: a non-NULL instance handed to GIPA by the loader.
+        // SAFETY: not NULL, so a live VkInstance the loader created, by this function's
+        // contract: a dispatchable object whose first word is readable.
         let state = INSTANCES.get(unsafe { raw::dispatch_key(instance.as_raw()) })?;
-        // SAFETY: the next layer's GIPA with the app's arguments.
+        // SAFETY: the next layer's GIPA, with an instance the layer tracks and the app's
+        // NUL-terminated name.
         unsafe { (state.next.get_instance_proc_addr)(instance, p_name) }
     })
 }

@@ -43,8 +43,11 @@ impl InstanceDispatch {
     /// # Safety
     /// `gipa` must be the next layer's `vkGetInstanceProcAddr` and `instance` a live instance.
     pub unsafe fn load(gipa: vk::PFN_vkGetInstanceProcAddr, instance: vk::Instance) -> Self {
-        // SAFETY: each name is looked up and cast to its own PFN type.
+        // SAFETY: `gipa` is the next layer's `vkGetInstanceProcAddr` and `instance` a live instance (this
+        // function's contract); `name` is a NUL-terminated literal.
         let get = |name: &CStr| unsafe { gipa(instance, name.as_ptr()) };
+        // SAFETY: `cast`'s contract: each pointer is cast to the PFN type of the very name it was
+        // looked up by.
         unsafe {
             Self {
                 get_instance_proc_addr: gipa,
@@ -101,8 +104,11 @@ impl DeviceDispatch {
     /// # Safety
     /// `gdpa` must be the next layer's `vkGetDeviceProcAddr` and `device` a live device.
     pub unsafe fn load(gdpa: vk::PFN_vkGetDeviceProcAddr, device: vk::Device) -> Self {
-        // SAFETY: each name is looked up and cast to its own PFN type.
+        // SAFETY: `gdpa` is the next layer's `vkGetDeviceProcAddr` and `device` a live device (this
+        // function's contract); `name` is a NUL-terminated literal.
         let get = |name: &CStr| unsafe { gdpa(device, name.as_ptr()) };
+        // SAFETY: `cast`'s contract: each pointer is cast to the PFN type of the very name it was
+        // looked up by.
         unsafe {
             Self {
                 get_device_proc_addr: gdpa,

@@ -207,8 +207,8 @@ mod tests {
         assert_eq!(walk(&chain(3, None)), (ChainEnd::Complete, 3));
         let limit = chain(MAX_CHAIN_LENGTH, None);
         assert_eq!(walk(&limit), (ChainEnd::Complete, MAX_CHAIN_LENGTH));
-        // SAFETY: NULL is an empty chain.
         assert_eq!(
+            // SAFETY: NULL is an empty chain: nothing is read.
             unsafe { walk_chain(std::ptr::null(), |_, _| ()) },
             ChainEnd::Complete
         );

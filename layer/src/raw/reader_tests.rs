@@ -403,8 +403,8 @@ fn out_values_and_names() {
     assert_eq!(unsafe { read_out(&fd) }, Some(7));
     // SAFETY: NULL is allowed.
     assert_eq!(unsafe { read_out::<i32>(std::ptr::null()) }, None);
-    // SAFETY: NUL-terminated or NULL.
     assert_eq!(
+        // SAFETY: a NUL-terminated literal, which lives for the whole program.
         unsafe { c_name(c"vkGetMemoryFdKHR".as_ptr()) },
         Some(&b"vkGetMemoryFdKHR"[..])
     );
