@@ -844,12 +844,29 @@ pub fn check_report_after_exit(parent: &Parent) {
             report_file: &format!("{}/report-%p.json", parent.dir.path().display()),
         },
     );
-    // Written aside and renamed: nothing else is left in the directory.
+    // Written aside and renamed: nothing else is left in the directory but the process's
+    // journal (`report-<pid>.<token>.jsonl`, docs/report.md), which holds its findings too.
     let mut left: Vec<String> = std::fs::read_dir(parent.dir.path())
         .expect("read the directory")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
         .filter(|n| n != "conf" && n != "vk_layer_settings.txt")
         .collect();
     left.sort();
-    assert_eq!(left, [format!("report-{}.json", child.pid)]);
+    let journal = left
+        .iter()
+        .find(|n| n.ends_with(".jsonl"))
+        .unwrap_or_else(|| panic!("no journal beside the report: {left:?}"))
+        .clone();
+    let token = journal
+        .strip_prefix(&format!("report-{}.", child.pid))
+        .and_then(|rest| rest.strip_suffix(".jsonl"))
+        .unwrap_or_else(|| panic!("not this process's journal: {journal}"));
+    assert!(
+        !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()),
+        "{journal}"
+    );
+    assert_eq!(
+        left,
+        [journal.clone(), format!("report-{}.json", child.pid)]
+    );
 }
