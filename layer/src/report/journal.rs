@@ -99,6 +99,10 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "the journal's token is the wall-clock time, which Miri's isolation refuses"
+    )]
     fn the_journal_sits_next_to_the_report() {
         let p = path_for("/tmp/r/report-12.json");
         assert!(
