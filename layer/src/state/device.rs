@@ -32,48 +32,39 @@ pub struct EnabledExtensions {
 }
 
 impl EnabledExtensions {
+    /// The flag of the extension named `name`, for the ones this type tracks: the one place
+    /// names meet fields.
+    fn flag(&mut self, name: &[u8]) -> Option<&mut bool> {
+        Some(match name {
+            b"VK_KHR_external_memory" => &mut self.khr_external_memory,
+            b"VK_KHR_external_memory_fd" => &mut self.khr_external_memory_fd,
+            b"VK_EXT_external_memory_dma_buf" => &mut self.ext_external_memory_dma_buf,
+            b"VK_NV_external_memory_rdma" => &mut self.nv_external_memory_rdma,
+            b"VK_NV_external_memory" => &mut self.nv_external_memory,
+            b"VK_NV_external_memory_win32" => &mut self.nv_external_memory_win32,
+            b"VK_EXT_external_memory_metal" => &mut self.ext_external_memory_metal,
+            b"VK_EXT_external_memory_host" => &mut self.ext_external_memory_host,
+            b"VK_ANDROID_external_memory_android_hardware_buffer" => {
+                &mut self.android_external_memory_android_hardware_buffer
+            }
+            b"VK_FUCHSIA_external_memory" => &mut self.fuchsia_external_memory,
+            b"VK_QNX_external_memory_screen_buffer" => &mut self.qnx_external_memory_screen_buffer,
+            b"VK_OHOS_external_memory" => &mut self.ohos_external_memory,
+            _ => return None,
+        })
+    }
+
     /// Sets the flag of one extension name; unknown names are ignored.
     pub fn enable(&mut self, name: &[u8]) {
-        match name {
-            b"VK_KHR_external_memory" => self.khr_external_memory = true,
-            b"VK_KHR_external_memory_fd" => self.khr_external_memory_fd = true,
-            b"VK_EXT_external_memory_dma_buf" => self.ext_external_memory_dma_buf = true,
-            b"VK_NV_external_memory_rdma" => self.nv_external_memory_rdma = true,
-            b"VK_NV_external_memory" => self.nv_external_memory = true,
-            b"VK_NV_external_memory_win32" => self.nv_external_memory_win32 = true,
-            b"VK_EXT_external_memory_metal" => self.ext_external_memory_metal = true,
-            b"VK_EXT_external_memory_host" => self.ext_external_memory_host = true,
-            b"VK_ANDROID_external_memory_android_hardware_buffer" => {
-                self.android_external_memory_android_hardware_buffer = true
-            }
-            b"VK_FUCHSIA_external_memory" => self.fuchsia_external_memory = true,
-            b"VK_QNX_external_memory_screen_buffer" => {
-                self.qnx_external_memory_screen_buffer = true
-            }
-            b"VK_OHOS_external_memory" => self.ohos_external_memory = true,
-            _ => {}
+        if let Some(flag) = self.flag(name) {
+            *flag = true;
         }
     }
 
     /// Whether the extension named `name` is enabled (for the ones this type tracks).
     pub fn has(&self, name: &str) -> bool {
-        match name {
-            "VK_KHR_external_memory" => self.khr_external_memory,
-            "VK_KHR_external_memory_fd" => self.khr_external_memory_fd,
-            "VK_EXT_external_memory_dma_buf" => self.ext_external_memory_dma_buf,
-            "VK_NV_external_memory_rdma" => self.nv_external_memory_rdma,
-            "VK_NV_external_memory" => self.nv_external_memory,
-            "VK_NV_external_memory_win32" => self.nv_external_memory_win32,
-            "VK_EXT_external_memory_metal" => self.ext_external_memory_metal,
-            "VK_EXT_external_memory_host" => self.ext_external_memory_host,
-            "VK_ANDROID_external_memory_android_hardware_buffer" => {
-                self.android_external_memory_android_hardware_buffer
-            }
-            "VK_FUCHSIA_external_memory" => self.fuchsia_external_memory,
-            "VK_QNX_external_memory_screen_buffer" => self.qnx_external_memory_screen_buffer,
-            "VK_OHOS_external_memory" => self.ohos_external_memory,
-            _ => false,
-        }
+        let mut copy = *self;
+        copy.flag(name.as_bytes()).is_some_and(|flag| *flag)
     }
 
     /// The `VkExternalMemoryHandleTypeFlagBits` valid on a device with these extensions: the
