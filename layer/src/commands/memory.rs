@@ -130,12 +130,13 @@ fn judge_dedicated_resource(
         state,
         ALLOCATE,
         "pAllocateInfo".to_owned(),
-        None,
-        format!(
-            "the allocation (allocationSize {}, memoryTypeIndex {}, dedicated to the {structure} \
-             of VkMemoryDedicatedAllocateInfo)",
-            facts.size, facts.memory_type_index
-        ),
+        (None, || {
+            format!(
+                "the allocation (allocationSize {}, memoryTypeIndex {}, dedicated to the \
+                 {structure} of VkMemoryDedicatedAllocateInfo)",
+                facts.size, facts.memory_type_index
+            )
+        }),
         export,
         true,
         (ty, handle, &tracked),

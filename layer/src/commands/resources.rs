@@ -123,19 +123,19 @@ fn query_name(resource: &Resource) -> &'static str {
 }
 
 /// Judges exported memory against the resource it is for (see `checks::resource_export`).
-/// `memory` is `None` at `vkAllocateMemory`, where the memory is not made yet.
-#[allow(clippy::too_many_arguments)]
+/// `memory` is the handle (`None` at `vkAllocateMemory`, where the memory is not made yet) and
+/// how messages describe it, which runs only when there is something to report.
 pub fn judge(
     state: &DeviceState,
     command: &'static str,
     field: String,
-    memory: Option<u64>,
-    memory_info: String,
+    memory: (Option<u64>, impl FnOnce() -> String),
     export: vk::ExternalMemoryHandleTypeFlags,
     dedicated: bool,
     resource: (vk::ObjectType, u64, &Resource),
 ) -> Outcome {
     let (ty, handle, tracked) = resource;
+    let (memory, memory_info) = memory;
     let support = support_for(state, tracked, export);
     if resource_export::is_clean(&support, dedicated) {
         return Outcome::default();
@@ -149,7 +149,7 @@ pub fn judge(
             resource: ObjectRef { ty, handle },
             resource_info: describe_resource(tracked),
             query: query_name(tracked),
-            memory_info: memory_info.clone(),
+            memory_info: memory_info(),
             export,
             dedicated,
             support: &support,
@@ -184,8 +184,7 @@ fn judge_bindings(
             state,
             command,
             field.clone(),
-            Some(*memory),
-            describe_allocation(&record),
+            (Some(*memory), || describe_allocation(&record)),
             export,
             false,
             (ty, *resource, &tracked),
