@@ -11,14 +11,15 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 mod boundary;
-pub mod checks;
 mod commands;
 mod dispatch;
 pub mod finding;
 pub mod introspect;
 mod os;
+mod pipeline;
 pub mod raw;
 pub mod report;
+pub mod rules;
 pub mod settings;
 pub mod state;
 pub mod vk_ext;

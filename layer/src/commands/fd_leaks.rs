@@ -1,14 +1,14 @@
 //! Exported-fd leaks (setting `check_fd_leaks`): what the commands record and when they look.
 //! The identities and the fd-table scans come from [`crate::os`]; the rule is the pure
-//! [`crate::checks::fd_leaks::check_leaks`].
+//! [`crate::rules::fd_leaks::check_leaks`].
 
-use super::policy::report_only;
-use crate::checks::fd_leaks::{check_leaks, Checkpoint};
 use crate::finding::ObjectRef;
 use crate::os::{self, FileId};
+use crate::pipeline::policy::report_only;
+use crate::rules::fd_leaks::{check_leaks, Checkpoint};
 use crate::state::fd_exports::{remember_import, was_imported, FreedExport};
 use crate::state::registry::lookup_memory;
-use crate::state::{DeviceState, LiveMemory, MemoryLookup, MemoryRecord};
+use crate::state::{DeviceState, MemoryLookup, MemoryRecord, PackedAllocation};
 use std::sync::Once;
 
 /// After a valid `vkGetMemoryFdKHR` returned `fd` for `memory`.
@@ -41,13 +41,13 @@ pub fn record_import(file: Option<FileId>) {
 /// At `vkFreeMemory` of a live allocation (`record`), before the call goes down (the driver may
 /// reuse the handle as soon as it freed it): takes what was exported from it, if anything.
 #[inline]
-pub fn take_export(state: &DeviceState, memory: &LiveMemory) -> Option<FreedExport> {
+pub fn take_export(state: &DeviceState, memory: &MemoryRecord) -> Option<FreedExport> {
     let exports = state.fd_exports.as_ref()?;
     exports.adopt();
     let (_, exported) = exports.live.remove(&memory.memory)?;
     let name = state.name_of(ObjectRef::memory(memory.memory));
     Some(FreedExport {
-        record: memory.record(),
+        record: *memory,
         name,
         exported,
     })
@@ -95,12 +95,7 @@ fn check_all(state: &DeviceState, checkpoint: Checkpoint) -> crate::finding::Out
         let record = match lookup_memory(state, memory) {
             MemoryLookup::Live(record) => record,
             // Not live (a race with vkFreeMemory): described by its handle alone.
-            _ => MemoryRecord {
-                memory,
-                device: state.handle(),
-                facts: Default::default(),
-                type_flags: Default::default(),
-            },
+            _ => PackedAllocation::EMPTY.record(memory, state.handle()),
         };
         let name = state.name_of(ObjectRef::memory(memory));
         (record, name)

@@ -1,16 +1,17 @@
 //! `vkAllocateMemory` and `vkFreeMemory`: they feed the memory map.
 
 use super::fd_leaks;
-use super::policy::{decide, reject_unknown_device, Decision};
 use super::resources;
 use crate::boundary;
-use crate::checks::alloc;
+use crate::pipeline::policy::{decide, reject_unknown_device, Decision};
 use crate::raw::{self, AllocateInfoRead, ChainRead};
+use crate::rules::alloc;
+use crate::rules::common::Broken;
 use crate::state::registry::{
     lookup_dead_memory, record_allocation, remember_free, take_allocation,
 };
 use crate::state::this_thread::with_device;
-use crate::state::{AllocationFacts, DeviceState, LiveMemory, MemoryLookup, PackedAllocation};
+use crate::state::{AllocationFacts, DeviceState, MemoryLookup, MemoryRecord, PackedAllocation};
 use crate::vuid;
 use ash::vk::{self, Handle};
 
@@ -39,15 +40,10 @@ pub unsafe extern "system" fn allocate_memory(
                 // SAFETY: the app's argument; NULL, sType and the chain are checked while reading.
                 let info = unsafe { raw::read_allocate_info(p_allocate_info) };
                 // The common call has nothing to report: it skips the full check.
-                let clean = match &info {
-                    AllocateInfoRead::Valid(facts, chain) => {
-                        !p_memory.is_null()
-                            && !boundary::injecting_panics()
-                            && alloc::is_clean(&state.facts, facts, chain)
-                    }
-                    _ => false,
-                };
-                if !clean && validate_allocate(state, &info, p_memory.is_null()) == Decision::Skip {
+                let broken = alloc::evaluate_allocate(&state.facts, &info, p_memory.is_null());
+                if (!broken.is_empty() || boundary::injecting_panics())
+                    && validate_allocate(state, &info, broken) == Decision::Skip
+                {
                     return Decision::SKIPPED_RESULT;
                 }
                 if let AllocateInfoRead::Valid(facts, chain) = &info {
@@ -90,11 +86,14 @@ pub unsafe extern "system" fn allocate_memory(
 
 /// The full check of a `vkAllocateMemory` call, its findings reported: whether it goes down.
 #[inline(never)]
-fn validate_allocate(state: &DeviceState, info: &AllocateInfoRead, output_null: bool) -> Decision {
+fn validate_allocate(state: &DeviceState, info: &AllocateInfoRead, broken: Broken) -> Decision {
     let outcome = boundary::contain(ALLOCATE, || {
-        alloc::check_allocate(&state.facts, info, output_null)
+        alloc::describe_allocate(&state.facts, info, broken)
     });
-    decide(state, ALLOCATE, &outcome)
+    match decide(state, ALLOCATE, &outcome) {
+        _ if alloc::blocks(broken) => Decision::Skip,
+        decision => decision,
+    }
 }
 
 /// An exported allocation dedicated to a buffer or image is judged against that resource's
@@ -174,7 +173,7 @@ pub unsafe extern "system" fn free_memory(
                     return;
                 }
                 let exported = taken.and_then(|allocation| {
-                    let live = LiveMemory {
+                    let live = MemoryRecord {
                         memory: handle,
                         device: state.handle(),
                         allocation,
@@ -199,7 +198,7 @@ pub unsafe extern "system" fn free_memory(
 #[inline(never)]
 fn validate_free(state: &DeviceState, handle: u64, taken: Option<PackedAllocation>) -> Decision {
     let lookup = match taken {
-        Some(allocation) => MemoryLookup::Live(allocation.unpack(handle, state.handle())),
+        Some(allocation) => MemoryLookup::Live(allocation.record(handle, state.handle())),
         None => lookup_dead_memory(state, handle),
     };
     let outcome = boundary::contain(FREE, || alloc::check_free(&state.facts, handle, &lookup));

@@ -1,11 +1,14 @@
-//! The intercepted commands. Each runs the same four steps: validate (pure checks), report and
-//! decide (in [`policy`]), call down, record after success.
+//! The intercepted commands, each a descriptor that plugs into `crate::pipeline`: how to read
+//! its arguments, call down, and check and record what came back. Their rules are in
+//! `crate::rules`.
 
 pub mod device;
-pub mod export;
 pub mod fd_leaks;
+pub mod get_memory_fd;
+pub mod get_memory_metal_handle;
+pub mod get_memory_remote_address;
+pub mod get_memory_win32_handle_nv;
 pub mod instance;
 pub mod memory;
 pub mod names;
-pub mod policy;
 pub mod resources;

@@ -1,7 +1,7 @@
 //! `vkSetDebugUtilsObjectNameEXT`: remembers names so findings can show them.
 
-use super::policy::Decision;
 use crate::boundary;
+use crate::pipeline::policy::Decision;
 use crate::raw::{self, StructArg};
 use crate::state::registry::DEVICES;
 use ash::vk::{self, Handle};

@@ -3,12 +3,12 @@
 //! (`vkBind{Buffer,Image}Memory` and their `2` variants) is judged against them
 //! (`checks::resource_export`). Every call goes down as the app made it.
 
-use super::policy::{decide, Decision};
 use crate::boundary;
-use crate::checks::export::describe_allocation;
-use crate::checks::resource_export::{self, ResourceUse};
 use crate::finding::{ObjectRef, Outcome};
+use crate::pipeline::policy::{decide, Decision};
 use crate::raw::{self, resources as read};
+use crate::rules::common::describe_allocation;
+use crate::rules::resource_export::{self, ResourceUse};
 use crate::state::registry::DEVICES;
 use crate::state::resources::{Resource, ResourceQuery};
 use crate::state::{DeviceState, ExternalMemorySupport, HandleTypeSupport, MemoryLookup};
@@ -137,23 +137,27 @@ pub fn judge(
     let (ty, handle, tracked) = resource;
     let (memory, memory_info) = memory;
     let support = support_for(state, tracked, export);
-    if resource_export::is_clean(&support, dedicated) {
+    let broken = resource_export::evaluate(&support, dedicated);
+    if broken.is_empty() {
         return Outcome::default();
     }
     boundary::contain(command, || {
-        resource_export::check(&ResourceUse {
-            command,
-            field: field.clone(),
-            device: state.handle(),
-            memory,
-            resource: ObjectRef { ty, handle },
-            resource_info: describe_resource(tracked),
-            query: query_name(tracked),
-            memory_info: memory_info(),
-            export,
-            dedicated,
-            support: &support,
-        })
+        resource_export::describe(
+            &ResourceUse {
+                command,
+                field: field.clone(),
+                device: state.handle(),
+                memory,
+                resource: ObjectRef { ty, handle },
+                resource_info: describe_resource(tracked),
+                query: query_name(tracked),
+                memory_info: memory_info(),
+                export,
+                dedicated,
+                support: &support,
+            },
+            broken,
+        )
     })
 }
 
@@ -171,10 +175,10 @@ fn judge_bindings(
         else {
             continue; // Not this layer's rule (memory-parameter is the Khronos layer's).
         };
-        let Some(export) = record.facts.export.filter(|t| !t.is_empty()) else {
+        let Some(export) = record.export().filter(|t| !t.is_empty()) else {
             continue;
         };
-        if record.facts.dedicated {
+        if record.facts().dedicated {
             continue; // Judged at vkAllocateMemory, against the resource it is dedicated to.
         }
         let Some(tracked) = state.resources.get(ty, *resource) else {

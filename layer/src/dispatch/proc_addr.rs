@@ -1,15 +1,11 @@
 //! `vkNegotiateLoaderLayerInterfaceVersion`, `vkGetInstanceProcAddr`, `vkGetDeviceProcAddr`.
 //!
-//! `vkGetDeviceProcAddr` hands out the layer's function only for the commands it checks, and
-//! only when their extension is enabled on that device; every other name gets the next layer's
-//! pointer, so the app pays nothing for calls the layer does not check.
+//! Both read the one table of intercepted commands (`intercepts.rs`).
 
-use super::chain::void_fn;
+use super::intercepts::{self, Intercept, Level};
 use crate::boundary;
-use crate::commands::{device, export, instance, memory, names, resources};
 use crate::raw;
 use crate::state::registry::{DEVICES, INSTANCES};
-use crate::state::DeviceState;
 use ash::vk::{self, Handle};
 use ash_layer::{NegotiateLayerInterface, NegotiateLayerStructType};
 use std::ffi::c_char;
@@ -45,84 +41,6 @@ pub unsafe extern "system" fn negotiate_loader_layer_interface_version(
     )
 }
 
-/// The device-level commands the layer implements, whatever the device.
-fn layer_device_command(name: &[u8]) -> vk::PFN_vkVoidFunction {
-    match name {
-        b"vkGetDeviceProcAddr" => void_fn!(get_device_proc_addr),
-        b"vkDestroyDevice" => void_fn!(device::destroy_device),
-        b"vkAllocateMemory" => void_fn!(memory::allocate_memory),
-        b"vkFreeMemory" => void_fn!(memory::free_memory),
-        b"vkGetMemoryFdKHR" => void_fn!(export::get_memory_fd_khr),
-        b"vkGetMemoryRemoteAddressNV" => void_fn!(export::get_memory_remote_address_nv),
-        b"vkGetMemoryWin32HandleNV" => void_fn!(export::get_memory_win32_handle_nv),
-        b"vkGetMemoryMetalHandleEXT" => void_fn!(export::get_memory_metal_handle_ext),
-        b"vkSetDebugUtilsObjectNameEXT" => void_fn!(names::set_debug_utils_object_name),
-        b"vkCreateBuffer" => void_fn!(resources::create_buffer),
-        b"vkDestroyBuffer" => void_fn!(resources::destroy_buffer),
-        b"vkCreateImage" => void_fn!(resources::create_image),
-        b"vkDestroyImage" => void_fn!(resources::destroy_image),
-        b"vkBindBufferMemory" => void_fn!(resources::bind_buffer_memory),
-        b"vkBindImageMemory" => void_fn!(resources::bind_image_memory),
-        b"vkBindBufferMemory2" | b"vkBindBufferMemory2KHR" => {
-            void_fn!(resources::bind_buffer_memory2)
-        }
-        b"vkBindImageMemory2" | b"vkBindImageMemory2KHR" => {
-            void_fn!(resources::bind_image_memory2)
-        }
-        _ => None,
-    }
-}
-
-/// Whether the layer intercepts `name` on this device: only what it checks, only when enabled.
-fn intercepts_on(name: &[u8], state: &DeviceState) -> bool {
-    let ext = &state.facts.extensions;
-    let next = &state.next;
-    match name {
-        b"vkGetDeviceProcAddr" | b"vkDestroyDevice" => true,
-        b"vkAllocateMemory" => next.allocate_memory.is_some(),
-        b"vkFreeMemory" => next.free_memory.is_some(),
-        b"vkGetMemoryFdKHR" => ext.khr_external_memory_fd && next.get_memory_fd.is_some(),
-        b"vkGetMemoryRemoteAddressNV" => {
-            ext.nv_external_memory_rdma && next.get_memory_remote_address.is_some()
-        }
-        b"vkGetMemoryWin32HandleNV" => {
-            ext.nv_external_memory_win32 && next.get_memory_win32_handle_nv.is_some()
-        }
-        b"vkGetMemoryMetalHandleEXT" => {
-            ext.ext_external_memory_metal && next.get_memory_metal_handle.is_some()
-        }
-        b"vkSetDebugUtilsObjectNameEXT" => {
-            state.instance.debug_utils_enabled && next.set_debug_utils_object_name.is_some()
-        }
-        // Buffers and images, only where memory can be exported (VK_KHR_external_memory or
-        // Vulkan 1.1): exported memory is judged against the resource it is for.
-        b"vkCreateBuffer" | b"vkDestroyBuffer" | b"vkBindBufferMemory" => {
-            can_export(state)
-                && next.create_buffer.is_some()
-                && next.destroy_buffer.is_some()
-                && next.bind_buffer_memory.is_some()
-        }
-        b"vkCreateImage" | b"vkDestroyImage" | b"vkBindImageMemory" => {
-            can_export(state)
-                && next.create_image.is_some()
-                && next.destroy_image.is_some()
-                && next.bind_image_memory.is_some()
-        }
-        b"vkBindBufferMemory2" | b"vkBindBufferMemory2KHR" => {
-            can_export(state) && next.bind_buffer_memory2.is_some()
-        }
-        b"vkBindImageMemory2" | b"vkBindImageMemory2KHR" => {
-            can_export(state) && next.bind_image_memory2.is_some()
-        }
-        _ => false,
-    }
-}
-
-/// Whether the device can export memory: `VkExportMemoryAllocateInfo` is available on it.
-fn can_export(state: &DeviceState) -> bool {
-    state.facts.extensions.khr_external_memory || state.facts.api_version >= vk::API_VERSION_1_1
-}
-
 /// # Safety
 /// `p_name` is NULL or a NUL-terminated string; `device` may be any value (looked up by value,
 /// never read through; an unknown device gets NULL).
@@ -134,8 +52,15 @@ pub unsafe extern "system" fn get_device_proc_addr(
         // SAFETY: NULL (refused) or NUL-terminated, by this function's contract.
         let name = unsafe { raw::c_name(p_name) }?;
         let state = DEVICES.get(device.as_raw())?;
-        if intercepts_on(name, &state) {
-            return layer_device_command(name);
+        if let Some(Intercept {
+            function,
+            level: Level::Device { on },
+            ..
+        }) = intercepts::find(name)
+        {
+            if on(&state) {
+                return function();
+            }
         }
         // SAFETY: the next layer's GDPA, with a device the layer tracks (so live: it is removed
         // before vkDestroyDevice goes down) and the app's NUL-terminated name.
@@ -154,23 +79,9 @@ pub unsafe extern "system" fn get_instance_proc_addr(
     boundary::ffi("vkGetInstanceProcAddr", None, || {
         // SAFETY: NULL (refused) or NUL-terminated, by this function's contract.
         let name = unsafe { raw::c_name(p_name) }?;
-        let ours = match name {
-            b"vkGetInstanceProcAddr" => void_fn!(get_instance_proc_addr),
-            b"vkCreateInstance" => void_fn!(instance::create_instance),
-            b"vkDestroyInstance" => void_fn!(instance::destroy_instance),
-            b"vkCreateDevice" => void_fn!(device::create_device),
-            b"vkCreateDebugUtilsMessengerEXT" => void_fn!(instance::create_debug_utils_messenger),
-            b"vkDestroyDebugUtilsMessengerEXT" => {
-                void_fn!(instance::destroy_debug_utils_messenger)
-            }
-            b"vkCreateDebugReportCallbackEXT" => void_fn!(instance::create_debug_report_callback),
-            b"vkDestroyDebugReportCallbackEXT" => {
-                void_fn!(instance::destroy_debug_report_callback)
-            }
-            _ => layer_device_command(name),
-        };
-        if ours.is_some() {
-            return ours;
+        // Device-level commands too: the loader asks the layer for them with the instance.
+        if let Some(row) = intercepts::find(name) {
+            return (row.function)();
         }
         if instance == vk::Instance::null() {
             return None;

@@ -26,6 +26,17 @@ pub enum StructArg<T> {
     Valid(T),
 }
 
+impl<T> StructArg<T> {
+    /// The same argument, its structure's members turned into `U`.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> StructArg<U> {
+        match self {
+            Self::Null => StructArg::Null,
+            Self::WrongSType(found) => StructArg::WrongSType(found),
+            Self::Valid(t) => StructArg::Valid(f(t)),
+        }
+    }
+}
+
 /// Reads a Vulkan input structure: its `sType` first, the rest only when `sType` matches.
 ///
 /// # Safety

@@ -33,7 +33,13 @@ impl Default for ContractState {
 
 impl ContractState {
     /// Whether this export is still probed (counts it down).
+    #[inline(always)]
     pub fn take_probe(&self) -> bool {
+        self.probes_left.load(Ordering::Relaxed) != 0 && self.take_probe_slow()
+    }
+
+    #[cold]
+    fn take_probe_slow(&self) -> bool {
         self.probes_left
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
             .is_ok()

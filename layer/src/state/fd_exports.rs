@@ -157,12 +157,7 @@ mod tests {
     const FILE: FileId = FileId { dev: 1, ino: 2 };
 
     fn record(memory: u64) -> MemoryRecord {
-        MemoryRecord {
-            memory,
-            device: 0xd,
-            facts: Default::default(),
-            type_flags: Default::default(),
-        }
+        crate::state::PackedAllocation::EMPTY.record(memory, 0xd)
     }
 
     #[test]

@@ -94,7 +94,7 @@ impl RecentlyFreed {
                 .find_map(|slot| {
                     let allocation = slot.allocation.filter(|_| slot.memory == memory)?;
                     Some(FreedMemory {
-                        record: allocation.unpack(memory, device),
+                        record: allocation.record(memory, device),
                         name: slot.name.clone(),
                     })
                 })
@@ -135,7 +135,7 @@ mod tests {
         freed.remember(0x1000, allocation(2), Some("second".into()));
         let found = freed.find(0x1000, 7).expect("remembered");
         assert_eq!(
-            (found.record.facts.size, found.name.as_deref()),
+            (found.record.facts().size, found.name.as_deref()),
             (2, Some("second"))
         );
     }

@@ -20,16 +20,53 @@ pub struct AllocationFacts {
     pub dedicated: bool,
 }
 
-/// What the layer knows of a `VkDeviceMemory`, as the checks see it: the handles and what it
-/// was allocated with. Made on lookup from the map key, the owning device and the
-/// [`PackedAllocation`] stored.
+/// What the layer knows of a live `VkDeviceMemory`: its handle, its device, and what it was
+/// allocated with, packed as the map stores it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MemoryRecord {
     pub memory: u64,
     pub device: u64,
-    pub facts: AllocationFacts,
-    /// Property flags of `facts.memory_type_index` on the owning device (empty if out of range).
-    pub type_flags: vk::MemoryPropertyFlags,
+    pub allocation: PackedAllocation,
+}
+
+impl MemoryRecord {
+    /// The record of `memory`, an allocation of `device` made with `facts` in a memory type with
+    /// `type_flags`.
+    pub fn new(
+        memory: u64,
+        device: u64,
+        facts: &AllocationFacts,
+        type_flags: vk::MemoryPropertyFlags,
+    ) -> Self {
+        Self {
+            memory,
+            device,
+            allocation: PackedAllocation::pack(facts, type_flags),
+        }
+    }
+
+    /// What `vkAllocateMemory` was given.
+    pub fn facts(&self) -> AllocationFacts {
+        self.allocation.facts()
+    }
+
+    /// `VkExportMemoryAllocateInfo::handleTypes`, or `None` without that structure.
+    #[inline(always)]
+    pub fn export(&self) -> Option<vk::ExternalMemoryHandleTypeFlags> {
+        self.allocation.export()
+    }
+
+    /// `VkExportMemoryAllocateInfoNV::handleTypes`, or `None` without that structure.
+    #[inline(always)]
+    pub fn export_nv(&self) -> Option<vk::ExternalMemoryHandleTypeFlagsNV> {
+        self.allocation.export_nv()
+    }
+
+    /// Property flags of the allocation's memory type (empty if out of range).
+    #[inline(always)]
+    pub fn type_flags(&self) -> vk::MemoryPropertyFlags {
+        self.allocation.type_flags
+    }
 }
 
 /// What a `VkDeviceMemory` argument turned out to be.
@@ -40,7 +77,7 @@ pub enum MemoryLookup {
     /// Not a live allocation of any device the layer knows: never allocated, or freed long ago.
     Unknown,
     /// A recently freed allocation of the device the command was called on.
-    Freed(super::freed::FreedMemory),
+    Freed(Box<super::freed::FreedMemory>),
     /// A live allocation of the device the command was called on.
     Live(MemoryRecord),
     /// A live allocation of another device.
@@ -106,72 +143,39 @@ impl PackedAllocation {
         }
     }
 
-    /// Whether every bit of `types` was in `VkExportMemoryAllocateInfo::handleTypes` (for a
-    /// non-empty `types`: false when the allocation had no such structure).
+    /// `VkExportMemoryAllocateInfo::handleTypes`, or `None` without that structure.
     #[inline(always)]
-    pub fn exported_as(&self, types: vk::ExternalMemoryHandleTypeFlags) -> bool {
-        self.export.contains(types)
+    pub fn export(&self) -> Option<vk::ExternalMemoryHandleTypeFlags> {
+        (self.bits & HAS_EXPORT != 0).then_some(self.export)
     }
 
-    /// As [`Self::exported_as`], for `VkExportMemoryAllocateInfoNV::handleTypes`.
+    /// `VkExportMemoryAllocateInfoNV::handleTypes`, or `None` without that structure.
     #[inline(always)]
-    pub fn exported_as_nv(&self, types: vk::ExternalMemoryHandleTypeFlagsNV) -> bool {
-        self.export_nv.contains(types)
+    pub fn export_nv(&self) -> Option<vk::ExternalMemoryHandleTypeFlagsNV> {
+        (self.bits & HAS_EXPORT_NV != 0).then_some(self.export_nv)
     }
 
-    /// Property flags of the allocation's memory type.
+    /// The record of `memory`, an allocation of `device` made with this.
     #[inline(always)]
-    pub fn type_flags(&self) -> vk::MemoryPropertyFlags {
-        self.type_flags
-    }
-
-    /// The record of `memory`, an allocation of `device`.
-    pub fn unpack(&self, memory: u64, device: u64) -> MemoryRecord {
-        let has = |bit: u8| self.bits & bit != 0;
+    pub fn record(self, memory: u64, device: u64) -> MemoryRecord {
         MemoryRecord {
             memory,
             device,
-            facts: AllocationFacts {
-                size: self.size,
-                memory_type_index: self.memory_type_index,
-                export: has(HAS_EXPORT).then_some(self.export),
-                export_nv: has(HAS_EXPORT_NV).then_some(self.export_nv),
-                export_win32_nv: has(EXPORT_WIN32_NV),
-                import: has(HAS_IMPORT).then_some(self.import),
-                dedicated: has(DEDICATED),
-            },
-            type_flags: self.type_flags,
+            allocation: self,
         }
     }
-}
 
-impl MemoryRecord {
-    pub fn packed(&self) -> PackedAllocation {
-        PackedAllocation::pack(&self.facts, self.type_flags)
-    }
-}
-
-/// A live allocation as the commands' fast path holds it: the handles and the packed record,
-/// unpacked into a [`MemoryRecord`] only when a message needs one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LiveMemory {
-    pub memory: u64,
-    pub device: u64,
-    pub allocation: PackedAllocation,
-}
-
-impl LiveMemory {
-    pub fn record(&self) -> MemoryRecord {
-        self.allocation.unpack(self.memory, self.device)
-    }
-}
-
-impl From<&MemoryRecord> for LiveMemory {
-    fn from(record: &MemoryRecord) -> Self {
-        Self {
-            memory: record.memory,
-            device: record.device,
-            allocation: record.packed(),
+    /// What was packed.
+    pub fn facts(&self) -> AllocationFacts {
+        let has = |bit: u8| self.bits & bit != 0;
+        AllocationFacts {
+            size: self.size,
+            memory_type_index: self.memory_type_index,
+            export: has(HAS_EXPORT).then_some(self.export),
+            export_nv: has(HAS_EXPORT_NV).then_some(self.export_nv),
+            export_win32_nv: has(EXPORT_WIN32_NV),
+            import: has(HAS_IMPORT).then_some(self.import),
+            dedicated: has(DEDICATED),
         }
     }
 }
@@ -194,15 +198,12 @@ mod tests {
         };
         for facts in [all, AllocationFacts::default()] {
             let flags = vk::MemoryPropertyFlags::RDMA_CAPABLE_NV;
-            let record = PackedAllocation::pack(&facts, flags).unpack(0x10, 0x20);
+            let record = MemoryRecord::new(0x10, 0x20, &facts, flags);
+            assert_eq!(record.facts(), facts);
+            assert_eq!(record.type_flags(), flags);
             assert_eq!(
-                record,
-                MemoryRecord {
-                    memory: 0x10,
-                    device: 0x20,
-                    facts,
-                    type_flags: flags
-                }
+                (record.export(), record.export_nv()),
+                (facts.export, facts.export_nv)
             );
         }
     }

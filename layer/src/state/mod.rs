@@ -20,5 +20,5 @@ pub mod this_thread;
 pub use device::{DeviceFacts, DeviceState, EnabledExtensions};
 pub use freed::{FreedMemory, RecentlyFreed};
 pub use instance::{InstanceState, Messenger};
-pub use memory::{AllocationFacts, LiveMemory, MemoryLookup, MemoryRecord, PackedAllocation};
+pub use memory::{AllocationFacts, MemoryLookup, MemoryRecord, PackedAllocation};
 pub use resources::{ExternalMemorySupport, HandleTypeSupport};

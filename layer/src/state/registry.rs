@@ -95,7 +95,7 @@ pub fn lookup_memory(device: &DeviceState, memory: u64) -> MemoryLookup {
         return MemoryLookup::Null;
     }
     if let Some(allocation) = device.memories.get_from_map(memory) {
-        return MemoryLookup::Live(allocation.unpack(memory, device.handle()));
+        return MemoryLookup::Live(allocation.record(memory, device.handle()));
     }
     lookup_dead_memory(device, memory)
 }
@@ -111,11 +111,11 @@ pub fn lookup_dead_memory(device: &DeviceState, memory: u64) -> MemoryLookup {
             continue;
         }
         if let Some(allocation) = other.memories.get_from_map(memory) {
-            return MemoryLookup::OtherDevice(allocation.unpack(memory, other.handle()));
+            return MemoryLookup::OtherDevice(allocation.record(memory, other.handle()));
         }
     }
     match device.freed.find(memory, device.handle()) {
-        Some(freed) => MemoryLookup::Freed(freed),
+        Some(freed) => MemoryLookup::Freed(Box::new(freed)),
         None => MemoryLookup::Unknown,
     }
 }

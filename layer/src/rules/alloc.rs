@@ -1,8 +1,8 @@
 //! `vkAllocateMemory` and `vkFreeMemory`: the rules the memory map depends on.
 
-use super::export::{describe_allocation, describe_dead_memory};
+use super::common::{describe_allocation, describe_dead_memory, Broken};
 use crate::finding::{Finding, ObjectRef, Outcome};
-use crate::raw::{AllocateInfoRead, ChainEnd, ChainRead, MAX_CHAIN_LENGTH};
+use crate::raw::{AllocateInfoRead, ChainEnd, MAX_CHAIN_LENGTH};
 use crate::state::{AllocationFacts, DeviceFacts, MemoryLookup};
 use crate::vk_names;
 use crate::vuid;
@@ -11,29 +11,29 @@ use ash::vk;
 const ALLOCATE: &str = "vkAllocateMemory";
 const FREE: &str = "vkFreeMemory";
 
-/// Whether [`check_allocate`] finds nothing in a call with `pMemory` set whose
-/// `VkMemoryAllocateInfo` was read into `facts` and `chain`: the command's fast path.
-/// `checks::fast_path_tests` holds the two together.
-#[inline(always)]
-pub fn is_clean(device: &DeviceFacts, facts: &AllocationFacts, chain: &ChainRead) -> bool {
-    let export_ok = match facts.export {
-        None => true,
-        Some(types) => {
-            facts.export_nv.is_none()
-                && !facts.export_win32_nv
-                && device.handle_types.contains(types)
-                && !is_zero_size_export(facts)
-        }
-    };
-    let export_nv_ok = facts.export_nv.map_or(true, |types| {
-        vk_names::valid_handle_type_nv_mask().contains(types)
-    });
-    chain.end == ChainEnd::Complete
-        && chain.repeated.is_none()
-        && export_ok
-        && export_nv_ok
-        && unavailable_export_structures(device, facts) == 0
-}
+/// `pMemory` is NULL.
+const OUTPUT_NULL: Broken = Broken::bit(0);
+/// `pAllocateInfo` is NULL.
+const INFO_NULL: Broken = Broken::bit(1);
+const S_TYPE: Broken = Broken::bit(2);
+/// The pNext chain loops (`VUID-VkMemoryAllocateInfo-sType-unique`).
+const CHAIN_CYCLE: Broken = Broken::bit(3);
+/// The layer's warning: more structures than it walks.
+const CHAIN_TOO_LONG: Broken = Broken::bit(4);
+/// A structure twice (`VUID-VkMemoryAllocateInfo-sType-unique`).
+const REPEATED: Broken = Broken::bit(5);
+/// `VUID-VkMemoryAllocateInfo-pNext-00640`: KHR and NV export structures mixed.
+const KHR_WITH_NV: Broken = Broken::bit(6);
+/// `VUID-VkExportMemoryAllocateInfo-handleTypes-parameter`.
+const HANDLE_TYPES_VALUE: Broken = Broken::bit(7);
+/// `VUID-VkMemoryAllocateInfo-allocationSize-07899`.
+const ZERO_SIZE_EXPORT: Broken = Broken::bit(8);
+/// `VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter`.
+const NV_HANDLE_TYPES_VALUE: Broken = Broken::bit(9);
+/// `VUID-VkMemoryAllocateInfo-pNext-pNext`, one bit per entry of [`EXPORT_STRUCTURES`].
+const UNAVAILABLE: u32 = 10;
+/// The rules that block the call.
+const BLOCKING: Broken = Broken(OUTPUT_NULL.0 | INFO_NULL.0 | S_TYPE.0 | CHAIN_CYCLE.0);
 
 /// The export structures of a `VkMemoryAllocateInfo` chain, each with what makes it available
 /// on a device (`VUID-VkMemoryAllocateInfo-pNext-pNext`); bit `i` of
@@ -79,100 +79,158 @@ fn is_zero_size_export(facts: &AllocationFacts) -> bool {
             .is_some_and(|t| !t.is_empty() && !t.intersects(android))
 }
 
-/// Checks the arguments of `vkAllocateMemory`: the pointers, then the `VkMemoryAllocateInfo`
-/// whose pNext chain was walked into `AllocationFacts`.
-#[inline]
+/// Every rule of `vkAllocateMemory` the arguments break: the pointers, then the
+/// `VkMemoryAllocateInfo` whose pNext chain was walked into `AllocationFacts`.
+#[inline(always)]
+pub fn evaluate_allocate(
+    device: &DeviceFacts,
+    info: &AllocateInfoRead,
+    output_null: bool,
+) -> Broken {
+    let broken = Broken::NONE.with(OUTPUT_NULL, output_null);
+    let (facts, chain) = match info {
+        AllocateInfoRead::Valid(facts, chain) => (facts, chain),
+        AllocateInfoRead::Null => return broken.with(INFO_NULL, true),
+        AllocateInfoRead::WrongSType(_) => return broken.with(S_TYPE, true),
+    };
+    let nv_mask = vk_names::valid_handle_type_nv_mask();
+    broken
+        .with(CHAIN_CYCLE, chain.end == ChainEnd::Cycle)
+        .with(CHAIN_TOO_LONG, chain.end == ChainEnd::TooLong)
+        .with(REPEATED, chain.repeated.is_some())
+        .with(
+            KHR_WITH_NV,
+            facts.export.is_some() && (facts.export_nv.is_some() || facts.export_win32_nv),
+        )
+        .and(Broken(
+            u32::from(unavailable_export_structures(device, facts)) << UNAVAILABLE,
+        ))
+        .with(
+            HANDLE_TYPES_VALUE,
+            facts
+                .export
+                .is_some_and(|t| !device.handle_types.contains(t)),
+        )
+        .with(ZERO_SIZE_EXPORT, is_zero_size_export(facts))
+        .with(
+            NV_HANDLE_TYPES_VALUE,
+            facts.export_nv.is_some_and(|t| !nv_mask.contains(t)),
+        )
+}
+
+/// Every finding of `vkAllocateMemory` (what the pipeline does, in one step: for the unit tests
+/// and the fuzz target).
 pub fn check_allocate(device: &DeviceFacts, info: &AllocateInfoRead, output_null: bool) -> Outcome {
+    describe_allocate(device, info, evaluate_allocate(device, info, output_null))
+}
+
+/// The findings of the rules in `broken` (what [`evaluate_allocate`] returned for `info`).
+#[cold]
+#[inline(never)]
+pub fn describe_allocate(device: &DeviceFacts, info: &AllocateInfoRead, broken: Broken) -> Outcome {
     let mut outcome = Outcome::default();
-    let device_ref = ObjectRef::device(device.handle);
-    if output_null {
-        outcome.block(
-            Finding::new(
-                vuid::ALLOC_PMEMORY_PARAM,
-                ALLOCATE,
-                "pMemory",
-                "vkAllocateMemory(): pMemory is NULL. The call was not passed to the driver.",
-            )
-            .with(device_ref),
-        );
+    if broken.is_empty() {
+        return outcome;
     }
-    let (facts, chain, repeated) = match info {
-        AllocateInfoRead::Valid(facts, read) => (facts, read.end, read.repeated),
+    let device_ref = ObjectRef::device(device.handle);
+    let finding = |id, field: &'static str, message: String| {
+        Finding::new(id, ALLOCATE, field, message).with(device_ref)
+    };
+    if broken.has(OUTPUT_NULL) {
+        outcome.block(finding(
+            vuid::ALLOC_PMEMORY_PARAM,
+            "pMemory",
+            "vkAllocateMemory(): pMemory is NULL. The call was not passed to the driver.".into(),
+        ));
+    }
+    let facts = match info {
+        AllocateInfoRead::Valid(facts, _) => facts,
         AllocateInfoRead::Null => {
-            outcome.block(
-                Finding::new(
-                    vuid::ALLOC_INFO_PARAM,
-                    ALLOCATE,
-                    "pAllocateInfo",
-                    "vkAllocateMemory(): pAllocateInfo is NULL; it must point to a valid \
-                     VkMemoryAllocateInfo. The call was not passed to the driver.",
-                )
-                .with(device_ref),
-            );
+            outcome.block(finding(
+                vuid::ALLOC_INFO_PARAM,
+                "pAllocateInfo",
+                "vkAllocateMemory(): pAllocateInfo is NULL; it must point to a valid \
+                 VkMemoryAllocateInfo. The call was not passed to the driver."
+                    .into(),
+            ));
             return outcome;
         }
         AllocateInfoRead::WrongSType(found) => {
-            outcome.block(
-                Finding::new(
-                    vuid::ALLOC_STYPE,
-                    ALLOCATE,
-                    "pAllocateInfo->sType",
-                    format!(
-                        "vkAllocateMemory(): pAllocateInfo->sType is {}; it must be \
-                         VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO. The call was not passed to the \
-                         driver.",
-                        vk_names::structure_type(*found)
-                    ),
-                )
-                .with(device_ref),
-            );
+            outcome.block(finding(
+                vuid::ALLOC_STYPE,
+                "pAllocateInfo->sType",
+                format!(
+                    "vkAllocateMemory(): pAllocateInfo->sType is {}; it must be \
+                     VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO. The call was not passed to the \
+                     driver.",
+                    vk_names::structure_type(*found)
+                ),
+            ));
             return outcome;
         }
     };
-    match chain {
-        ChainEnd::Complete => {}
-        ChainEnd::Cycle => outcome.block(
-            Finding::new(
-                vuid::ALLOC_STYPE_UNIQUE,
-                ALLOCATE,
-                "pAllocateInfo->pNext",
-                "vkAllocateMemory(): the pNext chain of pAllocateInfo loops back on itself, so \
-                 structures repeat in it. The call was not passed to the driver, which would walk \
-                 the chain forever.",
-            )
-            .with(device_ref),
-        ),
-        ChainEnd::TooLong => outcome.push(
-            Finding::new(
-                vuid::PNEXT_CHAIN_TOO_LONG,
-                ALLOCATE,
-                "pAllocateInfo->pNext",
-                format!(
-                    "vkAllocateMemory(): the pNext chain of pAllocateInfo has more than \
-                     {MAX_CHAIN_LENGTH} structures; the layer checked only the first \
-                     {MAX_CHAIN_LENGTH}."
-                ),
-            )
-            .with(device_ref),
-        ),
+    describe_chain(info, broken, &finding, &mut outcome);
+    describe_export_structures(device, facts, broken, &finding, &mut outcome);
+    debug_assert_eq!(outcome.blocked, broken.has(BLOCKING));
+    outcome
+}
+
+type MakeFinding<'a> = &'a dyn Fn(&'static str, &'static str, String) -> Finding;
+
+/// The pNext chain itself: a loop, too long, a structure twice.
+fn describe_chain(
+    info: &AllocateInfoRead,
+    broken: Broken,
+    finding: MakeFinding,
+    outcome: &mut Outcome,
+) {
+    let field = "pAllocateInfo->pNext";
+    if broken.has(CHAIN_CYCLE) {
+        outcome.block(finding(
+            vuid::ALLOC_STYPE_UNIQUE,
+            field,
+            "vkAllocateMemory(): the pNext chain of pAllocateInfo loops back on itself, so \
+             structures repeat in it. The call was not passed to the driver, which would walk \
+             the chain forever."
+                .into(),
+        ));
     }
-    if let Some(s_type) = repeated {
-        outcome.push(
-            Finding::new(
-                vuid::ALLOC_STYPE_UNIQUE,
-                ALLOCATE,
-                "pAllocateInfo->pNext",
-                format!(
-                    "vkAllocateMemory(): the pNext chain of pAllocateInfo has more than one \
-                     structure of type {}; each sType in the chain must be unique. The layer \
-                     merged what they say; the driver may read only one of them.",
-                    vk_names::structure_type(s_type)
-                ),
-            )
-            .with(device_ref),
-        );
+    if broken.has(CHAIN_TOO_LONG) {
+        outcome.push(finding(
+            vuid::PNEXT_CHAIN_TOO_LONG,
+            field,
+            format!(
+                "vkAllocateMemory(): the pNext chain of pAllocateInfo has more than \
+                 {MAX_CHAIN_LENGTH} structures; the layer checked only the first \
+                 {MAX_CHAIN_LENGTH}."
+            ),
+        ));
     }
-    if facts.export.is_some() && (facts.export_nv.is_some() || facts.export_win32_nv) {
+    if let (true, AllocateInfoRead::Valid(_, chain)) = (broken.has(REPEATED), info) {
+        let s_type = chain.repeated.unwrap_or_default();
+        outcome.push(finding(
+            vuid::ALLOC_STYPE_UNIQUE,
+            field,
+            format!(
+                "vkAllocateMemory(): the pNext chain of pAllocateInfo has more than one \
+                 structure of type {}; each sType in the chain must be unique. The layer \
+                 merged what they say; the driver may read only one of them.",
+                vk_names::structure_type(s_type)
+            ),
+        ));
+    }
+}
+
+/// The export structures: mixed, unavailable on the device, their handle types, the size.
+fn describe_export_structures(
+    device: &DeviceFacts,
+    facts: &AllocationFacts,
+    broken: Broken,
+    finding: MakeFinding,
+    outcome: &mut Outcome,
+) {
+    let device_name = vk_names::handle(vk::ObjectType::DEVICE, device.handle);
+    if broken.has(KHR_WITH_NV) {
         let mut others = Vec::new();
         if facts.export_nv.is_some() {
             others.push("VkExportMemoryAllocateInfoNV");
@@ -180,97 +238,74 @@ pub fn check_allocate(device: &DeviceFacts, info: &AllocateInfoRead, output_null
         if facts.export_win32_nv {
             others.push("VkExportMemoryWin32HandleInfoNV");
         }
-        outcome.push(
-            Finding::new(
-                vuid::ALLOC_PNEXT_00640,
-                ALLOCATE,
+        outcome.push(finding(
+            vuid::ALLOC_PNEXT_00640,
+            "pAllocateInfo->pNext",
+            format!(
+                "vkAllocateMemory(): the pNext chain of pAllocateInfo has a \
+                 VkExportMemoryAllocateInfo together with {}; the KHR and NV export structures \
+                 cannot be mixed.",
+                others.join(" and ")
+            ),
+        ));
+    }
+    for (i, (structure, needs)) in EXPORT_STRUCTURES.iter().enumerate() {
+        if broken.has(Broken::bit(UNAVAILABLE + i as u32)) {
+            outcome.push(finding(
+                vuid::ALLOC_PNEXT_PNEXT,
                 "pAllocateInfo->pNext",
                 format!(
-                    "vkAllocateMemory(): the pNext chain of pAllocateInfo has a \
-                     VkExportMemoryAllocateInfo together with {}; the KHR and NV export structures \
-                     cannot be mixed.",
-                    others.join(" and ")
+                    "vkAllocateMemory(): the pNext chain of pAllocateInfo has a {structure}, \
+                     but {device_name} was created without {needs}."
                 ),
-            )
-            .with(device_ref),
-        );
-    }
-    let unavailable = unavailable_export_structures(device, facts);
-    for (i, (structure, needs)) in EXPORT_STRUCTURES.iter().enumerate() {
-        if unavailable & (1 << i) != 0 {
-            outcome.push(
-                Finding::new(
-                    vuid::ALLOC_PNEXT_PNEXT,
-                    ALLOCATE,
-                    "pAllocateInfo->pNext",
-                    format!(
-                        "vkAllocateMemory(): the pNext chain of pAllocateInfo has a {structure}, \
-                         but {} was created without {needs}.",
-                        vk_names::handle(vk::ObjectType::DEVICE, device.handle)
-                    ),
-                )
-                .with(device_ref),
-            );
+            ));
         }
     }
-    if let Some(types) = facts.export {
-        if !device.handle_types.contains(types) {
-            outcome.push(
-                Finding::new(
-                    vuid::EXPORT_HANDLE_TYPES_PARAM,
-                    ALLOCATE,
-                    "pAllocateInfo->pNext<VkExportMemoryAllocateInfo>.handleTypes",
-                    format!(
-                        "vkAllocateMemory(): pAllocateInfo->pNext<VkExportMemoryAllocateInfo>\
-                         .handleTypes is {}, which is not a valid combination of \
-                         VkExternalMemoryHandleTypeFlagBits values on {}: {}.",
-                        vk_names::handle_types(types),
-                        vk_names::handle(vk::ObjectType::DEVICE, device.handle),
-                        vk_names::invalid_handle_types(
-                            types & !device.handle_types,
-                            device.handle_types,
-                            false
-                        )
-                    ),
+    if let (true, Some(types)) = (broken.has(HANDLE_TYPES_VALUE), facts.export) {
+        outcome.push(finding(
+            vuid::EXPORT_HANDLE_TYPES_PARAM,
+            "pAllocateInfo->pNext<VkExportMemoryAllocateInfo>.handleTypes",
+            format!(
+                "vkAllocateMemory(): pAllocateInfo->pNext<VkExportMemoryAllocateInfo>\
+                 .handleTypes is {}, which is not a valid combination of \
+                 VkExternalMemoryHandleTypeFlagBits values on {device_name}: {}.",
+                vk_names::handle_types(types),
+                vk_names::invalid_handle_types(
+                    types & !device.handle_types,
+                    device.handle_types,
+                    false
                 )
-                .with(device_ref),
-            );
-        }
+            ),
+        ));
     }
-    if is_zero_size_export(facts) {
-        outcome.push(
-            Finding::new(
-                vuid::ALLOC_SIZE_07899,
-                ALLOCATE,
-                "pAllocateInfo->allocationSize",
-                format!(
-                    "vkAllocateMemory(): pAllocateInfo->allocationSize is 0, but the allocation is \
-                     exported (VkExportMemoryAllocateInfo::handleTypes = {}); an exported \
-                     allocation must have a size greater than 0.",
-                    vk_names::handle_types(facts.export.unwrap_or_default())
-                ),
-            )
-            .with(device_ref),
-        );
+    if broken.has(ZERO_SIZE_EXPORT) {
+        outcome.push(finding(
+            vuid::ALLOC_SIZE_07899,
+            "pAllocateInfo->allocationSize",
+            format!(
+                "vkAllocateMemory(): pAllocateInfo->allocationSize is 0, but the allocation is \
+                 exported (VkExportMemoryAllocateInfo::handleTypes = {}); an exported \
+                 allocation must have a size greater than 0.",
+                vk_names::handle_types(facts.export.unwrap_or_default())
+            ),
+        ));
     }
-    if let Some(types) = facts.export_nv {
-        if !vk_names::valid_handle_type_nv_mask().contains(types) {
-            outcome.push(
-                Finding::new(
-                    vuid::EXPORT_NV_HANDLE_TYPES_PARAM,
-                    ALLOCATE,
-                    "pAllocateInfo->pNext<VkExportMemoryAllocateInfoNV>.handleTypes",
-                    format!(
-                        "vkAllocateMemory(): pAllocateInfo->pNext<VkExportMemoryAllocateInfoNV>.handleTypes is {}, which \
-                         is not a combination of VkExternalMemoryHandleTypeFlagBitsNV values.",
-                        vk_names::handle_types_nv(types)
-                    ),
-                )
-                .with(device_ref),
-            );
-        }
+    if let (true, Some(types)) = (broken.has(NV_HANDLE_TYPES_VALUE), facts.export_nv) {
+        outcome.push(finding(
+            vuid::EXPORT_NV_HANDLE_TYPES_PARAM,
+            "pAllocateInfo->pNext<VkExportMemoryAllocateInfoNV>.handleTypes",
+            format!(
+                "vkAllocateMemory(): pAllocateInfo->pNext<VkExportMemoryAllocateInfoNV>.handleTypes \
+                 is {}, which is not a combination of VkExternalMemoryHandleTypeFlagBitsNV values.",
+                vk_names::handle_types_nv(types)
+            ),
+        ));
     }
-    outcome
+}
+
+/// Whether `broken` blocks the call.
+pub fn blocks(broken: Broken) -> bool {
+    broken.has(BLOCKING)
 }
 
 /// Checks the `memory` argument of `vkFreeMemory`.
@@ -316,8 +351,8 @@ pub fn check_free(device: &DeviceFacts, memory: u64, lookup: &MemoryLookup) -> O
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checks::fixtures::*;
     use crate::raw::ChainRead;
+    use crate::rules::fixtures::*;
     use crate::state::AllocationFacts;
 
     fn check(facts: &AllocationFacts, chain: ChainEnd) -> Outcome {
@@ -441,7 +476,12 @@ mod tests {
         assert!(out.findings[1]
             .message
             .contains("VkExportMemoryWin32HandleInfoNV"));
-        assert!(!is_clean(&device, &facts, &ChainRead::COMPLETE));
+        assert!(!evaluate_allocate(
+            &device,
+            &AllocateInfoRead::Valid(facts, ChainRead::COMPLETE),
+            false
+        )
+        .is_empty());
     }
 
     #[test]
@@ -465,7 +505,12 @@ mod tests {
             assert_eq!(out.ids(), [vuid::EXPORT_HANDLE_TYPES_PARAM]);
             let msg = &out.findings[0].message;
             assert!(msg.contains(says), "{msg}");
-            assert!(!is_clean(&device, &facts, &ChainRead::COMPLETE));
+            assert!(!evaluate_allocate(
+                &device,
+                &AllocateInfoRead::Valid(facts, ChainRead::COMPLETE),
+                false
+            )
+            .is_empty());
         }
     }
 
@@ -521,7 +566,7 @@ mod tests {
             record: record_on(DEVICE, exported(OPAQUE_FD)),
             name: Some("staging".into()),
         };
-        let out = check_free(&d, MEMORY, &MemoryLookup::Freed(freed));
+        let out = check_free(&d, MEMORY, &MemoryLookup::Freed(Box::new(freed)));
         assert_eq!(out.ids(), [vuid::FREE_MEMORY_PARAM]);
         let msg = &out.findings[0].message;
         assert!(msg.contains("VkDeviceMemory 0x3000, which was already freed with vkFreeMemory (it had been allocated on VkDevice 0xd000 with allocationSize 65536"), "{msg}");

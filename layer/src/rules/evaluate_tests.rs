@@ -1,23 +1,18 @@
-//! The commands' fast path asks each command's `is_clean` whether a well-formed call on live
-//! memory has nothing to report, and skips the full check when it says so; `vkFreeMemory` skips
-//! it for live memory of the device. These tests hold the two together: over every combination
-//! of device, allocation and handle type below, `is_clean` is true exactly when the full check
-//! finds nothing, and freeing live memory finds nothing. (The `checks` fuzz target checks the
-//! same on arbitrary input.)
+//! Each rule is evaluated once (`evaluate`) and described once (`describe`, only for what
+//! `evaluate` said is broken). These tests hold the two together over every combination of
+//! device, allocation and handle type below: each broken rule gets exactly one finding, a call
+//! with nothing broken gets none, and the call is blocked exactly when a blocking rule is
+//! broken. (The `checks` fuzz target checks the outcomes against an independent model of the
+//! spec on arbitrary input.)
 
-use super::export::ExportArgs;
+use super::common::Broken;
+use super::export::{check, describe, evaluate, ExportCall, ExportCommand};
 use super::fixtures::*;
-use super::win32_nv::{self, Win32Args};
-use super::{alloc, fd, metal, rdma};
+use super::{alloc, fd, metal, rdma, win32_nv};
 use crate::finding::Outcome;
 use crate::raw::{AllocateInfoRead, ChainEnd, ChainRead};
-use crate::state::{
-    AllocationFacts, DeviceFacts, EnabledExtensions, MemoryLookup, MemoryRecord, PackedAllocation,
-};
+use crate::state::{AllocationFacts, DeviceFacts, EnabledExtensions, MemoryLookup, MemoryRecord};
 use ash::vk;
-
-type IsClean = fn(&DeviceFacts, &PackedAllocation, vk::ExternalMemoryHandleTypeFlags) -> bool;
-type Check = fn(&DeviceFacts, &ExportArgs) -> Outcome;
 
 /// The fully enabled device, and each variant with one thing missing.
 fn devices() -> Vec<DeviceFacts> {
@@ -91,26 +86,26 @@ fn allocations() -> Vec<AllocationFacts> {
     all
 }
 
-/// Asserts that a fast-path predicate said `clean` exactly when the full check found nothing
-/// (`what` names the case); 1 for a clean call, to count them.
-fn agree(clean: bool, outcome: &Outcome, what: impl FnOnce() -> String) -> usize {
+/// Asserts that `outcome` has one finding per rule of `broken` (`what` names the case); 1 for a
+/// call with nothing broken, to count them.
+fn one_finding_per_rule(broken: Broken, outcome: &Outcome, what: impl FnOnce() -> String) -> usize {
     assert_eq!(
-        clean,
-        outcome.findings.is_empty(),
-        "{}: {:?}",
+        broken.0.count_ones() as usize,
+        outcome.findings.len(),
+        "{}: {broken:?} {:?}",
         what(),
         outcome.ids()
     );
-    usize::from(clean)
+    usize::from(broken.is_empty())
 }
 
 fn record(device: &DeviceFacts, facts: AllocationFacts) -> MemoryRecord {
-    MemoryRecord {
-        memory: MEMORY,
-        device: device.handle,
-        facts,
-        type_flags: device.type_flags(facts.memory_type_index),
-    }
+    MemoryRecord::new(
+        MEMORY,
+        device.handle,
+        &facts,
+        device.type_flags(facts.memory_type_index),
+    )
 }
 
 #[test]
@@ -118,36 +113,31 @@ fn record(device: &DeviceFacts, facts: AllocationFacts) -> MemoryRecord {
     miri,
     ignore = "pure logic over a large grid, no unsafe code: Miri adds nothing but hours"
 )]
-fn is_clean_is_true_exactly_when_the_full_check_finds_nothing() {
-    let commands: [(&str, IsClean, Check); 3] = [
-        ("fd", fd::is_clean, fd::check_get_memory_fd),
-        (
-            "rdma",
-            rdma::is_clean,
-            rdma::check_get_memory_remote_address,
-        ),
-        (
-            "metal",
-            metal::is_clean,
-            metal::check_get_memory_metal_handle,
-        ),
+fn each_broken_export_rule_is_described_once() {
+    let commands: [&ExportCommand; 4] = [
+        &fd::COMMAND,
+        &rdma::COMMAND,
+        &metal::COMMAND,
+        &win32_nv::COMMAND,
     ];
-    let mut clean_calls = [0usize; 3];
+    let mut clean_calls = [0usize; 4];
     for device in devices() {
         for facts in allocations() {
             let record = record(&device, facts);
-            let packed = record.packed();
             for handle_type in masks(u32::MAX) {
-                let handle_type = vk::ExternalMemoryHandleTypeFlags::from_raw(handle_type);
-                let mut args = good_args(handle_type, facts);
-                args.memory = MemoryLookup::Live(record);
-                for (i, (name, is_clean, check)) in commands.iter().enumerate() {
-                    let outcome = check(&device, &args);
-                    let clean = is_clean(&device, &packed, handle_type);
-                    clean_calls[i] += agree(clean, &outcome, || {
+                let mut call = good_args(
+                    vk::ExternalMemoryHandleTypeFlags::from_raw(handle_type),
+                    facts,
+                );
+                call.memory = MemoryLookup::Live(record);
+                for (i, cmd) in commands.iter().enumerate() {
+                    let broken = evaluate(cmd, &device, &call);
+                    let outcome = describe(cmd, &device, &call, broken);
+                    assert_eq!(outcome.blocked, broken.has(Broken::EXPORT_BLOCKING));
+                    clean_calls[i] += one_finding_per_rule(broken, &outcome, || {
                         format!(
-                            "{name}: {handle_type:?} on {facts:?}, device {:?}, rdma feature {}",
-                            device.extensions, device.rdma_feature
+                            "{}: {handle_type:#x} on {facts:?}, device {:?}, rdma feature {}",
+                            cmd.name, device.extensions, device.rdma_feature
                         )
                     });
                 }
@@ -158,36 +148,43 @@ fn is_clean_is_true_exactly_when_the_full_check_finds_nothing() {
 }
 
 #[test]
-#[cfg_attr(
-    miri,
-    ignore = "pure logic over a large grid, no unsafe code: Miri adds nothing but hours"
-)]
-fn win32_is_clean_is_true_exactly_when_the_full_check_finds_nothing() {
-    let mut clean_calls = 0;
-    for device in devices() {
-        for facts in allocations() {
-            let record = record(&device, facts);
-            let packed = record.packed();
-            for handle_type in masks(u32::MAX) {
-                let handle_type = vk::ExternalMemoryHandleTypeFlagsNV::from_raw(handle_type);
-                let args = Win32Args {
-                    memory_handle: MEMORY,
-                    memory: MemoryLookup::Live(record),
-                    handle_type,
-                    output_null: false,
-                };
-                let outcome = win32_nv::check_get_memory_win32_handle(&device, &args);
-                let clean = win32_nv::is_clean(&device, &packed, handle_type);
-                clean_calls += agree(clean, &outcome, || {
-                    format!(
-                        "{handle_type:?} on {facts:?}, device {:?}",
-                        device.extensions
-                    )
-                });
-            }
+fn structural_rules_are_described_once_and_block() {
+    let device = fd_device();
+    let calls = [
+        ExportCall {
+            info: crate::raw::StructArg::Null,
+            output_null: true,
+            memory: MemoryLookup::Null,
+        },
+        ExportCall {
+            info: crate::raw::StructArg::WrongSType(vk::StructureType::APPLICATION_INFO),
+            output_null: false,
+            memory: MemoryLookup::Null,
+        },
+        ExportCall {
+            memory: MemoryLookup::Unknown,
+            ..good_args(OPAQUE_FD, exported(OPAQUE_FD))
+        },
+    ];
+    for cmd in [
+        &fd::COMMAND,
+        &rdma::COMMAND,
+        &metal::COMMAND,
+        &win32_nv::COMMAND,
+    ] {
+        // The Win32 NV command has no info structure: it is never NULL nor mistyped.
+        let calls = if cmd.info.is_some() {
+            &calls[..]
+        } else {
+            &calls[2..]
+        };
+        for call in calls {
+            let broken = evaluate(cmd, &device, call);
+            let outcome = check(cmd, &device, call);
+            assert!(outcome.blocked, "{}", cmd.name);
+            one_finding_per_rule(broken, &outcome, || cmd.name.to_owned());
         }
     }
-    assert!(clean_calls > 0);
 }
 
 #[test]
@@ -195,7 +192,7 @@ fn win32_is_clean_is_true_exactly_when_the_full_check_finds_nothing() {
     miri,
     ignore = "pure logic over a large grid, no unsafe code: Miri adds nothing but hours"
 )]
-fn allocate_is_clean_is_true_exactly_when_the_full_check_finds_nothing() {
+fn each_broken_allocate_rule_is_described_once() {
     let chains = [
         ChainRead::COMPLETE,
         ChainRead {
@@ -232,9 +229,10 @@ fn allocate_is_clean_is_true_exactly_when_the_full_check_finds_nothing() {
         for facts in &facts_all {
             for chain in &chains {
                 let read = AllocateInfoRead::Valid(*facts, *chain);
-                let outcome = alloc::check_allocate(&device, &read, false);
-                let clean = alloc::is_clean(&device, facts, chain);
-                clean_calls += agree(clean, &outcome, || {
+                let broken = alloc::evaluate_allocate(&device, &read, false);
+                let outcome = alloc::describe_allocate(&device, &read, broken);
+                assert_eq!(outcome.blocked, alloc::blocks(broken));
+                clean_calls += one_finding_per_rule(broken, &outcome, || {
                     format!("{facts:?} {chain:?}, device {:?}", device.extensions)
                 });
             }
@@ -243,7 +241,8 @@ fn allocate_is_clean_is_true_exactly_when_the_full_check_finds_nothing() {
     assert!(clean_calls > 0);
 }
 
-/// `vkFreeMemory` of live memory of the device skips the check: it must find nothing there.
+/// `vkFreeMemory` of live memory of the device has nothing to evaluate: it must find nothing
+/// there.
 #[test]
 #[cfg_attr(
     miri,

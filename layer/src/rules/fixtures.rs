@@ -1,6 +1,6 @@
 //! Synthetic state for the checks' unit tests.
 
-use super::export::{ExportArgs, InfoFields};
+use super::export::{ExportCall, InfoFields};
 use crate::raw::StructArg;
 use crate::state::{AllocationFacts, DeviceFacts, EnabledExtensions, MemoryLookup, MemoryRecord};
 use ash::vk;
@@ -65,24 +65,19 @@ pub fn not_exported() -> AllocationFacts {
 
 pub fn record_on(device: u64, facts: AllocationFacts) -> MemoryRecord {
     let type_flags = fd_device().type_flags(facts.memory_type_index);
-    MemoryRecord {
-        memory: MEMORY,
-        device,
-        facts,
-        type_flags,
-    }
+    MemoryRecord::new(MEMORY, device, &facts, type_flags)
 }
 
 /// A well-formed call on `MEMORY` of `DEVICE`, allocated with `facts`.
 pub fn good_args(
     handle_type: vk::ExternalMemoryHandleTypeFlags,
     facts: AllocationFacts,
-) -> ExportArgs {
-    ExportArgs {
+) -> ExportCall {
+    ExportCall {
         info: StructArg::Valid(InfoFields {
             has_p_next: false,
             memory: MEMORY,
-            handle_type,
+            handle_type: handle_type.as_raw(),
         }),
         output_null: false,
         memory: MemoryLookup::Live(record_on(DEVICE, facts)),

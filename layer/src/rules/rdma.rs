@@ -1,11 +1,10 @@
-//! `vkGetMemoryRemoteAddressNV` (VK_NV_external_memory_rdma).
+//! `vkGetMemoryRemoteAddressNV` (VK_NV_external_memory_rdma): its names, IDs and own rules.
 
-use super::export::{
-    check_exported_with, check_handle_type_value, check_structure, describe_allocation,
-    exports_one_of, ExportArgs, ExportCommand,
-};
+use super::common::Broken;
+use super::common::{describe_allocation, FindingExt};
+use super::export::{exported_with, not_exported_with, ExportCommand, InfoFields, InfoStructure};
 use crate::finding::{Finding, ObjectRef, Outcome};
-use crate::state::{DeviceFacts, PackedAllocation};
+use crate::state::{DeviceFacts, MemoryRecord};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
@@ -14,51 +13,55 @@ pub const COMMAND: ExportCommand = ExportCommand {
     name: "vkGetMemoryRemoteAddressNV",
     extension: "VK_NV_external_memory_rdma",
     is_enabled: |e| e.nv_external_memory_rdma,
-    info_param: "pMemoryGetRemoteAddressInfo",
+    info: Some(InfoStructure {
+        param: "pMemoryGetRemoteAddressInfo",
+        type_name: "VkMemoryGetRemoteAddressInfoNV",
+        s_type: vk::StructureType::MEMORY_GET_REMOTE_ADDRESS_INFO_NV,
+        info_vuid: vuid::RDMA_INFO_PARAM,
+        s_type_vuid: vuid::RDMA_STYPE,
+        p_next_vuid: vuid::RDMA_PNEXT,
+    }),
     output_param: "pAddress",
-    info_type: "VkMemoryGetRemoteAddressInfoNV",
-    s_type: vk::StructureType::MEMORY_GET_REMOTE_ADDRESS_INFO_NV,
     device_vuid: vuid::RDMA_DEVICE_PARAM,
-    info_vuid: vuid::RDMA_INFO_PARAM,
     output_vuid: vuid::RDMA_PADDRESS_PARAM,
-    s_type_vuid: vuid::RDMA_STYPE,
-    p_next_vuid: vuid::RDMA_PNEXT,
     memory_vuid: vuid::RDMA_MEMORY_PARAM,
-    handle_type_vuid: vuid::RDMA_HANDLE_TYPE_PARAM,
+    other_device_vuid: vuid::MEMORY_OF_OTHER_DEVICE,
+    handle_type_vuid: Some(vuid::RDMA_HANDLE_TYPE_PARAM),
+    evaluate_values,
+    describe_values,
 };
 
-/// Whether [`check_get_memory_remote_address`] finds nothing in a well-formed call on live
-/// memory of the device (see `fd::is_clean`).
+/// The layer's warning: the device was created without the `externalMemoryRDMA` feature.
+const FEATURE_NOT_ENABLED: Broken = Broken::rule(0);
+/// The layer's warning: the memory type is not `RDMA_CAPABLE`.
+const TYPE_NOT_RDMA_CAPABLE: Broken = Broken::rule(1);
+/// `VUID-VkMemoryGetRemoteAddressInfoNV-handleType-04966`: exported with it.
+const NOT_EXPORTED: Broken = Broken::rule(2);
+
 #[inline(always)]
-pub fn is_clean(
-    device: &DeviceFacts,
-    allocation: &PackedAllocation,
-    handle_type: vk::ExternalMemoryHandleTypeFlags,
-) -> bool {
-    device.extensions.nv_external_memory_rdma
-        && device.rdma_feature
-        && allocation
-            .type_flags()
-            .contains(vk::MemoryPropertyFlags::RDMA_CAPABLE_NV)
-        && exports_one_of(device, allocation, handle_type, device.handle_types)
+fn evaluate_values(device: &DeviceFacts, info: &InfoFields, record: &MemoryRecord) -> Broken {
+    let capable = record
+        .type_flags()
+        .contains(vk::MemoryPropertyFlags::RDMA_CAPABLE_NV);
+    Broken::NONE
+        .with(FEATURE_NOT_ENABLED, !device.rdma_feature)
+        .with(TYPE_NOT_RDMA_CAPABLE, !capable)
+        .with(NOT_EXPORTED, !exported_with(info, record))
 }
 
-/// Every VUID of `vkGetMemoryRemoteAddressNV`, plus the layer's RDMA warnings.
-#[inline]
-pub fn check_get_memory_remote_address(device: &DeviceFacts, args: &ExportArgs) -> Outcome {
-    let mut outcome = Outcome::default();
-    let Some((info, record)) = check_structure(&COMMAND, device, args, &mut outcome) else {
-        return outcome;
-    };
-    let objects = [
-        ObjectRef::device(record.device),
-        ObjectRef::memory(record.memory),
-    ];
-    if !device.rdma_feature {
+fn describe_values(
+    cmd: &ExportCommand,
+    device: &DeviceFacts,
+    info: &InfoFields,
+    record: &MemoryRecord,
+    broken: Broken,
+    outcome: &mut Outcome,
+) {
+    if broken.has(FEATURE_NOT_ENABLED) {
         outcome.push(
             Finding::new(
                 vuid::RDMA_FEATURE_NOT_ENABLED,
-                COMMAND.name,
+                cmd.name,
                 "device",
                 format!(
                     "vkGetMemoryRemoteAddressNV(): {} was created without enabling \
@@ -67,17 +70,14 @@ pub fn check_get_memory_remote_address(device: &DeviceFacts, args: &ExportArgs) 
                     vk_names::handle(vk::ObjectType::DEVICE, device.handle)
                 ),
             )
-            .with(objects[0]),
+            .with(ObjectRef::device(record.device)),
         );
     }
-    if !record
-        .type_flags
-        .contains(vk::MemoryPropertyFlags::RDMA_CAPABLE_NV)
-    {
+    if broken.has(TYPE_NOT_RDMA_CAPABLE) {
         outcome.push(
             Finding::new(
                 vuid::RDMA_TYPE_NOT_CAPABLE,
-                COMMAND.name,
+                cmd.name,
                 "pMemoryGetRemoteAddressInfo->memory",
                 format!(
                     "vkGetMemoryRemoteAddressNV(): {} has a memory type without \
@@ -85,26 +85,29 @@ pub fn check_get_memory_remote_address(device: &DeviceFacts, args: &ExportArgs) 
                     describe_allocation(record)
                 ),
             )
-            .with(objects[0])
-            .with(objects[1]),
+            .with_memory(record),
         );
     }
-    check_handle_type_value(&COMMAND, device, info, record, &mut outcome);
-    check_exported_with(
-        &COMMAND,
-        vuid::RDMA_HANDLE_TYPE_04966,
-        info,
-        record,
-        &mut outcome,
-    );
-    outcome
+    if broken.has(NOT_EXPORTED) {
+        outcome.push(not_exported_with(
+            cmd,
+            vuid::RDMA_HANDLE_TYPE_04966,
+            info,
+            record,
+        ));
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checks::fixtures::*;
+    use crate::rules::export::ExportCall;
+    use crate::rules::fixtures::*;
     use crate::state::AllocationFacts;
+
+    fn check_get_memory_remote_address(device: &DeviceFacts, call: &ExportCall) -> Outcome {
+        crate::rules::export::check(&COMMAND, device, call)
+    }
 
     fn rdma_facts() -> AllocationFacts {
         AllocationFacts {

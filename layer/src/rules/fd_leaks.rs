@@ -4,7 +4,7 @@
 //! the memory when the process never closes it. Found by file identity, so that it holds whatever
 //! the app did with the numbers.
 
-use super::export::describe_allocation;
+use super::common::describe_allocation;
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::os::FileId;
 use crate::state::fd_exports::FreedExport;
@@ -129,7 +129,7 @@ mod tests {
         FreedExport {
             record: MemoryRecord {
                 memory,
-                ..crate::checks::fixtures::record_on(0xd, Default::default())
+                ..crate::rules::fixtures::record_on(0xd, Default::default())
             },
             name: Some("staging".into()),
             exported: ExportedFile {

@@ -10,6 +10,7 @@
 //! `vkGetPhysicalDeviceImageFormatProperties2` with `VkPhysicalDeviceExternalImageFormatInfo`, for
 //! the resource's own create info) come in as an [`ExternalMemorySupport`].
 
+use super::common::Broken;
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::ExternalMemorySupport;
 use crate::vk_names;
@@ -37,20 +38,35 @@ pub struct ResourceUse<'a> {
     pub support: &'a ExternalMemorySupport,
 }
 
-/// Whether the handle types asked about are all exportable, compatible with each other and, for
-/// memory that is not dedicated, none needs a dedicated allocation: nothing to report.
+/// `VUID-VkExportMemoryAllocateInfo-handleTypes-09860`: a handle type not exportable for the
+/// resource, or types not compatible with each other.
+const NOT_SUPPORTED: Broken = Broken::bit(0);
+/// `VUID-VkMemoryAllocateInfo-pNext-00639`: a `DEDICATED_ONLY` type, not dedicated.
+const NEEDS_DEDICATED: Broken = Broken::bit(1);
+
+/// The rules one use of exported memory with one resource breaks: whether each handle type asked
+/// about is exportable, all compatible with each other among those that are, and, for memory
+/// that is not dedicated, none needs a dedicated allocation.
 #[inline]
-pub fn is_clean(support: &ExternalMemorySupport, dedicated: bool) -> bool {
-    let mut exported = vk::ExternalMemoryHandleTypeFlags::empty();
-    let mut compatible_with_all = vk::ExternalMemoryHandleTypeFlags::from_raw(u32::MAX);
+pub fn evaluate(support: &ExternalMemorySupport, dedicated: bool) -> Broken {
+    let mut exportable = vk::ExternalMemoryHandleTypeFlags::empty();
+    let mut all_exportable = true;
+    let mut needs_dedicated_allocation = false;
     for (bit, answer) in support.entries() {
-        if !is_exportable(answer) || (!dedicated && needs_dedicated(answer)) {
-            return false;
+        if is_exportable(answer) {
+            exportable |= bit;
+        } else {
+            all_exportable = false;
         }
-        exported |= bit;
-        compatible_with_all &= answer.compatible;
+        needs_dedicated_allocation |= needs_dedicated(answer);
     }
-    compatible_with_all.contains(exported)
+    // Compatibility matters among the types that can be exported at all.
+    let compatible = support
+        .entries()
+        .all(|(bit, answer)| !exportable.contains(bit) || answer.compatible.contains(exportable));
+    Broken::NONE
+        .with(NOT_SUPPORTED, !all_exportable || !compatible)
+        .with(NEEDS_DEDICATED, !dedicated && needs_dedicated_allocation)
 }
 
 fn is_exportable(answer: crate::state::HandleTypeSupport) -> bool {
@@ -69,8 +85,14 @@ fn needs_dedicated(answer: crate::state::HandleTypeSupport) -> bool {
 
 /// Every finding of the two rules for one use of exported memory with one resource.
 pub fn check(use_: &ResourceUse) -> Outcome {
+    describe(use_, evaluate(use_.support, use_.dedicated))
+}
+
+/// The findings of the rules in `broken` (what [`evaluate`] returned for `use_`).
+#[cold]
+pub fn describe(use_: &ResourceUse, broken: Broken) -> Outcome {
     let mut outcome = Outcome::default();
-    if is_clean(use_.support, use_.dedicated) {
+    if broken.is_empty() {
         return outcome;
     }
     let objects = {
@@ -119,7 +141,7 @@ pub fn check(use_: &ResourceUse) -> Outcome {
             ));
         }
     }
-    if !problems.is_empty() {
+    if broken.has(NOT_SUPPORTED) {
         push(
             &mut outcome,
             vuid::EXPORT_HANDLE_TYPES_09860,
@@ -135,7 +157,7 @@ pub fn check(use_: &ResourceUse) -> Outcome {
             ),
         );
     }
-    if !use_.dedicated {
+    if broken.has(NEEDS_DEDICATED) {
         let dedicated_only: Vec<String> = use_
             .support
             .entries()
@@ -195,7 +217,7 @@ mod tests {
             support.set(*bit, *a);
             export |= *bit;
         }
-        let outcome = check(&ResourceUse {
+        let use_ = ResourceUse {
             command: "vkBindBufferMemory",
             field: "memory".into(),
             device: 0xd,
@@ -210,8 +232,11 @@ mod tests {
             export,
             dedicated,
             support: &support,
-        });
-        assert_eq!(is_clean(&support, dedicated), outcome.findings.is_empty());
+        };
+        let broken = evaluate(&support, dedicated);
+        let outcome = check(&use_);
+        // Each broken rule is described once.
+        assert_eq!(broken.0.count_ones() as usize, outcome.findings.len());
         outcome
     }
 

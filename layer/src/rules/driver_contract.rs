@@ -3,9 +3,9 @@
 //! set where the OS supports it; a successful export returns a valid fd, a non-NULL address or
 //! handle. These are warnings about the driver, not the app.
 
-use super::export::describe_allocation;
+use super::common::{describe_allocation, Broken};
 use crate::finding::{Finding, ObjectRef, Outcome};
-use crate::state::LiveMemory;
+use crate::state::MemoryRecord;
 use crate::vuid;
 use ash::vk;
 
@@ -25,10 +25,9 @@ fn driver_finding(
     id: &'static str,
     command: &'static str,
     field: &'static str,
-    memory: &LiveMemory,
+    record: &MemoryRecord,
     what: String,
 ) -> Finding {
-    let record = memory.record();
     Finding::new(
         id,
         command,
@@ -36,65 +35,82 @@ fn driver_finding(
         format!(
             "{command}(): the driver returned VK_SUCCESS for {}, but {what}. This is a driver \
              defect, not an error of the app.",
-            describe_allocation(&record)
+            describe_allocation(record)
         ),
     )
     .with(ObjectRef::device(record.device))
     .with(ObjectRef::memory(record.memory))
 }
 
-/// `vkGetMemoryFdKHR` returned `fd`.
+/// `*pFd` is not a file descriptor (below 0).
+const FD_INVALID: Broken = Broken::bit(0);
+/// `*pFd` is not open (probed).
+const FD_NOT_OPEN: Broken = Broken::bit(1);
+/// `*pFd` was open before the call (probed).
+const FD_NOT_NEW: Broken = Broken::bit(2);
+/// `*pFd` lacks `FD_CLOEXEC` (probed).
+const FD_NOT_CLOEXEC: Broken = Broken::bit(3);
+
+/// The rules `vkGetMemoryFdKHR`'s driver broke by returning `fd`; those that need system calls
+/// are judged only on a probed export (`probe`).
 #[inline(always)]
-pub fn check_fd(record: &LiveMemory, fd: i32, probe: Option<FdProbe>) -> Outcome {
+pub fn evaluate_fd(fd: i32, probe: Option<FdProbe>) -> Broken {
+    if fd < 0 {
+        return FD_INVALID;
+    }
+    match probe {
+        None => Broken::NONE,
+        Some(probe) if probe.open == Some(false) => FD_NOT_OPEN,
+        Some(probe) => Broken::NONE
+            .with(FD_NOT_NEW, probe.open_before_call)
+            .with(FD_NOT_CLOEXEC, probe.cloexec == Some(false)),
+    }
+}
+
+/// The findings of the rules in `broken` (what [`evaluate_fd`] returned for `fd`).
+#[cold]
+#[inline(never)]
+pub fn describe_fd(record: &MemoryRecord, fd: i32, broken: Broken) -> Outcome {
     const CMD: &str = "vkGetMemoryFdKHR";
     let mut outcome = Outcome::default();
-    if fd < 0 {
-        outcome.push(driver_finding(
+    let mut say = |id, what: String| outcome.push(driver_finding(id, CMD, "*pFd", record, what));
+    if broken.has(FD_INVALID) {
+        say(
             vuid::DRIVER_INVALID_FD,
-            CMD,
-            "*pFd",
-            record,
             format!("*pFd is {fd}, not a file descriptor"),
-        ));
-        return outcome;
+        );
     }
-    let Some(probe) = probe else { return outcome };
-    if probe.open == Some(false) {
-        outcome.push(driver_finding(
+    if broken.has(FD_NOT_OPEN) {
+        say(
             vuid::DRIVER_INVALID_FD,
-            CMD,
-            "*pFd",
-            record,
             format!("*pFd is {fd}, which is not an open file descriptor"),
-        ));
-        return outcome;
+        );
     }
-    if probe.open_before_call {
-        outcome.push(driver_finding(
+    if broken.has(FD_NOT_NEW) {
+        say(
             vuid::DRIVER_FD_NOT_NEW,
-            CMD,
-            "*pFd",
-            record,
             format!(
                 "*pFd is {fd}, which was already open before the call (the fd it returned on an \
                  earlier export): each vkGetMemoryFdKHR must create a new file descriptor, which \
                  the app owns and closes"
             ),
-        ));
+        );
     }
-    if probe.cloexec == Some(false) {
-        outcome.push(driver_finding(
+    if broken.has(FD_NOT_CLOEXEC) {
+        say(
             vuid::DRIVER_FD_NOT_CLOEXEC,
-            CMD,
-            "*pFd",
-            record,
             format!(
                 "*pFd ({fd}) does not have FD_CLOEXEC set: the spec requires close-on-exec on \
                  exported fds where the OS supports it, or child processes inherit the memory"
             ),
-        ));
+        );
     }
     outcome
+}
+
+/// Every finding about `fd` (for the tests: the command evaluates, then describes).
+pub fn check_fd(record: &MemoryRecord, fd: i32, probe: Option<FdProbe>) -> Outcome {
+    describe_fd(record, fd, evaluate_fd(fd, probe))
 }
 
 /// A handle-like result (`*pAddress`, `*pHandle`) must not be NULL after `VK_SUCCESS`.
@@ -103,7 +119,7 @@ fn check_not_null(
     id: &'static str,
     command: &'static str,
     field: &'static str,
-    record: &LiveMemory,
+    record: &MemoryRecord,
     value: usize,
 ) -> Outcome {
     let mut outcome = Outcome::default();
@@ -122,7 +138,7 @@ fn check_not_null(
 
 /// `vkGetMemoryRemoteAddressNV` returned `address`.
 #[inline(always)]
-pub fn check_remote_address(record: &LiveMemory, address: usize) -> Outcome {
+pub fn check_remote_address(record: &MemoryRecord, address: usize) -> Outcome {
     let (id, command) = (
         vuid::DRIVER_NULL_REMOTE_ADDRESS,
         "vkGetMemoryRemoteAddressNV",
@@ -132,14 +148,14 @@ pub fn check_remote_address(record: &LiveMemory, address: usize) -> Outcome {
 
 /// `vkGetMemoryWin32HandleNV` returned `handle`.
 #[inline(always)]
-pub fn check_win32_handle(record: &LiveMemory, handle: vk::HANDLE) -> Outcome {
+pub fn check_win32_handle(record: &MemoryRecord, handle: vk::HANDLE) -> Outcome {
     let (id, command) = (vuid::DRIVER_NULL_WIN32_HANDLE, "vkGetMemoryWin32HandleNV");
     check_not_null(id, command, "*pHandle", record, handle as usize)
 }
 
 /// `vkGetMemoryMetalHandleEXT` returned `handle`.
 #[inline(always)]
-pub fn check_metal_handle(record: &LiveMemory, handle: usize) -> Outcome {
+pub fn check_metal_handle(record: &MemoryRecord, handle: usize) -> Outcome {
     let (id, command) = (vuid::DRIVER_NULL_METAL_HANDLE, "vkGetMemoryMetalHandleEXT");
     check_not_null(id, command, "*pHandle", record, handle)
 }
@@ -147,10 +163,10 @@ pub fn check_metal_handle(record: &LiveMemory, handle: usize) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checks::fixtures::*;
+    use crate::rules::fixtures::*;
 
-    fn rec() -> LiveMemory {
-        LiveMemory::from(&record_on(DEVICE, exported(OPAQUE_FD)))
+    fn rec() -> MemoryRecord {
+        record_on(DEVICE, exported(OPAQUE_FD))
     }
 
     #[test]

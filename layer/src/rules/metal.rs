@@ -1,11 +1,10 @@
-//! `vkGetMemoryMetalHandleEXT` (VK_EXT_external_memory_metal).
+//! `vkGetMemoryMetalHandleEXT` (VK_EXT_external_memory_metal): its names, IDs and own rules.
 
-use super::export::{
-    check_handle_type_value, check_structure, describe_allocation, exports_one_of, is_one_of,
-    ExportArgs, ExportCommand,
-};
-use crate::finding::{Finding, ObjectRef, Outcome};
-use crate::state::{DeviceFacts, PackedAllocation};
+use super::common::Broken;
+use super::common::{describe_allocation, FindingExt};
+use super::export::{is_one_of, ExportCommand, InfoFields, InfoStructure};
+use crate::finding::{Finding, Outcome};
+use crate::state::{DeviceFacts, MemoryRecord};
 use crate::vk_ext;
 use crate::vk_names;
 use crate::vuid;
@@ -15,18 +14,33 @@ pub const COMMAND: ExportCommand = ExportCommand {
     name: "vkGetMemoryMetalHandleEXT",
     extension: vk_ext::EXT_EXTERNAL_MEMORY_METAL_NAME,
     is_enabled: |e| e.ext_external_memory_metal,
-    info_param: "pGetMetalHandleInfo",
+    info: Some(InfoStructure {
+        param: "pGetMetalHandleInfo",
+        type_name: "VkMemoryGetMetalHandleInfoEXT",
+        s_type: vk_ext::STRUCTURE_TYPE_MEMORY_GET_METAL_HANDLE_INFO_EXT,
+        info_vuid: vuid::METAL_INFO_PARAM,
+        s_type_vuid: vuid::METAL_STYPE,
+        p_next_vuid: vuid::METAL_PNEXT,
+    }),
     output_param: "pHandle",
-    info_type: "VkMemoryGetMetalHandleInfoEXT",
-    s_type: vk_ext::STRUCTURE_TYPE_MEMORY_GET_METAL_HANDLE_INFO_EXT,
     device_vuid: vuid::METAL_DEVICE_PARAM,
-    info_vuid: vuid::METAL_INFO_PARAM,
     output_vuid: vuid::METAL_PHANDLE_PARAM,
-    s_type_vuid: vuid::METAL_STYPE,
-    p_next_vuid: vuid::METAL_PNEXT,
     memory_vuid: vuid::METAL_MEMORY_PARAM,
-    handle_type_vuid: vuid::METAL_HANDLE_TYPE_PARAM,
+    other_device_vuid: vuid::MEMORY_OF_OTHER_DEVICE,
+    handle_type_vuid: Some(vuid::METAL_HANDLE_TYPE_PARAM),
+    evaluate_values,
+    describe_values,
 };
+
+/// `VUID-VkMemoryGetMetalHandleInfoEXT-memory-10413`: allocated with a
+/// `VkExportMemoryAllocateInfo`.
+const NO_EXPORT_INFO: Broken = Broken::rule(0);
+/// `VUID-VkMemoryGetMetalHandleInfoEXT-handleType-10415`: a Metal type.
+const NOT_A_METAL_TYPE: Broken = Broken::rule(1);
+/// `VUID-VkMemoryGetMetalHandleInfoEXT-handleType-10414`: in the export's handle types (said only
+/// when the allocation had a `VkExportMemoryAllocateInfo`; without one, 10413 says it, as the
+/// Khronos layer does).
+const NOT_EXPORTED: Broken = Broken::rule(2);
 
 /// The handle types `vkGetMemoryMetalHandleEXT` exports.
 const METAL_TYPES: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::from_raw(
@@ -35,36 +49,36 @@ const METAL_TYPES: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleT
         | vk_ext::HANDLE_TYPE_MTLHEAP.as_raw(),
 );
 
-/// Whether [`check_get_memory_metal_handle`] finds nothing in a well-formed call on live memory
-/// of the device (see `fd::is_clean`).
 #[inline(always)]
-pub fn is_clean(
-    device: &DeviceFacts,
-    allocation: &PackedAllocation,
-    handle_type: vk::ExternalMemoryHandleTypeFlags,
-) -> bool {
-    device.extensions.ext_external_memory_metal
-        && exports_one_of(device, allocation, handle_type, METAL_TYPES)
+fn evaluate_values(_: &DeviceFacts, info: &InfoFields, record: &MemoryRecord) -> Broken {
+    let export = record.export();
+    Broken::NONE
+        .with(NO_EXPORT_INFO, export.is_none())
+        .with(
+            NOT_A_METAL_TYPE,
+            !is_one_of(info.handle_type(), METAL_TYPES),
+        )
+        .with(
+            NOT_EXPORTED,
+            matches!(export, Some(types) if !types.contains(info.handle_type())),
+        )
 }
 
-/// Every VUID of `vkGetMemoryMetalHandleEXT`.
-#[inline]
-pub fn check_get_memory_metal_handle(device: &DeviceFacts, args: &ExportArgs) -> Outcome {
-    let mut outcome = Outcome::default();
-    let Some((info, record)) = check_structure(&COMMAND, device, args, &mut outcome) else {
-        return outcome;
-    };
-    let objects = [
-        ObjectRef::device(record.device),
-        ObjectRef::memory(record.memory),
-    ];
+fn describe_values(
+    cmd: &ExportCommand,
+    _: &DeviceFacts,
+    info: &InfoFields,
+    record: &MemoryRecord,
+    broken: Broken,
+    outcome: &mut Outcome,
+) {
     let field = "pGetMetalHandleInfo->handleType";
-    check_handle_type_value(&COMMAND, device, info, record, &mut outcome);
-    if record.facts.export.is_none() {
+    let handle_type = || vk_names::handle_types(info.handle_type());
+    if broken.has(NO_EXPORT_INFO) {
         outcome.push(
             Finding::new(
                 vuid::METAL_MEMORY_10413,
-                COMMAND.name,
+                cmd.name,
                 "pGetMetalHandleInfo->memory",
                 format!(
                     "vkGetMemoryMetalHandleEXT(): pGetMetalHandleInfo->memory is {}, which was \
@@ -73,16 +87,14 @@ pub fn check_get_memory_metal_handle(device: &DeviceFacts, args: &ExportArgs) ->
                     describe_allocation(record)
                 ),
             )
-            .with(objects[0])
-            .with(objects[1]),
+            .with_memory(record),
         );
     }
-    let handle_type = || vk_names::handle_types(info.handle_type);
-    if !is_one_of(info.handle_type, METAL_TYPES) {
+    if broken.has(NOT_A_METAL_TYPE) {
         outcome.push(
             Finding::new(
                 vuid::METAL_HANDLE_TYPE_10415,
-                COMMAND.name,
+                cmd.name,
                 field,
                 format!(
                     "vkGetMemoryMetalHandleEXT(): {field} is {}; it must be \
@@ -92,19 +104,14 @@ pub fn check_get_memory_metal_handle(device: &DeviceFacts, args: &ExportArgs) ->
                     handle_type()
                 ),
             )
-            .with(objects[0])
-            .with(objects[1]),
+            .with_memory(record),
         );
     }
-    // Without any VkExportMemoryAllocateInfo, 10413 above says it (as the Khronos layer does).
-    let Some(exported) = record.facts.export else {
-        return outcome;
-    };
-    if !exported.contains(info.handle_type) {
+    if let (true, Some(exported)) = (broken.has(NOT_EXPORTED), record.export()) {
         outcome.push(
             Finding::new(
                 vuid::METAL_HANDLE_TYPE_10414,
-                COMMAND.name,
+                cmd.name,
                 field,
                 format!(
                     "vkGetMemoryMetalHandleEXT(): {field} is {}, which was not included \
@@ -114,20 +121,23 @@ pub fn check_get_memory_metal_handle(device: &DeviceFacts, args: &ExportArgs) ->
                     describe_allocation(record)
                 ),
             )
-            .with(objects[0])
-            .with(objects[1]),
+            .with_memory(record),
         );
     }
-    outcome
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checks::fixtures::*;
+    use crate::rules::export::ExportCall;
+    use crate::rules::fixtures::*;
+
+    fn check_get_memory_metal_handle(device: &DeviceFacts, call: &ExportCall) -> Outcome {
+        crate::rules::export::check(&COMMAND, device, call)
+    }
     use crate::vk_ext::{HANDLE_TYPE_MTLBUFFER, HANDLE_TYPE_MTLHEAP, HANDLE_TYPE_MTLTEXTURE};
 
-    fn ids(args: ExportArgs) -> Vec<&'static str> {
+    fn ids(args: ExportCall) -> Vec<&'static str> {
         check_get_memory_metal_handle(&fd_device(), &args).ids()
     }
 
@@ -199,7 +209,7 @@ mod tests {
         let mut args = good_args(HANDLE_TYPE_MTLBUFFER, exported(HANDLE_TYPE_MTLBUFFER));
         args.output_null = true;
         assert_eq!(ids(args), [vuid::METAL_PHANDLE_PARAM]);
-        let args = ExportArgs {
+        let args = ExportCall {
             info: crate::raw::StructArg::WrongSType(ash::vk::StructureType::MEMORY_GET_FD_INFO_KHR),
             output_null: false,
             memory: crate::state::MemoryLookup::Null,

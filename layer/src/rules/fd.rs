@@ -1,11 +1,12 @@
-//! `vkGetMemoryFdKHR` (VK_KHR_external_memory_fd).
+//! `vkGetMemoryFdKHR` (VK_KHR_external_memory_fd): its names, IDs and own rules.
 
+use super::common::Broken;
+use super::common::FindingExt;
 use super::export::{
-    check_exported_with, check_handle_type_value, check_structure, exports_one_of, is_one_of,
-    ExportArgs, ExportCommand,
+    exported_with, is_one_of, not_exported_with, ExportCommand, InfoFields, InfoStructure,
 };
-use crate::finding::{Finding, ObjectRef, Outcome};
-use crate::state::{DeviceFacts, PackedAllocation};
+use crate::finding::{Finding, Outcome};
+use crate::state::{DeviceFacts, MemoryRecord};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
@@ -14,80 +15,88 @@ pub const COMMAND: ExportCommand = ExportCommand {
     name: "vkGetMemoryFdKHR",
     extension: "VK_KHR_external_memory_fd",
     is_enabled: |e| e.khr_external_memory_fd,
-    info_param: "pGetFdInfo",
+    info: Some(InfoStructure {
+        param: "pGetFdInfo",
+        type_name: "VkMemoryGetFdInfoKHR",
+        s_type: vk::StructureType::MEMORY_GET_FD_INFO_KHR,
+        info_vuid: vuid::FD_INFO_PARAM,
+        s_type_vuid: vuid::FD_STYPE,
+        p_next_vuid: vuid::FD_PNEXT,
+    }),
     output_param: "pFd",
-    info_type: "VkMemoryGetFdInfoKHR",
-    s_type: vk::StructureType::MEMORY_GET_FD_INFO_KHR,
     device_vuid: vuid::FD_DEVICE_PARAM,
-    info_vuid: vuid::FD_INFO_PARAM,
     output_vuid: vuid::FD_PFD_PARAM,
-    s_type_vuid: vuid::FD_STYPE,
-    p_next_vuid: vuid::FD_PNEXT,
     memory_vuid: vuid::FD_MEMORY_PARAM,
-    handle_type_vuid: vuid::FD_HANDLE_TYPE_PARAM,
+    other_device_vuid: vuid::MEMORY_OF_OTHER_DEVICE,
+    handle_type_vuid: Some(vuid::FD_HANDLE_TYPE_PARAM),
+    evaluate_values,
+    describe_values,
 };
+
+/// `VUID-VkMemoryGetFdInfoKHR-handleType-00672`: an fd type.
+const NOT_AN_FD_TYPE: Broken = Broken::rule(0);
+/// `VUID-VkMemoryGetFdInfoKHR-handleType-00671`: exported with it.
+const NOT_EXPORTED: Broken = Broken::rule(1);
 
 const FD_TYPES: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::from_raw(
     vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD.as_raw()
         | vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT.as_raw(),
 );
 
-/// Whether [`check_get_memory_fd`] finds nothing in a well-formed call (info structure read,
-/// `pNext` NULL, `pFd` set) on live memory of the device: the command's fast path, which builds
-/// no arguments and formats nothing. `checks::fast_path_tests` holds the two together.
 #[inline(always)]
-pub fn is_clean(
-    device: &DeviceFacts,
-    allocation: &PackedAllocation,
-    handle_type: vk::ExternalMemoryHandleTypeFlags,
-) -> bool {
-    device.extensions.khr_external_memory_fd
-        && exports_one_of(device, allocation, handle_type, FD_TYPES)
+fn evaluate_values(_: &DeviceFacts, info: &InfoFields, record: &MemoryRecord) -> Broken {
+    Broken::NONE
+        .with(NOT_AN_FD_TYPE, !is_one_of(info.handle_type(), FD_TYPES))
+        .with(NOT_EXPORTED, !exported_with(info, record))
 }
 
-/// Every VUID of `vkGetMemoryFdKHR` that the arguments and tracked state can decide.
-#[inline]
-pub fn check_get_memory_fd(device: &DeviceFacts, args: &ExportArgs) -> Outcome {
-    let mut outcome = Outcome::default();
-    let Some((info, record)) = check_structure(&COMMAND, device, args, &mut outcome) else {
-        return outcome;
-    };
-    check_handle_type_value(&COMMAND, device, info, record, &mut outcome);
-    if !is_one_of(info.handle_type, FD_TYPES) {
+fn describe_values(
+    cmd: &ExportCommand,
+    _: &DeviceFacts,
+    info: &InfoFields,
+    record: &MemoryRecord,
+    broken: Broken,
+    outcome: &mut Outcome,
+) {
+    if broken.has(NOT_AN_FD_TYPE) {
         outcome.push(
             Finding::new(
                 vuid::FD_HANDLE_TYPE_00672,
-                COMMAND.name,
+                cmd.name,
                 "pGetFdInfo->handleType",
                 format!(
                     "vkGetMemoryFdKHR(): pGetFdInfo->handleType is {}; vkGetMemoryFdKHR exports only \
                      VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT or \
                      VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT.",
-                    vk_names::handle_types(info.handle_type)
+                    vk_names::handle_types(info.handle_type())
                 ),
             )
-            .with(ObjectRef::device(record.device))
-            .with(ObjectRef::memory(record.memory)),
+            .with_memory(record),
         );
     }
-    check_exported_with(
-        &COMMAND,
-        vuid::FD_HANDLE_TYPE_00671,
-        info,
-        record,
-        &mut outcome,
-    );
-    outcome
+    if broken.has(NOT_EXPORTED) {
+        outcome.push(not_exported_with(
+            cmd,
+            vuid::FD_HANDLE_TYPE_00671,
+            info,
+            record,
+        ));
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checks::fixtures::*;
     use crate::raw::StructArg;
+    use crate::rules::export::ExportCall;
+    use crate::rules::fixtures::*;
     use crate::state::MemoryLookup;
 
-    fn check(args: ExportArgs) -> Vec<&'static str> {
+    fn check_get_memory_fd(device: &DeviceFacts, call: &ExportCall) -> Outcome {
+        crate::rules::export::check(&COMMAND, device, call)
+    }
+
+    fn check(args: ExportCall) -> Vec<&'static str> {
         check_get_memory_fd(&fd_device(), &args).ids()
     }
 
@@ -180,14 +189,6 @@ mod tests {
             msg.contains("VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT belongs to VK_EXT_external_memory_dma_buf, which the device was created without"),
             "{msg}"
         );
-        assert!(!is_clean(
-            &device,
-            &PackedAllocation::pack(
-                &exported(OPAQUE_FD | DMA_BUF),
-                vk::MemoryPropertyFlags::empty()
-            ),
-            DMA_BUF
-        ));
     }
 
     #[test]
@@ -198,7 +199,7 @@ mod tests {
         assert_eq!(outcome.ids(), [vuid::FD_PFD_PARAM]);
         assert!(outcome.blocked);
 
-        let args = ExportArgs {
+        let args = ExportCall {
             info: StructArg::Null,
             output_null: false,
             memory: MemoryLookup::Null,
@@ -210,7 +211,7 @@ mod tests {
 
     #[test]
     fn wrong_s_type_blocks_and_reads_nothing_else() {
-        let args = ExportArgs {
+        let args = ExportCall {
             info: StructArg::WrongSType(vk::StructureType::MEMORY_ALLOCATE_INFO),
             output_null: false,
             memory: MemoryLookup::Null,

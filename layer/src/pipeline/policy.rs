@@ -7,9 +7,9 @@
 //! - an app callback returned `VK_TRUE` for one of the findings, as with the Khronos layer.
 
 use crate::boundary;
-use crate::checks::export::unknown_device;
 use crate::finding::Outcome;
 use crate::report;
+use crate::rules::common::unknown_device;
 use crate::state::DeviceState;
 use ash::vk;
 

@@ -1,0 +1,65 @@
+//! `vkGetMemoryWin32HandleNV`: the descriptor. Its rules are `rules::win32_nv`. The command has
+//! no info structure: its memory and handle type are plain parameters, read as one that is
+//! always there.
+
+use crate::boundary::Down;
+use crate::pipeline::export::{self, ExportEntry, Judged};
+use crate::pipeline::policy::report_driver_contract;
+use crate::raw::{self, StructArg};
+use crate::rules::export::{ExportCommand, InfoFields};
+use crate::rules::{driver_contract, win32_nv};
+use crate::state::DeviceState;
+use ash::vk::{self, Handle};
+
+pub struct GetMemoryWin32HandleNv;
+
+impl ExportEntry for GetMemoryWin32HandleNv {
+    type Args = (
+        vk::DeviceMemory,
+        vk::ExternalMemoryHandleTypeFlagsNV,
+        *mut vk::HANDLE,
+    );
+    const RULES: &'static ExportCommand = &win32_nv::COMMAND;
+
+    #[inline(always)]
+    unsafe fn read(&(memory, handle_type, p_handle): &Self::Args) -> (StructArg<InfoFields>, bool) {
+        let info = InfoFields {
+            has_p_next: false,
+            memory: memory.as_raw(),
+            handle_type: handle_type.as_raw(),
+        };
+        (StructArg::Valid(info), p_handle.is_null())
+    }
+
+    #[inline(always)]
+    unsafe fn call_down(
+        s: &DeviceState,
+        device: vk::Device,
+        (memory, handle_type, p_handle): Self::Args,
+        judged: &Judged,
+        down: &Down<vk::Result>,
+    ) -> Option<vk::Result> {
+        let next = s.next.get_memory_win32_handle_nv?;
+        // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
+        let result = down.went(unsafe { next(device, memory, handle_type, p_handle) });
+        if result == vk::Result::SUCCESS && judged.valid_call {
+            // SAFETY: not NULL (the gate), and the driver wrote it.
+            let handle = unsafe { raw::read_out(p_handle) }.unwrap_or(0);
+            let outcome = driver_contract::check_win32_handle(&judged.memory, handle);
+            report_driver_contract(s, Self::RULES.name, outcome);
+        }
+        Some(result)
+    }
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn get_memory_win32_handle_nv(
+    device: vk::Device,
+    memory: vk::DeviceMemory,
+    handle_type: vk::ExternalMemoryHandleTypeFlagsNV,
+    p_handle: *mut vk::HANDLE,
+) -> vk::Result {
+    // SAFETY: the app's arguments to this command.
+    unsafe { export::run::<GetMemoryWin32HandleNv>(device, (memory, handle_type, p_handle)) }
+}

@@ -1,0 +1,157 @@
+//! The pipeline of the export commands (`vkGetMemoryFdKHR`, `vkGetMemoryRemoteAddressNV`,
+//! `vkGetMemoryWin32HandleNV`, `vkGetMemoryMetalHandleEXT`, and any added later): one generic
+//! function, [`run`], for every [`ExportEntry`].
+
+use super::policy::{decide, reject_unknown_device, Decision};
+use crate::boundary::{self, Down};
+use crate::raw::{self, StructArg};
+use crate::rules::common::Broken;
+use crate::rules::export::{describe, evaluate, ExportCall, ExportCommand, InfoFields};
+use crate::state::live_memory::AllocationMemo;
+use crate::state::registry::lookup_dead_memory;
+use crate::state::this_thread::with_device;
+use crate::state::{DeviceState, MemoryLookup, MemoryRecord};
+use ash::vk::{self, Handle};
+use std::ffi::c_void;
+
+/// An export command's descriptor: its rules, and what only the command knows of its C
+/// signature: how to read its arguments, and how to call down and check what came back.
+pub trait ExportEntry {
+    /// The command's parameters after `device`, as the app passed them.
+    type Args: Copy;
+    /// Names, IDs and the command's own rules.
+    const RULES: &'static ExportCommand;
+
+    /// The info structure's members (or the parameters that stand for them), and whether the
+    /// output pointer is NULL.
+    ///
+    /// # Safety
+    /// `args` are what the app passed: each pointer NULL or valid for reads, as the Vulkan
+    /// contract allows.
+    unsafe fn read(args: &Self::Args) -> (StructArg<InfoFields>, bool);
+
+    /// Calls the next layer with the app's own arguments, as the app made them; after a valid
+    /// call that succeeded, checks and records what the driver returned. `None` when the next
+    /// layer lacks the command.
+    ///
+    /// # Safety
+    /// `args` passed the rules' pointer and handle checks: the output pointer is not NULL and
+    /// the memory is a live allocation of `device`.
+    unsafe fn call_down(
+        state: &DeviceState,
+        device: vk::Device,
+        args: Self::Args,
+        call: &Judged,
+        down: &Down<vk::Result>,
+    ) -> Option<vk::Result>;
+}
+
+/// Reads an info structure of `cmd`: its `sType` first, the members the rules look at only when
+/// it is the command's.
+///
+/// # Safety
+/// `p` is NULL or points to a structure that starts with `sType`, readable as a whole `T` when
+/// `sType` is the command's.
+#[inline(always)]
+pub unsafe fn read_info<T: Copy>(
+    cmd: &ExportCommand,
+    p: *const T,
+    fields: impl FnOnce(
+        T,
+    ) -> (
+        *const c_void,
+        vk::DeviceMemory,
+        vk::ExternalMemoryHandleTypeFlags,
+    ),
+) -> StructArg<InfoFields> {
+    let s_type = cmd
+        .info
+        .as_ref()
+        .map_or(vk::StructureType::from_raw(0), |i| i.s_type);
+    // SAFETY: this function's contract.
+    unsafe { raw::read_struct(p, s_type) }.map(|info| {
+        let (p_next, memory, handle_type) = fields(info);
+        InfoFields {
+            has_p_next: !p_next.is_null(),
+            memory: memory.as_raw(),
+            handle_type: handle_type.as_raw(),
+        }
+    })
+}
+
+/// What the call-down step knows about a call that passed the gate.
+pub struct Judged {
+    pub memory: MemoryRecord,
+    /// No error was found: the driver's result is held to the driver contract. After an
+    /// invalid call the driver's behaviour is undefined, so nothing is said about it.
+    pub valid_call: bool,
+}
+
+/// An export command, from the app's call to the driver's result.
+///
+/// # Safety
+/// `args` are what the app passed to the command `E` describes.
+#[inline(always)]
+pub unsafe fn run<E: ExportEntry>(device: vk::Device, args: E::Args) -> vk::Result {
+    let cmd = E::RULES;
+    boundary::ffi_down(cmd.name, vk::Result::ERROR_UNKNOWN, |down| {
+        with_device(
+            device.as_raw(),
+            #[inline(always)]
+            |state, memo| {
+                let Some(state) = state else {
+                    return reject_unknown_device(cmd.name, cmd.device_vuid, device.as_raw());
+                };
+                // SAFETY: the app's arguments (this function's contract).
+                let (info, output_null) = unsafe { E::read(&args) };
+                let memory = match &info {
+                    StructArg::Valid(fields) => lookup(state, fields.memory, memo),
+                    _ => MemoryLookup::Null,
+                };
+                let call = ExportCall {
+                    info,
+                    output_null,
+                    memory,
+                };
+                let broken = evaluate(cmd, &state.facts, &call);
+                let valid_call = broken.is_empty();
+                if (!valid_call || boundary::injecting_panics())
+                    && judge(cmd, state, &call, broken) == Decision::Skip
+                {
+                    return Decision::SKIPPED_RESULT;
+                }
+                let MemoryLookup::Live(memory) = call.memory else {
+                    // Unreachable: memory that is not live blocks the call.
+                    return Decision::SKIPPED_RESULT;
+                };
+                let judged = Judged { memory, valid_call };
+                // SAFETY: the call passed the gate: every pointer and handle the layer could
+                // judge is good.
+                unsafe { E::call_down(state, device, args, &judged, down) }
+                    .unwrap_or(vk::Result::ERROR_EXTENSION_NOT_PRESENT)
+            },
+        )
+    })
+}
+
+/// What a `memory` argument is: live memory of the device (from the thread's memo or the map),
+/// or, on the error path, what else it is.
+#[inline(always)]
+fn lookup(state: &DeviceState, memory: u64, memo: &AllocationMemo) -> MemoryLookup {
+    match state.memories.get(memory, memo) {
+        Some(allocation) => MemoryLookup::Live(allocation.record(memory, state.handle())),
+        None => lookup_dead_memory(state, memory),
+    }
+}
+
+/// The cold path: the findings of the broken rules, reported, and the decision. A call whose
+/// pointer or handle is known to be bad is skipped whatever the reporting does.
+#[cold]
+#[inline(never)]
+fn judge(cmd: &ExportCommand, state: &DeviceState, call: &ExportCall, broken: Broken) -> Decision {
+    let outcome = boundary::contain(cmd.name, || describe(cmd, &state.facts, call, broken));
+    match decide(state, cmd.name, &outcome) {
+        _ if broken.has(Broken::EXPORT_BLOCKING) => Decision::Skip,
+        decision => decision,
+    }
+}

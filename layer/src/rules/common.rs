@@ -1,0 +1,153 @@
+//! What the rules of every command share: the unknown-device finding, the extension warning, and
+//! how messages describe a memory object.
+
+use crate::finding::{Finding, ObjectRef, Outcome};
+use crate::state::{DeviceFacts, MemoryLookup, MemoryRecord};
+use crate::vk_names;
+use crate::vuid;
+use ash::vk;
+
+/// The finding for a `VkDevice` the layer does not know.
+pub fn unknown_device(command: &'static str, device_vuid: &'static str, device: u64) -> Outcome {
+    let mut outcome = Outcome::default();
+    outcome.block(
+        Finding::new(
+            device_vuid,
+            command,
+            "device",
+            format!(
+                "{command}(): device (0x{device:x}) is not a VkDevice created through this layer \
+                 (never created, or already destroyed). The call was not passed to the driver."
+            ),
+        )
+        .with(ObjectRef::device(device)),
+    );
+    outcome
+}
+
+/// The warning for a command called on a device created without its extension.
+pub fn extension_not_enabled(
+    name: &'static str,
+    extension: &'static str,
+    device: &DeviceFacts,
+) -> Finding {
+    Finding::new(
+        vuid::EXTENSION_NOT_ENABLED,
+        name,
+        "device",
+        format!(
+            "{name}(): device is {}, which was created without {extension} in \
+             VkDeviceCreateInfo::ppEnabledExtensionNames (was the function pointer fetched \
+             from another device?).",
+            vk_names::handle(vk::ObjectType::DEVICE, device.handle)
+        ),
+    )
+    .with(ObjectRef::device(device.handle))
+}
+
+/// Findings about a memory object name it and its device.
+pub trait FindingExt {
+    fn with_memory(self, record: &MemoryRecord) -> Self;
+}
+
+impl FindingExt for Finding {
+    fn with_memory(self, record: &MemoryRecord) -> Self {
+        self.with(ObjectRef::device(record.device))
+            .with(ObjectRef::memory(record.memory))
+    }
+}
+
+/// How messages describe a memory object and what it was allocated with.
+pub fn describe_allocation(record: &MemoryRecord) -> String {
+    format!(
+        "{} ({})",
+        vk_names::handle(vk::ObjectType::DEVICE_MEMORY, record.memory),
+        allocation_details(record)
+    )
+}
+
+/// `allocated on VkDevice 0x.. with allocationSize .., memoryTypeIndex .. [flags], ...`
+fn allocation_details(record: &MemoryRecord) -> String {
+    let f = record.facts();
+    let mut s = format!(
+        "allocated on {} with allocationSize {}, memoryTypeIndex {} [{}]",
+        vk_names::handle(vk::ObjectType::DEVICE, record.device),
+        f.size,
+        f.memory_type_index,
+        vk_names::memory_properties(record.type_flags()),
+    );
+    match f.export {
+        Some(t) => {
+            s += &format!(
+                ", VkExportMemoryAllocateInfo::handleTypes = {}",
+                vk_names::handle_types(t)
+            )
+        }
+        None => s += ", no VkExportMemoryAllocateInfo",
+    }
+    if let Some(t) = f.export_nv {
+        s += &format!(
+            ", VkExportMemoryAllocateInfoNV::handleTypes = {}",
+            vk_names::handle_types_nv(t)
+        );
+    }
+    if let Some(t) = f.import {
+        s += &format!(", imported from {}", vk_names::handle_types(t));
+    }
+    if f.dedicated {
+        s += ", dedicated";
+    }
+    s
+}
+
+/// Why a `VkDeviceMemory` argument is not usable, for memory that is not live: freed (and still
+/// remembered, with its name and allocation) or unknown.
+pub fn describe_dead_memory(memory: u64, lookup: &MemoryLookup) -> String {
+    let handle = vk_names::handle(vk::ObjectType::DEVICE_MEMORY, memory);
+    match lookup {
+        MemoryLookup::Freed(freed) => format!(
+            "{handle}, which was already freed with vkFreeMemory (it had been {})",
+            allocation_details(&freed.record)
+        ),
+        _ => format!(
+            "{handle}, which is not a live VkDeviceMemory: it was never allocated, or was freed \
+             long ago"
+        ),
+    }
+}
+
+/// The rules a call breaks, as bits: each command's rules say which bit is which.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Broken(pub u32);
+
+impl Broken {
+    pub const NONE: Self = Self(0);
+
+    pub const fn bit(n: u32) -> Self {
+        Self(1 << n)
+    }
+
+    #[inline(always)]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether any rule of `rules` is broken.
+    #[inline(always)]
+    pub fn has(self, rules: Self) -> bool {
+        self.0 & rules.0 != 0
+    }
+
+    /// These rules, and `rule` when `broken`.
+    #[inline(always)]
+    #[must_use]
+    pub fn with(self, rule: Self, broken: bool) -> Self {
+        Self(self.0 | if broken { rule.0 } else { 0 })
+    }
+
+    #[inline(always)]
+    #[must_use]
+    pub fn and(self, other: Self) -> Self {
+        Self(self.0 | other.0)
+    }
+}
