@@ -3,6 +3,7 @@
 //! and reporting steps run inside [`contain`], so a defect in the layer costs a finding, not the
 //! app's call. Once a call went down, a panic costs neither the call nor what the driver made.
 
+use crate::fault_injection;
 use crate::finding::{Finding, Outcome};
 use crate::vuid;
 use ash::vk;
@@ -115,7 +116,7 @@ fn report_panic(command: &'static str, message: String, short: &str) {
 /// Runs a validation step; a panic becomes an internal-error finding and the call goes on.
 pub fn contain(command: &'static str, validate: impl FnOnce() -> Outcome) -> Outcome {
     catch_unwind(AssertUnwindSafe(|| {
-        inject_panic(Site::Check, command);
+        fault_injection::inject_panic(fault_injection::Site::Check, command);
         validate()
     }))
     .unwrap_or_else(|payload| {
@@ -155,94 +156,6 @@ fn internal_error(command: &'static str, message: String) -> Outcome {
     let mut outcome = Outcome::default();
     outcome.push(Finding::new(vuid::INTERNAL_ERROR, command, "", message));
     outcome
-}
-
-/// Where a test build can make the layer panic.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Site {
-    /// At the start of a command's checks.
-    Check,
-    /// At the start of delivering a finding.
-    Report,
-    /// After the call went down, once the layer recorded what it made (vkAllocateMemory,
-    /// vkGetMemoryFdKHR).
-    After,
-}
-
-/// Panics here when this is a test build (feature `panic-injection`) and
-/// `EXPORTCHECK_INJECT_PANIC` asks for it; nothing otherwise.
-#[inline(always)]
-pub fn inject_panic(site: Site, command: &str) {
-    #[cfg(feature = "panic-injection")]
-    injection::maybe_panic(site, command);
-    #[cfg(not(feature = "panic-injection"))]
-    let _ = (site, command);
-}
-
-/// Whether this is a test build that injects panics (then the commands' fast paths are off, so
-/// every call reaches the injection points in its checks). Always false in a release.
-#[inline(always)]
-pub fn injecting_panics() -> bool {
-    #[cfg(feature = "panic-injection")]
-    return injection::active();
-    #[cfg(not(feature = "panic-injection"))]
-    false
-}
-
-/// Panic injection for tests: `EXPORTCHECK_INJECT_PANIC=site:command[:count],...` where site is
-/// `check`, `report` or `after`, command a Vulkan command name or `*`, and count how many times (default:
-/// every time).
-#[cfg(feature = "panic-injection")]
-mod injection {
-    use super::Site;
-    use std::sync::atomic::{AtomicU64, Ordering};
-    use std::sync::LazyLock;
-
-    struct Rule {
-        site: Site,
-        command: String,
-        left: AtomicU64,
-    }
-
-    static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
-        let spec = std::env::var("EXPORTCHECK_INJECT_PANIC").unwrap_or_default();
-        spec.split(',').filter_map(parse).collect()
-    });
-
-    fn parse(rule: &str) -> Option<Rule> {
-        let mut parts = rule.trim().split(':');
-        let site = match parts.next()? {
-            "check" => Site::Check,
-            "report" => Site::Report,
-            "after" => Site::After,
-            _ => return None,
-        };
-        let command = parts.next()?.to_owned();
-        let left = parts.next().map_or(Some(u64::MAX), |n| n.parse().ok())?;
-        Some(Rule {
-            site,
-            command,
-            left: AtomicU64::new(left),
-        })
-    }
-
-    /// Whether `EXPORTCHECK_INJECT_PANIC` asks for any panic.
-    pub fn active() -> bool {
-        !RULES.is_empty()
-    }
-
-    pub fn maybe_panic(site: Site, command: &str) {
-        let hit = RULES.iter().any(|r| {
-            r.site == site
-                && (r.command == "*" || r.command == command)
-                && r.left
-                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
-                    .is_ok()
-        });
-        if hit {
-            panic!("injected panic ({site:?} of {command})");
-        }
-    }
 }
 
 fn panic_text(payload: &Box<dyn std::any::Any + Send>) -> String {

@@ -10,11 +10,14 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod args;
 mod boundary;
 mod commands;
 mod dispatch;
+mod fault_injection;
 pub mod finding;
 pub mod introspect;
+mod next_layer;
 mod os;
 mod pipeline;
 pub mod raw;

@@ -2,6 +2,14 @@
 //! a unit test keeps the two in step.
 
 // vkGetMemoryFdKHR (VK_KHR_external_memory_fd)
+/// A stable 32-bit number for an ID (FNV-1a), for `messageIdNumber` and `messageCode`.
+pub fn message_id_number(id: &str) -> i32 {
+    let hash = id.bytes().fold(0x811c_9dc5_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    hash as i32
+}
+
 pub const FD_DEVICE_PARAM: &str = "VUID-vkGetMemoryFdKHR-device-parameter";
 pub const FD_INFO_PARAM: &str = "VUID-vkGetMemoryFdKHR-pGetFdInfo-parameter";
 pub const FD_PFD_PARAM: &str = "VUID-vkGetMemoryFdKHR-pFd-parameter";

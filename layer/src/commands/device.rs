@@ -2,7 +2,7 @@
 //! before `vkDestroyDevice` goes down.
 
 use crate::boundary;
-use crate::dispatch::table::{cast, DeviceDispatch};
+use crate::next_layer::{cast, DeviceDispatch};
 use crate::raw;
 use crate::state::device::DriverQueries;
 use crate::state::fd_exports::FdExports;

@@ -1,7 +1,8 @@
 //! `vkGetMemoryFdKHR`: the descriptor. Its rules are `rules::fd`.
 
 use super::fd_leaks;
-use crate::boundary::{self, Down};
+use crate::boundary::Down;
+use crate::fault_injection;
 use crate::os;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::pipeline::policy::report_driver_contract;
@@ -50,7 +51,7 @@ impl ExportEntry for GetMemoryFd {
             let fd = unsafe { raw::read_out(p_fd) }.unwrap_or(-1);
             let probe = open_before.map(|previous| probe(s, memory.memory, fd, previous));
             fd_leaks::record_export(s, memory.memory, fd);
-            boundary::inject_panic(boundary::Site::After, fd::COMMAND.name);
+            fault_injection::inject_panic(fault_injection::Site::After, fd::COMMAND.name);
             let broken = driver_contract::evaluate_fd(fd, probe);
             if !broken.is_empty() {
                 let outcome = driver_contract::describe_fd(memory, fd, broken);

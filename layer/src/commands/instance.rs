@@ -1,7 +1,7 @@
 //! Instance lifetime and the app's debug messengers / debug-report callbacks.
 
 use crate::boundary;
-use crate::dispatch::table::{cast, InstanceDispatch};
+use crate::next_layer::{cast, InstanceDispatch};
 use crate::raw::{self, StructArg};
 use crate::report::{self, process_report, Severity};
 use crate::settings::{sources, Settings};

@@ -3,6 +3,7 @@
 use super::fd_leaks;
 use super::resources;
 use crate::boundary;
+use crate::fault_injection;
 use crate::pipeline::policy::{decide, reject_unknown_device, Decision};
 use crate::raw::{self, AllocateInfoRead, ChainRead};
 use crate::rules::alloc;
@@ -41,7 +42,7 @@ pub unsafe extern "system" fn allocate_memory(
                 let info = unsafe { raw::read_allocate_info(p_allocate_info) };
                 // The common call has nothing to report: it skips the full check.
                 let broken = alloc::evaluate_allocate(&state.facts, &info, p_memory.is_null());
-                if (!broken.is_empty() || boundary::injecting_panics())
+                if (!broken.is_empty() || fault_injection::injecting_panics())
                     && validate_allocate(state, &info, broken) == Decision::Skip
                 {
                     return Decision::SKIPPED_RESULT;
@@ -76,7 +77,7 @@ pub unsafe extern "system" fn allocate_memory(
                         record_allocation(state, memo, memory.as_raw(), allocation);
                     }
                     fd_leaks::record_import(imported);
-                    boundary::inject_panic(boundary::Site::After, ALLOCATE);
+                    fault_injection::inject_panic(fault_injection::Site::After, ALLOCATE);
                 }
                 result
             },
@@ -164,7 +165,7 @@ pub unsafe extern "system" fn free_memory(
                 let taken = take_allocation(state, handle);
                 // Freeing live memory of the device has nothing to report (`check_free`): only
                 // other handles take the full check.
-                if (taken.is_none() || boundary::injecting_panics())
+                if (taken.is_none() || fault_injection::injecting_panics())
                     && validate_free(state, handle, taken) == Decision::Skip
                 {
                     if let Some(allocation) = taken {

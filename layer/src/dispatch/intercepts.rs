@@ -1,11 +1,10 @@
 //! The one table of the commands the layer intercepts: `vkGetInstanceProcAddr` and
-//! `vkGetDeviceProcAddr` both read it. A row says the command's name, the layer's function, and
+//! `vkGetDeviceProcAddr` both read it (they answer for themselves, in `proc_addr.rs`). A row says the command's name, the layer's function, and
 //! on which devices the layer intercepts it (only what it checks, only when its extension is
 //! enabled and the next layer has it); every other device, and every other name, gets the next
 //! layer's own pointer, so the app pays nothing for calls the layer does not check.
 
 use super::chain::void_fn;
-use super::proc_addr::{get_device_proc_addr, get_instance_proc_addr};
 use crate::commands::get_memory_fd::get_memory_fd_khr;
 use crate::commands::get_memory_metal_handle::get_memory_metal_handle_ext;
 use crate::commands::get_memory_remote_address::get_memory_remote_address_nv;
@@ -62,11 +61,6 @@ fn images(s: &DeviceState) -> bool {
 
 pub const INTERCEPTS: &[Intercept] = &[
     Intercept {
-        name: b"vkGetInstanceProcAddr",
-        function: || void_fn!(get_instance_proc_addr),
-        level: Level::Instance,
-    },
-    Intercept {
         name: b"vkCreateInstance",
         function: || void_fn!(instance::create_instance),
         level: Level::Instance,
@@ -100,11 +94,6 @@ pub const INTERCEPTS: &[Intercept] = &[
         name: b"vkDestroyDebugReportCallbackEXT",
         function: || void_fn!(instance::destroy_debug_report_callback),
         level: Level::Instance,
-    },
-    Intercept {
-        name: b"vkGetDeviceProcAddr",
-        function: || void_fn!(get_device_proc_addr),
-        level: device(always),
     },
     Intercept {
         name: b"vkDestroyDevice",

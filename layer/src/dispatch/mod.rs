@@ -1,6 +1,6 @@
-//! The loader chain: negotiation, `vkGet*ProcAddr`, and next-layer function tables.
+//! The top of the layer: interface negotiation, `vkGet*ProcAddr`, and the table of intercepted
+//! commands they read.
 
 pub mod chain;
 pub mod intercepts;
 pub mod proc_addr;
-pub mod table;

@@ -2,6 +2,7 @@
 //!
 //! Both read the one table of intercepted commands (`intercepts.rs`).
 
+use super::chain::void_fn;
 use super::intercepts::{self, Intercept, Level};
 use crate::boundary;
 use crate::raw;
@@ -52,6 +53,9 @@ pub unsafe extern "system" fn get_device_proc_addr(
         // SAFETY: NULL (refused) or NUL-terminated, by this function's contract.
         let name = unsafe { raw::c_name(p_name) }?;
         let state = DEVICES.get(device.as_raw())?;
+        if name == b"vkGetDeviceProcAddr" {
+            return void_fn!(get_device_proc_addr);
+        }
         if let Some(Intercept {
             function,
             level: Level::Device { on },
@@ -79,6 +83,11 @@ pub unsafe extern "system" fn get_instance_proc_addr(
     boundary::ffi("vkGetInstanceProcAddr", None, || {
         // SAFETY: NULL (refused) or NUL-terminated, by this function's contract.
         let name = unsafe { raw::c_name(p_name) }?;
+        match name {
+            b"vkGetInstanceProcAddr" => return void_fn!(get_instance_proc_addr),
+            b"vkGetDeviceProcAddr" => return void_fn!(get_device_proc_addr),
+            _ => {}
+        }
         // Device-level commands too: the loader asks the layer for them with the instance.
         if let Some(row) = intercepts::find(name) {
             return (row.function)();

@@ -3,8 +3,10 @@
 //! function, [`run`], for every [`ExportEntry`].
 
 use super::policy::{decide, reject_unknown_device, Decision};
+use crate::args::StructArg;
 use crate::boundary::{self, Down};
-use crate::raw::{self, StructArg};
+use crate::fault_injection;
+use crate::raw;
 use crate::rules::common::Broken;
 use crate::rules::export::{describe, evaluate, ExportCall, ExportCommand, InfoFields};
 use crate::state::live_memory::AllocationMemo;
@@ -115,7 +117,7 @@ pub unsafe fn run<E: ExportEntry>(device: vk::Device, args: E::Args) -> vk::Resu
                 };
                 let broken = evaluate(cmd, &state.facts, &call);
                 let valid_call = broken.is_empty();
-                if (!valid_call || boundary::injecting_panics())
+                if (!valid_call || fault_injection::injecting_panics())
                     && judge(cmd, state, &call, broken) == Decision::Skip
                 {
                     return Decision::SKIPPED_RESULT;

@@ -1,6 +1,7 @@
 //! Readers of the create-info and allocate-info structures the layer tracks state from.
 
-use super::{c_string_array, read_node, read_struct, walk_chain, ChainEnd, StructArg};
+use super::{c_string_array, read_node, read_struct, walk_chain, StructArg};
+use crate::args::{AllocateInfoRead, ChainRead};
 use crate::state::{AllocationFacts, EnabledExtensions, Messenger};
 use crate::vk_ext;
 use ash::vk::{self, Handle};
@@ -13,37 +14,6 @@ struct ImportHead {
     s_type: vk::StructureType,
     p_next: *const c_void,
     handle_type: vk::ExternalMemoryHandleTypeFlags,
-}
-
-/// What the layer read from a `VkMemoryAllocateInfo`.
-pub enum AllocateInfoRead {
-    Null,
-    WrongSType(vk::StructureType),
-    Valid(AllocationFacts, ChainRead),
-}
-
-/// What the walk of a `VkMemoryAllocateInfo` chain found besides the [`AllocationFacts`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ChainRead {
-    pub end: ChainEnd,
-    /// The first structure type the layer reads that appeared twice in the chain
-    /// (`VUID-VkMemoryAllocateInfo-sType-unique`).
-    pub repeated: Option<vk::StructureType>,
-    /// `VkImportMemoryFdInfoKHR::fd`, when the chain imports an fd.
-    pub import_fd: Option<i32>,
-    /// The image (`IMAGE`) or buffer (`BUFFER`) a `VkMemoryDedicatedAllocateInfo` (or the NV
-    /// structure) dedicates the allocation to, when it names one.
-    pub dedicated_to: Option<(vk::ObjectType, u64)>,
-}
-
-impl ChainRead {
-    /// A chain that ended, with no repeat and no fd import.
-    pub const COMPLETE: ChainRead = ChainRead {
-        end: ChainEnd::Complete,
-        repeated: None,
-        import_fd: None,
-        dedicated_to: None,
-    };
 }
 
 /// Reads `VkMemoryAllocateInfo` and the export, import and dedicated structures of its chain.

@@ -6,36 +6,7 @@
 use ash::vk;
 use std::ffi::{c_char, c_void, CStr};
 
-/// The most structures of a pNext chain a walk hands to its visitor (and the layer checks).
-/// Past them the walk only follows `pNext` to learn whether the chain ends or loops, which it
-/// always does: a chain in finite memory that does not end loops, and the loop is found in time
-/// linear in the chain's length.
-#[cfg(not(miri))]
-pub const MAX_CHAIN_LENGTH: usize = 1 << 16;
-/// Under Miri (scripts/sanitize.sh miri) the walker is the same code with a smaller bound, so its
-/// tests build chains past the limit in seconds instead of the many minutes 65,536 nodes take.
-#[cfg(miri)]
-pub const MAX_CHAIN_LENGTH: usize = 1 << 8;
-
-/// A pointer-to-structure argument as the layer found it.
-#[derive(Clone, Copy, Debug)]
-pub enum StructArg<T> {
-    Null,
-    /// The structure's `sType` is not the one the command takes; nothing else was read.
-    WrongSType(vk::StructureType),
-    Valid(T),
-}
-
-impl<T> StructArg<T> {
-    /// The same argument, its structure's members turned into `U`.
-    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> StructArg<U> {
-        match self {
-            Self::Null => StructArg::Null,
-            Self::WrongSType(found) => StructArg::WrongSType(found),
-            Self::Valid(t) => StructArg::Valid(f(t)),
-        }
-    }
-}
+pub use crate::args::{AllocateInfoRead, ChainEnd, ChainRead, StructArg, MAX_CHAIN_LENGTH};
 
 /// Reads a Vulkan input structure: its `sType` first, the rest only when `sType` matches.
 ///
@@ -53,18 +24,6 @@ pub unsafe fn read_struct<T: Copy>(p: *const T, expected: vk::StructureType) -> 
     }
     // SAFETY: the sType says this is a T.
     StructArg::Valid(unsafe { p.read_unaligned() })
-}
-
-/// How a pNext walk ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ChainEnd {
-    Complete,
-    /// The chain loops back on itself (found with Brent's algorithm, in constant memory),
-    /// wherever the loop starts, also past [`MAX_CHAIN_LENGTH`].
-    Cycle,
-    /// The chain ends, but is longer than [`MAX_CHAIN_LENGTH`]: only the first structures were
-    /// visited.
-    TooLong,
 }
 
 /// Visits the structures of a pNext chain (the first [`MAX_CHAIN_LENGTH`]) with their `sType`
@@ -179,7 +138,7 @@ mod loader_link;
 pub mod resources;
 pub use create_info::{
     read_allocate_info, read_device_create_info, read_instance_create_info, read_layer_settings,
-    AllocateInfoRead, ChainRead, DeviceCreateRead, InstanceCreateRead,
+    DeviceCreateRead, InstanceCreateRead,
 };
 pub use loader_link::{take_device_link, take_instance_link};
 #[cfg(test)]

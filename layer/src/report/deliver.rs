@@ -82,7 +82,7 @@ fn deliver(
     name_of: &dyn Fn(ObjectRef) -> Option<String>,
 ) -> bool {
     if finding.id != crate::vuid::INTERNAL_ERROR {
-        crate::boundary::inject_panic(crate::boundary::Site::Report, finding.command);
+        crate::fault_injection::inject_panic(crate::fault_injection::Site::Report, finding.command);
     }
     if settings.is_muted(finding.id) {
         return false;

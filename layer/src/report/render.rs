@@ -2,14 +2,7 @@
 
 use crate::finding::{Finding, ObjectRef, Severity};
 use crate::vk_names;
-
-/// A stable 32-bit number for an ID (FNV-1a), for `messageIdNumber` and `messageCode`.
-pub fn message_id_number(id: &str) -> i32 {
-    let hash = id.bytes().fold(0x811c_9dc5_u32, |h, b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    });
-    hash as i32
-}
+pub use crate::vuid::message_id_number;
 
 /// `message` with ` "name"` after each whole mention of `token`: `VkDevice 0xd0` is not
 /// mentioned in `VkDevice 0xd00` (found by the `checks` fuzz target, docs/fuzzing.md).

@@ -1,8 +1,8 @@
 //! `vkAllocateMemory` and `vkFreeMemory`: the rules the memory map depends on.
 
 use super::common::{describe_allocation, describe_dead_memory, Broken};
+use crate::args::{AllocateInfoRead, ChainEnd, MAX_CHAIN_LENGTH};
 use crate::finding::{Finding, ObjectRef, Outcome};
-use crate::raw::{AllocateInfoRead, ChainEnd, MAX_CHAIN_LENGTH};
 use crate::state::{AllocationFacts, DeviceFacts, MemoryLookup};
 use crate::vk_names;
 use crate::vuid;
@@ -351,7 +351,7 @@ pub fn check_free(device: &DeviceFacts, memory: u64, lookup: &MemoryLookup) -> O
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::raw::ChainRead;
+    use crate::args::ChainRead;
     use crate::rules::fixtures::*;
     use crate::state::AllocationFacts;
 

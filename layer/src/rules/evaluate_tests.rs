@@ -9,8 +9,8 @@ use super::common::Broken;
 use super::export::{check, describe, evaluate, ExportCall, ExportCommand};
 use super::fixtures::*;
 use super::{alloc, fd, metal, rdma, win32_nv};
+use crate::args::{AllocateInfoRead, ChainEnd, ChainRead};
 use crate::finding::Outcome;
-use crate::raw::{AllocateInfoRead, ChainEnd, ChainRead};
 use crate::state::{AllocationFacts, DeviceFacts, EnabledExtensions, MemoryLookup, MemoryRecord};
 use ash::vk;
 
@@ -152,12 +152,12 @@ fn structural_rules_are_described_once_and_block() {
     let device = fd_device();
     let calls = [
         ExportCall {
-            info: crate::raw::StructArg::Null,
+            info: crate::args::StructArg::Null,
             output_null: true,
             memory: MemoryLookup::Null,
         },
         ExportCall {
-            info: crate::raw::StructArg::WrongSType(vk::StructureType::APPLICATION_INFO),
+            info: crate::args::StructArg::WrongSType(vk::StructureType::APPLICATION_INFO),
             output_null: false,
             memory: MemoryLookup::Null,
         },

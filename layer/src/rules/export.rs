@@ -10,8 +10,8 @@
 use super::common::{
     describe_allocation, describe_dead_memory, extension_not_enabled, Broken, FindingExt,
 };
+use crate::args::StructArg;
 use crate::finding::{Finding, ObjectRef, Outcome};
-use crate::raw::StructArg;
 use crate::state::{DeviceFacts, EnabledExtensions, MemoryLookup, MemoryRecord};
 use crate::vk_names;
 use ash::vk;

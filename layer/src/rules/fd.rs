@@ -87,7 +87,7 @@ fn describe_values(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::raw::StructArg;
+    use crate::args::StructArg;
     use crate::rules::export::ExportCall;
     use crate::rules::fixtures::*;
     use crate::state::MemoryLookup;

@@ -1,7 +1,7 @@
 //! Synthetic state for the checks' unit tests.
 
 use super::export::{ExportCall, InfoFields};
-use crate::raw::StructArg;
+use crate::args::StructArg;
 use crate::state::{AllocationFacts, DeviceFacts, EnabledExtensions, MemoryLookup, MemoryRecord};
 use ash::vk;
 

@@ -210,7 +210,9 @@ mod tests {
         args.output_null = true;
         assert_eq!(ids(args), [vuid::METAL_PHANDLE_PARAM]);
         let args = ExportCall {
-            info: crate::raw::StructArg::WrongSType(ash::vk::StructureType::MEMORY_GET_FD_INFO_KHR),
+            info: crate::args::StructArg::WrongSType(
+                ash::vk::StructureType::MEMORY_GET_FD_INFO_KHR,
+            ),
             output_null: false,
             memory: crate::state::MemoryLookup::Null,
         };

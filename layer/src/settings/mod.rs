@@ -176,7 +176,7 @@ impl Settings {
         if self.message_id_filter.is_empty() {
             return false;
         }
-        let number = crate::report::message_id_number(id);
+        let number = crate::vuid::message_id_number(id);
         self.message_id_filter.iter().any(|f| {
             f == id
                 || parse::parse_int(f)

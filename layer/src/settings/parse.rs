@@ -217,7 +217,7 @@ mod tests {
     #[test]
     fn muting_by_id_or_number() {
         let id = "VUID-VkMemoryGetFdInfoKHR-handleType-00671";
-        let number = crate::report::message_id_number(id);
+        let number = crate::vuid::message_id_number(id);
         let mut s = Settings::default();
         assert!(!s.is_muted(id));
         s.message_id_filter = vec![id.to_owned()];

@@ -5,7 +5,7 @@
 //! layer reports on the thread running that instance's creation or destruction, while it runs
 //! ([`LifetimeCall`]). Calls on other threads, even on the same instance, never reach it.
 
-use crate::dispatch::table::InstanceDispatch;
+use crate::next_layer::InstanceDispatch;
 use crate::settings::Settings;
 use ash::vk::{self, Handle};
 use dashmap::DashMap;

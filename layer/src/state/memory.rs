@@ -69,21 +69,6 @@ impl MemoryRecord {
     }
 }
 
-/// What a `VkDeviceMemory` argument turned out to be.
-#[derive(Clone, Debug)]
-pub enum MemoryLookup {
-    /// `VK_NULL_HANDLE`.
-    Null,
-    /// Not a live allocation of any device the layer knows: never allocated, or freed long ago.
-    Unknown,
-    /// A recently freed allocation of the device the command was called on.
-    Freed(Box<super::freed::FreedMemory>),
-    /// A live allocation of the device the command was called on.
-    Live(MemoryRecord),
-    /// A live allocation of another device.
-    OtherDevice(MemoryRecord),
-}
-
 /// What the memory map stores per live allocation: [`AllocationFacts`] and the type's property
 /// flags in 32 bytes, inline in the map (no allocation of its own). The handle is the map's key
 /// and the device the map's owner, so neither is stored.

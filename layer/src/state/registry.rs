@@ -11,8 +11,9 @@
 use super::device::DeviceState;
 use super::instance::InstanceState;
 use super::live_memory::AllocationMemo;
+use super::lookup::MemoryLookup;
 use super::maps::FastMap;
-use super::memory::{MemoryLookup, PackedAllocation};
+use super::memory::PackedAllocation;
 use arc_swap::ArcSwap;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -1,0 +1,79 @@
+//! What the app passed, as plain values: the raw module reads them from the app's pointers
+//! (unsafe), the rules judge them (pure). Nothing here touches a pointer.
+
+use crate::state::AllocationFacts;
+use ash::vk;
+
+/// The most structures of a pNext chain a walk hands to its visitor (and the layer checks).
+/// Past them the walk only follows `pNext` to learn whether the chain ends or loops, which it
+/// always does: a chain in finite memory that does not end loops, and the loop is found in time
+/// linear in the chain's length.
+#[cfg(not(miri))]
+pub const MAX_CHAIN_LENGTH: usize = 1 << 16;
+/// Under Miri (scripts/sanitize.sh miri) the walker is the same code with a smaller bound, so its
+/// tests build chains past the limit in seconds instead of the many minutes 65,536 nodes take.
+#[cfg(miri)]
+pub const MAX_CHAIN_LENGTH: usize = 1 << 8;
+
+/// A pointer-to-structure argument as the layer found it.
+#[derive(Clone, Copy, Debug)]
+pub enum StructArg<T> {
+    Null,
+    /// The structure's `sType` is not the one the command takes; nothing else was read.
+    WrongSType(vk::StructureType),
+    Valid(T),
+}
+
+impl<T> StructArg<T> {
+    /// The same argument, its structure's members turned into `U`.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> StructArg<U> {
+        match self {
+            Self::Null => StructArg::Null,
+            Self::WrongSType(found) => StructArg::WrongSType(found),
+            Self::Valid(t) => StructArg::Valid(f(t)),
+        }
+    }
+}
+
+/// How a pNext walk ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChainEnd {
+    Complete,
+    /// The chain loops back on itself (found with Brent's algorithm, in constant memory),
+    /// wherever the loop starts, also past [`MAX_CHAIN_LENGTH`].
+    Cycle,
+    /// The chain ends, but is longer than [`MAX_CHAIN_LENGTH`]: only the first structures were
+    /// visited.
+    TooLong,
+}
+
+/// What the layer read from a `VkMemoryAllocateInfo`.
+pub enum AllocateInfoRead {
+    Null,
+    WrongSType(vk::StructureType),
+    Valid(AllocationFacts, ChainRead),
+}
+
+/// What the walk of a `VkMemoryAllocateInfo` chain found besides the [`AllocationFacts`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChainRead {
+    pub end: ChainEnd,
+    /// The first structure type the layer reads that appeared twice in the chain
+    /// (`VUID-VkMemoryAllocateInfo-sType-unique`).
+    pub repeated: Option<vk::StructureType>,
+    /// `VkImportMemoryFdInfoKHR::fd`, when the chain imports an fd.
+    pub import_fd: Option<i32>,
+    /// The image (`IMAGE`) or buffer (`BUFFER`) a `VkMemoryDedicatedAllocateInfo` (or the NV
+    /// structure) dedicates the allocation to, when it names one.
+    pub dedicated_to: Option<(vk::ObjectType, u64)>,
+}
+
+impl ChainRead {
+    /// A chain that ended, with no repeat and no fd import.
+    pub const COMPLETE: ChainRead = ChainRead {
+        end: ChainEnd::Complete,
+        repeated: None,
+        import_fd: None,
+        dedicated_to: None,
+    };
+}
