@@ -9,7 +9,7 @@ use crate::state::registry::INSTANCES;
 use crate::state::{DeviceState, InstanceState, Messenger};
 use ash::vk;
 use dashmap::DashMap;
-use std::ffi::{c_void, CString};
+use std::ffi::{c_void, CStr, CString};
 
 /// Reports every finding of `outcome` for a call on `device`, as the instance's settings say.
 /// Returns true when the call must be skipped: an app callback returned `VK_TRUE`, or
@@ -176,59 +176,81 @@ fn to_messengers(
         ),
     };
     let first = finding.objects.first();
+    call_messengers(
+        messengers,
+        &Message {
+            utils_severity,
+            report_flags,
+            message_type: vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION,
+            data: &data,
+            report_object: first.map_or((vk::DebugReportObjectTypeEXT::UNKNOWN, 0), |o| {
+                (report_object_type(o.ty), o.handle)
+            }),
+            text: &c_text,
+        },
+    )
+}
+
+/// One message, as each kind of messenger takes it.
+struct Message<'a> {
+    utils_severity: vk::DebugUtilsMessageSeverityFlagsEXT,
+    report_flags: vk::DebugReportFlagsEXT,
+    /// `VALIDATION` for a finding, `GENERAL` for a note.
+    message_type: vk::DebugUtilsMessageTypeFlagsEXT,
+    data: &'a vk::DebugUtilsMessengerCallbackDataEXT<'a>,
+    /// The object a debug-report callback is told about.
+    report_object: (vk::DebugReportObjectTypeEXT, u64),
+    text: &'a CStr,
+}
+
+/// Calls each messenger that asked for `message`'s severity and type; whether one of them
+/// returned `VK_TRUE` (skip the call).
+fn call_messengers(messengers: &[Messenger], message: &Message) -> bool {
     let mut skip = false;
     for messenger in messengers {
         let answer = match *messenger {
             Messenger::Utils {
                 severities,
                 types,
-                callback,
+                callback: Some(callback),
                 user_data,
                 ..
-            } => {
-                if !severities.contains(utils_severity)
-                    || !types.contains(vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION)
-                {
-                    continue;
-                }
-                let Some(callback) = callback else { continue };
+            } if severities.contains(message.utils_severity)
+                && types.contains(message.message_type) =>
+            {
                 // SAFETY: the app registered this callback; `data` and everything it points to
                 // live until the call returns.
                 unsafe {
                     callback(
-                        utils_severity,
-                        vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION,
-                        &data,
+                        message.utils_severity,
+                        message.message_type,
+                        message.data,
                         user_data as *mut c_void,
                     )
                 }
             }
             Messenger::Report {
                 flags,
-                callback,
+                callback: Some(callback),
                 user_data,
                 ..
-            } => {
-                if !flags.contains(report_flags) {
-                    continue;
-                }
-                let Some(callback) = callback else { continue };
+            } if flags.contains(message.report_flags) => {
+                let (object_type, object) = message.report_object;
                 // SAFETY: the app registered this callback; the strings live until it returns.
                 unsafe {
                     callback(
-                        report_flags,
-                        first.map_or(vk::DebugReportObjectTypeEXT::UNKNOWN, |o| {
-                            report_object_type(o.ty)
-                        }),
-                        first.map_or(0, |o| o.handle),
+                        message.report_flags,
+                        object_type,
+                        object,
                         0,
-                        message_id_number(finding.id),
+                        message.data.message_id_number,
                         c"exportcheck".as_ptr(),
-                        c_text.as_ptr(),
+                        message.text.as_ptr(),
                         user_data as *mut c_void,
                     )
                 }
             }
+            _ => continue,
         };
         skip |= answer == vk::TRUE;
     }
@@ -270,50 +292,18 @@ pub fn announce(instance: &InstanceState, severity: Severity, text: &str) {
         ..Default::default()
     };
     if settings.debug_action.callback {
-        for messenger in &messengers {
-            match *messenger {
-                Messenger::Utils {
-                    severities,
-                    types,
-                    callback: Some(callback),
-                    user_data,
-                    ..
-                } if severities.contains(utils_severity)
-                    && types.contains(vk::DebugUtilsMessageTypeFlagsEXT::GENERAL) =>
-                {
-                    // SAFETY: the app registered this callback; `data` lives for the call.
-                    unsafe {
-                        callback(
-                            utils_severity,
-                            vk::DebugUtilsMessageTypeFlagsEXT::GENERAL,
-                            &data,
-                            user_data as *mut c_void,
-                        );
-                    }
-                }
-                Messenger::Report {
-                    flags,
-                    callback: Some(callback),
-                    user_data,
-                    ..
-                } if flags.contains(report_flags) => {
-                    // SAFETY: the app registered this callback; the strings live for the call.
-                    unsafe {
-                        callback(
-                            report_flags,
-                            vk::DebugReportObjectTypeEXT::INSTANCE,
-                            0,
-                            0,
-                            data.message_id_number,
-                            c"exportcheck".as_ptr(),
-                            c_text.as_ptr(),
-                            user_data as *mut c_void,
-                        );
-                    }
-                }
-                _ => {}
-            }
-        }
+        // A note cannot skip a call: what the callbacks answer is ignored.
+        let _ = call_messengers(
+            &messengers,
+            &Message {
+                utils_severity,
+                report_flags,
+                message_type: vk::DebugUtilsMessageTypeFlagsEXT::GENERAL,
+                data: &data,
+                report_object: (vk::DebugReportObjectTypeEXT::INSTANCE, 0),
+                text: &c_text,
+            },
+        );
     }
     if settings.debug_action.log {
         log::write_note(
