@@ -36,11 +36,11 @@ impl ExportEntry for GetMemoryFd {
         s: &DeviceState,
         device: vk::Device,
         (p_info, p_fd): Self::Args,
-        judged: &Judged,
+        judged: &Judged<'_>,
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.get_memory_fd?;
-        let memory = &judged.memory;
+        let memory = judged.memory;
         // A few valid exports per device are probed with system calls.
         let probing = judged.valid_call && s.contract.take_probe();
         let open_before = probing.then(|| open_before_call(s, memory.memory));

@@ -31,7 +31,7 @@ impl ExportEntry for GetMemoryMetalHandle {
         s: &DeviceState,
         device: vk::Device,
         (p_info, p_handle): Self::Args,
-        judged: &Judged,
+        judged: &Judged<'_>,
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.get_memory_metal_handle?;
@@ -40,7 +40,7 @@ impl ExportEntry for GetMemoryMetalHandle {
         if result == vk::Result::SUCCESS && judged.valid_call {
             // SAFETY: not NULL (the gate), and the driver wrote it.
             let handle = unsafe { raw::read_out(p_handle) }.map_or(0, |h| h as usize);
-            let outcome = driver_contract::check_metal_handle(&judged.memory, handle);
+            let outcome = driver_contract::check_metal_handle(judged.memory, handle);
             report_driver_contract(s, Self::RULES.name, outcome);
         }
         Some(result)

@@ -31,7 +31,7 @@ impl ExportEntry for GetMemoryRemoteAddress {
         s: &DeviceState,
         device: vk::Device,
         (p_info, p_address): Self::Args,
-        judged: &Judged,
+        judged: &Judged<'_>,
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.get_memory_remote_address?;
@@ -40,7 +40,7 @@ impl ExportEntry for GetMemoryRemoteAddress {
         if result == vk::Result::SUCCESS && judged.valid_call {
             // SAFETY: not NULL (the gate), and the driver wrote it.
             let address = unsafe { raw::read_out(p_address.cast::<usize>()) }.unwrap_or(0);
-            let outcome = driver_contract::check_remote_address(&judged.memory, address);
+            let outcome = driver_contract::check_remote_address(judged.memory, address);
             report_driver_contract(s, Self::RULES.name, outcome);
         }
         Some(result)

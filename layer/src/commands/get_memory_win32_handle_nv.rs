@@ -36,7 +36,7 @@ impl ExportEntry for GetMemoryWin32HandleNv {
         s: &DeviceState,
         device: vk::Device,
         (memory, handle_type, p_handle): Self::Args,
-        judged: &Judged,
+        judged: &Judged<'_>,
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.get_memory_win32_handle_nv?;
@@ -45,7 +45,7 @@ impl ExportEntry for GetMemoryWin32HandleNv {
         if result == vk::Result::SUCCESS && judged.valid_call {
             // SAFETY: not NULL (the gate), and the driver wrote it.
             let handle = unsafe { raw::read_out(p_handle) }.unwrap_or(0);
-            let outcome = driver_contract::check_win32_handle(&judged.memory, handle);
+            let outcome = driver_contract::check_win32_handle(judged.memory, handle);
             report_driver_contract(s, Self::RULES.name, outcome);
         }
         Some(result)

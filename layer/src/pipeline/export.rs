@@ -43,7 +43,7 @@ pub trait ExportEntry {
         state: &DeviceState,
         device: vk::Device,
         args: Self::Args,
-        call: &Judged,
+        call: &Judged<'_>,
         down: &Down<vk::Result>,
     ) -> Option<vk::Result>;
 }
@@ -82,8 +82,8 @@ pub unsafe fn read_info<T: Copy>(
 }
 
 /// What the call-down step knows about a call that passed the gate.
-pub struct Judged {
-    pub memory: MemoryRecord,
+pub struct Judged<'a> {
+    pub memory: &'a MemoryRecord,
     /// No error was found: the driver's result is held to the driver contract. After an
     /// invalid call the driver's behaviour is undefined, so nothing is said about it.
     pub valid_call: bool,
@@ -122,7 +122,7 @@ pub unsafe fn run<E: ExportEntry>(device: vk::Device, args: E::Args) -> vk::Resu
                 {
                     return Decision::SKIPPED_RESULT;
                 }
-                let MemoryLookup::Live(memory) = call.memory else {
+                let MemoryLookup::Live(memory) = &call.memory else {
                     // Unreachable: memory that is not live blocks the call.
                     return Decision::SKIPPED_RESULT;
                 };
