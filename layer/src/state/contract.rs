@@ -3,6 +3,7 @@
 //! last fd the driver returned for each memory object while probing (forgotten when the memory is
 //! freed).
 
+use super::maps::{handle_map, HandleMap};
 use dashmap::DashMap;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 
@@ -14,7 +15,7 @@ pub struct ContractState {
     probes_left: AtomicU32,
     reported: DashMap<&'static str, ()>,
     /// The fd the driver returned for a live memory object on its latest probed export.
-    last_fd: DashMap<u64, i32>,
+    last_fd: HandleMap<u64, i32>,
     /// How many entries `last_fd` holds: once the probed memory is freed, freeing memory costs
     /// one load instead of a map lookup.
     last_fd_entries: AtomicUsize,
@@ -25,7 +26,7 @@ impl Default for ContractState {
         Self {
             probes_left: AtomicU32::new(PROBED_EXPORTS),
             reported: DashMap::new(),
-            last_fd: DashMap::new(),
+            last_fd: handle_map(4),
             last_fd_entries: AtomicUsize::new(0),
         }
     }

@@ -3,12 +3,12 @@
 //! Read from tests through the exported `exportcheck_test_icd_call_count` (see `lib.rs`); the
 //! counts are process-wide, shared by every instance and device.
 
-use std::collections::HashMap;
+use crate::fixed_hash::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 fn counts() -> &'static Mutex<HashMap<&'static str, u64>> {
     static COUNTS: OnceLock<Mutex<HashMap<&'static str, u64>>> = OnceLock::new();
-    COUNTS.get_or_init(|| Mutex::new(HashMap::new()))
+    COUNTS.get_or_init(|| Mutex::new(HashMap::default()))
 }
 
 /// Counts one call of the command `name` (its core name for aliases).
@@ -27,7 +27,7 @@ pub fn get(name: &str) -> u64 {
 
 fn p_nexts() -> &'static Mutex<HashMap<&'static str, usize>> {
     static P_NEXTS: OnceLock<Mutex<HashMap<&'static str, usize>>> = OnceLock::new();
-    P_NEXTS.get_or_init(|| Mutex::new(HashMap::new()))
+    P_NEXTS.get_or_init(|| Mutex::new(HashMap::default()))
 }
 
 /// Remembers the `pNext` of the info structure the command `name` was last called with (the

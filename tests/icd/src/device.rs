@@ -1,8 +1,8 @@
 //! Logical devices and their one queue: creation (extension and feature checks),
 //! `vkGetDeviceProcAddr`, destruction.
 
+use crate::fixed_hash::HashMap;
 use ash::vk;
-use std::collections::HashMap;
 use std::ffi::c_char;
 use std::sync::{Arc, Mutex};
 
@@ -126,9 +126,9 @@ unsafe fn create(
         config: pd.config.clone(),
         enabled_extensions,
         rdma_enabled,
-        memory: Mutex::new(HashMap::new()),
-        buffers: Mutex::new(HashMap::new()),
-        images: Mutex::new(HashMap::new()),
+        memory: Mutex::new(HashMap::default()),
+        buffers: Mutex::new(HashMap::default()),
+        images: Mutex::new(HashMap::default()),
     });
     objects::queues().insert(queue.handle(), queue);
     objects::devices().insert(device.handle(), device.clone());

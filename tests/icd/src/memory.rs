@@ -3,8 +3,8 @@
 //! ownership and exported as new descriptors of that memfd; RDMA addresses, Win32 handles and
 //! Metal handles are made-up values, distinct per allocation and handle type.
 
+use crate::fixed_hash::HashSet;
 use ash::vk;
-use std::collections::HashSet;
 use std::ffi::c_void;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -85,7 +85,7 @@ pub fn handle_value(base: u64, id: u64, bits: u32) -> u64 {
 /// again is refused instead of ending with a double close.
 fn owned_fds() -> &'static Mutex<HashSet<RawFd>> {
     static FDS: OnceLock<Mutex<HashSet<RawFd>>> = OnceLock::new();
-    FDS.get_or_init(|| Mutex::new(HashSet::new()))
+    FDS.get_or_init(|| Mutex::new(HashSet::default()))
 }
 
 /// One `VkDeviceMemory`.
@@ -637,7 +637,7 @@ mod tests {
     fn handle_values_are_distinct_stable_and_non_zero() {
         let kinds = [REMOTE_ADDRESS_BASE, WIN32_HANDLE_BASE, METAL_HANDLE_BASE];
         let types: Vec<u32> = (0..32).map(|b| 1u32 << b).chain([0, 3]).collect();
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         for base in kinds {
             for id in 1..200 {
                 for &t in &types {

@@ -4,7 +4,7 @@
 //! The driver never dereferences a handle it is given: it looks the handle's value up in a
 //! registry, so a stale or made-up handle is an unknown key, not a wild read.
 
-use std::collections::HashMap;
+use crate::fixed_hash::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use crate::device::{Device, Queue};
@@ -72,7 +72,7 @@ pub struct Registry<T> {
 impl<T> Registry<T> {
     fn new() -> Self {
         Registry {
-            map: Mutex::new(HashMap::new()),
+            map: Mutex::new(HashMap::default()),
         }
     }
 

@@ -1,8 +1,8 @@
 //! What buffers and images share: memory requirements, dedicated-allocation requirements from
 //! the configuration, external handle types declared at creation, binding memory.
 
+use crate::fixed_hash::HashMap;
 use ash::vk;
-use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::Mutex;
 
