@@ -8,7 +8,7 @@ use crate::boundary::{self, Down};
 use crate::fault_injection;
 use crate::raw;
 use crate::rules::common::Broken;
-use crate::rules::export::{describe, evaluate, ExportCall, ExportCommand, InfoFields};
+use crate::rules::export::{describe, evaluate_parts, ExportCall, ExportCommand, InfoFields};
 use crate::state::live_memory::AllocationMemo;
 use crate::state::registry::lookup_dead_memory;
 use crate::state::this_thread::with_device;
@@ -110,19 +110,14 @@ pub unsafe fn run<E: ExportEntry>(device: vk::Device, args: E::Args) -> vk::Resu
                     StructArg::Valid(fields) => lookup(state, fields.memory, memo),
                     _ => MemoryLookup::Null,
                 };
-                let call = ExportCall {
-                    info,
-                    output_null,
-                    memory,
-                };
-                let broken = evaluate(cmd, &state.facts, &call);
+                let broken = evaluate_parts(cmd, &state.facts, &info, output_null, &memory);
                 let valid_call = broken.is_empty();
                 if (!valid_call || fault_injection::injecting_panics())
-                    && judge(cmd, state, &call, broken) == Decision::Skip
+                    && judge(cmd, state, (&info, output_null, &memory), broken) == Decision::Skip
                 {
                     return Decision::SKIPPED_RESULT;
                 }
-                let MemoryLookup::Live(memory) = &call.memory else {
+                let MemoryLookup::Live(memory) = &memory else {
                     // Unreachable: memory that is not live blocks the call.
                     return Decision::SKIPPED_RESULT;
                 };
@@ -150,8 +145,18 @@ fn lookup(state: &DeviceState, memory: u64, memo: &AllocationMemo) -> MemoryLook
 /// pointer or handle is known to be bad is skipped whatever the reporting does.
 #[cold]
 #[inline(never)]
-fn judge(cmd: &ExportCommand, state: &DeviceState, call: &ExportCall, broken: Broken) -> Decision {
-    let outcome = boundary::contain(cmd.name, || describe(cmd, &state.facts, call, broken));
+fn judge(
+    cmd: &ExportCommand,
+    state: &DeviceState,
+    (info, output_null, memory): (&StructArg<InfoFields>, bool, &MemoryLookup),
+    broken: Broken,
+) -> Decision {
+    let call = ExportCall {
+        info: *info,
+        output_null,
+        memory: memory.clone(),
+    };
+    let outcome = boundary::contain(cmd.name, || describe(cmd, &state.facts, &call, broken));
     match decide(state, cmd.name, &outcome) {
         _ if broken.has(Broken::EXPORT_BLOCKING) => Decision::Skip,
         decision => decision,

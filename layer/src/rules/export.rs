@@ -118,16 +118,28 @@ impl Broken {
 /// Every rule `call` breaks, the command's own included.
 #[inline(always)]
 pub fn evaluate(cmd: &ExportCommand, device: &DeviceFacts, call: &ExportCall) -> Broken {
+    evaluate_parts(cmd, device, &call.info, call.output_null, &call.memory)
+}
+
+/// [`evaluate`] of a call's parts, as the pipeline holds them.
+#[inline(always)]
+pub fn evaluate_parts(
+    cmd: &ExportCommand,
+    device: &DeviceFacts,
+    info: &StructArg<InfoFields>,
+    output_null: bool,
+    memory: &MemoryLookup,
+) -> Broken {
     let broken = Broken::NONE
         .with(Broken::EXTENSION, !(cmd.is_enabled)(&device.extensions))
-        .with(Broken::OUTPUT_NULL, call.output_null);
-    let info = match &call.info {
+        .with(Broken::OUTPUT_NULL, output_null);
+    let info = match info {
         StructArg::Valid(info) => info,
         StructArg::Null => return broken.with(Broken::INFO_NULL, true),
         StructArg::WrongSType(_) => return broken.with(Broken::S_TYPE, true),
     };
     let broken = broken.with(Broken::P_NEXT, info.has_p_next);
-    let record = match &call.memory {
+    let record = match memory {
         MemoryLookup::Live(record) => record,
         MemoryLookup::Null => return broken.with(Broken::MEMORY_NULL, true),
         MemoryLookup::Unknown | MemoryLookup::Freed(_) => {
