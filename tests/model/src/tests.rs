@@ -8,15 +8,8 @@ const SIZE: u64 = 65536;
 /// type 1 RDMA-capable.
 fn full() -> Device {
     Device {
-        extensions: Extensions::of(&[
-            Extension::KhrExternalMemory,
-            Extension::KhrExternalMemoryFd,
-            Extension::ExtExternalMemoryDmaBuf,
-            Extension::NvExternalMemoryRdma,
-            Extension::NvExternalMemory,
-            Extension::NvExternalMemoryWin32,
-            Extension::ExtExternalMemoryMetal,
-        ]),
+        // The first seven: the export commands' and those they need.
+        extensions: Extensions::of(&Extension::ALL[..7]),
         version_1_1: true,
         rdma_feature: true,
         memory_types: vec![0x1, 0x1 | MEMORY_PROPERTY_RDMA_CAPABLE],
