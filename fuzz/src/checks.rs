@@ -1,5 +1,8 @@
 //! The `checks` target: arbitrary device facts and arbitrary arguments for every check function,
-//! each outcome compared with a model of the rules written from the spec and docs/checks.md.
+//! each outcome compared with the project's one model of the rules (`exportcheck-spec-model`,
+//! `tests/model`), written from the spec and docs/checks.md and shared with the end-to-end tests.
+//! This file builds the layer's inputs and the model's from the same arbitrary input, and holds
+//! no rule of its own.
 //!
 //! Properties, for every call:
 //! - the outcome's IDs are exactly the model's (as a multiset: no ID twice), and `blocked` is
@@ -14,6 +17,10 @@
 use crate::{layer, Bits};
 use arbitrary::Arbitrary;
 use ash::vk;
+use exportcheck_spec_model::{
+    self as model, AllocateInfo, Allocation, Call, ChainEnd as ModelEnd, Command, Expected,
+    ExportInfo, Extensions, Info, Memory,
+};
 use layer::checks::driver_contract::{self, FdProbe};
 use layer::checks::export::{unknown_device, ExportArgs, ExportCommand, InfoFields};
 use layer::checks::win32_nv::{self, Win32Args};
@@ -21,39 +28,17 @@ use layer::checks::{alloc, fd, metal, rdma};
 use layer::finding::{Finding, ObjectRef, Outcome, Severity};
 use layer::raw::{AllocateInfoRead, ChainEnd, StructArg};
 use layer::state::{
-    AllocationFacts, DeviceFacts, EnabledExtensions, FreedMemory,
-    LiveMemory, MemoryLookup, MemoryRecord, PackedAllocation,
+    AllocationFacts, DeviceFacts, EnabledExtensions, FreedMemory, LiveMemory, MemoryLookup,
+    MemoryRecord, PackedAllocation,
 };
 use layer::{vk_ext, vk_names, vuid};
-
-/// Defined `VkExternalMemoryHandleTypeFlagBitsNV`: bits 0-3.
-const HANDLE_TYPES_NV: u32 = 0xf;
-const OPAQUE_FD: u32 = 1 << 0;
-const DMA_BUF: u32 = 1 << 9;
-const MTL_TYPES: u32 = (1 << 16) | (1 << 17) | (1 << 18);
-/// The handle-type bits each device extension adds (vk.xml; written here from the spec, not
-/// taken from the layer; bit 13, SCI_BUF, is Vulkan SC only and never valid), by
-/// `DeviceIn::extensions` index
-/// from 7 on: host (7, 8), Android hardware buffer (10), Fuchsia (11), QNX (14), OHOS (15); and
-/// dma-buf (9), RDMA (12), Metal (16-18) for indices 2, 3 and 6. Core bits 0-6 are always valid.
-const EXTENSION_BITS: [(usize, u32); 8] = [
-    (2, 1 << 9),
-    (3, 1 << 12),
-    (6, MTL_TYPES),
-    (7, (1 << 7) | (1 << 8)),
-    (8, 1 << 10),
-    (9, 1 << 11),
-    (10, 1 << 14),
-    (11, 1 << 15),
-];
-const RDMA_CAPABLE: u32 = 0x100; // VK_MEMORY_PROPERTY_RDMA_CAPABLE_BIT_NV
 
 /// One input: a device, debug names, and up to 16 calls on it.
 #[derive(Arbitrary, Debug)]
 pub struct Input {
     pub device: DeviceIn,
     pub names: NamesIn,
-    pub calls: Vec<Call>,
+    pub calls: Vec<CallIn>,
 }
 
 #[derive(Arbitrary, Debug)]
@@ -63,7 +48,7 @@ pub struct DeviceIn {
     /// nv_external_memory_rdma, nv_external_memory, nv_external_memory_win32,
     /// ext_external_memory_metal, ext_external_memory_host,
     /// android_external_memory_android_hardware_buffer, fuchsia_external_memory,
-    /// qnx_external_memory_screen_buffer, ohos_external_memory.
+    /// qnx_external_memory_screen_buffer, ohos_external_memory (`model::Extension::ALL`'s order).
     pub extensions: [bool; 12],
     /// The device offers Vulkan 1.1 (else 1.0).
     pub version_1_1: bool,
@@ -144,7 +129,7 @@ pub enum AllocInfoIn {
 }
 
 #[derive(Arbitrary, Debug)]
-pub enum Call {
+pub enum CallIn {
     GetFd(ExportCall),
     GetRemoteAddress(ExportCall),
     GetMetalHandle(ExportCall),
@@ -178,30 +163,6 @@ pub enum Call {
     },
 }
 
-/// What the model says a call must produce.
-struct Expected {
-    command: &'static str,
-    ids: Vec<&'static str>,
-    blocked: bool,
-}
-
-impl Expected {
-    fn new(command: &'static str) -> Self {
-        Self {
-            command,
-            ids: Vec::new(),
-            blocked: false,
-        }
-    }
-    fn push(&mut self, id: &'static str) {
-        self.ids.push(id);
-    }
-    fn block(&mut self, id: &'static str) {
-        self.ids.push(id);
-        self.blocked = true;
-    }
-}
-
 impl FactsIn {
     fn to_facts(&self) -> AllocationFacts {
         AllocationFacts {
@@ -217,6 +178,19 @@ impl FactsIn {
             import: self
                 .import
                 .map(|b| vk::ExternalMemoryHandleTypeFlags::from_raw(b.0)),
+            dedicated: self.dedicated,
+        }
+    }
+
+    /// The same facts, for the model.
+    fn to_model(&self) -> Allocation {
+        Allocation {
+            size: self.size,
+            memory_type_index: u32::from(self.memory_type_index),
+            export: self.export.map(|b| b.0),
+            export_nv: self.export_nv.map(|b| b.0),
+            export_win32_nv: self.export_win32_nv,
+            import: self.import.map(|b| b.0),
             dedicated: self.dedicated,
         }
     }
@@ -258,13 +232,14 @@ impl DeviceIn {
         }
     }
 
-    /// The model's handle types valid on the device: the core bits and those of each enabled
-    /// extension.
-    fn valid_types(&self) -> u32 {
-        EXTENSION_BITS
-            .iter()
-            .filter(|(i, _)| self.extensions[*i])
-            .fold(0x7f, |all, (_, bits)| all | bits)
+    /// The same device, for the model.
+    fn to_model(&self) -> model::Device {
+        model::Device {
+            extensions: Extensions::from_flags(self.extensions),
+            version_1_1: self.version_1_1,
+            rdma_feature: self.rdma_feature,
+            memory_types: self.memory_types.iter().take(32).map(|b| b.0).collect(),
+        }
     }
 
     fn type_flags(&self, index: u8) -> u32 {
@@ -308,103 +283,45 @@ fn memory_lookup(device: &DeviceIn, memory: u64, l: &LookupIn) -> MemoryLookup {
     }
 }
 
-/// The kind of lookup `memory_lookup` made (the model decides from this, not from the layer's
-/// types).
-fn kind_of(memory: u64, l: &LookupIn) -> LookupKind {
+/// The memory `memory_lookup` made, for the model (built from the same input, not from the
+/// layer's types).
+fn memory_model(memory: u64, l: &LookupIn) -> Memory {
     match l.kind {
-        _ if memory == 0 => LookupKind::Null,
-        LookupKind::Null => LookupKind::Unknown,
-        k => k,
+        _ if memory == 0 => Memory::Null,
+        LookupKind::Null | LookupKind::Unknown => Memory::Unknown,
+        LookupKind::Freed => Memory::Freed,
+        LookupKind::Live => Memory::Live(l.facts.to_model()),
+        LookupKind::OtherDevice => Memory::OtherDevice,
     }
 }
 
-/// Whether `handle_type` is exactly one bit of `set`.
-fn one_of(handle_type: u32, set: u32) -> bool {
-    handle_type.is_power_of_two() && handle_type & !set == 0
-}
-
-fn export_contains(facts: &FactsIn, handle_type: u32) -> bool {
-    facts
-        .export
-        .is_some_and(|e| e.0 & handle_type == handle_type)
-}
-
-/// The three commands with an info structure, with the model of their own rules.
+/// The three commands with an info structure: the layer's check functions, and the model's
+/// command.
 struct InfoCommand {
     cmd: &'static ExportCommand,
     check: fn(&DeviceFacts, &ExportArgs) -> Outcome,
     /// The fast path's test of a well-formed call on live memory.
     is_clean: fn(&DeviceFacts, &PackedAllocation, vk::ExternalMemoryHandleTypeFlags) -> bool,
-    enabled: fn(&DeviceIn) -> bool,
-    /// The command's value rules on live memory: (device, handleType, allocation, expected).
-    model: fn(&DeviceIn, u32, &FactsIn, &mut Expected),
-}
-
-// Every rule a call breaks is reported: -parameter (not one handle type valid on the device),
-// then the command's value rules, whatever the value.
-fn model_fd(device: &DeviceIn, ht: u32, facts: &FactsIn, e: &mut Expected) {
-    if !one_of(ht, device.valid_types()) {
-        e.push(vuid::FD_HANDLE_TYPE_PARAM);
-    }
-    if ht != OPAQUE_FD && ht != DMA_BUF {
-        e.push(vuid::FD_HANDLE_TYPE_00672);
-    }
-    if !export_contains(facts, ht) {
-        e.push(vuid::FD_HANDLE_TYPE_00671);
-    }
-}
-
-fn model_rdma(device: &DeviceIn, ht: u32, facts: &FactsIn, e: &mut Expected) {
-    if !device.rdma_feature {
-        e.push(vuid::RDMA_FEATURE_NOT_ENABLED);
-    }
-    if device.type_flags(facts.memory_type_index) & RDMA_CAPABLE == 0 {
-        e.push(vuid::RDMA_TYPE_NOT_CAPABLE);
-    }
-    if !one_of(ht, device.valid_types()) {
-        e.push(vuid::RDMA_HANDLE_TYPE_PARAM);
-    }
-    if !export_contains(facts, ht) {
-        e.push(vuid::RDMA_HANDLE_TYPE_04966);
-    }
-}
-
-fn model_metal(device: &DeviceIn, ht: u32, facts: &FactsIn, e: &mut Expected) {
-    if !one_of(ht, device.valid_types()) {
-        e.push(vuid::METAL_HANDLE_TYPE_PARAM);
-    }
-    // Memory without VkExportMemoryAllocateInfo is 10413, which says it for 10414 too.
-    if facts.export.is_none() {
-        e.push(vuid::METAL_MEMORY_10413);
-    }
-    if !one_of(ht, MTL_TYPES) {
-        e.push(vuid::METAL_HANDLE_TYPE_10415);
-    }
-    if facts.export.is_some() && !export_contains(facts, ht) {
-        e.push(vuid::METAL_HANDLE_TYPE_10414);
-    }
+    model: Command,
 }
 
 const FD: InfoCommand = InfoCommand {
     cmd: &fd::COMMAND,
     is_clean: fd::is_clean,
     check: fd::check_get_memory_fd,
-    enabled: |d| d.extensions[1],
-    model: model_fd,
+    model: Command::GetMemoryFd,
 };
 const RDMA: InfoCommand = InfoCommand {
     cmd: &rdma::COMMAND,
     is_clean: rdma::is_clean,
     check: rdma::check_get_memory_remote_address,
-    enabled: |d| d.extensions[3],
-    model: model_rdma,
+    model: Command::GetMemoryRemoteAddress,
 };
 const METAL: InfoCommand = InfoCommand {
     cmd: &metal::COMMAND,
     is_clean: metal::is_clean,
     check: metal::check_get_memory_metal_handle,
-    enabled: |d| d.extensions[6],
-    model: model_metal,
+    model: Command::GetMemoryMetalHandle,
 };
 
 /// Runs one info-structure export command through the layer and through the model.
@@ -450,34 +367,25 @@ fn export_call(ic: &InfoCommand, device: &DeviceIn, call: &ExportCall) -> (Outco
         }
     }
 
-    let mut e = Expected::new(cmd.name);
-    if !(ic.enabled)(device) {
-        e.push(vuid::EXTENSION_NOT_ENABLED);
-    }
-    if call.output_null {
-        e.block(cmd.output_vuid);
-    }
-    match call.info {
-        InfoIn::Null => e.block(cmd.info_vuid),
-        InfoIn::WrongSType(_) => e.block(cmd.s_type_vuid),
+    let info = match call.info {
+        InfoIn::Null => Info::Null,
+        InfoIn::WrongSType(_) => Info::WrongSType,
         InfoIn::Valid {
             has_p_next,
             memory,
             handle_type,
-        } => {
-            if has_p_next {
-                e.push(cmd.p_next_vuid);
-            }
-            match kind_of(memory, &call.lookup) {
-                LookupKind::Null | LookupKind::Unknown | LookupKind::Freed => {
-                    e.block(cmd.memory_vuid)
-                }
-                LookupKind::OtherDevice => e.block(vuid::MEMORY_OF_OTHER_DEVICE),
-                LookupKind::Live => (ic.model)(device, handle_type.0, &call.lookup.facts, &mut e),
-            }
-        }
-    }
-    (outcome, e)
+        } => Info::Valid(ExportInfo {
+            p_next: has_p_next,
+            memory: memory_model(memory, &call.lookup),
+            handle_type: handle_type.0,
+        }),
+    };
+    let call = Call::Export {
+        command: ic.model,
+        info,
+        output_null: call.output_null,
+    };
+    (outcome, model::expected(&device.to_model(), &call))
 }
 
 fn win32_call(
@@ -500,38 +408,12 @@ fn win32_call(
         assert_eq!(clean, outcome.findings.is_empty(), "win32: is_clean");
     }
 
-    let mut e = Expected::new(win32_nv::COMMAND);
-    if !device.extensions[5] {
-        e.push(vuid::EXTENSION_NOT_ENABLED);
-    }
-    if output_null {
-        e.block(vuid::WIN32_PHANDLE_PARAM);
-    }
-    match kind_of(memory, lookup) {
-        LookupKind::Null | LookupKind::Unknown | LookupKind::Freed => {
-            e.block(vuid::WIN32_MEMORY_PARAM)
-        }
-        LookupKind::OtherDevice => e.block(vuid::WIN32_MEMORY_PARENT),
-        LookupKind::Live => {
-            if handle_type == 0 {
-                e.push(vuid::WIN32_HANDLE_TYPE_REQUIRED);
-            }
-            if handle_type & !HANDLE_TYPES_NV != 0 {
-                e.push(vuid::WIN32_HANDLE_TYPE_PARAM);
-            }
-            if handle_type.count_ones() > 1 {
-                e.push(vuid::WIN32_MULTIPLE_BITS);
-            }
-            let exported = lookup
-                .facts
-                .export_nv
-                .is_some_and(|t| t.0 & handle_type == handle_type);
-            if !exported {
-                e.push(vuid::WIN32_HANDLE_TYPE_01326);
-            }
-        }
-    }
-    (outcome, e)
+    let call = Call::Win32Handle {
+        memory: memory_model(memory, lookup),
+        handle_type,
+        output_null,
+    };
+    (outcome, model::expected(&device.to_model(), &call))
 }
 
 fn allocate_call(device: &DeviceIn, info: &AllocInfoIn, output_null: bool) -> (Outcome, Expected) {
@@ -562,57 +444,29 @@ fn allocate_call(device: &DeviceIn, info: &AllocInfoIn, output_null: bool) -> (O
     // The fast path agrees with the full check.
     if let (AllocateInfoRead::Valid(facts, chain), false) = (&read, output_null) {
         let clean = alloc::is_clean(&device_facts, facts, chain);
-        assert_eq!(clean, outcome.findings.is_empty(), "vkAllocateMemory: is_clean");
+        assert_eq!(
+            clean,
+            outcome.findings.is_empty(),
+            "vkAllocateMemory: is_clean"
+        );
     }
 
-    let mut e = Expected::new("vkAllocateMemory");
-    if output_null {
-        e.block(vuid::ALLOC_PMEMORY_PARAM);
-    }
-    let (facts, end) = match info {
-        AllocInfoIn::Null => {
-            e.block(vuid::ALLOC_INFO_PARAM);
-            return (outcome, e);
-        }
-        AllocInfoIn::WrongSType(_) => {
-            e.block(vuid::ALLOC_STYPE);
-            return (outcome, e);
-        }
-        AllocInfoIn::Valid(facts, end) => (facts, end),
+    let info = match info {
+        AllocInfoIn::Null => Info::Null,
+        AllocInfoIn::WrongSType(_) => Info::WrongSType,
+        AllocInfoIn::Valid(facts, end) => Info::Valid(AllocateInfo {
+            allocation: facts.to_model(),
+            end: match end {
+                ChainEndIn::Complete => ModelEnd::Complete,
+                ChainEndIn::Cycle => ModelEnd::Cycle,
+                ChainEndIn::TooLong => ModelEnd::TooLong,
+            },
+            // The layer's input above has no repeated structure (`ChainRead::COMPLETE`).
+            repeated: false,
+        }),
     };
-    match end {
-        ChainEndIn::Complete => {}
-        ChainEndIn::Cycle => e.block(vuid::ALLOC_STYPE_UNIQUE),
-        ChainEndIn::TooLong => e.push(vuid::PNEXT_CHAIN_TOO_LONG),
-    }
-    if facts.export.is_some() && (facts.export_nv.is_some() || facts.export_win32_nv) {
-        e.push(vuid::ALLOC_PNEXT_00640);
-    }
-    // pNext-pNext: each export structure needs its extension (or, for the KHR one, 1.1).
-    let khr_available = device.extensions[0] || device.version_1_1;
-    for (present, available) in [
-        (facts.export.is_some(), khr_available),
-        (facts.export_nv.is_some(), device.extensions[4]),
-        (facts.export_win32_nv, device.extensions[5]),
-    ] {
-        if present && !available {
-            e.push(vuid::ALLOC_PNEXT_PNEXT);
-        }
-    }
-    if let Some(types) = facts.export {
-        if types.0 & !device.valid_types() != 0 {
-            e.push(vuid::EXPORT_HANDLE_TYPES_PARAM);
-        }
-        // 07899: an export (some handle type, no Android hardware buffer) of size 0. Whether
-        // the types are exportable (09860) is judged against a buffer or image, not here.
-        if facts.size == 0 && types.0 != 0 && types.0 & (1 << 10) == 0 {
-            e.push(vuid::ALLOC_SIZE_07899);
-        }
-    }
-    if facts.export_nv.is_some_and(|t| t.0 & !HANDLE_TYPES_NV != 0) {
-        e.push(vuid::EXPORT_NV_HANDLE_TYPES_PARAM);
-    }
-    (outcome, e)
+    let call = Call::Allocate { info, output_null };
+    (outcome, model::expected(&device.to_model(), &call))
 }
 
 fn free_call(device: &DeviceIn, memory: u64, lookup: &LookupIn) -> (Outcome, Expected) {
@@ -621,13 +475,10 @@ fn free_call(device: &DeviceIn, memory: u64, lookup: &LookupIn) -> (Outcome, Exp
         memory,
         &memory_lookup(device, memory, lookup),
     );
-    let mut e = Expected::new("vkFreeMemory");
-    match kind_of(memory, lookup) {
-        LookupKind::Null | LookupKind::Live => {}
-        LookupKind::Unknown | LookupKind::Freed => e.block(vuid::FREE_MEMORY_PARAM),
-        LookupKind::OtherDevice => e.block(vuid::FREE_MEMORY_PARENT),
-    }
-    (outcome, e)
+    let call = Call::Free {
+        memory: memory_model(memory, lookup),
+    };
+    (outcome, model::expected(&device.to_model(), &call))
 }
 
 /// A live record of the device, for the driver-contract checks.
@@ -657,22 +508,19 @@ fn driver_fd(
         unreachable!("a live record")
     };
     let outcome = driver_contract::check_fd(&LiveMemory::from(&record), fd, probe);
-    let mut e = Expected::new("vkGetMemoryFdKHR");
-    if fd < 0 {
-        e.push(vuid::DRIVER_INVALID_FD);
-    } else if let Some(p) = probe {
-        if p.open == Some(false) {
-            e.push(vuid::DRIVER_INVALID_FD);
-        } else {
-            if p.open_before_call {
-                e.push(vuid::DRIVER_FD_NOT_NEW);
-            }
-            if p.cloexec == Some(false) {
-                e.push(vuid::DRIVER_FD_NOT_CLOEXEC);
-            }
-        }
-    }
-    (outcome, e)
+    let probe = probe.map(|p| model::driver::FdProbe {
+        open: p.open,
+        cloexec: p.cloexec,
+        open_before_call: p.open_before_call,
+    });
+    let ids = model::driver::fd(fd, probe);
+    (
+        outcome,
+        Expected {
+            ids,
+            blocked: false,
+        },
+    )
 }
 
 fn driver_pointer(
@@ -685,31 +533,32 @@ fn driver_pointer(
         unreachable!("a live record")
     };
     let record = LiveMemory::from(&record);
-    let (outcome, name, id) = match command % 3 {
+    let (outcome, command) = match command % 3 {
         0 => (
             driver_contract::check_remote_address(&record, value),
-            "vkGetMemoryRemoteAddressNV",
-            vuid::DRIVER_NULL_REMOTE_ADDRESS,
+            Command::GetMemoryRemoteAddress,
         ),
         1 => (
             driver_contract::check_win32_handle(&record, value as vk::HANDLE),
-            "vkGetMemoryWin32HandleNV",
-            vuid::DRIVER_NULL_WIN32_HANDLE,
+            Command::GetMemoryWin32Handle,
         ),
         _ => (
             driver_contract::check_metal_handle(&record, value),
-            "vkGetMemoryMetalHandleEXT",
-            vuid::DRIVER_NULL_METAL_HANDLE,
+            Command::GetMemoryMetalHandle,
         ),
     };
-    let mut e = Expected::new(name);
-    if value == 0 {
-        e.push(id);
-    }
-    (outcome, e)
+    let ids = model::driver::pointer(command, value);
+    (
+        outcome,
+        Expected {
+            ids,
+            blocked: false,
+        },
+    )
 }
 
 fn unknown_device_call(command: u8, device: u64) -> (Outcome, Expected) {
+    let index = usize::from(command % 6);
     let (name, id) = [
         ("vkGetMemoryFdKHR", vuid::FD_DEVICE_PARAM),
         ("vkGetMemoryRemoteAddressNV", vuid::RDMA_DEVICE_PARAM),
@@ -717,7 +566,7 @@ fn unknown_device_call(command: u8, device: u64) -> (Outcome, Expected) {
         ("vkGetMemoryMetalHandleEXT", vuid::METAL_DEVICE_PARAM),
         ("vkAllocateMemory", vuid::ALLOC_DEVICE_PARAM),
         ("vkFreeMemory", vuid::FREE_DEVICE_PARAM),
-    ][usize::from(command % 6)];
+    ][index];
     let outcome = unknown_device(name, id, device);
     assert!(
         outcome.findings[0]
@@ -725,9 +574,9 @@ fn unknown_device_call(command: u8, device: u64) -> (Outcome, Expected) {
             .contains(&format!("0x{device:x}")),
         "the message names the unknown device"
     );
-    let mut e = Expected::new(name);
-    e.block(id);
-    (outcome, e)
+    let model = Command::ALL[index];
+    assert_eq!(model.name(), name, "the model's commands in the same order");
+    (outcome, Expected::unknown_device(model))
 }
 
 /// Debug names by object, as the layer's `name_of` would give them.
@@ -799,17 +648,13 @@ fn reference_render(f: &Finding, names: &Names) -> String {
     )
 }
 
-fn sorted(mut ids: Vec<&'static str>) -> Vec<&'static str> {
+/// The properties every outcome of `command` must have.
+fn check_outcome(command: &str, outcome: &Outcome, expected: &Expected, names: &Names) {
+    let mut ids = outcome.ids();
     ids.sort_unstable();
-    ids
-}
-
-/// The properties every outcome must have.
-fn check_outcome(outcome: &Outcome, expected: &Expected, names: &Names) {
-    let command = expected.command;
     assert_eq!(
-        sorted(outcome.ids()),
-        sorted(expected.ids.clone()),
+        ids,
+        expected.sorted(),
         "{command}: the IDs differ from the model's; outcome: {outcome:#?}"
     );
     assert_eq!(
@@ -865,37 +710,57 @@ pub fn run(input: &Input) -> Vec<String> {
     let mut labels = Vec::new();
     for call in input.calls.iter().take(16) {
         let (outcome, expected) = match call {
-            Call::GetFd(c) => export_call(&FD, device, c),
-            Call::GetRemoteAddress(c) => export_call(&RDMA, device, c),
-            Call::GetMetalHandle(c) => export_call(&METAL, device, c),
-            Call::GetWin32Handle {
+            CallIn::GetFd(c) => export_call(&FD, device, c),
+            CallIn::GetRemoteAddress(c) => export_call(&RDMA, device, c),
+            CallIn::GetMetalHandle(c) => export_call(&METAL, device, c),
+            CallIn::GetWin32Handle {
                 memory,
                 lookup,
                 handle_type,
                 output_null,
             } => win32_call(device, *memory, lookup, handle_type.0, *output_null),
-            Call::Allocate { info, output_null } => allocate_call(device, info, *output_null),
-            Call::Free { memory, lookup } => free_call(device, *memory, lookup),
-            Call::UnknownDevice { command, device } => unknown_device_call(*command, *device),
-            Call::DriverFd { facts, fd, probe } => driver_fd(device, facts, *fd, *probe),
-            Call::DriverPointer {
+            CallIn::Allocate { info, output_null } => allocate_call(device, info, *output_null),
+            CallIn::Free { memory, lookup } => free_call(device, *memory, lookup),
+            CallIn::UnknownDevice { command, device } => unknown_device_call(*command, *device),
+            CallIn::DriverFd { facts, fd, probe } => driver_fd(device, facts, *fd, *probe),
+            CallIn::DriverPointer {
                 command,
                 facts,
                 value,
             } => driver_pointer(device, *command, facts, *value),
         };
-        check_outcome(&outcome, &expected, &names);
+        let command = outcome_command(call);
+        check_outcome(command, &outcome, &expected, &names);
         if outcome.findings.is_empty() {
-            labels.push(format!("{}:silent", expected.command));
+            labels.push(format!("{command}:silent"));
         }
         labels.extend(
             outcome
                 .findings
                 .iter()
-                .map(|f| format!("{}:{}", expected.command, f.id)),
+                .map(|f| format!("{command}:{}", f.id)),
         );
     }
     labels
+}
+
+/// The command a call reports as.
+fn outcome_command(call: &CallIn) -> &'static str {
+    match call {
+        CallIn::GetFd(_) | CallIn::DriverFd { .. } => Command::GetMemoryFd.name(),
+        CallIn::GetRemoteAddress(_) => Command::GetMemoryRemoteAddress.name(),
+        CallIn::GetMetalHandle(_) => Command::GetMemoryMetalHandle.name(),
+        CallIn::GetWin32Handle { .. } => Command::GetMemoryWin32Handle.name(),
+        CallIn::Allocate { .. } => Command::AllocateMemory.name(),
+        CallIn::Free { .. } => Command::FreeMemory.name(),
+        CallIn::UnknownDevice { command, .. } => Command::ALL[usize::from(command % 6)].name(),
+        CallIn::DriverPointer { command, .. } => [
+            Command::GetMemoryRemoteAddress,
+            Command::GetMemoryWin32Handle,
+            Command::GetMemoryMetalHandle,
+        ][usize::from(command % 3)]
+        .name(),
+    }
 }
 
 /// Keeps the metal handle type constants of the layer and the model in step.
@@ -905,6 +770,6 @@ pub fn constants_agree() {
             | vk_ext::HANDLE_TYPE_MTLTEXTURE
             | vk_ext::HANDLE_TYPE_MTLHEAP)
             .as_raw(),
-        MTL_TYPES
+        model::handle_type::METAL
     );
 }

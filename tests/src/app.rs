@@ -2,6 +2,7 @@
 //! validation message, and devices on lavapipe with helpers for allocating and exporting memory.
 
 use crate::env::Driver;
+use crate::model;
 use ash::vk::{self, Handle};
 use std::ffi::{c_void, CStr, CString};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -262,6 +263,8 @@ pub struct Instance {
     debug_utils: ash::ext::debug_utils::Instance,
     messenger: vk::DebugUtilsMessengerEXT,
     sink: Box<Sink>,
+    /// `VkApplicationInfo::apiVersion` ([`Options::api_version`]).
+    pub api_version: u32,
     /// Last field: released after Drop has destroyed the instance.
     _isolation: Isolation,
 }
@@ -410,6 +413,7 @@ impl Instance {
             debug_utils,
             messenger,
             sink,
+            api_version: options.api_version,
             _isolation: isolation,
         }
     }
@@ -516,7 +520,57 @@ impl Instance {
             remote_address,
             win32_handle,
             metal_handle,
+            extensions: extensions.iter().map(|&e| e.to_owned()).collect(),
+            rdma_feature,
         }
+    }
+
+    /// What the model of the rules (`tests/model`) needs to know of `device`: its extensions,
+    /// whether its API version (the app's and the physical device's) is 1.1 or later, the RDMA
+    /// feature, and the physical device's memory types.
+    pub fn model_device(&self, device: &Device) -> model::Device {
+        let extensions = model::Extension::ALL
+            .into_iter()
+            .filter(|e| {
+                device
+                    .extensions
+                    .iter()
+                    .any(|n| n.to_bytes() == e.name().as_bytes())
+            })
+            .collect::<Vec<_>>();
+        // SAFETY: the instance's own physical device.
+        let (properties, memory) = unsafe {
+            (
+                self.instance
+                    .get_physical_device_properties(self.physical_device),
+                self.instance
+                    .get_physical_device_memory_properties(self.physical_device),
+            )
+        };
+        let at_least_1_1 = |v: u32| (vk::api_version_major(v), vk::api_version_minor(v)) >= (1, 1);
+        model::Device {
+            extensions: model::Extensions::of(&extensions),
+            version_1_1: at_least_1_1(self.api_version) && at_least_1_1(properties.api_version),
+            rdma_feature: device.rdma_feature,
+            memory_types: memory.memory_types[..memory.memory_type_count as usize]
+                .iter()
+                .map(|t| t.property_flags.as_raw())
+                .collect(),
+        }
+    }
+
+    /// The index of the first memory type whose flags are exactly `flags`; panics if there is
+    /// none.
+    pub fn memory_type(&self, flags: vk::MemoryPropertyFlags) -> u32 {
+        // SAFETY: the instance's own physical device.
+        let props = unsafe {
+            self.instance
+                .get_physical_device_memory_properties(self.physical_device)
+        };
+        props.memory_types[..props.memory_type_count as usize]
+            .iter()
+            .position(|t| t.property_flags == flags)
+            .unwrap_or_else(|| panic!("the driver has no memory type {flags:?}")) as u32
     }
 
     /// The pointer that `vkGetDeviceProcAddr` returns for `name` on `device`.
@@ -564,6 +618,9 @@ pub struct Device {
     pub remote_address: Option<vk::PFN_vkGetMemoryRemoteAddressNV>,
     pub win32_handle: Option<vk::PFN_vkGetMemoryWin32HandleNV>,
     pub metal_handle: Option<PfnGetMemoryMetalHandle>,
+    /// The extensions it was created with, and whether the RDMA feature was enabled.
+    pub extensions: Vec<CString>,
+    pub rdma_feature: bool,
 }
 
 /// `VkMemoryGetMetalHandleInfoEXT` (not in ash 0.38; values from the registry, extension 603).

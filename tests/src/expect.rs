@@ -135,48 +135,42 @@ pub fn unknown_device(instances: &[&Instance], command: &str, id: &str, parts: &
     }
 }
 
-/// Asserts that `inst` received exactly `id` on `command` about `memory` of the device `owner`,
-/// used with the device `user`: the message names it in `field` with the device that allocated it
-/// (`<field> is <memory> (allocated on <owner>`), also says `says` (how it relates to `user`), and
-/// lists both devices and the memory in `pObjects`. Returns the message.
+/// Asserts that `m`, a message about `memory` of the device `owner` used with the device `user`,
+/// names it in `field` with the device that allocated it (`<field> is <memory> (allocated on
+/// <owner>`), also says `says` (how it relates to `user`), and lists both devices and the memory
+/// in `pObjects`.
 #[track_caller]
 pub fn memory_of_another_device(
-    inst: &Instance,
-    command: &str,
-    id: &str,
+    m: &Captured,
     field: &str,
     user: &Device,
     (owner, memory): (&Device, vk::DeviceMemory),
     says: &[&str],
-) -> Captured {
-    let m = one(inst, command, id);
+) {
     let named = format!(
         "{field} is {} (allocated on {}",
         memory_name(memory),
         device_name(owner)
     );
-    mentions(&m, &[&named]);
-    mentions(&m, says);
-    object(&m, vk::ObjectType::DEVICE, user.handle().as_raw());
-    object(&m, vk::ObjectType::DEVICE, owner.handle().as_raw());
-    object(&m, vk::ObjectType::DEVICE_MEMORY, memory.as_raw());
-    m
+    mentions(m, &[&named]);
+    mentions(m, says);
+    object(m, vk::ObjectType::DEVICE, user.handle().as_raw());
+    object(m, vk::ObjectType::DEVICE, owner.handle().as_raw());
+    object(m, vk::ObjectType::DEVICE_MEMORY, memory.as_raw());
 }
 
-/// Asserts that `inst` received exactly `id` on `command` about the made-up memory handle
-/// `0xdead0000` in `field`: not a live VkDeviceMemory, and not said to have been freed. Returns
-/// the message.
+/// Asserts that `m`, a message about the made-up memory handle `0xdead0000` in `field`, says it
+/// is not a live VkDeviceMemory, and not that it was freed, and lists it in `pObjects`.
 #[track_caller]
-pub fn garbage_memory(inst: &Instance, command: &str, id: &str, field: &str) -> Captured {
-    let m = one(inst, command, id);
+pub fn garbage_memory(m: &Captured, field: &str) {
     mentions(
-        &m,
+        m,
         &[&format!(
             "{field} is VkDeviceMemory 0xdead0000, which is not a live VkDeviceMemory"
         )],
     );
     assert!(!m.text.contains("already freed"), "{}", m.text);
-    m
+    object(m, vk::ObjectType::DEVICE_MEMORY, 0xdead_0000);
 }
 
 /// Asserts that a correct OPAQUE_FD export of `memory` works and is silent: the layer still

@@ -13,7 +13,11 @@
 //! [`instance`], which holds the test binary's exclusive lock.
 
 use crate::app::{Captured, Device, Instance, Options, FAILED};
+pub use crate::calls::Called;
+use crate::calls::{Args, Memories};
 use crate::expect::{self, Kind};
+use crate::model;
+use crate::model::Command;
 use crate::test_driver;
 use ash::vk::{self, Handle};
 use std::collections::BTreeSet;
@@ -143,44 +147,43 @@ fn attribute<'a>(attrs: &'a str, key: &str) -> Option<&'a str> {
 /// tag in the high bits) with an allocation number it never handed out.
 pub const GARBAGE_MEMORY: [u64; 5] = [1, 0xdead_beef, 0xdead_0000, u64::MAX, 0xEC00_0000_00FF_FFFF];
 
-/// The `VkDeviceMemory` values that are no live memory of the device `here`, each with what the
-/// layer must say: the [`GARBAGE_MEMORY`] values and the device's own handle (`dead`, given the
-/// text the message must contain, which starts with `field`: "memory is" or
-/// "pInfo->memory is"), memory already freed and memory freed on another device (`dead` too), and
-/// live memory of another device (`foreign`).
+/// The `VkDeviceMemory` values that are no live memory of the device `here`, each with the text
+/// the message about it must contain: the [`GARBAGE_MEMORY`] values and the device's own handle
+/// (not a live VkDeviceMemory: the text starts with `field`, "memory is" or "pInfo->memory is"),
+/// memory already freed, memory freed on another device (not live either), and live memory of
+/// another device (`foreign`, with what its message says).
 pub fn dead_memory_cases(
     here: vk::Device,
     field: &str,
     freed: vk::DeviceMemory,
     freed_elsewhere: vk::DeviceMemory,
-    foreign: (vk::DeviceMemory, Expected),
-    dead: impl Fn(String) -> Expected,
-) -> Vec<(String, vk::DeviceMemory, Expected)> {
-    let mut cases: Vec<(String, vk::DeviceMemory, Expected)> = GARBAGE_MEMORY
+    foreign: (vk::DeviceMemory, &str),
+) -> Vec<(String, vk::DeviceMemory, String)> {
+    let mut cases: Vec<(String, vk::DeviceMemory, String)> = GARBAGE_MEMORY
         .into_iter()
         .chain([here.as_raw()])
         .map(|raw| {
             let says =
                 format!("{field} VkDeviceMemory {raw:#x}, which is not a live VkDeviceMemory");
-            (
-                format!("{raw:#x}"),
-                vk::DeviceMemory::from_raw(raw),
-                dead(says),
-            )
+            (format!("{raw:#x}"), vk::DeviceMemory::from_raw(raw), says)
         })
         .collect();
     cases.extend([
         (
             "freed memory".to_owned(),
             freed,
-            dead("which was already freed with vkFreeMemory".to_owned()),
+            "which was already freed with vkFreeMemory".to_owned(),
         ),
         (
             "memory freed on another device".to_owned(),
             freed_elsewhere,
-            dead("which is not a live VkDeviceMemory".to_owned()),
+            "which is not a live VkDeviceMemory".to_owned(),
         ),
-        ("memory of another device".to_owned(), foreign.0, foreign.1),
+        (
+            "memory of another device".to_owned(),
+            foreign.0,
+            foreign.1.to_owned(),
+        ),
     ]);
     cases
 }
@@ -209,11 +212,13 @@ pub fn export_device(inst: &Instance) -> Device {
 }
 
 /// One table's world: an instance ([`instance`]), the device the calls are made on, another
-/// device, and the handle of a device that was destroyed. Devices are dropped before the instance.
+/// device, the handle of a device that was destroyed, and what the layer knows of the memory
+/// handles the table uses. Devices are dropped before the instance.
 pub struct Fixture {
     pub dev: Device,
     pub other: Device,
     pub destroyed: u64,
+    pub memories: Memories,
     pub inst: Instance,
 }
 
@@ -229,8 +234,21 @@ impl Fixture {
             dev,
             other,
             destroyed,
+            memories: Memories::default(),
             inst,
         }
+    }
+
+    /// What the model says of `args`, a call of `command` on the table's device, or on a device
+    /// that is none (any other `args.device`); a call that goes down returns `down`.
+    pub fn expect(&self, command: Command, args: &Args, down: Option<vk::Result>) -> Expected {
+        let model = if args.device == self.dev.handle() {
+            let device = self.inst.model_device(&self.dev);
+            model::expected(&device, &self.memories.model_call(command, args))
+        } else {
+            model::Expected::unknown_device(command)
+        };
+        Expected::from_model(model, down)
     }
 
     /// Every `VkDevice` value of the table that is no device: [`GARBAGE_DEVICES`], handles of
@@ -277,18 +295,6 @@ impl Default for Fixture {
 
 // ---- Handle types ----
 
-/// The `VkExternalMemoryHandleTypeFlagBits` values that Vulkan defines (bits 0-12 and 14-18 of
-/// the registry; bit 13, `SCI_BUF_BIT_NV`, exists only in Vulkan SC).
-pub const DEFINED_HANDLE_TYPES: u32 = 0x7_ffff & !(1 << 13);
-
-/// The `VkExternalMemoryHandleTypeFlagBitsNV` values (bits 0-3).
-pub const DEFINED_HANDLE_TYPES_NV: u32 = 0xf;
-
-/// The handle types valid on [`export_device`]: the core ones (bits 0..6) and those of the
-/// extensions it enables (DMA_BUF, RDMA, the three Metal bits). The others are defined, but their
-/// extension is not enabled: `-parameter`.
-pub const DEVICE_HANDLE_TYPES: u32 = 0x7f | 1 << 9 | 1 << 12 | 0x7 << 16;
-
 /// The handle-type values every table tries: each single bit 0..31, then no bit, then mixes of
 /// defined and undefined bits.
 pub fn handle_type_values(defined: u32) -> Vec<u32> {
@@ -306,11 +312,6 @@ pub fn handle_type_values(defined: u32) -> Vec<u32> {
         0x8000_0000 | defined,
     ]);
     values
-}
-
-/// Whether `bits` is exactly one defined handle type (the `handleType-parameter` rule).
-pub fn is_one_defined_bit(bits: u32, defined: u32) -> bool {
-    bits.is_power_of_two() && bits & !defined == 0
 }
 
 // ---- pNext chains ----
@@ -455,20 +456,26 @@ impl Expected {
         }
     }
 
+    /// What the model says of the call (`tests/model`): its IDs, blocked or not; a call that goes
+    /// down returns `down` (the driver's result; `None` for `vkFreeMemory`).
+    pub fn from_model(expected: model::Expected, down: Option<vk::Result>) -> Self {
+        Self {
+            ids: expected.ids,
+            blocked: expected.blocked,
+            result: if expected.blocked {
+                down.map(|_| FAILED)
+            } else {
+                down
+            },
+            mentions: Vec::new(),
+        }
+    }
+
     /// Each message must also contain `text`.
     pub fn mentioning(mut self, text: impl Into<String>) -> Self {
         self.mentions.push(text.into());
         self
     }
-}
-
-/// What a call did, as the case's closure saw it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Called {
-    /// The returned result (`None` for `vkFreeMemory`).
-    pub result: Option<vk::Result>,
-    /// Whether the output parameter changed from its pre-filled sentinel.
-    pub written: bool,
 }
 
 /// One table: the cases of one command, run on one instance.

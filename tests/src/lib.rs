@@ -7,15 +7,20 @@
 //! (`VK_LAYER_PATH`, `VK_INSTANCE_LAYERS`, `VK_DRIVER_FILES`) before the loader is loaded.
 
 pub mod app;
+pub mod calls;
 pub mod child;
 pub mod env;
 pub mod expect;
 pub mod fds;
 pub mod hostile;
-pub mod ids;
 pub mod layer_stats;
 pub mod panic_layer;
 pub mod test_driver;
+
+/// The model of the rules (`tests/model`): which IDs a call must produce.
+pub use exportcheck_spec_model as model;
+/// The IDs the end-to-end tests expect, as users see them: the model's own spelling.
+pub use exportcheck_spec_model::ids;
 
 pub use app::{
     Captured, Device, Instance, Options, SettingValues, DMA_BUF, FAILED, OPAQUE_FD, OPAQUE_WIN32,

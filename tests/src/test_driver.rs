@@ -7,7 +7,7 @@
 //! test that asserts on a count must hold [`exclusive`] (or [`crate::Instance::exclusive_with`]),
 //! so that no other test of the binary calls the driver meanwhile.
 
-use crate::app::{Device, Instance, Options, FAILED};
+use crate::app::{Device, Instance, Options};
 use crate::env::Driver;
 use crate::expect::{self, device_name, memory_name};
 use crate::ids::{ALLOCATE, FREE};
@@ -125,33 +125,6 @@ impl Calls {
         );
         self.at_start = now;
     }
-}
-
-/// Makes `call`, which must not reach the driver's `counted` entry point, and asserts that it
-/// returned `result`, left its output slot at `sentinel` (what `call` pre-filled it with) and did
-/// not call the driver.
-#[track_caller]
-pub fn assert_not_passed_down<T: PartialEq + Debug>(
-    counted: &'static CStr,
-    result: vk::Result,
-    sentinel: T,
-    call: impl FnOnce() -> (vk::Result, T),
-) {
-    let calls = Calls::of(counted);
-    let (r, out) = call();
-    assert_eq!(r, result);
-    assert_eq!(out, sentinel, "the output must not be written");
-    assert_eq!(calls.since(), 0, "the driver must not be called");
-}
-
-/// [`assert_not_passed_down`] for a call the layer blocks: VK_ERROR_VALIDATION_FAILED_EXT.
-#[track_caller]
-pub fn assert_blocked<T: PartialEq + Debug>(
-    counted: &'static CStr,
-    sentinel: T,
-    call: impl FnOnce() -> (vk::Result, T),
-) {
-    assert_not_passed_down(counted, FAILED, sentinel, call);
 }
 
 /// A test driver that misbehaves on demand, and what a driver-contract scenario does on it.

@@ -6,14 +6,18 @@
 //! pNext chains (cycles through the info or its structures, 10,000 structures, unknown and
 //! duplicated structures), and garbage, freed and foreign `VkDeviceMemory` to free. Each case must
 //! yield exactly its IDs; a blocked call writes nothing and never reaches the driver (its call
-//! counter does not move); any other call reaches it exactly once. See docs/reliability.md.
+//! counter does not move); any other call reaches it exactly once. The IDs each case must yield
+//! come from the model of the rules (`tests/model`), told what the call's chain holds. See
+//! docs/reliability.md.
 
 use ash::vk::{self, Handle};
+use exportcheck_tests::calls::{self, Args, Memories};
 use exportcheck_tests::hostile::{
-    self, dead_memory_cases, Called, Chain, Expected, Fixture, Matrix, DEFINED_HANDLE_TYPES,
-    DEFINED_HANDLE_TYPES_NV, DEVICE_HANDLE_TYPES, GARBAGE_S_TYPES,
+    self, dead_memory_cases, Called, Chain, Expected, Fixture, Matrix, GARBAGE_S_TYPES,
 };
 use exportcheck_tests::ids::*;
+use exportcheck_tests::model::handle_type::{DEFINED, NV_DEFINED, NV_OPAQUE_WIN32, OPAQUE_FD};
+use exportcheck_tests::model::{self, AllocateInfo, Allocation, Call, ChainEnd, Command, Info};
 use exportcheck_tests::{fds, Device, SIZE};
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
@@ -66,6 +70,7 @@ unsafe fn allocate_then(
     Called {
         result: Some(result),
         written,
+        output: memory.as_raw(),
     }
 }
 
@@ -83,16 +88,22 @@ unsafe fn allocate(
     unsafe { allocate_then(dev, device, info, null_output, |_| {}) }
 }
 
-/// The IDs `VkExportMemoryAllocateInfo::handleTypes = bits` gets at a plain (not dedicated)
-/// allocation on the test driver: `-parameter` for a bit undefined or of an extension the device
-/// did not enable. Whether the types are exportable (09860) depends on the buffer or image the
-/// memory will be bound to: not judged here.
-fn export_ids(bits: u32) -> Vec<&'static str> {
-    let mut ids = Vec::new();
-    if bits & !DEVICE_HANDLE_TYPES != 0 {
-        ids.push(EXPORT_HANDLE_TYPES_PARAM);
+/// `SIZE` bytes of memory type 0, exported with `export` and `export_nv` if given.
+fn allocation(export: Option<u32>, export_nv: Option<u32>) -> Allocation {
+    Allocation::new(SIZE, 0, export, export_nv)
+}
+
+/// `vkAllocateMemory` of `allocation`, whose chain ends as `end` and has a structure the layer
+/// reads twice if `repeated`.
+fn chained(allocation: Allocation, end: ChainEnd, repeated: bool) -> Call {
+    Call::Allocate {
+        info: Info::Valid(AllocateInfo {
+            allocation,
+            end,
+            repeated,
+        }),
+        output_null: false,
     }
-    ids
 }
 
 #[test]
@@ -103,8 +114,16 @@ fn vk_allocate_memory_hostile_matrix() {
     let forged = Box::new(f.dispatch_key());
     let here = dev.handle();
     let plain = good_info(null());
+    let device = inst.model_device(dev);
+    // What the model says of a call on the table's device, which goes down with `down`.
+    let expect_down = |call: Call, down: vk::Result| {
+        Expected::from_model(model::expected(&device, &call), Some(down))
+    };
+    let expect = |call: Call| expect_down(call, SUCCESS);
     let mut m = Matrix::new(inst, ALLOCATE, c"vkAllocateMemory");
-    let valid = Expected::down(&[], SUCCESS);
+    let plain_call = Call::allocate(allocation(None, None));
+    let valid = expect(plain_call);
+    assert!(valid.ids.is_empty() && !valid.blocked);
     // SAFETY (every call below): the info is NULL or a live local whose chain is made of live
     // structures; hostile values are the point.
     let call = |device: vk::Device, info: *const vk::MemoryAllocateInfo<'_>, null_output: bool| unsafe {
@@ -120,27 +139,38 @@ fn vk_allocate_memory_hostile_matrix() {
     m.case("a valid call", valid.clone(), || call(here, &plain, false));
 
     // NULL pointers.
+    let null_info = Call::Allocate {
+        info: Info::Null,
+        output_null: false,
+    };
+    let wrong_s_type = Call::Allocate {
+        info: Info::WrongSType,
+        output_null: false,
+    };
     m.case(
         "NULL pAllocateInfo",
-        Expected::blocked(&[ALLOC_INFO_PARAM]).mentioning("pAllocateInfo is NULL"),
+        expect(null_info).mentioning("pAllocateInfo is NULL"),
         || call(here, null(), false),
     );
     m.case(
         "NULL pMemory",
-        Expected::blocked(&[ALLOC_PMEMORY_PARAM]).mentioning("pMemory is NULL"),
+        expect(plain_call.with_null_output()).mentioning("pMemory is NULL"),
         || call(here, &plain, true),
     );
     m.case(
         "NULL pAllocateInfo and NULL pMemory",
-        Expected::blocked(&[ALLOC_PMEMORY_PARAM, ALLOC_INFO_PARAM]),
+        expect(null_info.with_null_output()),
         || call(here, null(), true),
     );
 
     // VkDevice values that are no device.
+    let unknown = Expected::from_model(
+        model::Expected::unknown_device(Command::AllocateMemory),
+        Some(SUCCESS),
+    );
     for (what, raw) in f.garbage_devices(kept, &forged) {
         let device = vk::Device::from_raw(raw);
-        let expected =
-            Expected::blocked(&[ALLOC_DEVICE_PARAM]).mentioning(format!("device ({raw:#x})"));
+        let expected = unknown.clone().mentioning(format!("device ({raw:#x})"));
         m.case(format!("device = {what}"), expected.clone(), || {
             call(device, &plain, false)
         });
@@ -154,7 +184,7 @@ fn vk_allocate_memory_hostile_matrix() {
     // Every other sType of the registry, and garbage ones: only the sType is wrong.
     for s_type in hostile::wrong_s_types(vk::StructureType::MEMORY_ALLOCATE_INFO) {
         let info = allocate_info(s_type, null());
-        let expected = Expected::blocked(&[ALLOC_STYPE]).mentioning("pAllocateInfo->sType is ");
+        let expected = expect(wrong_s_type).mentioning("pAllocateInfo->sType is ");
         m.case(format!("sType = {}", s_type.as_raw()), expected, || {
             call(here, &info, false)
         });
@@ -162,29 +192,24 @@ fn vk_allocate_memory_hostile_matrix() {
 
     // Every handle-type bit, no bit, and mixes, in each export structure: reported, then passed
     // down (the test driver records export structures but does not enforce them).
-    for bits in hostile::handle_type_values(DEFINED_HANDLE_TYPES) {
+    for bits in hostile::handle_type_values(DEFINED) {
         let export = vk::ExportMemoryAllocateInfo::default()
             .handle_types(vk::ExternalMemoryHandleTypeFlags::from_raw(bits));
         let info = good_info((&raw const export).cast());
-        let expected = Expected::down(&export_ids(bits), SUCCESS);
+        let expected = expect(Call::allocate(allocation(Some(bits), None)));
         m.case(
             format!("VkExportMemoryAllocateInfo::handleTypes = {bits:#x}"),
             expected,
             || call(here, &info, false),
         );
     }
-    for bits in hostile::handle_type_values(DEFINED_HANDLE_TYPES_NV) {
+    for bits in hostile::handle_type_values(NV_DEFINED) {
         let export = vk::ExportMemoryAllocateInfoNV::default()
             .handle_types(vk::ExternalMemoryHandleTypeFlagsNV::from_raw(bits));
         let info = good_info((&raw const export).cast());
-        let ids: &[&str] = if bits & !DEFINED_HANDLE_TYPES_NV != 0 {
-            &[EXPORT_NV_HANDLE_TYPES_PARAM]
-        } else {
-            &[]
-        };
         m.case(
             format!("VkExportMemoryAllocateInfoNV::handleTypes = {bits:#x}"),
-            Expected::down(ids, SUCCESS),
+            expect(Call::allocate(allocation(None, Some(bits)))),
             || call(here, &info, false),
         );
     }
@@ -208,7 +233,8 @@ fn vk_allocate_memory_hostile_matrix() {
         let info = good_info(null())
             .allocation_size(size)
             .memory_type_index(index);
-        let refused = Expected::down(&[], vk::Result::ERROR_OUT_OF_DEVICE_MEMORY);
+        let members = Call::allocate(Allocation::new(size, index, None, None));
+        let refused = expect_down(members, vk::Result::ERROR_OUT_OF_DEVICE_MEMORY);
         m.case(what, refused, || call(here, &info, false));
     }
 
@@ -217,7 +243,12 @@ fn vk_allocate_memory_hostile_matrix() {
     let export_fd = vk::ExportMemoryAllocateInfo::default()
         .handle_types(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD);
     let export_ptr: *const c_void = (&raw const export_fd).cast();
-    let cycle = Expected::blocked(&[ALLOC_STYPE_UNIQUE]).mentioning("loops back on itself");
+    // Unknown structures in a cycle: an allocation without export structures; real export
+    // structures in a cycle: exported as OPAQUE_FD.
+    let fd = allocation(Some(OPAQUE_FD), None);
+    let cycle = expect(chained(allocation(None, None), ChainEnd::Cycle, false))
+        .mentioning("loops back on itself");
+    let fd_cycle = expect(chained(fd, ChainEnd::Cycle, false)).mentioning("loops back on itself");
     let mut chains: Vec<Chain> = Vec::new();
     let mut cyclic: Vec<(String, *const c_void)> = Vec::new();
     let mut add = |what: &str, chain: Chain, into: &mut Vec<(String, *const c_void)>| {
@@ -282,7 +313,7 @@ fn vk_allocate_memory_hostile_matrix() {
     let info = good_info(a.cast_const().cast());
     m.prompt_case(
         "pNext = export <-> priority structures",
-        cycle.clone(),
+        fd_cycle.clone(),
         || call(here, &info, false),
     );
     let mut export_self = export_fd;
@@ -292,7 +323,7 @@ fn vk_allocate_memory_hostile_matrix() {
     let info = good_info(self_ptr.cast_const().cast());
     m.prompt_case(
         "pNext = an export structure pointing to itself",
-        cycle.clone(),
+        fd_cycle,
         || call(here, &info, false),
     );
     // The info itself in the cycle: info.pNext = &info, and info -> node -> info.
@@ -337,7 +368,7 @@ fn vk_allocate_memory_hostile_matrix() {
         let info = good_info(chain.head());
         m.prompt_case(
             format!("pNext = {what}, then export"),
-            valid.clone(),
+            expect(Call::allocate(fd)),
             || {
                 // SAFETY: as `call`.
                 unsafe { allocate_then(dev, here, &info, false, exports_fd) }
@@ -350,7 +381,7 @@ fn vk_allocate_memory_hostile_matrix() {
     let info = good_info(too_long.head());
     m.prompt_case(
         "pNext = 65,537 unknown structures (past the walk limit)",
-        Expected::down(&[PNEXT_CHAIN_TOO_LONG], SUCCESS),
+        expect(chained(allocation(None, None), ChainEnd::TooLong, false)),
         || call(here, &info, false),
     );
 
@@ -361,7 +392,7 @@ fn vk_allocate_memory_hostile_matrix() {
     let info = good_info((&raw const export_twice).cast());
     m.case(
         "pNext = VkExportMemoryAllocateInfo twice",
-        Expected::down(&[ALLOC_STYPE_UNIQUE], SUCCESS),
+        expect(chained(fd, ChainEnd::Complete, true)),
         || call(here, &info, false),
     );
     let nv = vk::ExportMemoryAllocateInfoNV::default()
@@ -371,7 +402,11 @@ fn vk_allocate_memory_hostile_matrix() {
     let info = good_info((&raw const nv_twice).cast());
     m.case(
         "pNext = VkExportMemoryAllocateInfoNV twice",
-        Expected::down(&[ALLOC_STYPE_UNIQUE], SUCCESS),
+        expect(chained(
+            allocation(None, Some(NV_OPAQUE_WIN32)),
+            ChainEnd::Complete,
+            true,
+        )),
         || call(here, &info, false),
     );
     let mut khr_and_nv = export_fd;
@@ -379,7 +414,10 @@ fn vk_allocate_memory_hostile_matrix() {
     let info = good_info((&raw const khr_and_nv).cast());
     m.case(
         "pNext = VkExportMemoryAllocateInfo and VkExportMemoryAllocateInfoNV",
-        Expected::down(&[ALLOC_PNEXT_00640], SUCCESS),
+        expect(Call::allocate(allocation(
+            Some(OPAQUE_FD),
+            Some(NV_OPAQUE_WIN32),
+        ))),
         || call(here, &info, false),
     );
 
@@ -399,35 +437,35 @@ fn vk_allocate_memory_hostile_matrix() {
             here,
             &wrong_unreadable,
             false,
-            Expected::blocked(&[ALLOC_STYPE]),
+            expect(wrong_s_type),
         ),
         (
             "a garbage device and an unreadable pNext",
             vk::Device::from_raw(0xdead_beef),
             &good_unreadable,
             false,
-            Expected::blocked(&[ALLOC_DEVICE_PARAM]),
+            unknown.clone(),
         ),
         (
             "NULL pMemory and a cyclic pNext",
             here,
             &cyclic_info,
             true,
-            Expected::blocked(&[ALLOC_PMEMORY_PARAM, ALLOC_STYPE_UNIQUE]),
+            expect(chained(allocation(None, None), ChainEnd::Cycle, false).with_null_output()),
         ),
         (
             "NULL pMemory and an undefined handle type",
             here,
             &undefined_info,
             true,
-            Expected::blocked(&[ALLOC_PMEMORY_PARAM, EXPORT_HANDLE_TYPES_PARAM]),
+            expect(Call::allocate(allocation(Some(1 << 13), None)).with_null_output()),
         ),
         (
             "NULL pMemory and a wrong sType",
             here,
             &wrong_unreadable,
             true,
-            Expected::blocked(&[ALLOC_PMEMORY_PARAM, ALLOC_STYPE]),
+            expect(wrong_s_type.with_null_output()),
         ),
     ];
     for (what, device, info, null_output, expected) in combos {
@@ -462,73 +500,87 @@ fn vk_free_memory_hostile_matrix() {
         inst.messages().is_empty(),
         "the table's allocations are valid"
     );
+    let live = allocate(dev);
+    let mut memories = Memories::default();
+    memories.live(kept, allocation(None, None));
+    memories.live(live, allocation(None, None));
+    memories.foreign(foreign);
+    memories.freed(freed);
     let forged = Box::new(f.dispatch_key());
     let here = dev.handle();
-    let free = dev.device.fp_v1_0().free_memory;
-    let call = |device: vk::Device, memory: vk::DeviceMemory| {
+    let device = inst.model_device(dev);
+    let free = Command::FreeMemory;
+    // What the model says of freeing `memory` on the table's device, or on a device that is none.
+    let expect = |memories: &Memories, args: &Args| {
+        let model = if args.device == here {
+            model::expected(&device, &memories.model_call(free, args))
+        } else {
+            model::Expected::unknown_device(free)
+        };
+        Expected::from_model(model, None)
+    };
+    let call = |args: Args| {
         // SAFETY: the layer's own function; hostile values are the point.
-        unsafe { free(device, memory, null()) };
-        Called {
-            result: None,
-            written: false,
-        }
+        unsafe { calls::call(free, dev, &args) }
     };
     let mut m = Matrix::new(inst, FREE, c"vkFreeMemory");
-    let live = allocate(dev);
-    m.case("a valid call", Expected::down_void(&[]), || {
-        call(here, live)
-    });
+    let valid = Args::new(free, here, live, 0);
+    m.case("a valid call", expect(&memories, &valid), || call(valid));
+    memories.freed(live);
+    let null = valid.memory(vk::DeviceMemory::null());
     m.case(
         "memory = VK_NULL_HANDLE (valid: nothing is freed)",
-        Expected::down_void(&[]),
-        || call(here, vk::DeviceMemory::null()),
+        expect(&memories, &null),
+        || call(null),
     );
 
     for (what, raw) in f.garbage_devices(kept, &forged) {
-        let device = vk::Device::from_raw(raw);
-        let expected =
-            Expected::blocked_void(&[FREE_DEVICE_PARAM]).mentioning(format!("device ({raw:#x})"));
-        m.case(format!("device = {what}"), expected.clone(), || {
-            call(device, kept)
-        });
+        let args = Args::new(free, vk::Device::from_raw(raw), kept, 0);
+        let expected = expect(&memories, &args).mentioning(format!("device ({raw:#x})"));
+        m.case(format!("device = {what}"), expected.clone(), || call(args));
+        let null = args.memory(vk::DeviceMemory::null());
         m.case(
             format!("device = {what}, memory = VK_NULL_HANDLE"),
             expected,
-            || call(device, vk::DeviceMemory::null()),
+            || call(null),
         );
     }
 
-    let other_device = Expected::blocked_void(&[FREE_MEMORY_PARENT])
-        .mentioning("which was not allocated from device");
-    let dead = |says| Expected::blocked_void(&[FREE_MEMORY_PARAM]).mentioning(says);
     // The freed memory is a double free here.
-    let mut memories = dead_memory_cases(
+    let mut dead = dead_memory_cases(
         here,
         "memory is",
         freed,
         freed_elsewhere,
-        (foreign, other_device),
-        dead,
+        (foreign, "which was not allocated from device"),
     );
-    memories.push((
+    dead.push((
         "the valid call's memory, freed again".to_owned(),
         live,
-        dead("which was already freed with vkFreeMemory".to_owned()),
+        "which was already freed with vkFreeMemory".to_owned(),
     ));
-    for (what, memory, expected) in memories {
-        m.case(format!("memory = {what}"), expected, || call(here, memory));
+    for (what, memory, says) in dead {
+        let args = Args::new(free, here, memory, 0);
+        m.case(
+            format!("memory = {what}"),
+            expect(&memories, &args).mentioning(says),
+            || call(args),
+        );
     }
 
     // Nothing blocked was freed: both allocations are still live, and free as they should.
+    let theirs = Args::new(free, other.handle(), foreign, 0);
     m.case(
         "the other device frees its memory",
         Expected::down_void(&[]),
-        || call(other.handle(), foreign),
+        // SAFETY: the other device's own memory, through the layer.
+        || unsafe { calls::call(free, other, &theirs) },
     );
+    let last = Args::new(free, here, kept, 0);
     m.case(
         "a valid call, after the hostile ones",
-        Expected::down_void(&[]),
-        || call(here, kept),
+        expect(&memories, &last),
+        || call(last),
     );
     let cases = m.finish();
     eprintln!("{FREE}: {cases} cases");

@@ -1,8 +1,10 @@
 //! vkGetMemoryMetalHandleEXT end to end: the real loader, the layer, and the project's test driver
 //! (`tests/icd`), which exposes VK_EXT_external_memory_metal on Linux with made-up Metal object
-//! pointers. Each bad call yields exactly the IDs of the rules it breaks; blocked calls return
-//! VK_ERROR_VALIDATION_FAILED_EXT, leave `*pHandle` alone and never reach the driver (its call
-//! counter does not move); the others are reported and go down.
+//! pointers: valid exports, the value rules (10413, 10414, 10415, every rule an invalid
+//! `handleType` breaks) and the driver contract. Each bad call yields exactly the IDs of the rules
+//! it breaks, is reported and goes down (the driver's call counter moves once). The structural
+//! cases (NULL pointers, sType, pNext, bad memory, unknown devices, a device without the
+//! extension) are rows of tests/tests/structural.rs.
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::app::{
@@ -10,10 +12,8 @@ use exportcheck_tests::app::{
 };
 use exportcheck_tests::expect::{device_name, memory_name};
 use exportcheck_tests::ids::*;
-use exportcheck_tests::test_driver::{
-    self, assert_blocked, assert_not_passed_down, exclusive, Calls, Misbehaving,
-};
-use exportcheck_tests::{expect, Device, Instance, FAILED, OPAQUE_FD, SIZE};
+use exportcheck_tests::test_driver::{self, exclusive, Calls, Misbehaving};
+use exportcheck_tests::{expect, Device, Instance, OPAQUE_FD, SIZE};
 use std::ffi::{c_void, CStr};
 
 const CMD: &str = GET_METAL_HANDLE;
@@ -62,14 +62,6 @@ fn call(dev: &Device, info: *const MemoryGetMetalHandleInfo) -> (vk::Result, usi
     (result, handle as usize)
 }
 
-/// After a blocked call: the memory still exports, silently.
-fn still_exports(inst: &Instance, dev: &Device, memory: vk::DeviceMemory) {
-    let (r, handle) = call(dev, &info(memory, MTLBUFFER));
-    assert_eq!(r, vk::Result::SUCCESS);
-    assert!(handle != 0 && handle != SENTINEL, "{handle:#x}");
-    expect::silent(inst, CMD);
-}
-
 #[test]
 fn each_metal_handle_type_exports_a_distinct_non_null_handle_silently() {
     let inst = exclusive(None);
@@ -101,78 +93,6 @@ fn each_metal_handle_type_exports_a_distinct_non_null_handle_silently() {
     dev.free(buffer_only);
     expect::silent(&inst, FREE);
     drop(dev);
-}
-
-#[test]
-fn null_info_is_blocked() {
-    let inst = exclusive(None);
-    let dev = metal_device(&inst);
-    assert_blocked(COUNTED, SENTINEL, || call(&dev, std::ptr::null()));
-    let m = expect::one(&inst, CMD, METAL_INFO_PARAM);
-    expect::mentions(
-        &m,
-        &[
-            "pGetMetalHandleInfo is NULL",
-            "it must point to a valid VkMemoryGetMetalHandleInfoEXT",
-            "not passed to the driver",
-        ],
-    );
-    expect::object(&m, vk::ObjectType::DEVICE, dev.handle().as_raw());
-    drop(dev);
-}
-
-#[test]
-fn null_p_handle_is_blocked() {
-    let inst = exclusive(None);
-    let dev = metal_device(&inst);
-    let mem = memory(&dev, Some(MTLBUFFER));
-    let calls = Calls::of(COUNTED);
-    // SAFETY: a valid info and a NULL pHandle on purpose.
-    let r = unsafe { dev.get_metal_handle_raw(&info(mem, MTLBUFFER), std::ptr::null_mut()) };
-    assert_eq!(r, FAILED);
-    assert_eq!(calls.since(), 0, "the driver must not be called");
-    let m = expect::one(&inst, CMD, METAL_PHANDLE_PARAM);
-    expect::mentions(&m, &["pHandle is NULL", "not passed to the driver"]);
-    still_exports(&inst, &dev, mem);
-    dev.free(mem);
-    drop(dev);
-}
-
-#[test]
-fn unknown_device_is_blocked_and_reported_to_every_instance() {
-    let inst = exclusive(None);
-    let other = inst.another(test_driver::options(None));
-    let dev = metal_device(&inst);
-    let mem = memory(&dev, Some(MTLBUFFER));
-    // The layer's own function, as vkGetDeviceProcAddr handed it out for `dev`.
-    let get = dev.metal_handle.expect("vkGetMemoryMetalHandleEXT");
-    assert_blocked(COUNTED, SENTINEL, || {
-        let mut handle = SENTINEL as *mut c_void;
-        // SAFETY: a made-up VkDevice on purpose; the layer must not dereference it or pass it
-        // down.
-        let r = unsafe {
-            get(
-                vk::Device::from_raw(0x1234),
-                &info(mem, MTLBUFFER),
-                &mut handle,
-            )
-        };
-        (r, handle as usize)
-    });
-    expect::unknown_device(
-        &[&inst, &other],
-        CMD,
-        METAL_DEVICE_PARAM,
-        &[
-            "vkGetMemoryMetalHandleEXT(): device (0x1234) is not a VkDevice created through this \
-             layer",
-            "not passed to the driver",
-        ],
-    );
-    still_exports(&inst, &dev, mem);
-    dev.free(mem);
-    drop(dev);
-    drop(other);
 }
 
 #[test]
@@ -289,112 +209,6 @@ fn non_metal_handle_type_is_10415() {
 }
 
 #[test]
-fn wrong_s_type_is_blocked() {
-    let inst = exclusive(None);
-    let dev = metal_device(&inst);
-    let mem = memory(&dev, Some(MTLBUFFER));
-    let mut bad = info(mem, MTLBUFFER);
-    bad.s_type = vk::StructureType::MEMORY_GET_FD_INFO_KHR;
-    assert_blocked(COUNTED, SENTINEL, || call(&dev, &bad));
-    let m = expect::one(&inst, CMD, METAL_STYPE);
-    expect::mentions(
-        &m,
-        &[
-            "pGetMetalHandleInfo->sType is VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR",
-            "it must be VK_STRUCTURE_TYPE_MEMORY_GET_METAL_HANDLE_INFO_EXT",
-            "not passed to the driver",
-        ],
-    );
-    still_exports(&inst, &dev, mem);
-    dev.free(mem);
-    drop(dev);
-}
-
-#[test]
-fn p_next_is_reported_and_the_call_goes_down_as_the_app_made_it() {
-    let inst = exclusive(None);
-    let dev = metal_device(&inst);
-    let mem = memory(&dev, Some(MTLBUFFER));
-    // A valid structure, but none extends VkMemoryGetMetalHandleInfoEXT.
-    let stray = vk::ExportMemoryAllocateInfo::default().handle_types(MTLBUFFER);
-    let mut with_next = info(mem, MTLBUFFER);
-    with_next.p_next = (&raw const stray).cast::<c_void>();
-    let calls = Calls::of(COUNTED);
-    let (r, handle) = call(&dev, &with_next);
-    assert_eq!(r, vk::Result::SUCCESS);
-    assert_eq!(calls.since(), 1, "reported, then passed down");
-    assert!(handle != 0 && handle != SENTINEL, "{handle:#x}");
-    assert_eq!(
-        with_next.p_next,
-        (&raw const stray).cast::<c_void>(),
-        "the layer never rewrites the app's structure"
-    );
-    assert_eq!(
-        test_driver::last_p_next(COUNTED),
-        (&raw const stray) as usize,
-        "the driver got the app's own structure, pNext and all"
-    );
-    let m = expect::one(&inst, CMD, METAL_PNEXT);
-    expect::mentions(
-        &m,
-        &[
-            "pGetMetalHandleInfo->pNext is not NULL",
-            "no structure extends VkMemoryGetMetalHandleInfoEXT",
-            "The call goes down as the app made it",
-        ],
-    );
-    assert_eq!(
-        call(&dev, &info(mem, MTLBUFFER)),
-        (vk::Result::SUCCESS, handle)
-    );
-    expect::silent(&inst, CMD);
-    dev.free(mem);
-    drop(dev);
-}
-
-#[test]
-fn null_freed_and_garbage_memory_are_blocked() {
-    let inst = exclusive(None);
-    let dev = metal_device(&inst);
-    let freed = memory(&dev, Some(MTLBUFFER));
-    dev.free(freed);
-    expect::silent(&inst, FREE);
-    let garbage = vk::DeviceMemory::from_raw(0xdead_0000);
-    let cases = [
-        (
-            vk::DeviceMemory::null(),
-            "pGetMetalHandleInfo->memory is VK_NULL_HANDLE".to_owned(),
-        ),
-        (
-            freed,
-            format!(
-                "pGetMetalHandleInfo->memory is {}, which was already freed with vkFreeMemory (it \
-                 had been allocated on {} with allocationSize {SIZE}, memoryTypeIndex 0 \
-                 [DEVICE_LOCAL], VkExportMemoryAllocateInfo::handleTypes = {MTLBUFFER_NAME})",
-                memory_name(freed),
-                device_name(&dev)
-            ),
-        ),
-        (
-            garbage,
-            "pGetMetalHandleInfo->memory is VkDeviceMemory 0xdead0000, which is not a live \
-             VkDeviceMemory"
-                .to_owned(),
-        ),
-    ];
-    for (memory, says) in cases {
-        let calls = Calls::of(COUNTED);
-        let (r, handle) = call(&dev, &info(memory, MTLBUFFER));
-        assert_eq!(r, FAILED, "{says}");
-        assert_eq!(handle, SENTINEL, "{says}");
-        assert_eq!(calls.since(), 0, "the driver must not be called: {says}");
-        let m = expect::one(&inst, CMD, METAL_MEMORY_PARAM);
-        expect::mentions(&m, &[&says, "not passed to the driver"]);
-    }
-    drop(dev);
-}
-
-#[test]
 fn invalid_handle_type_values_get_every_rule_they_break() {
     let inst = exclusive(None);
     let dev = metal_device(&inst);
@@ -469,85 +283,6 @@ fn invalid_handle_type_values_get_every_rule_they_break() {
     }
     dev.free(mem);
     drop(dev);
-}
-
-#[test]
-fn memory_of_another_device_is_blocked() {
-    let inst = exclusive(None);
-    let a = metal_device(&inst);
-    let b = metal_device(&inst);
-    let mem_b = memory(&b, Some(MTLBUFFER));
-    assert_blocked(COUNTED, SENTINEL, || call(&a, &info(mem_b, MTLBUFFER)));
-    expect::memory_of_another_device(
-        &inst,
-        CMD,
-        MEMORY_OF_OTHER_DEVICE,
-        "pGetMetalHandleInfo->memory",
-        &a,
-        (&b, mem_b),
-        &[
-            &format!("which belongs to another device than {}", device_name(&a)),
-            "not passed to the driver",
-        ],
-    );
-    still_exports(&inst, &b, mem_b);
-    b.free(mem_b);
-    drop((a, b));
-}
-
-#[test]
-fn call_on_a_device_without_the_extension_is_a_warning() {
-    let inst = exclusive(None);
-    let a = metal_device(&inst);
-    let b = inst.device(&[ash::khr::external_memory::NAME]);
-    assert!(
-        inst.device_proc_addr(&b, COUNTED).is_none(),
-        "no vkGetMemoryMetalHandleEXT for a device without the extension"
-    );
-    // Without VK_EXT_external_memory_metal, no Metal handle type is a valid value on B: its
-    // export structure already says so, and so does every Metal export from it.
-    let not_enabled = format!(
-        "{MTLBUFFER_NAME} belongs to VK_EXT_external_memory_metal, which the device was created \
-         without"
-    );
-    let mem_b = memory(&b, Some(MTLBUFFER));
-    let m = expect::one(&inst, ALLOCATE, EXPORT_HANDLE_TYPES_PARAM);
-    expect::mentions(&m, &[&not_enabled]);
-    let get = a.metal_handle.expect("vkGetMemoryMetalHandleEXT");
-    // Not blocked, but B's driver has no vkGetMemoryMetalHandleEXT to call down to.
-    assert_not_passed_down(
-        COUNTED,
-        vk::Result::ERROR_EXTENSION_NOT_PRESENT,
-        SENTINEL,
-        || {
-            let mut handle = SENTINEL as *mut c_void;
-            // SAFETY: valid pointers; B has no vkGetMemoryMetalHandleEXT, which is what is tested.
-            let r = unsafe { get(b.handle(), &info(mem_b, MTLBUFFER), &mut handle) };
-            (r, handle as usize)
-        },
-    );
-    let m = expect::only(
-        &inst,
-        CMD,
-        &[EXTENSION_NOT_ENABLED, METAL_HANDLE_TYPE_PARAM],
-    );
-    expect::mentions(
-        &m[0],
-        &[&format!(
-            "device is {}, which was created without VK_EXT_external_memory_metal",
-            device_name(&b)
-        )],
-    );
-    expect::mentions(
-        &m[1],
-        &[&format!(
-            "pGetMetalHandleInfo->handleType is {MTLBUFFER_NAME}, which is not a valid \
-             VkExternalMemoryHandleTypeFlagBits value on {}: {not_enabled}.",
-            device_name(&b)
-        )],
-    );
-    b.free(mem_b);
-    drop((a, b));
 }
 
 #[test]

@@ -1,16 +1,16 @@
 //! vkGetMemoryWin32HandleNV end to end: the real loader, the layer, and the project's test driver
 //! (`tests/icd`), which exposes VK_NV_external_memory_win32 on Linux with made-up HANDLE values.
-//! Each bad call yields exactly the IDs of the rules it breaks; blocked calls return VK_ERROR_VALIDATION_FAILED_EXT,
-//! leave `*pHandle` alone and never reach the driver (its call counter does not move); the others
-//! are reported and go down. Also the NV export structure's own rules in vkAllocateMemory.
+//! Valid exports, the value rules of `handleType` (01326, requiredbitmask, -parameter, more than
+//! one bit), the driver contract, and the NV export structure's own rules in vkAllocateMemory.
+//! Each bad call yields exactly the IDs of the rules it breaks, is reported and goes down (the
+//! driver's call counter moves once). The structural cases (NULL pHandle, bad memory, unknown
+//! devices, a device without the extension) are rows of tests/tests/structural.rs.
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::expect::{device_name, memory_name};
 use exportcheck_tests::ids::*;
-use exportcheck_tests::test_driver::{
-    self, assert_blocked, assert_not_passed_down, exclusive, instance, Calls, Misbehaving,
-};
-use exportcheck_tests::{expect, Device, Instance, FAILED, OPAQUE_FD, SIZE};
+use exportcheck_tests::test_driver::{self, exclusive, instance, Calls, Misbehaving};
+use exportcheck_tests::{expect, Device, Instance, OPAQUE_FD, SIZE};
 use std::ffi::{c_void, CStr};
 
 const CMD: &str = GET_WIN32_HANDLE;
@@ -52,14 +52,6 @@ fn call(
     // SAFETY: a valid output pointer; the memory and type may be bad on purpose.
     let result = unsafe { dev.get_win32_handle_raw(memory, handle_type, &mut handle) };
     (result, handle)
-}
-
-/// After a blocked call: the memory still exports, silently.
-fn still_exports(inst: &Instance, dev: &Device, memory: vk::DeviceMemory) {
-    let (r, handle) = call(dev, memory, OPAQUE);
-    assert_eq!(r, vk::Result::SUCCESS);
-    assert!(handle != 0 && handle != SENTINEL, "{handle:#x}");
-    expect::silent(inst, CMD);
 }
 
 #[test]
@@ -173,94 +165,6 @@ fn memory_without_nv_export_info_is_01326() {
 }
 
 #[test]
-fn unknown_device_is_blocked_and_reported_to_every_instance() {
-    let inst = exclusive(None);
-    let other = inst.another(test_driver::options(None));
-    let dev = win32_device(&inst);
-    let mem = nv_memory(&dev, Some(OPAQUE));
-    // The layer's own function, as vkGetDeviceProcAddr handed it out for `dev`.
-    let get = dev.win32_handle.expect("vkGetMemoryWin32HandleNV");
-    assert_blocked(COUNTED, SENTINEL, || {
-        let mut handle = SENTINEL;
-        // SAFETY: a made-up VkDevice on purpose; the layer must not dereference it or pass it
-        // down.
-        let r = unsafe { get(vk::Device::from_raw(0x1234), mem, OPAQUE, &mut handle) };
-        (r, handle)
-    });
-    expect::unknown_device(
-        &[&inst, &other],
-        CMD,
-        WIN32_DEVICE_PARAM,
-        &[
-            "vkGetMemoryWin32HandleNV(): device (0x1234) is not a VkDevice created through this \
-             layer",
-            "not passed to the driver",
-        ],
-    );
-    still_exports(&inst, &dev, mem);
-    dev.free(mem);
-    drop(dev);
-    drop(other);
-}
-
-#[test]
-fn null_memory_is_blocked() {
-    let inst = exclusive(None);
-    let dev = win32_device(&inst);
-    assert_blocked(COUNTED, SENTINEL, || {
-        call(&dev, vk::DeviceMemory::null(), OPAQUE)
-    });
-    let m = expect::one(&inst, CMD, WIN32_MEMORY_PARAM);
-    expect::mentions(
-        &m,
-        &["memory is VK_NULL_HANDLE", "not passed to the driver"],
-    );
-    expect::object(&m, vk::ObjectType::DEVICE, dev.handle().as_raw());
-    drop(dev);
-}
-
-#[test]
-fn freed_memory_is_blocked_and_described() {
-    let inst = exclusive(None);
-    let dev = win32_device(&inst);
-    let mem = nv_memory(&dev, Some(OPAQUE | KMT));
-    dev.name(mem, c"shared-with-d3d");
-    dev.free(mem);
-    expect::silent(&inst, FREE);
-    assert_blocked(COUNTED, SENTINEL, || call(&dev, mem, OPAQUE));
-    let m = expect::one(&inst, CMD, WIN32_MEMORY_PARAM);
-    expect::mentions(
-        &m,
-        &[
-            &format!(
-                "memory is {} \"shared-with-d3d\", which was already freed with vkFreeMemory (it \
-                 had been allocated on {} with allocationSize {SIZE}",
-                memory_name(mem),
-                device_name(&dev)
-            ),
-            &format!("VkExportMemoryAllocateInfoNV::handleTypes = {OPAQUE_NAME}|{KMT_NAME}"),
-            "not passed to the driver",
-        ],
-    );
-    assert_eq!(
-        expect::object(&m, vk::ObjectType::DEVICE_MEMORY, mem.as_raw()).as_deref(),
-        Some("shared-with-d3d")
-    );
-    drop(dev);
-}
-
-#[test]
-fn garbage_memory_is_blocked() {
-    let inst = exclusive(None);
-    let dev = win32_device(&inst);
-    let garbage = vk::DeviceMemory::from_raw(0xdead_0000);
-    assert_blocked(COUNTED, SENTINEL, || call(&dev, garbage, OPAQUE));
-    let m = expect::garbage_memory(&inst, CMD, WIN32_MEMORY_PARAM, "memory");
-    expect::object(&m, vk::ObjectType::DEVICE_MEMORY, 0xdead_0000);
-    drop(dev);
-}
-
-#[test]
 fn undefined_handle_type_bits_are_handle_type_parameter_and_01326_when_not_exported() {
     let inst = exclusive(None);
     let dev = win32_device(&inst);
@@ -356,48 +260,6 @@ fn zero_handle_type_is_requiredbitmask() {
 }
 
 #[test]
-fn null_p_handle_is_blocked() {
-    let inst = exclusive(None);
-    let dev = win32_device(&inst);
-    let mem = nv_memory(&dev, Some(OPAQUE));
-    let calls = Calls::of(COUNTED);
-    // SAFETY: NULL pHandle on purpose; the other arguments are valid.
-    let r = unsafe { dev.get_win32_handle_raw(mem, OPAQUE, std::ptr::null_mut()) };
-    assert_eq!(r, FAILED);
-    assert_eq!(calls.since(), 0, "the driver must not be called");
-    let m = expect::one(&inst, CMD, WIN32_PHANDLE_PARAM);
-    expect::mentions(&m, &["pHandle is NULL", "not passed to the driver"]);
-    expect::object(&m, vk::ObjectType::DEVICE, dev.handle().as_raw());
-    still_exports(&inst, &dev, mem);
-    dev.free(mem);
-    drop(dev);
-}
-
-#[test]
-fn memory_of_another_device_is_memory_parent_and_blocked() {
-    let inst = exclusive(None);
-    let a = win32_device(&inst);
-    let b = win32_device(&inst);
-    let mem_b = nv_memory(&b, Some(OPAQUE));
-    assert_blocked(COUNTED, SENTINEL, || call(&a, mem_b, OPAQUE));
-    expect::memory_of_another_device(
-        &inst,
-        CMD,
-        WIN32_MEMORY_PARENT,
-        "memory",
-        &a,
-        (&b, mem_b),
-        &[
-            &format!("which was not allocated from device ({})", device_name(&a)),
-            "not passed to the driver",
-        ],
-    );
-    still_exports(&inst, &b, mem_b);
-    b.free(mem_b);
-    drop((a, b));
-}
-
-#[test]
 fn two_handle_types_at_once_is_a_warning_and_goes_down() {
     let inst = exclusive(None);
     let dev = win32_device(&inst);
@@ -419,41 +281,6 @@ fn two_handle_types_at_once_is_a_warning_and_goes_down() {
     expect::driver_only(&inst, CMD, &[]);
     dev.free(mem);
     drop(dev);
-}
-
-#[test]
-fn call_on_a_device_without_the_extension_is_a_warning() {
-    let inst = exclusive(None);
-    let a = win32_device(&inst);
-    let b = inst.device(&[ash::nv::external_memory::NAME]);
-    assert!(
-        inst.device_proc_addr(&b, COUNTED).is_none(),
-        "no vkGetMemoryWin32HandleNV for a device without the extension"
-    );
-    let mem_b = nv_memory(&b, Some(OPAQUE));
-    let get = a.win32_handle.expect("vkGetMemoryWin32HandleNV");
-    // Not blocked, but B's driver has no vkGetMemoryWin32HandleNV to call down to.
-    assert_not_passed_down(
-        COUNTED,
-        vk::Result::ERROR_EXTENSION_NOT_PRESENT,
-        SENTINEL,
-        || {
-            let mut handle = SENTINEL;
-            // SAFETY: valid arguments; B has no vkGetMemoryWin32HandleNV, which is what is tested.
-            let r = unsafe { get(b.handle(), mem_b, OPAQUE, &mut handle) };
-            (r, handle)
-        },
-    );
-    let m = expect::one(&inst, CMD, EXTENSION_NOT_ENABLED);
-    expect::mentions(
-        &m,
-        &[&format!(
-            "device is {}, which was created without VK_NV_external_memory_win32",
-            device_name(&b)
-        )],
-    );
-    b.free(mem_b);
-    drop((a, b));
 }
 
 #[test]

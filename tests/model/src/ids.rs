@@ -1,8 +1,8 @@
-//! The IDs the end-to-end tests expect, spelled out as users see them (not taken from the layer,
-//! so a renamed constant there cannot silently change what is tested). `expect::only` checks that
-//! each is in `vuids/catalog.json`. One constant per ID, named as the layer names it: the command's
-//! prefix (`FD_`, `RDMA_`, `WIN32_`, `METAL_`, `ALLOC_`, `EXPORT_`, `FREE_`), then the field and
-//! the rule.
+//! The IDs, spelled out as users see them (not taken from the layer, so a renamed constant there
+//! cannot silently change what is modelled or tested). One constant per ID, named as the layer
+//! names it: the command's prefix (`FD_`, `RDMA_`, `WIN32_`, `METAL_`, `ALLOC_`, `EXPORT_`,
+//! `FREE_`), then the field and the rule. A unit test checks that each is in
+//! `vuids/catalog.json`, and so does `expect::only` in the end-to-end tests.
 
 // vkGetMemoryFdKHR
 pub const FD_DEVICE_PARAM: &str = "VUID-vkGetMemoryFdKHR-device-parameter";

@@ -1,0 +1,895 @@
+//! The one independent model of the rules exportcheck enforces: given a device, the memory a call
+//! names and the call's arguments, which IDs must be reported and whether the call must be kept
+//! from the driver.
+//!
+//! It is written from the spec's text (`vuids/registry/validusage-memory-sharing-1.4.360.json`,
+//! the registry's `vk.xml` for the bit values) and from [docs/checks.md](../../docs/checks.md) for
+//! the layer's own IDs and for what the layer promises on top of the spec, never from the
+//! layer's code. Its users:
+//!
+//! - the fuzz target `checks` (`fuzz/src/checks.rs`) compares every outcome of the layer's check
+//!   functions with it, over arbitrary devices, memory and arguments;
+//! - the hostile-input matrix (`tests/tests/hostile_*.rs`) and the structural table
+//!   (`tests/tests/structural.rs`) take the IDs each end-to-end call must produce from it.
+//!
+//! Each rule is written here once. Plain integers throughout (handle types, memory property
+//! flags): the model shares no type with the layer or with `ash`.
+//!
+//! What the layer promises beyond the spec, as docs/checks.md and docs/architecture.md say it:
+//!
+//! - **Every rule a call breaks is reported**, each once: an invalid `handleType` gets its
+//!   `-parameter` ID and every value rule it breaks too.
+//! - **A bad pointer or handle blocks the call** (`VK_ERROR_VALIDATION_FAILED_EXT`, nothing
+//!   reaches the driver): a NULL pointer, a wrong `sType`, a `VkDevice` or `VkDeviceMemory` the
+//!   layer does not know as live (unknown, freed, another device's), and a cyclic pNext chain of
+//!   `VkMemoryAllocateInfo` (the driver would walk it forever). Nothing behind a bad pointer or
+//!   handle is read: a NULL or mistyped info structure hides its members, bad memory hides the
+//!   rules about what it was allocated with. Every other finding is reported and the call goes
+//!   down.
+//! - An unknown `VkDevice` is the one finding of its call: the layer knows nothing else about it.
+
+pub mod ids;
+
+use ids::*;
+
+/// `VkExternalMemoryHandleTypeFlagBits` (vk.xml, `bitpos`), and `...FlagBitsNV`.
+pub mod handle_type {
+    pub const OPAQUE_FD: u32 = 1 << 0;
+    pub const OPAQUE_WIN32: u32 = 1 << 1;
+    pub const OPAQUE_WIN32_KMT: u32 = 1 << 2;
+    pub const D3D11_TEXTURE: u32 = 1 << 3;
+    pub const D3D11_TEXTURE_KMT: u32 = 1 << 4;
+    pub const D3D12_HEAP: u32 = 1 << 5;
+    pub const D3D12_RESOURCE: u32 = 1 << 6;
+    pub const HOST_ALLOCATION: u32 = 1 << 7;
+    pub const HOST_MAPPED_FOREIGN_MEMORY: u32 = 1 << 8;
+    pub const DMA_BUF: u32 = 1 << 9;
+    pub const ANDROID_HARDWARE_BUFFER: u32 = 1 << 10;
+    pub const ZIRCON_VMO: u32 = 1 << 11;
+    pub const RDMA_ADDRESS: u32 = 1 << 12;
+    /// `SCI_BUF_BIT_NV`: Vulkan SC only, never a valid value in Vulkan.
+    pub const SCI_BUF: u32 = 1 << 13;
+    pub const SCREEN_BUFFER: u32 = 1 << 14;
+    pub const OH_NATIVE_BUFFER: u32 = 1 << 15;
+    pub const MTLBUFFER: u32 = 1 << 16;
+    pub const MTLTEXTURE: u32 = 1 << 17;
+    pub const MTLHEAP: u32 = 1 << 18;
+
+    /// The bits of Vulkan 1.1 (no extension needed): OPAQUE_FD to D3D12_RESOURCE.
+    pub const CORE: u32 = 0x7f;
+    /// Every bit Vulkan defines (bits 0-12 and 14-18).
+    pub const DEFINED: u32 = 0x7_ffff & !SCI_BUF;
+    /// The three Metal types (`VUID-VkMemoryGetMetalHandleInfoEXT-handleType-10415`).
+    pub const METAL: u32 = MTLBUFFER | MTLTEXTURE | MTLHEAP;
+    /// What `vkGetMemoryFdKHR` exports (`VUID-VkMemoryGetFdInfoKHR-handleType-00672`).
+    pub const FD: u32 = OPAQUE_FD | DMA_BUF;
+
+    /// `VkExternalMemoryHandleTypeFlagBitsNV`: OPAQUE_WIN32, OPAQUE_WIN32_KMT, D3D11_IMAGE,
+    /// D3D11_IMAGE_KMT (bits 0-3).
+    pub const NV_OPAQUE_WIN32: u32 = 1 << 0;
+    pub const NV_OPAQUE_WIN32_KMT: u32 = 1 << 1;
+    pub const NV_DEFINED: u32 = 0xf;
+
+    /// Whether `bits` is exactly one bit of `set`.
+    pub fn one_of(bits: u32, set: u32) -> bool {
+        bits.is_power_of_two() && bits & !set == 0
+    }
+}
+
+/// `VK_MEMORY_PROPERTY_RDMA_CAPABLE_BIT_NV`.
+pub const MEMORY_PROPERTY_RDMA_CAPABLE: u32 = 0x100;
+
+/// The device extensions the rules depend on: each export command's own, and those that add
+/// handle-type bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Extension {
+    KhrExternalMemory,
+    KhrExternalMemoryFd,
+    ExtExternalMemoryDmaBuf,
+    NvExternalMemoryRdma,
+    NvExternalMemory,
+    NvExternalMemoryWin32,
+    ExtExternalMemoryMetal,
+    ExtExternalMemoryHost,
+    AndroidExternalMemoryAndroidHardwareBuffer,
+    FuchsiaExternalMemory,
+    QnxExternalMemoryScreenBuffer,
+    OhosExternalMemory,
+}
+
+impl Extension {
+    pub const ALL: [Extension; 12] = [
+        Extension::KhrExternalMemory,
+        Extension::KhrExternalMemoryFd,
+        Extension::ExtExternalMemoryDmaBuf,
+        Extension::NvExternalMemoryRdma,
+        Extension::NvExternalMemory,
+        Extension::NvExternalMemoryWin32,
+        Extension::ExtExternalMemoryMetal,
+        Extension::ExtExternalMemoryHost,
+        Extension::AndroidExternalMemoryAndroidHardwareBuffer,
+        Extension::FuchsiaExternalMemory,
+        Extension::QnxExternalMemoryScreenBuffer,
+        Extension::OhosExternalMemory,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Extension::KhrExternalMemory => "VK_KHR_external_memory",
+            Extension::KhrExternalMemoryFd => "VK_KHR_external_memory_fd",
+            Extension::ExtExternalMemoryDmaBuf => "VK_EXT_external_memory_dma_buf",
+            Extension::NvExternalMemoryRdma => "VK_NV_external_memory_rdma",
+            Extension::NvExternalMemory => "VK_NV_external_memory",
+            Extension::NvExternalMemoryWin32 => "VK_NV_external_memory_win32",
+            Extension::ExtExternalMemoryMetal => "VK_EXT_external_memory_metal",
+            Extension::ExtExternalMemoryHost => "VK_EXT_external_memory_host",
+            Extension::AndroidExternalMemoryAndroidHardwareBuffer => {
+                "VK_ANDROID_external_memory_android_hardware_buffer"
+            }
+            Extension::FuchsiaExternalMemory => "VK_FUCHSIA_external_memory",
+            Extension::QnxExternalMemoryScreenBuffer => "VK_QNX_external_memory_screen_buffer",
+            Extension::OhosExternalMemory => "VK_OHOS_external_memory",
+        }
+    }
+
+    /// The `VkExternalMemoryHandleTypeFlagBits` the extension adds (vk.xml: the `<enum
+    /// extends="VkExternalMemoryHandleTypeFlagBits">` of its `<require>`).
+    pub fn handle_types(self) -> u32 {
+        use handle_type::*;
+        match self {
+            Extension::ExtExternalMemoryDmaBuf => DMA_BUF,
+            Extension::NvExternalMemoryRdma => RDMA_ADDRESS,
+            Extension::ExtExternalMemoryMetal => METAL,
+            Extension::ExtExternalMemoryHost => HOST_ALLOCATION | HOST_MAPPED_FOREIGN_MEMORY,
+            Extension::AndroidExternalMemoryAndroidHardwareBuffer => ANDROID_HARDWARE_BUFFER,
+            Extension::FuchsiaExternalMemory => ZIRCON_VMO,
+            Extension::QnxExternalMemoryScreenBuffer => SCREEN_BUFFER,
+            Extension::OhosExternalMemory => OH_NATIVE_BUFFER,
+            Extension::KhrExternalMemory
+            | Extension::KhrExternalMemoryFd
+            | Extension::NvExternalMemory
+            | Extension::NvExternalMemoryWin32 => 0,
+        }
+    }
+}
+
+/// A set of [`Extension`]s.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Extensions(u16);
+
+impl Extensions {
+    pub const NONE: Extensions = Extensions(0);
+
+    pub fn of(list: &[Extension]) -> Self {
+        list.iter().fold(Self::NONE, |set, &e| set.with(e))
+    }
+
+    /// The set of `flags[i]` for [`Extension::ALL`]`[i]`.
+    pub fn from_flags(flags: [bool; 12]) -> Self {
+        let on: Vec<Extension> = Extension::ALL
+            .into_iter()
+            .zip(flags)
+            .filter_map(|(e, on)| on.then_some(e))
+            .collect();
+        Self::of(&on)
+    }
+
+    pub fn with(self, e: Extension) -> Self {
+        Extensions(self.0 | 1 << e as u16)
+    }
+
+    pub fn without(self, e: Extension) -> Self {
+        Extensions(self.0 & !(1 << e as u16))
+    }
+
+    pub fn contains(self, e: Extension) -> bool {
+        self.0 & 1 << e as u16 != 0
+    }
+}
+
+/// What the layer knows of the `VkDevice` a call is made on (from `vkCreateDevice` and the
+/// physical device).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Device {
+    /// `VkDeviceCreateInfo::ppEnabledExtensionNames`.
+    pub extensions: Extensions,
+    /// The device's API version is 1.1 or later, where `VkExportMemoryAllocateInfo` is core.
+    pub version_1_1: bool,
+    /// `VkPhysicalDeviceExternalMemoryRDMAFeaturesNV::externalMemoryRDMA` was enabled.
+    pub rdma_feature: bool,
+    /// Each memory type's `VkMemoryPropertyFlags`, by index.
+    pub memory_types: Vec<u32>,
+}
+
+impl Device {
+    pub fn has(&self, e: Extension) -> bool {
+        self.extensions.contains(e)
+    }
+
+    /// The handle types valid on the device: the core bits and those of each enabled extension
+    /// (a bit of an extension the device was created without is not a valid value on it).
+    pub fn valid_handle_types(&self) -> u32 {
+        Extension::ALL
+            .into_iter()
+            .filter(|&e| self.has(e))
+            .fold(handle_type::CORE, |all, e| all | e.handle_types())
+    }
+
+    /// The property flags of memory type `index` (none for an index the device does not have).
+    pub fn type_flags(&self, index: u32) -> u32 {
+        self.memory_types.get(index as usize).copied().unwrap_or(0)
+    }
+}
+
+/// What `vkAllocateMemory` was given for an allocation: the facts the export rules ask about.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Allocation {
+    pub size: u64,
+    pub memory_type_index: u32,
+    /// `VkExportMemoryAllocateInfo::handleTypes`, if the chain had one.
+    pub export: Option<u32>,
+    /// `VkExportMemoryAllocateInfoNV::handleTypes`, if the chain had one.
+    pub export_nv: Option<u32>,
+    /// The chain had a `VkExportMemoryWin32HandleInfoNV`.
+    pub export_win32_nv: bool,
+    /// The handle type of an import structure, if the chain had one.
+    pub import: Option<u32>,
+    /// The chain had a `VkMemoryDedicatedAllocateInfo` naming an image or a buffer.
+    pub dedicated: bool,
+}
+
+impl Allocation {
+    /// `size` bytes of memory type `memory_type_index`, exported with `export` (KHR) and
+    /// `export_nv` (NV) if given.
+    pub fn new(
+        size: u64,
+        memory_type_index: u32,
+        export: Option<u32>,
+        export_nv: Option<u32>,
+    ) -> Self {
+        Self {
+            size,
+            memory_type_index,
+            export,
+            export_nv,
+            ..Self::default()
+        }
+    }
+
+    /// Whether every bit of `handle_type` was in `VkExportMemoryAllocateInfo::handleTypes`
+    /// (never, without the structure).
+    fn exported(&self, handle_type: u32) -> bool {
+        self.export.is_some_and(|e| e & handle_type == handle_type)
+    }
+}
+
+/// What a `VkDeviceMemory` argument is, to the layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Memory {
+    /// `VK_NULL_HANDLE`.
+    Null,
+    /// A value that is no allocation the layer has seen.
+    Unknown,
+    /// An allocation already freed with `vkFreeMemory`.
+    Freed,
+    /// A live allocation of the device the call is made on.
+    Live(Allocation),
+    /// A live allocation of another device.
+    OtherDevice,
+}
+
+/// A pointer to an info structure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Info<T> {
+    Null,
+    /// A structure whose `sType` is not the one the parameter needs.
+    WrongSType,
+    Valid(T),
+}
+
+/// The members of `VkMemoryGetFdInfoKHR`, `VkMemoryGetRemoteAddressInfoNV` and
+/// `VkMemoryGetMetalHandleInfoEXT`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExportInfo {
+    /// `pNext` is not NULL (no structure extends these).
+    pub p_next: bool,
+    pub memory: Memory,
+    pub handle_type: u32,
+}
+
+/// How the layer's walk of a pNext chain ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChainEnd {
+    /// At a NULL `pNext`.
+    Complete,
+    /// The chain loops back on itself.
+    Cycle,
+    /// More structures than the layer walks (65,536), without a loop.
+    TooLong,
+}
+
+/// `VkMemoryAllocateInfo`: the allocation its members and chain describe, and the chain's shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllocateInfo {
+    pub allocation: Allocation,
+    pub end: ChainEnd,
+    /// A structure the layer reads (export, import, dedicated) appears more than once.
+    pub repeated: bool,
+}
+
+impl AllocateInfo {
+    /// A chain that ends, with no structure twice.
+    pub fn of(allocation: Allocation) -> Self {
+        Self {
+            allocation,
+            end: ChainEnd::Complete,
+            repeated: false,
+        }
+    }
+}
+
+/// The commands the layer intercepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Command {
+    GetMemoryFd,
+    GetMemoryRemoteAddress,
+    GetMemoryWin32Handle,
+    GetMemoryMetalHandle,
+    AllocateMemory,
+    FreeMemory,
+}
+
+/// The IDs of a command's structural rules: the `-parameter`, `sType`, `pNext` and `-parent`
+/// rules of its arguments (`None` where the command has no such argument).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CommandIds {
+    pub device: &'static str,
+    /// The info structure pointer is NULL.
+    pub info: Option<&'static str>,
+    /// The output pointer is NULL.
+    pub output: Option<&'static str>,
+    /// The info structure's `sType` is wrong.
+    pub s_type: Option<&'static str>,
+    /// The info structure's `pNext` is not NULL (for the structures no structure extends).
+    pub p_next: Option<&'static str>,
+    /// The memory is not a live `VkDeviceMemory` (unknown, freed; NULL too where it must be a
+    /// handle).
+    pub memory: Option<&'static str>,
+    /// The memory is another device's.
+    pub memory_parent: Option<&'static str>,
+    /// `handleType` is not a valid value on the device.
+    pub handle_type: Option<&'static str>,
+}
+
+impl Command {
+    pub const ALL: [Command; 6] = [
+        Command::GetMemoryFd,
+        Command::GetMemoryRemoteAddress,
+        Command::GetMemoryWin32Handle,
+        Command::GetMemoryMetalHandle,
+        Command::AllocateMemory,
+        Command::FreeMemory,
+    ];
+
+    /// The command's name, as messages name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Command::GetMemoryFd => GET_FD,
+            Command::GetMemoryRemoteAddress => GET_REMOTE_ADDRESS,
+            Command::GetMemoryWin32Handle => GET_WIN32_HANDLE,
+            Command::GetMemoryMetalHandle => GET_METAL_HANDLE,
+            Command::AllocateMemory => ALLOCATE,
+            Command::FreeMemory => FREE,
+        }
+    }
+
+    /// The extension that adds the command (`None` for the core ones).
+    pub fn extension(self) -> Option<Extension> {
+        match self {
+            Command::GetMemoryFd => Some(Extension::KhrExternalMemoryFd),
+            Command::GetMemoryRemoteAddress => Some(Extension::NvExternalMemoryRdma),
+            Command::GetMemoryWin32Handle => Some(Extension::NvExternalMemoryWin32),
+            Command::GetMemoryMetalHandle => Some(Extension::ExtExternalMemoryMetal),
+            Command::AllocateMemory | Command::FreeMemory => None,
+        }
+    }
+
+    pub fn ids(self) -> CommandIds {
+        let none = CommandIds {
+            device: "",
+            info: None,
+            output: None,
+            s_type: None,
+            p_next: None,
+            memory: None,
+            memory_parent: None,
+            handle_type: None,
+        };
+        match self {
+            Command::GetMemoryFd => CommandIds {
+                device: FD_DEVICE_PARAM,
+                info: Some(FD_INFO_PARAM),
+                output: Some(FD_PFD_PARAM),
+                s_type: Some(FD_STYPE),
+                p_next: Some(FD_PNEXT),
+                memory: Some(FD_MEMORY_PARAM),
+                memory_parent: Some(MEMORY_OF_OTHER_DEVICE),
+                handle_type: Some(FD_HANDLE_TYPE_PARAM),
+            },
+            Command::GetMemoryRemoteAddress => CommandIds {
+                device: RDMA_DEVICE_PARAM,
+                info: Some(RDMA_INFO_PARAM),
+                output: Some(RDMA_PADDRESS_PARAM),
+                s_type: Some(RDMA_STYPE),
+                p_next: Some(RDMA_PNEXT),
+                memory: Some(RDMA_MEMORY_PARAM),
+                memory_parent: Some(MEMORY_OF_OTHER_DEVICE),
+                handle_type: Some(RDMA_HANDLE_TYPE_PARAM),
+            },
+            Command::GetMemoryMetalHandle => CommandIds {
+                device: METAL_DEVICE_PARAM,
+                info: Some(METAL_INFO_PARAM),
+                output: Some(METAL_PHANDLE_PARAM),
+                s_type: Some(METAL_STYPE),
+                p_next: Some(METAL_PNEXT),
+                memory: Some(METAL_MEMORY_PARAM),
+                memory_parent: Some(MEMORY_OF_OTHER_DEVICE),
+                handle_type: Some(METAL_HANDLE_TYPE_PARAM),
+            },
+            // No info structure: memory and handleType are parameters, and the spec has a
+            // -parent rule for the memory.
+            Command::GetMemoryWin32Handle => CommandIds {
+                device: WIN32_DEVICE_PARAM,
+                output: Some(WIN32_PHANDLE_PARAM),
+                memory: Some(WIN32_MEMORY_PARAM),
+                memory_parent: Some(WIN32_MEMORY_PARENT),
+                handle_type: Some(WIN32_HANDLE_TYPE_PARAM),
+                ..none
+            },
+            // The chain of VkMemoryAllocateInfo is read: its rules are the allocation's own.
+            Command::AllocateMemory => CommandIds {
+                device: ALLOC_DEVICE_PARAM,
+                info: Some(ALLOC_INFO_PARAM),
+                output: Some(ALLOC_PMEMORY_PARAM),
+                s_type: Some(ALLOC_STYPE),
+                ..none
+            },
+            Command::FreeMemory => CommandIds {
+                device: FREE_DEVICE_PARAM,
+                memory: Some(FREE_MEMORY_PARAM),
+                memory_parent: Some(FREE_MEMORY_PARENT),
+                ..none
+            },
+        }
+    }
+}
+
+/// One call's arguments, as the layer sees them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Call {
+    /// `vkGetMemoryFdKHR`, `vkGetMemoryRemoteAddressNV` or `vkGetMemoryMetalHandleEXT`: an info
+    /// structure, and a pointer to write the export to.
+    Export {
+        command: Command,
+        info: Info<ExportInfo>,
+        output_null: bool,
+    },
+    /// `vkGetMemoryWin32HandleNV(device, memory, handleType, pHandle)`.
+    Win32Handle {
+        memory: Memory,
+        handle_type: u32,
+        output_null: bool,
+    },
+    /// `vkAllocateMemory(device, pAllocateInfo, pAllocator, pMemory)`.
+    Allocate {
+        info: Info<AllocateInfo>,
+        output_null: bool,
+    },
+    /// `vkFreeMemory(device, memory, pAllocator)`.
+    Free { memory: Memory },
+}
+
+impl Call {
+    /// A call of `command` as an app makes it when all is well but `memory` and `handle_type`:
+    /// a valid info structure without pNext (or none, for `vkGetMemoryWin32HandleNV`) and a valid
+    /// output pointer. `handle_type` is the NV flags for `vkGetMemoryWin32HandleNV`. Panics for
+    /// `vkAllocateMemory`, which names no memory.
+    pub fn with_memory(command: Command, memory: Memory, handle_type: u32) -> Self {
+        match command {
+            Command::GetMemoryWin32Handle => Call::Win32Handle {
+                memory,
+                handle_type,
+                output_null: false,
+            },
+            Command::FreeMemory => Call::Free { memory },
+            Command::AllocateMemory => panic!("vkAllocateMemory names no memory"),
+            command => Call::Export {
+                command,
+                info: Info::Valid(ExportInfo {
+                    p_next: false,
+                    memory,
+                    handle_type,
+                }),
+                output_null: false,
+            },
+        }
+    }
+
+    /// A valid `vkAllocateMemory` of `allocation`.
+    pub fn allocate(allocation: Allocation) -> Self {
+        Call::Allocate {
+            info: Info::Valid(AllocateInfo::of(allocation)),
+            output_null: false,
+        }
+    }
+
+    pub fn command(&self) -> Command {
+        match self {
+            Call::Export { command, .. } => *command,
+            Call::Win32Handle { .. } => Command::GetMemoryWin32Handle,
+            Call::Allocate { .. } => Command::AllocateMemory,
+            Call::Free { .. } => Command::FreeMemory,
+        }
+    }
+
+    /// Whether the call has an info structure, and it is NULL or of a wrong `sType`.
+    fn info_is_bad(&self) -> bool {
+        matches!(
+            self,
+            Call::Export {
+                info: Info::Null | Info::WrongSType,
+                ..
+            } | Call::Allocate {
+                info: Info::Null | Info::WrongSType,
+                ..
+            }
+        )
+    }
+
+    /// Whether the call has an output pointer, and it is NULL.
+    fn output_is_null(&self) -> bool {
+        match self {
+            Call::Export { output_null, .. }
+            | Call::Win32Handle { output_null, .. }
+            | Call::Allocate { output_null, .. } => *output_null,
+            Call::Free { .. } => false,
+        }
+    }
+
+    /// The same call with the output pointer NULL (`vkFreeMemory` has none).
+    pub fn with_null_output(mut self) -> Self {
+        match &mut self {
+            Call::Export { output_null, .. }
+            | Call::Win32Handle { output_null, .. }
+            | Call::Allocate { output_null, .. } => *output_null = true,
+            Call::Free { .. } => panic!("vkFreeMemory has no output pointer"),
+        }
+        self
+    }
+}
+
+/// What a call must produce.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Expected {
+    /// The IDs, each once (but `VUID-VkMemoryAllocateInfo-pNext-pNext`, once per structure
+    /// that breaks it), in the order the model applies its rules: the device, the output
+    /// pointer, the info pointer and its `sType`, `pNext`, the memory, then the value rules. The
+    /// spec gives no order: compare them as a multiset ([`Expected::sorted`]) unless a test
+    /// pins the layer's order.
+    pub ids: Vec<&'static str>,
+    /// Kept from the driver: an argument is a pointer or handle known to be bad.
+    pub blocked: bool,
+}
+
+impl Expected {
+    fn push(&mut self, id: &'static str) {
+        debug_assert!(!self.ids.contains(&id), "{id} twice");
+        self.ids.push(id);
+    }
+
+    fn block(&mut self, id: &'static str) {
+        self.push(id);
+        self.blocked = true;
+    }
+
+    /// A call on a `VkDevice` the layer does not know (never created through it, destroyed, or
+    /// no device at all): its `device-parameter` ID alone, blocked.
+    pub fn unknown_device(command: Command) -> Self {
+        let mut e = Expected::default();
+        e.block(command.ids().device);
+        e
+    }
+
+    /// The IDs, sorted.
+    pub fn sorted(&self) -> Vec<&'static str> {
+        let mut ids = self.ids.clone();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// No finding at all.
+    pub fn is_silent(&self) -> bool {
+        self.ids.is_empty()
+    }
+}
+
+/// What `call` on `device` (a device the layer knows) must produce.
+pub fn expected(device: &Device, call: &Call) -> Expected {
+    let command = call.command();
+    let ids = command.ids();
+    let mut e = Expected::default();
+    // EXPORTCHECK-extension-not-enabled: an export command on a device without its extension
+    // (a pointer fetched for another device). A warning: the call goes on.
+    if command.extension().is_some_and(|ext| !device.has(ext)) {
+        e.push(EXTENSION_NOT_ENABLED);
+    }
+    // -parameter of the output pointer: "must be a valid pointer".
+    if call.output_is_null() {
+        e.block(ids.output.expect("an output pointer"));
+    }
+    match *call {
+        Call::Export { info, .. } => match info {
+            // -parameter of the info pointer, and sType-sType: nothing behind it is read.
+            Info::Null => e.block(ids.info.expect("an info pointer")),
+            Info::WrongSType => e.block(ids.s_type.expect("an info structure")),
+            Info::Valid(info) => {
+                // pNext-pNext: "pNext must be NULL". Reported; the chain is never read, and the
+                // call goes down as the app made it.
+                if info.p_next {
+                    e.push(ids.p_next.expect("a pNext"));
+                }
+                if let Some(allocation) = memory_rules(&ids, info.memory, &mut e) {
+                    export_value_rules(command, device, &allocation, info.handle_type, &mut e);
+                }
+            }
+        },
+        Call::Win32Handle {
+            memory,
+            handle_type,
+            ..
+        } => {
+            if let Some(allocation) = memory_rules(&ids, memory, &mut e) {
+                win32_value_rules(&allocation, handle_type, &mut e);
+            }
+        }
+        Call::Allocate { info, .. } => match info {
+            Info::Null => e.block(ALLOC_INFO_PARAM),
+            Info::WrongSType => e.block(ALLOC_STYPE),
+            Info::Valid(info) => allocate_rules(device, &info, &mut e),
+        },
+        // vkFreeMemory: "If memory is not VK_NULL_HANDLE, memory must be a valid VkDeviceMemory
+        // handle" (-parameter); "it must have been ... allocated ... from device" (-parent).
+        Call::Free { memory } => match memory {
+            Memory::Null | Memory::Live(_) => {}
+            Memory::Unknown | Memory::Freed => e.block(FREE_MEMORY_PARAM),
+            Memory::OtherDevice => e.block(FREE_MEMORY_PARENT),
+        },
+    }
+    debug_assert!(!call.info_is_bad() || e.blocked);
+    e
+}
+
+/// The memory of an export command: "memory must be a valid VkDeviceMemory handle"
+/// (`-parameter`; NULL is no handle), and of the device (`vkGetMemoryWin32HandleNV-memory-parent`;
+/// the info structures have no VUID for it: `EXPORTCHECK-memory-of-other-device`). Both block.
+/// Returns the allocation when the memory is live memory of the device.
+fn memory_rules(ids: &CommandIds, memory: Memory, e: &mut Expected) -> Option<Allocation> {
+    match memory {
+        Memory::Null | Memory::Unknown | Memory::Freed => {
+            e.block(ids.memory.expect("a memory argument"));
+            None
+        }
+        Memory::OtherDevice => {
+            e.block(ids.memory_parent.expect("a memory argument"));
+            None
+        }
+        Memory::Live(allocation) => Some(allocation),
+    }
+}
+
+/// The value rules of the three info-structure commands on live memory. Every rule the value
+/// breaks is reported: `-parameter` (not exactly one handle type valid on the device), then the
+/// command's own.
+fn export_value_rules(
+    command: Command,
+    device: &Device,
+    allocation: &Allocation,
+    handle_type: u32,
+    e: &mut Expected,
+) {
+    let parameter = command.ids().handle_type.expect("a handleType");
+    let valid_value = handle_type::one_of(handle_type, device.valid_handle_types());
+    match command {
+        Command::GetMemoryFd => {
+            if !valid_value {
+                e.push(parameter);
+            }
+            // 00672: "must be OPAQUE_FD or DMA_BUF".
+            if !handle_type::one_of(handle_type, handle_type::FD) {
+                e.push(FD_HANDLE_TYPE_00672);
+            }
+            // 00671: "must have been included in VkExportMemoryAllocateInfo::handleTypes".
+            if !allocation.exported(handle_type) {
+                e.push(FD_HANDLE_TYPE_00671);
+            }
+        }
+        Command::GetMemoryRemoteAddress => {
+            // The layer's own warnings (docs/checks.md): the device did not enable the RDMA
+            // feature; the memory's type is not RDMA-capable.
+            if !device.rdma_feature {
+                e.push(RDMA_FEATURE_NOT_ENABLED);
+            }
+            if device.type_flags(allocation.memory_type_index) & MEMORY_PROPERTY_RDMA_CAPABLE == 0 {
+                e.push(RDMA_TYPE_NOT_CAPABLE);
+            }
+            if !valid_value {
+                e.push(parameter);
+            }
+            // 04966: "must have been included in VkExportMemoryAllocateInfo::handleTypes".
+            if !allocation.exported(handle_type) {
+                e.push(RDMA_HANDLE_TYPE_04966);
+            }
+        }
+        Command::GetMemoryMetalHandle => {
+            if !valid_value {
+                e.push(parameter);
+            }
+            // 10413: "memory must have been created with a valid VkExportMemoryAllocateInfo".
+            // Without one, 10413 says it all: 10414 is not said again.
+            if allocation.export.is_none() {
+                e.push(METAL_MEMORY_10413);
+            }
+            // 10415: "must be MTLBUFFER, MTLTEXTURE or MTLHEAP".
+            if !handle_type::one_of(handle_type, handle_type::METAL) {
+                e.push(METAL_HANDLE_TYPE_10415);
+            }
+            // 10414: "must have been included in VkExportMemoryAllocateInfo::handleTypes".
+            if allocation.export.is_some() && !allocation.exported(handle_type) {
+                e.push(METAL_HANDLE_TYPE_10414);
+            }
+        }
+        other => unreachable!("{other:?} has no info structure with a handleType"),
+    }
+}
+
+/// `vkGetMemoryWin32HandleNV`'s value rules on live memory: every rule the value breaks.
+fn win32_value_rules(allocation: &Allocation, handle_type: u32, e: &mut Expected) {
+    // requiredbitmask: "handleType must not be 0".
+    if handle_type == 0 {
+        e.push(WIN32_HANDLE_TYPE_REQUIRED);
+    }
+    // -parameter: "a valid combination of VkExternalMemoryHandleTypeFlagBitsNV values".
+    if handle_type & !handle_type::NV_DEFINED != 0 {
+        e.push(WIN32_HANDLE_TYPE_PARAM);
+    }
+    // The layer's warning: the command returns one HANDLE, of one type.
+    if handle_type.count_ones() > 1 {
+        e.push(WIN32_MULTIPLE_BITS);
+    }
+    // 01326: "handleType must be a flag specified in VkExportMemoryAllocateInfoNV::handleTypes"
+    // (never, without the NV structure; the KHR one does not count).
+    let exported = allocation
+        .export_nv
+        .is_some_and(|nv| nv & handle_type == handle_type);
+    if !exported {
+        e.push(WIN32_HANDLE_TYPE_01326);
+    }
+}
+
+/// `VkMemoryAllocateInfo` and the export structures of its chain.
+fn allocate_rules(device: &Device, info: &AllocateInfo, e: &mut Expected) {
+    let a = &info.allocation;
+    // sType-unique: "The sType value of each structure in the pNext chain must be unique". A
+    // chain that loops repeats a structure forever: blocked, since the driver would walk it
+    // forever. A structure the layer reads twice: reported, the call goes down.
+    match info.end {
+        ChainEnd::Cycle => e.block(ALLOC_STYPE_UNIQUE),
+        ChainEnd::Complete | ChainEnd::TooLong if info.repeated => e.push(ALLOC_STYPE_UNIQUE),
+        ChainEnd::Complete | ChainEnd::TooLong => {}
+    }
+    // The layer's warning: it walked 65,536 structures and stopped.
+    if info.end == ChainEnd::TooLong {
+        e.push(PNEXT_CHAIN_TOO_LONG);
+    }
+    // 00640: "If the pNext chain includes a VkExportMemoryAllocateInfo structure, it must not
+    // include a VkExportMemoryAllocateInfoNV or VkExportMemoryWin32HandleInfoNV structure".
+    if a.export.is_some() && (a.export_nv.is_some() || a.export_win32_nv) {
+        e.push(ALLOC_PNEXT_00640);
+    }
+    // pNext-pNext: a structure in the chain must be one that extends VkMemoryAllocateInfo on
+    // this device: its extension enabled, or (VkExportMemoryAllocateInfo) Vulkan 1.1. Once per
+    // structure that is not.
+    let khr_available = device.has(Extension::KhrExternalMemory) || device.version_1_1;
+    for (present, available) in [
+        (a.export.is_some(), khr_available),
+        (
+            a.export_nv.is_some(),
+            device.has(Extension::NvExternalMemory),
+        ),
+        (
+            a.export_win32_nv,
+            device.has(Extension::NvExternalMemoryWin32),
+        ),
+    ] {
+        if present && !available {
+            e.ids.push(ALLOC_PNEXT_PNEXT);
+        }
+    }
+    if let Some(types) = a.export {
+        // -parameter: "a valid combination of VkExternalMemoryHandleTypeFlagBits values" (on
+        // this device: a bit of an extension it was created without is no valid value).
+        if types & !device.valid_handle_types() != 0 {
+            e.push(EXPORT_HANDLE_TYPES_PARAM);
+        }
+        // 07899: "If the parameters define an export operation and the handle type is not
+        // ANDROID_HARDWARE_BUFFER, allocationSize must be greater than 0". Whether the types
+        // are exportable (09860) and need a dedicated allocation (00639) is judged against the
+        // buffer or image the memory is for, not here.
+        if a.size == 0 && types != 0 && types & handle_type::ANDROID_HARDWARE_BUFFER == 0 {
+            e.push(ALLOC_SIZE_07899);
+        }
+    }
+    // VkExportMemoryAllocateInfoNV -parameter.
+    if a.export_nv
+        .is_some_and(|t| t & !handle_type::NV_DEFINED != 0)
+    {
+        e.push(EXPORT_NV_HANDLE_TYPES_PARAM);
+    }
+}
+
+/// The layer's driver-contract warnings (docs/checks.md): what a driver returned with
+/// `VK_SUCCESS` from a valid call. Not spec rules: a driver defect, never the app's.
+pub mod driver {
+    use super::ids::*;
+    use super::Command;
+
+    /// What the layer could find out about an fd the driver returned.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct FdProbe {
+        /// Whether it is an open descriptor (`None`: could not tell).
+        pub open: Option<bool>,
+        /// Whether it has `FD_CLOEXEC` (`None`: could not tell).
+        pub cloexec: Option<bool>,
+        /// It was already open before the call (not a new descriptor).
+        pub open_before_call: bool,
+    }
+
+    /// The warnings about the fd `vkGetMemoryFdKHR` returned.
+    pub fn fd(fd: i32, probe: Option<FdProbe>) -> Vec<&'static str> {
+        let mut ids = Vec::new();
+        match probe {
+            // A negative fd, or a number that is not open: not a valid fd, nothing more to say.
+            _ if fd < 0 => ids.push(DRIVER_INVALID_FD),
+            Some(p) if p.open == Some(false) => ids.push(DRIVER_INVALID_FD),
+            Some(p) => {
+                if p.open_before_call {
+                    ids.push(DRIVER_FD_NOT_NEW);
+                }
+                if p.cloexec == Some(false) {
+                    ids.push(DRIVER_FD_NOT_CLOEXEC);
+                }
+            }
+            None => {}
+        }
+        ids
+    }
+
+    /// The warning about the pointer-sized value an export command returned: NULL is no remote
+    /// address, HANDLE or Metal object. Panics for a command that returns no such value.
+    pub fn pointer(command: Command, value: usize) -> Vec<&'static str> {
+        let id = match command {
+            Command::GetMemoryRemoteAddress => DRIVER_NULL_REMOTE_ADDRESS,
+            Command::GetMemoryWin32Handle => DRIVER_NULL_WIN32_HANDLE,
+            Command::GetMemoryMetalHandle => DRIVER_NULL_METAL_HANDLE,
+            other => panic!("{other:?} returns no pointer"),
+        };
+        if value == 0 {
+            vec![id]
+        } else {
+            Vec::new()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

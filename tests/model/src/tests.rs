@@ -1,0 +1,496 @@
+use super::handle_type::*;
+use super::*;
+use std::collections::BTreeSet;
+
+const SIZE: u64 = 65536;
+
+/// A device with every export command's extension and the RDMA feature; memory type 0 is plain,
+/// type 1 RDMA-capable.
+fn full() -> Device {
+    Device {
+        // The first seven: the export commands' and those they need.
+        extensions: Extensions::of(&Extension::ALL[..7]),
+        version_1_1: true,
+        rdma_feature: true,
+        memory_types: vec![0x1, 0x1 | MEMORY_PROPERTY_RDMA_CAPABLE],
+    }
+}
+
+fn exported(export: u32) -> Memory {
+    Memory::Live(Allocation::new(SIZE, 0, Some(export), None))
+}
+
+fn ids(device: &Device, call: Call) -> (Vec<&'static str>, bool) {
+    let e = expected(device, &call);
+    (e.ids, e.blocked)
+}
+
+#[test]
+fn valid_handle_types_are_the_core_bits_and_those_of_enabled_extensions() {
+    let bare = Device::default();
+    assert_eq!(bare.valid_handle_types(), CORE);
+    assert_eq!(
+        full().valid_handle_types(),
+        CORE | DMA_BUF | RDMA_ADDRESS | METAL
+    );
+    let every = Device {
+        extensions: Extensions::from_flags([true; 12]),
+        ..Device::default()
+    };
+    assert_eq!(
+        every.valid_handle_types(),
+        DEFINED,
+        "SCI_BUF is never valid"
+    );
+    assert!(Extensions::from_flags([true; 12]).contains(Extension::OhosExternalMemory));
+    assert!(!Extensions::of(&[Extension::KhrExternalMemory])
+        .with(Extension::ExtExternalMemoryMetal)
+        .without(Extension::ExtExternalMemoryMetal)
+        .contains(Extension::ExtExternalMemoryMetal));
+}
+
+#[test]
+fn a_valid_export_of_each_command_is_silent() {
+    let d = full();
+    let rdma_memory = Memory::Live(Allocation::new(SIZE, 1, Some(RDMA_ADDRESS), None));
+    let nv_memory = Memory::Live(Allocation::new(SIZE, 0, None, Some(NV_OPAQUE_WIN32)));
+    for call in [
+        Call::with_memory(Command::GetMemoryFd, exported(OPAQUE_FD), OPAQUE_FD),
+        Call::with_memory(Command::GetMemoryFd, exported(FD), DMA_BUF),
+        Call::with_memory(Command::GetMemoryRemoteAddress, rdma_memory, RDMA_ADDRESS),
+        Call::with_memory(Command::GetMemoryMetalHandle, exported(METAL), MTLHEAP),
+        Call::with_memory(Command::GetMemoryWin32Handle, nv_memory, NV_OPAQUE_WIN32),
+        Call::allocate(Allocation::new(SIZE, 0, Some(OPAQUE_FD), None)),
+        Call::allocate(Allocation::new(SIZE, 0, None, Some(NV_DEFINED))),
+        Call::with_memory(Command::FreeMemory, exported(OPAQUE_FD), 0),
+        Call::with_memory(Command::FreeMemory, Memory::Null, 0),
+    ] {
+        assert_eq!(expected(&d, &call), Expected::default(), "{call:?}");
+    }
+}
+
+#[test]
+fn bad_pointers_and_handles_block_and_hide_what_is_behind_them() {
+    let d = full();
+    let fd = Command::GetMemoryFd;
+    let null_info = Call::Export {
+        command: fd,
+        info: Info::Null,
+        output_null: true,
+    };
+    assert_eq!(
+        ids(&d, null_info),
+        (vec![FD_PFD_PARAM, FD_INFO_PARAM], true)
+    );
+    let wrong = Call::Export {
+        command: Command::GetMemoryMetalHandle,
+        info: Info::WrongSType,
+        output_null: false,
+    };
+    assert_eq!(ids(&d, wrong), (vec![METAL_STYPE], true));
+    // Bad memory hides the value rules, but not pNext.
+    let info = ExportInfo {
+        p_next: true,
+        memory: Memory::Unknown,
+        handle_type: 1 << 13,
+    };
+    let call = Call::Export {
+        command: Command::GetMemoryRemoteAddress,
+        info: Info::Valid(info),
+        output_null: false,
+    };
+    assert_eq!(ids(&d, call), (vec![RDMA_PNEXT, RDMA_MEMORY_PARAM], true));
+    for (memory, id) in [
+        (Memory::Null, FD_MEMORY_PARAM),
+        (Memory::Freed, FD_MEMORY_PARAM),
+        (Memory::OtherDevice, MEMORY_OF_OTHER_DEVICE),
+    ] {
+        assert_eq!(ids(&d, Call::with_memory(fd, memory, 0)), (vec![id], true));
+    }
+    let win32 = Command::GetMemoryWin32Handle;
+    assert_eq!(
+        ids(&d, Call::with_memory(win32, Memory::OtherDevice, 0)),
+        (vec![WIN32_MEMORY_PARENT], true)
+    );
+    // A NULL output does not hide the value rules.
+    let call = Call::with_memory(win32, exported(OPAQUE_FD), 0).with_null_output();
+    assert_eq!(
+        ids(&d, call),
+        (
+            vec![
+                WIN32_PHANDLE_PARAM,
+                WIN32_HANDLE_TYPE_REQUIRED,
+                WIN32_HANDLE_TYPE_01326
+            ],
+            true
+        )
+    );
+    for command in Command::ALL {
+        assert_eq!(
+            Expected::unknown_device(command),
+            Expected {
+                ids: vec![command.ids().device],
+                blocked: true
+            }
+        );
+    }
+}
+
+#[test]
+fn an_invalid_handle_type_gets_every_rule_it_breaks() {
+    let d = full();
+    let fd = |memory, bits| ids(&d, Call::with_memory(Command::GetMemoryFd, memory, bits)).0;
+    assert_eq!(
+        fd(exported(OPAQUE_FD), 0),
+        [FD_HANDLE_TYPE_PARAM, FD_HANDLE_TYPE_00672]
+    );
+    assert_eq!(
+        fd(exported(OPAQUE_FD), OPAQUE_FD | OPAQUE_WIN32),
+        [
+            FD_HANDLE_TYPE_PARAM,
+            FD_HANDLE_TYPE_00672,
+            FD_HANDLE_TYPE_00671
+        ]
+    );
+    assert_eq!(fd(exported(OPAQUE_FD), DMA_BUF), [FD_HANDLE_TYPE_00671]);
+    assert_eq!(
+        fd(Memory::Live(Allocation::default()), OPAQUE_FD),
+        [FD_HANDLE_TYPE_00671]
+    );
+    // DMA_BUF without its extension is no valid value.
+    let no_dma_buf = Device {
+        extensions: Extensions::of(&[Extension::KhrExternalMemoryFd]),
+        ..full()
+    };
+    assert_eq!(
+        ids(
+            &no_dma_buf,
+            Call::with_memory(Command::GetMemoryFd, exported(FD), DMA_BUF)
+        )
+        .0,
+        [FD_HANDLE_TYPE_PARAM]
+    );
+
+    let metal = |memory, bits| {
+        ids(
+            &d,
+            Call::with_memory(Command::GetMemoryMetalHandle, memory, bits),
+        )
+        .0
+    };
+    assert_eq!(
+        metal(Memory::Live(Allocation::default()), OPAQUE_FD),
+        [METAL_MEMORY_10413, METAL_HANDLE_TYPE_10415],
+        "10413 says it for 10414"
+    );
+    assert_eq!(
+        metal(exported(METAL), 1 << 19),
+        [
+            METAL_HANDLE_TYPE_PARAM,
+            METAL_HANDLE_TYPE_10415,
+            METAL_HANDLE_TYPE_10414
+        ]
+    );
+
+    // RDMA: the layer's warnings come first, from the device and the memory type.
+    let plain_type = Memory::Live(Allocation::new(SIZE, 0, Some(RDMA_ADDRESS), None));
+    let without_feature = Device {
+        rdma_feature: false,
+        ..full()
+    };
+    assert_eq!(
+        ids(
+            &without_feature,
+            Call::with_memory(Command::GetMemoryRemoteAddress, plain_type, 1 << 13)
+        )
+        .0,
+        [
+            RDMA_FEATURE_NOT_ENABLED,
+            RDMA_TYPE_NOT_CAPABLE,
+            RDMA_HANDLE_TYPE_PARAM,
+            RDMA_HANDLE_TYPE_04966
+        ]
+    );
+
+    // Win32 NV: the KHR export structure does not count.
+    let win32 = |memory, bits| {
+        ids(
+            &d,
+            Call::with_memory(Command::GetMemoryWin32Handle, memory, bits),
+        )
+        .0
+    };
+    assert_eq!(
+        win32(exported(OPAQUE_WIN32), NV_OPAQUE_WIN32),
+        [WIN32_HANDLE_TYPE_01326]
+    );
+    let nv = Memory::Live(Allocation::new(SIZE, 0, None, Some(0x100)));
+    assert_eq!(win32(nv, 0x100), [WIN32_HANDLE_TYPE_PARAM]);
+    let nv = Memory::Live(Allocation::new(SIZE, 0, None, Some(NV_DEFINED)));
+    assert_eq!(win32(nv, 0x3), [WIN32_MULTIPLE_BITS]);
+}
+
+#[test]
+fn a_call_on_a_device_without_the_extension_is_a_warning_and_its_bits_are_invalid() {
+    let d = full();
+    let without = |e| Device {
+        extensions: d.extensions.without(e),
+        ..d.clone()
+    };
+    let rdma = Memory::Live(Allocation::new(SIZE, 1, Some(RDMA_ADDRESS), None));
+    assert_eq!(
+        ids(
+            &without(Extension::NvExternalMemoryRdma),
+            Call::with_memory(Command::GetMemoryRemoteAddress, rdma, RDMA_ADDRESS)
+        ),
+        (vec![EXTENSION_NOT_ENABLED, RDMA_HANDLE_TYPE_PARAM], false)
+    );
+    assert_eq!(
+        ids(
+            &without(Extension::KhrExternalMemoryFd),
+            Call::with_memory(Command::GetMemoryFd, exported(OPAQUE_FD), OPAQUE_FD)
+        ),
+        (vec![EXTENSION_NOT_ENABLED], false)
+    );
+    assert_eq!(
+        ids(
+            &without(Extension::ExtExternalMemoryMetal),
+            Call::allocate(Allocation::new(SIZE, 0, Some(MTLBUFFER), None))
+        ),
+        (vec![EXPORT_HANDLE_TYPES_PARAM], false)
+    );
+}
+
+#[test]
+fn allocation_rules() {
+    let d = full();
+    let alloc = |device: &Device, info: AllocateInfo| {
+        ids(
+            device,
+            Call::Allocate {
+                info: Info::Valid(info),
+                output_null: false,
+            },
+        )
+    };
+    let fd = Allocation::new(SIZE, 0, Some(OPAQUE_FD), None);
+    let cycle = AllocateInfo {
+        end: ChainEnd::Cycle,
+        ..AllocateInfo::of(fd)
+    };
+    assert_eq!(alloc(&d, cycle), (vec![ALLOC_STYPE_UNIQUE], true));
+    let twice = AllocateInfo {
+        repeated: true,
+        ..AllocateInfo::of(fd)
+    };
+    assert_eq!(alloc(&d, twice), (vec![ALLOC_STYPE_UNIQUE], false));
+    let long = AllocateInfo {
+        end: ChainEnd::TooLong,
+        ..AllocateInfo::of(fd)
+    };
+    assert_eq!(alloc(&d, long), (vec![PNEXT_CHAIN_TOO_LONG], false));
+    // Vulkan 1.0 without VK_KHR_external_memory, and with neither NV extension: each structure
+    // is pNext-pNext; the KHR and NV structures together are 00640; undefined NV bits.
+    let bare = Device::default();
+    let both = Allocation {
+        export_win32_nv: true,
+        ..Allocation::new(SIZE, 0, Some(OPAQUE_FD), Some(0x10))
+    };
+    assert_eq!(
+        alloc(&bare, AllocateInfo::of(both)),
+        (
+            vec![
+                ALLOC_PNEXT_00640,
+                ALLOC_PNEXT_PNEXT,
+                ALLOC_PNEXT_PNEXT,
+                ALLOC_PNEXT_PNEXT,
+                EXPORT_NV_HANDLE_TYPES_PARAM
+            ],
+            false
+        )
+    );
+    // An export of size 0 (but not an Android hardware buffer), and undefined bits.
+    let empty = Allocation::new(0, 0, Some(OPAQUE_FD | 1 << 13), None);
+    assert_eq!(
+        alloc(&d, AllocateInfo::of(empty)),
+        (vec![EXPORT_HANDLE_TYPES_PARAM, ALLOC_SIZE_07899], false)
+    );
+    let no_types = Allocation::new(0, 0, Some(0), None);
+    assert_eq!(alloc(&d, AllocateInfo::of(no_types)), (vec![], false));
+    // NULL pointers and a wrong sType: nothing behind them is read.
+    let null = Call::Allocate {
+        info: Info::Null,
+        output_null: true,
+    };
+    assert_eq!(
+        ids(&d, null),
+        (vec![ALLOC_PMEMORY_PARAM, ALLOC_INFO_PARAM], true)
+    );
+    let free = |memory| ids(&d, Call::Free { memory });
+    assert_eq!(free(Memory::Freed), (vec![FREE_MEMORY_PARAM], true));
+    assert_eq!(free(Memory::OtherDevice), (vec![FREE_MEMORY_PARENT], true));
+}
+
+#[test]
+fn driver_contract() {
+    use driver::{fd, pointer, FdProbe};
+    let probe = |open, cloexec, open_before_call| {
+        Some(FdProbe {
+            open,
+            cloexec,
+            open_before_call,
+        })
+    };
+    assert_eq!(fd(-1, None), [DRIVER_INVALID_FD]);
+    assert_eq!(
+        fd(5, probe(Some(false), Some(false), true)),
+        [DRIVER_INVALID_FD]
+    );
+    assert_eq!(
+        fd(5, probe(Some(true), Some(false), true)),
+        [DRIVER_FD_NOT_NEW, DRIVER_FD_NOT_CLOEXEC]
+    );
+    assert!(fd(5, probe(None, None, false)).is_empty());
+    assert!(fd(5, None).is_empty());
+    assert_eq!(
+        pointer(Command::GetMemoryMetalHandle, 0),
+        [DRIVER_NULL_METAL_HANDLE]
+    );
+    assert!(pointer(Command::GetMemoryRemoteAddress, 1).is_empty());
+}
+
+/// Every ID the model gives, over a sweep of devices, memory and arguments, is in the catalog
+/// under the command that reports it (or `*`), and every spec ID in the registry of 1.4.360; and
+/// the model reaches every ID the catalog lists for these commands, but those judged elsewhere
+/// (against a buffer or image, at a leak, on a layer defect) and the unit-only ones.
+#[test]
+fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
+    let catalog = exportcheck_vuids::catalog();
+    let registry = exportcheck_vuids::registry();
+    let mut reached = BTreeSet::new();
+    let mut check = |device: &Device, call: Call| {
+        let command = call.command().name();
+        for id in expected(device, &call).ids {
+            let entry = catalog
+                .get(id)
+                .unwrap_or_else(|| panic!("{id} is not in the catalog"));
+            assert!(
+                entry.command == command || entry.command == "*",
+                "{id}: catalogued for {}, modelled for {command}",
+                entry.command
+            );
+            if id.starts_with("VUID-") {
+                assert!(registry.contains_key(id), "{id} is not in the registry");
+            }
+            reached.insert(id);
+        }
+    };
+    let devices = [
+        full(),
+        Device::default(),
+        Device {
+            rdma_feature: false,
+            ..full()
+        },
+    ];
+    let allocations = [
+        Allocation::default(),
+        Allocation::new(SIZE, 1, Some(OPAQUE_FD | RDMA_ADDRESS | MTLBUFFER), None),
+        Allocation::new(0, 0, Some(1 << 13), Some(0x13)),
+        Allocation {
+            export_win32_nv: true,
+            ..Allocation::new(SIZE, 0, Some(0), None)
+        },
+    ];
+    let mut memories = vec![
+        Memory::Null,
+        Memory::Unknown,
+        Memory::Freed,
+        Memory::OtherDevice,
+    ];
+    memories.extend(allocations.map(Memory::Live));
+    let values = [0, 1, 3, 1 << 9, 1 << 12, 1 << 13, 1 << 16, 0x100];
+    for d in &devices {
+        for &memory in &memories {
+            for handle_type in values {
+                for output_null in [false, true] {
+                    for p_next in [false, true] {
+                        for command in [
+                            Command::GetMemoryFd,
+                            Command::GetMemoryRemoteAddress,
+                            Command::GetMemoryMetalHandle,
+                        ] {
+                            for info in [
+                                Info::Null,
+                                Info::WrongSType,
+                                Info::Valid(ExportInfo {
+                                    p_next,
+                                    memory,
+                                    handle_type,
+                                }),
+                            ] {
+                                check(
+                                    d,
+                                    Call::Export {
+                                        command,
+                                        info,
+                                        output_null,
+                                    },
+                                );
+                            }
+                        }
+                    }
+                    check(
+                        d,
+                        Call::Win32Handle {
+                            memory,
+                            handle_type,
+                            output_null,
+                        },
+                    );
+                }
+            }
+            check(d, Call::Free { memory });
+        }
+        for allocation in allocations {
+            for end in [ChainEnd::Complete, ChainEnd::Cycle, ChainEnd::TooLong] {
+                for info in [
+                    Info::Null,
+                    Info::WrongSType,
+                    Info::Valid(AllocateInfo {
+                        allocation,
+                        end,
+                        repeated: false,
+                    }),
+                ] {
+                    check(
+                        d,
+                        Call::Allocate {
+                            info,
+                            output_null: true,
+                        },
+                    );
+                }
+            }
+        }
+    }
+    for command in Command::ALL {
+        reached.insert(Expected::unknown_device(command).ids[0]);
+    }
+    let elsewhere = [
+        EXPORT_HANDLE_TYPES_09860,
+        ALLOC_PNEXT_00639,
+        EXPORTED_FD_LEAKED,
+        INTERNAL_ERROR,
+    ];
+    let commands: Vec<&str> = Command::ALL.iter().map(|c| c.name()).collect();
+    for entry in catalog.entries() {
+        let id = entry.id.as_str();
+        let ours = commands.contains(&entry.command.as_str()) || entry.command == "*";
+        let unit_only = entry.e2e == exportcheck_vuids::E2e::UnitOnly;
+        if ours && !unit_only && !elsewhere.contains(&id) && !id.starts_with("EXPORTCHECK-driver-")
+        {
+            assert!(reached.contains(id), "the model never gives {id}");
+        }
+    }
+}
