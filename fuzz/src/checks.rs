@@ -21,15 +21,16 @@ use exportcheck_spec_model::{
     self as model, AllocateInfo, Allocation, Call, ChainEnd as ModelEnd, Command, Expected,
     ExportInfo, Extensions, Info, Memory,
 };
-use layer::checks::driver_contract::{self, FdProbe};
-use layer::checks::export::{unknown_device, ExportArgs, ExportCommand, InfoFields};
-use layer::checks::win32_nv::{self, Win32Args};
-use layer::checks::{alloc, fd, metal, rdma};
+use layer::rules::common::unknown_device;
+use layer::rules::driver_contract::{self, FdProbe};
+use layer::rules::export::{self as layer_export, ExportCall as LayerCall, ExportCommand, InfoFields};
+use layer::rules::win32_nv;
+use layer::rules::{alloc, fd, metal, rdma};
 use layer::finding::{Finding, ObjectRef, Outcome, Severity};
 use layer::raw::{AllocateInfoRead, ChainEnd, StructArg};
 use layer::state::{
-    AllocationFacts, DeviceFacts, EnabledExtensions, FreedMemory, LiveMemory, MemoryLookup,
-    MemoryRecord, PackedAllocation,
+    AllocationFacts, DeviceFacts, EnabledExtensions, FreedMemory, MemoryLookup,
+    MemoryRecord,
 };
 use layer::{vk_ext, vk_names, vuid};
 
@@ -255,21 +256,18 @@ impl DeviceIn {
 /// `state::registry::lookup_memory` can return for handle `memory` on a device `device`.
 fn memory_lookup(device: &DeviceIn, memory: u64, l: &LookupIn) -> MemoryLookup {
     let own_flags = vk::MemoryPropertyFlags::from_raw(device.type_flags(l.facts.memory_type_index));
-    let record = |owner: u64, type_flags: vk::MemoryPropertyFlags| MemoryRecord {
-        memory,
-        device: owner,
-        facts: l.facts.to_facts(),
-        type_flags,
+    let record = |owner: u64, type_flags: vk::MemoryPropertyFlags| {
+        MemoryRecord::new(memory, owner, &l.facts.to_facts(), type_flags)
     };
     if memory == 0 {
         return MemoryLookup::Null;
     }
     match l.kind {
         LookupKind::Null | LookupKind::Unknown => MemoryLookup::Unknown,
-        LookupKind::Freed => MemoryLookup::Freed(FreedMemory {
+        LookupKind::Freed => MemoryLookup::Freed(Box::new(FreedMemory {
             record: record(device.handle, own_flags),
             name: l.freed_name.clone(),
-        }),
+        })),
         LookupKind::Live => MemoryLookup::Live(record(device.handle, own_flags)),
         LookupKind::OtherDevice => {
             let other = if l.other_device == device.handle {
@@ -295,34 +293,45 @@ fn memory_model(memory: u64, l: &LookupIn) -> Memory {
     }
 }
 
-/// The three commands with an info structure: the layer's check functions, and the model's
-/// command.
+/// The three commands with an info structure: the layer's rules, and the model's command.
 struct InfoCommand {
     cmd: &'static ExportCommand,
-    check: fn(&DeviceFacts, &ExportArgs) -> Outcome,
-    /// The fast path's test of a well-formed call on live memory.
-    is_clean: fn(&DeviceFacts, &PackedAllocation, vk::ExternalMemoryHandleTypeFlags) -> bool,
     model: Command,
 }
 
 const FD: InfoCommand = InfoCommand {
     cmd: &fd::COMMAND,
-    is_clean: fd::is_clean,
-    check: fd::check_get_memory_fd,
     model: Command::GetMemoryFd,
 };
 const RDMA: InfoCommand = InfoCommand {
     cmd: &rdma::COMMAND,
-    is_clean: rdma::is_clean,
-    check: rdma::check_get_memory_remote_address,
     model: Command::GetMemoryRemoteAddress,
 };
 const METAL: InfoCommand = InfoCommand {
     cmd: &metal::COMMAND,
-    is_clean: metal::is_clean,
-    check: metal::check_get_memory_metal_handle,
     model: Command::GetMemoryMetalHandle,
 };
+
+/// Runs an export command's rules as the pipeline does: `evaluate`, and `describe` of what it
+/// says is broken. Each broken rule gets exactly one finding, and the call is blocked exactly
+/// when a blocking rule is broken.
+fn run_export_rules(cmd: &ExportCommand, facts: &DeviceFacts, call: &LayerCall) -> Outcome {
+    let broken = layer_export::evaluate(cmd, facts, call);
+    let outcome = layer_export::check(cmd, facts, call);
+    assert_eq!(
+        broken.0.count_ones() as usize,
+        outcome.findings.len(),
+        "{}: one finding per broken rule",
+        cmd.name
+    );
+    assert_eq!(
+        outcome.blocked,
+        broken.has(layer::rules::common::Broken::EXPORT_BLOCKING),
+        "{}: blocked exactly by the blocking rules",
+        cmd.name
+    );
+    outcome
+}
 
 /// Runs one info-structure export command through the layer and through the model.
 fn export_call(ic: &InfoCommand, device: &DeviceIn, call: &ExportCall) -> (Outcome, Expected) {
@@ -331,7 +340,8 @@ fn export_call(ic: &InfoCommand, device: &DeviceIn, call: &ExportCall) -> (Outco
         InfoIn::Null => (StructArg::Null, MemoryLookup::Null),
         InfoIn::WrongSType(t) => {
             // read_struct never reports the expected sType as wrong.
-            let t = if t == cmd.s_type.as_raw() { t ^ 1 } else { t };
+            let s_type = cmd.info.as_ref().map_or(0, |i| i.s_type.as_raw());
+            let t = if t == s_type { t ^ 1 } else { t };
             (
                 StructArg::WrongSType(vk::StructureType::from_raw(t)),
                 MemoryLookup::Null,
@@ -345,27 +355,17 @@ fn export_call(ic: &InfoCommand, device: &DeviceIn, call: &ExportCall) -> (Outco
             StructArg::Valid(InfoFields {
                 has_p_next,
                 memory,
-                handle_type: vk::ExternalMemoryHandleTypeFlags::from_raw(handle_type.0),
+                handle_type: handle_type.0,
             }),
             memory_lookup(device, memory, &call.lookup),
         ),
     };
-    let args = ExportArgs {
+    let args = LayerCall {
         info,
         output_null: call.output_null,
         memory,
     };
-    let facts = device.to_facts();
-    let outcome = (ic.check)(&facts, &args);
-    // The fast path agrees with the full check on every well-formed call on live memory.
-    if let (StructArg::Valid(info), MemoryLookup::Live(record), false) =
-        (&args.info, &args.memory, args.output_null)
-    {
-        if !info.has_p_next {
-            let clean = (ic.is_clean)(&facts, &record.packed(), info.handle_type);
-            assert_eq!(clean, outcome.findings.is_empty(), "{}: is_clean", cmd.name);
-        }
-    }
+    let outcome = run_export_rules(cmd, &device.to_facts(), &args);
 
     let info = match call.info {
         InfoIn::Null => Info::Null,
@@ -395,18 +395,16 @@ fn win32_call(
     handle_type: u32,
     output_null: bool,
 ) -> (Outcome, Expected) {
-    let args = Win32Args {
-        memory_handle: memory,
-        memory: memory_lookup(device, memory, lookup),
-        handle_type: vk::ExternalMemoryHandleTypeFlagsNV::from_raw(handle_type),
+    let args = LayerCall {
+        info: StructArg::Valid(InfoFields {
+            has_p_next: false,
+            memory,
+            handle_type,
+        }),
         output_null,
+        memory: memory_lookup(device, memory, lookup),
     };
-    let facts = device.to_facts();
-    let outcome = win32_nv::check_get_memory_win32_handle(&facts, &args);
-    if let (MemoryLookup::Live(record), false) = (&args.memory, output_null) {
-        let clean = win32_nv::is_clean(&facts, &record.packed(), args.handle_type);
-        assert_eq!(clean, outcome.findings.is_empty(), "win32: is_clean");
-    }
+    let outcome = run_export_rules(&win32_nv::COMMAND, &device.to_facts(), &args);
 
     let call = Call::Win32Handle {
         memory: memory_model(memory, lookup),
@@ -440,16 +438,14 @@ fn allocate_call(device: &DeviceIn, info: &AllocInfoIn, output_null: bool) -> (O
         ),
     };
     let device_facts = device.to_facts();
+    let broken = alloc::evaluate_allocate(&device_facts, &read, output_null);
     let outcome = alloc::check_allocate(&device_facts, &read, output_null);
-    // The fast path agrees with the full check.
-    if let (AllocateInfoRead::Valid(facts, chain), false) = (&read, output_null) {
-        let clean = alloc::is_clean(&device_facts, facts, chain);
-        assert_eq!(
-            clean,
-            outcome.findings.is_empty(),
-            "vkAllocateMemory: is_clean"
-        );
-    }
+    assert_eq!(
+        broken.0.count_ones() as usize,
+        outcome.findings.len(),
+        "vkAllocateMemory: one finding per broken rule"
+    );
+    assert_eq!(outcome.blocked, alloc::blocks(broken), "vkAllocateMemory: blocked");
 
     let info = match info {
         AllocInfoIn::Null => Info::Null,
@@ -507,7 +503,7 @@ fn driver_fd(
     let MemoryLookup::Live(record) = live_record(device, facts) else {
         unreachable!("a live record")
     };
-    let outcome = driver_contract::check_fd(&LiveMemory::from(&record), fd, probe);
+    let outcome = driver_contract::check_fd(&record, fd, probe);
     let probe = probe.map(|p| model::driver::FdProbe {
         open: p.open,
         cloexec: p.cloexec,
@@ -532,7 +528,6 @@ fn driver_pointer(
     let MemoryLookup::Live(record) = live_record(device, facts) else {
         unreachable!("a live record")
     };
-    let record = LiveMemory::from(&record);
     let (outcome, command) = match command % 3 {
         0 => (
             driver_contract::check_remote_address(&record, value),
