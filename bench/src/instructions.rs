@@ -392,8 +392,7 @@ pub fn run(paths: &Paths, configs: &[Config], test_driver: bool) -> Instructions
         return result;
     }
     let Some(version) = valgrind_version() else {
-        result.skipped =
-            Some("valgrind not found (install valgrind): instruction counts skipped".into());
+        result.skipped = Some("valgrind not found (install valgrind)".into());
         return result;
     };
     result.valgrind = version;

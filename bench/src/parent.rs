@@ -331,7 +331,7 @@ pub fn main(opts: &Options) -> Result<u8, String> {
         _ => {
             let i = instructions::run(&paths, &configs, drivers.contains(&Driver::TestDriver));
             if let Some(why) = &i.skipped {
-                eprintln!("exportcheck-bench: {why}");
+                eprintln!("exportcheck-bench: {why}: instruction counts skipped");
             }
             failures.extend(i.failures.iter().cloned());
             Some(i)
