@@ -6,11 +6,15 @@
 //! child process (this executable again, `exportcheck-bench child ...`), which prints its
 //! measurements as JSON; the parent collects them, prints the table and writes
 //! `target/bench/results.json`. `exportcheck-bench plot` draws the figures from that file.
+//!
+//! Besides the timings, instructions per call are counted under valgrind's callgrind
+//! ([`instructions`]): a figure that does not move with the machine's noise.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 mod child;
+mod instructions;
 mod merge;
 mod model;
 mod parent;
@@ -32,6 +36,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("child") => child::main(&args[1..]).map(|()| 0),
+        Some("instructions-child") => instructions::child_main(&args[1..]).map(|()| 0),
         Some("plot") => plot::main(&args[1..]).map(|()| 0),
         Some("profile") => profile::main(&args[1..]).map(|()| 0),
         Some("-h" | "--help" | "help") => {

@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use crate::child::ChildArgs;
+use crate::instructions::{self, Instructions};
 use crate::merge::Merged;
 use crate::model::{ChildResult, Config, Driver, Mode, Suite, RESULT_MARKER};
 use crate::report::{self, Row, Verdict};
@@ -23,19 +24,38 @@ pub struct Options {
     pub layer: Option<PathBuf>,
     pub test_driver: Option<PathBuf>,
     pub drivers: Option<Vec<Driver>>,
+    pub configs: Option<Vec<Config>>,
     pub fail_on_miss: bool,
+    pub instructions: InstructionChoice,
+}
+
+/// Whether a run counts instructions (under callgrind) besides timing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum InstructionChoice {
+    /// Timings, then instruction counts when valgrind is present (the default).
+    #[default]
+    Both,
+    /// Instruction counts only (`--instructions`).
+    Only,
+    /// Timings only (`--no-instructions`).
+    Off,
 }
 
 pub const USAGE: &str = "\
 usage: exportcheck-bench [--quick] [--rounds N] [--drivers test-driver,lavapipe] [--out FILE]
-                         [--layer LIB] [--test-driver LIB] [--fail-on-miss]
+                         [--configs none,exportcheck,khronos] [--layer LIB] [--test-driver LIB]
+                         [--fail-on-miss] [--instructions | --no-instructions]
        exportcheck-bench plot [RESULTS] [--out-dir DIR]
 
 Measures what exportcheck adds to Vulkan calls, through the real loader, on the test driver and
 on lavapipe, against no layer and the Khronos validation layer. Prints a table and writes
 target/bench/results.json (--quick: target/bench/results-quick.json).
-Exit status: 0 when every measurement ran (1 if one failed; 2 with --fail-on-miss and a target
-missed).";
+Then, when valgrind is installed, counts the instructions per call on the test driver under
+callgrind (deterministic: the same figures every run) and prints a second table.
+--instructions counts instructions only (seconds; target/bench/results-instructions.json);
+--no-instructions times only.
+Exit status: 0 when every measurement ran (1 if one failed; 2 with --fail-on-miss and a target,
+timing or instructions, missed).";
 
 impl Options {
     pub fn parse(args: &[String]) -> Result<Options, String> {
@@ -51,6 +71,8 @@ impl Options {
                 "--quick" => o.quick = true,
                 "--full" => o.quick = false,
                 "--fail-on-miss" => o.fail_on_miss = true,
+                "--instructions" => o.instructions = InstructionChoice::Only,
+                "--no-instructions" => o.instructions = InstructionChoice::Off,
                 "--rounds" => {
                     let v = value()?;
                     let n: usize = v.parse().map_err(|_| format!("bad --rounds {v:?}"))?;
@@ -68,6 +90,17 @@ impl Options {
                         })
                         .collect::<Result<Vec<_>, _>>()?;
                     o.drivers = Some(list);
+                }
+                "--configs" => {
+                    let v = value()?;
+                    let list = v
+                        .split(',')
+                        .map(|c| {
+                            Config::parse(c.trim())
+                                .ok_or_else(|| format!("unknown configuration {c:?}"))
+                        })
+                        .collect::<Result<Vec<_>, _>>()?;
+                    o.configs = Some(list);
                 }
                 _ => return Err(format!("unknown argument {a:?}\n\n{USAGE}")),
             }
@@ -111,6 +144,7 @@ impl Machine {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Results {
     pub mode: Mode,
+    /// Timing rounds; 0 in an instructions-only run (`--instructions`).
     pub rounds: usize,
     pub machine: Machine,
     /// The layer and test driver builds measured (copied at the start of the run).
@@ -125,6 +159,9 @@ pub struct Results {
     pub wall_seconds: f64,
     /// Every child's own result (per-batch samples included).
     pub children: Vec<ChildResult>,
+    /// Instructions per call under callgrind (absent in a `--no-instructions` run).
+    #[serde(default)]
+    pub instructions: Option<Instructions>,
 }
 
 /// One child to run.
@@ -210,10 +247,11 @@ fn run_child(paths: &Paths, job: &Job) -> Result<ChildResult, String> {
     Ok(result)
 }
 
-fn default_out(paths: &Paths, mode: Mode) -> PathBuf {
-    paths.bench_dir.join(match mode {
-        Mode::Quick => "results-quick.json",
-        Mode::Full => "results.json",
+fn default_out(paths: &Paths, mode: Mode, choice: InstructionChoice) -> PathBuf {
+    paths.bench_dir.join(match (choice, mode) {
+        (InstructionChoice::Only, _) => "results-instructions.json",
+        (_, Mode::Quick) => "results-quick.json",
+        (_, Mode::Full) => "results.json",
     })
 }
 
@@ -225,7 +263,12 @@ pub fn main(opts: &Options) -> Result<u8, String> {
         Mode::Full => 3,
     });
     let mut paths = Paths::new(opts.layer.clone(), opts.test_driver.clone())?;
+    let only_instructions = opts.instructions == InstructionChoice::Only;
     let mut drivers = opts.drivers.clone().unwrap_or(Driver::ALL.to_vec());
+    if only_instructions {
+        // The instruction counts run on the test driver only.
+        drivers = vec![Driver::TestDriver];
+    }
     require(
         &paths.layer_library,
         "the layer (cargo build --release -p exportcheck-layer)",
@@ -243,8 +286,8 @@ pub fn main(opts: &Options) -> Result<u8, String> {
         );
         drivers.retain(|d| *d != Driver::Lavapipe);
     }
-    let mut configs = Config::ALL.to_vec();
-    if !Path::new(setup::KHRONOS_MANIFEST).exists() {
+    let mut configs = opts.configs.clone().unwrap_or(Config::ALL.to_vec());
+    if configs.contains(&Config::Khronos) && !Path::new(setup::KHRONOS_MANIFEST).exists() {
         eprintln!(
             "exportcheck-bench: {} is missing (install vulkan-validationlayers): the Khronos configuration is skipped",
             setup::KHRONOS_MANIFEST
@@ -253,7 +296,11 @@ pub fn main(opts: &Options) -> Result<u8, String> {
     }
     let [layer, test_driver] = paths.snapshot_libraries()?;
     paths.write_manifests()?;
-    let jobs = jobs(&paths, mode, rounds, &drivers, &configs)?;
+    let jobs = if only_instructions {
+        Vec::new()
+    } else {
+        jobs(&paths, mode, rounds, &drivers, &configs)?
+    };
     let start = Instant::now();
     let mut children = Vec::new();
     let mut failures = Vec::new();
@@ -279,9 +326,20 @@ pub fn main(opts: &Options) -> Result<u8, String> {
     }
     let merged = Merged::new(&children);
     let rows = report::rows(&merged, &drivers);
+    let instructions = match opts.instructions {
+        InstructionChoice::Off => None,
+        _ => {
+            let i = instructions::run(&paths, &configs, drivers.contains(&Driver::TestDriver));
+            if let Some(why) = &i.skipped {
+                eprintln!("exportcheck-bench: {why}: instruction counts skipped");
+            }
+            failures.extend(i.failures.iter().cloned());
+            Some(i)
+        }
+    };
     let results = Results {
         mode,
-        rounds,
+        rounds: if only_instructions { 0 } else { rounds },
         machine: Machine::probe(),
         layer,
         test_driver,
@@ -292,17 +350,21 @@ pub fn main(opts: &Options) -> Result<u8, String> {
         failures,
         wall_seconds: start.elapsed().as_secs_f64(),
         children,
+        instructions,
     };
     print_summary(&results);
     let out = opts
         .out
         .clone()
-        .unwrap_or_else(|| default_out(&paths, mode));
+        .unwrap_or_else(|| default_out(&paths, mode, opts.instructions));
     write_results(&out, &results)?;
     eprintln!("exportcheck-bench: wrote {}", out.display());
+    let instructions_missed = results.instructions.as_ref().map_or(0, |i| i.missed());
     Ok(if !results.failures.is_empty() {
         1
-    } else if opts.fail_on_miss && results.rows.iter().any(|r| r.verdict == Verdict::Miss) {
+    } else if opts.fail_on_miss
+        && (results.rows.iter().any(|r| r.verdict == Verdict::Miss) || instructions_missed > 0)
+    {
         2
     } else {
         0
@@ -317,27 +379,45 @@ fn require(path: &Path, what: &str) -> Result<(), String> {
     }
 }
 
+/// Prints the timing table (unless the run counted instructions only), then the instruction
+/// table last, so that a `tail` of the output shows it.
 fn print_summary(r: &Results) {
-    println!(
-        "exportcheck-bench: {} mode, {} round(s), {} CPUs ({}), {:.0} s",
-        r.mode.name(),
-        r.rounds,
-        r.machine.cpus,
-        r.machine.cpu_model,
-        r.wall_seconds
-    );
+    let only_instructions = r.rounds == 0;
+    if only_instructions {
+        println!(
+            "exportcheck-bench: instruction counts, {:.0} s",
+            r.wall_seconds
+        );
+    } else {
+        println!(
+            "exportcheck-bench: {} mode, {} round(s), {} CPUs ({}), {:.0} s",
+            r.mode.name(),
+            r.rounds,
+            r.machine.cpus,
+            r.machine.cpu_model,
+            r.wall_seconds
+        );
+    }
     println!(
         "layer: {} ({} bytes, fnv1a64 {}); test driver config: {}",
         r.layer.source, r.layer.bytes, r.layer.fnv1a64, r.test_driver_config
     );
     println!();
-    print!("{}", table::render(&r.rows));
-    println!();
-    print!("{}", table::notes(&r.rows));
-    let passed = r.rows.iter().filter(|x| x.verdict == Verdict::Pass).count();
-    let missed = r.rows.iter().filter(|x| x.verdict == Verdict::Miss).count();
-    println!();
-    println!("targets: {passed} met, {missed} missed");
+    if !only_instructions {
+        print!("{}", table::render(&r.rows));
+        println!();
+        print!("{}", table::notes(&r.rows));
+        let passed = r.rows.iter().filter(|x| x.verdict == Verdict::Pass).count();
+        let missed = r.rows.iter().filter(|x| x.verdict == Verdict::Miss).count();
+        println!();
+        println!("targets: {passed} met, {missed} missed");
+    }
+    if let Some(i) = &r.instructions {
+        if !only_instructions {
+            println!();
+        }
+        print!("{}", instructions::summary(i));
+    }
     for f in &r.failures {
         println!("FAILED: {f}");
     }
@@ -363,16 +443,38 @@ mod tests {
 
     #[test]
     fn options_parse() {
-        let args: Vec<String> = ["--quick", "--rounds", "2", "--drivers", "lavapipe,test"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let args: Vec<String> = [
+            "--quick",
+            "--rounds",
+            "2",
+            "--drivers",
+            "lavapipe,test",
+            "--configs",
+            "none,exportcheck",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
         let o = Options::parse(&args).unwrap();
         assert_eq!(o.mode(), Mode::Quick);
         assert_eq!(o.rounds, Some(2));
         assert_eq!(o.drivers, Some(vec![Driver::Lavapipe, Driver::TestDriver]));
+        assert_eq!(o.configs, Some(vec![Config::None, Config::Exportcheck]));
+        assert!(Options::parse(&["--configs".to_string(), "gpu".to_string()]).is_err());
         assert!(Options::parse(&["--bogus".to_string()]).is_err());
         assert!(Options::parse(&["--rounds".to_string()]).is_err());
         assert_eq!(Options::parse(&[]).unwrap().mode(), Mode::Full);
+        assert_eq!(
+            Options::parse(&[]).unwrap().instructions,
+            InstructionChoice::Both
+        );
+        let only = Options::parse(&["--quick".to_string(), "--instructions".to_string()]).unwrap();
+        assert_eq!(only.instructions, InstructionChoice::Only);
+        assert_eq!(
+            Options::parse(&["--no-instructions".to_string()])
+                .unwrap()
+                .instructions,
+            InstructionChoice::Off
+        );
     }
 }

@@ -3,12 +3,13 @@
 //! Read from tests through the exported `exportcheck_test_icd_call_count` (see `lib.rs`); the
 //! counts are process-wide, shared by every instance and device.
 
-use crate::fixed_hash::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-fn counts() -> &'static Mutex<HashMap<&'static str, u64>> {
-    static COUNTS: OnceLock<Mutex<HashMap<&'static str, u64>>> = OnceLock::new();
-    COUNTS.get_or_init(|| Mutex::new(HashMap::default()))
+use crate::objects::Map;
+
+fn counts() -> &'static Mutex<Map<&'static str, u64>> {
+    static COUNTS: OnceLock<Mutex<Map<&'static str, u64>>> = OnceLock::new();
+    COUNTS.get_or_init(|| Mutex::new(Map::default()))
 }
 
 /// Counts one call of the command `name` (its core name for aliases).
@@ -25,9 +26,9 @@ pub fn get(name: &str) -> u64 {
         .unwrap_or(0)
 }
 
-fn p_nexts() -> &'static Mutex<HashMap<&'static str, usize>> {
-    static P_NEXTS: OnceLock<Mutex<HashMap<&'static str, usize>>> = OnceLock::new();
-    P_NEXTS.get_or_init(|| Mutex::new(HashMap::default()))
+fn p_nexts() -> &'static Mutex<Map<&'static str, usize>> {
+    static P_NEXTS: OnceLock<Mutex<Map<&'static str, usize>>> = OnceLock::new();
+    P_NEXTS.get_or_init(|| Mutex::new(Map::default()))
 }
 
 /// Remembers the `pNext` of the info structure the command `name` was last called with (the

@@ -1,7 +1,6 @@
 //! Logical devices and their one queue: creation (extension and feature checks),
 //! `vkGetDeviceProcAddr`, destruction.
 
-use crate::fixed_hash::HashMap;
 use ash::vk;
 use std::ffi::c_char;
 use std::sync::{Arc, Mutex};
@@ -11,7 +10,7 @@ use crate::config::Config;
 use crate::ffi::{self, entry, key};
 use crate::image::Image;
 use crate::memory::Allocation;
-use crate::objects::{self, Dispatchable};
+use crate::objects::{self, Dispatchable, Map};
 use crate::procs::{self, Level};
 
 /// One `VkDevice`.
@@ -24,11 +23,11 @@ pub struct Device {
     /// Whether `externalMemoryRDMA` was enabled at creation.
     pub rdma_enabled: bool,
     /// Live `VkDeviceMemory` objects, keyed by handle value.
-    pub memory: Mutex<HashMap<u64, Allocation>>,
+    pub memory: Mutex<Map<u64, Allocation>>,
     /// Live `VkBuffer` objects, keyed by handle value.
-    pub buffers: Mutex<HashMap<u64, Buffer>>,
+    pub buffers: Mutex<Map<u64, Buffer>>,
     /// Live `VkImage` objects, keyed by handle value.
-    pub images: Mutex<HashMap<u64, Image>>,
+    pub images: Mutex<Map<u64, Image>>,
 }
 
 impl Device {
@@ -126,9 +125,9 @@ unsafe fn create(
         config: pd.config.clone(),
         enabled_extensions,
         rdma_enabled,
-        memory: Mutex::new(HashMap::default()),
-        buffers: Mutex::new(HashMap::default()),
-        images: Mutex::new(HashMap::default()),
+        memory: Mutex::new(Map::default()),
+        buffers: Mutex::new(Map::default()),
+        images: Mutex::new(Map::default()),
     });
     objects::queues().insert(queue.handle(), queue);
     objects::devices().insert(device.handle(), device.clone());

@@ -15,7 +15,6 @@ pub mod config;
 pub mod counters;
 pub mod device;
 mod ffi;
-mod fixed_hash;
 pub mod format;
 pub mod image;
 pub mod instance;

@@ -3,7 +3,6 @@
 //! ownership and exported as new descriptors of that memfd; RDMA addresses, Win32 handles and
 //! Metal handles are made-up values, distinct per allocation and handle type.
 
-use crate::fixed_hash::HashSet;
 use ash::vk;
 use std::ffi::c_void;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -15,7 +14,7 @@ use crate::config::{
 };
 use crate::device::{self, Device};
 use crate::ffi::{self, entry};
-use crate::objects::lock;
+use crate::objects::{lock, Set};
 
 /// `VkImportMemoryMetalHandleInfoEXT` (not in ash 0.38).
 #[repr(C)]
@@ -83,9 +82,9 @@ pub fn handle_value(base: u64, id: u64, bits: u32) -> u64 {
 
 /// File descriptors the driver owns (memfds and imported fds), so that importing one of them
 /// again is refused instead of ending with a double close.
-fn owned_fds() -> &'static Mutex<HashSet<RawFd>> {
-    static FDS: OnceLock<Mutex<HashSet<RawFd>>> = OnceLock::new();
-    FDS.get_or_init(|| Mutex::new(HashSet::default()))
+fn owned_fds() -> &'static Mutex<Set<RawFd>> {
+    static FDS: OnceLock<Mutex<Set<RawFd>>> = OnceLock::new();
+    FDS.get_or_init(|| Mutex::new(Set::default()))
 }
 
 /// One `VkDeviceMemory`.
@@ -637,7 +636,7 @@ mod tests {
     fn handle_values_are_distinct_stable_and_non_zero() {
         let kinds = [REMOTE_ADDRESS_BASE, WIN32_HANDLE_BASE, METAL_HANDLE_BASE];
         let types: Vec<u32> = (0..32).map(|b| 1u32 << b).chain([0, 3]).collect();
-        let mut seen = HashSet::default();
+        let mut seen = std::collections::HashSet::new();
         for base in kinds {
             for id in 1..200 {
                 for &t in &types {

@@ -4,7 +4,8 @@
 //! The driver never dereferences a handle it is given: it looks the handle's value up in a
 //! registry, so a stale or made-up handle is an unknown key, not a wild read.
 
-use crate::fixed_hash::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, DefaultHasher};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use crate::device::{Device, Queue};
@@ -58,6 +59,15 @@ impl Default for Dispatchable {
     }
 }
 
+/// The driver's hash maps: std's SipHash with fixed keys instead of a per-process random seed, so
+/// that the driver runs the same instructions in every process (a random seed changes which
+/// lookups meet a false tag match, about 20 instructions each): the benchmark's instruction
+/// counts under callgrind (docs/performance.md) are exactly reproducible. Keys are handle values
+/// and command names, not attacker-chosen, so a fixed seed costs nothing.
+pub type Map<K, V> = HashMap<K, V, BuildHasherDefault<DefaultHasher>>;
+/// A set hashed like [`Map`].
+pub type Set<T> = HashSet<T, BuildHasherDefault<DefaultHasher>>;
+
 /// Locks a mutex, also after a panic poisoned it (the panic was caught at the boundary; the
 /// maps stay consistent because every update is a single insert or remove).
 pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -66,13 +76,13 @@ pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// Live objects of one kind, keyed by handle value.
 pub struct Registry<T> {
-    map: Mutex<HashMap<usize, Arc<T>>>,
+    map: Mutex<Map<usize, Arc<T>>>,
 }
 
 impl<T> Registry<T> {
     fn new() -> Self {
         Registry {
-            map: Mutex::new(HashMap::default()),
+            map: Mutex::new(Map::default()),
         }
     }
 

@@ -1,14 +1,13 @@
 //! What buffers and images share: memory requirements, dedicated-allocation requirements from
 //! the configuration, external handle types declared at creation, binding memory.
 
-use crate::fixed_hash::HashMap;
 use ash::vk;
 use std::ffi::c_void;
 use std::sync::Mutex;
 
 use crate::device::Device;
 use crate::ffi;
-use crate::objects::lock;
+use crate::objects::{lock, Map};
 
 /// Memory bound to a resource: the `VkDeviceMemory` handle value and the offset.
 pub type Binding = Option<(u64, vk::DeviceSize)>;
@@ -70,7 +69,7 @@ pub unsafe fn fill_dedicated_requirements(p_next: *mut c_void, requires: bool) {
 /// (validating the binding is the layer's job).
 pub fn bind<T>(
     dev: &Device,
-    resources: &Mutex<HashMap<u64, T>>,
+    resources: &Mutex<Map<u64, T>>,
     binding: impl FnOnce(&mut T) -> &mut Binding,
     handle: u64,
     memory: vk::DeviceMemory,
