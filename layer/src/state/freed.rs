@@ -1,16 +1,16 @@
 //! A small memory of the most recently freed `VkDeviceMemory` objects, so a use after free or a
 //! double free can say which allocation it was ("staging", 1 MiB, exported as OPAQUE_FD) rather
-//! than only "unknown handle". Per device, a few rings, one per group of threads, each behind its
-//! own lock on its own cache line: freeing takes the calling thread's ring lock (uncontended: the
-//! ring is its own) and stores into the next slot; only the error path reads them.
+//! than only "unknown handle". Per device, a few rings, each behind its own lock on its own cache
+//! line; a handle always goes to the same ring (by a hash of its value), so threads that free at
+//! once rarely meet on a lock, and finding a handle reads one ring. Only the error path reads
+//! them.
 
 use super::memory::{MemoryRecord, PackedAllocation};
 use parking_lot::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// How many of its latest frees each thread's ring remembers.
+/// How many of the latest frees of its handles each ring remembers.
 pub const FREED_SLOTS: usize = 64;
-/// Rings per device; threads are spread over them.
+/// Rings per device; handles are spread over them.
 const RINGS: usize = 8;
 
 /// A freed allocation: its record and the debug name it had.
@@ -56,14 +56,9 @@ impl Default for RecentlyFreed {
     }
 }
 
-/// The ring of the calling thread (threads are numbered as they first free).
-fn thread_ring() -> usize {
-    static NEXT_THREAD: AtomicUsize = AtomicUsize::new(0);
-    thread_local! {
-        static RING: usize = NEXT_THREAD.fetch_add(1, Ordering::Relaxed) % RINGS;
-    }
-    // A thread whose locals are gone (exiting) shares ring 0.
-    RING.try_with(|r| *r).unwrap_or(0)
+/// The ring of `memory` (Fibonacci hashing: handle values are pointers or counters).
+fn ring_of(memory: u64) -> usize {
+    (memory.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize % RINGS
 }
 
 impl RecentlyFreed {
@@ -74,7 +69,7 @@ impl RecentlyFreed {
             name,
         };
         let old = {
-            let mut ring = self.rings[thread_ring()].0.lock();
+            let mut ring = self.rings[ring_of(memory)].0.lock();
             let slot = ring.next;
             ring.next = (slot + 1) % FREED_SLOTS;
             std::mem::replace(&mut ring.slots[slot], new)
@@ -83,22 +78,20 @@ impl RecentlyFreed {
     }
 
     /// A freed allocation with this handle, if it is among the last [`FREED_SLOTS`] frees of
-    /// the thread that freed it (its latest free when one thread freed it twice). A handle the
+    /// its ring (its latest free when it was freed twice). A handle the
     /// driver reused for a live allocation is found live before this is asked, so a stale entry
     /// never names a live object. `device` is the handle of the device these frees belong to.
     pub fn find(&self, memory: u64, device: u64) -> Option<FreedMemory> {
-        self.rings.iter().find_map(|ring| {
-            let ring = ring.0.lock();
-            (1..=FREED_SLOTS)
-                .map(|back| &ring.slots[(ring.next + FREED_SLOTS - back) % FREED_SLOTS])
-                .find_map(|slot| {
-                    let allocation = slot.allocation.filter(|_| slot.memory == memory)?;
-                    Some(FreedMemory {
-                        record: allocation.record(memory, device),
-                        name: slot.name.clone(),
-                    })
+        let ring = self.rings[ring_of(memory)].0.lock();
+        (1..=FREED_SLOTS)
+            .map(|back| &ring.slots[(ring.next + FREED_SLOTS - back) % FREED_SLOTS])
+            .find_map(|slot| {
+                let allocation = slot.allocation.filter(|_| slot.memory == memory)?;
+                Some(FreedMemory {
+                    record: allocation.record(memory, device),
+                    name: slot.name.clone(),
                 })
-        })
+            })
     }
 }
 
@@ -118,14 +111,20 @@ mod tests {
         assert_eq!(found.name.as_deref(), Some("staging"));
         assert_eq!((found.record.memory, found.record.device), (0x1000, 7));
         assert!(freed.find(0x2000, 7).is_none());
-        for i in 0..FREED_SLOTS as u64 {
-            freed.remember(0x10_0000 + i * 16, allocation(1), None);
+        // 64 newer frees of handles of the same ring push it out.
+        let same_ring: Vec<u64> = (0x10_0000u64..)
+            .step_by(16)
+            .filter(|&m| ring_of(m) == ring_of(0x1000))
+            .take(FREED_SLOTS)
+            .collect();
+        for &m in &same_ring {
+            freed.remember(m, allocation(1), None);
         }
         assert!(
             freed.find(0x1000, 7).is_none(),
             "pushed out by 64 newer frees"
         );
-        assert!((0..FREED_SLOTS as u64).all(|i| freed.find(0x10_0000 + i * 16, 7).is_some()));
+        assert!(same_ring.iter().all(|&m| freed.find(m, 7).is_some()));
     }
 
     #[test]
