@@ -296,6 +296,25 @@ fn driver_returning_a_null_address_is_reported_once_per_device() {
 }
 
 #[test]
+fn a_call_with_only_a_warning_is_still_held_to_the_driver_contract() {
+    // Without the RDMA feature the call gets a warning, not an error: it is valid, so what the
+    // driver returns is judged (here a NULL address, which it must not return after VK_SUCCESS).
+    let inst = exclusive(Some(ZERO_ADDRESS));
+    let dev = inst.device_with(&EXTENSIONS, false);
+    let mem = rdma_memory(&inst, &dev, Some(RDMA));
+    let (r, address) = call(&dev, &info(mem, RDMA));
+    assert_eq!(
+        (r, address),
+        (vk::Result::SUCCESS, 0),
+        "the misbehaving driver"
+    );
+    expect::one(&inst, CMD, RDMA_FEATURE_NOT_ENABLED);
+    expect::driver_only(&inst, CMD, &[DRIVER_NULL_REMOTE_ADDRESS]);
+    dev.free(mem);
+    drop(dev);
+}
+
+#[test]
 fn invalid_calls_are_not_held_against_the_driver() {
     // After an invalid call the driver's answer is undefined: only the app's error is said.
     test_driver::assert_invalid_call_not_held_against_the_driver(

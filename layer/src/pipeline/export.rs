@@ -84,8 +84,9 @@ pub unsafe fn read_info<T: Copy>(
 /// What the call-down step knows about a call that passed the gate.
 pub struct Judged<'a> {
     pub memory: &'a MemoryRecord,
-    /// No error was found: the driver's result is held to the driver contract. After an
-    /// invalid call the driver's behaviour is undefined, so nothing is said about it.
+    /// No error was found (a warning may have been): the driver's result is held to the driver
+    /// contract. After an invalid call the driver's behaviour is undefined, so nothing is said
+    /// about it.
     pub valid_call: bool,
 }
 
@@ -111,11 +112,12 @@ pub unsafe fn run<E: ExportEntry>(device: vk::Device, args: E::Args) -> vk::Resu
                     _ => MemoryLookup::Null,
                 };
                 let broken = evaluate_parts(cmd, &state.facts, &info, output_null, &memory);
-                let valid_call = broken.is_empty();
-                if (!valid_call || fault_injection::injecting_panics())
-                    && judge(cmd, state, (&info, output_null, &memory), broken) == Decision::Skip
-                {
-                    return Decision::SKIPPED_RESULT;
+                let mut valid_call = true;
+                if !broken.is_empty() || fault_injection::injecting_panics() {
+                    match judge(cmd, state, (&info, output_null, &memory), broken) {
+                        Judgement::Skip => return Decision::SKIPPED_RESULT,
+                        Judgement::CallDown { errors } => valid_call = !errors,
+                    }
                 }
                 let MemoryLookup::Live(memory) = &memory else {
                     // Unreachable: memory that is not live blocks the call.
@@ -141,6 +143,16 @@ fn lookup(state: &DeviceState, memory: u64, memo: &AllocationMemo) -> MemoryLook
     }
 }
 
+/// What the cold path decided.
+enum Judgement {
+    Skip,
+    /// The call goes down; `errors`: an error was found (only warnings, or nothing, otherwise),
+    /// so the driver's behaviour is undefined and its result is not held to the contract.
+    CallDown {
+        errors: bool,
+    },
+}
+
 /// The cold path: the findings of the broken rules, reported, and the decision. A call whose
 /// pointer or handle is known to be bad is skipped whatever the reporting does.
 #[cold]
@@ -150,7 +162,7 @@ fn judge(
     state: &DeviceState,
     (info, output_null, memory): (&StructArg<InfoFields>, bool, &MemoryLookup),
     broken: Broken,
-) -> Decision {
+) -> Judgement {
     let call = ExportCall {
         info: *info,
         output_null,
@@ -158,7 +170,10 @@ fn judge(
     };
     let outcome = boundary::contain(cmd.name, || describe(cmd, &state.facts, &call, broken));
     match decide(state, cmd.name, &outcome) {
-        _ if broken.has(Broken::EXPORT_BLOCKING) => Decision::Skip,
-        decision => decision,
+        _ if broken.has(Broken::EXPORT_BLOCKING) => Judgement::Skip,
+        Decision::Skip => Judgement::Skip,
+        Decision::CallDown => Judgement::CallDown {
+            errors: outcome.has_errors(),
+        },
     }
 }
