@@ -94,18 +94,6 @@ impl Outcome {
         self.findings.iter().any(|f| f.severity == Severity::Error)
     }
 
-    /// The outcome if it has findings; `None` (and no drop glue run) if it has none, which the
-    /// hot path's inlined checks return.
-    #[inline(always)]
-    pub fn found_something(self) -> Option<Self> {
-        if self.findings.capacity() == 0 {
-            // No capacity: no findings and no heap memory, so there is nothing to drop.
-            std::mem::forget(self);
-            return None;
-        }
-        Some(self).filter(|outcome| !outcome.findings.is_empty())
-    }
-
     pub fn ids(&self) -> Vec<&'static str> {
         self.findings.iter().map(|f| f.id).collect()
     }

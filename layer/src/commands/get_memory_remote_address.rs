@@ -4,6 +4,7 @@ use crate::boundary::Down;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::pipeline::policy::report_driver_contract;
 use crate::raw::{self, StructArg};
+use crate::rules::driver_contract::Returned;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::{driver_contract, rdma};
 use crate::state::DeviceState;
@@ -40,8 +41,15 @@ impl ExportEntry for GetMemoryRemoteAddress {
         if result == vk::Result::SUCCESS && judged.valid_call {
             // SAFETY: not NULL (the gate), and the driver wrote it.
             let address = unsafe { raw::read_out(p_address.cast::<usize>()) }.unwrap_or(0);
-            let outcome = driver_contract::check_remote_address(judged.memory, address);
-            report_driver_contract(s, Self::RULES.name, outcome);
+            let broken = driver_contract::evaluate_returned(address);
+            if !broken.is_empty() {
+                let outcome = driver_contract::describe_returned(
+                    Returned::RemoteAddress,
+                    judged.memory,
+                    broken,
+                );
+                report_driver_contract(s, Self::RULES.name, outcome);
+            }
         }
         Some(result)
     }

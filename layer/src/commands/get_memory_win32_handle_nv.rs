@@ -6,6 +6,7 @@ use crate::boundary::Down;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::pipeline::policy::report_driver_contract;
 use crate::raw::{self, StructArg};
+use crate::rules::driver_contract::Returned;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::{driver_contract, win32_nv};
 use crate::state::DeviceState;
@@ -45,8 +46,15 @@ impl ExportEntry for GetMemoryWin32HandleNv {
         if result == vk::Result::SUCCESS && judged.valid_call {
             // SAFETY: not NULL (the gate), and the driver wrote it.
             let handle = unsafe { raw::read_out(p_handle) }.unwrap_or(0);
-            let outcome = driver_contract::check_win32_handle(judged.memory, handle);
-            report_driver_contract(s, Self::RULES.name, outcome);
+            let broken = driver_contract::evaluate_returned(handle as usize);
+            if !broken.is_empty() {
+                let outcome = driver_contract::describe_returned(
+                    Returned::Win32Handle,
+                    judged.memory,
+                    broken,
+                );
+                report_driver_contract(s, Self::RULES.name, outcome);
+            }
         }
         Some(result)
     }

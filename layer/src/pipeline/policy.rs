@@ -60,17 +60,12 @@ pub fn decide_without_device(command: &'static str, outcome: &Outcome) -> Decisi
     combine(outcome.blocked, callback_skip)
 }
 
-/// Reports what the driver-contract checks found after a call went down: each ID once per
-/// device, since a driver defect repeats on every call. Nothing is skipped: the call happened.
-#[inline(always)]
-pub fn report_driver_contract(device: &DeviceState, command: &'static str, outcome: Outcome) {
-    if let Some(outcome) = outcome.found_something() {
-        report_driver_defects(device, command, outcome);
-    }
-}
-
+/// Reports what the driver-contract rules found after a call went down (the commands call it
+/// only when a rule is broken): each ID once per device, since a driver defect repeats on every
+/// call. Nothing is skipped: the call happened.
 #[cold]
-fn report_driver_defects(device: &DeviceState, command: &'static str, mut outcome: Outcome) {
+#[inline(never)]
+pub fn report_driver_contract(device: &DeviceState, command: &'static str, mut outcome: Outcome) {
     outcome
         .findings
         .retain(|f| device.contract.first_report(f.id));

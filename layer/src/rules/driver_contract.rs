@@ -113,51 +113,74 @@ pub fn check_fd(record: &MemoryRecord, fd: i32, probe: Option<FdProbe>) -> Outco
     describe_fd(record, fd, evaluate_fd(fd, probe))
 }
 
-/// A handle-like result (`*pAddress`, `*pHandle`) must not be NULL after `VK_SUCCESS`.
+/// A handle-like result that must not be NULL after `VK_SUCCESS`: which command returned it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Returned {
+    /// `*pAddress` of `vkGetMemoryRemoteAddressNV`.
+    RemoteAddress,
+    /// `*pHandle` of `vkGetMemoryWin32HandleNV`.
+    Win32Handle,
+    /// `*pHandle` of `vkGetMemoryMetalHandleEXT`.
+    MetalHandle,
+}
+
+/// The returned value is NULL.
+const NULL_RESULT: Broken = Broken::bit(0);
+
+/// The rule a handle-like result breaks: NULL after `VK_SUCCESS`.
 #[inline(always)]
-fn check_not_null(
-    id: &'static str,
-    command: &'static str,
-    field: &'static str,
-    record: &MemoryRecord,
-    value: usize,
-) -> Outcome {
+pub fn evaluate_returned(value: usize) -> Broken {
+    Broken::NONE.with(NULL_RESULT, value == 0)
+}
+
+/// The finding of the rule in `broken` (what [`evaluate_returned`] said) for `returned`.
+#[cold]
+#[inline(never)]
+pub fn describe_returned(returned: Returned, record: &MemoryRecord, broken: Broken) -> Outcome {
+    let (id, command, field) = match returned {
+        Returned::RemoteAddress => (
+            vuid::DRIVER_NULL_REMOTE_ADDRESS,
+            "vkGetMemoryRemoteAddressNV",
+            "*pAddress",
+        ),
+        Returned::Win32Handle => (
+            vuid::DRIVER_NULL_WIN32_HANDLE,
+            "vkGetMemoryWin32HandleNV",
+            "*pHandle",
+        ),
+        Returned::MetalHandle => (
+            vuid::DRIVER_NULL_METAL_HANDLE,
+            "vkGetMemoryMetalHandleEXT",
+            "*pHandle",
+        ),
+    };
     let mut outcome = Outcome::default();
-    if value != 0 {
-        return outcome; // Known empty where this is inlined: nothing to drop or report.
+    if broken.has(NULL_RESULT) {
+        let what = format!("{field} is NULL");
+        outcome.push(driver_finding(id, command, field, record, what));
     }
-    outcome.push(driver_finding(
-        id,
-        command,
-        field,
-        record,
-        format!("{field} is NULL"),
-    ));
     outcome
 }
 
+/// Every finding about a returned `value` (for the tests: the command evaluates, then
+/// describes).
+pub fn check_returned(returned: Returned, record: &MemoryRecord, value: usize) -> Outcome {
+    describe_returned(returned, record, evaluate_returned(value))
+}
+
 /// `vkGetMemoryRemoteAddressNV` returned `address`.
-#[inline(always)]
 pub fn check_remote_address(record: &MemoryRecord, address: usize) -> Outcome {
-    let (id, command) = (
-        vuid::DRIVER_NULL_REMOTE_ADDRESS,
-        "vkGetMemoryRemoteAddressNV",
-    );
-    check_not_null(id, command, "*pAddress", record, address)
+    check_returned(Returned::RemoteAddress, record, address)
 }
 
 /// `vkGetMemoryWin32HandleNV` returned `handle`.
-#[inline(always)]
 pub fn check_win32_handle(record: &MemoryRecord, handle: vk::HANDLE) -> Outcome {
-    let (id, command) = (vuid::DRIVER_NULL_WIN32_HANDLE, "vkGetMemoryWin32HandleNV");
-    check_not_null(id, command, "*pHandle", record, handle as usize)
+    check_returned(Returned::Win32Handle, record, handle as usize)
 }
 
 /// `vkGetMemoryMetalHandleEXT` returned `handle`.
-#[inline(always)]
 pub fn check_metal_handle(record: &MemoryRecord, handle: usize) -> Outcome {
-    let (id, command) = (vuid::DRIVER_NULL_METAL_HANDLE, "vkGetMemoryMetalHandleEXT");
-    check_not_null(id, command, "*pHandle", record, handle)
+    check_returned(Returned::MetalHandle, record, handle)
 }
 
 #[cfg(test)]
