@@ -14,7 +14,6 @@
 use ash::vk;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -446,27 +445,7 @@ fn run_child(paths: &Paths, config: Config, label: &str) -> Result<ConfigCounts,
     let log = paths.configure(&mut cmd, Driver::TestDriver, label)?;
     no_randomization(&mut cmd);
     let start = Instant::now();
-    let mut child = cmd.spawn().map_err(|e| format!("spawn valgrind: {e}"))?;
-    let mut result = None;
-    if let Some(stdout) = child.stdout.take() {
-        for line in BufReader::new(stdout).lines() {
-            let line = line.map_err(|e| format!("reading the child's stdout: {e}"))?;
-            match line.strip_prefix(RESULT_MARKER) {
-                Some(json) => {
-                    result = Some(
-                        serde_json::from_str::<ChildCounts>(json)
-                            .map_err(|e| format!("bad result JSON: {e}"))?,
-                    )
-                }
-                None => eprintln!("  {label}: {line}"),
-            }
-        }
-    }
-    let status = child.wait().map_err(|e| e.to_string())?;
-    let mut counts = match (status.success(), result) {
-        (true, Some(r)) => r,
-        _ => return Err(format!("child under valgrind exited with {status}")),
-    };
+    let mut counts: ChildCounts = crate::parent::run_reporting_child(&mut cmd, label)?;
     let dumps = read_dumps(&dir)?;
     if dumps.len() != counts.counts.len() {
         return Err(format!(
@@ -651,45 +630,7 @@ pub fn render(rows: &[InstructionRow]) -> String {
             ]
         })
         .collect();
-    let mut widths = HEADER.map(|h| h.chars().count());
-    for r in &body {
-        for (w, c) in widths.iter_mut().zip(r) {
-            *w = (*w).max(c.chars().count());
-        }
-    }
-    let numeric = |i: usize| (1..=3).contains(&i);
-    let line = |cells: &[String]| {
-        let padded: Vec<String> = cells
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let pad = " ".repeat(widths[i] - c.chars().count());
-                if numeric(i) {
-                    format!("{pad}{c}")
-                } else {
-                    format!("{c}{pad}")
-                }
-            })
-            .collect();
-        format!("| {} |\n", padded.join(" | "))
-    };
-    let mut out = line(&HEADER.map(String::from));
-    let rule: Vec<String> = widths
-        .iter()
-        .enumerate()
-        .map(|(i, &w)| {
-            if numeric(i) {
-                format!("{}:", "-".repeat(w - 1))
-            } else {
-                "-".repeat(w)
-            }
-        })
-        .collect();
-    out.push_str(&format!("| {} |\n", rule.join(" | ")));
-    for r in &body {
-        out.push_str(&line(r));
-    }
-    out
+    crate::table::markdown(&HEADER, &body, |i| (1..=3).contains(&i))
 }
 
 /// One line per target: met or missed, and why.

@@ -219,7 +219,21 @@ fn run_child(paths: &Paths, job: &Job) -> Result<ChildResult, String> {
         .stderr(Stdio::inherit());
     let log = paths.configure(&mut cmd, job.args.driver, &job.label)?;
     let start = Instant::now();
-    let mut child = cmd.spawn().map_err(|e| format!("spawn: {e}"))?;
+    let mut result: ChildResult = run_reporting_child(&mut cmd, &job.label)?;
+    result.wall_seconds = start.elapsed().as_secs_f64();
+    result.layer_log_lines = std::fs::read_to_string(&log)
+        .map(|t| t.lines().count())
+        .unwrap_or(0);
+    Ok(result)
+}
+
+/// Runs a child that prints its result as one JSON line after `RESULT_MARKER` (every other line
+/// is shown, under `label`); the parsed result, or why there is none.
+pub fn run_reporting_child<T: serde::de::DeserializeOwned>(
+    cmd: &mut Command,
+    label: &str,
+) -> Result<T, String> {
+    let mut child = cmd.spawn().map_err(|e| format!("{label}: spawn: {e}"))?;
     let mut result = None;
     if let Some(stdout) = child.stdout.take() {
         for line in BufReader::new(stdout).lines() {
@@ -227,24 +241,19 @@ fn run_child(paths: &Paths, job: &Job) -> Result<ChildResult, String> {
             match line.strip_prefix(RESULT_MARKER) {
                 Some(json) => {
                     result = Some(
-                        serde_json::from_str::<ChildResult>(json)
+                        serde_json::from_str::<T>(json)
                             .map_err(|e| format!("bad result JSON: {e}"))?,
                     )
                 }
-                None => eprintln!("  {}: {line}", job.label),
+                None => eprintln!("  {label}: {line}"),
             }
         }
     }
     let status = child.wait().map_err(|e| e.to_string())?;
-    let mut result = match (status.success(), result) {
-        (true, Some(r)) => r,
-        (_, _) => return Err(format!("{}: child exited with {status}", job.label)),
-    };
-    result.wall_seconds = start.elapsed().as_secs_f64();
-    result.layer_log_lines = std::fs::read_to_string(&log)
-        .map(|t| t.lines().count())
-        .unwrap_or(0);
-    Ok(result)
+    match (status.success(), result) {
+        (true, Some(r)) => Ok(r),
+        _ => Err(format!("{label}: child exited with {status}")),
+    }
 }
 
 fn default_out(paths: &Paths, mode: Mode, choice: InstructionChoice) -> PathBuf {

@@ -86,13 +86,22 @@ pub fn render(rows: &[Row]) -> String {
         .iter()
         .map(|r| cells(r).map(|c| c.replace('|', "\\|")))
         .collect();
-    let mut widths = HEADER.map(|h| h.chars().count());
-    for r in &body {
+    markdown(&HEADER, &body, |i| (2..=7).contains(&i))
+}
+
+/// A Markdown table of `header` and `body`, padded to align; the columns `numeric` accepts are
+/// right-aligned.
+pub fn markdown<const N: usize>(
+    header: &[&str; N],
+    body: &[[String; N]],
+    numeric: impl Fn(usize) -> bool,
+) -> String {
+    let mut widths = header.map(|h| h.chars().count());
+    for r in body {
         for (w, c) in widths.iter_mut().zip(r) {
             *w = (*w).max(c.chars().count());
         }
     }
-    let numeric = |i: usize| (2..=7).contains(&i);
     let line = |cells: &[String]| {
         let padded: Vec<String> = cells
             .iter()
@@ -108,7 +117,7 @@ pub fn render(rows: &[Row]) -> String {
             .collect();
         format!("| {} |\n", padded.join(" | "))
     };
-    let mut out = line(&HEADER.map(String::from));
+    let mut out = line(&header.map(String::from));
     let rule: Vec<String> = widths
         .iter()
         .enumerate()
@@ -121,7 +130,7 @@ pub fn render(rows: &[Row]) -> String {
         })
         .collect();
     out.push_str(&format!("| {} |\n", rule.join(" | ")));
-    for r in &body {
+    for r in body {
         out.push_str(&line(r));
     }
     out
