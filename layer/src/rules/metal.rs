@@ -131,11 +131,11 @@ mod tests {
     use super::*;
     use crate::rules::export::ExportCall;
     use crate::rules::fixtures::*;
+    use crate::vk_ext::{HANDLE_TYPE_MTLBUFFER, HANDLE_TYPE_MTLHEAP, HANDLE_TYPE_MTLTEXTURE};
 
     fn check_get_memory_metal_handle(device: &DeviceFacts, call: &ExportCall) -> Outcome {
         crate::rules::export::check(&COMMAND, device, call)
     }
-    use crate::vk_ext::{HANDLE_TYPE_MTLBUFFER, HANDLE_TYPE_MTLHEAP, HANDLE_TYPE_MTLTEXTURE};
 
     fn ids(args: ExportCall) -> Vec<&'static str> {
         check_get_memory_metal_handle(&fd_device(), &args).ids()
