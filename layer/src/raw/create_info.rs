@@ -32,7 +32,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
         memory_type_index: info.memory_type_index,
         ..Default::default()
     };
-    // The structure types read below, as bits of a mask, to find the first one repeated.
+    // The structure types read, as bits of a mask, to find the first one repeated.
     let mut seen = 0u32;
     let mut repeated = None;
     let mut import_fd = None;
@@ -40,37 +40,65 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
     // SAFETY: each node is read as the structure its sType names.
     let end = unsafe {
         walk_chain(info.p_next, |s_type, node| {
-            if let Some(bit) = read_structure_bit(s_type) {
-                if seen & bit != 0 && repeated.is_none() {
-                    repeated = Some(s_type);
+            // One match per node: it reads the structure and names its bit (0: not read).
+            let bit = match s_type {
+                vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO => {
+                    let e: vk::ExportMemoryAllocateInfo = read_node(node);
+                    facts.export = Some(facts.export.unwrap_or_default() | e.handle_types);
+                    1 << 0
                 }
-                seen |= bit;
-            }
-            if s_type == vk::StructureType::IMPORT_MEMORY_FD_INFO_KHR {
-                let import: vk::ImportMemoryFdInfoKHR = read_node(node);
-                import_fd = Some(import.fd);
-            }
-            let dedicated = match s_type {
+                vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO_NV => {
+                    let e: vk::ExportMemoryAllocateInfoNV = read_node(node);
+                    facts.export_nv = Some(facts.export_nv.unwrap_or_default() | e.handle_types);
+                    1 << 1
+                }
+                vk::StructureType::EXPORT_MEMORY_WIN32_HANDLE_INFO_NV => {
+                    facts.export_win32_nv = true;
+                    1 << 2
+                }
+                vk::StructureType::IMPORT_MEMORY_FD_INFO_KHR => {
+                    let import: vk::ImportMemoryFdInfoKHR = read_node(node);
+                    facts.import = Some(import.handle_type);
+                    import_fd = Some(import.fd);
+                    1 << 3
+                }
+                vk::StructureType::IMPORT_MEMORY_HOST_POINTER_INFO_EXT => {
+                    facts.import = Some(read_node::<ImportHead>(node).handle_type);
+                    1 << 4
+                }
+                vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_KHR => {
+                    facts.import = Some(read_node::<ImportHead>(node).handle_type);
+                    1 << 5
+                }
+                vk::StructureType::IMPORT_MEMORY_ZIRCON_HANDLE_INFO_FUCHSIA => {
+                    facts.import = Some(read_node::<ImportHead>(node).handle_type);
+                    1 << 6
+                }
+                vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT => {
+                    facts.import = Some(read_node::<ImportHead>(node).handle_type);
+                    1 << 7
+                }
+                vk::StructureType::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID => {
+                    facts.import =
+                        Some(vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID);
+                    1 << 8
+                }
                 vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO => {
                     let d: vk::MemoryDedicatedAllocateInfo = read_node(node);
-                    Some((d.image.as_raw(), d.buffer.as_raw()))
+                    dedicate(&mut dedicated_to, d.image.as_raw(), d.buffer.as_raw());
+                    1 << 9
                 }
                 vk::StructureType::DEDICATED_ALLOCATION_MEMORY_ALLOCATE_INFO_NV => {
                     let d: vk::DedicatedAllocationMemoryAllocateInfoNV = read_node(node);
-                    Some((d.image.as_raw(), d.buffer.as_raw()))
+                    dedicate(&mut dedicated_to, d.image.as_raw(), d.buffer.as_raw());
+                    1 << 10
                 }
-                _ => None,
+                _ => 0u32,
             };
-            match dedicated {
-                Some((image, _)) if image != 0 => {
-                    dedicated_to = Some((vk::ObjectType::IMAGE, image));
-                }
-                Some((_, buffer)) if buffer != 0 => {
-                    dedicated_to = Some((vk::ObjectType::BUFFER, buffer));
-                }
-                _ => {}
+            if seen & bit != 0 && repeated.is_none() {
+                repeated = Some(s_type);
             }
-            read_allocate_node(&mut facts, s_type, node)
+            seen |= bit;
         })
     };
     // VUID-VkMemoryAllocateInfo-pNext-00639 counts a dedicated structure that names a resource.
@@ -84,60 +112,12 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
     AllocateInfoRead::Valid(facts, chain)
 }
 
-/// The structure types of a `VkMemoryAllocateInfo` chain the layer reads, each a bit.
-fn read_structure_bit(s_type: vk::StructureType) -> Option<u32> {
-    let index = match s_type {
-        vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO => 0,
-        vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO_NV => 1,
-        vk::StructureType::EXPORT_MEMORY_WIN32_HANDLE_INFO_NV => 2,
-        vk::StructureType::IMPORT_MEMORY_FD_INFO_KHR => 3,
-        vk::StructureType::IMPORT_MEMORY_HOST_POINTER_INFO_EXT => 4,
-        vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_KHR => 5,
-        vk::StructureType::IMPORT_MEMORY_ZIRCON_HANDLE_INFO_FUCHSIA => 6,
-        vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT => 7,
-        vk::StructureType::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID => 8,
-        vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO => 9,
-        vk::StructureType::DEDICATED_ALLOCATION_MEMORY_ALLOCATE_INFO_NV => 10,
-        _ => return None,
-    };
-    Some(1 << index)
-}
-
-/// Reads one node of a `VkMemoryAllocateInfo` chain into `facts`.
-///
-/// # Safety
-/// `node` points to a readable structure of type `s_type`.
-unsafe fn read_allocate_node(
-    facts: &mut AllocationFacts,
-    s_type: vk::StructureType,
-    node: *const c_void,
-) {
-    // SAFETY: as the caller's contract: each node is read as the structure its sType names.
-    unsafe {
-        match s_type {
-            vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO => {
-                let e: vk::ExportMemoryAllocateInfo = read_node(node);
-                facts.export = Some(facts.export.unwrap_or_default() | e.handle_types);
-            }
-            vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO_NV => {
-                let e: vk::ExportMemoryAllocateInfoNV = read_node(node);
-                facts.export_nv = Some(facts.export_nv.unwrap_or_default() | e.handle_types);
-            }
-            vk::StructureType::EXPORT_MEMORY_WIN32_HANDLE_INFO_NV => facts.export_win32_nv = true,
-            vk::StructureType::IMPORT_MEMORY_FD_INFO_KHR
-            | vk::StructureType::IMPORT_MEMORY_HOST_POINTER_INFO_EXT
-            | vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_KHR
-            | vk::StructureType::IMPORT_MEMORY_ZIRCON_HANDLE_INFO_FUCHSIA
-            | vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT => {
-                let head: ImportHead = read_node(node);
-                facts.import = Some(head.handle_type);
-            }
-            vk::StructureType::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID => {
-                facts.import =
-                    Some(vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID);
-            }
-            _ => {}
-        }
+/// A dedicated-allocation structure's image, else its buffer, when it names one.
+fn dedicate(to: &mut Option<(vk::ObjectType, u64)>, image: u64, buffer: u64) {
+    if image != 0 {
+        *to = Some((vk::ObjectType::IMAGE, image));
+    } else if buffer != 0 {
+        *to = Some((vk::ObjectType::BUFFER, buffer));
     }
 }
 
