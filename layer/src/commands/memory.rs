@@ -30,7 +30,7 @@ pub unsafe extern "system" fn allocate_memory(
         with_device(
             device.as_raw(),
             #[inline(always)]
-            |state, memo| {
+            |state, _memo| {
                 let Some(state) = state else {
                     return reject_unknown_device(
                         ALLOCATE,
@@ -74,7 +74,7 @@ pub unsafe extern "system" fn allocate_memory(
                     if let AllocateInfoRead::Valid(facts, _) = info {
                         let type_flags = state.facts.type_flags(facts.memory_type_index);
                         let allocation = PackedAllocation::pack(&facts, type_flags);
-                        record_allocation(state, memo, memory.as_raw(), allocation);
+                        record_allocation(state, memory.as_raw(), allocation);
                     }
                     fd_leaks::record_import(imported);
                     fault_injection::inject_panic(fault_injection::Site::After, ALLOCATE);
@@ -153,7 +153,7 @@ pub unsafe extern "system" fn free_memory(
         with_device(
             device.as_raw(),
             #[inline(always)]
-            |state, memo| {
+            |state, _memo| {
                 let Some(state) = state else {
                     // vkFreeMemory returns nothing: the result is only for the commands that do.
                     let _ = reject_unknown_device(FREE, vuid::FREE_DEVICE_PARAM, device.as_raw());
@@ -169,7 +169,7 @@ pub unsafe extern "system" fn free_memory(
                     && validate_free(state, handle, taken) == Decision::Skip
                 {
                     if let Some(allocation) = taken {
-                        record_allocation(state, memo, handle, allocation); // Not freed after all.
+                        record_allocation(state, handle, allocation); // Not freed after all.
                     }
                     return;
                 }
@@ -189,7 +189,9 @@ pub unsafe extern "system" fn free_memory(
                     unsafe { next(device, memory, p_allocator) };
                     down.went(());
                 }
-                fd_leaks::after_free(state, exported);
+                if exported.is_some() {
+                    fd_leaks::after_free(state, exported);
+                }
             },
         )
     })

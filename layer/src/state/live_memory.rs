@@ -75,18 +75,10 @@ impl LiveMemories {
         self.map.get(&memory).map(|allocation| *allocation)
     }
 
-    /// Records a new allocation, and remembers it in the allocating thread's memo (it is usually
-    /// the thread that exports it next).
+    /// Records a new allocation (the thread's memo learns it at its first lookup).
     #[inline]
-    pub fn insert(&self, memory: u64, allocation: PackedAllocation, memo: &AllocationMemo) {
-        let generation = self.removals_of(memory).load(Ordering::Acquire);
+    pub fn insert(&self, memory: u64, allocation: PackedAllocation) {
         self.map.insert(memory, allocation);
-        memo.slot(memory).set(MemoEntry {
-            memory,
-            table: self.id,
-            generation,
-            allocation,
-        });
     }
 
     /// Takes `memory` out of the table (it is being freed): what it was allocated with.
@@ -177,13 +169,12 @@ mod tests {
     fn a_memo_entry_dies_with_its_allocation() {
         let table = LiveMemories::default();
         let memo = AllocationMemo::new();
-        table.insert(0x1000, allocation(1), &memo);
+        table.insert(0x1000, allocation(1));
         assert_eq!(table.get(0x1000, &memo), Some(allocation(1)));
-        // Freed and the handle reused for another allocation, by another thread.
-        let other_thread = AllocationMemo::new();
+        // Freed, and the handle reused for another allocation.
         assert_eq!(table.remove(0x1000), Some(allocation(1)));
         assert_eq!(table.get(0x1000, &memo), None, "freed: the memo is stale");
-        table.insert(0x1000, allocation(2), &other_thread);
+        table.insert(0x1000, allocation(2));
         assert_eq!(table.get(0x1000, &memo), Some(allocation(2)));
     }
 
@@ -191,7 +182,8 @@ mod tests {
     fn memos_tell_tables_and_handles_apart() {
         let (a, b) = (LiveMemories::default(), LiveMemories::default());
         let memo = AllocationMemo::new();
-        a.insert(0x1000, allocation(1), &memo);
+        a.insert(0x1000, allocation(1));
+        assert_eq!(a.get(0x1000, &memo), Some(allocation(1)), "now in the memo");
         assert_eq!(b.get(0x1000, &memo), None, "another device's table");
         // Two handles on one memo slot evict each other, and both stay right.
         let same_slot = |m: u64| std::ptr::eq(memo.slot(m), memo.slot(0x1000));
@@ -199,7 +191,7 @@ mod tests {
             .step_by(16)
             .find(|&m| same_slot(m))
             .expect("a handle");
-        a.insert(next, allocation(3), &memo);
+        a.insert(next, allocation(3));
         assert_eq!(a.get(0x1000, &memo), Some(allocation(1)));
         assert_eq!(a.get(next, &memo), Some(allocation(3)));
         a.clear();

@@ -10,7 +10,6 @@
 
 use super::device::DeviceState;
 use super::instance::InstanceState;
-use super::live_memory::AllocationMemo;
 use super::lookup::MemoryLookup;
 use super::maps::FastMap;
 use super::memory::PackedAllocation;
@@ -121,15 +120,10 @@ pub fn lookup_dead_memory(device: &DeviceState, memory: u64) -> MemoryLookup {
     }
 }
 
-/// Inserts the record of a successful allocation (and remembers it in the thread's memo).
+/// Inserts the record of a successful allocation.
 #[inline]
-pub fn record_allocation(
-    device: &DeviceState,
-    memo: &AllocationMemo,
-    memory: u64,
-    allocation: PackedAllocation,
-) {
-    device.memories.insert(memory, allocation, memo);
+pub fn record_allocation(device: &DeviceState, memory: u64, allocation: PackedAllocation) {
+    device.memories.insert(memory, allocation);
 }
 
 /// Removes a live allocation of `device` from the map (the first step of `vkFreeMemory`):
