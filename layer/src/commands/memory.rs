@@ -173,16 +173,19 @@ pub unsafe extern "system" fn free_memory(
                     }
                     return;
                 }
-                let exported = taken.and_then(|allocation| {
-                    let live = MemoryRecord {
-                        memory: handle,
-                        device: state.handle(),
-                        allocation,
-                    };
-                    let exported = fd_leaks::take_export(state, &live);
+                // What was exported from it (fd-leak tracking only), read before its name goes.
+                let mut exported = None;
+                if let Some(allocation) = taken {
+                    if state.fd_exports.is_some() {
+                        let live = MemoryRecord {
+                            memory: handle,
+                            device: state.handle(),
+                            allocation,
+                        };
+                        exported = fd_leaks::take_export(state, &live);
+                    }
                     remember_free(state, handle, allocation);
-                    exported
-                });
+                }
                 if let Some(next) = state.next.free_memory {
                     // SAFETY: the app's arguments, as checked, passed to the next layer's own
                     // entry point.
