@@ -1,5 +1,5 @@
 //! The live `VkDeviceMemory` objects of one device, and each thread's memo of the ones it
-//! allocated or looked up lately.
+//! looked up lately.
 //!
 //! The map is a sharded `DashMap`; a lookup in it takes a shard's read lock, two atomic
 //! read-modify-writes. The memo lets an export skip that: a thread remembers a few allocations
