@@ -133,35 +133,41 @@ pub fn evaluate_parts(
     let broken = Broken::NONE
         .with(Broken::EXTENSION, !(cmd.is_enabled)(&device.extensions))
         .with(Broken::OUTPUT_NULL, output_null);
-    let (StructArg::Valid(info), MemoryLookup::Live(record)) = (info, memory) else {
-        return broken.and(structure_broken(info, memory));
+    let StructArg::Valid(info) = info else {
+        return broken.and(info_broken(info));
+    };
+    let broken = broken.with(Broken::P_NEXT, info.has_p_next);
+    let MemoryLookup::Live(record) = memory else {
+        return broken.and(memory_broken(memory));
     };
     let value_is_valid =
         cmd.handle_type_vuid.is_none() || is_one_of(info.handle_type(), device.handle_types);
     broken
-        .with(Broken::P_NEXT, info.has_p_next)
         .with(Broken::HANDLE_TYPE_VALUE, !value_is_valid)
         .and((cmd.evaluate_values)(device, info, record))
 }
 
-/// The rules of a call whose info structure could not be read or whose memory is not live:
-/// which of them it breaks (the command's own rules need a live allocation).
+/// The rule an info structure that could not be read breaks (nothing else of it is judged).
 #[cold]
 #[inline(never)]
-fn structure_broken(info: &StructArg<InfoFields>, memory: &MemoryLookup) -> Broken {
-    let info = match info {
-        StructArg::Valid(info) => info,
-        StructArg::Null => return Broken::INFO_NULL,
-        StructArg::WrongSType(_) => return Broken::S_TYPE,
-    };
-    Broken::NONE
-        .with(Broken::P_NEXT, info.has_p_next)
-        .and(match memory {
-            MemoryLookup::Live(_) => Broken::NONE,
-            MemoryLookup::Null => Broken::MEMORY_NULL,
-            MemoryLookup::Unknown | MemoryLookup::Freed(_) => Broken::MEMORY_DEAD,
-            MemoryLookup::OtherDevice(_) => Broken::MEMORY_OF_OTHER_DEVICE,
-        })
+fn info_broken(info: &StructArg<InfoFields>) -> Broken {
+    match info {
+        StructArg::Valid(_) => Broken::NONE,
+        StructArg::Null => Broken::INFO_NULL,
+        StructArg::WrongSType(_) => Broken::S_TYPE,
+    }
+}
+
+/// The rule memory that is not live breaks (the command's own rules need a live allocation).
+#[cold]
+#[inline(never)]
+fn memory_broken(memory: &MemoryLookup) -> Broken {
+    match memory {
+        MemoryLookup::Live(_) => Broken::NONE,
+        MemoryLookup::Null => Broken::MEMORY_NULL,
+        MemoryLookup::Unknown | MemoryLookup::Freed(_) => Broken::MEMORY_DEAD,
+        MemoryLookup::OtherDevice(_) => Broken::MEMORY_OF_OTHER_DEVICE,
+    }
 }
 
 /// The findings of the rules in `broken` (what [`evaluate`] returned for `call`).
