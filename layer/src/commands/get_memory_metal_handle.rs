@@ -1,12 +1,11 @@
 //! `vkGetMemoryMetalHandleEXT`: the descriptor. Its rules are `rules::metal`.
 
+use crate::args::StructArg;
 use crate::boundary::Down;
 use crate::pipeline::export::{self, ExportEntry, Judged};
-use crate::pipeline::policy::report_driver_contract;
-use crate::raw::{self, StructArg};
 use crate::rules::driver_contract::Returned;
 use crate::rules::export::{ExportCommand, InfoFields};
-use crate::rules::{driver_contract, metal};
+use crate::rules::metal;
 use crate::state::DeviceState;
 use crate::vk_ext::MemoryGetMetalHandleInfoEXT as Info;
 use ash::vk;
@@ -36,22 +35,14 @@ impl ExportEntry for GetMemoryMetalHandle {
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.get_memory_metal_handle?;
-        // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
-        let result = down.went(unsafe { next(device, p_info, p_handle) });
-        if result == vk::Result::SUCCESS && judged.valid_call {
-            // SAFETY: not NULL (the gate), and the driver wrote it.
-            let handle = unsafe { raw::read_out(p_handle) }.map_or(0, |h| h as usize);
-            let broken = driver_contract::evaluate_returned(handle);
-            if !broken.is_empty() {
-                let outcome = driver_contract::describe_returned(
-                    Returned::MetalHandle,
-                    judged.memory,
-                    broken,
-                );
-                report_driver_contract(s, Self::RULES.name, outcome);
-            }
-        }
-        Some(result)
+        let output = (Returned::MetalHandle, p_handle.cast::<usize>().cast_const());
+        // SAFETY: the output pointer passed the gate and is pointer-sized; the app's own
+        // arguments, which passed the gate, go to the next layer's entry point.
+        Some(unsafe {
+            export::call_down_returning(s, Self::RULES, (judged, down), output, || {
+                next(device, p_info, p_handle)
+            })
+        })
     }
 }
 

@@ -1,12 +1,11 @@
 //! `vkGetMemoryRemoteAddressNV`: the descriptor. Its rules are `rules::rdma`.
 
+use crate::args::StructArg;
 use crate::boundary::Down;
 use crate::pipeline::export::{self, ExportEntry, Judged};
-use crate::pipeline::policy::report_driver_contract;
-use crate::raw::{self, StructArg};
 use crate::rules::driver_contract::Returned;
 use crate::rules::export::{ExportCommand, InfoFields};
-use crate::rules::{driver_contract, rdma};
+use crate::rules::rdma;
 use crate::state::DeviceState;
 use ash::vk;
 
@@ -36,22 +35,17 @@ impl ExportEntry for GetMemoryRemoteAddress {
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.get_memory_remote_address?;
-        // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
-        let result = down.went(unsafe { next(device, p_info, p_address) });
-        if result == vk::Result::SUCCESS && judged.valid_call {
-            // SAFETY: not NULL (the gate), and the driver wrote it.
-            let address = unsafe { raw::read_out(p_address.cast::<usize>()) }.unwrap_or(0);
-            let broken = driver_contract::evaluate_returned(address);
-            if !broken.is_empty() {
-                let outcome = driver_contract::describe_returned(
-                    Returned::RemoteAddress,
-                    judged.memory,
-                    broken,
-                );
-                report_driver_contract(s, Self::RULES.name, outcome);
-            }
-        }
-        Some(result)
+        let output = (
+            Returned::RemoteAddress,
+            p_address.cast::<usize>().cast_const(),
+        );
+        // SAFETY: the output pointer passed the gate and is pointer-sized; the app's own
+        // arguments, which passed the gate, go to the next layer's entry point.
+        Some(unsafe {
+            export::call_down_returning(s, Self::RULES, (judged, down), output, || {
+                next(device, p_info, p_address)
+            })
+        })
     }
 }
 

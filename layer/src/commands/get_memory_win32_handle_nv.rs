@@ -2,13 +2,12 @@
 //! no info structure: its memory and handle type are plain parameters, read as one that is
 //! always there.
 
+use crate::args::StructArg;
 use crate::boundary::Down;
 use crate::pipeline::export::{self, ExportEntry, Judged};
-use crate::pipeline::policy::report_driver_contract;
-use crate::raw::{self, StructArg};
 use crate::rules::driver_contract::Returned;
 use crate::rules::export::{ExportCommand, InfoFields};
-use crate::rules::{driver_contract, win32_nv};
+use crate::rules::win32_nv;
 use crate::state::DeviceState;
 use ash::vk::{self, Handle};
 
@@ -41,22 +40,14 @@ impl ExportEntry for GetMemoryWin32HandleNv {
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.get_memory_win32_handle_nv?;
-        // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
-        let result = down.went(unsafe { next(device, memory, handle_type, p_handle) });
-        if result == vk::Result::SUCCESS && judged.valid_call {
-            // SAFETY: not NULL (the gate), and the driver wrote it.
-            let handle = unsafe { raw::read_out(p_handle) }.unwrap_or(0);
-            let broken = driver_contract::evaluate_returned(handle as usize);
-            if !broken.is_empty() {
-                let outcome = driver_contract::describe_returned(
-                    Returned::Win32Handle,
-                    judged.memory,
-                    broken,
-                );
-                report_driver_contract(s, Self::RULES.name, outcome);
-            }
-        }
-        Some(result)
+        let output = (Returned::Win32Handle, p_handle.cast::<usize>().cast_const());
+        // SAFETY: the output pointer passed the gate and is pointer-sized; the app's own
+        // arguments, which passed the gate, go to the next layer's entry point.
+        Some(unsafe {
+            export::call_down_returning(s, Self::RULES, (judged, down), output, || {
+                next(device, memory, handle_type, p_handle)
+            })
+        })
     }
 }
 

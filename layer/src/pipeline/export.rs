@@ -2,12 +2,13 @@
 //! `vkGetMemoryWin32HandleNV`, `vkGetMemoryMetalHandleEXT`, and any added later): one generic
 //! function, [`run`], for every [`ExportEntry`].
 
-use super::policy::{decide, reject_unknown_device, Decision};
+use super::policy::{decide, reject_unknown_device, report_driver_contract, Decision};
 use crate::args::StructArg;
 use crate::boundary::{self, Down};
 use crate::fault_injection;
 use crate::raw;
 use crate::rules::common::Broken;
+use crate::rules::driver_contract::{self, Returned};
 use crate::rules::export::{describe, evaluate_parts, ExportCall, ExportCommand, InfoFields};
 use crate::state::live_memory::AllocationMemo;
 use crate::state::registry::lookup_dead_memory;
@@ -79,6 +80,34 @@ pub unsafe fn read_info<T: Copy>(
             handle_type: handle_type.as_raw(),
         }
     })
+}
+
+/// The call-down step of a command whose output is a handle-like value (an address, a `HANDLE`,
+/// a Metal object, each pointer-sized): `call` goes down and, after a valid call that succeeded,
+/// what it wrote through `output` is held to the driver contract (`Returned`).
+///
+/// # Safety
+/// `output` is the app's output pointer to a pointer-sized value, not NULL (the gate), written
+/// by `call` on success.
+#[inline(always)]
+pub unsafe fn call_down_returning(
+    state: &DeviceState,
+    cmd: &ExportCommand,
+    (judged, down): (&Judged<'_>, &Down<vk::Result>),
+    (returned, output): (Returned, *const usize),
+    call: impl FnOnce() -> vk::Result,
+) -> vk::Result {
+    let result = down.went(call());
+    if result == vk::Result::SUCCESS && judged.valid_call {
+        // SAFETY: not NULL (the gate), pointer-sized, and the driver wrote it.
+        let value = unsafe { raw::read_out(output) }.unwrap_or(0);
+        let broken = driver_contract::evaluate_returned(value);
+        if !broken.is_empty() {
+            let outcome = driver_contract::describe_returned(returned, judged.memory, broken);
+            report_driver_contract(state, cmd.name, outcome);
+        }
+    }
+    result
 }
 
 /// What the call-down step knows about a call that passed the gate.

@@ -476,12 +476,6 @@ mod tests {
         assert!(out.findings[1]
             .message
             .contains("VkExportMemoryWin32HandleInfoNV"));
-        assert!(!evaluate_allocate(
-            &device,
-            &AllocateInfoRead::Valid(facts, ChainRead::COMPLETE),
-            false
-        )
-        .is_empty());
     }
 
     #[test]
@@ -505,12 +499,6 @@ mod tests {
             assert_eq!(out.ids(), [vuid::EXPORT_HANDLE_TYPES_PARAM]);
             let msg = &out.findings[0].message;
             assert!(msg.contains(says), "{msg}");
-            assert!(!evaluate_allocate(
-                &device,
-                &AllocateInfoRead::Valid(facts, ChainRead::COMPLETE),
-                false
-            )
-            .is_empty());
         }
     }
 

@@ -29,14 +29,6 @@ fn commands() -> Vec<(&'static ExportCommand, u32, AllocationFacts)> {
     ]
 }
 
-fn good(handle_type: u32, facts: AllocationFacts) -> ExportCall {
-    let mut call = good_args(vk::ExternalMemoryHandleTypeFlags::empty(), facts);
-    if let StructArg::Valid(info) = &mut call.info {
-        info.handle_type = handle_type;
-    }
-    call
-}
-
 fn expect(outcome: Outcome, id: &str, blocked: bool, cmd: &ExportCommand) {
     assert_eq!(outcome.ids(), [id], "{}", cmd.name);
     assert_eq!(outcome.blocked, blocked, "{}: {id}", cmd.name);
@@ -55,13 +47,13 @@ fn every_structural_vuid_of_every_command() {
     for (cmd, handle_type, facts) in commands() {
         let run = |call: &ExportCall| check(cmd, &device, call);
         assert_eq!(
-            run(&good(handle_type, facts)),
+            run(&good_call(handle_type, facts)),
             Outcome::default(),
             "{}",
             cmd.name
         );
 
-        let mut call = good(handle_type, facts);
+        let mut call = good_call(handle_type, facts);
         call.output_null = true;
         expect(run(&call), cmd.output_vuid, true, cmd);
 
@@ -80,7 +72,7 @@ fn every_structural_vuid_of_every_command() {
             };
             expect(run(&wrong), info.s_type_vuid, true, cmd);
 
-            let mut call = good(handle_type, facts);
+            let mut call = good_call(handle_type, facts);
             if let StructArg::Valid(fields) = &mut call.info {
                 fields.has_p_next = true;
             }
@@ -90,14 +82,14 @@ fn every_structural_vuid_of_every_command() {
         }
 
         for memory in [MemoryLookup::Null, MemoryLookup::Unknown] {
-            let mut call = good(handle_type, facts);
+            let mut call = good_call(handle_type, facts);
             call.memory = memory;
             let outcome = run(&call);
             assert_eq!(outcome.findings[0].field, cmd.field("memory"));
             expect(outcome, cmd.memory_vuid, true, cmd);
         }
 
-        let mut call = good(handle_type, facts);
+        let mut call = good_call(handle_type, facts);
         call.memory = MemoryLookup::OtherDevice(record_on(OTHER_DEVICE, facts));
         let outcome = run(&call);
         assert_eq!(
@@ -122,7 +114,7 @@ fn extension_not_enabled_for_each_command() {
         let mut device = fd_device();
         device.extensions = EnabledExtensions::default();
         device.handle_types = device.extensions.handle_types();
-        let outcome = check(cmd, &device, &good(handle_type, facts));
+        let outcome = check(cmd, &device, &good_call(handle_type, facts));
         let ids = outcome.ids();
         assert_eq!(ids[0], vuid::EXTENSION_NOT_ENABLED, "{}", cmd.name);
         assert!(!outcome.blocked);

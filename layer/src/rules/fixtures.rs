@@ -73,11 +73,17 @@ pub fn good_args(
     handle_type: vk::ExternalMemoryHandleTypeFlags,
     facts: AllocationFacts,
 ) -> ExportCall {
+    good_call(handle_type.as_raw(), facts)
+}
+
+/// [`good_args`] with a handle type of any kind (the Win32 NV command's are
+/// `VkExternalMemoryHandleTypeFlagsNV`).
+pub fn good_call(handle_type: u32, facts: AllocationFacts) -> ExportCall {
     ExportCall {
         info: StructArg::Valid(InfoFields {
             has_p_next: false,
             memory: MEMORY,
-            handle_type: handle_type.as_raw(),
+            handle_type,
         }),
         output_null: false,
         memory: MemoryLookup::Live(record_on(DEVICE, facts)),

@@ -111,7 +111,6 @@ fn describe_values(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::StructArg;
     use crate::rules::export::ExportCall;
     use crate::rules::fixtures::*;
     use crate::state::{AllocationFacts, MemoryLookup};
@@ -133,15 +132,7 @@ mod tests {
         handle_type: vk::ExternalMemoryHandleTypeFlagsNV,
         facts: AllocationFacts,
     ) -> ExportCall {
-        ExportCall {
-            info: StructArg::Valid(InfoFields {
-                has_p_next: false,
-                memory: MEMORY,
-                handle_type: handle_type.as_raw(),
-            }),
-            memory: MemoryLookup::Live(record_on(DEVICE, facts)),
-            output_null: false,
-        }
+        good_call(handle_type.as_raw(), facts)
     }
 
     fn check_get_memory_win32_handle(device: &DeviceFacts, call: &ExportCall) -> Outcome {
