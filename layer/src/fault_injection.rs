@@ -24,8 +24,8 @@ pub fn inject_panic(site: Site, command: &str) {
     let _ = (site, command);
 }
 
-/// Whether this is a test build that injects panics (then the commands' fast paths are off, so
-/// every call reaches the injection points in its checks). Always false in a release.
+/// Whether this is a test build that injects panics (then every call takes the describe step,
+/// even with nothing broken, so it reaches the injection point there). Always false in a release.
 #[inline(always)]
 pub fn injecting_panics() -> bool {
     #[cfg(feature = "panic-injection")]

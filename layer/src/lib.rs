@@ -1,9 +1,12 @@
 //! exportcheck: a Vulkan validation layer for the memory-export API.
 //!
-//! Rooms: [`dispatch`] (loader chain), [`state`] (tracked devices and memory), [`checks`] (pure
-//! checks, one module per extension), [`report`] (rendering and delivery), [`commands`] (the
-//! intercepted calls, four steps each), [`raw`] (the only module that reads app pointers),
-//! [`boundary`] (no panic crosses the C ABI).
+//! Rooms, from the top down (each uses only the ones after it; `tests/module_layers.rs`):
+//! `dispatch` (`vkGet*ProcAddr` and the table of intercepted commands), `commands` (one
+//! descriptor per command), `pipeline` (the steps every call goes through), `boundary` (no
+//! panic crosses the C ABI), [`report`] (rendering and delivery), [`rules`] (pure: `evaluate`
+//! and `describe` per command), [`raw`] (the only module that reads app pointers), [`args`]
+//! (what the app passed, as plain values), [`state`] (tracked devices and memory). See
+//! docs/architecture.md.
 
 // The library is named VkLayer_exportcheck, as the loader and its manifest expect.
 #![allow(non_snake_case)]

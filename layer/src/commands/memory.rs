@@ -98,7 +98,7 @@ fn validate_allocate(state: &DeviceState, info: &AllocateInfoRead, broken: Broke
 }
 
 /// An exported allocation dedicated to a buffer or image is judged against that resource's
-/// create info (`checks::resource_export`): reported, and whether the call goes down.
+/// create info (`rules::resource_export`): reported, and whether the call goes down.
 #[inline(always)]
 fn judge_dedicated(state: &DeviceState, facts: &AllocationFacts, chain: &ChainRead) -> Decision {
     let (Some((ty, handle)), Some(export)) = (chain.dedicated_to, facts.export) else {

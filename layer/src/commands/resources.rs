@@ -1,7 +1,7 @@
 //! Buffers and images, for exported memory: their create infos are recorded (after
 //! `vkCreateBuffer`/`vkCreateImage` succeeded), and memory bound to them
 //! (`vkBind{Buffer,Image}Memory` and their `2` variants) is judged against them
-//! (`checks::resource_export`). Every call goes down as the app made it.
+//! (`rules::resource_export`). Every call goes down as the app made it.
 
 use crate::boundary;
 use crate::finding::{ObjectRef, Outcome};
@@ -122,7 +122,7 @@ fn query_name(resource: &Resource) -> &'static str {
     }
 }
 
-/// Judges exported memory against the resource it is for (see `checks::resource_export`).
+/// Judges exported memory against the resource it is for (see `rules::resource_export`).
 /// `memory` is the handle (`None` at `vkAllocateMemory`, where the memory is not made yet) and
 /// how messages describe it, which runs only when there is something to report.
 pub fn judge(

@@ -113,7 +113,7 @@ pub fn with_device<R>(
 }
 
 /// [`with_device`] without the thread's snapshot (out of line, so the command's body is inlined
-/// once, on the fast path).
+/// once, on the common path).
 #[cold]
 #[inline(never)]
 fn with_device_from_registry<R>(
