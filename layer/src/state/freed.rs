@@ -62,19 +62,18 @@ fn ring_of(memory: u64) -> usize {
 }
 
 impl RecentlyFreed {
+    #[inline]
     pub fn remember(&self, memory: u64, allocation: PackedAllocation, name: Option<String>) {
-        let new = Slot {
-            memory,
-            allocation: Some(allocation),
-            name,
-        };
-        let old = {
+        let old_name = {
             let mut ring = self.rings[ring_of(memory)].0.lock();
-            let slot = ring.next;
-            ring.next = (slot + 1) % FREED_SLOTS;
-            std::mem::replace(&mut ring.slots[slot], new)
+            let next = ring.next;
+            ring.next = (next + 1) % FREED_SLOTS;
+            let slot = &mut ring.slots[next];
+            slot.memory = memory;
+            slot.allocation = Some(allocation);
+            std::mem::replace(&mut slot.name, name)
         };
-        drop(old); // The oldest name (if any) is freed here, after the lock.
+        drop(old_name); // The oldest name (if any) is freed here, after the lock.
     }
 
     /// A freed allocation with this handle, if it is among the last [`FREED_SLOTS`] frees of
