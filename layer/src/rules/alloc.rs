@@ -59,11 +59,12 @@ const EXPORT_STRUCTURES: [(&str, &str); 3] = [
 #[inline(always)]
 fn unavailable_export_structures(device: &DeviceFacts, facts: &AllocationFacts) -> u8 {
     let e = &device.extensions;
+    // `&` rather than `&&`: plain bit arithmetic, no branches.
     let khr = facts.export.is_some()
-        && !e.khr_external_memory
-        && device.api_version < vk::API_VERSION_1_1;
-    let nv = facts.export_nv.is_some() && !e.nv_external_memory;
-    let win32_nv = facts.export_win32_nv && !e.nv_external_memory_win32;
+        & !e.khr_external_memory
+        & (device.api_version < vk::API_VERSION_1_1);
+    let nv = facts.export_nv.is_some() & !e.nv_external_memory;
+    let win32_nv = facts.export_win32_nv & !e.nv_external_memory_win32;
     u8::from(khr) | u8::from(nv) << 1 | u8::from(win32_nv) << 2
 }
 
@@ -100,7 +101,7 @@ pub fn evaluate_allocate(
         .with(REPEATED, chain.repeated.is_some())
         .with(
             KHR_WITH_NV,
-            facts.export.is_some() && (facts.export_nv.is_some() || facts.export_win32_nv),
+            facts.export.is_some() & (facts.export_nv.is_some() | facts.export_win32_nv),
         )
         .and(Broken(
             u32::from(unavailable_export_structures(device, facts)) << UNAVAILABLE,
