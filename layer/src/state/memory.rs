@@ -112,7 +112,7 @@ impl PackedAllocation {
     }
 
     pub fn pack(facts: &AllocationFacts, type_flags: vk::MemoryPropertyFlags) -> Self {
-        let bit = |set: bool, bit: u8| if set { bit } else { 0 };
+        let bit = |set: bool, bit: u8| u8::from(set) * bit;
         Self {
             size: facts.size,
             export: facts.export.unwrap_or_default(),
