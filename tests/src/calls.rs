@@ -17,8 +17,8 @@ use std::ptr::{null, null_mut};
 /// What `vkAllocateMemory`'s `pMemory` slot is pre-filled with.
 pub const MEMORY_SENTINEL: u64 = 0x5e5e_5e5e;
 
-/// The layout `VkMemoryGetFdInfoKHR`, `VkMemoryGetRemoteAddressInfoNV` and
-/// `VkMemoryGetMetalHandleInfoEXT` share.
+/// The layout `VkMemoryGetFdInfoKHR`, `VkMemoryGetRemoteAddressInfoNV`,
+/// `VkMemoryGetMetalHandleInfoEXT` and `VkMemoryGetWin32HandleInfoKHR` share.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct RawInfo {
@@ -65,6 +65,9 @@ pub fn info_s_type(command: Command) -> Option<vk::StructureType> {
             Some(vk::StructureType::MEMORY_GET_REMOTE_ADDRESS_INFO_NV)
         }
         Command::GetMemoryMetalHandle => Some(METAL_INFO_STYPE),
+        Command::GetMemoryWin32HandleKhr => {
+            Some(vk::StructureType::MEMORY_GET_WIN32_HANDLE_INFO_KHR)
+        }
         Command::AllocateMemory => Some(vk::StructureType::MEMORY_ALLOCATE_INFO),
         Command::GetMemoryWin32Handle | Command::FreeMemory => None,
     }
@@ -183,6 +186,7 @@ pub fn counted(command: Command) -> &'static CStr {
         Command::GetMemoryRemoteAddress => c"vkGetMemoryRemoteAddressNV",
         Command::GetMemoryWin32Handle => c"vkGetMemoryWin32HandleNV",
         Command::GetMemoryMetalHandle => c"vkGetMemoryMetalHandleEXT",
+        Command::GetMemoryWin32HandleKhr => c"vkGetMemoryWin32HandleKHR",
         Command::AllocateMemory => c"vkAllocateMemory",
         Command::FreeMemory => c"vkFreeMemory",
     }
@@ -247,6 +251,13 @@ pub unsafe fn call(command: Command, dev: &Device, args: &Args) -> Called {
             let mut handle = POINTER_SENTINEL as *mut c_void;
             let info = info.cast::<MemoryGetMetalHandleInfo>();
             let result = unsafe { get(device, info, pointer_out(&mut handle)) };
+            Called::of(result, handle as u64, sentinel)
+        }
+        Command::GetMemoryWin32HandleKhr => {
+            let get = dev.win32_handle_khr.expect("vkGetMemoryWin32HandleKHR");
+            let mut handle = POINTER_SENTINEL as vk::HANDLE;
+            let out: *mut vk::HANDLE = if output_null { null_mut() } else { &mut handle };
+            let result = unsafe { get(device, info.cast(), out) };
             Called::of(result, handle as u64, sentinel)
         }
         Command::GetMemoryWin32Handle => {

@@ -9,6 +9,7 @@ const COMMAND_ORDER: &[&str] = &[
     "vkGetMemoryRemoteAddressNV",
     "vkGetMemoryWin32HandleNV",
     "vkGetMemoryMetalHandleEXT",
+    "vkGetMemoryWin32HandleKHR",
     "vkAllocateMemory",
     "vkFreeMemory",
     "*",

@@ -11,6 +11,7 @@ pub mod fd_leaks;
 pub mod metal;
 pub mod rdma;
 pub mod resource_export;
+pub mod win32_khr;
 pub mod win32_nv;
 
 #[cfg(test)]
