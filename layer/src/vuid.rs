@@ -67,6 +67,22 @@ pub const WIN32_KHR_MEMORY_PARAM: &str = "VUID-VkMemoryGetWin32HandleInfoKHR-mem
 pub const WIN32_KHR_HANDLE_TYPE_PARAM: &str =
     "VUID-VkMemoryGetWin32HandleInfoKHR-handleType-parameter";
 
+// vkGetMemoryZirconHandleFUCHSIA (VK_FUCHSIA_external_memory)
+pub const ZIRCON_DEVICE_PARAM: &str = "VUID-vkGetMemoryZirconHandleFUCHSIA-device-parameter";
+pub const ZIRCON_INFO_PARAM: &str =
+    "VUID-vkGetMemoryZirconHandleFUCHSIA-pGetZirconHandleInfo-parameter";
+pub const ZIRCON_PHANDLE_PARAM: &str =
+    "VUID-vkGetMemoryZirconHandleFUCHSIA-pZirconHandle-parameter";
+pub const ZIRCON_HANDLE_TYPE_04775: &str =
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-04775";
+pub const ZIRCON_HANDLE_TYPE_04776: &str =
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-04776";
+pub const ZIRCON_STYPE: &str = "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-sType-sType";
+pub const ZIRCON_PNEXT: &str = "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-pNext-pNext";
+pub const ZIRCON_MEMORY_PARAM: &str = "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-memory-parameter";
+pub const ZIRCON_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-parameter";
+
 // vkAllocateMemory / vkFreeMemory
 pub const ALLOC_DEVICE_PARAM: &str = "VUID-vkAllocateMemory-device-parameter";
 pub const ALLOC_INFO_PARAM: &str = "VUID-vkAllocateMemory-pAllocateInfo-parameter";
@@ -154,6 +170,15 @@ pub const ALL: &[&str] = &[
     WIN32_KHR_PNEXT,
     WIN32_KHR_MEMORY_PARAM,
     WIN32_KHR_HANDLE_TYPE_PARAM,
+    ZIRCON_DEVICE_PARAM,
+    ZIRCON_INFO_PARAM,
+    ZIRCON_PHANDLE_PARAM,
+    ZIRCON_HANDLE_TYPE_04775,
+    ZIRCON_HANDLE_TYPE_04776,
+    ZIRCON_STYPE,
+    ZIRCON_PNEXT,
+    ZIRCON_MEMORY_PARAM,
+    ZIRCON_HANDLE_TYPE_PARAM,
     ALLOC_DEVICE_PARAM,
     ALLOC_INFO_PARAM,
     ALLOC_PMEMORY_PARAM,

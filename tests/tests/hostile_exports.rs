@@ -104,6 +104,16 @@ const WIN32_HANDLE_KHR: Export = Export {
     ..FD
 };
 
+const ZIRCON_HANDLE: Export = Export {
+    command: Command::GetMemoryZirconHandle,
+    info_param: Some("pGetZirconHandleInfo"),
+    output_param: "pZirconHandle",
+    export: Some(ht::ZIRCON_VMO),
+    good: ht::ZIRCON_VMO,
+    driver_result: |_| SUCCESS,
+    ..FD
+};
+
 const WIN32_HANDLE: Export = Export {
     command: Command::GetMemoryWin32Handle,
     info_param: None,
@@ -451,6 +461,12 @@ fn vk_get_memory_win32_handle_nv_hostile_matrix() {
 fn vk_get_memory_win32_handle_khr_hostile_matrix() {
     let cases = export_table(&WIN32_HANDLE_KHR);
     eprintln!("vkGetMemoryWin32HandleKHR: {cases} cases");
+}
+
+#[test]
+fn vk_get_memory_zircon_handle_fuchsia_hostile_matrix() {
+    let cases = export_table(&ZIRCON_HANDLE);
+    eprintln!("vkGetMemoryZirconHandleFUCHSIA: {cases} cases");
 }
 
 // ---- The registry's structure types ----

@@ -27,6 +27,7 @@ use exportcheck_tests::hostile::export_device;
 use exportcheck_tests::ids::FREE;
 use exportcheck_tests::model::handle_type::{
     MTLBUFFER, NV_OPAQUE_WIN32, NV_OPAQUE_WIN32_KMT, OPAQUE_FD, OPAQUE_WIN32_KMT, RDMA_ADDRESS,
+    ZIRCON_VMO,
 };
 use exportcheck_tests::model::{self, Allocation, Command};
 use exportcheck_tests::test_driver::{self, Calls};
@@ -114,7 +115,7 @@ const FD: Cmd = Cmd {
     on_lavapipe: true,
 };
 
-const COMMANDS: [Cmd; 7] = [
+const COMMANDS: [Cmd; 8] = [
     FD,
     Cmd {
         command: Command::GetMemoryRemoteAddress,
@@ -203,6 +204,29 @@ const COMMANDS: [Cmd; 7] = [
         good: OPAQUE_WIN32_KMT,
         good_name: "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT_BIT",
         without: &[ash::khr::external_memory_win32::NAME],
+        on_lavapipe: false,
+        ..FD
+    },
+    Cmd {
+        command: Command::GetMemoryZirconHandle,
+        info: Some(InfoNames {
+            param: "pGetZirconHandleInfo",
+            structure: "VkMemoryGetZirconHandleInfoFUCHSIA",
+            s_type: "VK_STRUCTURE_TYPE_MEMORY_GET_ZIRCON_HANDLE_INFO_FUCHSIA",
+            wrong: (
+                vk::StructureType::MEMORY_GET_FD_INFO_KHR,
+                "VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR",
+            ),
+        }),
+        output: Some("pZirconHandle"),
+        output_kind: Output::Stable,
+        memory_field: Some("pGetZirconHandleInfo->memory"),
+        export: Some(ZIRCON_VMO),
+        export_says: "VkExportMemoryAllocateInfo::handleTypes = \
+                      VK_EXTERNAL_MEMORY_HANDLE_TYPE_ZIRCON_VMO_BIT_FUCHSIA",
+        good: ZIRCON_VMO,
+        good_name: "VK_EXTERNAL_MEMORY_HANDLE_TYPE_ZIRCON_VMO_BIT_FUCHSIA",
+        without: &[ash::fuchsia::external_memory::NAME],
         on_lavapipe: false,
         ..FD
     },

@@ -10,6 +10,7 @@ const COMMAND_ORDER: &[&str] = &[
     "vkGetMemoryWin32HandleNV",
     "vkGetMemoryMetalHandleEXT",
     "vkGetMemoryWin32HandleKHR",
+    "vkGetMemoryZirconHandleFUCHSIA",
     "vkAllocateMemory",
     "vkFreeMemory",
     "*",

@@ -56,6 +56,16 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkMemoryGetWin32HandleInfoKHR-pNext-pNext",
     "VUID-VkMemoryGetWin32HandleInfoKHR-memory-parameter",
     "VUID-VkMemoryGetWin32HandleInfoKHR-handleType-parameter",
+    // vkGetMemoryZirconHandleFUCHSIA
+    "VUID-vkGetMemoryZirconHandleFUCHSIA-device-parameter",
+    "VUID-vkGetMemoryZirconHandleFUCHSIA-pGetZirconHandleInfo-parameter",
+    "VUID-vkGetMemoryZirconHandleFUCHSIA-pZirconHandle-parameter",
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-04775",
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-04776",
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-sType-sType",
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-pNext-pNext",
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-memory-parameter",
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-parameter",
     // vkAllocateMemory / vkFreeMemory
     "VUID-VkMemoryAllocateInfo-pNext-00640",
     "VUID-VkMemoryAllocateInfo-sType-unique",
@@ -215,6 +225,7 @@ fn severities_and_test_locations_match_the_design() {
         ("vkGetMemoryRemoteAddressNV", E2e::TestDriver),
         ("vkGetMemoryWin32HandleNV", E2e::TestDriver),
         ("vkGetMemoryMetalHandleEXT", E2e::TestDriver),
+        ("vkGetMemoryZirconHandleFUCHSIA", E2e::TestDriver),
         ("vkGetMemoryWin32HandleKHR", E2e::TestDriver),
     ];
     for (command, e2e) in by_command {
@@ -265,7 +276,7 @@ fn device_parameter_vuids_explain_the_loader_trampoline() {
         assert_eq!(e.note.as_deref(), Some(DEVICE_PARAMETER_NOTE), "{}", e.id);
         assert_ne!(e.e2e, E2e::UnitOnly, "{}", e.id);
     }
-    assert_eq!(count, 7);
+    assert_eq!(count, 8);
 }
 
 /// The project's copy of the reference registry is the one the project was given beside it

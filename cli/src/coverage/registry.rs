@@ -10,16 +10,18 @@ use serde::Deserialize;
 
 /// The registry keys whose VUIDs are in scope: the export commands, their info structures, and
 /// the allocation-time export structures.
-pub const SCOPE: [&str; 11] = [
+pub const SCOPE: [&str; 13] = [
     "vkGetMemoryFdKHR",
     "vkGetMemoryRemoteAddressNV",
     "vkGetMemoryWin32HandleNV",
     "vkGetMemoryMetalHandleEXT",
     "vkGetMemoryWin32HandleKHR",
+    "vkGetMemoryZirconHandleFUCHSIA",
     "VkMemoryGetFdInfoKHR",
     "VkMemoryGetRemoteAddressInfoNV",
     "VkMemoryGetMetalHandleInfoEXT",
     "VkMemoryGetWin32HandleInfoKHR",
+    "VkMemoryGetZirconHandleInfoFUCHSIA",
     "VkExportMemoryAllocateInfo",
     "VkExportMemoryAllocateInfoNV",
 ];
@@ -33,6 +35,7 @@ pub fn key_command(key: &str) -> Option<&str> {
         "VkMemoryGetRemoteAddressInfoNV" => Some("vkGetMemoryRemoteAddressNV"),
         "VkMemoryGetMetalHandleInfoEXT" => Some("vkGetMemoryMetalHandleEXT"),
         "VkMemoryGetWin32HandleInfoKHR" => Some("vkGetMemoryWin32HandleKHR"),
+        "VkMemoryGetZirconHandleInfoFUCHSIA" => Some("vkGetMemoryZirconHandleFUCHSIA"),
         "VkExportMemoryAllocateInfo" | "VkExportMemoryAllocateInfoNV" | "VkMemoryAllocateInfo" => {
             Some("vkAllocateMemory")
         }

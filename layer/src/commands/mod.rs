@@ -9,6 +9,7 @@ pub mod get_memory_metal_handle;
 pub mod get_memory_remote_address;
 pub mod get_memory_win32_handle;
 pub mod get_memory_win32_handle_nv;
+pub mod get_memory_zircon_handle;
 pub mod instance;
 pub mod memory;
 pub mod names;

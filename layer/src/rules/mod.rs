@@ -13,6 +13,7 @@ pub mod rdma;
 pub mod resource_export;
 pub mod win32_khr;
 pub mod win32_nv;
+pub mod zircon;
 
 #[cfg(test)]
 mod evaluate_tests;

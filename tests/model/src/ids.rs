@@ -62,6 +62,22 @@ pub const WIN32_KHR_HANDLE_TYPE_00662: &str = "VUID-VkMemoryGetWin32HandleInfoKH
 pub const WIN32_KHR_HANDLE_TYPE_00663: &str = "VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00663";
 pub const WIN32_KHR_HANDLE_TYPE_00664: &str = "VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00664";
 
+// vkGetMemoryZirconHandleFUCHSIA
+pub const ZIRCON_DEVICE_PARAM: &str = "VUID-vkGetMemoryZirconHandleFUCHSIA-device-parameter";
+pub const ZIRCON_INFO_PARAM: &str =
+    "VUID-vkGetMemoryZirconHandleFUCHSIA-pGetZirconHandleInfo-parameter";
+pub const ZIRCON_PHANDLE_PARAM: &str =
+    "VUID-vkGetMemoryZirconHandleFUCHSIA-pZirconHandle-parameter";
+pub const ZIRCON_STYPE: &str = "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-sType-sType";
+pub const ZIRCON_PNEXT: &str = "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-pNext-pNext";
+pub const ZIRCON_MEMORY_PARAM: &str = "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-memory-parameter";
+pub const ZIRCON_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-parameter";
+pub const ZIRCON_HANDLE_TYPE_04775: &str =
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-04775";
+pub const ZIRCON_HANDLE_TYPE_04776: &str =
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-04776";
+
 // vkAllocateMemory / vkFreeMemory
 pub const ALLOC_DEVICE_PARAM: &str = "VUID-vkAllocateMemory-device-parameter";
 pub const ALLOC_INFO_PARAM: &str = "VUID-vkAllocateMemory-pAllocateInfo-parameter";
@@ -105,6 +121,7 @@ pub const GET_REMOTE_ADDRESS: &str = "vkGetMemoryRemoteAddressNV";
 pub const GET_WIN32_HANDLE: &str = "vkGetMemoryWin32HandleNV";
 pub const GET_METAL_HANDLE: &str = "vkGetMemoryMetalHandleEXT";
 pub const GET_WIN32_HANDLE_KHR: &str = "vkGetMemoryWin32HandleKHR";
+pub const GET_ZIRCON_HANDLE: &str = "vkGetMemoryZirconHandleFUCHSIA";
 pub const ALLOCATE: &str = "vkAllocateMemory";
 pub const FREE: &str = "vkFreeMemory";
 

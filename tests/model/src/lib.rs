@@ -347,6 +347,7 @@ pub enum Command {
     AllocateMemory,
     FreeMemory,
     GetMemoryWin32HandleKhr,
+    GetMemoryZirconHandle,
 }
 
 /// The IDs of a command's structural rules: the `-parameter`, `sType`, `pNext` and `-parent`
@@ -372,7 +373,7 @@ pub struct CommandIds {
 }
 
 impl Command {
-    pub const ALL: [Command; 7] = [
+    pub const ALL: [Command; 8] = [
         Command::GetMemoryFd,
         Command::GetMemoryRemoteAddress,
         Command::GetMemoryWin32Handle,
@@ -380,6 +381,7 @@ impl Command {
         Command::AllocateMemory,
         Command::FreeMemory,
         Command::GetMemoryWin32HandleKhr,
+        Command::GetMemoryZirconHandle,
     ];
 
     /// The command's name, as messages name it.
@@ -392,6 +394,7 @@ impl Command {
             Command::AllocateMemory => ALLOCATE,
             Command::FreeMemory => FREE,
             Command::GetMemoryWin32HandleKhr => GET_WIN32_HANDLE_KHR,
+            Command::GetMemoryZirconHandle => GET_ZIRCON_HANDLE,
         }
     }
 
@@ -403,6 +406,7 @@ impl Command {
             Command::GetMemoryWin32Handle => Some(Extension::NvExternalMemoryWin32),
             Command::GetMemoryMetalHandle => Some(Extension::ExtExternalMemoryMetal),
             Command::GetMemoryWin32HandleKhr => Some(Extension::KhrExternalMemoryWin32),
+            Command::GetMemoryZirconHandle => Some(Extension::FuchsiaExternalMemory),
             Command::AllocateMemory | Command::FreeMemory => None,
         }
     }
@@ -458,6 +462,16 @@ impl Command {
                 memory: Some(WIN32_KHR_MEMORY_PARAM),
                 memory_parent: Some(MEMORY_OF_OTHER_DEVICE),
                 handle_type: Some(WIN32_KHR_HANDLE_TYPE_PARAM),
+            },
+            Command::GetMemoryZirconHandle => CommandIds {
+                device: ZIRCON_DEVICE_PARAM,
+                info: Some(ZIRCON_INFO_PARAM),
+                output: Some(ZIRCON_PHANDLE_PARAM),
+                s_type: Some(ZIRCON_STYPE),
+                p_next: Some(ZIRCON_PNEXT),
+                memory: Some(ZIRCON_MEMORY_PARAM),
+                memory_parent: Some(MEMORY_OF_OTHER_DEVICE),
+                handle_type: Some(ZIRCON_HANDLE_TYPE_PARAM),
             },
             // No info structure: memory and handleType are parameters, and the spec has a
             // -parent rule for the memory.
@@ -786,6 +800,20 @@ fn export_value_rules(
             }
             // 00663 (an NT handle exported at most once per memory and type) depends on earlier
             // calls, not on this one's arguments: see `win32_exported_before`.
+        }
+        Command::GetMemoryZirconHandle => {
+            if !valid_value {
+                e.push(parameter);
+            }
+            // 04775: "handleType must be VK_EXTERNAL_MEMORY_HANDLE_TYPE_ZIRCON_VMO_BIT_FUCHSIA".
+            if handle_type != handle_type::ZIRCON_VMO {
+                e.push(ZIRCON_HANDLE_TYPE_04775);
+            }
+            // 04776: "must have been included in the handleTypes field of the
+            // VkExportMemoryAllocateInfo structure when the external memory was allocated".
+            if !allocation.exported(handle_type) {
+                e.push(ZIRCON_HANDLE_TYPE_04776);
+            }
         }
         other => unreachable!("{other:?} has no info structure with a handleType"),
     }

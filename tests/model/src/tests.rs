@@ -397,6 +397,7 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         Allocation::default(),
         Allocation::new(SIZE, 1, Some(OPAQUE_FD | RDMA_ADDRESS | MTLBUFFER), None),
         Allocation::new(SIZE, 0, Some(OPAQUE_WIN32), None),
+        Allocation::new(SIZE, 0, Some(ZIRCON_VMO), None),
         Allocation::new(0, 0, Some(1 << 13), Some(0x13)),
         Allocation {
             export_win32_nv: true,
@@ -410,7 +411,18 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         Memory::OtherDevice,
     ];
     memories.extend(allocations.map(Memory::Live));
-    let values = [0, 1, 2, 3, 1 << 9, 1 << 12, 1 << 13, 1 << 16, 0x100];
+    let values = [
+        0,
+        1,
+        2,
+        3,
+        1 << 9,
+        1 << 11,
+        1 << 12,
+        1 << 13,
+        1 << 16,
+        0x100,
+    ];
     for d in &devices {
         for &memory in &memories {
             for handle_type in values {
@@ -421,6 +433,7 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
                             Command::GetMemoryRemoteAddress,
                             Command::GetMemoryMetalHandle,
                             Command::GetMemoryWin32HandleKhr,
+                            Command::GetMemoryZirconHandle,
                         ] {
                             for info in [
                                 Info::Null,
