@@ -83,6 +83,18 @@ pub const ZIRCON_MEMORY_PARAM: &str = "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-m
 pub const ZIRCON_HANDLE_TYPE_PARAM: &str =
     "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-parameter";
 
+// vkGetMemoryAndroidHardwareBufferANDROID (VK_ANDROID_external_memory_android_hardware_buffer)
+pub const AHB_DEVICE_PARAM: &str = "VUID-vkGetMemoryAndroidHardwareBufferANDROID-device-parameter";
+pub const AHB_INFO_PARAM: &str = "VUID-vkGetMemoryAndroidHardwareBufferANDROID-pInfo-parameter";
+pub const AHB_PBUFFER_PARAM: &str =
+    "VUID-vkGetMemoryAndroidHardwareBufferANDROID-pBuffer-parameter";
+pub const AHB_HANDLE_TYPES_01882: &str =
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-handleTypes-01882";
+pub const AHB_STYPE: &str = "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-sType-sType";
+pub const AHB_PNEXT: &str = "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-pNext";
+pub const AHB_MEMORY_PARAM: &str =
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-memory-parameter";
+
 // vkAllocateMemory / vkFreeMemory
 pub const ALLOC_DEVICE_PARAM: &str = "VUID-vkAllocateMemory-device-parameter";
 pub const ALLOC_INFO_PARAM: &str = "VUID-vkAllocateMemory-pAllocateInfo-parameter";
@@ -179,6 +191,13 @@ pub const ALL: &[&str] = &[
     ZIRCON_PNEXT,
     ZIRCON_MEMORY_PARAM,
     ZIRCON_HANDLE_TYPE_PARAM,
+    AHB_DEVICE_PARAM,
+    AHB_INFO_PARAM,
+    AHB_PBUFFER_PARAM,
+    AHB_HANDLE_TYPES_01882,
+    AHB_STYPE,
+    AHB_PNEXT,
+    AHB_MEMORY_PARAM,
     ALLOC_DEVICE_PARAM,
     ALLOC_INFO_PARAM,
     ALLOC_PMEMORY_PARAM,

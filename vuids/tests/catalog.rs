@@ -66,6 +66,14 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-pNext-pNext",
     "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-memory-parameter",
     "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-parameter",
+    // vkGetMemoryAndroidHardwareBufferANDROID
+    "VUID-vkGetMemoryAndroidHardwareBufferANDROID-device-parameter",
+    "VUID-vkGetMemoryAndroidHardwareBufferANDROID-pInfo-parameter",
+    "VUID-vkGetMemoryAndroidHardwareBufferANDROID-pBuffer-parameter",
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-handleTypes-01882",
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-sType-sType",
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-pNext",
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-memory-parameter",
     // vkAllocateMemory / vkFreeMemory
     "VUID-VkMemoryAllocateInfo-pNext-00640",
     "VUID-VkMemoryAllocateInfo-sType-unique",
@@ -225,6 +233,7 @@ fn severities_and_test_locations_match_the_design() {
         ("vkGetMemoryRemoteAddressNV", E2e::TestDriver),
         ("vkGetMemoryWin32HandleNV", E2e::TestDriver),
         ("vkGetMemoryMetalHandleEXT", E2e::TestDriver),
+        ("vkGetMemoryAndroidHardwareBufferANDROID", E2e::TestDriver),
         ("vkGetMemoryZirconHandleFUCHSIA", E2e::TestDriver),
         ("vkGetMemoryWin32HandleKHR", E2e::TestDriver),
     ];
@@ -276,7 +285,7 @@ fn device_parameter_vuids_explain_the_loader_trampoline() {
         assert_eq!(e.note.as_deref(), Some(DEVICE_PARAMETER_NOTE), "{}", e.id);
         assert_ne!(e.e2e, E2e::UnitOnly, "{}", e.id);
     }
-    assert_eq!(count, 8);
+    assert_eq!(count, 9);
 }
 
 /// The project's copy of the reference registry is the one the project was given beside it

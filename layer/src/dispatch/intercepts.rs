@@ -5,6 +5,7 @@
 //! layer's own pointer, so the app pays nothing for calls the layer does not check.
 
 use super::chain::void_fn;
+use crate::commands::get_memory_android_hardware_buffer::get_memory_android_hardware_buffer_android;
 use crate::commands::get_memory_fd::get_memory_fd_khr;
 use crate::commands::get_memory_metal_handle::get_memory_metal_handle_ext;
 use crate::commands::get_memory_remote_address::get_memory_remote_address_nv;
@@ -12,7 +13,7 @@ use crate::commands::get_memory_win32_handle::get_memory_win32_handle_khr;
 use crate::commands::get_memory_win32_handle_nv::get_memory_win32_handle_nv;
 use crate::commands::get_memory_zircon_handle::get_memory_zircon_handle_fuchsia;
 use crate::commands::{device, instance, memory, names, resources};
-use crate::rules::{fd, metal, rdma, win32_khr, win32_nv, zircon};
+use crate::rules::{android_hardware_buffer, fd, metal, rdma, win32_khr, win32_nv, zircon};
 use crate::state::DeviceState;
 use ash::vk;
 
@@ -157,6 +158,14 @@ pub const INTERCEPTS: &[Intercept] = &[
         level: device(|s| {
             (zircon::COMMAND.is_enabled)(&s.facts.extensions)
                 && s.next.get_memory_zircon_handle.is_some()
+        }),
+    },
+    Intercept {
+        name: b"vkGetMemoryAndroidHardwareBufferANDROID",
+        function: || void_fn!(get_memory_android_hardware_buffer_android),
+        level: device(|s| {
+            (android_hardware_buffer::COMMAND.is_enabled)(&s.facts.extensions)
+                && s.next.get_memory_android_hardware_buffer.is_some()
         }),
     },
     Intercept {

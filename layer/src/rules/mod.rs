@@ -3,6 +3,7 @@
 //! findings of those (cold). None reports, locks or calls down.
 
 pub mod alloc;
+pub mod android_hardware_buffer;
 pub mod common;
 pub mod driver_contract;
 pub mod export;

@@ -78,6 +78,18 @@ pub const ZIRCON_HANDLE_TYPE_04775: &str =
 pub const ZIRCON_HANDLE_TYPE_04776: &str =
     "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-04776";
 
+// vkGetMemoryAndroidHardwareBufferANDROID
+pub const AHB_DEVICE_PARAM: &str = "VUID-vkGetMemoryAndroidHardwareBufferANDROID-device-parameter";
+pub const AHB_INFO_PARAM: &str = "VUID-vkGetMemoryAndroidHardwareBufferANDROID-pInfo-parameter";
+pub const AHB_PBUFFER_PARAM: &str =
+    "VUID-vkGetMemoryAndroidHardwareBufferANDROID-pBuffer-parameter";
+pub const AHB_STYPE: &str = "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-sType-sType";
+pub const AHB_PNEXT: &str = "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-pNext";
+pub const AHB_MEMORY_PARAM: &str =
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-memory-parameter";
+pub const AHB_HANDLE_TYPES_01882: &str =
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-handleTypes-01882";
+
 // vkAllocateMemory / vkFreeMemory
 pub const ALLOC_DEVICE_PARAM: &str = "VUID-vkAllocateMemory-device-parameter";
 pub const ALLOC_INFO_PARAM: &str = "VUID-vkAllocateMemory-pAllocateInfo-parameter";
@@ -122,6 +134,7 @@ pub const GET_WIN32_HANDLE: &str = "vkGetMemoryWin32HandleNV";
 pub const GET_METAL_HANDLE: &str = "vkGetMemoryMetalHandleEXT";
 pub const GET_WIN32_HANDLE_KHR: &str = "vkGetMemoryWin32HandleKHR";
 pub const GET_ZIRCON_HANDLE: &str = "vkGetMemoryZirconHandleFUCHSIA";
+pub const GET_ANDROID_HARDWARE_BUFFER: &str = "vkGetMemoryAndroidHardwareBufferANDROID";
 pub const ALLOCATE: &str = "vkAllocateMemory";
 pub const FREE: &str = "vkFreeMemory";
 

@@ -348,6 +348,7 @@ pub enum Command {
     FreeMemory,
     GetMemoryWin32HandleKhr,
     GetMemoryZirconHandle,
+    GetMemoryAndroidHardwareBuffer,
 }
 
 /// The IDs of a command's structural rules: the `-parameter`, `sType`, `pNext` and `-parent`
@@ -373,7 +374,7 @@ pub struct CommandIds {
 }
 
 impl Command {
-    pub const ALL: [Command; 8] = [
+    pub const ALL: [Command; 9] = [
         Command::GetMemoryFd,
         Command::GetMemoryRemoteAddress,
         Command::GetMemoryWin32Handle,
@@ -382,6 +383,7 @@ impl Command {
         Command::FreeMemory,
         Command::GetMemoryWin32HandleKhr,
         Command::GetMemoryZirconHandle,
+        Command::GetMemoryAndroidHardwareBuffer,
     ];
 
     /// The command's name, as messages name it.
@@ -395,6 +397,7 @@ impl Command {
             Command::FreeMemory => FREE,
             Command::GetMemoryWin32HandleKhr => GET_WIN32_HANDLE_KHR,
             Command::GetMemoryZirconHandle => GET_ZIRCON_HANDLE,
+            Command::GetMemoryAndroidHardwareBuffer => GET_ANDROID_HARDWARE_BUFFER,
         }
     }
 
@@ -407,6 +410,9 @@ impl Command {
             Command::GetMemoryMetalHandle => Some(Extension::ExtExternalMemoryMetal),
             Command::GetMemoryWin32HandleKhr => Some(Extension::KhrExternalMemoryWin32),
             Command::GetMemoryZirconHandle => Some(Extension::FuchsiaExternalMemory),
+            Command::GetMemoryAndroidHardwareBuffer => {
+                Some(Extension::AndroidExternalMemoryAndroidHardwareBuffer)
+            }
             Command::AllocateMemory | Command::FreeMemory => None,
         }
     }
@@ -472,6 +478,17 @@ impl Command {
                 memory: Some(ZIRCON_MEMORY_PARAM),
                 memory_parent: Some(MEMORY_OF_OTHER_DEVICE),
                 handle_type: Some(ZIRCON_HANDLE_TYPE_PARAM),
+            },
+            // VkMemoryGetAndroidHardwareBufferInfoANDROID has no handleType.
+            Command::GetMemoryAndroidHardwareBuffer => CommandIds {
+                device: AHB_DEVICE_PARAM,
+                info: Some(AHB_INFO_PARAM),
+                output: Some(AHB_PBUFFER_PARAM),
+                s_type: Some(AHB_STYPE),
+                p_next: Some(AHB_PNEXT),
+                memory: Some(AHB_MEMORY_PARAM),
+                memory_parent: Some(MEMORY_OF_OTHER_DEVICE),
+                handle_type: None,
             },
             // No info structure: memory and handleType are parameters, and the spec has a
             // -parent rule for the memory.
@@ -724,7 +741,7 @@ fn memory_rules(ids: &CommandIds, memory: Memory, e: &mut Expected) -> Option<Al
     }
 }
 
-/// The value rules of the three info-structure commands on live memory. Every rule the value
+/// The value rules of the info-structure commands on live memory. Every rule the value
 /// breaks is reported: `-parameter` (not exactly one handle type valid on the device), then the
 /// command's own.
 fn export_value_rules(
@@ -734,6 +751,15 @@ fn export_value_rules(
     handle_type: u32,
     e: &mut Expected,
 ) {
+    if command == Command::GetMemoryAndroidHardwareBuffer {
+        // No handleType member (the call's `handle_type` is not read). 01882:
+        // "ANDROID_HARDWARE_BUFFER_BIT_ANDROID must have been included in
+        // VkExportMemoryAllocateInfo::handleTypes when memory was created".
+        if !allocation.exported(handle_type::ANDROID_HARDWARE_BUFFER) {
+            e.push(AHB_HANDLE_TYPES_01882);
+        }
+        return;
+    }
     let parameter = command.ids().handle_type.expect("a handleType");
     let valid_value = handle_type::one_of(handle_type, device.valid_handle_types());
     match command {

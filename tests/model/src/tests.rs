@@ -398,6 +398,7 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         Allocation::new(SIZE, 1, Some(OPAQUE_FD | RDMA_ADDRESS | MTLBUFFER), None),
         Allocation::new(SIZE, 0, Some(OPAQUE_WIN32), None),
         Allocation::new(SIZE, 0, Some(ZIRCON_VMO), None),
+        Allocation::new(0, 0, Some(ANDROID_HARDWARE_BUFFER), None),
         Allocation::new(0, 0, Some(1 << 13), Some(0x13)),
         Allocation {
             export_win32_nv: true,
@@ -434,6 +435,7 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
                             Command::GetMemoryMetalHandle,
                             Command::GetMemoryWin32HandleKhr,
                             Command::GetMemoryZirconHandle,
+                            Command::GetMemoryAndroidHardwareBuffer,
                         ] {
                             for info in [
                                 Info::Null,
