@@ -90,6 +90,7 @@ pub const AHB_PBUFFER_PARAM: &str =
     "VUID-vkGetMemoryAndroidHardwareBufferANDROID-pBuffer-parameter";
 pub const AHB_HANDLE_TYPES_01882: &str =
     "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-handleTypes-01882";
+pub const AHB_PNEXT_01883: &str = "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-01883";
 pub const AHB_STYPE: &str = "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-sType-sType";
 pub const AHB_PNEXT: &str = "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-pNext";
 pub const AHB_MEMORY_PARAM: &str =
@@ -195,6 +196,7 @@ pub const ALL: &[&str] = &[
     AHB_INFO_PARAM,
     AHB_PBUFFER_PARAM,
     AHB_HANDLE_TYPES_01882,
+    AHB_PNEXT_01883,
     AHB_STYPE,
     AHB_PNEXT,
     AHB_MEMORY_PARAM,

@@ -71,6 +71,7 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-vkGetMemoryAndroidHardwareBufferANDROID-pInfo-parameter",
     "VUID-vkGetMemoryAndroidHardwareBufferANDROID-pBuffer-parameter",
     "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-handleTypes-01882",
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-01883",
     "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-sType-sType",
     "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-pNext",
     "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-memory-parameter",

@@ -10,18 +10,20 @@ use serde::Deserialize;
 
 /// The registry keys whose VUIDs are in scope: the export commands, their info structures, and
 /// the allocation-time export structures.
-pub const SCOPE: [&str; 13] = [
+pub const SCOPE: [&str; 15] = [
     "vkGetMemoryFdKHR",
     "vkGetMemoryRemoteAddressNV",
     "vkGetMemoryWin32HandleNV",
     "vkGetMemoryMetalHandleEXT",
     "vkGetMemoryWin32HandleKHR",
     "vkGetMemoryZirconHandleFUCHSIA",
+    "vkGetMemoryAndroidHardwareBufferANDROID",
     "VkMemoryGetFdInfoKHR",
     "VkMemoryGetRemoteAddressInfoNV",
     "VkMemoryGetMetalHandleInfoEXT",
     "VkMemoryGetWin32HandleInfoKHR",
     "VkMemoryGetZirconHandleInfoFUCHSIA",
+    "VkMemoryGetAndroidHardwareBufferInfoANDROID",
     "VkExportMemoryAllocateInfo",
     "VkExportMemoryAllocateInfoNV",
 ];
@@ -36,6 +38,9 @@ pub fn key_command(key: &str) -> Option<&str> {
         "VkMemoryGetMetalHandleInfoEXT" => Some("vkGetMemoryMetalHandleEXT"),
         "VkMemoryGetWin32HandleInfoKHR" => Some("vkGetMemoryWin32HandleKHR"),
         "VkMemoryGetZirconHandleInfoFUCHSIA" => Some("vkGetMemoryZirconHandleFUCHSIA"),
+        "VkMemoryGetAndroidHardwareBufferInfoANDROID" => {
+            Some("vkGetMemoryAndroidHardwareBufferANDROID")
+        }
         "VkExportMemoryAllocateInfo" | "VkExportMemoryAllocateInfoNV" | "VkMemoryAllocateInfo" => {
             Some("vkAllocateMemory")
         }

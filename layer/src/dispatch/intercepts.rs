@@ -45,7 +45,7 @@ fn always(_: &DeviceState) -> bool {
 /// Whether memory can be exported on the device (`VK_KHR_external_memory` or Vulkan 1.1):
 /// buffers and images are tracked only there, since exported memory is judged against them.
 fn can_export(state: &DeviceState) -> bool {
-    state.facts.extensions.khr_external_memory || state.facts.api_version >= vk::API_VERSION_1_1
+    state.can_export()
 }
 
 fn buffers(s: &DeviceState) -> bool {
@@ -56,10 +56,7 @@ fn buffers(s: &DeviceState) -> bool {
 }
 
 fn images(s: &DeviceState) -> bool {
-    can_export(s)
-        && s.next.create_image.is_some()
-        && s.next.destroy_image.is_some()
-        && s.next.bind_image_memory.is_some()
+    s.intercepts_images()
 }
 
 pub const INTERCEPTS: &[Intercept] = &[

@@ -5,7 +5,7 @@
 use super::common::Broken;
 use super::common::{describe_allocation, FindingExt};
 use super::export::{exported_with, ExportCommand, InfoFields, InfoStructure};
-use crate::finding::{Finding, Outcome};
+use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::{DeviceFacts, MemoryRecord};
 use crate::vk_names;
 use crate::vuid;
@@ -40,6 +40,50 @@ pub const HANDLE_TYPE: vk::ExternalMemoryHandleTypeFlags =
 /// `VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-handleTypes-01882`: exported as an Android
 /// hardware buffer.
 const NOT_EXPORTED: Broken = Broken::rule(0);
+
+/// `VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-01883`: the memory's dedicated image
+/// is bound to it (an earlier call's doing: evaluated with what the device remembers).
+const DEDICATED_IMAGE_NOT_BOUND: Broken = Broken::rule(1);
+
+/// 01883 of a call, given the memory's dedicated image if it is known not to be bound to it.
+#[inline(always)]
+pub fn evaluate_history(unbound_dedicated_image: Option<u64>) -> Broken {
+    Broken::NONE.with(DEDICATED_IMAGE_NOT_BOUND, unbound_dedicated_image.is_some())
+}
+
+/// The finding of 01883, when `broken` has it: `record` was allocated dedicated to `image`,
+/// which is not bound to it.
+pub fn describe_history(
+    record: &MemoryRecord,
+    image: Option<u64>,
+    broken: Broken,
+    outcome: &mut Outcome,
+) {
+    let (true, Some(image)) = (broken.has(DEDICATED_IMAGE_NOT_BOUND), image) else {
+        return;
+    };
+    let field = "pInfo->memory";
+    let image_name = vk_names::handle(vk::ObjectType::IMAGE, image);
+    outcome.push(
+        Finding::new(
+            vuid::AHB_PNEXT_01883,
+            COMMAND.name,
+            field,
+            format!(
+                "vkGetMemoryAndroidHardwareBufferANDROID(): {field} is {}, allocated with a \
+                 VkMemoryDedicatedAllocateInfo whose image is {image_name}, and that image is \
+                 not bound to it yet; bind it (vkBindImageMemory or vkBindImageMemory2) before \
+                 exporting the memory as an Android hardware buffer.",
+                describe_allocation(record)
+            ),
+        )
+        .with_memory(record)
+        .with(ObjectRef {
+            ty: vk::ObjectType::IMAGE,
+            handle: image,
+        }),
+    );
+}
 
 #[inline(always)]
 fn evaluate_values(_: &DeviceFacts, info: &InfoFields, record: &MemoryRecord) -> Broken {
@@ -109,5 +153,37 @@ mod tests {
             let message = &outcome.findings[0].message;
             assert!(message.starts_with("vkGetMemoryAndroidHardwareBufferANDROID(): pInfo->memory is VkDeviceMemory 0x3000"), "{message}");
         }
+    }
+}
+
+#[cfg(test)]
+mod history_tests {
+    use super::*;
+    use crate::rules::fixtures::*;
+
+    #[test]
+    fn an_unbound_dedicated_image_is_01883_and_named() {
+        assert!(evaluate_history(None).is_empty());
+        let broken = evaluate_history(Some(0x1e));
+        assert_eq!(broken, DEDICATED_IMAGE_NOT_BOUND);
+        let record = record_on(DEVICE, exported(HANDLE_TYPE));
+        let mut outcome = Outcome::default();
+        describe_history(&record, Some(0x1e), broken, &mut outcome);
+        assert_eq!(outcome.ids(), [vuid::AHB_PNEXT_01883]);
+        assert!(!outcome.blocked);
+        let finding = &outcome.findings[0];
+        assert!(
+            finding.message.contains("whose image is VkImage 0x1e"),
+            "{}",
+            finding.message
+        );
+        assert!(finding
+            .objects
+            .iter()
+            .any(|o| o.ty == vk::ObjectType::IMAGE && o.handle == 0x1e));
+        // Bound meanwhile (another thread): nothing to name, nothing said.
+        let mut outcome = Outcome::default();
+        describe_history(&record, None, broken, &mut outcome);
+        assert!(outcome.findings.is_empty());
     }
 }

@@ -89,6 +89,7 @@ pub const AHB_MEMORY_PARAM: &str =
     "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-memory-parameter";
 pub const AHB_HANDLE_TYPES_01882: &str =
     "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-handleTypes-01882";
+pub const AHB_PNEXT_01883: &str = "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-01883";
 
 // vkAllocateMemory / vkFreeMemory
 pub const ALLOC_DEVICE_PARAM: &str = "VUID-vkAllocateMemory-device-parameter";

@@ -494,8 +494,10 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
     for command in Command::ALL {
         reached.insert(Expected::unknown_device(command).ids[0]);
     }
-    // Depends on earlier calls: `win32_exported_before`, tested below.
+    // Depend on earlier calls: `win32_exported_before`, tested below; 01883 (the dedicated image
+    // bound to the memory first) is judged end to end (tests/tests/test_driver_android_*.rs).
     reached.insert(WIN32_KHR_HANDLE_TYPE_00663);
+    reached.insert(AHB_PNEXT_01883);
     let elsewhere = [
         EXPORT_HANDLE_TYPES_09860,
         ALLOC_PNEXT_00639,
