@@ -66,6 +66,8 @@ pub struct ChainRead {
     /// The image (`IMAGE`) or buffer (`BUFFER`) a `VkMemoryDedicatedAllocateInfo` (or the NV
     /// structure) dedicates the allocation to, when it names one.
     pub dedicated_to: Option<(vk::ObjectType, u64)>,
+    /// The chain has a `VkExportMemoryWin32HandleInfoKHR`.
+    pub export_win32: bool,
 }
 
 impl ChainRead {
@@ -75,5 +77,6 @@ impl ChainRead {
         repeated: None,
         import_fd: None,
         dedicated_to: None,
+        export_win32: false,
     };
 }

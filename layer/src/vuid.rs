@@ -114,6 +114,10 @@ pub const EXPORT_HANDLE_TYPES_09860: &str = "VUID-VkExportMemoryAllocateInfo-han
 pub const EXPORT_STYPE: &str = "VUID-VkExportMemoryAllocateInfo-sType-sType";
 /// Met by construction, as [`EXPORT_STYPE`].
 pub const EXPORT_NV_STYPE: &str = "VUID-VkExportMemoryAllocateInfoNV-sType-sType";
+pub const EXPORT_WIN32_HANDLE_TYPES_00657: &str =
+    "VUID-VkExportMemoryWin32HandleInfoKHR-handleTypes-00657";
+/// Met by construction, as [`EXPORT_STYPE`].
+pub const EXPORT_WIN32_STYPE: &str = "VUID-VkExportMemoryWin32HandleInfoKHR-sType-sType";
 pub const EXPORT_NV_HANDLE_TYPES_PARAM: &str =
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter";
 pub const FREE_MEMORY_PARAM: &str = "VUID-vkFreeMemory-memory-parameter";
@@ -215,6 +219,8 @@ pub const ALL: &[&str] = &[
     EXPORT_STYPE,
     EXPORT_NV_STYPE,
     EXPORT_NV_HANDLE_TYPES_PARAM,
+    EXPORT_WIN32_HANDLE_TYPES_00657,
+    EXPORT_WIN32_STYPE,
     FREE_MEMORY_PARAM,
     FREE_MEMORY_PARENT,
     EXTENSION_NOT_ENABLED,

@@ -86,6 +86,8 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkExportMemoryAllocateInfo-sType-sType",
     "VUID-VkExportMemoryAllocateInfoNV-sType-sType",
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter",
+    "VUID-VkExportMemoryWin32HandleInfoKHR-handleTypes-00657",
+    "VUID-VkExportMemoryWin32HandleInfoKHR-sType-sType",
     "VUID-vkAllocateMemory-device-parameter",
     "VUID-vkAllocateMemory-pAllocateInfo-parameter",
     "VUID-vkAllocateMemory-pMemory-parameter",
@@ -265,6 +267,7 @@ fn severities_and_test_locations_match_the_design() {
     let expected: BTreeSet<&str> = [
         "VUID-VkExportMemoryAllocateInfo-sType-sType",
         "VUID-VkExportMemoryAllocateInfoNV-sType-sType",
+        "VUID-VkExportMemoryWin32HandleInfoKHR-sType-sType",
     ]
     .into_iter()
     .collect();

@@ -1,6 +1,7 @@
 //! `vkAllocateMemory` and `vkFreeMemory`: the rules the memory map depends on.
 
 use super::common::{describe_allocation, describe_dead_memory, Broken};
+use super::export_win32;
 use crate::args::{AllocateInfoRead, ChainEnd, MAX_CHAIN_LENGTH};
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::{AllocationFacts, DeviceFacts, MemoryLookup};
@@ -117,6 +118,7 @@ pub fn evaluate_allocate(
             NV_HANDLE_TYPES_VALUE,
             facts.export_nv.is_some_and(|t| !nv_mask.contains(t)),
         )
+        .and(export_win32::evaluate(device, facts, chain))
 }
 
 /// Every finding of `vkAllocateMemory` (what the pipeline does, in one step: for the unit tests
@@ -172,6 +174,7 @@ pub fn describe_allocate(device: &DeviceFacts, info: &AllocateInfoRead, broken: 
     };
     describe_chain(info, broken, &finding, &mut outcome);
     describe_export_structures(device, facts, broken, &finding, &mut outcome);
+    export_win32::describe(device, facts, broken, &finding, &mut outcome);
     debug_assert_eq!(outcome.blocked, broken.has(BLOCKING));
     outcome
 }

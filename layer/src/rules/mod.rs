@@ -7,6 +7,7 @@ pub mod android_hardware_buffer;
 pub mod common;
 pub mod driver_contract;
 pub mod export;
+pub mod export_win32;
 pub mod fd;
 pub mod fd_leaks;
 pub mod metal;

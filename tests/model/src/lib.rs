@@ -241,6 +241,8 @@ pub struct Allocation {
     pub export_nv: Option<u32>,
     /// The chain had a `VkExportMemoryWin32HandleInfoNV`.
     pub export_win32_nv: bool,
+    /// The chain had a `VkExportMemoryWin32HandleInfoKHR`.
+    pub export_win32_khr: bool,
     /// The handle type of an import structure, if the chain had one.
     pub import: Option<u32>,
     /// The chain had a `VkMemoryDedicatedAllocateInfo` naming an image or a buffer.
@@ -936,6 +938,19 @@ fn allocate_rules(device: &Device, info: &AllocateInfo, e: &mut Expected) {
         .is_some_and(|t| t & !handle_type::NV_DEFINED != 0)
     {
         e.push(EXPORT_NV_HANDLE_TYPES_PARAM);
+    }
+    // VkExportMemoryWin32HandleInfoKHR extends VkMemoryAllocateInfo only with its extension
+    // (pNext-pNext), and 00657: "If VkExportMemoryAllocateInfo::handleTypes does not include
+    // VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT, a VkExportMemoryWin32HandleInfoKHR
+    // structure must not be included" (judged against a VkExportMemoryAllocateInfo's handleTypes;
+    // without one there are none: docs/checks.md).
+    if a.export_win32_khr {
+        if !device.has(Extension::KhrExternalMemoryWin32) {
+            e.ids.push(ALLOC_PNEXT_PNEXT);
+        }
+        if a.export.is_some_and(|t| t & handle_type::OPAQUE_WIN32 == 0) {
+            e.push(EXPORT_WIN32_HANDLE_TYPES_00657);
+        }
     }
 }
 

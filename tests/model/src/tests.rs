@@ -399,6 +399,10 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         Allocation::new(SIZE, 0, Some(OPAQUE_WIN32), None),
         Allocation::new(SIZE, 0, Some(ZIRCON_VMO), None),
         Allocation::new(0, 0, Some(ANDROID_HARDWARE_BUFFER), None),
+        Allocation {
+            export_win32_khr: true,
+            ..Allocation::new(SIZE, 0, Some(OPAQUE_FD), None)
+        },
         Allocation::new(0, 0, Some(1 << 13), Some(0x13)),
         Allocation {
             export_win32_nv: true,
