@@ -8,16 +8,20 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-/// The registry keys whose VUIDs are in scope: the four export commands, their info
-/// structures, and the allocation-time export structures.
-pub const SCOPE: [&str; 9] = [
+/// The registry keys whose VUIDs are in scope: the export commands, their info structures, and
+/// the allocation-time export structures.
+pub const SCOPE: [&str; 13] = [
     "vkGetMemoryFdKHR",
     "vkGetMemoryRemoteAddressNV",
     "vkGetMemoryWin32HandleNV",
     "vkGetMemoryMetalHandleEXT",
+    "vkGetMemoryWin32HandleKHR",
+    "vkGetMemoryZirconHandleFUCHSIA",
     "VkMemoryGetFdInfoKHR",
     "VkMemoryGetRemoteAddressInfoNV",
     "VkMemoryGetMetalHandleInfoEXT",
+    "VkMemoryGetWin32HandleInfoKHR",
+    "VkMemoryGetZirconHandleInfoFUCHSIA",
     "VkExportMemoryAllocateInfo",
     "VkExportMemoryAllocateInfoNV",
 ];
@@ -30,6 +34,8 @@ pub fn key_command(key: &str) -> Option<&str> {
         "VkMemoryGetFdInfoKHR" => Some("vkGetMemoryFdKHR"),
         "VkMemoryGetRemoteAddressInfoNV" => Some("vkGetMemoryRemoteAddressNV"),
         "VkMemoryGetMetalHandleInfoEXT" => Some("vkGetMemoryMetalHandleEXT"),
+        "VkMemoryGetWin32HandleInfoKHR" => Some("vkGetMemoryWin32HandleKHR"),
+        "VkMemoryGetZirconHandleInfoFUCHSIA" => Some("vkGetMemoryZirconHandleFUCHSIA"),
         "VkExportMemoryAllocateInfo" | "VkExportMemoryAllocateInfoNV" | "VkMemoryAllocateInfo" => {
             Some("vkAllocateMemory")
         }

@@ -11,7 +11,9 @@ pub mod fd_leaks;
 pub mod metal;
 pub mod rdma;
 pub mod resource_export;
+pub mod win32_khr;
 pub mod win32_nv;
+pub mod zircon;
 
 #[cfg(test)]
 mod evaluate_tests;
