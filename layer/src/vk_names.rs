@@ -199,6 +199,7 @@ pub fn structure_type(value: vk::StructureType) -> String {
             "VK_STRUCTURE_TYPE_MEMORY_GET_METAL_HANDLE_INFO_EXT"
         }
         vk::StructureType::MEMORY_ALLOCATE_INFO => "VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO",
+        vk::StructureType::MEMORY_FD_PROPERTIES_KHR => "VK_STRUCTURE_TYPE_MEMORY_FD_PROPERTIES_KHR",
         vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO => {
             "VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO"
         }

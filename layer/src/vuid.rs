@@ -53,6 +53,16 @@ pub const METAL_PNEXT: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-pNext-pNext";
 pub const METAL_MEMORY_PARAM: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-memory-parameter";
 pub const METAL_HANDLE_TYPE_PARAM: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-handleType-parameter";
 
+// vkGetMemoryFdPropertiesKHR (VK_KHR_external_memory_fd)
+pub const FD_PROPS_DEVICE_PARAM: &str = "VUID-vkGetMemoryFdPropertiesKHR-device-parameter";
+pub const FD_PROPS_FD_00673: &str = "VUID-vkGetMemoryFdPropertiesKHR-fd-00673";
+pub const FD_PROPS_HANDLE_TYPE_00674: &str = "VUID-vkGetMemoryFdPropertiesKHR-handleType-00674";
+pub const FD_PROPS_HANDLE_TYPE_PARAM: &str = "VUID-vkGetMemoryFdPropertiesKHR-handleType-parameter";
+pub const FD_PROPS_OUTPUT_PARAM: &str =
+    "VUID-vkGetMemoryFdPropertiesKHR-pMemoryFdProperties-parameter";
+pub const FD_PROPS_STYPE: &str = "VUID-VkMemoryFdPropertiesKHR-sType-sType";
+pub const FD_PROPS_PNEXT: &str = "VUID-VkMemoryFdPropertiesKHR-pNext-pNext";
+
 // vkAllocateMemory / vkFreeMemory
 pub const ALLOC_DEVICE_PARAM: &str = "VUID-vkAllocateMemory-device-parameter";
 pub const ALLOC_INFO_PARAM: &str = "VUID-vkAllocateMemory-pAllocateInfo-parameter";
@@ -130,6 +140,13 @@ pub const ALL: &[&str] = &[
     METAL_PNEXT,
     METAL_MEMORY_PARAM,
     METAL_HANDLE_TYPE_PARAM,
+    FD_PROPS_DEVICE_PARAM,
+    FD_PROPS_FD_00673,
+    FD_PROPS_HANDLE_TYPE_00674,
+    FD_PROPS_HANDLE_TYPE_PARAM,
+    FD_PROPS_OUTPUT_PARAM,
+    FD_PROPS_STYPE,
+    FD_PROPS_PNEXT,
     ALLOC_DEVICE_PARAM,
     ALLOC_INFO_PARAM,
     ALLOC_PMEMORY_PARAM,

@@ -45,6 +45,14 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkMemoryGetMetalHandleInfoEXT-pNext-pNext",
     "VUID-VkMemoryGetMetalHandleInfoEXT-memory-parameter",
     "VUID-VkMemoryGetMetalHandleInfoEXT-handleType-parameter",
+    // vkGetMemoryFdPropertiesKHR
+    "VUID-vkGetMemoryFdPropertiesKHR-device-parameter",
+    "VUID-vkGetMemoryFdPropertiesKHR-fd-00673",
+    "VUID-vkGetMemoryFdPropertiesKHR-handleType-00674",
+    "VUID-vkGetMemoryFdPropertiesKHR-handleType-parameter",
+    "VUID-vkGetMemoryFdPropertiesKHR-pMemoryFdProperties-parameter",
+    "VUID-VkMemoryFdPropertiesKHR-sType-sType",
+    "VUID-VkMemoryFdPropertiesKHR-pNext-pNext",
     // vkAllocateMemory / vkFreeMemory
     "VUID-VkMemoryAllocateInfo-pNext-00640",
     "VUID-VkMemoryAllocateInfo-sType-unique",
@@ -285,7 +293,7 @@ fn device_parameter_vuids_explain_the_loader_trampoline() {
         assert_eq!(e.note.as_deref(), Some(DEVICE_PARAMETER_NOTE), "{}", e.id);
         assert_ne!(e.e2e, E2e::UnitOnly, "{}", e.id);
     }
-    assert_eq!(count, 6);
+    assert_eq!(count, 7);
 }
 
 /// The project's copy of the reference registry is the one the project was given beside it

@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 /// The registry keys whose VUIDs are in scope: the four export commands, their info
 /// structures, and the allocation-time export structures.
-pub const SCOPE: [&str; 9] = [
+pub const SCOPE: [&str; 11] = [
     "vkGetMemoryFdKHR",
     "vkGetMemoryRemoteAddressNV",
     "vkGetMemoryWin32HandleNV",
@@ -20,6 +20,8 @@ pub const SCOPE: [&str; 9] = [
     "VkMemoryGetMetalHandleInfoEXT",
     "VkExportMemoryAllocateInfo",
     "VkExportMemoryAllocateInfoNV",
+    "vkGetMemoryFdPropertiesKHR",
+    "VkMemoryFdPropertiesKHR",
 ];
 
 /// The command whose positive tests cover a registry key's VUIDs: a command is its own; a
@@ -30,6 +32,7 @@ pub fn key_command(key: &str) -> Option<&str> {
         "VkMemoryGetFdInfoKHR" => Some("vkGetMemoryFdKHR"),
         "VkMemoryGetRemoteAddressInfoNV" => Some("vkGetMemoryRemoteAddressNV"),
         "VkMemoryGetMetalHandleInfoEXT" => Some("vkGetMemoryMetalHandleEXT"),
+        "VkMemoryFdPropertiesKHR" => Some("vkGetMemoryFdPropertiesKHR"),
         "VkExportMemoryAllocateInfo" | "VkExportMemoryAllocateInfoNV" | "VkMemoryAllocateInfo" => {
             Some("vkAllocateMemory")
         }
