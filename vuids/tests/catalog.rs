@@ -53,6 +53,14 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-vkGetMemoryFdPropertiesKHR-pMemoryFdProperties-parameter",
     "VUID-VkMemoryFdPropertiesKHR-sType-sType",
     "VUID-VkMemoryFdPropertiesKHR-pNext-pNext",
+    // vkGetMemoryHostPointerPropertiesEXT
+    "VUID-vkGetMemoryHostPointerPropertiesEXT-device-parameter",
+    "VUID-vkGetMemoryHostPointerPropertiesEXT-handleType-01752",
+    "VUID-vkGetMemoryHostPointerPropertiesEXT-pHostPointer-01753",
+    "VUID-vkGetMemoryHostPointerPropertiesEXT-handleType-parameter",
+    "VUID-vkGetMemoryHostPointerPropertiesEXT-pMemoryHostPointerProperties-parameter",
+    "VUID-VkMemoryHostPointerPropertiesEXT-sType-sType",
+    "VUID-VkMemoryHostPointerPropertiesEXT-pNext-pNext",
     // vkAllocateMemory / vkFreeMemory
     "VUID-VkMemoryAllocateInfo-pNext-00640",
     "VUID-VkMemoryAllocateInfo-sType-unique",
@@ -293,7 +301,7 @@ fn device_parameter_vuids_explain_the_loader_trampoline() {
         assert_eq!(e.note.as_deref(), Some(DEVICE_PARAMETER_NOTE), "{}", e.id);
         assert_ne!(e.e2e, E2e::UnitOnly, "{}", e.id);
     }
-    assert_eq!(count, 7);
+    assert_eq!(count, 8);
 }
 
 /// The project's copy of the reference registry is the one the project was given beside it

@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 /// The registry keys whose VUIDs are in scope: the four export commands, their info
 /// structures, and the allocation-time export structures.
-pub const SCOPE: [&str; 11] = [
+pub const SCOPE: [&str; 13] = [
     "vkGetMemoryFdKHR",
     "vkGetMemoryRemoteAddressNV",
     "vkGetMemoryWin32HandleNV",
@@ -22,6 +22,8 @@ pub const SCOPE: [&str; 11] = [
     "VkExportMemoryAllocateInfoNV",
     "vkGetMemoryFdPropertiesKHR",
     "VkMemoryFdPropertiesKHR",
+    "vkGetMemoryHostPointerPropertiesEXT",
+    "VkMemoryHostPointerPropertiesEXT",
 ];
 
 /// The command whose positive tests cover a registry key's VUIDs: a command is its own; a
@@ -33,6 +35,7 @@ pub fn key_command(key: &str) -> Option<&str> {
         "VkMemoryGetRemoteAddressInfoNV" => Some("vkGetMemoryRemoteAddressNV"),
         "VkMemoryGetMetalHandleInfoEXT" => Some("vkGetMemoryMetalHandleEXT"),
         "VkMemoryFdPropertiesKHR" => Some("vkGetMemoryFdPropertiesKHR"),
+        "VkMemoryHostPointerPropertiesEXT" => Some("vkGetMemoryHostPointerPropertiesEXT"),
         "VkExportMemoryAllocateInfo" | "VkExportMemoryAllocateInfoNV" | "VkMemoryAllocateInfo" => {
             Some("vkAllocateMemory")
         }

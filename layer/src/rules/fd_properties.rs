@@ -60,7 +60,7 @@ fn describe_values(
             Finding::new(
                 vuid::FD_PROPS_FD_00673,
                 name,
-                "fd",
+                cmd.handle_param,
                 format!(
                     "{name}(): fd is {}, which is not an open file descriptor of the process \
                      (fcntl(F_GETFD) fails), so it cannot be a POSIX file descriptor memory \

@@ -9,6 +9,7 @@ pub mod export;
 pub mod fd;
 pub mod fd_leaks;
 pub mod fd_properties;
+pub mod host_pointer_properties;
 pub mod metal;
 pub mod query;
 pub mod rdma;
