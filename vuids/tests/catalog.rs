@@ -66,6 +66,22 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-pNext-pNext",
     "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-memory-parameter",
     "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-parameter",
+    // vkGetMemoryFdPropertiesKHR
+    "VUID-vkGetMemoryFdPropertiesKHR-device-parameter",
+    "VUID-vkGetMemoryFdPropertiesKHR-fd-00673",
+    "VUID-vkGetMemoryFdPropertiesKHR-handleType-00674",
+    "VUID-vkGetMemoryFdPropertiesKHR-handleType-parameter",
+    "VUID-vkGetMemoryFdPropertiesKHR-pMemoryFdProperties-parameter",
+    "VUID-VkMemoryFdPropertiesKHR-sType-sType",
+    "VUID-VkMemoryFdPropertiesKHR-pNext-pNext",
+    // vkGetMemoryHostPointerPropertiesEXT
+    "VUID-vkGetMemoryHostPointerPropertiesEXT-device-parameter",
+    "VUID-vkGetMemoryHostPointerPropertiesEXT-handleType-01752",
+    "VUID-vkGetMemoryHostPointerPropertiesEXT-pHostPointer-01753",
+    "VUID-vkGetMemoryHostPointerPropertiesEXT-handleType-parameter",
+    "VUID-vkGetMemoryHostPointerPropertiesEXT-pMemoryHostPointerProperties-parameter",
+    "VUID-VkMemoryHostPointerPropertiesEXT-sType-sType",
+    "VUID-VkMemoryHostPointerPropertiesEXT-pNext-pNext",
     // vkAllocateMemory / vkFreeMemory
     "VUID-VkMemoryAllocateInfo-pNext-00640",
     "VUID-VkMemoryAllocateInfo-sType-unique",
@@ -308,7 +324,7 @@ fn device_parameter_vuids_explain_the_loader_trampoline() {
         assert_eq!(e.note.as_deref(), Some(DEVICE_PARAMETER_NOTE), "{}", e.id);
         assert_ne!(e.e2e, E2e::UnitOnly, "{}", e.id);
     }
-    assert_eq!(count, 8);
+    assert_eq!(count, 10);
 }
 
 /// The project's copy of the reference registry is the one the project was given beside it

@@ -24,6 +24,10 @@ pub const SCOPE: [&str; 13] = [
     "VkMemoryGetZirconHandleInfoFUCHSIA",
     "VkExportMemoryAllocateInfo",
     "VkExportMemoryAllocateInfoNV",
+    "vkGetMemoryFdPropertiesKHR",
+    "VkMemoryFdPropertiesKHR",
+    "vkGetMemoryHostPointerPropertiesEXT",
+    "VkMemoryHostPointerPropertiesEXT",
 ];
 
 /// The command whose positive tests cover a registry key's VUIDs: a command is its own; a
@@ -36,6 +40,8 @@ pub fn key_command(key: &str) -> Option<&str> {
         "VkMemoryGetMetalHandleInfoEXT" => Some("vkGetMemoryMetalHandleEXT"),
         "VkMemoryGetWin32HandleInfoKHR" => Some("vkGetMemoryWin32HandleKHR"),
         "VkMemoryGetZirconHandleInfoFUCHSIA" => Some("vkGetMemoryZirconHandleFUCHSIA"),
+        "VkMemoryFdPropertiesKHR" => Some("vkGetMemoryFdPropertiesKHR"),
+        "VkMemoryHostPointerPropertiesEXT" => Some("vkGetMemoryHostPointerPropertiesEXT"),
         "VkExportMemoryAllocateInfo" | "VkExportMemoryAllocateInfoNV" | "VkMemoryAllocateInfo" => {
             Some("vkAllocateMemory")
         }
