@@ -235,6 +235,7 @@ impl DeviceIn {
                 .take(32)
                 .map(|b| vk::MemoryPropertyFlags::from_raw(b.0))
                 .collect(),
+            host_pointer_alignment: None,
         }
     }
 

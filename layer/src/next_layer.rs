@@ -23,6 +23,8 @@ pub struct InstanceDispatch {
     pub create_device: Option<vk::PFN_vkCreateDevice>,
     pub get_physical_device_memory_properties: Option<vk::PFN_vkGetPhysicalDeviceMemoryProperties>,
     pub get_physical_device_properties: Option<vk::PFN_vkGetPhysicalDeviceProperties>,
+    pub get_physical_device_properties2: Option<vk::PFN_vkGetPhysicalDeviceProperties2>,
+    pub get_physical_device_properties2_khr: Option<vk::PFN_vkGetPhysicalDeviceProperties2>,
     /// The core (1.1) names and the extension (`KHR`) names apart: which one may be called
     /// depends on the instance and physical device (`state::queryable`).
     pub get_physical_device_external_buffer_properties:
@@ -57,6 +59,10 @@ impl InstanceDispatch {
                     c"vkGetPhysicalDeviceMemoryProperties",
                 )),
                 get_physical_device_properties: cast(get(c"vkGetPhysicalDeviceProperties")),
+                get_physical_device_properties2: cast(get(c"vkGetPhysicalDeviceProperties2")),
+                get_physical_device_properties2_khr: cast(get(
+                    c"vkGetPhysicalDeviceProperties2KHR",
+                )),
                 get_physical_device_external_buffer_properties: cast(get(
                     c"vkGetPhysicalDeviceExternalBufferProperties",
                 )),
@@ -86,6 +92,8 @@ pub struct DeviceDispatch {
     pub allocate_memory: Option<vk::PFN_vkAllocateMemory>,
     pub free_memory: Option<vk::PFN_vkFreeMemory>,
     pub get_memory_fd: Option<vk::PFN_vkGetMemoryFdKHR>,
+    pub get_memory_fd_properties: Option<vk::PFN_vkGetMemoryFdPropertiesKHR>,
+    pub get_memory_host_pointer_properties: Option<vk::PFN_vkGetMemoryHostPointerPropertiesEXT>,
     pub get_memory_remote_address: Option<vk::PFN_vkGetMemoryRemoteAddressNV>,
     pub get_memory_win32_handle_nv: Option<vk::PFN_vkGetMemoryWin32HandleNV>,
     pub get_memory_win32_handle: Option<vk::PFN_vkGetMemoryWin32HandleKHR>,
@@ -119,6 +127,10 @@ impl DeviceDispatch {
                 allocate_memory: cast(get(c"vkAllocateMemory")),
                 free_memory: cast(get(c"vkFreeMemory")),
                 get_memory_fd: cast(get(c"vkGetMemoryFdKHR")),
+                get_memory_fd_properties: cast(get(c"vkGetMemoryFdPropertiesKHR")),
+                get_memory_host_pointer_properties: cast(get(
+                    c"vkGetMemoryHostPointerPropertiesEXT",
+                )),
                 get_memory_remote_address: cast(get(c"vkGetMemoryRemoteAddressNV")),
                 get_memory_win32_handle_nv: cast(get(c"vkGetMemoryWin32HandleNV")),
                 get_memory_win32_handle: cast(get(c"vkGetMemoryWin32HandleKHR")),

@@ -199,6 +199,10 @@ pub fn structure_type(value: vk::StructureType) -> String {
             "VK_STRUCTURE_TYPE_MEMORY_GET_METAL_HANDLE_INFO_EXT"
         }
         vk::StructureType::MEMORY_ALLOCATE_INFO => "VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO",
+        vk::StructureType::MEMORY_FD_PROPERTIES_KHR => "VK_STRUCTURE_TYPE_MEMORY_FD_PROPERTIES_KHR",
+        vk::StructureType::MEMORY_HOST_POINTER_PROPERTIES_EXT => {
+            "VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT"
+        }
         vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO => {
             "VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO"
         }

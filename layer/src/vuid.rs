@@ -95,6 +95,29 @@ pub const AHB_STYPE: &str = "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-sT
 pub const AHB_PNEXT: &str = "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-pNext";
 pub const AHB_MEMORY_PARAM: &str =
     "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-memory-parameter";
+// vkGetMemoryFdPropertiesKHR (VK_KHR_external_memory_fd)
+pub const FD_PROPS_DEVICE_PARAM: &str = "VUID-vkGetMemoryFdPropertiesKHR-device-parameter";
+pub const FD_PROPS_FD_00673: &str = "VUID-vkGetMemoryFdPropertiesKHR-fd-00673";
+pub const FD_PROPS_HANDLE_TYPE_00674: &str = "VUID-vkGetMemoryFdPropertiesKHR-handleType-00674";
+pub const FD_PROPS_HANDLE_TYPE_PARAM: &str = "VUID-vkGetMemoryFdPropertiesKHR-handleType-parameter";
+pub const FD_PROPS_OUTPUT_PARAM: &str =
+    "VUID-vkGetMemoryFdPropertiesKHR-pMemoryFdProperties-parameter";
+pub const FD_PROPS_STYPE: &str = "VUID-VkMemoryFdPropertiesKHR-sType-sType";
+pub const FD_PROPS_PNEXT: &str = "VUID-VkMemoryFdPropertiesKHR-pNext-pNext";
+
+// vkGetMemoryHostPointerPropertiesEXT (VK_EXT_external_memory_host)
+pub const HOST_PROPS_DEVICE_PARAM: &str =
+    "VUID-vkGetMemoryHostPointerPropertiesEXT-device-parameter";
+pub const HOST_PROPS_HANDLE_TYPE_01752: &str =
+    "VUID-vkGetMemoryHostPointerPropertiesEXT-handleType-01752";
+pub const HOST_PROPS_POINTER_01753: &str =
+    "VUID-vkGetMemoryHostPointerPropertiesEXT-pHostPointer-01753";
+pub const HOST_PROPS_HANDLE_TYPE_PARAM: &str =
+    "VUID-vkGetMemoryHostPointerPropertiesEXT-handleType-parameter";
+pub const HOST_PROPS_OUTPUT_PARAM: &str =
+    "VUID-vkGetMemoryHostPointerPropertiesEXT-pMemoryHostPointerProperties-parameter";
+pub const HOST_PROPS_STYPE: &str = "VUID-VkMemoryHostPointerPropertiesEXT-sType-sType";
+pub const HOST_PROPS_PNEXT: &str = "VUID-VkMemoryHostPointerPropertiesEXT-pNext-pNext";
 
 // vkAllocateMemory / vkFreeMemory
 pub const ALLOC_DEVICE_PARAM: &str = "VUID-vkAllocateMemory-device-parameter";
@@ -204,6 +227,20 @@ pub const ALL: &[&str] = &[
     AHB_STYPE,
     AHB_PNEXT,
     AHB_MEMORY_PARAM,
+    FD_PROPS_DEVICE_PARAM,
+    FD_PROPS_FD_00673,
+    FD_PROPS_HANDLE_TYPE_00674,
+    FD_PROPS_HANDLE_TYPE_PARAM,
+    FD_PROPS_OUTPUT_PARAM,
+    FD_PROPS_STYPE,
+    FD_PROPS_PNEXT,
+    HOST_PROPS_DEVICE_PARAM,
+    HOST_PROPS_HANDLE_TYPE_01752,
+    HOST_PROPS_POINTER_01753,
+    HOST_PROPS_HANDLE_TYPE_PARAM,
+    HOST_PROPS_OUTPUT_PARAM,
+    HOST_PROPS_STYPE,
+    HOST_PROPS_PNEXT,
     ALLOC_DEVICE_PARAM,
     ALLOC_INFO_PARAM,
     ALLOC_PMEMORY_PARAM,

@@ -29,8 +29,10 @@ pub fn only(inst: &Instance, command: &str, expected: &[&str]) -> Vec<Captured> 
     let catalog = exportcheck_vuids::catalog();
     for id in expected {
         assert!(
-            catalog.get(id).is_some(),
-            "{id} is not in vuids/catalog.json"
+            catalog
+                .get(id)
+                .is_some_and(exportcheck_vuids::Entry::is_checked),
+            "{id} is not in vuids/catalog.json as a checked ID"
         );
     }
     let messages = inst.messages();

@@ -1,9 +1,9 @@
 //! Renders `docs/checks.md`, the list of every check, from the catalog.
 
-use crate::{Catalog, E2e, Origin, Severity};
+use crate::{Catalog, E2e, Entry, Origin, Severity, Status};
 use std::fmt::Write;
 
-/// The commands in the order the page lists them.
+/// The commands the page lists first, in this order; any other command follows in catalog order.
 const COMMAND_ORDER: &[&str] = &[
     "vkGetMemoryFdKHR",
     "vkGetMemoryRemoteAddressNV",
@@ -12,6 +12,9 @@ const COMMAND_ORDER: &[&str] = &[
     "vkGetMemoryWin32HandleKHR",
     "vkGetMemoryZirconHandleFUCHSIA",
     "vkGetMemoryAndroidHardwareBufferANDROID",
+    "vkGetMemoryFdPropertiesKHR",
+    "vkGetMemoryHostPointerPropertiesEXT",
+    "vkGetMemoryMetalHandlePropertiesEXT",
     "vkAllocateMemory",
     "vkFreeMemory",
     "*",
@@ -46,16 +49,18 @@ pub fn checks_markdown(catalog: &Catalog) -> String {
             .filter(|e| e.origin == Origin::Layer)
             .count(),
     ));
-    for command in COMMAND_ORDER {
-        let entries: Vec<_> = catalog
-            .entries()
+    let checked: Vec<&Entry> = catalog
+        .entries()
+        .iter()
+        .filter(|e| e.is_checked())
+        .collect();
+    for command in commands(&checked) {
+        let entries: Vec<&Entry> = checked
             .iter()
-            .filter(|e| e.command == *command)
+            .copied()
+            .filter(|e| e.command == command)
             .collect();
-        if entries.is_empty() {
-            continue;
-        }
-        let title = if *command == "*" {
+        let title = if command == "*" {
             "All export commands".to_owned()
         } else {
             format!("`{command}`")
@@ -65,10 +70,6 @@ pub fn checks_markdown(catalog: &Catalog) -> String {
             "\n## {title}\n\n| ID | Severity | What it catches | End-to-end test |\n|---|---|---|---|\n"
         );
         for e in entries {
-            let id = match e.origin {
-                Origin::Spec => format!("[`{}`]({})", e.id, catalog.spec_link(&e.id)),
-                Origin::Layer => format!("<a id=\"{}\"></a>`{}`", e.id.to_lowercase(), e.id),
-            };
             let severity = match e.severity {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
@@ -77,17 +78,81 @@ pub fn checks_markdown(catalog: &Catalog) -> String {
                 E2e::Lavapipe => "lavapipe",
                 E2e::TestDriver => "test driver",
                 E2e::UnitOnly => "unit only",
+                E2e::None => "none",
             };
-            let mut what = e.summary.clone();
-            if let Some(note) = &e.note {
-                let _ = write!(what, " *{note}*");
-            }
             let _ = writeln!(
                 out,
-                "| {id} | {severity} | {} | {e2e} |",
-                what.replace('|', "\\|")
+                "| {} | {severity} | {} | {e2e} |",
+                id_cell(catalog, e),
+                what(e)
             );
         }
     }
+    not_checked(catalog, &mut out);
     out
+}
+
+/// [`COMMAND_ORDER`] first, then the other commands of `entries` in the order they appear.
+fn commands(entries: &[&Entry]) -> Vec<String> {
+    let mut order: Vec<String> = COMMAND_ORDER
+        .iter()
+        .filter(|c| entries.iter().any(|e| e.command == **c))
+        .map(|c| (*c).to_owned())
+        .collect();
+    for e in entries {
+        if !order.contains(&e.command) {
+            order.push(e.command.clone());
+        }
+    }
+    order
+}
+
+/// The ID, linked to its text.
+fn id_cell(catalog: &Catalog, e: &Entry) -> String {
+    match e.origin {
+        Origin::Spec => format!("[`{}`]({})", e.id, catalog.spec_link(&e.id)),
+        Origin::Layer => format!("<a id=\"{}\"></a>`{}`", e.id.to_lowercase(), e.id),
+    }
+}
+
+/// The summary and the note, escaped for a table cell.
+fn what(e: &Entry) -> String {
+    let mut what = e.summary.clone();
+    if let Some(note) = &e.note {
+        let _ = write!(what, " *{note}*");
+    }
+    what.replace('|', "\\|")
+}
+
+/// The section listing the registry IDs the layer does not check, and why.
+fn not_checked(catalog: &Catalog, out: &mut String) {
+    let unchecked: Vec<&Entry> = catalog
+        .entries()
+        .iter()
+        .filter(|e| !e.is_checked())
+        .collect();
+    if unchecked.is_empty() {
+        return;
+    }
+    let count = |status: Status| unchecked.iter().filter(|e| e.status == status).count();
+    let _ = write!(
+        out,
+        "\n## Not checked\n\nRules of the memory-sharing surface the layer does not check: {} \
+         that no layer can check for certain (the note says why), {} on platforms or \
+         extensions out of the project's scope for now. They are listed so that the coverage \
+         report stays honest; the layer never reports them.\n\n\
+         | ID | Command | Status | Rule, and why it is not checked |\n|---|---|---|---|\n",
+        count(Status::NotCheckable),
+        count(Status::OutOfScope),
+    );
+    for e in unchecked {
+        let _ = writeln!(
+            out,
+            "| {} | `{}` | {} | {} |",
+            id_cell(catalog, e),
+            e.command,
+            e.status.name(),
+            what(e)
+        );
+    }
 }

@@ -48,6 +48,41 @@ pub enum E2e {
     TestDriver,
     /// Nowhere end to end; unit tests only. The entry's `note` says why (`"unit-only"`).
     UnitOnly,
+    /// No test at all: the layer does not check the ID ([`Status::NotCheckable`] or
+    /// [`Status::OutOfScope`]; `"none"`).
+    None,
+}
+
+/// Whether the layer checks an ID.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// The layer checks it (`"checked"`, the default).
+    #[default]
+    Checked,
+    /// No layer can check it for certain; the entry's `note` says why (`"not-checkable"`).
+    NotCheckable,
+    /// On a platform or extension the project does not cover yet; the entry's `note` says which
+    /// (`"out-of-scope"`).
+    OutOfScope,
+}
+
+impl Status {
+    /// Whether this is [`Status::Checked`].
+    #[must_use]
+    pub fn is_checked(&self) -> bool {
+        *self == Status::Checked
+    }
+
+    /// `checked`, `not checkable` or `out of scope`, as reports print it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Checked => "checked",
+            Status::NotCheckable => "not checkable",
+            Status::OutOfScope => "out of scope",
+        }
+    }
 }
 
 /// One ID in the catalog.
@@ -68,9 +103,14 @@ pub struct Entry {
     pub severity: Severity,
     /// One line, in the layer's own words, describing what went wrong.
     pub summary: String,
-    /// Where the ID's end-to-end test can run.
+    /// Whether the layer checks the ID; the catalog also lists registry IDs it does not check,
+    /// each with the reason in `note`.
+    #[serde(default, skip_serializing_if = "Status::is_checked")]
+    pub status: Status,
+    /// Where the ID's end-to-end test can run ([`E2e::None`] for an ID the layer does not check).
     pub e2e: E2e,
-    /// Further explanation; always present for [`E2e::UnitOnly`] entries.
+    /// Further explanation; always present for [`E2e::UnitOnly`] entries and for IDs the layer
+    /// does not check (why not).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
@@ -92,6 +132,14 @@ const LAYER_DOCS: &str = "docs/checks.md";
 
 /// The prefix of every layer-defined ID.
 const LAYER_PREFIX: &str = "EXPORTCHECK-";
+
+impl Entry {
+    /// Whether the layer checks (and so may report) this ID.
+    #[must_use]
+    pub fn is_checked(&self) -> bool {
+        self.status.is_checked()
+    }
+}
 
 impl Catalog {
     /// Parses a catalog from its JSON text.
@@ -258,6 +306,10 @@ mod tests {
         assert_eq!(json(E2e::Lavapipe), "\"lavapipe\"");
         assert_eq!(json(E2e::TestDriver), "\"test-driver\"");
         assert_eq!(json(E2e::UnitOnly), "\"unit-only\"");
+        assert_eq!(json(E2e::None), "\"none\"");
+        assert_eq!(json(Status::Checked), "\"checked\"");
+        assert_eq!(json(Status::NotCheckable), "\"not-checkable\"");
+        assert_eq!(json(Status::OutOfScope), "\"out-of-scope\"");
     }
 
     #[test]
@@ -275,6 +327,15 @@ mod tests {
             |e: &str| format!(r#"{{"spec_version":"1","spec_link_base":"b","entries":[{e}]}}"#);
         let ok = Catalog::from_json(&wrap(entry)).expect("minimal entry parses");
         assert_eq!(ok.entries()[0].note, None);
+        assert_eq!(ok.entries()[0].status, Status::Checked);
+        let unchecked = entry.replace(
+            "\"e2e\":\"lavapipe\"",
+            "\"status\":\"not-checkable\",\"e2e\":\"none\",\"note\":\"why\"",
+        );
+        let parsed = Catalog::from_json(&wrap(&unchecked)).expect("unchecked entry parses");
+        assert!(!parsed.entries()[0].is_checked());
+        let bad_status = unchecked.replace("not-checkable", "maybe");
+        assert!(Catalog::from_json(&wrap(&bad_status)).is_err());
 
         let extra = entry.replace("\"e2e\"", "\"bogus\":1,\"e2e\"");
         assert!(Catalog::from_json(&wrap(&extra)).is_err());

@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use exportcheck_vuids::{Catalog, E2e, Entry, Origin};
+use exportcheck_vuids::{Catalog, E2e, Entry, Origin, Status};
 use serde::Serialize;
 
 use super::observed::Observed;
@@ -59,8 +59,11 @@ pub struct Row {
     pub registry_key: Option<String>,
     /// Whether the registry file has this VUID at all (the Metal VUIDs are newer than 1.3.239).
     pub in_registry: bool,
-    /// Whether the layer checks it (it is in the catalog).
+    /// Whether the layer checks it (it is in the catalog, status `checked`).
     pub checked: bool,
+    /// The catalog's status, `None` for an ID the catalog lacks. A row the catalog marks not
+    /// checkable or out of scope is listed but not counted in the coverage.
+    pub status: Option<Status>,
     /// Whether a negative test observed the layer reporting it.
     pub negative: Tested,
     /// Whether a positive test observed the layer silent on a valid call of its command.
@@ -68,7 +71,7 @@ pub struct Row {
     /// The catalog's `e2e`: where its end-to-end test runs.
     #[serde(rename = "where")]
     pub where_: Option<E2e>,
-    /// The catalog's note, for unit-only entries.
+    /// The catalog's note, for unit-only entries and for IDs the layer does not check (why).
     pub note: Option<String>,
     /// The catalog's severity.
     pub severity: Option<exportcheck_vuids::Severity>,
@@ -82,11 +85,24 @@ pub struct Row {
     pub spec_text: Option<String>,
 }
 
+impl Row {
+    /// Whether the row counts in the coverage: every row except those the catalog marks not
+    /// checkable or out of scope, with the reason.
+    #[must_use]
+    pub fn counted(&self) -> bool {
+        self.status.map_or(true, |s| s.is_checked())
+    }
+}
+
 /// Totals of a section.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Tally {
-    /// Rows.
+    /// Rows counted in the coverage (all but the not-checkable and out-of-scope ones).
     pub total: usize,
+    /// Rows the catalog marks not checkable by a layer (listed, not counted).
+    pub not_checkable: usize,
+    /// Rows the catalog marks out of the project's scope (listed, not counted).
+    pub out_of_scope: usize,
     /// Rows the layer checks.
     pub checked: usize,
     /// Rows with a negative test (or unit-only).
@@ -100,11 +116,15 @@ pub struct Tally {
 }
 
 impl Tally {
-    fn of(rows: &[Row]) -> Self {
+    fn of(all: &[Row]) -> Self {
+        let with_status = |s: Status| all.iter().filter(|r| r.status == Some(s)).count();
+        let rows: Vec<&Row> = all.iter().filter(|r| r.counted()).collect();
         let count = |f: &dyn Fn(&Row) -> bool| rows.iter().filter(|r| f(r)).count();
         let covered = count(&|r| r.covered);
         Tally {
             total: rows.len(),
+            not_checkable: with_status(Status::NotCheckable),
+            out_of_scope: with_status(Status::OutOfScope),
             checked: count(&|r| r.checked),
             negative: count(&|r| r.negative.counts()),
             positive: count(&|r| r.positive.counts()),
@@ -221,7 +241,8 @@ fn row(id: &str, command: String, entry: Option<&Entry>, obs: &Observed) -> Row 
     };
     let negative = tested(!negative_tests.is_empty());
     let positive = tested(positive_tests > 0);
-    let checked = entry.is_some();
+    let checked = entry.is_some_and(Entry::is_checked);
+    let unchecked_reason = entry.filter(|e| !e.is_checked());
     Row {
         id: id.to_owned(),
         origin: entry.map_or(Origin::Spec, |e| e.origin),
@@ -229,10 +250,14 @@ fn row(id: &str, command: String, entry: Option<&Entry>, obs: &Observed) -> Row 
         registry_key: None,
         in_registry: false,
         checked,
+        status: entry.map(|e| e.status),
         negative,
         positive,
         where_: entry.map(|e| e.e2e),
-        note: entry.filter(|_| unit_only).and_then(|e| e.note.clone()),
+        note: entry
+            .filter(|_| unit_only)
+            .or(unchecked_reason)
+            .and_then(|e| e.note.clone()),
         severity: entry.map(|e| e.severity),
         covered: checked && negative.counts() && positive.counts(),
         negative_tests,
@@ -251,6 +276,16 @@ pub fn in_registry_name(row: &Row) -> &'static str {
     }
 }
 
+/// How "checked" reads in a report: `yes`, `no`, or why not (`not checkable`, `out of scope`).
+#[must_use]
+pub fn checked_name(row: &Row) -> &'static str {
+    match row.status {
+        Some(status) if !status.is_checked() => status.name(),
+        _ if row.checked => "yes",
+        _ => "no",
+    }
+}
+
 /// How the catalog's `e2e` reads in a report.
 #[must_use]
 pub fn where_name(e2e: Option<E2e>) -> &'static str {
@@ -258,7 +293,7 @@ pub fn where_name(e2e: Option<E2e>) -> &'static str {
         Some(E2e::Lavapipe) => "lavapipe",
         Some(E2e::TestDriver) => "test driver",
         Some(E2e::UnitOnly) => "unit only (see note)",
-        None => "-",
+        Some(E2e::None) | None => "-",
     }
 }
 
@@ -417,6 +452,8 @@ pub(crate) mod tests {
             c.spec_tally,
             Tally {
                 total: 6,
+                not_checkable: 0,
+                out_of_scope: 0,
                 checked: 4,
                 negative: 2,
                 positive: 3,
@@ -424,6 +461,32 @@ pub(crate) mod tests {
                 percent: 100.0 / 6.0
             }
         );
+    }
+
+    #[test]
+    fn a_not_checkable_row_is_listed_with_its_reason_but_not_counted() {
+        let registry = Registry::parse(SYNTHETIC).unwrap();
+        let mut json = serde_json::to_value(catalog()).unwrap();
+        json["entries"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!({
+            "id": "VUID-VkExportMemoryAllocateInfo-handleTypes-09860", "origin": "spec",
+            "command": "vkAllocateMemory", "structure": "VkExportMemoryAllocateInfo",
+            "extension": "x", "severity": "error", "summary": "s", "status": "not-checkable",
+            "e2e": "none", "note": "no layer can know"}));
+        let with_reason = Catalog::from_json(&json.to_string()).unwrap();
+        let before = compute(&registry, &catalog(), Some(&observed())).spec_tally;
+        let c = compute(&registry, &with_reason, Some(&observed()));
+        let r = find(&c.spec, "VUID-VkExportMemoryAllocateInfo-handleTypes-09860");
+        assert!(!r.checked && !r.covered && !r.counted());
+        assert_eq!(r.note.as_deref(), Some("no layer can know"));
+        assert_eq!(checked_name(r), "not checkable");
+        assert_eq!(c.spec.len(), 6, "still listed");
+        assert_eq!(c.spec_tally.not_checkable, 1);
+        assert_eq!(c.spec_tally.total, before.total - 1);
+        assert_eq!(c.spec_tally.covered, before.covered);
+        assert!(c.spec_tally.percent > before.percent);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::compute::{in_registry_name, where_name, Row, Tally, Tested};
+use super::compute::{checked_name, in_registry_name, where_name, Row, Tally, Tested};
 use super::text::tally_line;
 use super::Context;
 
@@ -87,7 +87,7 @@ fn section(out: &mut String, ctx: &Context<'_>, rows: &[Row]) {
         let negative_title = r.negative_tests.join(", ");
         let cells = [
             (yes_no(r.covered), String::new()),
-            (yes_no(r.checked), String::new()),
+            ((yes_no(r.checked).0, checked_name(r)), String::new()),
             (tested(r.negative), negative_title),
             (
                 tested(r.positive),

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::compute::{in_registry_name, where_name, Row, Tested};
+use super::compute::{checked_name, in_registry_name, where_name, Row, Tested};
 use super::text::tally_line;
 use super::Context;
 
@@ -53,7 +53,11 @@ fn section(out: &mut String, ctx: &Context<'_>, rows: &[Row]) {
             out,
             "| {id} | {} | {} | {} | {} | {} | {} | {} |",
             mark(r.covered),
-            mark(r.checked),
+            if r.checked || !r.counted() {
+                checked_name(r)
+            } else {
+                mark(false)
+            },
             tested(r.negative),
             tested(r.positive),
             where_name(r.where_),

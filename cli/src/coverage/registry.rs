@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 /// The registry keys whose VUIDs are in scope: the export commands, their info structures, and
 /// the allocation-time export structures.
-pub const SCOPE: [&str; 15] = [
+pub const SCOPE: [&str; 20] = [
     "vkGetMemoryFdKHR",
     "vkGetMemoryRemoteAddressNV",
     "vkGetMemoryWin32HandleNV",
@@ -26,6 +26,11 @@ pub const SCOPE: [&str; 15] = [
     "VkMemoryGetAndroidHardwareBufferInfoANDROID",
     "VkExportMemoryAllocateInfo",
     "VkExportMemoryAllocateInfoNV",
+    "VkExportMemoryWin32HandleInfoKHR",
+    "vkGetMemoryFdPropertiesKHR",
+    "VkMemoryFdPropertiesKHR",
+    "vkGetMemoryHostPointerPropertiesEXT",
+    "VkMemoryHostPointerPropertiesEXT",
 ];
 
 /// The command whose positive tests cover a registry key's VUIDs: a command is its own; a
@@ -41,9 +46,12 @@ pub fn key_command(key: &str) -> Option<&str> {
         "VkMemoryGetAndroidHardwareBufferInfoANDROID" => {
             Some("vkGetMemoryAndroidHardwareBufferANDROID")
         }
-        "VkExportMemoryAllocateInfo" | "VkExportMemoryAllocateInfoNV" | "VkMemoryAllocateInfo" => {
-            Some("vkAllocateMemory")
-        }
+        "VkMemoryFdPropertiesKHR" => Some("vkGetMemoryFdPropertiesKHR"),
+        "VkMemoryHostPointerPropertiesEXT" => Some("vkGetMemoryHostPointerPropertiesEXT"),
+        "VkExportMemoryAllocateInfo"
+        | "VkExportMemoryAllocateInfoNV"
+        | "VkExportMemoryWin32HandleInfoKHR"
+        | "VkMemoryAllocateInfo" => Some("vkAllocateMemory"),
         k if k.starts_with("vk") => Some(k),
         _ => None,
     }

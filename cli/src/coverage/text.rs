@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::compute::{in_registry_name, where_name, Row, Tally};
+use super::compute::{checked_name, in_registry_name, where_name, Row, Tally};
 use super::Context;
 
 const HEADER: [&str; 8] = [
@@ -28,7 +28,7 @@ fn cells(r: &Row) -> [String; 8] {
     [
         r.id.clone(),
         yes_no(r.covered).to_owned(),
-        yes_no(r.checked).to_owned(),
+        checked_name(r).to_owned(),
         r.negative.name().to_owned(),
         r.positive.name().to_owned(),
         where_name(r.where_).to_owned(),
@@ -41,8 +41,25 @@ fn cells(r: &Row) -> [String; 8] {
 #[must_use]
 pub fn tally_line(t: &Tally) -> String {
     format!(
-        "{} of {} covered ({:.1}%); checked {}, negative test {}, positive test {}",
-        t.covered, t.total, t.percent, t.checked, t.negative, t.positive
+        "{} of {} covered ({:.1}%); checked {}, negative test {}, positive test {}{}",
+        t.covered,
+        t.total,
+        t.percent,
+        t.checked,
+        t.negative,
+        t.positive,
+        uncounted(t)
+    )
+}
+
+/// The rows listed but not counted, if any: `; not counted: N not checkable, M out of scope`.
+fn uncounted(t: &Tally) -> String {
+    if t.not_checkable + t.out_of_scope == 0 {
+        return String::new();
+    }
+    format!(
+        "; not counted: {} not checkable, {} out of scope",
+        t.not_checkable, t.out_of_scope
     )
 }
 

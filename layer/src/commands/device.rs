@@ -73,6 +73,11 @@ pub unsafe extern "system" fn create_device(
                 unsafe { get(physical_device, &mut properties) };
             }
             let queries = driver_queries(&instance, properties.api_version);
+            let host_pointer_alignment = read
+                .extensions
+                .ext_external_memory_host
+                .then(|| host_pointer_alignment(&instance, physical_device, properties.api_version))
+                .flatten();
             let state = DeviceState {
                 facts: DeviceFacts {
                     handle: device.as_raw(),
@@ -84,6 +89,7 @@ pub unsafe extern "system" fn create_device(
                         .iter()
                         .map(|t| t.property_flags)
                         .collect(),
+                    host_pointer_alignment,
                 },
                 physical_device,
                 // SAFETY: the next layer's GDPA and the device it just created.
@@ -126,6 +132,34 @@ fn driver_queries(instance: &InstanceState, physical_device_version: u32) -> Dri
         },
         None => DriverQueries::default(),
     }
+}
+
+/// `minImportedHostPointerAlignment` of a physical device whose device enabled
+/// `VK_EXT_external_memory_host` (so the physical device supports it and the structure may be
+/// chained): asked with `vkGetPhysicalDeviceProperties2` where Vulkan 1.1 is in effect, else its
+/// `KHR` name when the instance enabled `VK_KHR_external_memory_capabilities` (which requires
+/// `VK_KHR_get_physical_device_properties2`), the same choice as for the layer's other queries
+/// (`state::queryable`); `None` when neither is valid or the answer is 0 (not a valid alignment).
+fn host_pointer_alignment(
+    instance: &InstanceState,
+    physical_device: vk::PhysicalDevice,
+    physical_device_version: u32,
+) -> Option<u64> {
+    let next = &instance.next;
+    let get = match queryable::query_names(
+        instance.api_version,
+        physical_device_version,
+        instance.khr_external_memory_capabilities,
+    )? {
+        QueryNames::Core => next.get_physical_device_properties2?,
+        QueryNames::Khr => next.get_physical_device_properties2_khr?,
+    };
+    let mut host = vk::PhysicalDeviceExternalMemoryHostPropertiesEXT::default();
+    let mut properties = vk::PhysicalDeviceProperties2::default().push_next(&mut host);
+    // SAFETY: a live physical device and output structures of ours, chained as the spec allows.
+    unsafe { get(physical_device, &mut properties) };
+    let alignment = host.min_imported_host_pointer_alignment;
+    (alignment != 0).then_some(alignment)
 }
 
 /// A physical device that reported no version (0) is taken at the app's word.

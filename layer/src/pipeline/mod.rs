@@ -5,3 +5,4 @@
 
 pub mod export;
 pub mod policy;
+pub mod query;

@@ -15,6 +15,8 @@ pub const DMA_BUF: vk::ExternalMemoryHandleTypeFlags =
 pub const RDMA: vk::ExternalMemoryHandleTypeFlags =
     vk::ExternalMemoryHandleTypeFlags::RDMA_ADDRESS_NV;
 pub const RDMA_TYPE: u32 = 1;
+/// The fixture device's `minImportedHostPointerAlignment`.
+pub const HOST_POINTER_ALIGNMENT: u64 = 4096;
 
 /// A device with every export extension enabled, the RDMA feature on, and memory types
 /// 0 = DEVICE_LOCAL, 1 = DEVICE_LOCAL|RDMA_CAPABLE_NV.
@@ -46,6 +48,7 @@ pub fn fd_device() -> DeviceFacts {
             vk::MemoryPropertyFlags::DEVICE_LOCAL,
             vk::MemoryPropertyFlags::DEVICE_LOCAL | vk::MemoryPropertyFlags::RDMA_CAPABLE_NV,
         ],
+        host_pointer_alignment: Some(HOST_POINTER_ALIGNMENT),
     }
 }
 

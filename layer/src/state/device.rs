@@ -97,6 +97,10 @@ pub struct DeviceFacts {
     pub rdma_feature: bool,
     /// Property flags of each memory type of the physical device.
     pub memory_types: Vec<vk::MemoryPropertyFlags>,
+    /// `VkPhysicalDeviceExternalMemoryHostPropertiesEXT::minImportedHostPointerAlignment`, asked
+    /// at `vkCreateDevice` when the device enabled `VK_EXT_external_memory_host` and the layer
+    /// could ask validly; `None` otherwise (then no alignment is judged).
+    pub host_pointer_alignment: Option<u64>,
 }
 
 impl DeviceFacts {

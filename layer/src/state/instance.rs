@@ -139,6 +139,8 @@ mod tests {
                 create_device: None,
                 get_physical_device_memory_properties: None,
                 get_physical_device_properties: None,
+                get_physical_device_properties2: None,
+                get_physical_device_properties2_khr: None,
                 get_physical_device_external_buffer_properties: None,
                 get_physical_device_external_buffer_properties_khr: None,
                 get_physical_device_image_format_properties2: None,

@@ -1,0 +1,98 @@
+//! The pipeline of the handle-property queries (`vkGetMemoryFdPropertiesKHR`,
+//! `vkGetMemoryHostPointerPropertiesEXT`, `vkGetMemoryMetalHandlePropertiesEXT`): one generic
+//! function, [`run`], for every [`QueryEntry`]. The same four steps as the exports
+//! (`pipeline::export`): find the device, read and evaluate; only when a rule is broken describe,
+//! report and decide; call down with the app's own arguments. A query tracks nothing and the
+//! layer records nothing of its answer.
+
+use super::policy::{decide, reject_unknown_device, Decision};
+use crate::boundary;
+use crate::fault_injection;
+use crate::raw;
+use crate::rules::common::Broken;
+use crate::rules::query::{blocks, describe, evaluate, OutputArg, QueryCall, QueryCommand};
+use crate::state::this_thread::with_device;
+use crate::state::DeviceState;
+use ash::vk::{self, Handle};
+
+/// A query's descriptor: its rules, and what only the command knows of its C signature.
+pub trait QueryEntry {
+    /// The command's parameters after `device`, as the app passed them.
+    type Args: Copy;
+    /// Names, IDs and the command's own rules.
+    const RULES: &'static QueryCommand;
+
+    /// The arguments as plain values (the output structure with [`read_output`]).
+    ///
+    /// # Safety
+    /// `args` are what the app passed: each pointer NULL or valid for reads, as the Vulkan
+    /// contract allows.
+    unsafe fn read(args: &Self::Args) -> QueryCall;
+
+    /// Calls the next layer with the app's own arguments, as the app made them. `None` when the
+    /// next layer lacks the command.
+    ///
+    /// # Safety
+    /// `args` passed the rules' pointer and handle checks: the output pointer is not NULL and
+    /// points to the command's structure.
+    unsafe fn call_down(
+        state: &DeviceState,
+        device: vk::Device,
+        args: Self::Args,
+    ) -> Option<vk::Result>;
+}
+
+/// Reads a query's output structure: NULL, the wrong `sType`, or its `sType` and whether its
+/// `pNext` is set (only the header is read: the driver writes the rest).
+///
+/// # Safety
+/// `p` is NULL or points to a structure that starts with `sType` and `pNext`.
+#[inline(always)]
+pub unsafe fn read_output<T>(cmd: &QueryCommand, p: *const T) -> OutputArg {
+    // SAFETY: every Vulkan output structure starts with the base header (this function's
+    // contract); only the header is read.
+    unsafe { raw::read_struct(p.cast::<vk::BaseOutStructure<'_>>(), cmd.output.s_type) }
+        .map(|header| !header.p_next.is_null())
+}
+
+/// A query, from the app's call to the driver's result.
+///
+/// # Safety
+/// `args` are what the app passed to the command `Q` describes.
+#[inline(always)]
+pub unsafe fn run<Q: QueryEntry>(device: vk::Device, args: Q::Args) -> vk::Result {
+    let cmd = Q::RULES;
+    boundary::ffi_down(cmd.name, vk::Result::ERROR_UNKNOWN, |down| {
+        with_device(device.as_raw(), |state, _| {
+            let Some(state) = state else {
+                return reject_unknown_device(cmd.name, cmd.device_vuid, device.as_raw());
+            };
+            // SAFETY: the app's arguments (this function's contract).
+            let call = unsafe { Q::read(&args) };
+            let broken = evaluate(cmd, &state.facts, &call);
+            if (!broken.is_empty() || fault_injection::injecting_panics())
+                && judge(cmd, state, &call, broken) == Decision::Skip
+            {
+                return Decision::SKIPPED_RESULT;
+            }
+            // SAFETY: the call passed the gate: every pointer and handle the layer could judge
+            // is good.
+            match unsafe { Q::call_down(state, device, args) } {
+                Some(result) => down.went(result),
+                None => vk::Result::ERROR_EXTENSION_NOT_PRESENT,
+            }
+        })
+    })
+}
+
+/// The cold path: the findings of the broken rules, reported, and the decision. A call whose
+/// pointer or handle is known to be bad is skipped whatever the reporting does.
+#[cold]
+#[inline(never)]
+fn judge(cmd: &QueryCommand, state: &DeviceState, call: &QueryCall, broken: Broken) -> Decision {
+    let outcome = boundary::contain(cmd.name, || describe(cmd, &state.facts, call, broken));
+    match decide(state, cmd.name, &outcome) {
+        _ if blocks(cmd, broken) => Decision::Skip,
+        decision => decision,
+    }
+}
