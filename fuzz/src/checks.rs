@@ -21,16 +21,17 @@ use exportcheck_spec_model::{
     self as model, AllocateInfo, Allocation, Call, ChainEnd as ModelEnd, Command, Expected,
     ExportInfo, Extensions, Info, Memory,
 };
-use layer::rules::common::unknown_device;
-use layer::rules::driver_contract::{self, FdProbe};
-use layer::rules::export::{self as layer_export, ExportCall as LayerCall, ExportCommand, InfoFields};
-use layer::rules::win32_nv;
-use layer::rules::{alloc, fd, metal, rdma};
 use layer::finding::{Finding, ObjectRef, Outcome, Severity};
 use layer::raw::{AllocateInfoRead, ChainEnd, StructArg};
+use layer::rules::common::unknown_device;
+use layer::rules::driver_contract::{self, FdProbe};
+use layer::rules::export::{
+    self as layer_export, ExportCall as LayerCall, ExportCommand, InfoFields,
+};
+use layer::rules::win32_nv;
+use layer::rules::{alloc, android_hardware_buffer, fd, metal, rdma, win32_khr, zircon};
 use layer::state::{
-    AllocationFacts, DeviceFacts, EnabledExtensions, FreedMemory, MemoryLookup,
-    MemoryRecord,
+    AllocationFacts, DeviceFacts, EnabledExtensions, FreedMemory, MemoryLookup, MemoryRecord,
 };
 use layer::{vk_ext, vk_names, vuid};
 
@@ -155,6 +156,9 @@ pub enum CallIn {
         command: u8,
         device: u64,
     },
+    GetWin32HandleKhr(ExportCall),
+    GetZirconHandle(ExportCall),
+    GetAndroidHardwareBuffer(ExportCall),
     DriverFd {
         facts: FactsIn,
         fd: i32,
@@ -299,23 +303,43 @@ fn memory_model(memory: u64, l: &LookupIn) -> Memory {
     }
 }
 
-/// The three commands with an info structure: the layer's rules, and the model's command.
+/// The commands with an info structure: the layer's rules, and the model's command.
 struct InfoCommand {
     cmd: &'static ExportCommand,
     model: Command,
+    /// The handle type the descriptor reads for an info structure without one.
+    fixed_handle_type: Option<u32>,
 }
 
 const FD: InfoCommand = InfoCommand {
     cmd: &fd::COMMAND,
     model: Command::GetMemoryFd,
+    fixed_handle_type: None,
 };
 const RDMA: InfoCommand = InfoCommand {
     cmd: &rdma::COMMAND,
     model: Command::GetMemoryRemoteAddress,
+    fixed_handle_type: None,
 };
 const METAL: InfoCommand = InfoCommand {
     cmd: &metal::COMMAND,
     model: Command::GetMemoryMetalHandle,
+    fixed_handle_type: None,
+};
+const WIN32_KHR: InfoCommand = InfoCommand {
+    cmd: &win32_khr::COMMAND,
+    model: Command::GetMemoryWin32HandleKhr,
+    fixed_handle_type: None,
+};
+const ZIRCON: InfoCommand = InfoCommand {
+    cmd: &zircon::COMMAND,
+    model: Command::GetMemoryZirconHandle,
+    fixed_handle_type: None,
+};
+const ANDROID_HARDWARE_BUFFER: InfoCommand = InfoCommand {
+    cmd: &android_hardware_buffer::COMMAND,
+    model: Command::GetMemoryAndroidHardwareBuffer,
+    fixed_handle_type: Some(android_hardware_buffer::HANDLE_TYPE.as_raw()),
 };
 
 /// Runs an export command's rules as the pipeline does: `evaluate`, and `describe` of what it
@@ -361,7 +385,7 @@ fn export_call(ic: &InfoCommand, device: &DeviceIn, call: &ExportCall) -> (Outco
             StructArg::Valid(InfoFields {
                 has_p_next,
                 memory,
-                handle_type: handle_type.0,
+                handle_type: ic.fixed_handle_type.unwrap_or(handle_type.0),
             }),
             memory_lookup(device, memory, &call.lookup),
         ),
@@ -452,7 +476,11 @@ fn allocate_call(device: &DeviceIn, info: &AllocInfoIn, output_null: bool) -> (O
         outcome.findings.len(),
         "vkAllocateMemory: one finding per broken rule"
     );
-    assert_eq!(outcome.blocked, alloc::blocks(broken), "vkAllocateMemory: blocked");
+    assert_eq!(
+        outcome.blocked,
+        alloc::blocks(broken),
+        "vkAllocateMemory: blocked"
+    );
 
     let info = match info {
         AllocInfoIn::Null => Info::Null,
@@ -560,7 +588,7 @@ fn driver_pointer(
 }
 
 fn unknown_device_call(command: u8, device: u64) -> (Outcome, Expected) {
-    let index = usize::from(command % 6);
+    let index = usize::from(command) % Command::ALL.len();
     let (name, id) = [
         ("vkGetMemoryFdKHR", vuid::FD_DEVICE_PARAM),
         ("vkGetMemoryRemoteAddressNV", vuid::RDMA_DEVICE_PARAM),
@@ -568,6 +596,12 @@ fn unknown_device_call(command: u8, device: u64) -> (Outcome, Expected) {
         ("vkGetMemoryMetalHandleEXT", vuid::METAL_DEVICE_PARAM),
         ("vkAllocateMemory", vuid::ALLOC_DEVICE_PARAM),
         ("vkFreeMemory", vuid::FREE_DEVICE_PARAM),
+        ("vkGetMemoryWin32HandleKHR", vuid::WIN32_KHR_DEVICE_PARAM),
+        ("vkGetMemoryZirconHandleFUCHSIA", vuid::ZIRCON_DEVICE_PARAM),
+        (
+            "vkGetMemoryAndroidHardwareBufferANDROID",
+            vuid::AHB_DEVICE_PARAM,
+        ),
     ][index];
     let outcome = unknown_device(name, id, device);
     assert!(
@@ -715,6 +749,9 @@ pub fn run(input: &Input) -> Vec<String> {
             CallIn::GetFd(c) => export_call(&FD, device, c),
             CallIn::GetRemoteAddress(c) => export_call(&RDMA, device, c),
             CallIn::GetMetalHandle(c) => export_call(&METAL, device, c),
+            CallIn::GetWin32HandleKhr(c) => export_call(&WIN32_KHR, device, c),
+            CallIn::GetZirconHandle(c) => export_call(&ZIRCON, device, c),
+            CallIn::GetAndroidHardwareBuffer(c) => export_call(&ANDROID_HARDWARE_BUFFER, device, c),
             CallIn::GetWin32Handle {
                 memory,
                 lookup,
@@ -753,9 +790,14 @@ fn outcome_command(call: &CallIn) -> &'static str {
         CallIn::GetRemoteAddress(_) => Command::GetMemoryRemoteAddress.name(),
         CallIn::GetMetalHandle(_) => Command::GetMemoryMetalHandle.name(),
         CallIn::GetWin32Handle { .. } => Command::GetMemoryWin32Handle.name(),
+        CallIn::GetWin32HandleKhr(_) => Command::GetMemoryWin32HandleKhr.name(),
+        CallIn::GetZirconHandle(_) => Command::GetMemoryZirconHandle.name(),
+        CallIn::GetAndroidHardwareBuffer(_) => Command::GetMemoryAndroidHardwareBuffer.name(),
         CallIn::Allocate { .. } => Command::AllocateMemory.name(),
         CallIn::Free { .. } => Command::FreeMemory.name(),
-        CallIn::UnknownDevice { command, .. } => Command::ALL[usize::from(command % 6)].name(),
+        CallIn::UnknownDevice { command, .. } => {
+            Command::ALL[usize::from(*command) % Command::ALL.len()].name()
+        }
         CallIn::DriverPointer { command, .. } => [
             Command::GetMemoryRemoteAddress,
             Command::GetMemoryWin32Handle,
