@@ -15,6 +15,9 @@ pub struct TrackedCounts {
     pub debug_names: u64,
     /// Per-memory entries of the driver-contract probes, over all devices.
     pub probe_entries: u64,
+    /// Per-memory entries of the rules about earlier calls (NT handles exported with
+    /// `vkGetMemoryWin32HandleKHR`, memory waiting for its dedicated image), over all devices.
+    pub history_entries: u64,
 }
 
 /// Counts what the registries hold.
@@ -28,6 +31,10 @@ pub fn tracked_counts() -> TrackedCounts {
         probe_entries: devices
             .iter()
             .map(|d| d.contract.probe_entries() as u64)
+            .sum(),
+        history_entries: devices
+            .iter()
+            .map(|d| (d.nt_handle_exports.len() + d.unbound_dedicated_images.len()) as u64)
             .sum(),
     }
 }

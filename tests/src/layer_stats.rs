@@ -5,7 +5,7 @@
 //! `layer/src/introspect.rs`):
 //!
 //! ```c
-//! VkResult exportcheck_tracked_counts(TrackedCounts* pCounts); // five uint64_t
+//! VkResult exportcheck_tracked_counts(TrackedCounts* pCounts); // six uint64_t
 //! ```
 //!
 //! It is read from the copy of `libVkLayer_exportcheck.so` that the loader loaded into this
@@ -33,6 +33,9 @@ pub struct TrackedCounts {
     pub debug_names: u64,
     /// Per-memory entries of the driver-contract probes, over all devices.
     pub probe_entries: u64,
+    /// Per-memory entries of the rules about earlier calls (NT handle exports, memory waiting
+    /// for its dedicated image), over all devices.
+    pub history_entries: u64,
 }
 
 type TrackedCountsFn = unsafe extern "C" fn(*mut TrackedCounts) -> vk::Result;

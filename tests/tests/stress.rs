@@ -2,7 +2,7 @@
 //! (`tests/icd`, which has every export extension).
 //!
 //! - [`sixty_four_threads_export_name_free_and_churn_devices_and_instances`]: 64 threads at once
-//!   allocate with export structures, export with each of the four commands, name and free; some
+//!   allocate with export structures, export with each of the seven commands, name and free; some
 //!   of them make deliberate bad calls at known points, others create and destroy devices and
 //!   instances meanwhile. The layer must report exactly the bad calls (each with its ID, about
 //!   its memory, on the instance it was made on), nothing else, and every good call must succeed,
@@ -41,7 +41,7 @@ const WIN32: vk::ExternalMemoryHandleTypeFlagsNV =
 const SIZE: u64 = 4096;
 
 /// Every export extension of the test driver.
-const EXTENSIONS: [&CStr; 7] = [
+const EXTENSIONS: [&CStr; 10] = [
     ash::khr::external_memory::NAME,
     ash::khr::external_memory_fd::NAME,
     ash::ext::external_memory_dma_buf::NAME,
@@ -49,7 +49,17 @@ const EXTENSIONS: [&CStr; 7] = [
     ash::nv::external_memory::NAME,
     ash::nv::external_memory_win32::NAME,
     c"VK_EXT_external_memory_metal",
+    ash::khr::external_memory_win32::NAME,
+    ash::fuchsia::external_memory::NAME,
+    ash::android::external_memory_android_hardware_buffer::NAME,
 ];
+
+const OPAQUE_WIN32: vk::ExternalMemoryHandleTypeFlags =
+    vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32;
+const ZIRCON_VMO: vk::ExternalMemoryHandleTypeFlags =
+    vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA;
+const AHB: vk::ExternalMemoryHandleTypeFlags =
+    vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID;
 
 /// Every report arrives: no duplicate limit (the default is 10 per ID).
 /// Every report delivered, and the exported-fd leak check on (it found a race once).
@@ -102,18 +112,19 @@ impl Types {
 }
 
 /// The calls of one correct round that return a `VkResult` (all but the two vkFreeMemory):
-/// 2 vkAllocateMemory, 4 exports, 2 vkSetDebugUtilsObjectNameEXT.
-const GOOD_CALLS_PER_ROUND: usize = 8;
+/// 2 vkAllocateMemory, 7 exports, 2 vkSetDebugUtilsObjectNameEXT.
+const GOOD_CALLS_PER_ROUND: usize = 11;
 
-/// One correct round on `dev`: two allocations with export structures (the KHR one for fd, RDMA
-/// and Metal on RDMA-capable memory; the NV one for Win32), an export with each command, a debug
-/// name for each, and both freed. Asserts that every call returned VK_SUCCESS and wrote its
+/// One correct round on `dev`: two allocations with export structures (the KHR one for fd, RDMA,
+/// Metal, Win32 (an NT handle, which the layer remembers until the free), Zircon and Android on
+/// RDMA-capable memory; the NV one for Win32), an export with each command, a debug name for
+/// each, and both freed. Asserts that every call returned VK_SUCCESS and wrote its
 /// output (an fd is open, and closed here). `tag` names the caller in failures and debug names.
 fn good_round(dev: &Device, types: Types, tag: &str) {
     let khr = dev.allocate_exporting(
         SIZE,
         types.rdma,
-        Some(OPAQUE_FD | DMA_BUF | RDMA | MTLBUFFER),
+        Some(OPAQUE_FD | DMA_BUF | RDMA | MTLBUFFER | OPAQUE_WIN32 | ZIRCON_VMO | AHB),
         None,
     );
     let nv = dev.allocate_exporting(SIZE, types.plain, None, Some(WIN32));
@@ -133,8 +144,48 @@ fn good_round(dev: &Device, types: Types, tag: &str) {
     let (r, handle) = dev.get_win32_handle(nv, WIN32);
     assert_eq!(r, vk::Result::SUCCESS, "{tag}: vkGetMemoryWin32HandleNV");
     assert_ne!(handle, 0, "{tag}: no Win32 handle written");
+    other_exports(dev, khr, tag);
     dev.free(khr);
     dev.free(nv);
+}
+
+/// The Win32 KHR (an NT handle, once), Zircon and Android hardware buffer exports of `memory`.
+fn other_exports(dev: &Device, memory: vk::DeviceMemory, tag: &str) {
+    let win32 = dev.win32_handle_khr.expect("vkGetMemoryWin32HandleKHR");
+    let info = vk::MemoryGetWin32HandleInfoKHR::default()
+        .memory(memory)
+        .handle_type(OPAQUE_WIN32);
+    let mut handle: vk::HANDLE = 0;
+    // SAFETY: a live info structure and output pointer.
+    let r = unsafe { win32(dev.handle(), &info, &mut handle) };
+    assert_eq!(r, vk::Result::SUCCESS, "{tag}: vkGetMemoryWin32HandleKHR");
+    assert_ne!(handle, 0, "{tag}: no Win32 handle written");
+    let zircon = dev.zircon_handle.expect("vkGetMemoryZirconHandleFUCHSIA");
+    let info = vk::MemoryGetZirconHandleInfoFUCHSIA::default()
+        .memory(memory)
+        .handle_type(ZIRCON_VMO);
+    let mut handle = 0;
+    // SAFETY: as above.
+    let r = unsafe { zircon(dev.handle(), &info, &mut handle) };
+    assert_eq!(
+        r,
+        vk::Result::SUCCESS,
+        "{tag}: vkGetMemoryZirconHandleFUCHSIA"
+    );
+    assert_ne!(handle, 0, "{tag}: no zx_handle_t written");
+    let ahb = dev
+        .android_hardware_buffer
+        .expect("vkGetMemoryAndroidHardwareBufferANDROID");
+    let info = vk::MemoryGetAndroidHardwareBufferInfoANDROID::default().memory(memory);
+    let mut buffer = std::ptr::null_mut();
+    // SAFETY: as above.
+    let r = unsafe { ahb(dev.handle(), &info, &mut buffer) };
+    assert_eq!(
+        r,
+        vk::Result::SUCCESS,
+        "{tag}: vkGetMemoryAndroidHardwareBufferANDROID"
+    );
+    assert!(!buffer.is_null(), "{tag}: no AHardwareBuffer written");
 }
 
 /// A finding a deliberate bad call must produce: its ID, the command, the memory it is about and

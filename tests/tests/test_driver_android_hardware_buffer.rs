@@ -10,6 +10,7 @@
 use ash::vk::{self, Handle};
 use exportcheck_tests::expect::{device_name, memory_name};
 use exportcheck_tests::ids::*;
+use exportcheck_tests::layer_stats;
 use exportcheck_tests::test_driver::{exclusive, Calls};
 use exportcheck_tests::{expect, Device, Instance, OPAQUE_FD, SIZE};
 use std::ffi::{c_void, CStr};
@@ -140,8 +141,14 @@ fn dedicated_pair(dev: &Device) -> (vk::Image, vk::DeviceMemory) {
 fn a_dedicated_image_not_yet_bound_to_the_memory_is_01883() {
     let inst = exclusive(None);
     let dev = dedicated_device(&inst);
+    let waiting = layer_stats::tracked_counts().history_entries;
     let (image, mem) = dedicated_pair(&dev);
     expect::silent(&inst, ALLOCATE);
+    assert_eq!(
+        layer_stats::tracked_counts().history_entries,
+        waiting + 1,
+        "the memory waits for its image"
+    );
     let mut calls = Calls::of(COUNTED);
     let (r, buffer) = call(&dev, mem);
     assert_eq!(r, vk::Result::SUCCESS, "the test driver does not validate");
@@ -187,6 +194,7 @@ fn a_dedicated_image_not_yet_bound_to_the_memory_is_01883() {
     let (r, _) = call(&dev, both);
     assert_eq!(r, vk::Result::SUCCESS);
     expect::silent(&inst, CMD);
+    assert_eq!(layer_stats::tracked_counts().history_entries, waiting);
     dev.free(mem);
     dev.free(both);
     dev.destroy_image(image);

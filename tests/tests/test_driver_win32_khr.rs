@@ -11,6 +11,7 @@
 use ash::vk::{self, Handle};
 use exportcheck_tests::expect::{device_name, memory_name};
 use exportcheck_tests::ids::*;
+use exportcheck_tests::layer_stats;
 use exportcheck_tests::test_driver::{exclusive, Calls};
 use exportcheck_tests::{expect, Device, Instance, OPAQUE_FD, OPAQUE_WIN32, SIZE};
 use std::ffi::CStr;
@@ -282,11 +283,19 @@ fn invalid_or_blocked_exports_are_not_counted_and_freeing_forgets() {
     let r = unsafe { get(dev.handle(), &info(mem, OPAQUE_WIN32), std::ptr::null_mut()) };
     assert_eq!(r, vk::Result::ERROR_VALIDATION_FAILED_EXT);
     expect::one(&inst, CMD, WIN32_KHR_PHANDLE_PARAM);
+    let remembered = layer_stats::tracked_counts().history_entries;
     let (r, _) = call(&dev, &info(mem, OPAQUE_WIN32));
     assert_eq!(r, vk::Result::SUCCESS);
     expect::silent(&inst, CMD);
-    // Freed: a new allocation (whatever handle value the driver gives it) starts afresh.
+    assert_eq!(
+        layer_stats::tracked_counts().history_entries,
+        remembered + 1,
+        "the first NT export is remembered"
+    );
+    // Freed: forgotten, and a new allocation (whatever handle value the driver gives it) starts
+    // afresh.
     dev.free(mem);
+    assert_eq!(layer_stats::tracked_counts().history_entries, remembered);
     let again = memory(&dev, Some(OPAQUE_WIN32));
     let (r, _) = call(&dev, &info(again, OPAQUE_WIN32));
     assert_eq!(r, vk::Result::SUCCESS);
