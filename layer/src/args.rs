@@ -66,6 +66,30 @@ pub struct ChainRead {
     /// The image (`IMAGE`) or buffer (`BUFFER`) a `VkMemoryDedicatedAllocateInfo` (or the NV
     /// structure) dedicates the allocation to, when it names one.
     pub dedicated_to: Option<(vk::ObjectType, u64)>,
+    /// What the host-pointer import rules read (`rules::import_host`).
+    pub host: HostPointerChain,
+}
+
+/// What a `VkMemoryAllocateInfo` chain says that the host-pointer import rules judge.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HostPointerChain {
+    /// `VkImportMemoryHostPointerInfoEXT`: `handleType` and the address `pHostPointer`.
+    pub import: Option<(vk::ExternalMemoryHandleTypeFlags, u64)>,
+    /// A `VkMemoryDedicatedAllocateInfo` names an image or a buffer.
+    pub dedicated_khr: bool,
+    /// A `VkDedicatedAllocationMemoryAllocateInfoNV` names an image or a buffer.
+    pub dedicated_nv: bool,
+    /// `VkMemoryOpaqueCaptureAddressAllocateInfo::opaqueCaptureAddress` (0 when not chained).
+    pub opaque_capture_address: u64,
+}
+
+impl HostPointerChain {
+    pub const NONE: Self = Self {
+        import: None,
+        dedicated_khr: false,
+        dedicated_nv: false,
+        opaque_capture_address: 0,
+    };
 }
 
 impl ChainRead {
@@ -75,5 +99,6 @@ impl ChainRead {
         repeated: None,
         import_fd: None,
         dedicated_to: None,
+        host: HostPointerChain::NONE,
     };
 }

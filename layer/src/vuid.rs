@@ -77,6 +77,20 @@ pub const HOST_PROPS_OUTPUT_PARAM: &str =
 pub const HOST_PROPS_STYPE: &str = "VUID-VkMemoryHostPointerPropertiesEXT-sType-sType";
 pub const HOST_PROPS_PNEXT: &str = "VUID-VkMemoryHostPointerPropertiesEXT-pNext-pNext";
 
+// Host-pointer imports (VK_EXT_external_memory_host), at vkAllocateMemory
+pub const IMPORT_HOST_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportMemoryHostPointerInfoEXT-handleType-parameter";
+pub const IMPORT_HOST_HANDLE_TYPE_01748: &str =
+    "VUID-VkImportMemoryHostPointerInfoEXT-handleType-01748";
+pub const IMPORT_HOST_POINTER_01749: &str =
+    "VUID-VkImportMemoryHostPointerInfoEXT-pHostPointer-01749";
+/// Met by construction, as [`EXPORT_STYPE`].
+pub const IMPORT_HOST_STYPE: &str = "VUID-VkImportMemoryHostPointerInfoEXT-sType-sType";
+pub const ALLOC_SIZE_01745: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01745";
+pub const ALLOC_PNEXT_02805: &str = "VUID-VkMemoryAllocateInfo-pNext-02805";
+pub const ALLOC_PNEXT_02806: &str = "VUID-VkMemoryAllocateInfo-pNext-02806";
+pub const ALLOC_PNEXT_03332: &str = "VUID-VkMemoryAllocateInfo-pNext-03332";
+
 // vkAllocateMemory / vkFreeMemory
 pub const ALLOC_DEVICE_PARAM: &str = "VUID-vkAllocateMemory-device-parameter";
 pub const ALLOC_INFO_PARAM: &str = "VUID-vkAllocateMemory-pAllocateInfo-parameter";
@@ -168,6 +182,14 @@ pub const ALL: &[&str] = &[
     HOST_PROPS_OUTPUT_PARAM,
     HOST_PROPS_STYPE,
     HOST_PROPS_PNEXT,
+    IMPORT_HOST_HANDLE_TYPE_PARAM,
+    IMPORT_HOST_HANDLE_TYPE_01748,
+    IMPORT_HOST_POINTER_01749,
+    IMPORT_HOST_STYPE,
+    ALLOC_SIZE_01745,
+    ALLOC_PNEXT_02805,
+    ALLOC_PNEXT_02806,
+    ALLOC_PNEXT_03332,
     ALLOC_DEVICE_PARAM,
     ALLOC_INFO_PARAM,
     ALLOC_PMEMORY_PARAM,

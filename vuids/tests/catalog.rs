@@ -79,6 +79,15 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-vkFreeMemory-device-parameter",
     "VUID-vkFreeMemory-memory-parameter",
     "VUID-vkFreeMemory-memory-parent",
+    // host-pointer imports at vkAllocateMemory
+    "VUID-VkImportMemoryHostPointerInfoEXT-handleType-parameter",
+    "VUID-VkImportMemoryHostPointerInfoEXT-handleType-01748",
+    "VUID-VkImportMemoryHostPointerInfoEXT-pHostPointer-01749",
+    "VUID-VkImportMemoryHostPointerInfoEXT-sType-sType",
+    "VUID-VkMemoryAllocateInfo-allocationSize-01745",
+    "VUID-VkMemoryAllocateInfo-pNext-02806",
+    "VUID-VkMemoryAllocateInfo-pNext-02805",
+    "VUID-VkMemoryAllocateInfo-pNext-03332",
     // exportcheck's own IDs
     "EXPORTCHECK-extension-not-enabled",
     "EXPORTCHECK-memory-of-other-device",
@@ -280,6 +289,7 @@ fn severities_and_test_locations_match_the_design() {
     let expected: BTreeSet<&str> = [
         "VUID-VkExportMemoryAllocateInfo-sType-sType",
         "VUID-VkExportMemoryAllocateInfoNV-sType-sType",
+        "VUID-VkImportMemoryHostPointerInfoEXT-sType-sType",
     ]
     .into_iter()
     .collect();

@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 /// The registry keys whose VUIDs are in scope: the four export commands, their info
 /// structures, and the allocation-time export structures.
-pub const SCOPE: [&str; 13] = [
+pub const SCOPE: [&str; 14] = [
     "vkGetMemoryFdKHR",
     "vkGetMemoryRemoteAddressNV",
     "vkGetMemoryWin32HandleNV",
@@ -24,6 +24,7 @@ pub const SCOPE: [&str; 13] = [
     "VkMemoryFdPropertiesKHR",
     "vkGetMemoryHostPointerPropertiesEXT",
     "VkMemoryHostPointerPropertiesEXT",
+    "VkImportMemoryHostPointerInfoEXT",
 ];
 
 /// The command whose positive tests cover a registry key's VUIDs: a command is its own; a
@@ -36,9 +37,10 @@ pub fn key_command(key: &str) -> Option<&str> {
         "VkMemoryGetMetalHandleInfoEXT" => Some("vkGetMemoryMetalHandleEXT"),
         "VkMemoryFdPropertiesKHR" => Some("vkGetMemoryFdPropertiesKHR"),
         "VkMemoryHostPointerPropertiesEXT" => Some("vkGetMemoryHostPointerPropertiesEXT"),
-        "VkExportMemoryAllocateInfo" | "VkExportMemoryAllocateInfoNV" | "VkMemoryAllocateInfo" => {
-            Some("vkAllocateMemory")
-        }
+        "VkExportMemoryAllocateInfo"
+        | "VkExportMemoryAllocateInfoNV"
+        | "VkMemoryAllocateInfo"
+        | "VkImportMemoryHostPointerInfoEXT" => Some("vkAllocateMemory"),
         k if k.starts_with("vk") => Some(k),
         _ => None,
     }

@@ -81,6 +81,10 @@ fn every_allocate_structure_is_read_within_its_own_size() {
         chain,
         super::ChainRead {
             dedicated_to: Some((vk::ObjectType::IMAGE, 0x1234)),
+            host: crate::args::HostPointerChain {
+                dedicated_khr: true,
+                ..crate::args::HostPointerChain::NONE
+            },
             ..super::ChainRead::COMPLETE
         }
     );

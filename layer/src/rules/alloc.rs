@@ -117,6 +117,7 @@ pub fn evaluate_allocate(
             NV_HANDLE_TYPES_VALUE,
             facts.export_nv.is_some_and(|t| !nv_mask.contains(t)),
         )
+        .and(super::import_host::evaluate(device, facts, &chain.host))
 }
 
 /// Every finding of `vkAllocateMemory` (what the pipeline does, in one step: for the unit tests
@@ -144,8 +145,8 @@ pub fn describe_allocate(device: &DeviceFacts, info: &AllocateInfoRead, broken: 
             "vkAllocateMemory(): pMemory is NULL. The call was not passed to the driver.".into(),
         ));
     }
-    let facts = match info {
-        AllocateInfoRead::Valid(facts, _) => facts,
+    let (facts, chain) = match info {
+        AllocateInfoRead::Valid(facts, chain) => (facts, chain),
         AllocateInfoRead::Null => {
             outcome.block(finding(
                 vuid::ALLOC_INFO_PARAM,
@@ -172,6 +173,7 @@ pub fn describe_allocate(device: &DeviceFacts, info: &AllocateInfoRead, broken: 
     };
     describe_chain(info, broken, &finding, &mut outcome);
     describe_export_structures(device, facts, broken, &finding, &mut outcome);
+    super::import_host::describe(device, facts, &chain.host, broken, &finding, &mut outcome);
     debug_assert_eq!(outcome.blocked, broken.has(BLOCKING));
     outcome
 }

@@ -10,6 +10,7 @@ pub mod fd;
 pub mod fd_leaks;
 pub mod fd_properties;
 pub mod host_pointer_properties;
+pub mod import_host;
 pub mod metal;
 pub mod query;
 pub mod rdma;
