@@ -77,6 +77,19 @@ pub const HOST_PROPS_OUTPUT_PARAM: &str =
 pub const HOST_PROPS_STYPE: &str = "VUID-VkMemoryHostPointerPropertiesEXT-sType-sType";
 pub const HOST_PROPS_PNEXT: &str = "VUID-VkMemoryHostPointerPropertiesEXT-pNext-pNext";
 
+// vkGetMemoryMetalHandlePropertiesEXT (VK_EXT_external_memory_metal)
+pub const METAL_PROPS_DEVICE_PARAM: &str =
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-device-parameter";
+pub const METAL_PROPS_HANDLE_10416: &str = "VUID-vkGetMemoryMetalHandlePropertiesEXT-handle-10416";
+pub const METAL_PROPS_HANDLE_TYPE_10417: &str =
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-handleType-10417";
+pub const METAL_PROPS_HANDLE_TYPE_PARAM: &str =
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-handleType-parameter";
+pub const METAL_PROPS_OUTPUT_PARAM: &str =
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-pMemoryMetalHandleProperties-parameter";
+pub const METAL_PROPS_STYPE: &str = "VUID-VkMemoryMetalHandlePropertiesEXT-sType-sType";
+pub const METAL_PROPS_PNEXT: &str = "VUID-VkMemoryMetalHandlePropertiesEXT-pNext-pNext";
+
 // Host-pointer imports (VK_EXT_external_memory_host), at vkAllocateMemory
 pub const IMPORT_HOST_HANDLE_TYPE_PARAM: &str =
     "VUID-VkImportMemoryHostPointerInfoEXT-handleType-parameter";
@@ -182,6 +195,13 @@ pub const ALL: &[&str] = &[
     HOST_PROPS_OUTPUT_PARAM,
     HOST_PROPS_STYPE,
     HOST_PROPS_PNEXT,
+    METAL_PROPS_DEVICE_PARAM,
+    METAL_PROPS_HANDLE_10416,
+    METAL_PROPS_HANDLE_TYPE_10417,
+    METAL_PROPS_HANDLE_TYPE_PARAM,
+    METAL_PROPS_OUTPUT_PARAM,
+    METAL_PROPS_STYPE,
+    METAL_PROPS_PNEXT,
     IMPORT_HOST_HANDLE_TYPE_PARAM,
     IMPORT_HOST_HANDLE_TYPE_01748,
     IMPORT_HOST_POINTER_01749,

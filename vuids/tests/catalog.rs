@@ -61,6 +61,14 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-vkGetMemoryHostPointerPropertiesEXT-pMemoryHostPointerProperties-parameter",
     "VUID-VkMemoryHostPointerPropertiesEXT-sType-sType",
     "VUID-VkMemoryHostPointerPropertiesEXT-pNext-pNext",
+    // vkGetMemoryMetalHandlePropertiesEXT
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-device-parameter",
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-handle-10416",
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-handleType-10417",
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-handleType-parameter",
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-pMemoryMetalHandleProperties-parameter",
+    "VUID-VkMemoryMetalHandlePropertiesEXT-sType-sType",
+    "VUID-VkMemoryMetalHandlePropertiesEXT-pNext-pNext",
     // vkAllocateMemory / vkFreeMemory
     "VUID-VkMemoryAllocateInfo-pNext-00640",
     "VUID-VkMemoryAllocateInfo-sType-unique",
@@ -311,7 +319,7 @@ fn device_parameter_vuids_explain_the_loader_trampoline() {
         assert_eq!(e.note.as_deref(), Some(DEVICE_PARAMETER_NOTE), "{}", e.id);
         assert_ne!(e.e2e, E2e::UnitOnly, "{}", e.id);
     }
-    assert_eq!(count, 8);
+    assert_eq!(count, 9);
 }
 
 /// The project's copy of the reference registry is the one the project was given beside it

@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 /// The registry keys whose VUIDs are in scope: the four export commands, their info
 /// structures, and the allocation-time export structures.
-pub const SCOPE: [&str; 14] = [
+pub const SCOPE: [&str; 16] = [
     "vkGetMemoryFdKHR",
     "vkGetMemoryRemoteAddressNV",
     "vkGetMemoryWin32HandleNV",
@@ -25,6 +25,8 @@ pub const SCOPE: [&str; 14] = [
     "vkGetMemoryHostPointerPropertiesEXT",
     "VkMemoryHostPointerPropertiesEXT",
     "VkImportMemoryHostPointerInfoEXT",
+    "vkGetMemoryMetalHandlePropertiesEXT",
+    "VkMemoryMetalHandlePropertiesEXT",
 ];
 
 /// The command whose positive tests cover a registry key's VUIDs: a command is its own; a
@@ -37,6 +39,7 @@ pub fn key_command(key: &str) -> Option<&str> {
         "VkMemoryGetMetalHandleInfoEXT" => Some("vkGetMemoryMetalHandleEXT"),
         "VkMemoryFdPropertiesKHR" => Some("vkGetMemoryFdPropertiesKHR"),
         "VkMemoryHostPointerPropertiesEXT" => Some("vkGetMemoryHostPointerPropertiesEXT"),
+        "VkMemoryMetalHandlePropertiesEXT" => Some("vkGetMemoryMetalHandlePropertiesEXT"),
         "VkExportMemoryAllocateInfo"
         | "VkExportMemoryAllocateInfoNV"
         | "VkMemoryAllocateInfo"

@@ -8,6 +8,7 @@ pub mod get_memory_fd;
 pub mod get_memory_fd_properties;
 pub mod get_memory_host_pointer_properties;
 pub mod get_memory_metal_handle;
+pub mod get_memory_metal_handle_properties;
 pub mod get_memory_remote_address;
 pub mod get_memory_win32_handle_nv;
 pub mod instance;

@@ -12,6 +12,7 @@ pub mod fd_properties;
 pub mod host_pointer_properties;
 pub mod import_host;
 pub mod metal;
+pub mod metal_properties;
 pub mod query;
 pub mod rdma;
 pub mod resource_export;
