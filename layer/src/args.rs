@@ -70,26 +70,48 @@ pub struct ChainRead {
     pub host: HostPointerChain,
 }
 
-/// What a `VkMemoryAllocateInfo` chain says that the host-pointer import rules judge.
+/// What a `VkMemoryAllocateInfo` chain says that the host-pointer import rules judge (16 bytes:
+/// it is part of every allocation's read).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HostPointerChain {
-    /// `VkImportMemoryHostPointerInfoEXT`: `handleType` and the address `pHostPointer`.
-    pub import: Option<(vk::ExternalMemoryHandleTypeFlags, u64)>,
+    /// `VkImportMemoryHostPointerInfoEXT::pHostPointer`'s address, when one is chained.
+    pub pointer: u64,
+    /// `VkImportMemoryHostPointerInfoEXT::handleType`, when one is chained.
+    pub handle_type: vk::ExternalMemoryHandleTypeFlags,
+    /// A `VkImportMemoryHostPointerInfoEXT` is chained.
+    pub imported: bool,
     /// A `VkMemoryDedicatedAllocateInfo` names an image or a buffer.
     pub dedicated_khr: bool,
     /// A `VkDedicatedAllocationMemoryAllocateInfoNV` names an image or a buffer.
     pub dedicated_nv: bool,
-    /// `VkMemoryOpaqueCaptureAddressAllocateInfo::opaqueCaptureAddress` (0 when not chained).
-    pub opaque_capture_address: u64,
+    /// `VkMemoryOpaqueCaptureAddressAllocateInfo::opaqueCaptureAddress` is not 0.
+    pub capture_address: bool,
 }
 
 impl HostPointerChain {
     pub const NONE: Self = Self {
-        import: None,
+        pointer: 0,
+        handle_type: vk::ExternalMemoryHandleTypeFlags::empty(),
+        imported: false,
         dedicated_khr: false,
         dedicated_nv: false,
-        opaque_capture_address: 0,
+        capture_address: false,
     };
+
+    /// The import structure's `handleType` and `pHostPointer`, when one is chained.
+    pub fn import(&self) -> Option<(vk::ExternalMemoryHandleTypeFlags, u64)> {
+        self.imported.then_some((self.handle_type, self.pointer))
+    }
+
+    /// A chain importing `pHostPointer` as `handle_type`, and nothing else.
+    pub fn importing(handle_type: vk::ExternalMemoryHandleTypeFlags, pointer: u64) -> Self {
+        Self {
+            pointer,
+            handle_type,
+            imported: true,
+            ..Self::NONE
+        }
+    }
 }
 
 impl ChainRead {

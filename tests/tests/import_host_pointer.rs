@@ -247,9 +247,7 @@ fn an_opaque_capture_address_with_a_host_pointer_import_is_03332() {
     let m = expect::one(&inst, CMD, CAPTURE_03332);
     expect::mentions(
         &m,
-        &[
-            "opaqueCaptureAddress is 0x10000, but the pNext chain has a \
-           VkImportMemoryHostPointerInfoEXT: it must be 0.",
-        ],
+        &["opaqueCaptureAddress is not 0, but the pNext chain has a \
+           VkImportMemoryHostPointerInfoEXT: it must be 0."],
     );
 }

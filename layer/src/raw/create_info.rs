@@ -66,7 +66,9 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                 vk::StructureType::IMPORT_MEMORY_HOST_POINTER_INFO_EXT => {
                     let import: vk::ImportMemoryHostPointerInfoEXT = read_node(node);
                     facts.import = Some(import.handle_type);
-                    host.import = Some((import.handle_type, import.p_host_pointer as usize as u64));
+                    host.imported = true;
+                    host.handle_type = import.handle_type;
+                    host.pointer = import.p_host_pointer as usize as u64;
                     1 << 4
                 }
                 vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_KHR => {
@@ -100,7 +102,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                 }
                 vk::StructureType::MEMORY_OPAQUE_CAPTURE_ADDRESS_ALLOCATE_INFO => {
                     let c: vk::MemoryOpaqueCaptureAddressAllocateInfo = read_node(node);
-                    host.opaque_capture_address = c.opaque_capture_address;
+                    host.capture_address = c.opaque_capture_address != 0;
                     1 << 11
                 }
                 _ => 0u32,
@@ -387,16 +389,18 @@ mod tests {
         assert_eq!(
             host_read(&import as *const _ as *const c_void),
             HostPointerChain {
-                import: Some((
-                    vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT,
-                    0x7000
-                )),
                 dedicated_khr: true,
-                dedicated_nv: false,
-                opaque_capture_address: 0x99,
+                capture_address: true,
+                ..HostPointerChain::importing(
+                    vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT,
+                    0x7000,
+                )
             }
         );
         import.s_type = vk::StructureType::from_raw(1_000_999_990);
-        assert_eq!(host_read(&import as *const _ as *const c_void).import, None);
+        assert_eq!(
+            host_read(&import as *const _ as *const c_void).import(),
+            None
+        );
     }
 }

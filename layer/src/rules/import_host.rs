@@ -36,7 +36,7 @@ const STRUCTURE: &str = "pAllocateInfo->pNext<VkImportMemoryHostPointerInfoEXT>"
 /// Every host-pointer import rule the allocation breaks (none without the import structure).
 #[inline(always)]
 pub fn evaluate(device: &DeviceFacts, facts: &AllocationFacts, host: &HostPointerChain) -> Broken {
-    let Some((handle_type, pointer)) = host.import else {
+    let Some((handle_type, pointer)) = host.import() else {
         return Broken::NONE;
     };
     let alignment = device.host_pointer_alignment;
@@ -51,7 +51,7 @@ pub fn evaluate(device: &DeviceFacts, facts: &AllocationFacts, host: &HostPointe
         )
         .with(DEDICATED, host_pointer && host.dedicated_khr)
         .with(DEDICATED_NV, host_pointer && host.dedicated_nv)
-        .with(CAPTURE_ADDRESS, host.opaque_capture_address != 0)
+        .with(CAPTURE_ADDRESS, host.capture_address)
 }
 
 /// The findings of the rules in `broken` ([`evaluate`]'s bits; the others are ignored).
@@ -63,7 +63,7 @@ pub fn describe(
     finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
     outcome: &mut Outcome,
 ) {
-    let Some((handle_type, pointer)) = host.import else {
+    let Some((handle_type, pointer)) = host.import() else {
         return;
     };
     let types = || vk_names::handle_types(handle_type);
@@ -149,13 +149,10 @@ pub fn describe(
         outcome.push(finding(
             vuid::ALLOC_PNEXT_03332,
             "pAllocateInfo->pNext<VkMemoryOpaqueCaptureAddressAllocateInfo>.opaqueCaptureAddress",
-            format!(
-                "vkAllocateMemory(): \
-                 pAllocateInfo->pNext<VkMemoryOpaqueCaptureAddressAllocateInfo>.opaqueCaptureAddress \
-                 is 0x{:x}, but the pNext chain has a VkImportMemoryHostPointerInfoEXT: it must be \
-                 0.",
-                host.opaque_capture_address
-            ),
+            "vkAllocateMemory(): \
+             pAllocateInfo->pNext<VkMemoryOpaqueCaptureAddressAllocateInfo>.opaqueCaptureAddress \
+             is not 0, but the pNext chain has a VkImportMemoryHostPointerInfoEXT: it must be 0."
+                .to_owned(),
         ));
     }
 }
@@ -174,7 +171,7 @@ mod tests {
     fn ids(device: &DeviceFacts, size: u64, host: HostPointerChain) -> Vec<&'static str> {
         let facts = AllocationFacts {
             size,
-            import: host.import.map(|(t, _)| t),
+            import: host.import().map(|(t, _)| t),
             ..not_exported()
         };
         let chain = ChainRead {
@@ -187,10 +184,7 @@ mod tests {
     }
 
     fn import(t: vk::ExternalMemoryHandleTypeFlags, pointer: u64) -> HostPointerChain {
-        HostPointerChain {
-            import: Some((t, pointer)),
-            ..HostPointerChain::NONE
-        }
+        HostPointerChain::importing(t, pointer)
     }
 
     #[test]
@@ -200,7 +194,7 @@ mod tests {
         assert!(ids(&fd_device(), A, import(foreign, A)).is_empty());
         // A dedicated structure naming nothing, a zero capture address: allowed.
         let mut host = import(HOST_ALLOCATION, A);
-        host.opaque_capture_address = 0;
+        host.capture_address = false;
         assert!(ids(&fd_device(), A, host).is_empty());
     }
 
@@ -244,7 +238,7 @@ mod tests {
         let mut host = import(HOST_ALLOCATION, A);
         host.dedicated_khr = true;
         host.dedicated_nv = true;
-        host.opaque_capture_address = 0x1000;
+        host.capture_address = true;
         assert_eq!(
             ids(&fd_device(), A, host),
             [
@@ -257,14 +251,14 @@ mod tests {
         // the capture-address rule holds for any VkImportMemoryHostPointerInfoEXT.
         let mut other = import(OPAQUE_FD, A);
         other.dedicated_khr = true;
-        other.opaque_capture_address = 8;
+        other.capture_address = true;
         assert_eq!(
             ids(&fd_device(), A, other),
             [vuid::IMPORT_HOST_HANDLE_TYPE_01748, vuid::ALLOC_PNEXT_03332]
         );
         let mut none = HostPointerChain::NONE;
         none.dedicated_khr = true;
-        none.opaque_capture_address = 8;
+        none.capture_address = true;
         assert!(ids(&fd_device(), A, none).is_empty());
     }
 }
