@@ -9,8 +9,8 @@ use std::path::Path;
 use serde::Deserialize;
 
 /// The registry keys whose VUIDs are in scope: the export commands, their info structures, and
-/// the allocation-time export structures.
-pub const SCOPE: [&str; 13] = [
+/// the allocation-time export structures, the handle-property queries and their output structures.
+pub const SCOPE: &[&str] = &[
     "vkGetMemoryFdKHR",
     "vkGetMemoryRemoteAddressNV",
     "vkGetMemoryWin32HandleNV",
@@ -120,7 +120,7 @@ impl Registry {
             }
         }
         let mut seen = HashSet::new();
-        for key in SCOPE {
+        for &key in SCOPE {
             let Some(sections) = file.validation.get(key) else {
                 continue;
             };
@@ -144,7 +144,7 @@ impl Registry {
             all: subset.vuids.keys().cloned().collect(),
             ..Registry::default()
         };
-        for key in SCOPE {
+        for &key in SCOPE {
             for (id, text) in &subset.vuids {
                 if id.split('-').nth(1) == Some(key) {
                     registry.in_scope.push(Vuid {
@@ -309,7 +309,7 @@ pub(crate) mod tests {
             Some("vkGetMemoryWin32HandleNV")
         );
         assert_eq!(key_command("VkSomethingElse"), None);
-        for key in SCOPE {
+        for &key in SCOPE {
             assert!(key_command(key).is_some(), "{key}");
         }
     }
