@@ -49,8 +49,9 @@ pub struct DeviceIn {
     /// nv_external_memory_rdma, nv_external_memory, nv_external_memory_win32,
     /// ext_external_memory_metal, ext_external_memory_host,
     /// android_external_memory_android_hardware_buffer, fuchsia_external_memory,
-    /// qnx_external_memory_screen_buffer, ohos_external_memory (`model::Extension::ALL`'s order).
-    pub extensions: [bool; 12],
+    /// qnx_external_memory_screen_buffer, ohos_external_memory, khr_external_memory_win32
+    /// (`model::Extension::ALL`'s order).
+    pub extensions: [bool; 13],
     /// The device offers Vulkan 1.1 (else 1.0).
     pub version_1_1: bool,
     pub rdma_feature: bool,
@@ -213,6 +214,7 @@ impl DeviceIn {
             fuchsia_external_memory: e[9],
             qnx_external_memory_screen_buffer: e[10],
             ohos_external_memory: e[11],
+            khr_external_memory_win32: e[12],
         };
         DeviceFacts {
             handle: self.handle,

@@ -96,6 +96,8 @@ pub struct DeviceDispatch {
     pub get_memory_host_pointer_properties: Option<vk::PFN_vkGetMemoryHostPointerPropertiesEXT>,
     pub get_memory_remote_address: Option<vk::PFN_vkGetMemoryRemoteAddressNV>,
     pub get_memory_win32_handle_nv: Option<vk::PFN_vkGetMemoryWin32HandleNV>,
+    pub get_memory_win32_handle: Option<vk::PFN_vkGetMemoryWin32HandleKHR>,
+    pub get_memory_zircon_handle: Option<vk::PFN_vkGetMemoryZirconHandleFUCHSIA>,
     pub get_memory_metal_handle: Option<PfnGetMemoryMetalHandleEXT>,
     pub get_memory_metal_handle_properties: Option<PfnGetMemoryMetalHandlePropertiesEXT>,
     pub set_debug_utils_object_name: Option<vk::PFN_vkSetDebugUtilsObjectNameEXT>,
@@ -131,6 +133,8 @@ impl DeviceDispatch {
                 )),
                 get_memory_remote_address: cast(get(c"vkGetMemoryRemoteAddressNV")),
                 get_memory_win32_handle_nv: cast(get(c"vkGetMemoryWin32HandleNV")),
+                get_memory_win32_handle: cast(get(c"vkGetMemoryWin32HandleKHR")),
+                get_memory_zircon_handle: cast(get(c"vkGetMemoryZirconHandleFUCHSIA")),
                 get_memory_metal_handle: cast(get(c"vkGetMemoryMetalHandleEXT")),
                 get_memory_metal_handle_properties: cast(get(
                     c"vkGetMemoryMetalHandlePropertiesEXT",

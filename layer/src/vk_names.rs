@@ -212,6 +212,12 @@ pub fn structure_type(value: vk::StructureType) -> String {
         vk::StructureType::MEMORY_GET_WIN32_HANDLE_INFO_KHR => {
             "VK_STRUCTURE_TYPE_MEMORY_GET_WIN32_HANDLE_INFO_KHR"
         }
+        vk::StructureType::MEMORY_GET_ZIRCON_HANDLE_INFO_FUCHSIA => {
+            "VK_STRUCTURE_TYPE_MEMORY_GET_ZIRCON_HANDLE_INFO_FUCHSIA"
+        }
+        vk::StructureType::MEMORY_GET_ANDROID_HARDWARE_BUFFER_INFO_ANDROID => {
+            "VK_STRUCTURE_TYPE_MEMORY_GET_ANDROID_HARDWARE_BUFFER_INFO_ANDROID"
+        }
         _ => return format!("{} (VkStructureType {})", value.as_raw(), value.as_raw()),
     };
     name.to_owned()

@@ -53,6 +53,36 @@ pub const METAL_PNEXT: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-pNext-pNext";
 pub const METAL_MEMORY_PARAM: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-memory-parameter";
 pub const METAL_HANDLE_TYPE_PARAM: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-handleType-parameter";
 
+// vkGetMemoryWin32HandleKHR (VK_KHR_external_memory_win32)
+pub const WIN32_KHR_DEVICE_PARAM: &str = "VUID-vkGetMemoryWin32HandleKHR-device-parameter";
+pub const WIN32_KHR_INFO_PARAM: &str =
+    "VUID-vkGetMemoryWin32HandleKHR-pGetWin32HandleInfo-parameter";
+pub const WIN32_KHR_PHANDLE_PARAM: &str = "VUID-vkGetMemoryWin32HandleKHR-pHandle-parameter";
+pub const WIN32_KHR_HANDLE_TYPE_00662: &str = "VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00662";
+pub const WIN32_KHR_HANDLE_TYPE_00663: &str = "VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00663";
+pub const WIN32_KHR_HANDLE_TYPE_00664: &str = "VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00664";
+pub const WIN32_KHR_STYPE: &str = "VUID-VkMemoryGetWin32HandleInfoKHR-sType-sType";
+pub const WIN32_KHR_PNEXT: &str = "VUID-VkMemoryGetWin32HandleInfoKHR-pNext-pNext";
+pub const WIN32_KHR_MEMORY_PARAM: &str = "VUID-VkMemoryGetWin32HandleInfoKHR-memory-parameter";
+pub const WIN32_KHR_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkMemoryGetWin32HandleInfoKHR-handleType-parameter";
+
+// vkGetMemoryZirconHandleFUCHSIA (VK_FUCHSIA_external_memory)
+pub const ZIRCON_DEVICE_PARAM: &str = "VUID-vkGetMemoryZirconHandleFUCHSIA-device-parameter";
+pub const ZIRCON_INFO_PARAM: &str =
+    "VUID-vkGetMemoryZirconHandleFUCHSIA-pGetZirconHandleInfo-parameter";
+pub const ZIRCON_PHANDLE_PARAM: &str =
+    "VUID-vkGetMemoryZirconHandleFUCHSIA-pZirconHandle-parameter";
+pub const ZIRCON_HANDLE_TYPE_04775: &str =
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-04775";
+pub const ZIRCON_HANDLE_TYPE_04776: &str =
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-04776";
+pub const ZIRCON_STYPE: &str = "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-sType-sType";
+pub const ZIRCON_PNEXT: &str = "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-pNext-pNext";
+pub const ZIRCON_MEMORY_PARAM: &str = "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-memory-parameter";
+pub const ZIRCON_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-parameter";
+
 // vkGetMemoryFdPropertiesKHR (VK_KHR_external_memory_fd)
 pub const FD_PROPS_DEVICE_PARAM: &str = "VUID-vkGetMemoryFdPropertiesKHR-device-parameter";
 pub const FD_PROPS_FD_00673: &str = "VUID-vkGetMemoryFdPropertiesKHR-fd-00673";
@@ -181,6 +211,25 @@ pub const ALL: &[&str] = &[
     METAL_PNEXT,
     METAL_MEMORY_PARAM,
     METAL_HANDLE_TYPE_PARAM,
+    WIN32_KHR_DEVICE_PARAM,
+    WIN32_KHR_INFO_PARAM,
+    WIN32_KHR_PHANDLE_PARAM,
+    WIN32_KHR_HANDLE_TYPE_00662,
+    WIN32_KHR_HANDLE_TYPE_00663,
+    WIN32_KHR_HANDLE_TYPE_00664,
+    WIN32_KHR_STYPE,
+    WIN32_KHR_PNEXT,
+    WIN32_KHR_MEMORY_PARAM,
+    WIN32_KHR_HANDLE_TYPE_PARAM,
+    ZIRCON_DEVICE_PARAM,
+    ZIRCON_INFO_PARAM,
+    ZIRCON_PHANDLE_PARAM,
+    ZIRCON_HANDLE_TYPE_04775,
+    ZIRCON_HANDLE_TYPE_04776,
+    ZIRCON_STYPE,
+    ZIRCON_PNEXT,
+    ZIRCON_MEMORY_PARAM,
+    ZIRCON_HANDLE_TYPE_PARAM,
     FD_PROPS_DEVICE_PARAM,
     FD_PROPS_FD_00673,
     FD_PROPS_HANDLE_TYPE_00674,

@@ -502,7 +502,7 @@ impl Instance {
         let names = ash::ext::debug_utils::Device::new(&self.instance, &device);
         let gdpa = self.instance.fp_v1_0().get_device_proc_addr;
         // SAFETY: a live device and NUL-terminated names; each pointer is cast to its own type.
-        let (remote_address, win32_handle, metal_handle) = unsafe {
+        let (remote_address, win32_handle, metal_handle, win32_handle_khr, zircon_handle) = unsafe {
             let get = |name: &CStr| gdpa(device.handle(), name.as_ptr());
             (
                 get(c"vkGetMemoryRemoteAddressNV")
@@ -511,6 +511,10 @@ impl Instance {
                     .map(|f| std::mem::transmute::<_, vk::PFN_vkGetMemoryWin32HandleNV>(f)),
                 get(c"vkGetMemoryMetalHandleEXT")
                     .map(|f| std::mem::transmute::<_, PfnGetMemoryMetalHandle>(f)),
+                get(c"vkGetMemoryWin32HandleKHR")
+                    .map(|f| std::mem::transmute::<_, vk::PFN_vkGetMemoryWin32HandleKHR>(f)),
+                get(c"vkGetMemoryZirconHandleFUCHSIA")
+                    .map(|f| std::mem::transmute::<_, vk::PFN_vkGetMemoryZirconHandleFUCHSIA>(f)),
             )
         };
         Device {
@@ -520,6 +524,8 @@ impl Instance {
             remote_address,
             win32_handle,
             metal_handle,
+            win32_handle_khr,
+            zircon_handle,
             extensions: extensions.iter().map(|&e| e.to_owned()).collect(),
             rdma_feature,
         }
@@ -618,6 +624,8 @@ pub struct Device {
     pub remote_address: Option<vk::PFN_vkGetMemoryRemoteAddressNV>,
     pub win32_handle: Option<vk::PFN_vkGetMemoryWin32HandleNV>,
     pub metal_handle: Option<PfnGetMemoryMetalHandle>,
+    pub win32_handle_khr: Option<vk::PFN_vkGetMemoryWin32HandleKHR>,
+    pub zircon_handle: Option<vk::PFN_vkGetMemoryZirconHandleFUCHSIA>,
     /// The extensions it was created with, and whether the RDMA feature was enabled.
     pub extensions: Vec<CString>,
     pub rdma_feature: bool,

@@ -16,9 +16,12 @@ use std::ptr::{null, null_mut};
 
 /// What `vkAllocateMemory`'s `pMemory` slot is pre-filled with.
 pub const MEMORY_SENTINEL: u64 = 0x5e5e_5e5e;
+/// What `vkGetMemoryZirconHandleFUCHSIA`'s `zx_handle_t` slot is pre-filled with.
+pub const ZIRCON_SENTINEL: u32 = 0x5e5e_5e5e;
 
-/// The layout `VkMemoryGetFdInfoKHR`, `VkMemoryGetRemoteAddressInfoNV` and
-/// `VkMemoryGetMetalHandleInfoEXT` share.
+/// The layout `VkMemoryGetFdInfoKHR`, `VkMemoryGetRemoteAddressInfoNV`,
+/// `VkMemoryGetMetalHandleInfoEXT`, `VkMemoryGetWin32HandleInfoKHR` and
+/// `VkMemoryGetZirconHandleInfoFUCHSIA` share.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct RawInfo {
@@ -65,6 +68,12 @@ pub fn info_s_type(command: Command) -> Option<vk::StructureType> {
             Some(vk::StructureType::MEMORY_GET_REMOTE_ADDRESS_INFO_NV)
         }
         Command::GetMemoryMetalHandle => Some(METAL_INFO_STYPE),
+        Command::GetMemoryWin32HandleKhr => {
+            Some(vk::StructureType::MEMORY_GET_WIN32_HANDLE_INFO_KHR)
+        }
+        Command::GetMemoryZirconHandle => {
+            Some(vk::StructureType::MEMORY_GET_ZIRCON_HANDLE_INFO_FUCHSIA)
+        }
         Command::AllocateMemory => Some(vk::StructureType::MEMORY_ALLOCATE_INFO),
         Command::GetMemoryWin32Handle | Command::FreeMemory => None,
     }
@@ -183,6 +192,8 @@ pub fn counted(command: Command) -> &'static CStr {
         Command::GetMemoryRemoteAddress => c"vkGetMemoryRemoteAddressNV",
         Command::GetMemoryWin32Handle => c"vkGetMemoryWin32HandleNV",
         Command::GetMemoryMetalHandle => c"vkGetMemoryMetalHandleEXT",
+        Command::GetMemoryWin32HandleKhr => c"vkGetMemoryWin32HandleKHR",
+        Command::GetMemoryZirconHandle => c"vkGetMemoryZirconHandleFUCHSIA",
         Command::AllocateMemory => c"vkAllocateMemory",
         Command::FreeMemory => c"vkFreeMemory",
     }
@@ -248,6 +259,20 @@ pub unsafe fn call(command: Command, dev: &Device, args: &Args) -> Called {
             let info = info.cast::<MemoryGetMetalHandleInfo>();
             let result = unsafe { get(device, info, pointer_out(&mut handle)) };
             Called::of(result, handle as u64, sentinel)
+        }
+        Command::GetMemoryWin32HandleKhr => {
+            let get = dev.win32_handle_khr.expect("vkGetMemoryWin32HandleKHR");
+            let mut handle = POINTER_SENTINEL as vk::HANDLE;
+            let out: *mut vk::HANDLE = if output_null { null_mut() } else { &mut handle };
+            let result = unsafe { get(device, info.cast(), out) };
+            Called::of(result, handle as u64, sentinel)
+        }
+        Command::GetMemoryZirconHandle => {
+            let get = dev.zircon_handle.expect("vkGetMemoryZirconHandleFUCHSIA");
+            let mut handle = ZIRCON_SENTINEL;
+            let out: *mut u32 = if output_null { null_mut() } else { &mut handle };
+            let result = unsafe { get(device, info.cast(), out) };
+            Called::of(result, u64::from(handle), u64::from(ZIRCON_SENTINEL))
         }
         Command::GetMemoryWin32Handle => {
             let get = dev.win32_handle.expect("vkGetMemoryWin32HandleNV");

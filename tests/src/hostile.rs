@@ -206,6 +206,8 @@ pub fn export_device(inst: &Instance) -> Device {
             ash::nv::external_memory::NAME,
             ash::nv::external_memory_win32::NAME,
             c"VK_EXT_external_memory_metal",
+            ash::khr::external_memory_win32::NAME,
+            ash::fuchsia::external_memory::NAME,
         ],
         true,
     )

@@ -91,6 +91,29 @@ const METAL_HANDLE: Export = Export {
     ..FD
 };
 
+/// Exported as a global share handle, which may be exported again and again (an NT handle type
+/// would be `VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00663` after the first success; the
+/// other types are not in the export, so no call counts as an NT export).
+const WIN32_HANDLE_KHR: Export = Export {
+    command: Command::GetMemoryWin32HandleKhr,
+    info_param: Some("pGetWin32HandleInfo"),
+    output_param: "pHandle",
+    export: Some(ht::OPAQUE_WIN32_KMT),
+    good: ht::OPAQUE_WIN32_KMT,
+    driver_result: |_| SUCCESS,
+    ..FD
+};
+
+const ZIRCON_HANDLE: Export = Export {
+    command: Command::GetMemoryZirconHandle,
+    info_param: Some("pGetZirconHandleInfo"),
+    output_param: "pZirconHandle",
+    export: Some(ht::ZIRCON_VMO),
+    good: ht::ZIRCON_VMO,
+    driver_result: |_| SUCCESS,
+    ..FD
+};
+
 const WIN32_HANDLE: Export = Export {
     command: Command::GetMemoryWin32Handle,
     info_param: None,
@@ -432,6 +455,18 @@ fn vk_get_memory_metal_handle_ext_hostile_matrix() {
 fn vk_get_memory_win32_handle_nv_hostile_matrix() {
     let cases = export_table(&WIN32_HANDLE);
     eprintln!("vkGetMemoryWin32HandleNV: {cases} cases");
+}
+
+#[test]
+fn vk_get_memory_win32_handle_khr_hostile_matrix() {
+    let cases = export_table(&WIN32_HANDLE_KHR);
+    eprintln!("vkGetMemoryWin32HandleKHR: {cases} cases");
+}
+
+#[test]
+fn vk_get_memory_zircon_handle_fuchsia_hostile_matrix() {
+    let cases = export_table(&ZIRCON_HANDLE);
+    eprintln!("vkGetMemoryZirconHandleFUCHSIA: {cases} cases");
 }
 
 // ---- The registry's structure types ----

@@ -26,7 +26,8 @@ use exportcheck_tests::expect::{self, device_name, memory_name};
 use exportcheck_tests::hostile::export_device;
 use exportcheck_tests::ids::FREE;
 use exportcheck_tests::model::handle_type::{
-    MTLBUFFER, NV_OPAQUE_WIN32, NV_OPAQUE_WIN32_KMT, OPAQUE_FD, RDMA_ADDRESS,
+    MTLBUFFER, NV_OPAQUE_WIN32, NV_OPAQUE_WIN32_KMT, OPAQUE_FD, OPAQUE_WIN32_KMT, RDMA_ADDRESS,
+    ZIRCON_VMO,
 };
 use exportcheck_tests::model::{self, Allocation, Command};
 use exportcheck_tests::test_driver::{self, Calls};
@@ -114,7 +115,7 @@ const FD: Cmd = Cmd {
     on_lavapipe: true,
 };
 
-const COMMANDS: [Cmd; 6] = [
+const COMMANDS: [Cmd; 8] = [
     FD,
     Cmd {
         command: Command::GetMemoryRemoteAddress,
@@ -178,6 +179,54 @@ const COMMANDS: [Cmd; 6] = [
         good: MTLBUFFER,
         good_name: "VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLBUFFER_BIT_EXT",
         without: &[c"VK_EXT_external_memory_metal"],
+        on_lavapipe: false,
+        ..FD
+    },
+    Cmd {
+        command: Command::GetMemoryWin32HandleKhr,
+        info: Some(InfoNames {
+            param: "pGetWin32HandleInfo",
+            structure: "VkMemoryGetWin32HandleInfoKHR",
+            s_type: "VK_STRUCTURE_TYPE_MEMORY_GET_WIN32_HANDLE_INFO_KHR",
+            wrong: (
+                vk::StructureType::MEMORY_GET_FD_INFO_KHR,
+                "VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR",
+            ),
+        }),
+        output: Some("pHandle"),
+        output_kind: Output::Stable,
+        memory_field: Some("pGetWin32HandleInfo->memory"),
+        // A global share handle: exporting it again is valid (an NT handle is exported at most
+        // once per memory, VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00663).
+        export: Some(OPAQUE_WIN32_KMT),
+        export_says: "VkExportMemoryAllocateInfo::handleTypes = \
+                      VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT_BIT",
+        good: OPAQUE_WIN32_KMT,
+        good_name: "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT_BIT",
+        without: &[ash::khr::external_memory_win32::NAME],
+        on_lavapipe: false,
+        ..FD
+    },
+    Cmd {
+        command: Command::GetMemoryZirconHandle,
+        info: Some(InfoNames {
+            param: "pGetZirconHandleInfo",
+            structure: "VkMemoryGetZirconHandleInfoFUCHSIA",
+            s_type: "VK_STRUCTURE_TYPE_MEMORY_GET_ZIRCON_HANDLE_INFO_FUCHSIA",
+            wrong: (
+                vk::StructureType::MEMORY_GET_FD_INFO_KHR,
+                "VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR",
+            ),
+        }),
+        output: Some("pZirconHandle"),
+        output_kind: Output::Stable,
+        memory_field: Some("pGetZirconHandleInfo->memory"),
+        export: Some(ZIRCON_VMO),
+        export_says: "VkExportMemoryAllocateInfo::handleTypes = \
+                      VK_EXTERNAL_MEMORY_HANDLE_TYPE_ZIRCON_VMO_BIT_FUCHSIA",
+        good: ZIRCON_VMO,
+        good_name: "VK_EXTERNAL_MEMORY_HANDLE_TYPE_ZIRCON_VMO_BIT_FUCHSIA",
+        without: &[ash::fuchsia::external_memory::NAME],
         on_lavapipe: false,
         ..FD
     },

@@ -9,6 +9,8 @@ const COMMAND_ORDER: &[&str] = &[
     "vkGetMemoryRemoteAddressNV",
     "vkGetMemoryWin32HandleNV",
     "vkGetMemoryMetalHandleEXT",
+    "vkGetMemoryWin32HandleKHR",
+    "vkGetMemoryZirconHandleFUCHSIA",
     "vkGetMemoryFdPropertiesKHR",
     "vkGetMemoryHostPointerPropertiesEXT",
     "vkGetMemoryMetalHandlePropertiesEXT",

@@ -45,6 +45,27 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkMemoryGetMetalHandleInfoEXT-pNext-pNext",
     "VUID-VkMemoryGetMetalHandleInfoEXT-memory-parameter",
     "VUID-VkMemoryGetMetalHandleInfoEXT-handleType-parameter",
+    // vkGetMemoryWin32HandleKHR
+    "VUID-vkGetMemoryWin32HandleKHR-device-parameter",
+    "VUID-vkGetMemoryWin32HandleKHR-pGetWin32HandleInfo-parameter",
+    "VUID-vkGetMemoryWin32HandleKHR-pHandle-parameter",
+    "VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00662",
+    "VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00663",
+    "VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00664",
+    "VUID-VkMemoryGetWin32HandleInfoKHR-sType-sType",
+    "VUID-VkMemoryGetWin32HandleInfoKHR-pNext-pNext",
+    "VUID-VkMemoryGetWin32HandleInfoKHR-memory-parameter",
+    "VUID-VkMemoryGetWin32HandleInfoKHR-handleType-parameter",
+    // vkGetMemoryZirconHandleFUCHSIA
+    "VUID-vkGetMemoryZirconHandleFUCHSIA-device-parameter",
+    "VUID-vkGetMemoryZirconHandleFUCHSIA-pGetZirconHandleInfo-parameter",
+    "VUID-vkGetMemoryZirconHandleFUCHSIA-pZirconHandle-parameter",
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-04775",
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-04776",
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-sType-sType",
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-pNext-pNext",
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-memory-parameter",
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-parameter",
     // vkGetMemoryFdPropertiesKHR
     "VUID-vkGetMemoryFdPropertiesKHR-device-parameter",
     "VUID-vkGetMemoryFdPropertiesKHR-fd-00673",
@@ -269,6 +290,8 @@ fn severities_and_test_locations_match_the_design() {
         ("vkGetMemoryRemoteAddressNV", E2e::TestDriver),
         ("vkGetMemoryWin32HandleNV", E2e::TestDriver),
         ("vkGetMemoryMetalHandleEXT", E2e::TestDriver),
+        ("vkGetMemoryZirconHandleFUCHSIA", E2e::TestDriver),
+        ("vkGetMemoryWin32HandleKHR", E2e::TestDriver),
     ];
     for (command, e2e) in by_command {
         for e in catalog()
@@ -319,7 +342,7 @@ fn device_parameter_vuids_explain_the_loader_trampoline() {
         assert_eq!(e.note.as_deref(), Some(DEVICE_PARAMETER_NOTE), "{}", e.id);
         assert_ne!(e.e2e, E2e::UnitOnly, "{}", e.id);
     }
-    assert_eq!(count, 9);
+    assert_eq!(count, 11);
 }
 
 /// The project's copy of the reference registry is the one the project was given beside it

@@ -70,16 +70,21 @@ impl Context<'_> {
     #[must_use]
     pub fn catalog_line(&self) -> String {
         let c = self.coverage;
-        let spec = self
-            .catalog
-            .entries()
-            .iter()
-            .filter(|e| e.origin == exportcheck_vuids::Origin::Spec)
-            .count();
+        let spec = |checked: bool| {
+            self.catalog
+                .entries()
+                .iter()
+                .filter(|e| e.origin == exportcheck_vuids::Origin::Spec)
+                .filter(|e| e.is_checked() == checked)
+                .count()
+        };
         format!(
-            "{} IDs ({spec} spec, {} the layer's own), written against Vulkan {}",
+            "{} IDs ({} spec checked, {} the layer's own; {} spec rules listed as not checked), \
+             written against Vulkan {}",
             self.catalog.entries().len(),
+            spec(true),
             c.layer.len(),
+            spec(false),
             self.catalog.spec_version
         )
     }

@@ -8,16 +8,20 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-/// The registry keys whose VUIDs are in scope: the four export commands, their info
-/// structures, and the allocation-time export structures.
-pub const SCOPE: [&str; 16] = [
+/// The registry keys whose VUIDs are in scope: the export commands, their info structures, and
+/// the allocation-time export structures, the handle-property queries and their output structures.
+pub const SCOPE: &[&str] = &[
     "vkGetMemoryFdKHR",
     "vkGetMemoryRemoteAddressNV",
     "vkGetMemoryWin32HandleNV",
     "vkGetMemoryMetalHandleEXT",
+    "vkGetMemoryWin32HandleKHR",
+    "vkGetMemoryZirconHandleFUCHSIA",
     "VkMemoryGetFdInfoKHR",
     "VkMemoryGetRemoteAddressInfoNV",
     "VkMemoryGetMetalHandleInfoEXT",
+    "VkMemoryGetWin32HandleInfoKHR",
+    "VkMemoryGetZirconHandleInfoFUCHSIA",
     "VkExportMemoryAllocateInfo",
     "VkExportMemoryAllocateInfoNV",
     "vkGetMemoryFdPropertiesKHR",
@@ -37,6 +41,8 @@ pub fn key_command(key: &str) -> Option<&str> {
         "VkMemoryGetFdInfoKHR" => Some("vkGetMemoryFdKHR"),
         "VkMemoryGetRemoteAddressInfoNV" => Some("vkGetMemoryRemoteAddressNV"),
         "VkMemoryGetMetalHandleInfoEXT" => Some("vkGetMemoryMetalHandleEXT"),
+        "VkMemoryGetWin32HandleInfoKHR" => Some("vkGetMemoryWin32HandleKHR"),
+        "VkMemoryGetZirconHandleInfoFUCHSIA" => Some("vkGetMemoryZirconHandleFUCHSIA"),
         "VkMemoryFdPropertiesKHR" => Some("vkGetMemoryFdPropertiesKHR"),
         "VkMemoryHostPointerPropertiesEXT" => Some("vkGetMemoryHostPointerPropertiesEXT"),
         "VkMemoryMetalHandlePropertiesEXT" => Some("vkGetMemoryMetalHandlePropertiesEXT"),
@@ -119,7 +125,7 @@ impl Registry {
             }
         }
         let mut seen = HashSet::new();
-        for key in SCOPE {
+        for &key in SCOPE {
             let Some(sections) = file.validation.get(key) else {
                 continue;
             };
@@ -143,7 +149,7 @@ impl Registry {
             all: subset.vuids.keys().cloned().collect(),
             ..Registry::default()
         };
-        for key in SCOPE {
+        for &key in SCOPE {
             for (id, text) in &subset.vuids {
                 if id.split('-').nth(1) == Some(key) {
                     registry.in_scope.push(Vuid {
@@ -308,7 +314,7 @@ pub(crate) mod tests {
             Some("vkGetMemoryWin32HandleNV")
         );
         assert_eq!(key_command("VkSomethingElse"), None);
-        for key in SCOPE {
+        for &key in SCOPE {
             assert!(key_command(key).is_some(), "{key}");
         }
     }

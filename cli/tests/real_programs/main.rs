@@ -13,6 +13,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod setup;
+mod zink;
 
 use common::{exportcheck, texts};
 use setup::{HELPER, KHRONOS, OURS};

@@ -115,23 +115,35 @@ pub fn piglit_env(c: &mut Command, piglit: &Path) {
         .env("VK_LOADER_DEBUG", "layer");
 }
 
-/// The layers of the device chain as the loader reports them (`VK_LOADER_DEBUG=layer`), from
-/// the app down, without Mesa's implicit device-select layer.
+/// The layers of the (first) device chain as the loader reports them (`VK_LOADER_DEBUG=layer`),
+/// from the app down, without Mesa's implicit device-select layer.
 pub fn device_stack(loader_log: &str) -> Vec<String> {
-    let mut lines = loader_log
-        .lines()
-        .skip_while(|l| !l.contains("vkCreateDevice layer callstack setup to:"));
-    let mut stack = Vec::new();
-    for line in lines.by_ref() {
+    device_stacks(loader_log)
+        .into_iter()
+        .next()
+        .unwrap_or_default()
+}
+
+/// The layers of every device chain the loader set up, in order, as [`device_stack`] reads one.
+pub fn device_stacks(loader_log: &str) -> Vec<Vec<String>> {
+    let mut stacks = Vec::new();
+    let mut current: Option<Vec<String>> = None;
+    for line in loader_log.lines() {
+        if line.contains("vkCreateDevice layer callstack setup to:") {
+            current = Some(Vec::new());
+            continue;
+        }
+        let Some(stack) = current.as_mut() else {
+            continue;
+        };
         let word = line.trim_start_matches("LAYER:").trim();
         if word == "<Device>" {
-            break;
-        }
-        if word.starts_with("VK_LAYER_") && word != "VK_LAYER_MESA_device_select" {
+            stacks.extend(current.take());
+        } else if word.starts_with("VK_LAYER_") && word != "VK_LAYER_MESA_device_select" {
             stack.push(word.to_owned());
         }
     }
-    stack
+    stacks
 }
 
 /// The IDs of the Khronos layer's messages in its log, sorted (handles differ between runs).

@@ -97,6 +97,7 @@ pub unsafe extern "system" fn create_device(
                 instance,
                 memories: Default::default(),
                 contract: Default::default(),
+                nt_handle_exports: Default::default(),
                 freed: Default::default(),
                 memory_names: Default::default(),
                 names: maps::handle_map(4),

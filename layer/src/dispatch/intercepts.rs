@@ -11,10 +11,13 @@ use crate::commands::get_memory_host_pointer_properties::get_memory_host_pointer
 use crate::commands::get_memory_metal_handle::get_memory_metal_handle_ext;
 use crate::commands::get_memory_metal_handle_properties::get_memory_metal_handle_properties_ext;
 use crate::commands::get_memory_remote_address::get_memory_remote_address_nv;
+use crate::commands::get_memory_win32_handle::get_memory_win32_handle_khr;
 use crate::commands::get_memory_win32_handle_nv::get_memory_win32_handle_nv;
+use crate::commands::get_memory_zircon_handle::get_memory_zircon_handle_fuchsia;
 use crate::commands::{device, instance, memory, names, resources};
 use crate::rules::{
-    fd, fd_properties, host_pointer_properties, metal, metal_properties, rdma, win32_nv,
+    fd, fd_properties, host_pointer_properties, metal, metal_properties, rdma, win32_khr, win32_nv,
+    zircon,
 };
 use crate::state::DeviceState;
 use ash::vk;
@@ -168,6 +171,22 @@ pub const INTERCEPTS: &[Intercept] = &[
         level: device(|s| {
             (metal_properties::COMMAND.is_enabled)(&s.facts.extensions)
                 && s.next.get_memory_metal_handle_properties.is_some()
+        }),
+    },
+    Intercept {
+        name: b"vkGetMemoryWin32HandleKHR",
+        function: || void_fn!(get_memory_win32_handle_khr),
+        level: device(|s| {
+            (win32_khr::COMMAND.is_enabled)(&s.facts.extensions)
+                && s.next.get_memory_win32_handle.is_some()
+        }),
+    },
+    Intercept {
+        name: b"vkGetMemoryZirconHandleFUCHSIA",
+        function: || void_fn!(get_memory_zircon_handle_fuchsia),
+        level: device(|s| {
+            (zircon::COMMAND.is_enabled)(&s.facts.extensions)
+                && s.next.get_memory_zircon_handle.is_some()
         }),
     },
     Intercept {

@@ -33,6 +33,18 @@ pub trait ExportEntry {
     /// contract allows.
     unsafe fn read(args: &Self::Args) -> (StructArg<InfoFields>, bool);
 
+    /// The command's rules about earlier calls, on live memory of the device: what `state`
+    /// remembers of them, judged by the command's rules (their findings are written by its
+    /// `describe_values` like the others'). None by default.
+    #[inline(always)]
+    fn evaluate_history(
+        _state: &DeviceState,
+        _info: &InfoFields,
+        _memory: &MemoryRecord,
+    ) -> Broken {
+        Broken::NONE
+    }
+
     /// Calls the next layer with the app's own arguments, as the app made them; after a valid
     /// call that succeeded, checks and records what the driver returned. `None` when the next
     /// layer lacks the command.
@@ -140,7 +152,13 @@ pub unsafe fn run<E: ExportEntry>(device: vk::Device, args: E::Args) -> vk::Resu
                     StructArg::Valid(fields) => lookup(state, fields.memory, memo),
                     _ => MemoryLookup::Null,
                 };
-                let broken = evaluate_parts(cmd, &state.facts, &info, output_null, &memory);
+                let broken = match (&info, &memory) {
+                    (StructArg::Valid(fields), MemoryLookup::Live(record)) => {
+                        evaluate_parts(cmd, &state.facts, &info, output_null, &memory)
+                            .and(E::evaluate_history(state, fields, record))
+                    }
+                    _ => evaluate_parts(cmd, &state.facts, &info, output_null, &memory),
+                };
                 let mut valid_call = true;
                 if !broken.is_empty() || fault_injection::injecting_panics() {
                     match judge(cmd, state, (&info, output_null, &memory), broken) {

@@ -1,7 +1,7 @@
 use super::*;
 use crate::rules::common::{describe_allocation, unknown_device};
 use crate::rules::fixtures::*;
-use crate::rules::{fd, metal, rdma, win32_nv};
+use crate::rules::{fd, metal, rdma, win32_khr, win32_nv, zircon};
 use crate::state::AllocationFacts;
 use crate::vk_ext::HANDLE_TYPE_MTLBUFFER;
 use crate::vuid;
@@ -26,6 +26,16 @@ fn commands() -> Vec<(&'static ExportCommand, u32, AllocationFacts)> {
             exported(HANDLE_TYPE_MTLBUFFER),
         ),
         (&win32_nv::COMMAND, win32.as_raw(), win32_facts),
+        (
+            &win32_khr::COMMAND,
+            vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32.as_raw(),
+            exported(vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32),
+        ),
+        (
+            &zircon::COMMAND,
+            vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA.as_raw(),
+            exported(vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA),
+        ),
     ]
 }
 

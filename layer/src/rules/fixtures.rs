@@ -30,6 +30,7 @@ pub fn fd_device() -> DeviceFacts {
         nv_external_memory_rdma: true,
         nv_external_memory: true,
         nv_external_memory_win32: true,
+        khr_external_memory_win32: true,
         ext_external_memory_metal: true,
         ext_external_memory_host: true,
         android_external_memory_android_hardware_buffer: true,

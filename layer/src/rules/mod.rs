@@ -16,7 +16,9 @@ pub mod metal_properties;
 pub mod query;
 pub mod rdma;
 pub mod resource_export;
+pub mod win32_khr;
 pub mod win32_nv;
+pub mod zircon;
 
 #[cfg(test)]
 mod evaluate_tests;

@@ -6,6 +6,7 @@ use super::freed::RecentlyFreed;
 use super::instance::InstanceState;
 use super::live_memory::LiveMemories;
 use super::maps::HandleMap;
+use super::nt_handles::NtHandleExports;
 use super::resources::Resources;
 use crate::finding::ObjectRef;
 use crate::next_layer::DeviceDispatch;
@@ -23,6 +24,7 @@ pub struct EnabledExtensions {
     pub nv_external_memory_rdma: bool,
     pub nv_external_memory: bool,
     pub nv_external_memory_win32: bool,
+    pub khr_external_memory_win32: bool,
     pub ext_external_memory_metal: bool,
     pub ext_external_memory_host: bool,
     pub android_external_memory_android_hardware_buffer: bool,
@@ -42,6 +44,7 @@ impl EnabledExtensions {
             b"VK_NV_external_memory_rdma" => &mut self.nv_external_memory_rdma,
             b"VK_NV_external_memory" => &mut self.nv_external_memory,
             b"VK_NV_external_memory_win32" => &mut self.nv_external_memory_win32,
+            b"VK_KHR_external_memory_win32" => &mut self.khr_external_memory_win32,
             b"VK_EXT_external_memory_metal" => &mut self.ext_external_memory_metal,
             b"VK_EXT_external_memory_host" => &mut self.ext_external_memory_host,
             b"VK_ANDROID_external_memory_android_hardware_buffer" => {
@@ -127,6 +130,8 @@ pub struct DeviceState {
     pub memories: LiveMemories,
     /// The driver-contract checks' own state.
     pub contract: ContractState,
+    /// The NT handle types each live memory object was exported as (`vkGetMemoryWin32HandleKHR`).
+    pub nt_handle_exports: NtHandleExports,
     /// Recently freed memory, to name the object of a use after free.
     pub freed: RecentlyFreed,
     /// Whether the app ever named a `VkDeviceMemory` (else freeing skips the names map).

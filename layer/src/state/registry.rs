@@ -139,6 +139,7 @@ pub fn take_allocation(device: &DeviceState, memory: u64) -> Option<PackedAlloca
 /// dropped from the names map); the driver-contract probes forget it.
 pub fn remember_free(device: &DeviceState, memory: u64, allocation: PackedAllocation) {
     device.contract.forget(memory);
+    device.nt_handle_exports.forget(memory);
     let name = if device.memory_names.load(Ordering::Relaxed) {
         device
             .names

@@ -70,6 +70,12 @@ pub struct Misbehave {
     pub null_win32_handle: bool,
     /// `vkGetMemoryMetalHandleEXT` returns `VK_SUCCESS` with a NULL handle.
     pub null_metal_handle: bool,
+    /// `vkGetMemoryWin32HandleKHR` returns `VK_SUCCESS` with a NULL handle.
+    pub null_win32_handle_khr: bool,
+    /// `vkGetMemoryZirconHandleFUCHSIA` returns `VK_SUCCESS` with `ZX_HANDLE_INVALID` (0).
+    pub invalid_zircon_handle: bool,
+    /// `vkGetMemoryAndroidHardwareBufferANDROID` returns `VK_SUCCESS` with a NULL buffer.
+    pub null_android_hardware_buffer: bool,
 }
 
 /// What backs a new (not imported) allocation.
@@ -117,7 +123,7 @@ pub struct Config {
 }
 
 /// The device extensions exposed by default.
-pub const DEFAULT_DEVICE_EXTENSIONS: [&str; 10] = [
+pub const DEFAULT_DEVICE_EXTENSIONS: [&str; 13] = [
     "VK_KHR_external_memory",
     "VK_KHR_external_memory_fd",
     "VK_EXT_external_memory_dma_buf",
@@ -125,6 +131,9 @@ pub const DEFAULT_DEVICE_EXTENSIONS: [&str; 10] = [
     "VK_NV_external_memory",
     "VK_NV_external_memory_win32",
     "VK_EXT_external_memory_metal",
+    "VK_KHR_external_memory_win32",
+    "VK_FUCHSIA_external_memory",
+    "VK_ANDROID_external_memory_android_hardware_buffer",
     "VK_KHR_dedicated_allocation",
     "VK_KHR_get_memory_requirements2",
     "VK_KHR_bind_memory2",
@@ -180,6 +189,14 @@ impl Default for Config {
     }
 }
 
+/// The handle types of `VK_KHR_external_memory_win32` (the opaque NT and global share handles),
+/// `VK_FUCHSIA_external_memory` and `VK_ANDROID_external_memory_android_hardware_buffer` that
+/// the driver supports by default.
+const WIN32_ZIRCON_AHB_TYPES: u32 = vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32.as_raw()
+    | vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32_KMT.as_raw()
+    | vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA.as_raw()
+    | vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID.as_raw();
+
 /// The same properties for buffers and images, whatever the usage.
 fn default_external_memory() -> BTreeMap<u32, HandleTypeSupport> {
     let export_import = (vk::ExternalMemoryFeatureFlags::EXPORTABLE
@@ -193,7 +210,8 @@ fn default_external_memory() -> BTreeMap<u32, HandleTypeSupport> {
         | vk::ExternalMemoryHandleTypeFlags::RDMA_ADDRESS_NV.as_raw()
         | HANDLE_TYPE_MTLBUFFER
         | HANDLE_TYPE_MTLTEXTURE
-        | HANDLE_TYPE_MTLHEAP;
+        | HANDLE_TYPE_MTLHEAP
+        | WIN32_ZIRCON_AHB_TYPES;
     let same = |bit: u32, features: u32| {
         (
             bit,
@@ -220,6 +238,22 @@ fn default_external_memory() -> BTreeMap<u32, HandleTypeSupport> {
         same(HANDLE_TYPE_MTLBUFFER, export_import),
         same(HANDLE_TYPE_MTLTEXTURE, export_import),
         same(HANDLE_TYPE_MTLHEAP, export_import),
+        same(
+            vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32.as_raw(),
+            export_import,
+        ),
+        same(
+            vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32_KMT.as_raw(),
+            export_import,
+        ),
+        same(
+            vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA.as_raw(),
+            export_import,
+        ),
+        same(
+            vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID.as_raw(),
+            export_import,
+        ),
     ]
     .into_iter()
     .collect()
@@ -577,6 +611,7 @@ mod tests {
             c.external_memory[&HANDLE_TYPE_MTLHEAP].buffers.compatible,
             0x1 | 0x200
                 | 0x1000
+                | WIN32_ZIRCON_AHB_TYPES
                 | HANDLE_TYPE_MTLBUFFER
                 | HANDLE_TYPE_MTLTEXTURE
                 | HANDLE_TYPE_MTLHEAP

@@ -64,6 +64,19 @@ pub const REMOTE_ADDRESS_BASE: u64 = 0x7D00_0000_0000;
 pub const WIN32_HANDLE_BASE: u64 = 0x5700_0000_0000;
 /// Base of the values returned by `vkGetMemoryMetalHandleEXT`.
 pub const METAL_HANDLE_BASE: u64 = 0x4D00_0000_0000;
+/// Base of the values returned by `vkGetMemoryWin32HandleKHR`.
+pub const WIN32_KHR_HANDLE_BASE: u64 = 0x5800_0000_0000;
+/// Base of the pointers returned by `vkGetMemoryAndroidHardwareBufferANDROID`.
+pub const ANDROID_HARDWARE_BUFFER_BASE: u64 = 0x4100_0000_0000;
+/// Base of the `zx_handle_t` values returned by `vkGetMemoryZirconHandleFUCHSIA` (32 bits: the
+/// allocation's number wraps at 2^21).
+pub const ZIRCON_HANDLE_BASE: u32 = 0x2000_0000;
+
+/// The `zx_handle_t` for allocation `id` and handle type `bits`: non-zero, stable, distinct per
+/// allocation (below 2^21 of them) and handle type.
+pub fn zircon_handle_value(id: u64, bits: u32) -> u32 {
+    ZIRCON_HANDLE_BASE | (((id & 0x1f_ffff) as u32) << 8) | type_index(bits) as u32
+}
 
 /// Which handle type, as a number below 0x100: bit index + 1 for one bit, else `0x80 | low bits`.
 fn type_index(bits: u32) -> u64 {
@@ -603,6 +616,108 @@ pub(crate) unsafe extern "system" fn get_memory_metal_handle(
     )
 }
 
+pub(crate) unsafe extern "system" fn get_memory_win32_handle_khr(
+    device: vk::Device,
+    p_info: *const vk::MemoryGetWin32HandleInfoKHR<'_>,
+    p_handle: *mut vk::HANDLE,
+) -> vk::Result {
+    entry(
+        "vkGetMemoryWin32HandleKHR",
+        vk::Result::ERROR_UNKNOWN,
+        || {
+            // SAFETY: valid or NULL pointers (Vulkan contract).
+            let (Some(info), Some(out)) =
+                (unsafe { p_info.as_ref() }, unsafe { p_handle.as_mut() })
+            else {
+                return vk::Result::ERROR_UNKNOWN;
+            };
+            crate::counters::record_p_next("vkGetMemoryWin32HandleKHR", info.p_next);
+            let bits = info.handle_type.as_raw();
+            match with_allocation(device, info.memory, |dev, a| {
+                if dev.config.misbehave.null_win32_handle_khr {
+                    0
+                } else {
+                    handle_value(WIN32_KHR_HANDLE_BASE, a.id, bits)
+                }
+            }) {
+                Some(h) => {
+                    *out = h as vk::HANDLE;
+                    vk::Result::SUCCESS
+                }
+                None => vk::Result::ERROR_UNKNOWN,
+            }
+        },
+    )
+}
+
+pub(crate) unsafe extern "system" fn get_memory_zircon_handle(
+    device: vk::Device,
+    p_info: *const vk::MemoryGetZirconHandleInfoFUCHSIA<'_>,
+    p_handle: *mut vk::zx_handle_t,
+) -> vk::Result {
+    entry(
+        "vkGetMemoryZirconHandleFUCHSIA",
+        vk::Result::ERROR_UNKNOWN,
+        || {
+            // SAFETY: valid or NULL pointers (Vulkan contract).
+            let (Some(info), Some(out)) =
+                (unsafe { p_info.as_ref() }, unsafe { p_handle.as_mut() })
+            else {
+                return vk::Result::ERROR_UNKNOWN;
+            };
+            crate::counters::record_p_next("vkGetMemoryZirconHandleFUCHSIA", info.p_next);
+            let bits = info.handle_type.as_raw();
+            match with_allocation(device, info.memory, |dev, a| {
+                if dev.config.misbehave.invalid_zircon_handle {
+                    0
+                } else {
+                    zircon_handle_value(a.id, bits)
+                }
+            }) {
+                Some(h) => {
+                    *out = h;
+                    vk::Result::SUCCESS
+                }
+                None => vk::Result::ERROR_UNKNOWN,
+            }
+        },
+    )
+}
+
+pub(crate) unsafe extern "system" fn get_memory_android_hardware_buffer(
+    device: vk::Device,
+    p_info: *const vk::MemoryGetAndroidHardwareBufferInfoANDROID<'_>,
+    p_buffer: *mut *mut vk::AHardwareBuffer,
+) -> vk::Result {
+    entry(
+        "vkGetMemoryAndroidHardwareBufferANDROID",
+        vk::Result::ERROR_UNKNOWN,
+        || {
+            // SAFETY: valid or NULL pointers (Vulkan contract).
+            let (Some(info), Some(out)) =
+                (unsafe { p_info.as_ref() }, unsafe { p_buffer.as_mut() })
+            else {
+                return vk::Result::ERROR_UNKNOWN;
+            };
+            crate::counters::record_p_next("vkGetMemoryAndroidHardwareBufferANDROID", info.p_next);
+            let bits = vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID.as_raw();
+            match with_allocation(device, info.memory, |dev, a| {
+                if dev.config.misbehave.null_android_hardware_buffer {
+                    0
+                } else {
+                    handle_value(ANDROID_HARDWARE_BUFFER_BASE, a.id, bits)
+                }
+            }) {
+                Some(h) => {
+                    *out = h as usize as *mut vk::AHardwareBuffer;
+                    vk::Result::SUCCESS
+                }
+                None => vk::Result::ERROR_UNKNOWN,
+            }
+        },
+    )
+}
+
 pub(crate) unsafe extern "system" fn get_memory_metal_handle_properties(
     device: vk::Device,
     handle_type: vk::ExternalMemoryHandleTypeFlags,
@@ -634,7 +749,13 @@ mod tests {
 
     #[test]
     fn handle_values_are_distinct_stable_and_non_zero() {
-        let kinds = [REMOTE_ADDRESS_BASE, WIN32_HANDLE_BASE, METAL_HANDLE_BASE];
+        let kinds = [
+            REMOTE_ADDRESS_BASE,
+            WIN32_HANDLE_BASE,
+            METAL_HANDLE_BASE,
+            WIN32_KHR_HANDLE_BASE,
+            ANDROID_HARDWARE_BUFFER_BASE,
+        ];
         let types: Vec<u32> = (0..32).map(|b| 1u32 << b).chain([0, 3]).collect();
         let mut seen = std::collections::HashSet::new();
         for base in kinds {
@@ -645,6 +766,19 @@ mod tests {
                     assert_eq!(v, handle_value(base, id, t), "stable");
                     assert!(seen.insert(v), "{base:#x} {id} {t:#x} repeats {v:#x}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn zircon_handles_are_distinct_stable_and_non_zero() {
+        let mut seen = std::collections::HashSet::new();
+        for id in 1..2000 {
+            for t in [1u32 << 11, 1, 0] {
+                let v = zircon_handle_value(id, t);
+                assert_ne!(v, 0);
+                assert_eq!(v, zircon_handle_value(id, t), "stable");
+                assert!(seen.insert(v), "{id} {t:#x} repeats {v:#x}");
             }
         }
     }

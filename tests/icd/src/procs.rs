@@ -150,6 +150,9 @@ fn lookup_core(name: &str) -> Option<Proc> {
     const RDMA: &str = "VK_NV_external_memory_rdma";
     const WIN32: &str = "VK_NV_external_memory_win32";
     const METAL: &str = "VK_EXT_external_memory_metal";
+    const WIN32_KHR: &str = "VK_KHR_external_memory_win32";
+    const ZIRCON: &str = "VK_FUCHSIA_external_memory";
+    const AHB: &str = "VK_ANDROID_external_memory_android_hardware_buffer";
     Some(match name {
         "vkGetInstanceProcAddr" => proc_entry!(Global, crate::vk_icdGetInstanceProcAddr),
         "vkCreateInstance" => proc_entry!(Global, i::create_instance),
@@ -262,6 +265,15 @@ fn lookup_core(name: &str) -> Option<Proc> {
         "vkGetMemoryMetalHandlePropertiesEXT" => {
             proc_entry!(Device, m::get_memory_metal_handle_properties, METAL)
         }
+        "vkGetMemoryWin32HandleKHR" => {
+            proc_entry!(Device, m::get_memory_win32_handle_khr, WIN32_KHR)
+        }
+        "vkGetMemoryZirconHandleFUCHSIA" => {
+            proc_entry!(Device, m::get_memory_zircon_handle, ZIRCON)
+        }
+        "vkGetMemoryAndroidHardwareBufferANDROID" => {
+            proc_entry!(Device, m::get_memory_android_hardware_buffer, AHB)
+        }
         _ => return None,
     })
 }
@@ -299,6 +311,15 @@ mod tests {
             ("vkGetMemoryRemoteAddressNV", "VK_NV_external_memory_rdma"),
             ("vkGetMemoryWin32HandleNV", "VK_NV_external_memory_win32"),
             ("vkGetMemoryMetalHandleEXT", "VK_EXT_external_memory_metal"),
+            ("vkGetMemoryWin32HandleKHR", "VK_KHR_external_memory_win32"),
+            (
+                "vkGetMemoryZirconHandleFUCHSIA",
+                "VK_FUCHSIA_external_memory",
+            ),
+            (
+                "vkGetMemoryAndroidHardwareBufferANDROID",
+                "VK_ANDROID_external_memory_android_hardware_buffer",
+            ),
         ] {
             let p = lookup(name).unwrap();
             assert_eq!((p.level, p.device_extension), (Level::Device, Some(ext)));

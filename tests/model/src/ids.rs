@@ -48,6 +48,36 @@ pub const METAL_HANDLE_TYPE_PARAM: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-ha
 pub const METAL_HANDLE_TYPE_10414: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-handleType-10414";
 pub const METAL_HANDLE_TYPE_10415: &str = "VUID-VkMemoryGetMetalHandleInfoEXT-handleType-10415";
 
+// vkGetMemoryWin32HandleKHR
+pub const WIN32_KHR_DEVICE_PARAM: &str = "VUID-vkGetMemoryWin32HandleKHR-device-parameter";
+pub const WIN32_KHR_INFO_PARAM: &str =
+    "VUID-vkGetMemoryWin32HandleKHR-pGetWin32HandleInfo-parameter";
+pub const WIN32_KHR_PHANDLE_PARAM: &str = "VUID-vkGetMemoryWin32HandleKHR-pHandle-parameter";
+pub const WIN32_KHR_STYPE: &str = "VUID-VkMemoryGetWin32HandleInfoKHR-sType-sType";
+pub const WIN32_KHR_PNEXT: &str = "VUID-VkMemoryGetWin32HandleInfoKHR-pNext-pNext";
+pub const WIN32_KHR_MEMORY_PARAM: &str = "VUID-VkMemoryGetWin32HandleInfoKHR-memory-parameter";
+pub const WIN32_KHR_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkMemoryGetWin32HandleInfoKHR-handleType-parameter";
+pub const WIN32_KHR_HANDLE_TYPE_00662: &str = "VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00662";
+pub const WIN32_KHR_HANDLE_TYPE_00663: &str = "VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00663";
+pub const WIN32_KHR_HANDLE_TYPE_00664: &str = "VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00664";
+
+// vkGetMemoryZirconHandleFUCHSIA
+pub const ZIRCON_DEVICE_PARAM: &str = "VUID-vkGetMemoryZirconHandleFUCHSIA-device-parameter";
+pub const ZIRCON_INFO_PARAM: &str =
+    "VUID-vkGetMemoryZirconHandleFUCHSIA-pGetZirconHandleInfo-parameter";
+pub const ZIRCON_PHANDLE_PARAM: &str =
+    "VUID-vkGetMemoryZirconHandleFUCHSIA-pZirconHandle-parameter";
+pub const ZIRCON_STYPE: &str = "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-sType-sType";
+pub const ZIRCON_PNEXT: &str = "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-pNext-pNext";
+pub const ZIRCON_MEMORY_PARAM: &str = "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-memory-parameter";
+pub const ZIRCON_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-parameter";
+pub const ZIRCON_HANDLE_TYPE_04775: &str =
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-04775";
+pub const ZIRCON_HANDLE_TYPE_04776: &str =
+    "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-04776";
+
 // vkAllocateMemory / vkFreeMemory
 pub const ALLOC_DEVICE_PARAM: &str = "VUID-vkAllocateMemory-device-parameter";
 pub const ALLOC_INFO_PARAM: &str = "VUID-vkAllocateMemory-pAllocateInfo-parameter";
@@ -90,6 +120,8 @@ pub const GET_FD: &str = "vkGetMemoryFdKHR";
 pub const GET_REMOTE_ADDRESS: &str = "vkGetMemoryRemoteAddressNV";
 pub const GET_WIN32_HANDLE: &str = "vkGetMemoryWin32HandleNV";
 pub const GET_METAL_HANDLE: &str = "vkGetMemoryMetalHandleEXT";
+pub const GET_WIN32_HANDLE_KHR: &str = "vkGetMemoryWin32HandleKHR";
+pub const GET_ZIRCON_HANDLE: &str = "vkGetMemoryZirconHandleFUCHSIA";
 pub const ALLOCATE: &str = "vkAllocateMemory";
 pub const FREE: &str = "vkFreeMemory";
 

@@ -63,6 +63,11 @@ pub mod handle_type {
     pub const METAL: u32 = MTLBUFFER | MTLTEXTURE | MTLHEAP;
     /// What `vkGetMemoryFdKHR` exports (`VUID-VkMemoryGetFdInfoKHR-handleType-00672`).
     pub const FD: u32 = OPAQUE_FD | DMA_BUF;
+    /// The types the spec defines as NT handles (the compatibility table of "External Memory
+    /// Handle Types"), and as global share handles: what `vkGetMemoryWin32HandleKHR` exports
+    /// (`VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00664`).
+    pub const NT_HANDLE: u32 = OPAQUE_WIN32 | D3D11_TEXTURE | D3D12_HEAP | D3D12_RESOURCE;
+    pub const GLOBAL_SHARE_HANDLE: u32 = OPAQUE_WIN32_KMT | D3D11_TEXTURE_KMT;
 
     /// `VkExternalMemoryHandleTypeFlagBitsNV`: OPAQUE_WIN32, OPAQUE_WIN32_KMT, D3D11_IMAGE,
     /// D3D11_IMAGE_KMT (bits 0-3).
@@ -95,10 +100,11 @@ pub enum Extension {
     FuchsiaExternalMemory,
     QnxExternalMemoryScreenBuffer,
     OhosExternalMemory,
+    KhrExternalMemoryWin32,
 }
 
 impl Extension {
-    pub const ALL: [Extension; 12] = [
+    pub const ALL: [Extension; 13] = [
         Extension::KhrExternalMemory,
         Extension::KhrExternalMemoryFd,
         Extension::ExtExternalMemoryDmaBuf,
@@ -111,6 +117,7 @@ impl Extension {
         Extension::FuchsiaExternalMemory,
         Extension::QnxExternalMemoryScreenBuffer,
         Extension::OhosExternalMemory,
+        Extension::KhrExternalMemoryWin32,
     ];
 
     pub fn name(self) -> &'static str {
@@ -129,6 +136,7 @@ impl Extension {
             Extension::FuchsiaExternalMemory => "VK_FUCHSIA_external_memory",
             Extension::QnxExternalMemoryScreenBuffer => "VK_QNX_external_memory_screen_buffer",
             Extension::OhosExternalMemory => "VK_OHOS_external_memory",
+            Extension::KhrExternalMemoryWin32 => "VK_KHR_external_memory_win32",
         }
     }
 
@@ -148,7 +156,8 @@ impl Extension {
             Extension::KhrExternalMemory
             | Extension::KhrExternalMemoryFd
             | Extension::NvExternalMemory
-            | Extension::NvExternalMemoryWin32 => 0,
+            | Extension::NvExternalMemoryWin32
+            | Extension::KhrExternalMemoryWin32 => 0,
         }
     }
 }
@@ -165,7 +174,7 @@ impl Extensions {
     }
 
     /// The set of `flags[i]` for [`Extension::ALL`]`[i]`.
-    pub fn from_flags(flags: [bool; 12]) -> Self {
+    pub fn from_flags(flags: [bool; 13]) -> Self {
         let on: Vec<Extension> = Extension::ALL
             .into_iter()
             .zip(flags)
@@ -337,6 +346,8 @@ pub enum Command {
     GetMemoryMetalHandle,
     AllocateMemory,
     FreeMemory,
+    GetMemoryWin32HandleKhr,
+    GetMemoryZirconHandle,
 }
 
 /// The IDs of a command's structural rules: the `-parameter`, `sType`, `pNext` and `-parent`
@@ -362,13 +373,15 @@ pub struct CommandIds {
 }
 
 impl Command {
-    pub const ALL: [Command; 6] = [
+    pub const ALL: [Command; 8] = [
         Command::GetMemoryFd,
         Command::GetMemoryRemoteAddress,
         Command::GetMemoryWin32Handle,
         Command::GetMemoryMetalHandle,
         Command::AllocateMemory,
         Command::FreeMemory,
+        Command::GetMemoryWin32HandleKhr,
+        Command::GetMemoryZirconHandle,
     ];
 
     /// The command's name, as messages name it.
@@ -380,6 +393,8 @@ impl Command {
             Command::GetMemoryMetalHandle => GET_METAL_HANDLE,
             Command::AllocateMemory => ALLOCATE,
             Command::FreeMemory => FREE,
+            Command::GetMemoryWin32HandleKhr => GET_WIN32_HANDLE_KHR,
+            Command::GetMemoryZirconHandle => GET_ZIRCON_HANDLE,
         }
     }
 
@@ -390,6 +405,8 @@ impl Command {
             Command::GetMemoryRemoteAddress => Some(Extension::NvExternalMemoryRdma),
             Command::GetMemoryWin32Handle => Some(Extension::NvExternalMemoryWin32),
             Command::GetMemoryMetalHandle => Some(Extension::ExtExternalMemoryMetal),
+            Command::GetMemoryWin32HandleKhr => Some(Extension::KhrExternalMemoryWin32),
+            Command::GetMemoryZirconHandle => Some(Extension::FuchsiaExternalMemory),
             Command::AllocateMemory | Command::FreeMemory => None,
         }
     }
@@ -435,6 +452,26 @@ impl Command {
                 memory: Some(METAL_MEMORY_PARAM),
                 memory_parent: Some(MEMORY_OF_OTHER_DEVICE),
                 handle_type: Some(METAL_HANDLE_TYPE_PARAM),
+            },
+            Command::GetMemoryWin32HandleKhr => CommandIds {
+                device: WIN32_KHR_DEVICE_PARAM,
+                info: Some(WIN32_KHR_INFO_PARAM),
+                output: Some(WIN32_KHR_PHANDLE_PARAM),
+                s_type: Some(WIN32_KHR_STYPE),
+                p_next: Some(WIN32_KHR_PNEXT),
+                memory: Some(WIN32_KHR_MEMORY_PARAM),
+                memory_parent: Some(MEMORY_OF_OTHER_DEVICE),
+                handle_type: Some(WIN32_KHR_HANDLE_TYPE_PARAM),
+            },
+            Command::GetMemoryZirconHandle => CommandIds {
+                device: ZIRCON_DEVICE_PARAM,
+                info: Some(ZIRCON_INFO_PARAM),
+                output: Some(ZIRCON_PHANDLE_PARAM),
+                s_type: Some(ZIRCON_STYPE),
+                p_next: Some(ZIRCON_PNEXT),
+                memory: Some(ZIRCON_MEMORY_PARAM),
+                memory_parent: Some(MEMORY_OF_OTHER_DEVICE),
+                handle_type: Some(ZIRCON_HANDLE_TYPE_PARAM),
             },
             // No info structure: memory and handleType are parameters, and the spec has a
             // -parent rule for the memory.
@@ -748,8 +785,47 @@ fn export_value_rules(
                 e.push(METAL_HANDLE_TYPE_10414);
             }
         }
+        Command::GetMemoryWin32HandleKhr => {
+            if !valid_value {
+                e.push(parameter);
+            }
+            // 00664: "must be defined as an NT handle or a global share handle".
+            let win32 = handle_type::NT_HANDLE | handle_type::GLOBAL_SHARE_HANDLE;
+            if !handle_type::one_of(handle_type, win32) {
+                e.push(WIN32_KHR_HANDLE_TYPE_00664);
+            }
+            // 00662: "must have been included in VkExportMemoryAllocateInfo::handleTypes".
+            if !allocation.exported(handle_type) {
+                e.push(WIN32_KHR_HANDLE_TYPE_00662);
+            }
+            // 00663 (an NT handle exported at most once per memory and type) depends on earlier
+            // calls, not on this one's arguments: see `win32_exported_before`.
+        }
+        Command::GetMemoryZirconHandle => {
+            if !valid_value {
+                e.push(parameter);
+            }
+            // 04775: "handleType must be VK_EXTERNAL_MEMORY_HANDLE_TYPE_ZIRCON_VMO_BIT_FUCHSIA".
+            if handle_type != handle_type::ZIRCON_VMO {
+                e.push(ZIRCON_HANDLE_TYPE_04775);
+            }
+            // 04776: "must have been included in the handleTypes field of the
+            // VkExportMemoryAllocateInfo structure when the external memory was allocated".
+            if !allocation.exported(handle_type) {
+                e.push(ZIRCON_HANDLE_TYPE_04776);
+            }
+        }
         other => unreachable!("{other:?} has no info structure with a handleType"),
     }
+}
+
+/// `VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00663`: "If handleType is defined as an NT
+/// handle, vkGetMemoryWin32HandleKHR must be called no more than once for each valid unique
+/// combination of memory and handleType". The layer counts the calls that succeeded with a
+/// valid combination (an NT type the memory was exported with) since the memory was allocated;
+/// given those types (`exported_before`), whether this call breaks it.
+pub fn win32_exported_before(handle_type: u32, exported_before: u32) -> bool {
+    handle_type::one_of(handle_type, handle_type::NT_HANDLE) && exported_before & handle_type != 0
 }
 
 /// `vkGetMemoryWin32HandleNV`'s value rules on live memory: every rule the value breaks.

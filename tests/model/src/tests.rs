@@ -34,7 +34,7 @@ fn valid_handle_types_are_the_core_bits_and_those_of_enabled_extensions() {
         CORE | DMA_BUF | RDMA_ADDRESS | METAL
     );
     let every = Device {
-        extensions: Extensions::from_flags([true; 12]),
+        extensions: Extensions::from_flags([true; 13]),
         ..Device::default()
     };
     assert_eq!(
@@ -42,7 +42,7 @@ fn valid_handle_types_are_the_core_bits_and_those_of_enabled_extensions() {
         DEFINED,
         "SCI_BUF is never valid"
     );
-    assert!(Extensions::from_flags([true; 12]).contains(Extension::OhosExternalMemory));
+    assert!(Extensions::from_flags([true; 13]).contains(Extension::OhosExternalMemory));
     assert!(!Extensions::of(&[Extension::KhrExternalMemory])
         .with(Extension::ExtExternalMemoryMetal)
         .without(Extension::ExtExternalMemoryMetal)
@@ -396,6 +396,8 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
     let allocations = [
         Allocation::default(),
         Allocation::new(SIZE, 1, Some(OPAQUE_FD | RDMA_ADDRESS | MTLBUFFER), None),
+        Allocation::new(SIZE, 0, Some(OPAQUE_WIN32), None),
+        Allocation::new(SIZE, 0, Some(ZIRCON_VMO), None),
         Allocation::new(0, 0, Some(1 << 13), Some(0x13)),
         Allocation {
             export_win32_nv: true,
@@ -409,7 +411,18 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         Memory::OtherDevice,
     ];
     memories.extend(allocations.map(Memory::Live));
-    let values = [0, 1, 3, 1 << 9, 1 << 12, 1 << 13, 1 << 16, 0x100];
+    let values = [
+        0,
+        1,
+        2,
+        3,
+        1 << 9,
+        1 << 11,
+        1 << 12,
+        1 << 13,
+        1 << 16,
+        0x100,
+    ];
     for d in &devices {
         for &memory in &memories {
             for handle_type in values {
@@ -419,6 +432,8 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
                             Command::GetMemoryFd,
                             Command::GetMemoryRemoteAddress,
                             Command::GetMemoryMetalHandle,
+                            Command::GetMemoryWin32HandleKhr,
+                            Command::GetMemoryZirconHandle,
                         ] {
                             for info in [
                                 Info::Null,
@@ -477,6 +492,8 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
     for command in Command::ALL {
         reached.insert(Expected::unknown_device(command).ids[0]);
     }
+    // Depends on earlier calls: `win32_exported_before`, tested below.
+    reached.insert(WIN32_KHR_HANDLE_TYPE_00663);
     let elsewhere = [
         EXPORT_HANDLE_TYPES_09860,
         ALLOC_PNEXT_00639,
@@ -497,4 +514,20 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
             assert!(reached.contains(id), "the model never gives {id}");
         }
     }
+}
+
+#[test]
+fn only_a_repeated_nt_handle_export_is_00663() {
+    use super::handle_type::*;
+    assert!(win32_exported_before(OPAQUE_WIN32, OPAQUE_WIN32));
+    assert!(win32_exported_before(
+        D3D12_RESOURCE,
+        D3D12_RESOURCE | OPAQUE_WIN32
+    ));
+    assert!(!win32_exported_before(OPAQUE_WIN32, D3D12_HEAP));
+    assert!(!win32_exported_before(OPAQUE_WIN32_KMT, OPAQUE_WIN32_KMT));
+    assert!(!win32_exported_before(
+        OPAQUE_WIN32 | D3D12_HEAP,
+        OPAQUE_WIN32 | D3D12_HEAP
+    ));
 }

@@ -1,0 +1,69 @@
+//! `vkGetMemoryWin32HandleKHR`: the descriptor. Its rules are `rules::win32_khr`; the device
+//! remembers the NT handle types each memory was exported as (`state::nt_handles`), for 00663.
+
+use crate::args::StructArg;
+use crate::boundary::Down;
+use crate::pipeline::export::{self, ExportEntry, Judged};
+use crate::rules::common::Broken;
+use crate::rules::export::{ExportCommand, InfoFields};
+use crate::rules::win32_khr;
+use crate::state::{DeviceState, MemoryRecord};
+use ash::vk;
+
+pub struct GetMemoryWin32Handle;
+
+type Info = vk::MemoryGetWin32HandleInfoKHR<'static>;
+
+impl ExportEntry for GetMemoryWin32Handle {
+    type Args = (*const Info, *mut vk::HANDLE);
+    const RULES: &'static ExportCommand = &win32_khr::COMMAND;
+
+    #[inline(always)]
+    unsafe fn read(&(p_info, p_handle): &Self::Args) -> (StructArg<InfoFields>, bool) {
+        // SAFETY: the app's pointer (this function's contract).
+        let info = unsafe {
+            export::read_info(Self::RULES, p_info, |i| (i.p_next, i.memory, i.handle_type))
+        };
+        (info, p_handle.is_null())
+    }
+
+    #[inline(always)]
+    fn evaluate_history(state: &DeviceState, info: &InfoFields, memory: &MemoryRecord) -> Broken {
+        win32_khr::evaluate_history(info, state.nt_handle_exports.of(memory.memory))
+    }
+
+    #[inline(always)]
+    unsafe fn call_down(
+        s: &DeviceState,
+        device: vk::Device,
+        (p_info, p_handle): Self::Args,
+        judged: &Judged<'_>,
+        down: &Down<vk::Result>,
+    ) -> Option<vk::Result> {
+        let next = s.next.get_memory_win32_handle?;
+        // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
+        let result = down.went(unsafe { next(device, p_info, p_handle) });
+        if result == vk::Result::SUCCESS {
+            // SAFETY: the gate read this structure (not NULL, the command's sType); read again.
+            let info = unsafe { Self::read(&(p_info, p_handle)) }.0;
+            if let StructArg::Valid(info) = info {
+                if win32_khr::is_counted_nt_export(&info, judged.memory) {
+                    s.nt_handle_exports
+                        .record(judged.memory.memory, info.handle_type());
+                }
+            }
+        }
+        Some(result)
+    }
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn get_memory_win32_handle_khr(
+    device: vk::Device,
+    p_info: *const Info,
+    p_handle: *mut vk::HANDLE,
+) -> vk::Result {
+    // SAFETY: the app's arguments to this command.
+    unsafe { export::run::<GetMemoryWin32Handle>(device, (p_info, p_handle)) }
+}

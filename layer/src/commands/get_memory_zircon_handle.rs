@@ -1,0 +1,51 @@
+//! `vkGetMemoryZirconHandleFUCHSIA`: the descriptor. Its rules are `rules::zircon`.
+
+use crate::args::StructArg;
+use crate::boundary::Down;
+use crate::pipeline::export::{self, ExportEntry, Judged};
+use crate::rules::export::{ExportCommand, InfoFields};
+use crate::rules::zircon;
+use crate::state::DeviceState;
+use ash::vk;
+
+pub struct GetMemoryZirconHandle;
+
+type Info = vk::MemoryGetZirconHandleInfoFUCHSIA<'static>;
+
+impl ExportEntry for GetMemoryZirconHandle {
+    type Args = (*const Info, *mut vk::zx_handle_t);
+    const RULES: &'static ExportCommand = &zircon::COMMAND;
+
+    #[inline(always)]
+    unsafe fn read(&(p_info, p_handle): &Self::Args) -> (StructArg<InfoFields>, bool) {
+        // SAFETY: the app's pointer (this function's contract).
+        let info = unsafe {
+            export::read_info(Self::RULES, p_info, |i| (i.p_next, i.memory, i.handle_type))
+        };
+        (info, p_handle.is_null())
+    }
+
+    #[inline(always)]
+    unsafe fn call_down(
+        s: &DeviceState,
+        device: vk::Device,
+        (p_info, p_handle): Self::Args,
+        _: &Judged<'_>,
+        down: &Down<vk::Result>,
+    ) -> Option<vk::Result> {
+        let next = s.next.get_memory_zircon_handle?;
+        // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
+        Some(down.went(unsafe { next(device, p_info, p_handle) }))
+    }
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn get_memory_zircon_handle_fuchsia(
+    device: vk::Device,
+    p_info: *const Info,
+    p_handle: *mut vk::zx_handle_t,
+) -> vk::Result {
+    // SAFETY: the app's arguments to this command.
+    unsafe { export::run::<GetMemoryZirconHandle>(device, (p_info, p_handle)) }
+}
