@@ -500,6 +500,18 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         EXPORTED_FD_LEAKED,
         INTERNAL_ERROR,
     ];
+    // Host-pointer imports are not in the model yet: their rules are tested end to end in
+    // tests/tests/import_host_pointer.rs and by the layer's unit tests.
+    let not_modelled_yet = |id: &str| {
+        id.starts_with("VUID-VkImportMemoryHostPointerInfoEXT-")
+            || [
+                "VUID-VkMemoryAllocateInfo-allocationSize-01745",
+                "VUID-VkMemoryAllocateInfo-pNext-02805",
+                "VUID-VkMemoryAllocateInfo-pNext-02806",
+                "VUID-VkMemoryAllocateInfo-pNext-03332",
+            ]
+            .contains(&id)
+    };
     let commands: Vec<&str> = Command::ALL.iter().map(|c| c.name()).collect();
     for entry in catalog.entries() {
         let id = entry.id.as_str();
@@ -509,6 +521,7 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
             && ours
             && !unit_only
             && !elsewhere.contains(&id)
+            && !not_modelled_yet(id)
             && !id.starts_with("EXPORTCHECK-driver-")
         {
             assert!(reached.contains(id), "the model never gives {id}");
