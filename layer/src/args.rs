@@ -66,6 +66,8 @@ pub struct ChainRead {
     /// The image (`IMAGE`) or buffer (`BUFFER`) a `VkMemoryDedicatedAllocateInfo` (or the NV
     /// structure) dedicates the allocation to, when it names one.
     pub dedicated_to: Option<(vk::ObjectType, u64)>,
+    /// The chain has a `VkExportMemoryWin32HandleInfoKHR`.
+    pub export_win32: bool,
     /// What the host-pointer import rules read (`rules::import_host`).
     pub host: HostPointerChain,
 }
@@ -122,5 +124,6 @@ impl ChainRead {
         import_fd: None,
         dedicated_to: None,
         host: HostPointerChain::NONE,
+        export_win32: false,
     };
 }

@@ -98,6 +98,7 @@ pub struct DeviceDispatch {
     pub get_memory_win32_handle_nv: Option<vk::PFN_vkGetMemoryWin32HandleNV>,
     pub get_memory_win32_handle: Option<vk::PFN_vkGetMemoryWin32HandleKHR>,
     pub get_memory_zircon_handle: Option<vk::PFN_vkGetMemoryZirconHandleFUCHSIA>,
+    pub get_memory_android_hardware_buffer: Option<vk::PFN_vkGetMemoryAndroidHardwareBufferANDROID>,
     pub get_memory_metal_handle: Option<PfnGetMemoryMetalHandleEXT>,
     pub get_memory_metal_handle_properties: Option<PfnGetMemoryMetalHandlePropertiesEXT>,
     pub set_debug_utils_object_name: Option<vk::PFN_vkSetDebugUtilsObjectNameEXT>,
@@ -135,6 +136,9 @@ impl DeviceDispatch {
                 get_memory_win32_handle_nv: cast(get(c"vkGetMemoryWin32HandleNV")),
                 get_memory_win32_handle: cast(get(c"vkGetMemoryWin32HandleKHR")),
                 get_memory_zircon_handle: cast(get(c"vkGetMemoryZirconHandleFUCHSIA")),
+                get_memory_android_hardware_buffer: cast(get(
+                    c"vkGetMemoryAndroidHardwareBufferANDROID",
+                )),
                 get_memory_metal_handle: cast(get(c"vkGetMemoryMetalHandleEXT")),
                 get_memory_metal_handle_properties: cast(get(
                     c"vkGetMemoryMetalHandlePropertiesEXT",

@@ -83,6 +83,18 @@ pub const ZIRCON_MEMORY_PARAM: &str = "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-m
 pub const ZIRCON_HANDLE_TYPE_PARAM: &str =
     "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-parameter";
 
+// vkGetMemoryAndroidHardwareBufferANDROID (VK_ANDROID_external_memory_android_hardware_buffer)
+pub const AHB_DEVICE_PARAM: &str = "VUID-vkGetMemoryAndroidHardwareBufferANDROID-device-parameter";
+pub const AHB_INFO_PARAM: &str = "VUID-vkGetMemoryAndroidHardwareBufferANDROID-pInfo-parameter";
+pub const AHB_PBUFFER_PARAM: &str =
+    "VUID-vkGetMemoryAndroidHardwareBufferANDROID-pBuffer-parameter";
+pub const AHB_HANDLE_TYPES_01882: &str =
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-handleTypes-01882";
+pub const AHB_PNEXT_01883: &str = "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-01883";
+pub const AHB_STYPE: &str = "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-sType-sType";
+pub const AHB_PNEXT: &str = "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-pNext";
+pub const AHB_MEMORY_PARAM: &str =
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-memory-parameter";
 // vkGetMemoryFdPropertiesKHR (VK_KHR_external_memory_fd)
 pub const FD_PROPS_DEVICE_PARAM: &str = "VUID-vkGetMemoryFdPropertiesKHR-device-parameter";
 pub const FD_PROPS_FD_00673: &str = "VUID-vkGetMemoryFdPropertiesKHR-fd-00673";
@@ -152,6 +164,10 @@ pub const EXPORT_HANDLE_TYPES_09860: &str = "VUID-VkExportMemoryAllocateInfo-han
 pub const EXPORT_STYPE: &str = "VUID-VkExportMemoryAllocateInfo-sType-sType";
 /// Met by construction, as [`EXPORT_STYPE`].
 pub const EXPORT_NV_STYPE: &str = "VUID-VkExportMemoryAllocateInfoNV-sType-sType";
+pub const EXPORT_WIN32_HANDLE_TYPES_00657: &str =
+    "VUID-VkExportMemoryWin32HandleInfoKHR-handleTypes-00657";
+/// Met by construction, as [`EXPORT_STYPE`].
+pub const EXPORT_WIN32_STYPE: &str = "VUID-VkExportMemoryWin32HandleInfoKHR-sType-sType";
 pub const EXPORT_NV_HANDLE_TYPES_PARAM: &str =
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter";
 pub const FREE_MEMORY_PARAM: &str = "VUID-vkFreeMemory-memory-parameter";
@@ -230,6 +246,14 @@ pub const ALL: &[&str] = &[
     ZIRCON_PNEXT,
     ZIRCON_MEMORY_PARAM,
     ZIRCON_HANDLE_TYPE_PARAM,
+    AHB_DEVICE_PARAM,
+    AHB_INFO_PARAM,
+    AHB_PBUFFER_PARAM,
+    AHB_HANDLE_TYPES_01882,
+    AHB_PNEXT_01883,
+    AHB_STYPE,
+    AHB_PNEXT,
+    AHB_MEMORY_PARAM,
     FD_PROPS_DEVICE_PARAM,
     FD_PROPS_FD_00673,
     FD_PROPS_HANDLE_TYPE_00674,
@@ -274,6 +298,8 @@ pub const ALL: &[&str] = &[
     EXPORT_STYPE,
     EXPORT_NV_STYPE,
     EXPORT_NV_HANDLE_TYPES_PARAM,
+    EXPORT_WIN32_HANDLE_TYPES_00657,
+    EXPORT_WIN32_STYPE,
     FREE_MEMORY_PARAM,
     FREE_MEMORY_PARENT,
     EXTENSION_NOT_ENABLED,

@@ -66,6 +66,15 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-pNext-pNext",
     "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-memory-parameter",
     "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-parameter",
+    // vkGetMemoryAndroidHardwareBufferANDROID
+    "VUID-vkGetMemoryAndroidHardwareBufferANDROID-device-parameter",
+    "VUID-vkGetMemoryAndroidHardwareBufferANDROID-pInfo-parameter",
+    "VUID-vkGetMemoryAndroidHardwareBufferANDROID-pBuffer-parameter",
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-handleTypes-01882",
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-01883",
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-sType-sType",
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-pNext",
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-memory-parameter",
     // vkGetMemoryFdPropertiesKHR
     "VUID-vkGetMemoryFdPropertiesKHR-device-parameter",
     "VUID-vkGetMemoryFdPropertiesKHR-fd-00673",
@@ -101,6 +110,8 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkExportMemoryAllocateInfo-sType-sType",
     "VUID-VkExportMemoryAllocateInfoNV-sType-sType",
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter",
+    "VUID-VkExportMemoryWin32HandleInfoKHR-handleTypes-00657",
+    "VUID-VkExportMemoryWin32HandleInfoKHR-sType-sType",
     "VUID-vkAllocateMemory-device-parameter",
     "VUID-vkAllocateMemory-pAllocateInfo-parameter",
     "VUID-vkAllocateMemory-pMemory-parameter",
@@ -290,6 +301,7 @@ fn severities_and_test_locations_match_the_design() {
         ("vkGetMemoryRemoteAddressNV", E2e::TestDriver),
         ("vkGetMemoryWin32HandleNV", E2e::TestDriver),
         ("vkGetMemoryMetalHandleEXT", E2e::TestDriver),
+        ("vkGetMemoryAndroidHardwareBufferANDROID", E2e::TestDriver),
         ("vkGetMemoryZirconHandleFUCHSIA", E2e::TestDriver),
         ("vkGetMemoryWin32HandleKHR", E2e::TestDriver),
     ];
@@ -321,6 +333,7 @@ fn severities_and_test_locations_match_the_design() {
         "VUID-VkExportMemoryAllocateInfo-sType-sType",
         "VUID-VkExportMemoryAllocateInfoNV-sType-sType",
         "VUID-VkImportMemoryHostPointerInfoEXT-sType-sType",
+        "VUID-VkExportMemoryWin32HandleInfoKHR-sType-sType",
     ]
     .into_iter()
     .collect();
@@ -342,7 +355,7 @@ fn device_parameter_vuids_explain_the_loader_trampoline() {
         assert_eq!(e.note.as_deref(), Some(DEVICE_PARAMETER_NOTE), "{}", e.id);
         assert_ne!(e.e2e, E2e::UnitOnly, "{}", e.id);
     }
-    assert_eq!(count, 11);
+    assert_eq!(count, 12);
 }
 
 /// The project's copy of the reference registry is the one the project was given beside it

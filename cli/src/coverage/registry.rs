@@ -17,13 +17,16 @@ pub const SCOPE: &[&str] = &[
     "vkGetMemoryMetalHandleEXT",
     "vkGetMemoryWin32HandleKHR",
     "vkGetMemoryZirconHandleFUCHSIA",
+    "vkGetMemoryAndroidHardwareBufferANDROID",
     "VkMemoryGetFdInfoKHR",
     "VkMemoryGetRemoteAddressInfoNV",
     "VkMemoryGetMetalHandleInfoEXT",
     "VkMemoryGetWin32HandleInfoKHR",
     "VkMemoryGetZirconHandleInfoFUCHSIA",
+    "VkMemoryGetAndroidHardwareBufferInfoANDROID",
     "VkExportMemoryAllocateInfo",
     "VkExportMemoryAllocateInfoNV",
+    "VkExportMemoryWin32HandleInfoKHR",
     "vkGetMemoryFdPropertiesKHR",
     "VkMemoryFdPropertiesKHR",
     "vkGetMemoryHostPointerPropertiesEXT",
@@ -43,11 +46,15 @@ pub fn key_command(key: &str) -> Option<&str> {
         "VkMemoryGetMetalHandleInfoEXT" => Some("vkGetMemoryMetalHandleEXT"),
         "VkMemoryGetWin32HandleInfoKHR" => Some("vkGetMemoryWin32HandleKHR"),
         "VkMemoryGetZirconHandleInfoFUCHSIA" => Some("vkGetMemoryZirconHandleFUCHSIA"),
+        "VkMemoryGetAndroidHardwareBufferInfoANDROID" => {
+            Some("vkGetMemoryAndroidHardwareBufferANDROID")
+        }
         "VkMemoryFdPropertiesKHR" => Some("vkGetMemoryFdPropertiesKHR"),
         "VkMemoryHostPointerPropertiesEXT" => Some("vkGetMemoryHostPointerPropertiesEXT"),
         "VkMemoryMetalHandlePropertiesEXT" => Some("vkGetMemoryMetalHandlePropertiesEXT"),
         "VkExportMemoryAllocateInfo"
         | "VkExportMemoryAllocateInfoNV"
+        | "VkExportMemoryWin32HandleInfoKHR"
         | "VkMemoryAllocateInfo"
         | "VkImportMemoryHostPointerInfoEXT" => Some("vkAllocateMemory"),
         k if k.starts_with("vk") => Some(k),

@@ -4,6 +4,7 @@
 
 pub mod device;
 pub mod fd_leaks;
+pub mod get_memory_android_hardware_buffer;
 pub mod get_memory_fd;
 pub mod get_memory_fd_properties;
 pub mod get_memory_host_pointer_properties;

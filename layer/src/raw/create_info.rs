@@ -38,6 +38,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
     let mut import_fd = None;
     let mut dedicated_to = None;
     let mut host = HostPointerChain::NONE;
+    let mut export_win32 = false;
     // SAFETY: each node is read as the structure its sType names.
     let end = unsafe {
         walk_chain(info.p_next, |s_type, node| {
@@ -56,6 +57,10 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                 vk::StructureType::EXPORT_MEMORY_WIN32_HANDLE_INFO_NV => {
                     facts.export_win32_nv = true;
                     1 << 2
+                }
+                vk::StructureType::EXPORT_MEMORY_WIN32_HANDLE_INFO_KHR => {
+                    export_win32 = true;
+                    1 << 11
                 }
                 vk::StructureType::IMPORT_MEMORY_FD_INFO_KHR => {
                     let import: vk::ImportMemoryFdInfoKHR = read_node(node);
@@ -121,6 +126,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
         import_fd,
         dedicated_to,
         host,
+        export_win32,
     };
     AllocateInfoRead::Valid(facts, chain)
 }

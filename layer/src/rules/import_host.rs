@@ -30,6 +30,17 @@ const DEDICATED: Broken = Broken::bit(28);
 const DEDICATED_NV: Broken = Broken::bit(29);
 /// `VUID-VkMemoryAllocateInfo-pNext-03332`.
 const CAPTURE_ADDRESS: Broken = Broken::bit(30);
+/// Every bit of this file's rules (clear of `alloc.rs`'s and `export_win32.rs`'s: a test in
+/// `alloc.rs` checks).
+pub const BITS: Broken = Broken(
+    TYPE_VALUE.0
+        | NOT_A_HOST_TYPE.0
+        | POINTER_MISALIGNED.0
+        | SIZE_MISALIGNED.0
+        | DEDICATED.0
+        | DEDICATED_NV.0
+        | CAPTURE_ADDRESS.0,
+);
 
 const STRUCTURE: &str = "pAllocateInfo->pNext<VkImportMemoryHostPointerInfoEXT>";
 

@@ -3,9 +3,11 @@
 //! findings of those (cold). None reports, locks or calls down.
 
 pub mod alloc;
+pub mod android_hardware_buffer;
 pub mod common;
 pub mod driver_contract;
 pub mod export;
+pub mod export_win32;
 pub mod fd;
 pub mod fd_leaks;
 pub mod fd_properties;

@@ -435,6 +435,12 @@ fn device_proc_addr_is_null_for_extensions_not_enabled() {
         "vkGetMemoryWin32HandleNV",
         "vkGetMemoryMetalHandleEXT",
         "vkGetMemoryMetalHandlePropertiesEXT",
+        "vkGetMemoryWin32HandleKHR",
+        "vkGetMemoryWin32HandlePropertiesKHR",
+        "vkGetMemoryZirconHandleFUCHSIA",
+        "vkGetMemoryZirconHandlePropertiesFUCHSIA",
+        "vkGetMemoryAndroidHardwareBufferANDROID",
+        "vkGetAndroidHardwareBufferPropertiesANDROID",
     ] {
         assert!(
             device_proc(&instance, &device, name).is_none(),
