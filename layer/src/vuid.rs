@@ -73,6 +73,12 @@ pub const EXPORT_STYPE: &str = "VUID-VkExportMemoryAllocateInfo-sType-sType";
 pub const EXPORT_NV_STYPE: &str = "VUID-VkExportMemoryAllocateInfoNV-sType-sType";
 pub const EXPORT_NV_HANDLE_TYPES_PARAM: &str =
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter";
+pub const ALLOC_NONE_06657: &str = "VUID-VkMemoryAllocateInfo-None-06657";
+pub const IMPORT_FD_HANDLE_TYPE_00669: &str = "VUID-VkImportMemoryFdInfoKHR-handleType-00669";
+pub const IMPORT_FD_HANDLE_TYPE_00670: &str = "VUID-VkImportMemoryFdInfoKHR-handleType-00670";
+pub const IMPORT_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkImportMemoryFdInfoKHR-handleType-parameter";
+/// Met by construction, as [`EXPORT_STYPE`].
+pub const IMPORT_FD_STYPE: &str = "VUID-VkImportMemoryFdInfoKHR-sType-sType";
 pub const FREE_MEMORY_PARAM: &str = "VUID-vkFreeMemory-memory-parameter";
 pub const FREE_MEMORY_PARENT: &str = "VUID-vkFreeMemory-memory-parent";
 
@@ -145,6 +151,11 @@ pub const ALL: &[&str] = &[
     EXPORT_STYPE,
     EXPORT_NV_STYPE,
     EXPORT_NV_HANDLE_TYPES_PARAM,
+    ALLOC_NONE_06657,
+    IMPORT_FD_HANDLE_TYPE_00669,
+    IMPORT_FD_HANDLE_TYPE_00670,
+    IMPORT_FD_HANDLE_TYPE_PARAM,
+    IMPORT_FD_STYPE,
     FREE_MEMORY_PARAM,
     FREE_MEMORY_PARENT,
     EXTENSION_NOT_ENABLED,

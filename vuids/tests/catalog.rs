@@ -56,6 +56,11 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkExportMemoryAllocateInfo-sType-sType",
     "VUID-VkExportMemoryAllocateInfoNV-sType-sType",
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter",
+    "VUID-VkMemoryAllocateInfo-None-06657",
+    "VUID-VkImportMemoryFdInfoKHR-handleType-00669",
+    "VUID-VkImportMemoryFdInfoKHR-handleType-00670",
+    "VUID-VkImportMemoryFdInfoKHR-handleType-parameter",
+    "VUID-VkImportMemoryFdInfoKHR-sType-sType",
     "VUID-vkAllocateMemory-device-parameter",
     "VUID-vkAllocateMemory-pAllocateInfo-parameter",
     "VUID-vkAllocateMemory-pMemory-parameter",
@@ -264,6 +269,7 @@ fn severities_and_test_locations_match_the_design() {
     let expected: BTreeSet<&str> = [
         "VUID-VkExportMemoryAllocateInfo-sType-sType",
         "VUID-VkExportMemoryAllocateInfoNV-sType-sType",
+        "VUID-VkImportMemoryFdInfoKHR-sType-sType",
     ]
     .into_iter()
     .collect();

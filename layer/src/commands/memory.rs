@@ -2,6 +2,7 @@
 
 use super::fd_leaks;
 use super::resources;
+use crate::args::FdImport;
 use crate::boundary;
 use crate::fault_injection;
 use crate::pipeline::policy::{decide, reject_unknown_device, Decision};
@@ -39,7 +40,10 @@ pub unsafe extern "system" fn allocate_memory(
                     );
                 };
                 // SAFETY: the app's argument; NULL, sType and the chain are checked while reading.
-                let info = unsafe { raw::read_allocate_info(p_allocate_info) };
+                let mut info = unsafe { raw::read_allocate_info(p_allocate_info) };
+                if let AllocateInfoRead::Valid(_, chain) = &mut info {
+                    ask_whether_import_fd_is_open(chain);
+                }
                 // The common call has nothing to report: it skips the full check.
                 let broken = alloc::evaluate_allocate(&state.facts, &info, p_memory.is_null());
                 if (!broken.is_empty() || fault_injection::injecting_panics())
@@ -57,9 +61,10 @@ pub unsafe extern "system" fn allocate_memory(
                 };
                 // Before the call: a successful import hands the fd to the driver, which may close it.
                 let imported = match &info {
-                    AllocateInfoRead::Valid(_, chain) => {
-                        fd_leaks::import_identity(state, chain.import_fd)
-                    }
+                    AllocateInfoRead::Valid(_, chain) => fd_leaks::import_identity(
+                        state,
+                        chain.import_fd.filter(FdImport::imports).map(|i| i.fd),
+                    ),
                     _ => None,
                 };
                 // 2. Call down. From here on, a panic returns the driver's result.
@@ -83,6 +88,15 @@ pub unsafe extern "system" fn allocate_memory(
             },
         )
     })
+}
+
+/// What the OS says of the fd an fd import names (one `fcntl`, only when the chain imports one):
+/// the rules are pure and take it as an argument.
+#[inline(always)]
+fn ask_whether_import_fd_is_open(chain: &mut ChainRead) {
+    if let Some(import) = chain.import_fd.as_mut().filter(|i| i.imports()) {
+        import.open = crate::os::is_open(import.fd);
+    }
 }
 
 /// The full check of a `vkAllocateMemory` call, its findings reported: whether it goes down.

@@ -1,7 +1,7 @@
 //! Readers of the create-info and allocate-info structures the layer tracks state from.
 
 use super::{c_string_array, read_node, read_struct, walk_chain, StructArg};
-use crate::args::{AllocateInfoRead, ChainRead};
+use crate::args::{AllocateInfoRead, ChainRead, FdImport};
 use crate::state::{AllocationFacts, EnabledExtensions, Messenger};
 use crate::vk_ext;
 use ash::vk::{self, Handle};
@@ -36,6 +36,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
     let mut seen = 0u32;
     let mut repeated = None;
     let mut import_fd = None;
+    let mut import_operations = 0u32;
     let mut dedicated_to = None;
     // SAFETY: each node is read as the structure its sType names.
     let end = unsafe {
@@ -59,26 +60,41 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                 vk::StructureType::IMPORT_MEMORY_FD_INFO_KHR => {
                     let import: vk::ImportMemoryFdInfoKHR = read_node(node);
                     facts.import = Some(import.handle_type);
-                    import_fd = Some(import.fd);
+                    import_fd = Some(FdImport {
+                        handle_type: import.handle_type,
+                        fd: import.fd,
+                        open: None,
+                    });
+                    import_operations += defines_import(import.handle_type);
                     1 << 3
                 }
                 vk::StructureType::IMPORT_MEMORY_HOST_POINTER_INFO_EXT => {
-                    facts.import = Some(read_node::<ImportHead>(node).handle_type);
+                    let handle_type = read_node::<ImportHead>(node).handle_type;
+                    facts.import = Some(handle_type);
+                    import_operations += defines_import(handle_type);
                     1 << 4
                 }
                 vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_KHR => {
-                    facts.import = Some(read_node::<ImportHead>(node).handle_type);
+                    let handle_type = read_node::<ImportHead>(node).handle_type;
+                    facts.import = Some(handle_type);
+                    import_operations += defines_import(handle_type);
                     1 << 5
                 }
                 vk::StructureType::IMPORT_MEMORY_ZIRCON_HANDLE_INFO_FUCHSIA => {
-                    facts.import = Some(read_node::<ImportHead>(node).handle_type);
+                    let handle_type = read_node::<ImportHead>(node).handle_type;
+                    facts.import = Some(handle_type);
+                    import_operations += defines_import(handle_type);
                     1 << 6
                 }
                 vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT => {
-                    facts.import = Some(read_node::<ImportHead>(node).handle_type);
+                    let handle_type = read_node::<ImportHead>(node).handle_type;
+                    facts.import = Some(handle_type);
+                    import_operations += defines_import(handle_type);
                     1 << 7
                 }
                 vk::StructureType::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID => {
+                    let a: vk::ImportAndroidHardwareBufferInfoANDROID = read_node(node);
+                    import_operations += u32::from(!a.buffer.is_null());
                     facts.import =
                         Some(vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID);
                     1 << 8
@@ -107,9 +123,15 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
         end,
         repeated,
         import_fd,
+        import_operations,
         dedicated_to,
     };
     AllocateInfoRead::Valid(facts, chain)
+}
+
+/// 1 when an import structure of `handle_type` defines an import operation (not 0), else 0.
+fn defines_import(handle_type: vk::ExternalMemoryHandleTypeFlags) -> u32 {
+    u32::from(!handle_type.is_empty())
 }
 
 /// A dedicated-allocation structure's image, else its buffer, when it names one.
@@ -323,6 +345,49 @@ mod tests {
             AllocateInfoRead::Valid(facts, ChainRead::COMPLETE) => facts,
             _ => panic!("a valid VkMemoryAllocateInfo with a complete chain"),
         }
+    }
+
+    /// Reads an allocate info whose chain is an fd import of `s_type`, then a host-pointer
+    /// import of `host_type`.
+    fn read_imports(
+        s_type: vk::StructureType,
+        host_type: vk::ExternalMemoryHandleTypeFlags,
+    ) -> ChainRead {
+        let host = vk::ImportMemoryHostPointerInfoEXT::default().handle_type(host_type);
+        let mut fd = vk::ImportMemoryFdInfoKHR::default()
+            .handle_type(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD)
+            .fd(7);
+        fd.s_type = s_type;
+        fd.p_next = &host as *const _ as *const c_void;
+        let mut info = vk::MemoryAllocateInfo::default().allocation_size(64);
+        info.p_next = &fd as *const _ as *const c_void;
+        // SAFETY: a valid chain of live structures.
+        match unsafe { read_allocate_info(&info) } {
+            AllocateInfoRead::Valid(_, chain) => chain,
+            _ => panic!("a valid VkMemoryAllocateInfo"),
+        }
+    }
+
+    #[test]
+    fn fd_imports_are_read_by_s_type_and_import_operations_counted() {
+        let none = vk::ExternalMemoryHandleTypeFlags::empty();
+        let host = vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT;
+        let chain = read_imports(vk::StructureType::IMPORT_MEMORY_FD_INFO_KHR, none);
+        let expected = FdImport {
+            handle_type: vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD,
+            fd: 7,
+            open: None,
+        };
+        assert_eq!(
+            (chain.import_fd, chain.import_operations),
+            (Some(expected), 1)
+        );
+        let chain = read_imports(vk::StructureType::IMPORT_MEMORY_FD_INFO_KHR, host);
+        assert_eq!(chain.import_operations, 2);
+        // VUID-VkImportMemoryFdInfoKHR-sType-sType holds by construction: another sType is
+        // another structure, not an fd import.
+        let chain = read_imports(vk::StructureType::from_raw(1_000_999_991), host);
+        assert_eq!((chain.import_fd, chain.import_operations), (None, 1));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! `vkAllocateMemory` and `vkFreeMemory`: the rules the memory map depends on.
 
 use super::common::{describe_allocation, describe_dead_memory, Broken};
+use super::import_fd;
 use crate::args::{AllocateInfoRead, ChainEnd, MAX_CHAIN_LENGTH};
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::{AllocationFacts, DeviceFacts, MemoryLookup};
@@ -32,6 +33,8 @@ const ZERO_SIZE_EXPORT: Broken = Broken::bit(8);
 const NV_HANDLE_TYPES_VALUE: Broken = Broken::bit(9);
 /// `VUID-VkMemoryAllocateInfo-pNext-pNext`, one bit per entry of [`EXPORT_STRUCTURES`].
 const UNAVAILABLE: u32 = 10;
+/// The first of the [`import_fd`] rules' bits (`import_fd::RULES` of them).
+const IMPORTS: u32 = 16;
 /// The rules that block the call.
 const BLOCKING: Broken = Broken(OUTPUT_NULL.0 | INFO_NULL.0 | S_TYPE.0 | CHAIN_CYCLE.0);
 
@@ -117,6 +120,7 @@ pub fn evaluate_allocate(
             NV_HANDLE_TYPES_VALUE,
             facts.export_nv.is_some_and(|t| !nv_mask.contains(t)),
         )
+        .and(Broken(import_fd::evaluate(device, chain).0 << IMPORTS))
 }
 
 /// Every finding of `vkAllocateMemory` (what the pipeline does, in one step: for the unit tests
@@ -172,6 +176,13 @@ pub fn describe_allocate(device: &DeviceFacts, info: &AllocateInfoRead, broken: 
     };
     describe_chain(info, broken, &finding, &mut outcome);
     describe_export_structures(device, facts, broken, &finding, &mut outcome);
+    if let AllocateInfoRead::Valid(_, chain) = info {
+        let imports = Broken(broken.0 >> IMPORTS & ((1 << import_fd::RULES) - 1));
+        if !imports.is_empty() {
+            let found = import_fd::describe(device, chain, imports, &finding);
+            found.into_iter().for_each(|f| outcome.push(f));
+        }
+    }
     debug_assert_eq!(outcome.blocked, broken.has(BLOCKING));
     outcome
 }

@@ -8,6 +8,7 @@ pub mod driver_contract;
 pub mod export;
 pub mod fd;
 pub mod fd_leaks;
+pub mod import_fd;
 pub mod metal;
 pub mod rdma;
 pub mod resource_export;
