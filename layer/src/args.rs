@@ -70,6 +70,9 @@ pub struct ChainRead {
     /// The image (`IMAGE`) or buffer (`BUFFER`) a `VkMemoryDedicatedAllocateInfo` (or the NV
     /// structure) dedicates the allocation to, when it names one.
     pub dedicated_to: Option<(vk::ObjectType, u64)>,
+    /// `VkMemoryDedicatedAllocateInfo::image` and `::buffer` as chained (either may be null),
+    /// when the chain has one.
+    pub dedicated_info: Option<(u64, u64)>,
 }
 
 impl ChainRead {
@@ -80,6 +83,7 @@ impl ChainRead {
         import_fd: None,
         import_operations: 0,
         dedicated_to: None,
+        dedicated_info: None,
     };
 }
 

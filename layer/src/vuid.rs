@@ -79,6 +79,9 @@ pub const IMPORT_FD_HANDLE_TYPE_00670: &str = "VUID-VkImportMemoryFdInfoKHR-hand
 pub const IMPORT_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkImportMemoryFdInfoKHR-handleType-parameter";
 /// Met by construction, as [`EXPORT_STYPE`].
 pub const IMPORT_FD_STYPE: &str = "VUID-VkImportMemoryFdInfoKHR-sType-sType";
+pub const ALLOC_SIZE_01742: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01742";
+pub const DEDICATED_IMAGE_01878: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01878";
+pub const DEDICATED_BUFFER_01879: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-01879";
 pub const FREE_MEMORY_PARAM: &str = "VUID-vkFreeMemory-memory-parameter";
 pub const FREE_MEMORY_PARENT: &str = "VUID-vkFreeMemory-memory-parent";
 
@@ -156,6 +159,9 @@ pub const ALL: &[&str] = &[
     IMPORT_FD_HANDLE_TYPE_00670,
     IMPORT_FD_HANDLE_TYPE_PARAM,
     IMPORT_FD_STYPE,
+    ALLOC_SIZE_01742,
+    DEDICATED_IMAGE_01878,
+    DEDICATED_BUFFER_01879,
     FREE_MEMORY_PARAM,
     FREE_MEMORY_PARENT,
     EXTENSION_NOT_ENABLED,

@@ -290,3 +290,46 @@ fn invalid_calls_are_not_held_against_the_driver() {
         FD_HANDLE_TYPE_00671,
     );
 }
+
+/// `VUID-VkMemoryAllocateInfo-allocationSize-01742` for the memory type (lavapipe has one memory
+/// type, so this half is here): an opaque fd imported into another memory type than the one it
+/// was exported from.
+#[test]
+fn an_import_into_another_memory_type_than_the_export_is_01742() {
+    let inst = exclusive(None);
+    let dev = inst.fd_device();
+    let memory = dev.allocate_exporting(SIZE, 1, Some(OPAQUE_FD), None);
+    let (r, fd) = dev.get_fd(memory, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    expect::silent_for(&inst, &[ALLOCATE, CMD]);
+    for (memory_type, finding) in [(0, true), (1, false)] {
+        let copy = fds::dup(fd);
+        let mut import = vk::ImportMemoryFdInfoKHR::default()
+            .handle_type(OPAQUE_FD)
+            .fd(copy);
+        let info = vk::MemoryAllocateInfo::default()
+            .allocation_size(SIZE)
+            .memory_type_index(memory_type)
+            .push_next(&mut import);
+        let imported = dev.allocate_with(&info).expect("the driver imports it");
+        if finding {
+            let m = expect::one(&inst, ALLOCATE, ALLOC_SIZE_01742);
+            expect::mentions(
+                &m,
+                &[
+                    &format!(
+                        "allocated on {} with allocationSize {SIZE}, memoryTypeIndex 1",
+                        device_name(&dev)
+                    ),
+                    "pAllocateInfo->memoryTypeIndex is 0; an import of an opaque fd must give \
+                     the memoryTypeIndex the payload was created with (1)",
+                ],
+            );
+        } else {
+            expect::silent(&inst, ALLOCATE);
+        }
+        dev.free(imported);
+    }
+    fds::close(fd);
+    dev.free(memory);
+}

@@ -7,6 +7,7 @@ use crate::os::{self, FileId};
 use crate::pipeline::policy::report_only;
 use crate::rules::fd_leaks::{check_leaks, Checkpoint};
 use crate::state::fd_exports::{remember_import, was_imported, FreedExport};
+use crate::state::opaque_exports;
 use crate::state::registry::lookup_memory;
 use crate::state::{DeviceState, MemoryLookup, MemoryRecord, PackedAllocation};
 use std::sync::Once;
@@ -113,10 +114,12 @@ fn check_all(state: &DeviceState, checkpoint: Checkpoint) -> crate::finding::Out
 /// The fd numbers the driver returned for `export` that still refer to its file.
 fn open_under_returned_numbers(export: &FreedExport) -> Vec<(i32, FileId)> {
     let file = export.exported.file;
+    let held = opaque_exports::held_numbers();
     export
         .exported
         .fds
         .iter()
+        .filter(|fd| !held.contains(fd))
         .filter(|&&fd| os::file_id(fd) == Some(file))
         .map(|&fd| (fd, file))
         .collect()
@@ -130,7 +133,10 @@ fn scan(checkpoint: Checkpoint, device: u64, exports: &[FreedExport]) -> crate::
     let mut files: Vec<FileId> = exports.iter().map(|e| e.exported.file).collect();
     files.sort_by_key(|f| (f.dev, f.ino));
     files.dedup();
-    let open = os::open_fds_of(&files);
+    // The layer's own descriptors of exports (`state::opaque_exports`) are not the app's.
+    let held = opaque_exports::held_numbers();
+    let mut open = os::open_fds_of(&files);
+    open.retain(|(fd, _)| !held.contains(fd));
     check_leaks(checkpoint, device, exports, &open, was_imported)
 }
 

@@ -1,6 +1,7 @@
 //! `vkAllocateMemory` and `vkFreeMemory`: they feed the memory map.
 
 use super::fd_leaks;
+use super::opaque_imports;
 use super::resources;
 use crate::args::FdImport;
 use crate::boundary;
@@ -9,6 +10,7 @@ use crate::pipeline::policy::{decide, reject_unknown_device, Decision};
 use crate::raw::{self, AllocateInfoRead, ChainRead};
 use crate::rules::alloc;
 use crate::rules::common::Broken;
+use crate::state::opaque_exports;
 use crate::state::registry::{
     lookup_dead_memory, record_allocation, remember_free, take_allocation,
 };
@@ -52,7 +54,9 @@ pub unsafe extern "system" fn allocate_memory(
                     return Decision::SKIPPED_RESULT;
                 }
                 if let AllocateInfoRead::Valid(facts, chain) = &info {
-                    if judge_dedicated(state, facts, chain) == Decision::Skip {
+                    if judge_dedicated(state, facts, chain) == Decision::Skip
+                        || opaque_imports::check_import(state, facts, chain) == Decision::Skip
+                    {
                         return Decision::SKIPPED_RESULT;
                     }
                 }
@@ -76,10 +80,13 @@ pub unsafe extern "system" fn allocate_memory(
                 if result == vk::Result::SUCCESS {
                     // SAFETY: NULL (nothing is read) or the handle the driver has just written.
                     let memory = unsafe { raw::read_out(p_memory) }.unwrap_or_default();
-                    if let AllocateInfoRead::Valid(facts, _) = info {
+                    if let AllocateInfoRead::Valid(facts, chain) = info {
                         let type_flags = state.facts.type_flags(facts.memory_type_index);
                         let allocation = PackedAllocation::pack(&facts, type_flags);
                         record_allocation(state, memory.as_raw(), allocation);
+                        if facts.dedicated {
+                            opaque_imports::after_allocate(state, memory.as_raw(), &facts, &chain);
+                        }
                     }
                     fd_leaks::record_import(imported);
                     fault_injection::inject_panic(fault_injection::Site::After, ALLOCATE);
@@ -199,6 +206,7 @@ pub unsafe extern "system" fn free_memory(
                         exported = fd_leaks::take_export(state, &live);
                     }
                     remember_free(state, handle, allocation);
+                    opaque_exports::forget_memory(state.handle(), handle);
                 }
                 if let Some(next) = state.next.free_memory {
                     // SAFETY: the app's arguments, as checked, passed to the next layer's own

@@ -11,4 +11,5 @@ pub mod get_memory_win32_handle_nv;
 pub mod instance;
 pub mod memory;
 pub mod names;
+pub mod opaque_imports;
 pub mod resources;

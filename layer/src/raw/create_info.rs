@@ -38,6 +38,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
     let mut import_fd = None;
     let mut import_operations = 0u32;
     let mut dedicated_to = None;
+    let mut dedicated_info = None;
     // SAFETY: each node is read as the structure its sType names.
     let end = unsafe {
         walk_chain(info.p_next, |s_type, node| {
@@ -102,6 +103,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                 vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO => {
                     let d: vk::MemoryDedicatedAllocateInfo = read_node(node);
                     dedicate(&mut dedicated_to, d.image.as_raw(), d.buffer.as_raw());
+                    dedicated_info = Some((d.image.as_raw(), d.buffer.as_raw()));
                     1 << 9
                 }
                 vk::StructureType::DEDICATED_ALLOCATION_MEMORY_ALLOCATE_INFO_NV => {
@@ -125,6 +127,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
         import_fd,
         import_operations,
         dedicated_to,
+        dedicated_info,
     };
     AllocateInfoRead::Valid(facts, chain)
 }

@@ -81,6 +81,7 @@ fn every_allocate_structure_is_read_within_its_own_size() {
         chain,
         super::ChainRead {
             dedicated_to: Some((vk::ObjectType::IMAGE, 0x1234)),
+            dedicated_info: Some((0x1234, 0)),
             ..super::ChainRead::COMPLETE
         }
     );

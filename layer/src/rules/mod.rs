@@ -9,6 +9,7 @@ pub mod export;
 pub mod fd;
 pub mod fd_leaks;
 pub mod import_fd;
+pub mod import_match;
 pub mod metal;
 pub mod rdma;
 pub mod resource_export;

@@ -13,6 +13,7 @@ pub mod live_memory;
 pub mod lookup;
 pub mod maps;
 pub mod memory;
+pub mod opaque_exports;
 pub mod queryable;
 pub mod registry;
 pub mod resources;

@@ -492,6 +492,10 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         reached.insert(Expected::unknown_device(command).ids[0]);
     }
     let elsewhere = [
+        // Against an export the layer saw (tracked fds, not the call alone).
+        ALLOC_SIZE_01742,
+        DEDICATED_IMAGE_01878,
+        DEDICATED_BUFFER_01879,
         EXPORT_HANDLE_TYPES_09860,
         ALLOC_PNEXT_00639,
         EXPORTED_FD_LEAKED,
