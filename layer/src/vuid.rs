@@ -94,6 +94,7 @@ pub const WIN32_MULTIPLE_BITS: &str = "EXPORTCHECK-win32nv-handle-type-multiple-
 pub const PNEXT_CHAIN_TOO_LONG: &str = "EXPORTCHECK-pnext-chain-too-long";
 pub const INTERNAL_ERROR: &str = "EXPORTCHECK-internal-error";
 pub const EXPORTED_FD_LEAKED: &str = "EXPORTCHECK-exported-fd-leaked";
+pub const FD_IMPORTED_TWICE: &str = "EXPORTCHECK-fd-imported-twice";
 
 // Driver-contract checks: what the driver returned.
 pub const DRIVER_INVALID_FD: &str = "EXPORTCHECK-driver-invalid-fd";
@@ -172,6 +173,7 @@ pub const ALL: &[&str] = &[
     PNEXT_CHAIN_TOO_LONG,
     INTERNAL_ERROR,
     EXPORTED_FD_LEAKED,
+    FD_IMPORTED_TWICE,
     DRIVER_INVALID_FD,
     DRIVER_FD_NOT_CLOEXEC,
     DRIVER_FD_NOT_NEW,

@@ -333,3 +333,48 @@ fn an_import_into_another_memory_type_than_the_export_is_01742() {
     fds::close(fd);
     dev.free(memory);
 }
+
+/// `EXPORTCHECK-fd-imported-twice`: the test driver keeps an imported fd open until the memory
+/// is freed (lavapipe closes it at once), so the same number still names the fd the driver
+/// took. The second import is blocked: the driver never sees it.
+#[test]
+fn importing_an_fd_a_successful_import_consumed_is_reported_and_blocked() {
+    let inst = exclusive(None);
+    let dev = inst.fd_device();
+    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let (r, fd) = dev.get_fd(memory, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    let copy = fds::dup(fd);
+    let first = dev.import_fd(fd, SIZE).expect("first import");
+    expect::silent_for(&inst, &[ALLOCATE, CMD]);
+    fds::assert_open(fd); // The driver keeps it: it is the driver's now.
+    let mut calls = Calls::of(c"vkAllocateMemory");
+    let again = dev.import_fd(fd, SIZE);
+    assert_eq!(again, Err(vk::Result::ERROR_VALIDATION_FAILED_EXT));
+    calls.assert(0, "the second import is not passed down");
+    let m = expect::one(&inst, ALLOCATE, FD_IMPORTED_TWICE);
+    expect::mentions(
+        &m,
+        &[
+            &format!(
+                "fd is {fd}, which a successful import into {} (on {}) already handed to the \
+                 driver",
+                memory_name(first),
+                device_name(&dev)
+            ),
+            "The call was not passed to the driver.",
+        ],
+    );
+    // The app's own duplicate, made before the first import, is its own to import.
+    let second = dev.import_fd(copy, SIZE).expect("import of the duplicate");
+    expect::silent(&inst, ALLOCATE);
+    dev.free(second);
+    // Once the imported memory is freed the driver closed the fd; the number is anyone's.
+    dev.free(first);
+    let (r, fresh) = dev.get_fd(memory, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    let third = dev.import_fd(fresh, SIZE).expect("import of a new export");
+    expect::silent_for(&inst, &[ALLOCATE, CMD, FREE]);
+    dev.free(third);
+    dev.free(memory);
+}

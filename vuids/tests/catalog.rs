@@ -86,6 +86,7 @@ const EXPECTED_IDS: &[&str] = &[
     "EXPORTCHECK-driver-null-win32-handle",
     "EXPORTCHECK-driver-null-metal-handle",
     "EXPORTCHECK-exported-fd-leaked",
+    "EXPORTCHECK-fd-imported-twice",
 ];
 
 const DEVICE_PARAMETER_NOTE: &str = "A garbage VkDevice passed to the loader's trampoline (a \

@@ -147,7 +147,7 @@ pub unsafe extern "system" fn destroy_device(
             return;
         };
         super::fd_leaks::at_destroy(&state);
-        crate::state::opaque_exports::forget_device(state.handle());
+        super::opaque_imports::at_destroy(&state);
         // Other threads may still hold a snapshot with this state until their next call: what
         // it tracked goes now.
         state.memories.clear();

@@ -7,7 +7,6 @@ use crate::os::{self, FileId};
 use crate::pipeline::policy::report_only;
 use crate::rules::fd_leaks::{check_leaks, Checkpoint};
 use crate::state::fd_exports::{remember_import, was_imported, FreedExport};
-use crate::state::opaque_exports;
 use crate::state::registry::lookup_memory;
 use crate::state::{DeviceState, MemoryLookup, MemoryRecord, PackedAllocation};
 use std::sync::Once;
@@ -114,7 +113,7 @@ fn check_all(state: &DeviceState, checkpoint: Checkpoint) -> crate::finding::Out
 /// The fd numbers the driver returned for `export` that still refer to its file.
 fn open_under_returned_numbers(export: &FreedExport) -> Vec<(i32, FileId)> {
     let file = export.exported.file;
-    let held = opaque_exports::held_numbers();
+    let held = super::opaque_imports::held_numbers();
     export
         .exported
         .fds
@@ -133,8 +132,8 @@ fn scan(checkpoint: Checkpoint, device: u64, exports: &[FreedExport]) -> crate::
     let mut files: Vec<FileId> = exports.iter().map(|e| e.exported.file).collect();
     files.sort_by_key(|f| (f.dev, f.ino));
     files.dedup();
-    // The layer's own descriptors of exports (`state::opaque_exports`) are not the app's.
-    let held = opaque_exports::held_numbers();
+    // The layer's own descriptors (of exports, of consumed fds) are not the app's.
+    let held = super::opaque_imports::held_numbers();
     let mut open = os::open_fds_of(&files);
     open.retain(|(fd, _)| !held.contains(fd));
     check_leaks(checkpoint, device, exports, &open, was_imported)

@@ -10,7 +10,6 @@ use crate::pipeline::policy::{decide, reject_unknown_device, Decision};
 use crate::raw::{self, AllocateInfoRead, ChainRead};
 use crate::rules::alloc;
 use crate::rules::common::Broken;
-use crate::state::opaque_exports;
 use crate::state::registry::{
     lookup_dead_memory, record_allocation, remember_free, take_allocation,
 };
@@ -86,6 +85,9 @@ pub unsafe extern "system" fn allocate_memory(
                         record_allocation(state, memory.as_raw(), allocation);
                         if facts.dedicated {
                             opaque_imports::after_allocate(state, memory.as_raw(), &facts, &chain);
+                        }
+                        if chain.import_fd.is_some() {
+                            opaque_imports::after_import(state, memory.as_raw(), &chain);
                         }
                     }
                     fd_leaks::record_import(imported);
@@ -206,7 +208,7 @@ pub unsafe extern "system" fn free_memory(
                         exported = fd_leaks::take_export(state, &live);
                     }
                     remember_free(state, handle, allocation);
-                    opaque_exports::forget_memory(state.handle(), handle);
+                    opaque_imports::before_free(state, handle);
                 }
                 if let Some(next) = state.next.free_memory {
                     // SAFETY: the app's arguments, as checked, passed to the next layer's own

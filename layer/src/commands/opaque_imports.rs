@@ -1,12 +1,15 @@
-//! Opaque-fd imports checked against their exports in this process: what `vkAllocateMemory`,
-//! `vkGetMemoryFdKHR` and `vkFreeMemory` record (`state::opaque_exports`), and the check at an
-//! import (`rules::import_match`).
+//! Fd imports checked against what the layer saw in this process: opaque-fd exports
+//! (`state::opaque_exports`, `rules::import_match`) and fds earlier imports consumed
+//! (`state::consumed_fds`, `rules::fd_ownership`); what `vkAllocateMemory`, `vkGetMemoryFdKHR`,
+//! `vkFreeMemory` and `vkDestroyDevice` record and forget.
 
 use crate::args::{ChainRead, FdImport};
 use crate::boundary;
 use crate::finding::Outcome;
 use crate::pipeline::policy::{decide, Decision};
+use crate::rules::fd_ownership;
 use crate::rules::import_match::{self, OpaqueImport};
+use crate::state::consumed_fds::{self, ImportedInto};
 use crate::state::opaque_exports::{self, ExportOrigin};
 use crate::state::{AllocationFacts, DeviceState, MemoryRecord};
 use ash::vk;
@@ -32,6 +35,8 @@ pub fn after_allocate(
 /// After a valid `vkGetMemoryFdKHR` of `handle_type` returned `fd` for `memory`.
 #[inline]
 pub fn after_export(memory: &MemoryRecord, handle_type: u32, fd: i32) {
+    // The number is a new fd of the app's, whatever an import did with it before.
+    consumed_fds::forget_number(fd);
     if handle_type != OPAQUE_FD.as_raw() {
         return;
     }
@@ -52,18 +57,62 @@ pub fn after_export(memory: &MemoryRecord, handle_type: u32, fd: i32) {
     opaque_exports::remember(origin, fd);
 }
 
-/// Before `vkAllocateMemory` goes down: an import of an opaque fd the layer saw exported,
-/// checked against the export's allocation; reported, and whether the call goes down.
+/// Before `vkAllocateMemory` goes down: an fd import of an fd an earlier import consumed
+/// (blocked), and an import of an opaque fd the layer saw exported, checked against the
+/// export's allocation; reported, and whether the call goes down.
 #[inline]
 pub fn check_import(state: &DeviceState, facts: &AllocationFacts, chain: &ChainRead) -> Decision {
-    match chain.import_fd {
-        Some(FdImport {
-            handle_type,
-            fd,
-            open: Some(true),
-        }) if handle_type == OPAQUE_FD => check_opaque_import(state, facts, chain, fd),
-        _ => Decision::CallDown,
+    let Some(FdImport {
+        handle_type,
+        fd,
+        open: Some(true),
+    }) = chain.import_fd.filter(FdImport::imports)
+    else {
+        return Decision::CallDown;
+    };
+    if let Some(into) = consumed_fds::imported_into(fd) {
+        let outcome = boundary::contain("vkAllocateMemory", || {
+            fd_ownership::imported_twice(state.handle(), fd, into)
+        });
+        decide(state, "vkAllocateMemory", &outcome);
+        return Decision::Skip;
     }
+    if handle_type == OPAQUE_FD {
+        return check_opaque_import(state, facts, chain, fd);
+    }
+    Decision::CallDown
+}
+
+/// After a successful fd import into `memory`: the fd is the driver's now.
+#[inline]
+pub fn after_import(state: &DeviceState, memory: u64, chain: &ChainRead) {
+    if let Some(import) = chain.import_fd.filter(FdImport::imports) {
+        let into = ImportedInto {
+            device: state.handle(),
+            memory,
+        };
+        consumed_fds::remember(import.fd, into);
+    }
+}
+
+/// Before `vkFreeMemory` of live `memory` goes down: what the layer holds for it.
+#[inline(always)]
+pub fn before_free(state: &DeviceState, memory: u64) {
+    opaque_exports::forget_memory(state.handle(), memory);
+    consumed_fds::forget_memory(state.handle(), memory);
+}
+
+/// At `vkDestroyDevice`.
+pub fn at_destroy(state: &DeviceState) {
+    opaque_exports::forget_device(state.handle());
+    consumed_fds::forget_device(state.handle());
+}
+
+/// The descriptors the layer holds (of exports and of consumed fds): never the app's.
+pub fn held_numbers() -> Vec<i32> {
+    let mut held = opaque_exports::held_numbers();
+    held.extend(consumed_fds::held_numbers());
+    held
 }
 
 #[inline(never)]

@@ -8,6 +8,7 @@ pub mod driver_contract;
 pub mod export;
 pub mod fd;
 pub mod fd_leaks;
+pub mod fd_ownership;
 pub mod import_fd;
 pub mod import_match;
 pub mod metal;

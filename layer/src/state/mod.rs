@@ -4,6 +4,7 @@
 //! records are small values stored inline in their device's map and copied out on lookup, so no
 //! map lock is held while checking, reporting or calling down.
 
+pub mod consumed_fds;
 pub mod contract;
 pub mod device;
 pub mod fd_exports;

@@ -91,6 +91,8 @@ pub const INTERNAL_ERROR: &str = "EXPORTCHECK-internal-error";
 
 // Exported fds never closed nor imported.
 pub const EXPORTED_FD_LEAKED: &str = "EXPORTCHECK-exported-fd-leaked";
+/// An fd a successful import handed to the driver, imported again.
+pub const FD_IMPORTED_TWICE: &str = "EXPORTCHECK-fd-imported-twice";
 
 // Commands, as the messages name them.
 pub const GET_FD: &str = "vkGetMemoryFdKHR";

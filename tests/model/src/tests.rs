@@ -494,6 +494,7 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
     let elsewhere = [
         // Against an export the layer saw (tracked fds, not the call alone).
         ALLOC_SIZE_01742,
+        FD_IMPORTED_TWICE,
         DEDICATED_IMAGE_01878,
         DEDICATED_BUFFER_01879,
         EXPORT_HANDLE_TYPES_09860,
