@@ -80,6 +80,12 @@ pub const IMPORT_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkImportMemoryFdInfoKHR-hand
 /// Met by construction, as [`EXPORT_STYPE`].
 pub const IMPORT_FD_STYPE: &str = "VUID-VkImportMemoryFdInfoKHR-sType-sType";
 pub const ALLOC_SIZE_01742: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01742";
+pub const DEDICATED_IMAGE_01432: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01432";
+pub const DEDICATED_IMAGE_01434: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01434";
+pub const DEDICATED_IMAGE_01797: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01797";
+pub const DEDICATED_BUFFER_01436: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-01436";
+/// Met by construction, as [`EXPORT_STYPE`].
+pub const DEDICATED_STYPE: &str = "VUID-VkMemoryDedicatedAllocateInfo-sType-sType";
 pub const DEDICATED_IMAGE_01878: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01878";
 pub const DEDICATED_BUFFER_01879: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-01879";
 pub const FREE_MEMORY_PARAM: &str = "VUID-vkFreeMemory-memory-parameter";
@@ -161,6 +167,11 @@ pub const ALL: &[&str] = &[
     IMPORT_FD_HANDLE_TYPE_PARAM,
     IMPORT_FD_STYPE,
     ALLOC_SIZE_01742,
+    DEDICATED_IMAGE_01432,
+    DEDICATED_IMAGE_01434,
+    DEDICATED_IMAGE_01797,
+    DEDICATED_BUFFER_01436,
+    DEDICATED_STYPE,
     DEDICATED_IMAGE_01878,
     DEDICATED_BUFFER_01879,
     FREE_MEMORY_PARAM,

@@ -62,6 +62,11 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkImportMemoryFdInfoKHR-handleType-parameter",
     "VUID-VkImportMemoryFdInfoKHR-sType-sType",
     "VUID-VkMemoryAllocateInfo-allocationSize-01742",
+    "VUID-VkMemoryDedicatedAllocateInfo-image-01432",
+    "VUID-VkMemoryDedicatedAllocateInfo-image-01434",
+    "VUID-VkMemoryDedicatedAllocateInfo-image-01797",
+    "VUID-VkMemoryDedicatedAllocateInfo-buffer-01436",
+    "VUID-VkMemoryDedicatedAllocateInfo-sType-sType",
     "VUID-VkMemoryDedicatedAllocateInfo-image-01878",
     "VUID-VkMemoryDedicatedAllocateInfo-buffer-01879",
     "VUID-vkAllocateMemory-device-parameter",
@@ -274,6 +279,7 @@ fn severities_and_test_locations_match_the_design() {
         "VUID-VkExportMemoryAllocateInfo-sType-sType",
         "VUID-VkExportMemoryAllocateInfoNV-sType-sType",
         "VUID-VkImportMemoryFdInfoKHR-sType-sType",
+        "VUID-VkMemoryDedicatedAllocateInfo-sType-sType",
     ]
     .into_iter()
     .collect();

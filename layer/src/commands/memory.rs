@@ -1,5 +1,6 @@
 //! `vkAllocateMemory` and `vkFreeMemory`: they feed the memory map.
 
+use super::dedicated;
 use super::fd_leaks;
 use super::opaque_imports;
 use super::resources;
@@ -53,7 +54,11 @@ pub unsafe extern "system" fn allocate_memory(
                     return Decision::SKIPPED_RESULT;
                 }
                 if let AllocateInfoRead::Valid(facts, chain) = &info {
-                    if judge_dedicated(state, facts, chain) == Decision::Skip
+                    let dedicated_skip = chain
+                        .dedicated_info
+                        .is_some_and(|d| dedicated::check(state, d) == Decision::Skip);
+                    if dedicated_skip
+                        || judge_dedicated(state, facts, chain) == Decision::Skip
                         || opaque_imports::check_import(state, facts, chain) == Decision::Skip
                     {
                         return Decision::SKIPPED_RESULT;

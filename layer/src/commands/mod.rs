@@ -2,6 +2,7 @@
 //! its arguments, call down, and check and record what came back. Their rules are in
 //! `crate::rules`.
 
+pub mod dedicated;
 pub mod device;
 pub mod fd_leaks;
 pub mod get_memory_fd;

@@ -394,6 +394,29 @@ mod tests {
     }
 
     #[test]
+    fn a_dedicated_allocation_is_read_only_by_its_s_type() {
+        // VUID-VkMemoryDedicatedAllocateInfo-sType-sType holds by construction.
+        let read = |s_type| {
+            let mut dedicated = vk::MemoryDedicatedAllocateInfo::default()
+                .image(vk::Image::from_raw(0x1a))
+                .buffer(vk::Buffer::from_raw(0x2b));
+            dedicated.s_type = s_type;
+            let mut info = vk::MemoryAllocateInfo::default().allocation_size(64);
+            info.p_next = &dedicated as *const _ as *const c_void;
+            // SAFETY: a valid chain of live structures.
+            match unsafe { read_allocate_info(&info) } {
+                AllocateInfoRead::Valid(_, chain) => chain.dedicated_info,
+                _ => panic!("a valid VkMemoryAllocateInfo"),
+            }
+        };
+        assert_eq!(
+            read(vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO),
+            Some((0x1a, 0x2b))
+        );
+        assert_eq!(read(vk::StructureType::from_raw(1_000_999_992)), None);
+    }
+
+    #[test]
     fn a_chained_structure_is_recognised_only_by_its_s_type() {
         // An export structure whose sType says something else is not export info: the rule
         // VUID-VkExportMemoryAllocateInfo(NV)-sType-sType holds by construction.

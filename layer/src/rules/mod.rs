@@ -4,6 +4,7 @@
 
 pub mod alloc;
 pub mod common;
+pub mod dedicated;
 pub mod driver_contract;
 pub mod export;
 pub mod fd;

@@ -495,6 +495,11 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         // Against an export the layer saw (tracked fds, not the call alone).
         ALLOC_SIZE_01742,
         FD_IMPORTED_TWICE,
+        // Against the buffer or image the allocation is dedicated to.
+        DEDICATED_IMAGE_01432,
+        DEDICATED_IMAGE_01434,
+        DEDICATED_IMAGE_01797,
+        DEDICATED_BUFFER_01436,
         DEDICATED_IMAGE_01878,
         DEDICATED_BUFFER_01879,
         EXPORT_HANDLE_TYPES_09860,
