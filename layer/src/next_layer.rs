@@ -33,6 +33,8 @@ pub struct InstanceDispatch {
         Option<vk::PFN_vkGetPhysicalDeviceImageFormatProperties2>,
     pub get_physical_device_image_format_properties2_khr:
         Option<vk::PFN_vkGetPhysicalDeviceImageFormatProperties2>,
+    pub get_physical_device_properties2: Option<vk::PFN_vkGetPhysicalDeviceProperties2>,
+    pub get_physical_device_properties2_khr: Option<vk::PFN_vkGetPhysicalDeviceProperties2>,
     pub create_debug_utils_messenger: Option<vk::PFN_vkCreateDebugUtilsMessengerEXT>,
     pub destroy_debug_utils_messenger: Option<vk::PFN_vkDestroyDebugUtilsMessengerEXT>,
     pub create_debug_report_callback: Option<vk::PFN_vkCreateDebugReportCallbackEXT>,
@@ -68,6 +70,10 @@ impl InstanceDispatch {
                 )),
                 get_physical_device_image_format_properties2_khr: cast(get(
                     c"vkGetPhysicalDeviceImageFormatProperties2KHR",
+                )),
+                get_physical_device_properties2: cast(get(c"vkGetPhysicalDeviceProperties2")),
+                get_physical_device_properties2_khr: cast(get(
+                    c"vkGetPhysicalDeviceProperties2KHR",
                 )),
                 create_debug_utils_messenger: cast(get(c"vkCreateDebugUtilsMessengerEXT")),
                 destroy_debug_utils_messenger: cast(get(c"vkDestroyDebugUtilsMessengerEXT")),

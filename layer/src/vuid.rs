@@ -79,6 +79,7 @@ pub const IMPORT_FD_HANDLE_TYPE_00670: &str = "VUID-VkImportMemoryFdInfoKHR-hand
 pub const IMPORT_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkImportMemoryFdInfoKHR-handleType-parameter";
 /// Met by construction, as [`EXPORT_STYPE`].
 pub const IMPORT_FD_STYPE: &str = "VUID-VkImportMemoryFdInfoKHR-sType-sType";
+pub const IMPORT_FD_00668: &str = "VUID-VkImportMemoryFdInfoKHR-fd-00668";
 pub const ALLOC_SIZE_01742: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01742";
 pub const DEDICATED_IMAGE_01432: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01432";
 pub const DEDICATED_IMAGE_01434: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01434";
@@ -166,6 +167,7 @@ pub const ALL: &[&str] = &[
     IMPORT_FD_HANDLE_TYPE_00670,
     IMPORT_FD_HANDLE_TYPE_PARAM,
     IMPORT_FD_STYPE,
+    IMPORT_FD_00668,
     ALLOC_SIZE_01742,
     DEDICATED_IMAGE_01432,
     DEDICATED_IMAGE_01434,

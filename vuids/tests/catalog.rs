@@ -62,6 +62,7 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkImportMemoryFdInfoKHR-handleType-parameter",
     "VUID-VkImportMemoryFdInfoKHR-sType-sType",
     "VUID-VkMemoryAllocateInfo-allocationSize-01742",
+    "VUID-VkImportMemoryFdInfoKHR-fd-00668",
     "VUID-VkMemoryDedicatedAllocateInfo-image-01432",
     "VUID-VkMemoryDedicatedAllocateInfo-image-01434",
     "VUID-VkMemoryDedicatedAllocateInfo-image-01797",

@@ -73,6 +73,7 @@ pub unsafe extern "system" fn create_device(
                 unsafe { get(physical_device, &mut properties) };
             }
             let queries = driver_queries(&instance, properties.api_version);
+            let device_uuid = device_uuid(&instance, physical_device, properties.api_version);
             let state = DeviceState {
                 facts: DeviceFacts {
                     handle: device.as_raw(),
@@ -97,6 +98,7 @@ pub unsafe extern "system" fn create_device(
                 resources: Default::default(),
                 queries,
                 fd_exports,
+                device_uuid,
             };
             DEVICES.insert(device.as_raw(), Arc::new(state));
             result
@@ -124,6 +126,31 @@ fn driver_queries(instance: &InstanceState, physical_device_version: u32) -> Dri
         },
         None => DriverQueries::default(),
     }
+}
+
+/// `VkPhysicalDeviceIDProperties::deviceUUID`, asked with `vkGetPhysicalDeviceProperties2`
+/// (core or `KHR`) under the same conditions as the other queries (`state::queryable`): Vulkan
+/// 1.1 on both sides, or `VK_KHR_external_memory_capabilities`, which provides the structure
+/// and requires `VK_KHR_get_physical_device_properties2`. Otherwise `None`: nothing is asked.
+fn device_uuid(
+    instance: &InstanceState,
+    physical_device: vk::PhysicalDevice,
+    physical_device_version: u32,
+) -> Option<[u8; vk::UUID_SIZE]> {
+    let next = &instance.next;
+    let get = match queryable::query_names(
+        instance.api_version,
+        physical_device_version,
+        instance.khr_external_memory_capabilities,
+    )? {
+        QueryNames::Core => next.get_physical_device_properties2?,
+        QueryNames::Khr => next.get_physical_device_properties2_khr?,
+    };
+    let mut id = vk::PhysicalDeviceIDProperties::default();
+    let mut properties = vk::PhysicalDeviceProperties2::default().push_next(&mut id);
+    // SAFETY: a live physical device and output structures of ours, chained as the query takes.
+    unsafe { get(physical_device, &mut properties) };
+    Some(id.device_uuid)
 }
 
 /// A physical device that reported no version (0) is taken at the app's word.

@@ -34,7 +34,7 @@ pub fn after_allocate(
 
 /// After a valid `vkGetMemoryFdKHR` of `handle_type` returned `fd` for `memory`.
 #[inline]
-pub fn after_export(memory: &MemoryRecord, handle_type: u32, fd: i32) {
+pub fn after_export(state: &DeviceState, memory: &MemoryRecord, handle_type: u32, fd: i32) {
     // The number is a new fd of the app's, whatever an import did with it before.
     consumed_fds::forget_number(fd);
     if handle_type != OPAQUE_FD.as_raw() {
@@ -53,6 +53,7 @@ pub fn after_export(memory: &MemoryRecord, handle_type: u32, fd: i32) {
         memory_type_index: facts.memory_type_index,
         created_here: facts.import.is_none(),
         dedicated_to,
+        device_uuid: state.device_uuid,
     };
     opaque_exports::remember(origin, fd);
 }
@@ -129,6 +130,7 @@ fn check_opaque_import(
         fd,
         facts,
         dedicated_info: chain.dedicated_info,
+        device_uuid: state.device_uuid,
     };
     let broken = import_match::evaluate(&import, &origin);
     if broken.is_empty() {

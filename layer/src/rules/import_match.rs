@@ -23,22 +23,34 @@ pub const IMAGE_NOT_DEDICATED: Broken = Broken::bit(2);
 /// `VUID-VkMemoryDedicatedAllocateInfo-buffer-01879`: likewise for a buffer.
 pub const BUFFER_NOT_DEDICATED: Broken = Broken::bit(3);
 
+/// `VUID-VkImportMemoryFdInfoKHR-fd-00668`: exported on another physical device (their
+/// `deviceUUID`s differ).
+pub const OTHER_PHYSICAL_DEVICE: Broken = Broken::bit(4);
+
 /// The import as the app made it: the allocation's facts and its
 /// `VkMemoryDedicatedAllocateInfo` (image, buffer), if chained.
 pub struct OpaqueImport<'a> {
     pub fd: i32,
     pub facts: &'a AllocationFacts,
     pub dedicated_info: Option<(u64, u64)>,
+    /// The `deviceUUID` of the importing device's physical device, if the layer knows it.
+    pub device_uuid: Option<[u8; vk::UUID_SIZE]>,
 }
 
 /// The rules the import breaks against `origin`.
 pub fn evaluate(import: &OpaqueImport, origin: &ExportOrigin) -> Broken {
+    // Two physical devices whose deviceUUIDs differ are two devices, whatever the instances.
+    let other_device = matches!(
+        (import.device_uuid, origin.device_uuid),
+        (Some(a), Some(b)) if a != b
+    );
+    let broken = Broken::NONE.with(OTHER_PHYSICAL_DEVICE, other_device);
     if !origin.created_here {
-        return Broken::NONE;
+        return broken;
     }
     let (image, buffer) = import.dedicated_info.unwrap_or((0, 0));
     let exported_to = |ty| matches!(origin.dedicated_to, Some((t, _)) if t == ty);
-    Broken::NONE
+    broken
         .with(SIZE_DIFFERS, import.facts.size != origin.size)
         .with(
             TYPE_DIFFERS,
@@ -83,6 +95,26 @@ pub fn describe(
             .with(ObjectRef::memory(origin.memory))
     };
     let mut out = Vec::new();
+    if broken.has(OTHER_PHYSICAL_DEVICE) {
+        let uuid = |u: Option<[u8; vk::UUID_SIZE]>| {
+            u.unwrap_or_default()
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
+        };
+        out.push(finding(
+            vuid::IMPORT_FD_00668,
+            "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd",
+            format!(
+                "vkAllocateMemory(): {exported}. That memory was created on a physical device \
+                 with deviceUUID {}, but {} is of a physical device with deviceUUID {}: an \
+                 opaque fd must be imported on the same physical device it was exported from.",
+                uuid(origin.device_uuid),
+                vk_names::handle(vk::ObjectType::DEVICE, device),
+                uuid(import.device_uuid)
+            ),
+        ));
+    }
     let f = import.facts;
     if broken.has(SIZE_DIFFERS) {
         out.push(finding(
@@ -160,6 +192,7 @@ mod tests {
         memory_type_index: 1,
         created_here: true,
         dedicated_to: Some((vk::ObjectType::IMAGE, 0x1a)),
+        device_uuid: Some([1; 16]),
     };
 
     fn ids(
@@ -171,6 +204,7 @@ mod tests {
             fd: 9,
             facts: &facts,
             dedicated_info,
+            device_uuid: Some([1; 16]),
         };
         let broken = evaluate(&import, origin);
         let found = describe(0xd000, &import, origin, broken);
@@ -225,5 +259,23 @@ mod tests {
             ..ORIGIN
         };
         assert!(ids(facts(1, 7), Some((0x2b, 0)), &reexport).is_empty());
+    }
+
+    #[test]
+    fn an_export_of_another_physical_device_is_00668_whatever_created_the_payload() {
+        for created_here in [true, false] {
+            let other = ExportOrigin {
+                device_uuid: Some([2; 16]),
+                created_here,
+                ..ORIGIN
+            };
+            assert_eq!(ids(facts(65536, 1), None, &other), [vuid::IMPORT_FD_00668]);
+        }
+        // Not known on one side: not judged.
+        let unknown = ExportOrigin {
+            device_uuid: None,
+            ..ORIGIN
+        };
+        assert!(ids(facts(65536, 1), None, &unknown).is_empty());
     }
 }

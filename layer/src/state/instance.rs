@@ -143,6 +143,8 @@ mod tests {
                 get_physical_device_external_buffer_properties_khr: None,
                 get_physical_device_image_format_properties2: None,
                 get_physical_device_image_format_properties2_khr: None,
+                get_physical_device_properties2: None,
+                get_physical_device_properties2_khr: None,
                 create_debug_utils_messenger: None,
                 destroy_debug_utils_messenger: None,
                 create_debug_report_callback: None,

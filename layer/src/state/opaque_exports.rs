@@ -39,6 +39,8 @@ pub struct ExportOrigin {
     pub created_here: bool,
     /// The image or buffer the allocation was dedicated to, if any.
     pub dedicated_to: Option<(vk::ObjectType, u64)>,
+    /// The `deviceUUID` of the exporting device's physical device, if the layer knows it.
+    pub device_uuid: Option<[u8; vk::UUID_SIZE]>,
 }
 
 struct Held {
@@ -160,6 +162,7 @@ mod tests {
             memory_type_index: 0,
             created_here: true,
             dedicated_to: None,
+            device_uuid: None,
         }
     }
 

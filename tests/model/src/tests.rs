@@ -494,6 +494,7 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
     let elsewhere = [
         // Against an export the layer saw (tracked fds, not the call alone).
         ALLOC_SIZE_01742,
+        IMPORT_FD_00668,
         FD_IMPORTED_TWICE,
         // Against the buffer or image the allocation is dedicated to.
         DEDICATED_IMAGE_01432,
