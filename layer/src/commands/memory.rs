@@ -68,6 +68,12 @@ pub unsafe extern "system" fn allocate_memory(
                     return vk::Result::ERROR_INITIALIZATION_FAILED;
                 };
                 // Before the call: a successful import hands the fd to the driver, which may close it.
+                let held = match &info {
+                    AllocateInfoRead::Valid(_, chain) if chain.import_fd.is_some() => {
+                        opaque_imports::before_import(chain)
+                    }
+                    _ => None,
+                };
                 let imported = match &info {
                     AllocateInfoRead::Valid(_, chain) => fd_leaks::import_identity(
                         state,
@@ -91,8 +97,8 @@ pub unsafe extern "system" fn allocate_memory(
                         if facts.dedicated {
                             opaque_imports::after_allocate(state, memory.as_raw(), &facts, &chain);
                         }
-                        if chain.import_fd.is_some() {
-                            opaque_imports::after_import(state, memory.as_raw(), &chain);
+                        if let Some(held) = held {
+                            opaque_imports::after_import(state, memory.as_raw(), &chain, held);
                         }
                     }
                     fd_leaks::record_import(imported);

@@ -6,6 +6,7 @@
 use crate::args::{ChainRead, FdImport};
 use crate::boundary;
 use crate::finding::Outcome;
+use crate::os::HeldFile;
 use crate::pipeline::policy::{decide, Decision};
 use crate::rules::fd_ownership;
 use crate::rules::import_match::{self, OpaqueImport};
@@ -84,15 +85,23 @@ pub fn check_import(state: &DeviceState, facts: &AllocationFacts, chain: &ChainR
     Decision::CallDown
 }
 
-/// After a successful fd import into `memory`: the fd is the driver's now.
+/// Before an fd import goes down: the layer's hold of the open file description it hands over.
 #[inline]
-pub fn after_import(state: &DeviceState, memory: u64, chain: &ChainRead) {
+pub fn before_import(chain: &ChainRead) -> Option<HeldFile> {
+    let import = chain.import_fd.filter(FdImport::imports)?;
+    consumed_fds::before_import(import.fd)
+}
+
+/// After a successful fd import into `memory` (`held`: what [`before_import`] took): the fd is
+/// the driver's now.
+#[inline]
+pub fn after_import(state: &DeviceState, memory: u64, chain: &ChainRead, held: HeldFile) {
     if let Some(import) = chain.import_fd.filter(FdImport::imports) {
         let into = ImportedInto {
             device: state.handle(),
             memory,
         };
-        consumed_fds::remember(import.fd, into);
+        consumed_fds::remember(import.fd, held, into);
     }
 }
 

@@ -5,9 +5,10 @@
 //! **What "the same fd" means here, soundly.** The same number, still referring to the same
 //! open file description as when it was imported: the layer holds a descriptor of that open
 //! file description ([`os::hold_open_file`]) and compares with `kcmp(KCMP_FILE)`
-//! ([`os::same_open_file`]). An import is remembered only when its number is still open right
-//! after the driver took it (a driver that closed it at once gave the number back to the
-//! process: whatever opens it next is new). It is forgotten when the imported memory is freed
+//! ([`os::same_open_file`]). The layer takes that descriptor before the import goes down, and
+//! remembers the import only when, after it succeeded, the number still refers to it: a driver
+//! that closed the fd at once gave the number back to the process, and whatever another thread
+//! opened under it since is new. It is forgotten when the imported memory is freed
 //! or its device destroyed (the driver may close the fd then), and when `vkGetMemoryFdKHR`
 //! returns that number (a new fd of the app's). A duplicate the app made before the import has
 //! another number and is the app's own: importing it is not reported.
@@ -36,18 +37,28 @@ static CONSUMED: Mutex<Vec<Consumed>> = Mutex::new(Vec::new());
 /// How many are remembered (written under the lock): most calls read only this.
 static COUNT: AtomicUsize = AtomicUsize::new(0);
 
-/// After a successful import of `fd` into `into`: remembered if the driver kept the fd open.
-pub fn remember(fd: i32, into: ImportedInto) {
+/// Before an import of `fd` goes down: the layer's descriptor of the open file description the
+/// app hands over (taken before the driver may close the number and another thread reuse it).
+pub fn before_import(fd: i32) -> Option<HeldFile> {
+    (COUNT.load(Ordering::Acquire) < LIMIT)
+        .then(|| os::hold_open_file(fd))
+        .flatten()
+}
+
+/// After a successful import of `fd` into `into`, with what [`before_import`] held: remembered
+/// if the number still refers to that open file description (the driver kept the fd).
+pub fn remember(fd: i32, held: HeldFile, into: ImportedInto) {
+    if os::same_open_file(held.number(), fd) != Some(true) {
+        return; // The driver closed it (the number may be anyone's now).
+    }
     let mut consumed = CONSUMED.lock();
     consumed.retain(|c| c.number != fd);
     if consumed.len() < LIMIT {
-        if let Some(held) = os::hold_open_file(fd) {
-            consumed.push(Consumed {
-                number: fd,
-                held,
-                into,
-            });
-        }
+        consumed.push(Consumed {
+            number: fd,
+            held,
+            into,
+        });
     }
     COUNT.store(consumed.len(), Ordering::Release);
 }
@@ -113,7 +124,7 @@ mod tests {
         };
         let file = std::fs::File::open("/proc/self/exe").expect("open");
         let fd = file.as_raw_fd();
-        remember(fd, into);
+        remember(fd, before_import(fd).expect("held"), into);
         assert_eq!(imported_into(fd), Some(into));
         // A duplicate has another number: the app's own.
         let copy = file.try_clone().expect("dup");
@@ -123,7 +134,12 @@ mod tests {
         // SAFETY: dup2 onto a number this test owns.
         assert_eq!(unsafe { libc::dup2(again.as_raw_fd(), fd) }, fd);
         assert_eq!(imported_into(fd), None);
-        remember(fd, into);
+        // Remembered only while the number still names the description held before the import.
+        let held = before_import(copy.as_raw_fd()).expect("held");
+        remember(fd, held, into);
+        assert_eq!(imported_into(fd), None);
+        remember(fd, before_import(fd).expect("held"), into);
+        assert_eq!(imported_into(fd), Some(into));
         forget_memory(0xd1, 0x71);
         assert_eq!(imported_into(fd), None);
     }
