@@ -54,12 +54,11 @@ pub unsafe extern "system" fn allocate_memory(
                     return Decision::SKIPPED_RESULT;
                 }
                 if let AllocateInfoRead::Valid(facts, chain) = &info {
-                    let dedicated_skip = chain
-                        .dedicated_info
-                        .is_some_and(|d| dedicated::check(state, d) == Decision::Skip);
-                    if dedicated_skip
+                    // A dedicated allocation or an fd import: judged out of line.
+                    let uncommon = chain.dedicated_info.is_some() | chain.import_fd.is_some();
+                    if (uncommon
+                        && judge_dedicated_and_import(state, facts, chain) == Decision::Skip)
                         || judge_dedicated(state, facts, chain) == Decision::Skip
-                        || opaque_imports::check_import(state, facts, chain) == Decision::Skip
                     {
                         return Decision::SKIPPED_RESULT;
                     }
@@ -108,6 +107,23 @@ pub unsafe extern "system" fn allocate_memory(
             },
         )
     })
+}
+
+/// The `VkMemoryDedicatedAllocateInfo` rules and the fd import checked against what the layer
+/// saw (exports, consumed fds): reported, and whether the call goes down.
+#[inline(never)]
+fn judge_dedicated_and_import(
+    state: &DeviceState,
+    facts: &AllocationFacts,
+    chain: &ChainRead,
+) -> Decision {
+    let dedicated_skip = chain
+        .dedicated_info
+        .is_some_and(|d| dedicated::check(state, d) == Decision::Skip);
+    if dedicated_skip || opaque_imports::check_import(state, facts, chain) == Decision::Skip {
+        return Decision::Skip;
+    }
+    Decision::CallDown
 }
 
 /// What the OS says of the fd an fd import names (one `fcntl`, only when the chain imports one):

@@ -34,13 +34,18 @@ pub fn after_allocate(
 }
 
 /// After a valid `vkGetMemoryFdKHR` of `handle_type` returned `fd` for `memory`.
-#[inline]
+#[inline(always)]
 pub fn after_export(state: &DeviceState, memory: &MemoryRecord, handle_type: u32, fd: i32) {
     // The number is a new fd of the app's, whatever an import did with it before.
     consumed_fds::forget_number(fd);
-    if handle_type != OPAQUE_FD.as_raw() {
-        return;
+    if handle_type == OPAQUE_FD.as_raw() && !opaque_exports::is_held(memory.device, memory.memory) {
+        remember_export(state, memory, fd);
     }
+}
+
+/// The first export of `memory` (on this thread, or since an export was dropped).
+#[inline(never)]
+fn remember_export(state: &DeviceState, memory: &MemoryRecord, fd: i32) {
     let facts = memory.facts();
     let dedicated_to = if facts.dedicated {
         opaque_exports::dedicated_of(memory.device, memory.memory)

@@ -75,28 +75,41 @@ pub fn imported_into(fd: i32) -> Option<ImportedInto> {
         .map(|c| c.into)
 }
 
-fn forget(drop: impl Fn(&Consumed) -> bool) {
-    if COUNT.load(Ordering::Acquire) == 0 {
-        return;
-    }
+/// Whether any import is remembered: the common call reads only this.
+#[inline(always)]
+fn any() -> bool {
+    COUNT.load(Ordering::Acquire) != 0
+}
+
+#[cold]
+#[inline(never)]
+fn forget(drop: &dyn Fn(&Consumed) -> bool) {
     let mut consumed = CONSUMED.lock();
     consumed.retain(|c| !drop(c));
     COUNT.store(consumed.len(), Ordering::Release);
 }
 
 /// `vkGetMemoryFdKHR` returned the number `fd`: it is the app's again.
+#[inline(always)]
 pub fn forget_number(fd: i32) {
-    forget(|c| c.number == fd);
+    if any() {
+        forget(&|c| c.number == fd);
+    }
 }
 
 /// Before `vkFreeMemory` of `memory` goes down.
+#[inline(always)]
 pub fn forget_memory(device: u64, memory: u64) {
-    forget(|c| c.into == ImportedInto { device, memory });
+    if any() {
+        forget(&|c| c.into == ImportedInto { device, memory });
+    }
 }
 
 /// At `vkDestroyDevice`.
 pub fn forget_device(device: u64) {
-    forget(|c| c.into.device == device);
+    if any() {
+        forget(&|c| c.into.device == device);
+    }
 }
 
 /// The numbers of the descriptors the layer holds: not the app's.

@@ -64,7 +64,12 @@ pub fn remember(origin: ExportOrigin, fd: i32) {
     let known = exports
         .iter()
         .any(|e| e.origin.memory == origin.memory && e.origin.device == origin.device);
-    if known || exports.len() >= LIMIT {
+    if known {
+        let generation = GENERATION.load(Ordering::Acquire);
+        LAST_HELD.with(|last| last.set((origin.device, origin.memory, generation)));
+        return;
+    }
+    if exports.len() >= LIMIT {
         return;
     }
     let Some(file) = os::file_id(fd) else {
@@ -98,13 +103,34 @@ pub fn dedicated_of(device: u64, memory: u64) -> Option<(vk::ObjectType, u64)> {
     DEDICATED.lock().get(&(device, memory)).copied()
 }
 
+/// Bumped whenever an export is dropped: a thread's [`is_held`] answer is good while it has not
+/// moved (a freed handle may be reused by a new allocation).
+static GENERATION: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    /// The (device, memory, generation) this thread last found held.
+    static LAST_HELD: std::cell::Cell<(u64, u64, usize)> =
+        const { std::cell::Cell::new((0, 0, usize::MAX)) };
+}
+
+/// Whether an export of `memory` is held, as this thread last saw it with the current
+/// generation: a repeated export of the same memory takes no lock.
+#[inline(always)]
+pub fn is_held(device: u64, memory: u64) -> bool {
+    let generation = GENERATION.load(Ordering::Acquire);
+    LAST_HELD.with(|last| last.get() == (device, memory, generation))
+}
+
 /// Drops the exports `drop` selects (closing the layer's descriptors).
-fn forget(drop: impl Fn(&ExportOrigin) -> bool) {
-    if HELD.load(Ordering::Acquire) == 0 {
-        return;
-    }
+#[cold]
+#[inline(never)]
+fn forget(drop: &dyn Fn(&ExportOrigin) -> bool) {
     let mut exports = EXPORTS.lock();
+    let before = exports.len();
     exports.retain(|e| !drop(&e.origin));
+    if exports.len() != before {
+        GENERATION.fetch_add(1, Ordering::AcqRel);
+    }
     HELD.store(exports.len(), Ordering::Release);
 }
 
@@ -124,18 +150,27 @@ pub fn origin_of(fd: i32) -> Option<ExportOrigin> {
 }
 
 /// Before `vkFreeMemory` of `memory` goes down: closes what the layer holds of its exports.
+#[inline(always)]
 pub fn forget_memory(device: u64, memory: u64) {
-    forget(|o| o.device == device && o.memory == memory);
-    if DEDICATED_COUNT.load(Ordering::Acquire) != 0 {
-        let mut dedicated = DEDICATED.lock();
-        dedicated.remove(&(device, memory));
-        DEDICATED_COUNT.store(dedicated.len(), Ordering::Release);
+    if HELD.load(Ordering::Acquire) != 0 {
+        forget(&|o| o.device == device && o.memory == memory);
     }
+    if DEDICATED_COUNT.load(Ordering::Acquire) != 0 {
+        forget_dedicated(device, memory);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn forget_dedicated(device: u64, memory: u64) {
+    let mut dedicated = DEDICATED.lock();
+    dedicated.remove(&(device, memory));
+    DEDICATED_COUNT.store(dedicated.len(), Ordering::Release);
 }
 
 /// At `vkDestroyDevice`: closes what the layer holds of the device's exports.
 pub fn forget_device(device: u64) {
-    forget(|o| o.device == device);
+    forget(&|o| o.device == device);
     let mut dedicated = DEDICATED.lock();
     dedicated.retain(|(d, _), _| *d != device);
     DEDICATED_COUNT.store(dedicated.len(), Ordering::Release);
