@@ -113,8 +113,16 @@ pub fn after_import(state: &DeviceState, memory: u64, chain: &ChainRead, held: H
 /// Before `vkFreeMemory` of live `memory` goes down: what the layer holds for it.
 #[inline(always)]
 pub fn before_free(state: &DeviceState, memory: u64) {
-    opaque_exports::forget_memory(state.handle(), memory);
-    consumed_fds::forget_memory(state.handle(), memory);
+    if opaque_exports::anything_tracked() {
+        forget_memory(state.handle(), memory);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn forget_memory(device: u64, memory: u64) {
+    opaque_exports::forget_memory(device, memory);
+    consumed_fds::forget_memory(device, memory);
 }
 
 /// At `vkDestroyDevice`.

@@ -60,7 +60,7 @@ pub fn remember(fd: i32, held: HeldFile, into: ImportedInto) {
             into,
         });
     }
-    COUNT.store(consumed.len(), Ordering::Release);
+    super::opaque_exports::set_count(&COUNT, consumed.len());
 }
 
 /// The allocation `fd` was already imported into, if it is such a consumed fd.
@@ -86,7 +86,7 @@ fn any() -> bool {
 fn forget(drop: &dyn Fn(&Consumed) -> bool) {
     let mut consumed = CONSUMED.lock();
     consumed.retain(|c| !drop(c));
-    COUNT.store(consumed.len(), Ordering::Release);
+    super::opaque_exports::set_count(&COUNT, consumed.len());
 }
 
 /// `vkGetMemoryFdKHR` returned the number `fd`: it is the app's again.

@@ -21,7 +21,7 @@ use crate::os::{self, FileId, HeldFile};
 use ash::vk;
 use parking_lot::Mutex;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::LazyLock;
 
 /// The most exports held at once in the process.
@@ -54,6 +54,22 @@ static EXPORTS: Mutex<Vec<Held>> = Mutex::new(Vec::new());
 /// holds none reads only this.
 static HELD: AtomicUsize = AtomicUsize::new(0);
 
+/// Everything this module and `consumed_fds` hold, summed: a `vkFreeMemory` in a process that
+/// holds nothing reads only this.
+static TRACKED: AtomicUsize = AtomicUsize::new(0);
+
+/// Sets one of the counts to `len` (under its own lock), keeping [`TRACKED`] their sum.
+pub(super) fn set_count(count: &AtomicUsize, len: usize) {
+    let old = count.swap(len, Ordering::AcqRel);
+    TRACKED.fetch_add(len.wrapping_sub(old), Ordering::AcqRel);
+}
+
+/// Whether anything of an export, a dedicated allocation or a consumed fd is held.
+#[inline(always)]
+pub fn anything_tracked() -> bool {
+    TRACKED.load(Ordering::Acquire) != 0
+}
+
 /// After `vkGetMemoryFdKHR` returned the opaque fd `fd` for the allocation `origin`: holds its
 /// open file description (once per memory object and open file description).
 /// Only the first export of a memory object is held: a driver gives later exports of it the
@@ -66,7 +82,8 @@ pub fn remember(origin: ExportOrigin, fd: i32) {
         .any(|e| e.origin.memory == origin.memory && e.origin.device == origin.device);
     if known {
         let generation = GENERATION.load(Ordering::Acquire);
-        LAST_HELD.with(|last| last.set((origin.device, origin.memory, generation)));
+        let digest = held_digest(origin.device, origin.memory, generation);
+        LAST_HELD.store(digest, Ordering::Relaxed);
         return;
     }
     if exports.len() >= LIMIT {
@@ -77,7 +94,7 @@ pub fn remember(origin: ExportOrigin, fd: i32) {
     };
     if let Some(held) = os::hold_open_file(fd) {
         exports.push(Held { file, held, origin });
-        HELD.store(exports.len(), Ordering::Release);
+        set_count(&HELD, exports.len());
     }
 }
 
@@ -92,7 +109,7 @@ static DEDICATED_COUNT: AtomicUsize = AtomicUsize::new(0);
 pub fn remember_dedicated(device: u64, memory: u64, to: (vk::ObjectType, u64)) {
     let mut dedicated = DEDICATED.lock();
     dedicated.insert((device, memory), to);
-    DEDICATED_COUNT.store(dedicated.len(), Ordering::Release);
+    set_count(&DEDICATED_COUNT, dedicated.len());
 }
 
 /// The image or buffer `memory` was dedicated to, if it was exportable as an opaque fd.
@@ -107,18 +124,24 @@ pub fn dedicated_of(device: u64, memory: u64) -> Option<(vk::ObjectType, u64)> {
 /// moved (a freed handle may be reused by a new allocation).
 static GENERATION: AtomicUsize = AtomicUsize::new(0);
 
-thread_local! {
-    /// The (device, memory, generation) this thread last found held.
-    static LAST_HELD: std::cell::Cell<(u64, u64, usize)> =
-        const { std::cell::Cell::new((0, 0, usize::MAX)) };
+/// A digest of the (device, memory, generation) last found held, by any thread: a repeated
+/// export of the same memory takes no lock. Two keys with one digest only make the layer skip
+/// recording an export (its imports then go unchecked): never a finding.
+static LAST_HELD: AtomicU64 = AtomicU64::new(0);
+
+#[inline(always)]
+fn held_digest(device: u64, memory: u64, generation: usize) -> u64 {
+    let key = memory ^ device.rotate_left(29) ^ (generation as u64).rotate_left(47);
+    // Never 0, the digest of nothing held.
+    key.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1
 }
 
-/// Whether an export of `memory` is held, as this thread last saw it with the current
-/// generation: a repeated export of the same memory takes no lock.
+/// Whether an export of `memory` is held, as some thread last saw it with the current
+/// generation (see [`LAST_HELD`]).
 #[inline(always)]
 pub fn is_held(device: u64, memory: u64) -> bool {
     let generation = GENERATION.load(Ordering::Acquire);
-    LAST_HELD.with(|last| last.get() == (device, memory, generation))
+    LAST_HELD.load(Ordering::Relaxed) == held_digest(device, memory, generation)
 }
 
 /// Drops the exports `drop` selects (closing the layer's descriptors).
@@ -131,7 +154,7 @@ fn forget(drop: &dyn Fn(&ExportOrigin) -> bool) {
     if exports.len() != before {
         GENERATION.fetch_add(1, Ordering::AcqRel);
     }
-    HELD.store(exports.len(), Ordering::Release);
+    set_count(&HELD, exports.len());
 }
 
 /// The allocation `fd` was exported from, if it refers to the open file description of an
@@ -165,7 +188,7 @@ pub fn forget_memory(device: u64, memory: u64) {
 fn forget_dedicated(device: u64, memory: u64) {
     let mut dedicated = DEDICATED.lock();
     dedicated.remove(&(device, memory));
-    DEDICATED_COUNT.store(dedicated.len(), Ordering::Release);
+    set_count(&DEDICATED_COUNT, dedicated.len());
 }
 
 /// At `vkDestroyDevice`: closes what the layer holds of the device's exports.
@@ -173,7 +196,7 @@ pub fn forget_device(device: u64) {
     forget(&|o| o.device == device);
     let mut dedicated = DEDICATED.lock();
     dedicated.retain(|(d, _), _| *d != device);
-    DEDICATED_COUNT.store(dedicated.len(), Ordering::Release);
+    set_count(&DEDICATED_COUNT, dedicated.len());
 }
 
 /// The numbers of the descriptors the layer holds: not the app's, never one of its leaks.
