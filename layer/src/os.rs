@@ -71,6 +71,83 @@ pub fn file_id(_fd: i32) -> Option<FileId> {
     None
 }
 
+/// Whether the fds `a` and `b` refer to the same open file description (`kcmp(KCMP_FILE)`):
+/// what `dup`, `fork` and `SCM_RIGHTS` share, and a new `open` of the same file does not.
+/// `None` where the kernel cannot tell (not Linux, kcmp unavailable or refused, an fd not open).
+#[cfg(target_os = "linux")]
+pub fn same_open_file(a: i32, b: i32) -> Option<bool> {
+    const KCMP_FILE: libc::c_long = 0;
+    let pid = libc::c_long::from(std::process::id() as i32);
+    // SAFETY: kcmp only compares kernel objects of this process; any fd numbers are valid
+    // arguments (a closed one is an error, not undefined behaviour).
+    let r = unsafe {
+        libc::syscall(
+            libc::SYS_kcmp,
+            pid,
+            pid,
+            KCMP_FILE,
+            libc::c_long::from(a),
+            libc::c_long::from(b),
+        )
+    };
+    (r >= 0).then_some(r == 0)
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn same_open_file(_a: i32, _b: i32) -> Option<bool> {
+    None
+}
+
+/// The layer's own descriptor of the open file `fd` refers to (`F_DUPFD_CLOEXEC`), numbered
+/// from three quarters of the soft open-file limit (at most 1024) up, away from the low numbers
+/// an app's own files get; `None` if it cannot be made.
+#[cfg(unix)]
+pub fn hold_open_file(fd: i32) -> Option<HeldFile> {
+    use std::os::fd::FromRawFd;
+    if fd < 0 {
+        return None;
+    }
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the structure we own.
+    let soft = if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
+        limit.rlim_cur
+    } else {
+        256
+    };
+    let lowest = (soft.saturating_mul(3) / 4).min(1024) as libc::c_int;
+    // SAFETY: F_DUPFD_CLOEXEC makes a new descriptor of an open file; a closed `fd` or no free
+    // number is an error, not undefined behaviour.
+    let held = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, lowest) };
+    // SAFETY: a descriptor fcntl has just made, owned by nothing else.
+    (held >= 0).then(|| HeldFile(unsafe { std::os::fd::OwnedFd::from_raw_fd(held) }))
+}
+
+#[cfg(not(unix))]
+pub fn hold_open_file(_fd: i32) -> Option<HeldFile> {
+    None
+}
+
+/// A descriptor the layer holds of a file (closed when dropped).
+#[derive(Debug)]
+pub struct HeldFile(#[cfg(unix)] std::os::fd::OwnedFd);
+
+impl HeldFile {
+    /// Its number.
+    pub fn number(&self) -> i32 {
+        #[cfg(unix)]
+        {
+            std::os::fd::AsRawFd::as_raw_fd(&self.0)
+        }
+        #[cfg(not(unix))]
+        {
+            -1
+        }
+    }
+}
+
 /// Every fd open in this process whose file is one of `wanted`, with its identity. Reads
 /// `/proc/self/fd` on Linux; elsewhere tries each number below the open-file limit. Empty where
 /// the layer cannot tell (not POSIX).

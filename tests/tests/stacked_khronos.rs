@@ -82,6 +82,7 @@ fn stacked(layers: &'static [&'static CStr], driver: Driver) {
         // VK_NV_external_memory requires it.
         Driver::TestDriver => &[ash::nv::external_memory_capabilities::NAME],
         Driver::Lavapipe => &[],
+        Driver::LavapipeAndTestDriver => unreachable!("each driver is stacked alone"),
     };
     let inst = Instance::with(Options {
         driver,
@@ -114,6 +115,7 @@ fn stacked(layers: &'static [&'static CStr], driver: Driver) {
     let expected_driver_ids: &[&str] = match driver {
         Driver::Lavapipe => &[DRIVER_FD_NOT_CLOEXEC],
         Driver::TestDriver => &[],
+        Driver::LavapipeAndTestDriver => unreachable!("each driver is stacked alone"),
     };
     assert_eq!(driver_ids, expected_driver_ids, "{about_driver:#?}");
 

@@ -112,6 +112,20 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter",
     "VUID-VkExportMemoryWin32HandleInfoKHR-handleTypes-00657",
     "VUID-VkExportMemoryWin32HandleInfoKHR-sType-sType",
+    "VUID-VkMemoryAllocateInfo-None-06657",
+    "VUID-VkImportMemoryFdInfoKHR-handleType-00669",
+    "VUID-VkImportMemoryFdInfoKHR-handleType-00670",
+    "VUID-VkImportMemoryFdInfoKHR-handleType-parameter",
+    "VUID-VkImportMemoryFdInfoKHR-sType-sType",
+    "VUID-VkMemoryAllocateInfo-allocationSize-01742",
+    "VUID-VkImportMemoryFdInfoKHR-fd-00668",
+    "VUID-VkMemoryDedicatedAllocateInfo-image-01432",
+    "VUID-VkMemoryDedicatedAllocateInfo-image-01434",
+    "VUID-VkMemoryDedicatedAllocateInfo-image-01797",
+    "VUID-VkMemoryDedicatedAllocateInfo-buffer-01436",
+    "VUID-VkMemoryDedicatedAllocateInfo-sType-sType",
+    "VUID-VkMemoryDedicatedAllocateInfo-image-01878",
+    "VUID-VkMemoryDedicatedAllocateInfo-buffer-01879",
     "VUID-vkAllocateMemory-device-parameter",
     "VUID-vkAllocateMemory-pAllocateInfo-parameter",
     "VUID-vkAllocateMemory-pMemory-parameter",
@@ -143,6 +157,7 @@ const EXPECTED_IDS: &[&str] = &[
     "EXPORTCHECK-driver-null-win32-handle",
     "EXPORTCHECK-driver-null-metal-handle",
     "EXPORTCHECK-exported-fd-leaked",
+    "EXPORTCHECK-fd-imported-twice",
 ];
 
 const DEVICE_PARAMETER_NOTE: &str = "A garbage VkDevice passed to the loader's trampoline (a \
@@ -334,6 +349,8 @@ fn severities_and_test_locations_match_the_design() {
         "VUID-VkExportMemoryAllocateInfoNV-sType-sType",
         "VUID-VkImportMemoryHostPointerInfoEXT-sType-sType",
         "VUID-VkExportMemoryWin32HandleInfoKHR-sType-sType",
+        "VUID-VkImportMemoryFdInfoKHR-sType-sType",
+        "VUID-VkMemoryDedicatedAllocateInfo-sType-sType",
     ]
     .into_iter()
     .collect();

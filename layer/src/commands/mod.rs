@@ -2,6 +2,7 @@
 //! its arguments, call down, and check and record what came back. Their rules are in
 //! `crate::rules`.
 
+pub mod dedicated;
 pub mod device;
 pub mod fd_leaks;
 pub mod get_memory_android_hardware_buffer;
@@ -17,4 +18,5 @@ pub mod get_memory_zircon_handle;
 pub mod instance;
 pub mod memory;
 pub mod names;
+pub mod opaque_imports;
 pub mod resources;
