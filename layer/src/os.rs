@@ -98,9 +98,21 @@ pub fn same_open_file(_a: i32, _b: i32) -> Option<bool> {
     None
 }
 
+/// How many descriptors the layer holds at once ([`HeldFile`]s alive), in the whole process.
+static HELD_FILES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The most descriptors the layer holds at once with a soft open-file limit of `soft`: one
+/// sixteenth of it (64 of the usual 1024), never more than 512. Every one of them counts against
+/// the app's own limit, so the layer takes a small share and, past it, checks less (an export it
+/// does not hold leaves its imports unchecked) rather than make the app run out of descriptors.
+pub fn held_file_budget(soft: u64) -> usize {
+    usize::try_from(soft / 16).unwrap_or(usize::MAX).min(512)
+}
+
 /// The layer's own descriptor of the open file `fd` refers to (`F_DUPFD_CLOEXEC`), numbered
 /// from three quarters of the soft open-file limit (at most 1024) up, away from the low numbers
-/// an app's own files get; `None` if it cannot be made.
+/// an app's own files get; `None` if it cannot be made or the layer already holds its budget
+/// ([`held_file_budget`]).
 #[cfg(unix)]
 pub fn hold_open_file(fd: i32) -> Option<HeldFile> {
     use std::os::fd::FromRawFd;
@@ -117,12 +129,19 @@ pub fn hold_open_file(fd: i32) -> Option<HeldFile> {
     } else {
         256
     };
+    if HELD_FILES.load(std::sync::atomic::Ordering::Acquire) >= held_file_budget(soft) {
+        return None;
+    }
     let lowest = (soft.saturating_mul(3) / 4).min(1024) as libc::c_int;
     // SAFETY: F_DUPFD_CLOEXEC makes a new descriptor of an open file; a closed `fd` or no free
     // number is an error, not undefined behaviour.
     let held = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, lowest) };
+    if held < 0 {
+        return None;
+    }
+    HELD_FILES.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
     // SAFETY: a descriptor fcntl has just made, owned by nothing else.
-    (held >= 0).then(|| HeldFile(unsafe { std::os::fd::OwnedFd::from_raw_fd(held) }))
+    Some(HeldFile(unsafe { std::os::fd::OwnedFd::from_raw_fd(held) }))
 }
 
 #[cfg(not(unix))]
@@ -133,6 +152,14 @@ pub fn hold_open_file(_fd: i32) -> Option<HeldFile> {
 /// A descriptor the layer holds of a file (closed when dropped).
 #[derive(Debug)]
 pub struct HeldFile(#[cfg(unix)] std::os::fd::OwnedFd);
+
+impl Drop for HeldFile {
+    fn drop(&mut self) {
+        // The descriptor itself is closed by its `OwnedFd` right after.
+        #[cfg(unix)]
+        HELD_FILES.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+    }
+}
 
 impl HeldFile {
     /// Its number.
@@ -203,6 +230,15 @@ fn fallback_fd_numbers() -> Vec<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_layer_holds_a_sixteenth_of_the_soft_limit_at_most_512() {
+        assert_eq!(held_file_budget(1024), 64);
+        assert_eq!(held_file_budget(256), 16);
+        assert_eq!(held_file_budget(15), 0);
+        assert_eq!(held_file_budget(1 << 20), 512);
+        assert_eq!(held_file_budget(u64::MAX), 512);
+    }
 
     #[cfg(target_os = "linux")]
     #[test]

@@ -12,7 +12,9 @@
 //! reused number, or another file, never has. The file identity only narrows the candidates.
 //!
 //! **What holding costs.** One descriptor per exported memory object (at most [`LIMIT`] in the
-//! process; past it, exports are not recorded and their imports not checked), numbered high
+//! process, and all the layer's held descriptors together within
+//! [`os::held_file_budget`], a sixteenth of the soft open-file limit; past it, exports are not
+//! recorded and their imports not checked), numbered high
 //! (see [`os::hold_open_file`]). It is closed when the exporting memory is freed or its device
 //! destroyed: the memory keeps its payload alive until then anyway, so the layer keeps nothing
 //! alive that the app's own objects do not. An import after that is not checked.
