@@ -75,6 +75,8 @@ pub struct FactsIn {
     pub export: Option<Bits>,
     pub export_nv: Option<Bits>,
     pub export_win32_nv: bool,
+    /// The chain has a `VkExportMemoryWin32HandleInfoKHR` (a `ChainRead` fact, not packed).
+    pub export_win32_khr: bool,
     pub import: Option<Bits>,
     pub dedicated: bool,
 }
@@ -192,6 +194,7 @@ impl FactsIn {
             export: self.export.map(|b| b.0),
             export_nv: self.export_nv.map(|b| b.0),
             export_win32_nv: self.export_win32_nv,
+            export_win32_khr: self.export_win32_khr,
             import: self.import.map(|b| b.0),
             dedicated: self.dedicated,
         }
@@ -436,6 +439,7 @@ fn allocate_call(device: &DeviceIn, info: &AllocInfoIn, output_null: bool) -> (O
                     ChainEndIn::Cycle => ChainEnd::Cycle,
                     ChainEndIn::TooLong => ChainEnd::TooLong,
                 },
+                export_win32: facts.export_win32_khr,
                 ..layer::raw::ChainRead::COMPLETE
             },
         ),

@@ -66,6 +66,54 @@ pub struct ChainRead {
     /// The image (`IMAGE`) or buffer (`BUFFER`) a `VkMemoryDedicatedAllocateInfo` (or the NV
     /// structure) dedicates the allocation to, when it names one.
     pub dedicated_to: Option<(vk::ObjectType, u64)>,
+    /// The chain has a `VkExportMemoryWin32HandleInfoKHR`.
+    pub export_win32: bool,
+    /// What the host-pointer import rules read (`rules::import_host`).
+    pub host: HostPointerChain,
+}
+
+/// What a `VkMemoryAllocateInfo` chain says that the host-pointer import rules judge (16 bytes:
+/// it is part of every allocation's read).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HostPointerChain {
+    /// `VkImportMemoryHostPointerInfoEXT::pHostPointer`'s address, when one is chained.
+    pub pointer: u64,
+    /// `VkImportMemoryHostPointerInfoEXT::handleType`, when one is chained.
+    pub handle_type: vk::ExternalMemoryHandleTypeFlags,
+    /// A `VkImportMemoryHostPointerInfoEXT` is chained.
+    pub imported: bool,
+    /// A `VkMemoryDedicatedAllocateInfo` names an image or a buffer.
+    pub dedicated_khr: bool,
+    /// A `VkDedicatedAllocationMemoryAllocateInfoNV` names an image or a buffer.
+    pub dedicated_nv: bool,
+    /// `VkMemoryOpaqueCaptureAddressAllocateInfo::opaqueCaptureAddress` is not 0.
+    pub capture_address: bool,
+}
+
+impl HostPointerChain {
+    pub const NONE: Self = Self {
+        pointer: 0,
+        handle_type: vk::ExternalMemoryHandleTypeFlags::empty(),
+        imported: false,
+        dedicated_khr: false,
+        dedicated_nv: false,
+        capture_address: false,
+    };
+
+    /// The import structure's `handleType` and `pHostPointer`, when one is chained.
+    pub fn import(&self) -> Option<(vk::ExternalMemoryHandleTypeFlags, u64)> {
+        self.imported.then_some((self.handle_type, self.pointer))
+    }
+
+    /// A chain importing `pHostPointer` as `handle_type`, and nothing else.
+    pub fn importing(handle_type: vk::ExternalMemoryHandleTypeFlags, pointer: u64) -> Self {
+        Self {
+            pointer,
+            handle_type,
+            imported: true,
+            ..Self::NONE
+        }
+    }
 }
 
 impl ChainRead {
@@ -75,5 +123,7 @@ impl ChainRead {
         repeated: None,
         import_fd: None,
         dedicated_to: None,
+        host: HostPointerChain::NONE,
+        export_win32: false,
     };
 }

@@ -83,6 +83,18 @@ pub const ZIRCON_MEMORY_PARAM: &str = "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-m
 pub const ZIRCON_HANDLE_TYPE_PARAM: &str =
     "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-parameter";
 
+// vkGetMemoryAndroidHardwareBufferANDROID (VK_ANDROID_external_memory_android_hardware_buffer)
+pub const AHB_DEVICE_PARAM: &str = "VUID-vkGetMemoryAndroidHardwareBufferANDROID-device-parameter";
+pub const AHB_INFO_PARAM: &str = "VUID-vkGetMemoryAndroidHardwareBufferANDROID-pInfo-parameter";
+pub const AHB_PBUFFER_PARAM: &str =
+    "VUID-vkGetMemoryAndroidHardwareBufferANDROID-pBuffer-parameter";
+pub const AHB_HANDLE_TYPES_01882: &str =
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-handleTypes-01882";
+pub const AHB_PNEXT_01883: &str = "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-01883";
+pub const AHB_STYPE: &str = "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-sType-sType";
+pub const AHB_PNEXT: &str = "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-pNext";
+pub const AHB_MEMORY_PARAM: &str =
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-memory-parameter";
 // vkGetMemoryFdPropertiesKHR (VK_KHR_external_memory_fd)
 pub const FD_PROPS_DEVICE_PARAM: &str = "VUID-vkGetMemoryFdPropertiesKHR-device-parameter";
 pub const FD_PROPS_FD_00673: &str = "VUID-vkGetMemoryFdPropertiesKHR-fd-00673";
@@ -107,6 +119,33 @@ pub const HOST_PROPS_OUTPUT_PARAM: &str =
 pub const HOST_PROPS_STYPE: &str = "VUID-VkMemoryHostPointerPropertiesEXT-sType-sType";
 pub const HOST_PROPS_PNEXT: &str = "VUID-VkMemoryHostPointerPropertiesEXT-pNext-pNext";
 
+// vkGetMemoryMetalHandlePropertiesEXT (VK_EXT_external_memory_metal)
+pub const METAL_PROPS_DEVICE_PARAM: &str =
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-device-parameter";
+pub const METAL_PROPS_HANDLE_10416: &str = "VUID-vkGetMemoryMetalHandlePropertiesEXT-handle-10416";
+pub const METAL_PROPS_HANDLE_TYPE_10417: &str =
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-handleType-10417";
+pub const METAL_PROPS_HANDLE_TYPE_PARAM: &str =
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-handleType-parameter";
+pub const METAL_PROPS_OUTPUT_PARAM: &str =
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-pMemoryMetalHandleProperties-parameter";
+pub const METAL_PROPS_STYPE: &str = "VUID-VkMemoryMetalHandlePropertiesEXT-sType-sType";
+pub const METAL_PROPS_PNEXT: &str = "VUID-VkMemoryMetalHandlePropertiesEXT-pNext-pNext";
+
+// Host-pointer imports (VK_EXT_external_memory_host), at vkAllocateMemory
+pub const IMPORT_HOST_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportMemoryHostPointerInfoEXT-handleType-parameter";
+pub const IMPORT_HOST_HANDLE_TYPE_01748: &str =
+    "VUID-VkImportMemoryHostPointerInfoEXT-handleType-01748";
+pub const IMPORT_HOST_POINTER_01749: &str =
+    "VUID-VkImportMemoryHostPointerInfoEXT-pHostPointer-01749";
+/// Met by construction, as [`EXPORT_STYPE`].
+pub const IMPORT_HOST_STYPE: &str = "VUID-VkImportMemoryHostPointerInfoEXT-sType-sType";
+pub const ALLOC_SIZE_01745: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01745";
+pub const ALLOC_PNEXT_02805: &str = "VUID-VkMemoryAllocateInfo-pNext-02805";
+pub const ALLOC_PNEXT_02806: &str = "VUID-VkMemoryAllocateInfo-pNext-02806";
+pub const ALLOC_PNEXT_03332: &str = "VUID-VkMemoryAllocateInfo-pNext-03332";
+
 // vkAllocateMemory / vkFreeMemory
 pub const ALLOC_DEVICE_PARAM: &str = "VUID-vkAllocateMemory-device-parameter";
 pub const ALLOC_INFO_PARAM: &str = "VUID-vkAllocateMemory-pAllocateInfo-parameter";
@@ -125,6 +164,10 @@ pub const EXPORT_HANDLE_TYPES_09860: &str = "VUID-VkExportMemoryAllocateInfo-han
 pub const EXPORT_STYPE: &str = "VUID-VkExportMemoryAllocateInfo-sType-sType";
 /// Met by construction, as [`EXPORT_STYPE`].
 pub const EXPORT_NV_STYPE: &str = "VUID-VkExportMemoryAllocateInfoNV-sType-sType";
+pub const EXPORT_WIN32_HANDLE_TYPES_00657: &str =
+    "VUID-VkExportMemoryWin32HandleInfoKHR-handleTypes-00657";
+/// Met by construction, as [`EXPORT_STYPE`].
+pub const EXPORT_WIN32_STYPE: &str = "VUID-VkExportMemoryWin32HandleInfoKHR-sType-sType";
 pub const EXPORT_NV_HANDLE_TYPES_PARAM: &str =
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter";
 pub const FREE_MEMORY_PARAM: &str = "VUID-vkFreeMemory-memory-parameter";
@@ -203,6 +246,14 @@ pub const ALL: &[&str] = &[
     ZIRCON_PNEXT,
     ZIRCON_MEMORY_PARAM,
     ZIRCON_HANDLE_TYPE_PARAM,
+    AHB_DEVICE_PARAM,
+    AHB_INFO_PARAM,
+    AHB_PBUFFER_PARAM,
+    AHB_HANDLE_TYPES_01882,
+    AHB_PNEXT_01883,
+    AHB_STYPE,
+    AHB_PNEXT,
+    AHB_MEMORY_PARAM,
     FD_PROPS_DEVICE_PARAM,
     FD_PROPS_FD_00673,
     FD_PROPS_HANDLE_TYPE_00674,
@@ -217,6 +268,21 @@ pub const ALL: &[&str] = &[
     HOST_PROPS_OUTPUT_PARAM,
     HOST_PROPS_STYPE,
     HOST_PROPS_PNEXT,
+    METAL_PROPS_DEVICE_PARAM,
+    METAL_PROPS_HANDLE_10416,
+    METAL_PROPS_HANDLE_TYPE_10417,
+    METAL_PROPS_HANDLE_TYPE_PARAM,
+    METAL_PROPS_OUTPUT_PARAM,
+    METAL_PROPS_STYPE,
+    METAL_PROPS_PNEXT,
+    IMPORT_HOST_HANDLE_TYPE_PARAM,
+    IMPORT_HOST_HANDLE_TYPE_01748,
+    IMPORT_HOST_POINTER_01749,
+    IMPORT_HOST_STYPE,
+    ALLOC_SIZE_01745,
+    ALLOC_PNEXT_02805,
+    ALLOC_PNEXT_02806,
+    ALLOC_PNEXT_03332,
     ALLOC_DEVICE_PARAM,
     ALLOC_INFO_PARAM,
     ALLOC_PMEMORY_PARAM,
@@ -232,6 +298,8 @@ pub const ALL: &[&str] = &[
     EXPORT_STYPE,
     EXPORT_NV_STYPE,
     EXPORT_NV_HANDLE_TYPES_PARAM,
+    EXPORT_WIN32_HANDLE_TYPES_00657,
+    EXPORT_WIN32_STYPE,
     FREE_MEMORY_PARAM,
     FREE_MEMORY_PARENT,
     EXTENSION_NOT_ENABLED,

@@ -502,7 +502,14 @@ impl Instance {
         let names = ash::ext::debug_utils::Device::new(&self.instance, &device);
         let gdpa = self.instance.fp_v1_0().get_device_proc_addr;
         // SAFETY: a live device and NUL-terminated names; each pointer is cast to its own type.
-        let (remote_address, win32_handle, metal_handle, win32_handle_khr, zircon_handle) = unsafe {
+        let (
+            remote_address,
+            win32_handle,
+            metal_handle,
+            win32_handle_khr,
+            zircon_handle,
+            android_hardware_buffer,
+        ) = unsafe {
             let get = |name: &CStr| gdpa(device.handle(), name.as_ptr());
             (
                 get(c"vkGetMemoryRemoteAddressNV")
@@ -515,6 +522,9 @@ impl Instance {
                     .map(|f| std::mem::transmute::<_, vk::PFN_vkGetMemoryWin32HandleKHR>(f)),
                 get(c"vkGetMemoryZirconHandleFUCHSIA")
                     .map(|f| std::mem::transmute::<_, vk::PFN_vkGetMemoryZirconHandleFUCHSIA>(f)),
+                get(c"vkGetMemoryAndroidHardwareBufferANDROID").map(|f| {
+                    std::mem::transmute::<_, vk::PFN_vkGetMemoryAndroidHardwareBufferANDROID>(f)
+                }),
             )
         };
         Device {
@@ -526,6 +536,7 @@ impl Instance {
             metal_handle,
             win32_handle_khr,
             zircon_handle,
+            android_hardware_buffer,
             extensions: extensions.iter().map(|&e| e.to_owned()).collect(),
             rdma_feature,
         }
@@ -626,6 +637,7 @@ pub struct Device {
     pub metal_handle: Option<PfnGetMemoryMetalHandle>,
     pub win32_handle_khr: Option<vk::PFN_vkGetMemoryWin32HandleKHR>,
     pub zircon_handle: Option<vk::PFN_vkGetMemoryZirconHandleFUCHSIA>,
+    pub android_hardware_buffer: Option<vk::PFN_vkGetMemoryAndroidHardwareBufferANDROID>,
     /// The extensions it was created with, and whether the RDMA feature was enabled.
     pub extensions: Vec<CString>,
     pub rdma_feature: bool,

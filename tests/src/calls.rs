@@ -21,7 +21,8 @@ pub const ZIRCON_SENTINEL: u32 = 0x5e5e_5e5e;
 
 /// The layout `VkMemoryGetFdInfoKHR`, `VkMemoryGetRemoteAddressInfoNV`,
 /// `VkMemoryGetMetalHandleInfoEXT`, `VkMemoryGetWin32HandleInfoKHR` and
-/// `VkMemoryGetZirconHandleInfoFUCHSIA` share.
+/// `VkMemoryGetZirconHandleInfoFUCHSIA` share (`VkMemoryGetAndroidHardwareBufferInfoANDROID` is
+/// its first three members).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct RawInfo {
@@ -73,6 +74,9 @@ pub fn info_s_type(command: Command) -> Option<vk::StructureType> {
         }
         Command::GetMemoryZirconHandle => {
             Some(vk::StructureType::MEMORY_GET_ZIRCON_HANDLE_INFO_FUCHSIA)
+        }
+        Command::GetMemoryAndroidHardwareBuffer => {
+            Some(vk::StructureType::MEMORY_GET_ANDROID_HARDWARE_BUFFER_INFO_ANDROID)
         }
         Command::AllocateMemory => Some(vk::StructureType::MEMORY_ALLOCATE_INFO),
         Command::GetMemoryWin32Handle | Command::FreeMemory => None,
@@ -194,6 +198,7 @@ pub fn counted(command: Command) -> &'static CStr {
         Command::GetMemoryMetalHandle => c"vkGetMemoryMetalHandleEXT",
         Command::GetMemoryWin32HandleKhr => c"vkGetMemoryWin32HandleKHR",
         Command::GetMemoryZirconHandle => c"vkGetMemoryZirconHandleFUCHSIA",
+        Command::GetMemoryAndroidHardwareBuffer => c"vkGetMemoryAndroidHardwareBufferANDROID",
         Command::AllocateMemory => c"vkAllocateMemory",
         Command::FreeMemory => c"vkFreeMemory",
     }
@@ -266,6 +271,16 @@ pub unsafe fn call(command: Command, dev: &Device, args: &Args) -> Called {
             let out: *mut vk::HANDLE = if output_null { null_mut() } else { &mut handle };
             let result = unsafe { get(device, info.cast(), out) };
             Called::of(result, handle as u64, sentinel)
+        }
+        Command::GetMemoryAndroidHardwareBuffer => {
+            let get = dev
+                .android_hardware_buffer
+                .expect("vkGetMemoryAndroidHardwareBufferANDROID");
+            let mut buffer = POINTER_SENTINEL as *mut c_void;
+            // The built structure's `handle_type` member lies past the end of
+            // VkMemoryGetAndroidHardwareBufferInfoANDROID: never read.
+            let result = unsafe { get(device, info.cast(), pointer_out(&mut buffer)) };
+            Called::of(result, buffer as u64, sentinel)
         }
         Command::GetMemoryZirconHandle => {
             let get = dev.zircon_handle.expect("vkGetMemoryZirconHandleFUCHSIA");

@@ -208,6 +208,7 @@ pub fn export_device(inst: &Instance) -> Device {
             c"VK_EXT_external_memory_metal",
             ash::khr::external_memory_win32::NAME,
             ash::fuchsia::external_memory::NAME,
+            ash::android::external_memory_android_hardware_buffer::NAME,
         ],
         true,
     )

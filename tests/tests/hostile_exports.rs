@@ -114,6 +114,17 @@ const ZIRCON_HANDLE: Export = Export {
     ..FD
 };
 
+/// Its info structure has no handleType: the swept values are never read.
+const ANDROID_HARDWARE_BUFFER: Export = Export {
+    command: Command::GetMemoryAndroidHardwareBuffer,
+    info_param: Some("pInfo"),
+    output_param: "pBuffer",
+    export: Some(ht::ANDROID_HARDWARE_BUFFER),
+    good: ht::ANDROID_HARDWARE_BUFFER,
+    driver_result: |_| SUCCESS,
+    ..FD
+};
+
 const WIN32_HANDLE: Export = Export {
     command: Command::GetMemoryWin32Handle,
     info_param: None,
@@ -467,6 +478,12 @@ fn vk_get_memory_win32_handle_khr_hostile_matrix() {
 fn vk_get_memory_zircon_handle_fuchsia_hostile_matrix() {
     let cases = export_table(&ZIRCON_HANDLE);
     eprintln!("vkGetMemoryZirconHandleFUCHSIA: {cases} cases");
+}
+
+#[test]
+fn vk_get_memory_android_hardware_buffer_android_hostile_matrix() {
+    let cases = export_table(&ANDROID_HARDWARE_BUFFER);
+    eprintln!("vkGetMemoryAndroidHardwareBufferANDROID: {cases} cases");
 }
 
 // ---- The registry's structure types ----

@@ -26,8 +26,8 @@ use exportcheck_tests::expect::{self, device_name, memory_name};
 use exportcheck_tests::hostile::export_device;
 use exportcheck_tests::ids::FREE;
 use exportcheck_tests::model::handle_type::{
-    MTLBUFFER, NV_OPAQUE_WIN32, NV_OPAQUE_WIN32_KMT, OPAQUE_FD, OPAQUE_WIN32_KMT, RDMA_ADDRESS,
-    ZIRCON_VMO,
+    ANDROID_HARDWARE_BUFFER, MTLBUFFER, NV_OPAQUE_WIN32, NV_OPAQUE_WIN32_KMT, OPAQUE_FD,
+    OPAQUE_WIN32_KMT, RDMA_ADDRESS, ZIRCON_VMO,
 };
 use exportcheck_tests::model::{self, Allocation, Command};
 use exportcheck_tests::test_driver::{self, Calls};
@@ -115,7 +115,7 @@ const FD: Cmd = Cmd {
     on_lavapipe: true,
 };
 
-const COMMANDS: [Cmd; 8] = [
+const COMMANDS: [Cmd; 9] = [
     FD,
     Cmd {
         command: Command::GetMemoryRemoteAddress,
@@ -227,6 +227,29 @@ const COMMANDS: [Cmd; 8] = [
         good: ZIRCON_VMO,
         good_name: "VK_EXTERNAL_MEMORY_HANDLE_TYPE_ZIRCON_VMO_BIT_FUCHSIA",
         without: &[ash::fuchsia::external_memory::NAME],
+        on_lavapipe: false,
+        ..FD
+    },
+    Cmd {
+        command: Command::GetMemoryAndroidHardwareBuffer,
+        info: Some(InfoNames {
+            param: "pInfo",
+            structure: "VkMemoryGetAndroidHardwareBufferInfoANDROID",
+            s_type: "VK_STRUCTURE_TYPE_MEMORY_GET_ANDROID_HARDWARE_BUFFER_INFO_ANDROID",
+            wrong: (
+                vk::StructureType::MEMORY_GET_FD_INFO_KHR,
+                "VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR",
+            ),
+        }),
+        output: Some("pBuffer"),
+        output_kind: Output::Stable,
+        memory_field: Some("pInfo->memory"),
+        export: Some(ANDROID_HARDWARE_BUFFER),
+        export_says: "VkExportMemoryAllocateInfo::handleTypes = \
+                      VK_EXTERNAL_MEMORY_HANDLE_TYPE_ANDROID_HARDWARE_BUFFER_BIT_ANDROID",
+        good: ANDROID_HARDWARE_BUFFER,
+        good_name: "VK_EXTERNAL_MEMORY_HANDLE_TYPE_ANDROID_HARDWARE_BUFFER_BIT_ANDROID",
+        without: &[ash::android::external_memory_android_hardware_buffer::NAME],
         on_lavapipe: false,
         ..FD
     },

@@ -295,3 +295,67 @@ fn invalid_or_blocked_exports_are_not_counted_and_freeing_forgets() {
     dev.free(kmt_only);
     drop(dev);
 }
+
+/// `vkAllocateMemory` of `SIZE` bytes of type 0 with a `VkExportMemoryAllocateInfo` of `export`
+/// and a `VkExportMemoryWin32HandleInfoKHR`.
+fn allocate_with_win32_info(dev: &Device, export: Types) -> vk::DeviceMemory {
+    let mut export_info = vk::ExportMemoryAllocateInfo::default().handle_types(export);
+    let mut win32 = vk::ExportMemoryWin32HandleInfoKHR::default();
+    let info = vk::MemoryAllocateInfo::default()
+        .allocation_size(SIZE)
+        .memory_type_index(0)
+        .push_next(&mut export_info)
+        .push_next(&mut win32);
+    dev.allocate_with(&info).expect("vkAllocateMemory")
+}
+
+#[test]
+fn a_win32_export_structure_without_opaque_win32_in_the_export_is_00657() {
+    let inst = exclusive(None);
+    let dev = win32_device(&inst);
+    let good = allocate_with_win32_info(&dev, OPAQUE_WIN32 | OPAQUE_FD);
+    expect::silent(&inst, ALLOCATE);
+    let bad = allocate_with_win32_info(&dev, OPAQUE_WIN32_KMT);
+    let m = expect::one(&inst, ALLOCATE, EXPORT_WIN32_HANDLE_TYPES_00657);
+    expect::mentions(
+        &m,
+        &[&format!(
+            "the pNext chain of pAllocateInfo has a VkExportMemoryWin32HandleInfoKHR, but \
+             VkExportMemoryAllocateInfo::handleTypes ({OPAQUE_WIN32_KMT_NAME}) does not include \
+             {OPAQUE_WIN32_NAME}."
+        )],
+    );
+    expect::object(&m, vk::ObjectType::DEVICE, dev.handle().as_raw());
+    // Reported, then allocated: the memory is the app's.
+    let (r, _) = call(&dev, &info(bad, OPAQUE_WIN32_KMT));
+    assert_eq!(r, vk::Result::SUCCESS);
+    expect::silent(&inst, CMD);
+    dev.free(good);
+    dev.free(bad);
+    drop(dev);
+}
+
+#[test]
+fn a_win32_export_structure_without_the_extension_is_pnext_pnext() {
+    let inst = exclusive(None);
+    let dev = inst.device(&[ash::khr::external_memory::NAME]);
+    let mem = allocate_with_win32_info(&dev, OPAQUE_WIN32);
+    let m = expect::one(&inst, ALLOCATE, ALLOC_PNEXT_PNEXT);
+    expect::mentions(
+        &m,
+        &[
+            "has a VkExportMemoryWin32HandleInfoKHR, but",
+            "was created without \
+           VK_KHR_external_memory_win32 in VkDeviceCreateInfo::ppEnabledExtensionNames.",
+        ],
+    );
+    dev.free(mem);
+    let mem = allocate_with_win32_info(&dev, OPAQUE_FD);
+    expect::only(
+        &inst,
+        ALLOCATE,
+        &[ALLOC_PNEXT_PNEXT, EXPORT_WIN32_HANDLE_TYPES_00657],
+    );
+    dev.free(mem);
+    drop(dev);
+}

@@ -11,6 +11,7 @@ const COMMAND_ORDER: &[&str] = &[
     "vkGetMemoryMetalHandleEXT",
     "vkGetMemoryWin32HandleKHR",
     "vkGetMemoryZirconHandleFUCHSIA",
+    "vkGetMemoryAndroidHardwareBufferANDROID",
     "vkGetMemoryFdPropertiesKHR",
     "vkGetMemoryHostPointerPropertiesEXT",
     "vkGetMemoryMetalHandlePropertiesEXT",

@@ -66,6 +66,15 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-pNext-pNext",
     "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-memory-parameter",
     "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-parameter",
+    // vkGetMemoryAndroidHardwareBufferANDROID
+    "VUID-vkGetMemoryAndroidHardwareBufferANDROID-device-parameter",
+    "VUID-vkGetMemoryAndroidHardwareBufferANDROID-pInfo-parameter",
+    "VUID-vkGetMemoryAndroidHardwareBufferANDROID-pBuffer-parameter",
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-handleTypes-01882",
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-01883",
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-sType-sType",
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-pNext",
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-memory-parameter",
     // vkGetMemoryFdPropertiesKHR
     "VUID-vkGetMemoryFdPropertiesKHR-device-parameter",
     "VUID-vkGetMemoryFdPropertiesKHR-fd-00673",
@@ -82,6 +91,14 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-vkGetMemoryHostPointerPropertiesEXT-pMemoryHostPointerProperties-parameter",
     "VUID-VkMemoryHostPointerPropertiesEXT-sType-sType",
     "VUID-VkMemoryHostPointerPropertiesEXT-pNext-pNext",
+    // vkGetMemoryMetalHandlePropertiesEXT
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-device-parameter",
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-handle-10416",
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-handleType-10417",
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-handleType-parameter",
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-pMemoryMetalHandleProperties-parameter",
+    "VUID-VkMemoryMetalHandlePropertiesEXT-sType-sType",
+    "VUID-VkMemoryMetalHandlePropertiesEXT-pNext-pNext",
     // vkAllocateMemory / vkFreeMemory
     "VUID-VkMemoryAllocateInfo-pNext-00640",
     "VUID-VkMemoryAllocateInfo-sType-unique",
@@ -93,6 +110,8 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkExportMemoryAllocateInfo-sType-sType",
     "VUID-VkExportMemoryAllocateInfoNV-sType-sType",
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter",
+    "VUID-VkExportMemoryWin32HandleInfoKHR-handleTypes-00657",
+    "VUID-VkExportMemoryWin32HandleInfoKHR-sType-sType",
     "VUID-vkAllocateMemory-device-parameter",
     "VUID-vkAllocateMemory-pAllocateInfo-parameter",
     "VUID-vkAllocateMemory-pMemory-parameter",
@@ -100,6 +119,15 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-vkFreeMemory-device-parameter",
     "VUID-vkFreeMemory-memory-parameter",
     "VUID-vkFreeMemory-memory-parent",
+    // host-pointer imports at vkAllocateMemory
+    "VUID-VkImportMemoryHostPointerInfoEXT-handleType-parameter",
+    "VUID-VkImportMemoryHostPointerInfoEXT-handleType-01748",
+    "VUID-VkImportMemoryHostPointerInfoEXT-pHostPointer-01749",
+    "VUID-VkImportMemoryHostPointerInfoEXT-sType-sType",
+    "VUID-VkMemoryAllocateInfo-allocationSize-01745",
+    "VUID-VkMemoryAllocateInfo-pNext-02806",
+    "VUID-VkMemoryAllocateInfo-pNext-02805",
+    "VUID-VkMemoryAllocateInfo-pNext-03332",
     // exportcheck's own IDs
     "EXPORTCHECK-extension-not-enabled",
     "EXPORTCHECK-memory-of-other-device",
@@ -273,6 +301,7 @@ fn severities_and_test_locations_match_the_design() {
         ("vkGetMemoryRemoteAddressNV", E2e::TestDriver),
         ("vkGetMemoryWin32HandleNV", E2e::TestDriver),
         ("vkGetMemoryMetalHandleEXT", E2e::TestDriver),
+        ("vkGetMemoryAndroidHardwareBufferANDROID", E2e::TestDriver),
         ("vkGetMemoryZirconHandleFUCHSIA", E2e::TestDriver),
         ("vkGetMemoryWin32HandleKHR", E2e::TestDriver),
     ];
@@ -303,6 +332,8 @@ fn severities_and_test_locations_match_the_design() {
     let expected: BTreeSet<&str> = [
         "VUID-VkExportMemoryAllocateInfo-sType-sType",
         "VUID-VkExportMemoryAllocateInfoNV-sType-sType",
+        "VUID-VkImportMemoryHostPointerInfoEXT-sType-sType",
+        "VUID-VkExportMemoryWin32HandleInfoKHR-sType-sType",
     ]
     .into_iter()
     .collect();
@@ -324,7 +355,7 @@ fn device_parameter_vuids_explain_the_loader_trampoline() {
         assert_eq!(e.note.as_deref(), Some(DEVICE_PARAMETER_NOTE), "{}", e.id);
         assert_ne!(e.e2e, E2e::UnitOnly, "{}", e.id);
     }
-    assert_eq!(count, 10);
+    assert_eq!(count, 12);
 }
 
 /// The project's copy of the reference registry is the one the project was given beside it

@@ -17,17 +17,23 @@ pub const SCOPE: &[&str] = &[
     "vkGetMemoryMetalHandleEXT",
     "vkGetMemoryWin32HandleKHR",
     "vkGetMemoryZirconHandleFUCHSIA",
+    "vkGetMemoryAndroidHardwareBufferANDROID",
     "VkMemoryGetFdInfoKHR",
     "VkMemoryGetRemoteAddressInfoNV",
     "VkMemoryGetMetalHandleInfoEXT",
     "VkMemoryGetWin32HandleInfoKHR",
     "VkMemoryGetZirconHandleInfoFUCHSIA",
+    "VkMemoryGetAndroidHardwareBufferInfoANDROID",
     "VkExportMemoryAllocateInfo",
     "VkExportMemoryAllocateInfoNV",
+    "VkExportMemoryWin32HandleInfoKHR",
     "vkGetMemoryFdPropertiesKHR",
     "VkMemoryFdPropertiesKHR",
     "vkGetMemoryHostPointerPropertiesEXT",
     "VkMemoryHostPointerPropertiesEXT",
+    "VkImportMemoryHostPointerInfoEXT",
+    "vkGetMemoryMetalHandlePropertiesEXT",
+    "VkMemoryMetalHandlePropertiesEXT",
 ];
 
 /// The command whose positive tests cover a registry key's VUIDs: a command is its own; a
@@ -40,11 +46,17 @@ pub fn key_command(key: &str) -> Option<&str> {
         "VkMemoryGetMetalHandleInfoEXT" => Some("vkGetMemoryMetalHandleEXT"),
         "VkMemoryGetWin32HandleInfoKHR" => Some("vkGetMemoryWin32HandleKHR"),
         "VkMemoryGetZirconHandleInfoFUCHSIA" => Some("vkGetMemoryZirconHandleFUCHSIA"),
+        "VkMemoryGetAndroidHardwareBufferInfoANDROID" => {
+            Some("vkGetMemoryAndroidHardwareBufferANDROID")
+        }
         "VkMemoryFdPropertiesKHR" => Some("vkGetMemoryFdPropertiesKHR"),
         "VkMemoryHostPointerPropertiesEXT" => Some("vkGetMemoryHostPointerPropertiesEXT"),
-        "VkExportMemoryAllocateInfo" | "VkExportMemoryAllocateInfoNV" | "VkMemoryAllocateInfo" => {
-            Some("vkAllocateMemory")
-        }
+        "VkMemoryMetalHandlePropertiesEXT" => Some("vkGetMemoryMetalHandlePropertiesEXT"),
+        "VkExportMemoryAllocateInfo"
+        | "VkExportMemoryAllocateInfoNV"
+        | "VkExportMemoryWin32HandleInfoKHR"
+        | "VkMemoryAllocateInfo"
+        | "VkImportMemoryHostPointerInfoEXT" => Some("vkAllocateMemory"),
         k if k.starts_with("vk") => Some(k),
         _ => None,
     }

@@ -1,6 +1,7 @@
 //! `vkAllocateMemory` and `vkFreeMemory`: they feed the memory map.
 
 use super::fd_leaks;
+use super::get_memory_android_hardware_buffer;
 use super::resources;
 use crate::boundary;
 use crate::fault_injection;
@@ -71,10 +72,18 @@ pub unsafe extern "system" fn allocate_memory(
                 if result == vk::Result::SUCCESS {
                     // SAFETY: NULL (nothing is read) or the handle the driver has just written.
                     let memory = unsafe { raw::read_out(p_memory) }.unwrap_or_default();
-                    if let AllocateInfoRead::Valid(facts, _) = info {
+                    if let AllocateInfoRead::Valid(facts, chain) = info {
                         let type_flags = state.facts.type_flags(facts.memory_type_index);
                         let allocation = PackedAllocation::pack(&facts, type_flags);
                         record_allocation(state, memory.as_raw(), allocation);
+                        if chain.dedicated_to.is_some() {
+                            get_memory_android_hardware_buffer::after_allocate(
+                                state,
+                                memory.as_raw(),
+                                &facts,
+                                &chain,
+                            );
+                        }
                     }
                     fd_leaks::record_import(imported);
                     fault_injection::inject_panic(fault_injection::Site::After, ALLOCATE);

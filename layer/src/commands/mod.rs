@@ -4,10 +4,12 @@
 
 pub mod device;
 pub mod fd_leaks;
+pub mod get_memory_android_hardware_buffer;
 pub mod get_memory_fd;
 pub mod get_memory_fd_properties;
 pub mod get_memory_host_pointer_properties;
 pub mod get_memory_metal_handle;
+pub mod get_memory_metal_handle_properties;
 pub mod get_memory_remote_address;
 pub mod get_memory_win32_handle;
 pub mod get_memory_win32_handle_nv;

@@ -242,17 +242,21 @@ fn forget_and_destroy(
         };
         state.resources.remove(ty, handle);
         state.names.remove(&(ty, handle));
+        if ty == vk::ObjectType::IMAGE {
+            state.unbound_dedicated_images.forget_image(handle);
+        }
         call_down(&state);
         down.went(());
     })
 }
 
 /// The body of the bind commands: each binding judged, reported, and the call goes down as the
-/// app made it unless the app's callback asked to skip it.
+/// app made it unless the app's callback asked to skip it. `count` is how many bindings the
+/// call makes (the layer may have read fewer: those it could not read are not judged).
 fn judge_and_bind(
     command: &'static str,
     device: vk::Device,
-    ty: vk::ObjectType,
+    (ty, count): (vk::ObjectType, usize),
     bindings: impl FnOnce() -> Vec<(String, read::Binding)>,
     call_down: impl FnOnce(&DeviceState) -> Option<vk::Result>,
 ) -> vk::Result {
@@ -260,14 +264,32 @@ fn judge_and_bind(
         let Some(state) = device_state(device) else {
             return vk::Result::ERROR_DEVICE_LOST;
         };
-        if !judge_bindings(&state, command, ty, &bindings()) {
+        let bindings = bindings();
+        if !judge_bindings(&state, command, ty, &bindings) {
             return Decision::SKIPPED_RESULT;
         }
-        match call_down(&state) {
-            Some(result) => down.went(result),
-            None => vk::Result::ERROR_EXTENSION_NOT_PRESENT,
+        let Some(result) = call_down(&state) else {
+            return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
+        };
+        let result = down.went(result);
+        if ty == vk::ObjectType::IMAGE {
+            images_bound(&state, &bindings, count);
         }
+        result
     })
+}
+
+/// Images of `bindings` went down to be bound (whatever the driver answered: the layer only
+/// keeps what it is sure of): their dedicated memory no longer waits for them.
+fn images_bound(state: &DeviceState, bindings: &[(String, read::Binding)], count: usize) {
+    let pending = &state.unbound_dedicated_images;
+    if bindings.len() != count {
+        pending.forget_all();
+        return;
+    }
+    for (_, (image, memory)) in bindings {
+        pending.bound(*image, *memory);
+    }
 }
 
 pub unsafe extern "system" fn create_buffer(
@@ -349,7 +371,7 @@ pub unsafe extern "system" fn bind_buffer_memory(
     judge_and_bind(
         "vkBindBufferMemory",
         device,
-        vk::ObjectType::BUFFER,
+        (vk::ObjectType::BUFFER, 1),
         || vec![("memory".to_owned(), (buffer.as_raw(), memory.as_raw()))],
         // SAFETY: the app's arguments, passed unchanged to the next layer.
         |s| Some(unsafe { s.next.bind_buffer_memory?(device, buffer, memory, offset) }),
@@ -365,7 +387,7 @@ pub unsafe extern "system" fn bind_image_memory(
     judge_and_bind(
         "vkBindImageMemory",
         device,
-        vk::ObjectType::IMAGE,
+        (vk::ObjectType::IMAGE, 1),
         || vec![("memory".to_owned(), (image.as_raw(), memory.as_raw()))],
         // SAFETY: the app's arguments, passed unchanged to the next layer.
         |s| Some(unsafe { s.next.bind_image_memory?(device, image, memory, offset) }),
@@ -388,7 +410,7 @@ pub unsafe extern "system" fn bind_buffer_memory2(
     judge_and_bind(
         "vkBindBufferMemory2",
         device,
-        vk::ObjectType::BUFFER,
+        (vk::ObjectType::BUFFER, count as usize),
         || {
             let s_type = vk::StructureType::BIND_BUFFER_MEMORY_INFO;
             // SAFETY: the app's array of `count` structures, each read after its sType.
@@ -409,7 +431,7 @@ pub unsafe extern "system" fn bind_image_memory2(
     judge_and_bind(
         "vkBindImageMemory2",
         device,
-        vk::ObjectType::IMAGE,
+        (vk::ObjectType::IMAGE, count as usize),
         || {
             let s_type = vk::StructureType::BIND_IMAGE_MEMORY_INFO;
             // SAFETY: the app's array of `count` structures, each read after its sType.

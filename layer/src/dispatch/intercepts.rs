@@ -5,17 +5,20 @@
 //! layer's own pointer, so the app pays nothing for calls the layer does not check.
 
 use super::chain::void_fn;
+use crate::commands::get_memory_android_hardware_buffer::get_memory_android_hardware_buffer_android;
 use crate::commands::get_memory_fd::get_memory_fd_khr;
 use crate::commands::get_memory_fd_properties::get_memory_fd_properties_khr;
 use crate::commands::get_memory_host_pointer_properties::get_memory_host_pointer_properties_ext;
 use crate::commands::get_memory_metal_handle::get_memory_metal_handle_ext;
+use crate::commands::get_memory_metal_handle_properties::get_memory_metal_handle_properties_ext;
 use crate::commands::get_memory_remote_address::get_memory_remote_address_nv;
 use crate::commands::get_memory_win32_handle::get_memory_win32_handle_khr;
 use crate::commands::get_memory_win32_handle_nv::get_memory_win32_handle_nv;
 use crate::commands::get_memory_zircon_handle::get_memory_zircon_handle_fuchsia;
 use crate::commands::{device, instance, memory, names, resources};
 use crate::rules::{
-    fd, fd_properties, host_pointer_properties, metal, rdma, win32_khr, win32_nv, zircon,
+    android_hardware_buffer, fd, fd_properties, host_pointer_properties, metal, metal_properties,
+    rdma, win32_khr, win32_nv, zircon,
 };
 use crate::state::DeviceState;
 use ash::vk;
@@ -48,7 +51,7 @@ fn always(_: &DeviceState) -> bool {
 /// Whether memory can be exported on the device (`VK_KHR_external_memory` or Vulkan 1.1):
 /// buffers and images are tracked only there, since exported memory is judged against them.
 fn can_export(state: &DeviceState) -> bool {
-    state.facts.extensions.khr_external_memory || state.facts.api_version >= vk::API_VERSION_1_1
+    state.can_export()
 }
 
 fn buffers(s: &DeviceState) -> bool {
@@ -59,10 +62,7 @@ fn buffers(s: &DeviceState) -> bool {
 }
 
 fn images(s: &DeviceState) -> bool {
-    can_export(s)
-        && s.next.create_image.is_some()
-        && s.next.destroy_image.is_some()
-        && s.next.bind_image_memory.is_some()
+    s.intercepts_images()
 }
 
 pub const INTERCEPTS: &[Intercept] = &[
@@ -164,6 +164,14 @@ pub const INTERCEPTS: &[Intercept] = &[
         }),
     },
     Intercept {
+        name: b"vkGetMemoryMetalHandlePropertiesEXT",
+        function: || void_fn!(get_memory_metal_handle_properties_ext),
+        level: device(|s| {
+            (metal_properties::COMMAND.is_enabled)(&s.facts.extensions)
+                && s.next.get_memory_metal_handle_properties.is_some()
+        }),
+    },
+    Intercept {
         name: b"vkGetMemoryWin32HandleKHR",
         function: || void_fn!(get_memory_win32_handle_khr),
         level: device(|s| {
@@ -177,6 +185,14 @@ pub const INTERCEPTS: &[Intercept] = &[
         level: device(|s| {
             (zircon::COMMAND.is_enabled)(&s.facts.extensions)
                 && s.next.get_memory_zircon_handle.is_some()
+        }),
+    },
+    Intercept {
+        name: b"vkGetMemoryAndroidHardwareBufferANDROID",
+        function: || void_fn!(get_memory_android_hardware_buffer_android),
+        level: device(|s| {
+            (android_hardware_buffer::COMMAND.is_enabled)(&s.facts.extensions)
+                && s.next.get_memory_android_hardware_buffer.is_some()
         }),
     },
     Intercept {

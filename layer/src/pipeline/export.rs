@@ -6,6 +6,7 @@ use super::policy::{decide, reject_unknown_device, report_driver_contract, Decis
 use crate::args::StructArg;
 use crate::boundary::{self, Down};
 use crate::fault_injection;
+use crate::finding::Outcome;
 use crate::raw;
 use crate::rules::common::Broken;
 use crate::rules::driver_contract::{self, Returned};
@@ -35,7 +36,8 @@ pub trait ExportEntry {
 
     /// The command's rules about earlier calls, on live memory of the device: what `state`
     /// remembers of them, judged by the command's rules (their findings are written by its
-    /// `describe_values` like the others'). None by default.
+    /// `describe_values` like the others', or by [`ExportEntry::describe_history`] when they
+    /// name what only `state` knows). None by default.
     #[inline(always)]
     fn evaluate_history(
         _state: &DeviceState,
@@ -43,6 +45,16 @@ pub trait ExportEntry {
         _memory: &MemoryRecord,
     ) -> Broken {
         Broken::NONE
+    }
+
+    /// The findings of the history rules in `broken` that name what only `state` knows (cold).
+    /// Nothing by default.
+    fn describe_history(
+        _state: &DeviceState,
+        _memory: &MemoryRecord,
+        _broken: Broken,
+        _outcome: &mut Outcome,
+    ) {
     }
 
     /// Calls the next layer with the app's own arguments, as the app made them; after a valid
@@ -161,7 +173,7 @@ pub unsafe fn run<E: ExportEntry>(device: vk::Device, args: E::Args) -> vk::Resu
                 };
                 let mut valid_call = true;
                 if !broken.is_empty() || fault_injection::injecting_panics() {
-                    match judge(cmd, state, (&info, output_null, &memory), broken) {
+                    match judge::<E>(state, (&info, output_null, &memory), broken) {
                         Judgement::Skip => return Decision::SKIPPED_RESULT,
                         Judgement::CallDown { errors } => valid_call = !errors,
                     }
@@ -204,18 +216,24 @@ enum Judgement {
 /// pointer or handle is known to be bad is skipped whatever the reporting does.
 #[cold]
 #[inline(never)]
-fn judge(
-    cmd: &ExportCommand,
+fn judge<E: ExportEntry>(
     state: &DeviceState,
     (info, output_null, memory): (&StructArg<InfoFields>, bool, &MemoryLookup),
     broken: Broken,
 ) -> Judgement {
+    let cmd = E::RULES;
     let call = ExportCall {
         info: *info,
         output_null,
         memory: memory.clone(),
     };
-    let outcome = boundary::contain(cmd.name, || describe(cmd, &state.facts, &call, broken));
+    let outcome = boundary::contain(cmd.name, || {
+        let mut outcome = describe(cmd, &state.facts, &call, broken);
+        if let MemoryLookup::Live(record) = memory {
+            E::describe_history(state, record, broken, &mut outcome);
+        }
+        outcome
+    });
     match decide(state, cmd.name, &outcome) {
         _ if broken.has(Broken::EXPORT_BLOCKING) => Judgement::Skip,
         Decision::Skip => Judgement::Skip,

@@ -1,7 +1,7 @@
 //! Readers of the create-info and allocate-info structures the layer tracks state from.
 
 use super::{c_string_array, read_node, read_struct, walk_chain, StructArg};
-use crate::args::{AllocateInfoRead, ChainRead};
+use crate::args::{AllocateInfoRead, ChainRead, HostPointerChain};
 use crate::state::{AllocationFacts, EnabledExtensions, Messenger};
 use crate::vk_ext;
 use ash::vk::{self, Handle};
@@ -37,6 +37,8 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
     let mut repeated = None;
     let mut import_fd = None;
     let mut dedicated_to = None;
+    let mut host = HostPointerChain::NONE;
+    let mut export_win32 = false;
     // SAFETY: each node is read as the structure its sType names.
     let end = unsafe {
         walk_chain(info.p_next, |s_type, node| {
@@ -56,6 +58,10 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                     facts.export_win32_nv = true;
                     1 << 2
                 }
+                vk::StructureType::EXPORT_MEMORY_WIN32_HANDLE_INFO_KHR => {
+                    export_win32 = true;
+                    1 << 11
+                }
                 vk::StructureType::IMPORT_MEMORY_FD_INFO_KHR => {
                     let import: vk::ImportMemoryFdInfoKHR = read_node(node);
                     facts.import = Some(import.handle_type);
@@ -63,7 +69,11 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                     1 << 3
                 }
                 vk::StructureType::IMPORT_MEMORY_HOST_POINTER_INFO_EXT => {
-                    facts.import = Some(read_node::<ImportHead>(node).handle_type);
+                    let import: vk::ImportMemoryHostPointerInfoEXT = read_node(node);
+                    facts.import = Some(import.handle_type);
+                    host.imported = true;
+                    host.handle_type = import.handle_type;
+                    host.pointer = import.p_host_pointer as usize as u64;
                     1 << 4
                 }
                 vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_KHR => {
@@ -86,12 +96,19 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                 vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO => {
                     let d: vk::MemoryDedicatedAllocateInfo = read_node(node);
                     dedicate(&mut dedicated_to, d.image.as_raw(), d.buffer.as_raw());
+                    host.dedicated_khr = d.image.as_raw() != 0 || d.buffer.as_raw() != 0;
                     1 << 9
                 }
                 vk::StructureType::DEDICATED_ALLOCATION_MEMORY_ALLOCATE_INFO_NV => {
                     let d: vk::DedicatedAllocationMemoryAllocateInfoNV = read_node(node);
                     dedicate(&mut dedicated_to, d.image.as_raw(), d.buffer.as_raw());
+                    host.dedicated_nv = d.image.as_raw() != 0 || d.buffer.as_raw() != 0;
                     1 << 10
+                }
+                vk::StructureType::MEMORY_OPAQUE_CAPTURE_ADDRESS_ALLOCATE_INFO => {
+                    let c: vk::MemoryOpaqueCaptureAddressAllocateInfo = read_node(node);
+                    host.capture_address = c.opaque_capture_address != 0;
+                    1 << 11
                 }
                 _ => 0u32,
             };
@@ -108,6 +125,8 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
         repeated,
         import_fd,
         dedicated_to,
+        host,
+        export_win32,
     };
     AllocateInfoRead::Valid(facts, chain)
 }
@@ -344,6 +363,50 @@ mod tests {
         assert_eq!(
             facts.export_nv,
             Some(vk::ExternalMemoryHandleTypeFlagsNV::OPAQUE_WIN32)
+        );
+    }
+
+    /// The host-pointer part of the chain read of an allocate info whose chain is `node`.
+    fn host_read(node: *const c_void) -> HostPointerChain {
+        let mut info = vk::MemoryAllocateInfo::default().allocation_size(64);
+        info.p_next = node;
+        // SAFETY: a valid chain of live structures.
+        match unsafe { read_allocate_info(&info) } {
+            AllocateInfoRead::Valid(_, chain) => chain.host,
+            _ => panic!("a valid VkMemoryAllocateInfo"),
+        }
+    }
+
+    #[test]
+    fn a_host_pointer_import_is_recognised_only_by_its_s_type() {
+        // VUID-VkImportMemoryHostPointerInfoEXT-sType-sType holds by construction too.
+        let pointer = 0x7000 as *mut c_void;
+        let mut import = vk::ImportMemoryHostPointerInfoEXT::default()
+            .handle_type(vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT)
+            .host_pointer(pointer);
+        let capture =
+            vk::MemoryOpaqueCaptureAddressAllocateInfo::default().opaque_capture_address(0x99);
+        let dedicated = vk::MemoryDedicatedAllocateInfo {
+            p_next: &capture as *const _ as *const c_void,
+            buffer: vk::Buffer::from_raw(0x55),
+            ..Default::default()
+        };
+        import.p_next = &dedicated as *const _ as *const c_void;
+        assert_eq!(
+            host_read(&import as *const _ as *const c_void),
+            HostPointerChain {
+                dedicated_khr: true,
+                capture_address: true,
+                ..HostPointerChain::importing(
+                    vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT,
+                    0x7000,
+                )
+            }
+        );
+        import.s_type = vk::StructureType::from_raw(1_000_999_990);
+        assert_eq!(
+            host_read(&import as *const _ as *const c_void).import(),
+            None
         );
     }
 }

@@ -81,6 +81,10 @@ fn every_allocate_structure_is_read_within_its_own_size() {
         chain,
         super::ChainRead {
             dedicated_to: Some((vk::ObjectType::IMAGE, 0x1234)),
+            host: crate::args::HostPointerChain {
+                dedicated_khr: true,
+                ..crate::args::HostPointerChain::NONE
+            },
             ..super::ChainRead::COMPLETE
         }
     );
@@ -94,6 +98,36 @@ fn every_allocate_structure_is_read_within_its_own_size() {
         Some(vk::ExternalMemoryHandleTypeFlagsNV::OPAQUE_WIN32)
     );
     assert!(facts.export_win32_nv && facts.dedicated);
+}
+
+#[test]
+fn a_win32_export_structure_is_known_by_its_s_type_only() {
+    let win32 = vk::ExportMemoryWin32HandleInfoKHR::default();
+    let info = vk::MemoryAllocateInfo {
+        p_next: ptr(&win32),
+        allocation_size: 4096,
+        ..Default::default()
+    };
+    // SAFETY: a chain of live structures, each of the type its sType names.
+    let AllocateInfoRead::Valid(_, chain) = (unsafe { read_allocate_info(&info) }) else {
+        panic!("a valid VkMemoryAllocateInfo");
+    };
+    assert!(chain.export_win32);
+    // The same structure with another sType is another structure
+    // (VUID-VkExportMemoryWin32HandleInfoKHR-sType-sType holds by construction).
+    let other = vk::ExportMemoryWin32HandleInfoKHR {
+        s_type: vk::StructureType::EXPORT_MEMORY_WIN32_HANDLE_INFO_NV,
+        ..Default::default()
+    };
+    let info = vk::MemoryAllocateInfo {
+        p_next: ptr(&other),
+        ..info
+    };
+    // SAFETY: as above (the NV structure is no larger than the KHR one).
+    let AllocateInfoRead::Valid(facts, chain) = (unsafe { read_allocate_info(&info) }) else {
+        panic!("a valid VkMemoryAllocateInfo");
+    };
+    assert!(!chain.export_win32 && facts.export_win32_nv);
 }
 
 /// `VkImportMemoryMetalHandleInfoEXT` (not in ash 0.38).

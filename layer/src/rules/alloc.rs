@@ -1,6 +1,7 @@
 //! `vkAllocateMemory` and `vkFreeMemory`: the rules the memory map depends on.
 
 use super::common::{describe_allocation, describe_dead_memory, Broken};
+use super::export_win32;
 use crate::args::{AllocateInfoRead, ChainEnd, MAX_CHAIN_LENGTH};
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::{AllocationFacts, DeviceFacts, MemoryLookup};
@@ -117,6 +118,8 @@ pub fn evaluate_allocate(
             NV_HANDLE_TYPES_VALUE,
             facts.export_nv.is_some_and(|t| !nv_mask.contains(t)),
         )
+        .and(super::import_host::evaluate(device, facts, &chain.host))
+        .and(export_win32::evaluate(device, facts, chain))
 }
 
 /// Every finding of `vkAllocateMemory` (what the pipeline does, in one step: for the unit tests
@@ -144,8 +147,8 @@ pub fn describe_allocate(device: &DeviceFacts, info: &AllocateInfoRead, broken: 
             "vkAllocateMemory(): pMemory is NULL. The call was not passed to the driver.".into(),
         ));
     }
-    let facts = match info {
-        AllocateInfoRead::Valid(facts, _) => facts,
+    let (facts, chain) = match info {
+        AllocateInfoRead::Valid(facts, chain) => (facts, chain),
         AllocateInfoRead::Null => {
             outcome.block(finding(
                 vuid::ALLOC_INFO_PARAM,
@@ -172,6 +175,8 @@ pub fn describe_allocate(device: &DeviceFacts, info: &AllocateInfoRead, broken: 
     };
     describe_chain(info, broken, &finding, &mut outcome);
     describe_export_structures(device, facts, broken, &finding, &mut outcome);
+    super::import_host::describe(device, facts, &chain.host, broken, &finding, &mut outcome);
+    export_win32::describe(device, facts, broken, &finding, &mut outcome);
     debug_assert_eq!(outcome.blocked, broken.has(BLOCKING));
     outcome
 }
@@ -351,6 +356,22 @@ pub fn check_free(device: &DeviceFacts, memory: u64, lookup: &MemoryLookup) -> O
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_allocation_rule_files_use_disjoint_bits() {
+        // alloc.rs: bits 0..=9, then one per export structure from UNAVAILABLE.
+        let own = (1u32 << (super::UNAVAILABLE + super::EXPORT_STRUCTURES.len() as u32)) - 1;
+        let files = [
+            own,
+            super::super::import_host::BITS.0,
+            super::super::export_win32::BITS.0,
+        ];
+        for (i, a) in files.iter().enumerate() {
+            for b in &files[i + 1..] {
+                assert_eq!(a & b, 0, "{a:#034b} and {b:#034b} overlap");
+            }
+        }
+    }
+
     use super::*;
     use crate::args::ChainRead;
     use crate::rules::fixtures::*;

@@ -8,7 +8,7 @@
 use super::common::Broken;
 use super::export::{check, describe, evaluate, ExportCall, ExportCommand};
 use super::fixtures::*;
-use super::{alloc, fd, metal, rdma, win32_khr, win32_nv, zircon};
+use super::{alloc, android_hardware_buffer, fd, metal, rdma, win32_khr, win32_nv, zircon};
 use crate::args::{AllocateInfoRead, ChainEnd, ChainRead};
 use crate::finding::Outcome;
 use crate::state::{AllocationFacts, DeviceFacts, EnabledExtensions, MemoryLookup, MemoryRecord};
@@ -18,7 +18,7 @@ use ash::vk;
 fn devices() -> Vec<DeviceFacts> {
     let full = fd_device();
     let mut devices = vec![full.clone()];
-    let toggles: [fn(&mut EnabledExtensions); 9] = [
+    let toggles: [fn(&mut EnabledExtensions); 10] = [
         |e| e.khr_external_memory = false,
         |e| e.khr_external_memory_fd = false,
         |e| e.ext_external_memory_dma_buf = false,
@@ -28,6 +28,7 @@ fn devices() -> Vec<DeviceFacts> {
         |e| e.ext_external_memory_metal = false,
         |e| e.khr_external_memory_win32 = false,
         |e| e.fuchsia_external_memory = false,
+        |e| e.android_external_memory_android_hardware_buffer = false,
     ];
     for toggle in toggles {
         let mut device = full.clone();
@@ -116,15 +117,16 @@ fn record(device: &DeviceFacts, facts: AllocationFacts) -> MemoryRecord {
     ignore = "pure logic over a large grid, no unsafe code: Miri adds nothing but hours"
 )]
 fn each_broken_export_rule_is_described_once() {
-    let commands: [&ExportCommand; 6] = [
+    let commands: [&ExportCommand; 7] = [
         &fd::COMMAND,
         &rdma::COMMAND,
         &metal::COMMAND,
         &win32_nv::COMMAND,
         &win32_khr::COMMAND,
         &zircon::COMMAND,
+        &android_hardware_buffer::COMMAND,
     ];
-    let mut clean_calls = [0usize; 6];
+    let mut clean_calls = [0usize; 7];
     for device in devices() {
         for facts in allocations() {
             let record = record(&device, facts);
@@ -177,6 +179,7 @@ fn structural_rules_are_described_once_and_block() {
         &win32_nv::COMMAND,
         &win32_khr::COMMAND,
         &zircon::COMMAND,
+        &android_hardware_buffer::COMMAND,
     ] {
         // The Win32 NV command has no info structure: it is never NULL nor mistyped.
         let calls = if cmd.info.is_some() {

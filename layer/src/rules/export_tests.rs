@@ -1,7 +1,7 @@
 use super::*;
 use crate::rules::common::{describe_allocation, unknown_device};
 use crate::rules::fixtures::*;
-use crate::rules::{fd, metal, rdma, win32_khr, win32_nv, zircon};
+use crate::rules::{android_hardware_buffer, fd, metal, rdma, win32_khr, win32_nv, zircon};
 use crate::state::AllocationFacts;
 use crate::vk_ext::HANDLE_TYPE_MTLBUFFER;
 use crate::vuid;
@@ -35,6 +35,11 @@ fn commands() -> Vec<(&'static ExportCommand, u32, AllocationFacts)> {
             &zircon::COMMAND,
             vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA.as_raw(),
             exported(vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA),
+        ),
+        (
+            &android_hardware_buffer::COMMAND,
+            android_hardware_buffer::HANDLE_TYPE.as_raw(),
+            exported(android_hardware_buffer::HANDLE_TYPE),
         ),
     ]
 }

@@ -3,14 +3,18 @@
 //! findings of those (cold). None reports, locks or calls down.
 
 pub mod alloc;
+pub mod android_hardware_buffer;
 pub mod common;
 pub mod driver_contract;
 pub mod export;
+pub mod export_win32;
 pub mod fd;
 pub mod fd_leaks;
 pub mod fd_properties;
 pub mod host_pointer_properties;
+pub mod import_host;
 pub mod metal;
+pub mod metal_properties;
 pub mod query;
 pub mod rdma;
 pub mod resource_export;

@@ -1,6 +1,7 @@
 //! Per-`VkDevice` state: one shared, immutable record made at `vkCreateDevice`.
 
 use super::contract::ContractState;
+use super::dedicated_images::UnboundDedicatedImages;
 use super::fd_exports::FdExports;
 use super::freed::RecentlyFreed;
 use super::instance::InstanceState;
@@ -132,6 +133,8 @@ pub struct DeviceState {
     pub contract: ContractState,
     /// The NT handle types each live memory object was exported as (`vkGetMemoryWin32HandleKHR`).
     pub nt_handle_exports: NtHandleExports,
+    /// Memory exported as an Android hardware buffer whose dedicated image is not bound to it yet.
+    pub unbound_dedicated_images: UnboundDedicatedImages,
     /// Recently freed memory, to name the object of a use after free.
     pub freed: RecentlyFreed,
     /// Whether the app ever named a `VkDeviceMemory` (else freeing skips the names map).
@@ -148,6 +151,21 @@ pub struct DeviceState {
 impl DeviceState {
     pub fn handle(&self) -> u64 {
         self.facts.handle
+    }
+
+    /// The device can export memory (`VK_KHR_external_memory` or Vulkan 1.1): the layer
+    /// intercepts its buffer and image commands.
+    pub fn can_export(&self) -> bool {
+        self.facts.extensions.khr_external_memory || self.facts.api_version >= vk::API_VERSION_1_1
+    }
+
+    /// The layer intercepts this device's image commands (create, destroy, bind; the `2` bind
+    /// whenever the next layer has it), so it sees every image bound on it.
+    pub fn intercepts_images(&self) -> bool {
+        self.can_export()
+            && self.next.create_image.is_some()
+            && self.next.destroy_image.is_some()
+            && self.next.bind_image_memory.is_some()
     }
 
     /// The debug name of an object of this device, if the app set one.

@@ -5,6 +5,7 @@
 //! map lock is held while checking, reporting or calling down.
 
 pub mod contract;
+pub mod dedicated_images;
 pub mod device;
 pub mod fd_exports;
 pub mod freed;

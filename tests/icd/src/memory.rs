@@ -116,7 +116,9 @@ pub struct Allocation {
     pub imported_type: Option<u32>,
     /// `VkMemoryDedicatedAllocateInfo`: the image and buffer handle values (0 for NULL).
     pub dedicated_to: Option<(u64, u64)>,
-    imported_metal: Option<(u32, usize)>,
+    /// The handle a Metal, Win32, Zircon or Android hardware buffer import gave: (its handle
+    /// type, its value). Exporting the memory as that type returns it.
+    imported_handle: Option<(u32, u64)>,
     mapping: Option<(usize, usize)>,
     /// `same_fd_twice`: the one descriptor handed out for every export (owned by the app).
     cached_fd: Option<RawFd>,
@@ -193,6 +195,88 @@ fn import_fd(handle_type: u32, fd: RawFd, size: u64) -> Result<OwnedFd, vk::Resu
     Ok(unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
+/// The handle types of `VK_KHR_external_memory_win32` (NT and global share handles).
+const WIN32_TYPES: u32 = 0x7e;
+const ZIRCON_VMO: u32 = vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA.as_raw();
+const ANDROID_HARDWARE_BUFFER: u32 =
+    vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID.as_raw();
+
+/// Whether `value` is one the driver made with [`handle_value`] from `base` for `handle_type`.
+fn made_from(base: u64, value: u64, handle_type: u32) -> bool {
+    let Some(offset) = value.checked_sub(base) else {
+        return false;
+    };
+    offset < 1 << 40 && offset >> 8 != 0 && offset & 0xff == type_index(handle_type)
+}
+
+/// Whether `handle` is a Win32 handle of `handle_type` this driver exported.
+pub fn is_own_win32_handle(handle_type: u32, handle: u64) -> bool {
+    handle_type.is_power_of_two()
+        && handle_type & WIN32_TYPES != 0
+        && made_from(WIN32_KHR_HANDLE_BASE, handle, handle_type)
+}
+
+/// Whether `handle` is a Zircon VMO handle this driver exported.
+pub fn is_own_zircon_handle(handle_type: u32, handle: u32) -> bool {
+    handle_type == ZIRCON_VMO
+        && handle & 0xe000_0000 == ZIRCON_HANDLE_BASE
+        && u64::from(handle & 0xff) == type_index(ZIRCON_VMO)
+        && handle & 0x1fff_ff00 != 0
+}
+
+/// Whether `buffer` is an `AHardwareBuffer*` this driver exported.
+pub fn is_own_android_hardware_buffer(buffer: u64) -> bool {
+    made_from(
+        ANDROID_HARDWARE_BUFFER_BASE,
+        buffer,
+        ANDROID_HARDWARE_BUFFER,
+    )
+}
+
+/// The import of a Win32 handle, Zircon VMO or Android hardware buffer in a chain, if any (a
+/// `handleType` of 0 imports nothing): `(handle type, handle)`; one the driver did not export
+/// (or a Win32 import by name) is `VK_ERROR_INVALID_EXTERNAL_HANDLE`.
+///
+/// # Safety
+/// `p_next` heads a valid chain.
+unsafe fn foreign_import(p_next: *const c_void) -> Result<Option<(u32, u64)>, vk::Result> {
+    let invalid = Err(vk::Result::ERROR_INVALID_EXTERNAL_HANDLE);
+    // SAFETY: the caller's contract; each structure is read as the type its sType names.
+    let find = |s| unsafe { ffi::find_in_chain(p_next, s) };
+    if let Some(p) = find(vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_KHR) {
+        // SAFETY: as above.
+        let i = unsafe { &*p.cast::<vk::ImportMemoryWin32HandleInfoKHR<'_>>() };
+        let (ty, handle) = (i.handle_type.as_raw(), i.handle as u64);
+        if ty != 0 {
+            if !i.name.is_null() || !is_own_win32_handle(ty, handle) {
+                return invalid;
+            }
+            return Ok(Some((ty, handle)));
+        }
+    }
+    if let Some(p) = find(vk::StructureType::IMPORT_MEMORY_ZIRCON_HANDLE_INFO_FUCHSIA) {
+        // SAFETY: as above.
+        let i = unsafe { &*p.cast::<vk::ImportMemoryZirconHandleInfoFUCHSIA<'_>>() };
+        let ty = i.handle_type.as_raw();
+        if ty != 0 {
+            if !is_own_zircon_handle(ty, i.handle) {
+                return invalid;
+            }
+            return Ok(Some((ty, u64::from(i.handle))));
+        }
+    }
+    if let Some(p) = find(vk::StructureType::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID) {
+        // SAFETY: as above.
+        let i = unsafe { &*p.cast::<vk::ImportAndroidHardwareBufferInfoANDROID<'_>>() };
+        let buffer = i.buffer as u64;
+        if !is_own_android_hardware_buffer(buffer) {
+            return invalid;
+        }
+        return Ok(Some((ANDROID_HARDWARE_BUFFER, buffer)));
+    }
+    Ok(None)
+}
+
 /// # Safety
 /// Vulkan's contract for `vkAllocateMemory`.
 unsafe fn allocate(
@@ -215,7 +299,7 @@ unsafe fn allocate(
         return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY;
     }
     // SAFETY: `p_next` heads a valid chain; each structure is read as the type its sType names.
-    let (export, export_nv, import_fd_info, import_metal, dedicated_to) = unsafe {
+    let (export, export_nv, import_fd_info, import_metal, dedicated_to, foreign) = unsafe {
         let find = |s| ffi::find_in_chain(info.p_next, s);
         (
             find(vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO).map(|p| {
@@ -236,6 +320,7 @@ unsafe fn allocate(
                 let d = &*p.cast::<vk::MemoryDedicatedAllocateInfo<'_>>();
                 (vk::Handle::as_raw(d.image), vk::Handle::as_raw(d.buffer))
             }),
+            foreign_import(info.p_next),
         )
     };
     let mut imported_type = None;
@@ -244,12 +329,17 @@ unsafe fn allocate(
         Some(i) if i.handle.is_null() || i.handle_type.as_raw() & METAL_TYPES == 0 => {
             return vk::Result::ERROR_INVALID_EXTERNAL_HANDLE;
         }
-        Some(i) => {
-            imported_type = Some(i.handle_type.as_raw());
-            Some((i.handle_type.as_raw(), i.handle as usize))
-        }
+        Some(i) => Some((i.handle_type.as_raw(), i.handle as u64)),
         None => None,
     };
+    let imported_handle = match foreign {
+        Err(e) => return e,
+        Ok(Some(imported)) => Some(imported),
+        Ok(None) => imported_metal,
+    };
+    if let Some((ty, _)) = imported_handle {
+        imported_type = Some(ty);
+    }
     let fd = match import_fd_info.filter(|i| !i.handle_type.is_empty()) {
         Some(i) => match import_fd(i.handle_type.as_raw(), i.fd, info.allocation_size) {
             Ok(fd) => {
@@ -278,7 +368,7 @@ unsafe fn allocate(
         export_types_nv: export_nv.unwrap_or(0),
         imported_type,
         dedicated_to,
-        imported_metal,
+        imported_handle,
         mapping: None,
         cached_fd: None,
     };
@@ -600,9 +690,9 @@ pub(crate) unsafe extern "system" fn get_memory_metal_handle(
                 if dev.config.misbehave.null_metal_handle {
                     return 0;
                 }
-                match a.imported_metal {
+                match a.imported_handle {
                     // Memory imported from a Metal object exports that same object.
-                    Some((ty, handle)) if ty == bits => handle as u64,
+                    Some((ty, handle)) if ty == bits => handle,
                     _ => handle_value(METAL_HANDLE_BASE, a.id, bits),
                 }
             }) {
@@ -633,12 +723,10 @@ pub(crate) unsafe extern "system" fn get_memory_win32_handle_khr(
             };
             crate::counters::record_p_next("vkGetMemoryWin32HandleKHR", info.p_next);
             let bits = info.handle_type.as_raw();
-            match with_allocation(device, info.memory, |dev, a| {
-                if dev.config.misbehave.null_win32_handle_khr {
-                    0
-                } else {
-                    handle_value(WIN32_KHR_HANDLE_BASE, a.id, bits)
-                }
+            match with_allocation(device, info.memory, |dev, a| match a.imported_handle {
+                _ if dev.config.misbehave.null_win32_handle_khr => 0,
+                Some((ty, handle)) if ty == bits => handle,
+                _ => handle_value(WIN32_KHR_HANDLE_BASE, a.id, bits),
             }) {
                 Some(h) => {
                     *out = h as vk::HANDLE;
@@ -667,12 +755,10 @@ pub(crate) unsafe extern "system" fn get_memory_zircon_handle(
             };
             crate::counters::record_p_next("vkGetMemoryZirconHandleFUCHSIA", info.p_next);
             let bits = info.handle_type.as_raw();
-            match with_allocation(device, info.memory, |dev, a| {
-                if dev.config.misbehave.invalid_zircon_handle {
-                    0
-                } else {
-                    zircon_handle_value(a.id, bits)
-                }
+            match with_allocation(device, info.memory, |dev, a| match a.imported_handle {
+                _ if dev.config.misbehave.invalid_zircon_handle => 0,
+                Some((ty, handle)) if ty == bits => handle as u32,
+                _ => zircon_handle_value(a.id, bits),
             }) {
                 Some(h) => {
                     *out = h;
@@ -701,12 +787,10 @@ pub(crate) unsafe extern "system" fn get_memory_android_hardware_buffer(
             };
             crate::counters::record_p_next("vkGetMemoryAndroidHardwareBufferANDROID", info.p_next);
             let bits = vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID.as_raw();
-            match with_allocation(device, info.memory, |dev, a| {
-                if dev.config.misbehave.null_android_hardware_buffer {
-                    0
-                } else {
-                    handle_value(ANDROID_HARDWARE_BUFFER_BASE, a.id, bits)
-                }
+            match with_allocation(device, info.memory, |dev, a| match a.imported_handle {
+                _ if dev.config.misbehave.null_android_hardware_buffer => 0,
+                Some((ty, handle)) if ty == bits => handle,
+                _ => handle_value(ANDROID_HARDWARE_BUFFER_BASE, a.id, bits),
             }) {
                 Some(h) => {
                     *out = h as usize as *mut vk::AHardwareBuffer;
@@ -743,6 +827,88 @@ pub(crate) unsafe extern "system" fn get_memory_metal_handle_properties(
     )
 }
 
+pub(crate) unsafe extern "system" fn get_memory_win32_handle_properties(
+    device: vk::Device,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+    handle: vk::HANDLE,
+    p_properties: *mut vk::MemoryWin32HandlePropertiesKHR<'_>,
+) -> vk::Result {
+    entry(
+        "vkGetMemoryWin32HandlePropertiesKHR",
+        vk::Result::ERROR_UNKNOWN,
+        || {
+            // SAFETY: valid or NULL output pointer (Vulkan contract).
+            let (Some(dev), Some(out)) = (device::lookup(device), unsafe { p_properties.as_mut() })
+            else {
+                return vk::Result::ERROR_UNKNOWN;
+            };
+            if !is_own_win32_handle(handle_type.as_raw(), handle as u64) {
+                return vk::Result::ERROR_INVALID_EXTERNAL_HANDLE;
+            }
+            out.memory_type_bits = all_types(&dev);
+            vk::Result::SUCCESS
+        },
+    )
+}
+
+pub(crate) unsafe extern "system" fn get_memory_zircon_handle_properties(
+    device: vk::Device,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+    handle: vk::zx_handle_t,
+    p_properties: *mut vk::MemoryZirconHandlePropertiesFUCHSIA<'_>,
+) -> vk::Result {
+    entry(
+        "vkGetMemoryZirconHandlePropertiesFUCHSIA",
+        vk::Result::ERROR_UNKNOWN,
+        || {
+            // SAFETY: valid or NULL output pointer (Vulkan contract).
+            let (Some(dev), Some(out)) = (device::lookup(device), unsafe { p_properties.as_mut() })
+            else {
+                return vk::Result::ERROR_UNKNOWN;
+            };
+            if !is_own_zircon_handle(handle_type.as_raw(), handle) {
+                return vk::Result::ERROR_INVALID_EXTERNAL_HANDLE;
+            }
+            out.memory_type_bits = all_types(&dev);
+            vk::Result::SUCCESS
+        },
+    )
+}
+
+pub(crate) unsafe extern "system" fn get_android_hardware_buffer_properties(
+    device: vk::Device,
+    buffer: *const vk::AHardwareBuffer,
+    p_properties: *mut vk::AndroidHardwareBufferPropertiesANDROID<'_>,
+) -> vk::Result {
+    entry(
+        "vkGetAndroidHardwareBufferPropertiesANDROID",
+        vk::Result::ERROR_UNKNOWN,
+        || {
+            // SAFETY: valid or NULL output pointer (Vulkan contract).
+            let (Some(dev), Some(out)) = (device::lookup(device), unsafe { p_properties.as_mut() })
+            else {
+                return vk::Result::ERROR_UNKNOWN;
+            };
+            let value = buffer as u64;
+            if !is_own_android_hardware_buffer(value) {
+                return vk::Result::ERROR_INVALID_EXTERNAL_HANDLE;
+            }
+            // The buffer's size is its allocation's, while that allocation is live.
+            let id = (value - ANDROID_HARDWARE_BUFFER_BASE) >> 8;
+            let size = lock(&dev.memory)
+                .values()
+                .find(|a| a.id == id)
+                .map(|a| a.size);
+            let Some(size) = size else {
+                return vk::Result::ERROR_INVALID_EXTERNAL_HANDLE;
+            };
+            out.allocation_size = size;
+            out.memory_type_bits = all_types(&dev);
+            vk::Result::SUCCESS
+        },
+    )
+}
+
 /// `VkPhysicalDeviceExternalMemoryHostPropertiesEXT::minImportedHostPointerAlignment`.
 pub const MIN_IMPORTED_HOST_POINTER_ALIGNMENT: u64 = 4096;
 
@@ -768,7 +934,7 @@ pub(crate) unsafe extern "system" fn get_memory_host_pointer_properties(
                 | vk::ExternalMemoryHandleTypeFlags::HOST_MAPPED_FOREIGN_MEMORY_EXT;
             let address = p_host_pointer as u64;
             if address == 0
-                || address % MIN_IMPORTED_HOST_POINTER_ALIGNMENT != 0
+                || !address.is_multiple_of(MIN_IMPORTED_HOST_POINTER_ALIGNMENT)
                 || !handle_type.as_raw().is_power_of_two()
                 || !host_types.contains(handle_type)
             {
@@ -829,6 +995,34 @@ mod tests {
                 assert!(seen.insert(v), "{id} {t:#x} repeats {v:#x}");
             }
         }
+    }
+
+    #[test]
+    fn own_handles_are_recognised_and_others_are_not() {
+        let opaque_win32 = vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32.as_raw();
+        let kmt = vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32_KMT.as_raw();
+        let win32 = handle_value(WIN32_KHR_HANDLE_BASE, 7, opaque_win32);
+        assert!(is_own_win32_handle(opaque_win32, win32));
+        assert!(!is_own_win32_handle(kmt, win32), "another type's");
+        assert!(!is_own_win32_handle(opaque_win32, win32 + 0x1000_0000_0000));
+        assert!(!is_own_win32_handle(
+            1,
+            handle_value(WIN32_KHR_HANDLE_BASE, 7, 1)
+        ));
+        assert!(!is_own_win32_handle(
+            opaque_win32,
+            handle_value(WIN32_HANDLE_BASE, 7, opaque_win32)
+        ));
+        assert!(!is_own_win32_handle(opaque_win32, 0));
+        let vmo = zircon_handle_value(9, ZIRCON_VMO);
+        assert!(is_own_zircon_handle(ZIRCON_VMO, vmo));
+        assert!(!is_own_zircon_handle(ZIRCON_VMO, zircon_handle_value(9, 1)));
+        assert!(!is_own_zircon_handle(1, vmo));
+        assert!(!is_own_zircon_handle(ZIRCON_VMO, 0));
+        let ahb = handle_value(ANDROID_HARDWARE_BUFFER_BASE, 3, ANDROID_HARDWARE_BUFFER);
+        assert!(is_own_android_hardware_buffer(ahb));
+        assert!(!is_own_android_hardware_buffer(ahb + 1));
+        assert!(!is_own_android_hardware_buffer(0));
     }
 
     #[test]

@@ -272,6 +272,15 @@ fn lookup_core(name: &str) -> Option<Proc> {
         "vkGetMemoryZirconHandleFUCHSIA" => {
             proc_entry!(Device, m::get_memory_zircon_handle, ZIRCON)
         }
+        "vkGetMemoryWin32HandlePropertiesKHR" => {
+            proc_entry!(Device, m::get_memory_win32_handle_properties, WIN32_KHR)
+        }
+        "vkGetMemoryZirconHandlePropertiesFUCHSIA" => {
+            proc_entry!(Device, m::get_memory_zircon_handle_properties, ZIRCON)
+        }
+        "vkGetAndroidHardwareBufferPropertiesANDROID" => {
+            proc_entry!(Device, m::get_android_hardware_buffer_properties, AHB)
+        }
         "vkGetMemoryAndroidHardwareBufferANDROID" => {
             proc_entry!(Device, m::get_memory_android_hardware_buffer, AHB)
         }

@@ -492,6 +492,12 @@ fn device_proc_addr_is_null_for_extensions_not_enabled() {
         "vkGetMemoryWin32HandleNV",
         "vkGetMemoryMetalHandleEXT",
         "vkGetMemoryMetalHandlePropertiesEXT",
+        "vkGetMemoryWin32HandleKHR",
+        "vkGetMemoryWin32HandlePropertiesKHR",
+        "vkGetMemoryZirconHandleFUCHSIA",
+        "vkGetMemoryZirconHandlePropertiesFUCHSIA",
+        "vkGetMemoryAndroidHardwareBufferANDROID",
+        "vkGetAndroidHardwareBufferPropertiesANDROID",
         "vkGetMemoryHostPointerPropertiesEXT",
     ] {
         assert!(

@@ -78,6 +78,19 @@ pub const ZIRCON_HANDLE_TYPE_04775: &str =
 pub const ZIRCON_HANDLE_TYPE_04776: &str =
     "VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-04776";
 
+// vkGetMemoryAndroidHardwareBufferANDROID
+pub const AHB_DEVICE_PARAM: &str = "VUID-vkGetMemoryAndroidHardwareBufferANDROID-device-parameter";
+pub const AHB_INFO_PARAM: &str = "VUID-vkGetMemoryAndroidHardwareBufferANDROID-pInfo-parameter";
+pub const AHB_PBUFFER_PARAM: &str =
+    "VUID-vkGetMemoryAndroidHardwareBufferANDROID-pBuffer-parameter";
+pub const AHB_STYPE: &str = "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-sType-sType";
+pub const AHB_PNEXT: &str = "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-pNext";
+pub const AHB_MEMORY_PARAM: &str =
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-memory-parameter";
+pub const AHB_HANDLE_TYPES_01882: &str =
+    "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-handleTypes-01882";
+pub const AHB_PNEXT_01883: &str = "VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-01883";
+
 // vkAllocateMemory / vkFreeMemory
 pub const ALLOC_DEVICE_PARAM: &str = "VUID-vkAllocateMemory-device-parameter";
 pub const ALLOC_INFO_PARAM: &str = "VUID-vkAllocateMemory-pAllocateInfo-parameter";
@@ -87,6 +100,8 @@ pub const ALLOC_STYPE_UNIQUE: &str = "VUID-VkMemoryAllocateInfo-sType-unique";
 pub const ALLOC_PNEXT_00640: &str = "VUID-VkMemoryAllocateInfo-pNext-00640";
 pub const EXPORT_HANDLE_TYPES_PARAM: &str = "VUID-VkExportMemoryAllocateInfo-handleTypes-parameter";
 pub const EXPORT_HANDLE_TYPES_09860: &str = "VUID-VkExportMemoryAllocateInfo-handleTypes-09860";
+pub const EXPORT_WIN32_HANDLE_TYPES_00657: &str =
+    "VUID-VkExportMemoryWin32HandleInfoKHR-handleTypes-00657";
 pub const EXPORT_NV_HANDLE_TYPES_PARAM: &str =
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter";
 pub const FREE_DEVICE_PARAM: &str = "VUID-vkFreeMemory-device-parameter";
@@ -122,6 +137,7 @@ pub const GET_WIN32_HANDLE: &str = "vkGetMemoryWin32HandleNV";
 pub const GET_METAL_HANDLE: &str = "vkGetMemoryMetalHandleEXT";
 pub const GET_WIN32_HANDLE_KHR: &str = "vkGetMemoryWin32HandleKHR";
 pub const GET_ZIRCON_HANDLE: &str = "vkGetMemoryZirconHandleFUCHSIA";
+pub const GET_ANDROID_HARDWARE_BUFFER: &str = "vkGetMemoryAndroidHardwareBufferANDROID";
 pub const ALLOCATE: &str = "vkAllocateMemory";
 pub const FREE: &str = "vkFreeMemory";
 

@@ -241,6 +241,8 @@ pub struct Allocation {
     pub export_nv: Option<u32>,
     /// The chain had a `VkExportMemoryWin32HandleInfoNV`.
     pub export_win32_nv: bool,
+    /// The chain had a `VkExportMemoryWin32HandleInfoKHR`.
+    pub export_win32_khr: bool,
     /// The handle type of an import structure, if the chain had one.
     pub import: Option<u32>,
     /// The chain had a `VkMemoryDedicatedAllocateInfo` naming an image or a buffer.
@@ -348,6 +350,7 @@ pub enum Command {
     FreeMemory,
     GetMemoryWin32HandleKhr,
     GetMemoryZirconHandle,
+    GetMemoryAndroidHardwareBuffer,
 }
 
 /// The IDs of a command's structural rules: the `-parameter`, `sType`, `pNext` and `-parent`
@@ -373,7 +376,7 @@ pub struct CommandIds {
 }
 
 impl Command {
-    pub const ALL: [Command; 8] = [
+    pub const ALL: [Command; 9] = [
         Command::GetMemoryFd,
         Command::GetMemoryRemoteAddress,
         Command::GetMemoryWin32Handle,
@@ -382,6 +385,7 @@ impl Command {
         Command::FreeMemory,
         Command::GetMemoryWin32HandleKhr,
         Command::GetMemoryZirconHandle,
+        Command::GetMemoryAndroidHardwareBuffer,
     ];
 
     /// The command's name, as messages name it.
@@ -395,6 +399,7 @@ impl Command {
             Command::FreeMemory => FREE,
             Command::GetMemoryWin32HandleKhr => GET_WIN32_HANDLE_KHR,
             Command::GetMemoryZirconHandle => GET_ZIRCON_HANDLE,
+            Command::GetMemoryAndroidHardwareBuffer => GET_ANDROID_HARDWARE_BUFFER,
         }
     }
 
@@ -407,6 +412,9 @@ impl Command {
             Command::GetMemoryMetalHandle => Some(Extension::ExtExternalMemoryMetal),
             Command::GetMemoryWin32HandleKhr => Some(Extension::KhrExternalMemoryWin32),
             Command::GetMemoryZirconHandle => Some(Extension::FuchsiaExternalMemory),
+            Command::GetMemoryAndroidHardwareBuffer => {
+                Some(Extension::AndroidExternalMemoryAndroidHardwareBuffer)
+            }
             Command::AllocateMemory | Command::FreeMemory => None,
         }
     }
@@ -472,6 +480,17 @@ impl Command {
                 memory: Some(ZIRCON_MEMORY_PARAM),
                 memory_parent: Some(MEMORY_OF_OTHER_DEVICE),
                 handle_type: Some(ZIRCON_HANDLE_TYPE_PARAM),
+            },
+            // VkMemoryGetAndroidHardwareBufferInfoANDROID has no handleType.
+            Command::GetMemoryAndroidHardwareBuffer => CommandIds {
+                device: AHB_DEVICE_PARAM,
+                info: Some(AHB_INFO_PARAM),
+                output: Some(AHB_PBUFFER_PARAM),
+                s_type: Some(AHB_STYPE),
+                p_next: Some(AHB_PNEXT),
+                memory: Some(AHB_MEMORY_PARAM),
+                memory_parent: Some(MEMORY_OF_OTHER_DEVICE),
+                handle_type: None,
             },
             // No info structure: memory and handleType are parameters, and the spec has a
             // -parent rule for the memory.
@@ -724,7 +743,7 @@ fn memory_rules(ids: &CommandIds, memory: Memory, e: &mut Expected) -> Option<Al
     }
 }
 
-/// The value rules of the three info-structure commands on live memory. Every rule the value
+/// The value rules of the info-structure commands on live memory. Every rule the value
 /// breaks is reported: `-parameter` (not exactly one handle type valid on the device), then the
 /// command's own.
 fn export_value_rules(
@@ -734,6 +753,15 @@ fn export_value_rules(
     handle_type: u32,
     e: &mut Expected,
 ) {
+    if command == Command::GetMemoryAndroidHardwareBuffer {
+        // No handleType member (the call's `handle_type` is not read). 01882:
+        // "ANDROID_HARDWARE_BUFFER_BIT_ANDROID must have been included in
+        // VkExportMemoryAllocateInfo::handleTypes when memory was created".
+        if !allocation.exported(handle_type::ANDROID_HARDWARE_BUFFER) {
+            e.push(AHB_HANDLE_TYPES_01882);
+        }
+        return;
+    }
     let parameter = command.ids().handle_type.expect("a handleType");
     let valid_value = handle_type::one_of(handle_type, device.valid_handle_types());
     match command {
@@ -910,6 +938,19 @@ fn allocate_rules(device: &Device, info: &AllocateInfo, e: &mut Expected) {
         .is_some_and(|t| t & !handle_type::NV_DEFINED != 0)
     {
         e.push(EXPORT_NV_HANDLE_TYPES_PARAM);
+    }
+    // VkExportMemoryWin32HandleInfoKHR extends VkMemoryAllocateInfo only with its extension
+    // (pNext-pNext), and 00657: "If VkExportMemoryAllocateInfo::handleTypes does not include
+    // VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT, a VkExportMemoryWin32HandleInfoKHR
+    // structure must not be included" (judged against a VkExportMemoryAllocateInfo's handleTypes;
+    // without one there are none: docs/checks.md).
+    if a.export_win32_khr {
+        if !device.has(Extension::KhrExternalMemoryWin32) {
+            e.ids.push(ALLOC_PNEXT_PNEXT);
+        }
+        if a.export.is_some_and(|t| t & handle_type::OPAQUE_WIN32 == 0) {
+            e.push(EXPORT_WIN32_HANDLE_TYPES_00657);
+        }
     }
 }
 

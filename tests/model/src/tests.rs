@@ -398,6 +398,11 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         Allocation::new(SIZE, 1, Some(OPAQUE_FD | RDMA_ADDRESS | MTLBUFFER), None),
         Allocation::new(SIZE, 0, Some(OPAQUE_WIN32), None),
         Allocation::new(SIZE, 0, Some(ZIRCON_VMO), None),
+        Allocation::new(0, 0, Some(ANDROID_HARDWARE_BUFFER), None),
+        Allocation {
+            export_win32_khr: true,
+            ..Allocation::new(SIZE, 0, Some(OPAQUE_FD), None)
+        },
         Allocation::new(0, 0, Some(1 << 13), Some(0x13)),
         Allocation {
             export_win32_nv: true,
@@ -434,6 +439,7 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
                             Command::GetMemoryMetalHandle,
                             Command::GetMemoryWin32HandleKhr,
                             Command::GetMemoryZirconHandle,
+                            Command::GetMemoryAndroidHardwareBuffer,
                         ] {
                             for info in [
                                 Info::Null,
@@ -492,14 +498,28 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
     for command in Command::ALL {
         reached.insert(Expected::unknown_device(command).ids[0]);
     }
-    // Depends on earlier calls: `win32_exported_before`, tested below.
+    // Depend on earlier calls: `win32_exported_before`, tested below; 01883 (the dedicated image
+    // bound to the memory first) is judged end to end (tests/tests/test_driver_android_*.rs).
     reached.insert(WIN32_KHR_HANDLE_TYPE_00663);
+    reached.insert(AHB_PNEXT_01883);
     let elsewhere = [
         EXPORT_HANDLE_TYPES_09860,
         ALLOC_PNEXT_00639,
         EXPORTED_FD_LEAKED,
         INTERNAL_ERROR,
     ];
+    // Host-pointer imports are not in the model yet: their rules are tested end to end in
+    // tests/tests/import_host_pointer.rs and by the layer's unit tests.
+    let not_modelled_yet = |id: &str| {
+        id.starts_with("VUID-VkImportMemoryHostPointerInfoEXT-")
+            || [
+                "VUID-VkMemoryAllocateInfo-allocationSize-01745",
+                "VUID-VkMemoryAllocateInfo-pNext-02805",
+                "VUID-VkMemoryAllocateInfo-pNext-02806",
+                "VUID-VkMemoryAllocateInfo-pNext-03332",
+            ]
+            .contains(&id)
+    };
     let commands: Vec<&str> = Command::ALL.iter().map(|c| c.name()).collect();
     for entry in catalog.entries() {
         let id = entry.id.as_str();
@@ -509,6 +529,7 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
             && ours
             && !unit_only
             && !elsewhere.contains(&id)
+            && !not_modelled_yet(id)
             && !id.starts_with("EXPORTCHECK-driver-")
         {
             assert!(reached.contains(id), "the model never gives {id}");

@@ -1,0 +1,106 @@
+//! `vkGetMemoryAndroidHardwareBufferANDROID`: the descriptor. Its rules are
+//! `rules::android_hardware_buffer`. The info structure has no `handleType`: it is read as the
+//! command's one handle type. For 01883 the device remembers memory whose dedicated image is not
+//! bound to it yet (`state::dedicated_images`): [`after_allocate`] makes the entries.
+
+use crate::args::{ChainRead, StructArg};
+use crate::boundary::Down;
+use crate::finding::Outcome;
+use crate::pipeline::export::{self, ExportEntry, Judged};
+use crate::rules::android_hardware_buffer;
+use crate::rules::common::Broken;
+use crate::rules::export::{ExportCommand, InfoFields};
+use crate::state::resources::ResourceQuery;
+use crate::state::{AllocationFacts, DeviceState, MemoryRecord};
+use ash::vk;
+
+/// After `vkAllocateMemory` of `memory` succeeded: memory exported as an Android hardware buffer
+/// and dedicated to an image waits for that image to be bound to it, when the layer sees every
+/// bind of that image (it intercepts the device's image commands, and the image is one it tracks,
+/// made for external memory; a sparse image is bound by the queue, which the layer does not see).
+pub fn after_allocate(
+    state: &DeviceState,
+    memory: u64,
+    facts: &AllocationFacts,
+    chain: &ChainRead,
+) {
+    let exports_ahb = facts
+        .export
+        .is_some_and(|types| types.contains(android_hardware_buffer::HANDLE_TYPE));
+    let Some((vk::ObjectType::IMAGE, image)) = chain.dedicated_to else {
+        return;
+    };
+    if !exports_ahb || image == 0 || !state.intercepts_images() {
+        return;
+    }
+    let trackable = state
+        .resources
+        .get(vk::ObjectType::IMAGE, image)
+        .is_some_and(|r| match r.query {
+            ResourceQuery::Image(i) => !i.flags.contains(vk::ImageCreateFlags::SPARSE_BINDING),
+            ResourceQuery::Buffer(_) => false,
+        });
+    if trackable {
+        state.unbound_dedicated_images.remember(memory, image);
+    }
+}
+
+pub struct GetMemoryAndroidHardwareBuffer;
+
+type Info = vk::MemoryGetAndroidHardwareBufferInfoANDROID<'static>;
+
+impl ExportEntry for GetMemoryAndroidHardwareBuffer {
+    type Args = (*const Info, *mut *mut vk::AHardwareBuffer);
+    const RULES: &'static ExportCommand = &android_hardware_buffer::COMMAND;
+
+    #[inline(always)]
+    unsafe fn read(&(p_info, p_buffer): &Self::Args) -> (StructArg<InfoFields>, bool) {
+        // SAFETY: the app's pointer (this function's contract).
+        let info = unsafe {
+            export::read_info(Self::RULES, p_info, |i| {
+                (i.p_next, i.memory, android_hardware_buffer::HANDLE_TYPE)
+            })
+        };
+        (info, p_buffer.is_null())
+    }
+
+    #[inline(always)]
+    fn evaluate_history(state: &DeviceState, _: &InfoFields, memory: &MemoryRecord) -> Broken {
+        let image = state.unbound_dedicated_images.image_of(memory.memory);
+        android_hardware_buffer::evaluate_history(image)
+    }
+
+    fn describe_history(
+        state: &DeviceState,
+        memory: &MemoryRecord,
+        broken: Broken,
+        outcome: &mut Outcome,
+    ) {
+        let image = state.unbound_dedicated_images.image_of(memory.memory);
+        android_hardware_buffer::describe_history(memory, image, broken, outcome);
+    }
+
+    #[inline(always)]
+    unsafe fn call_down(
+        s: &DeviceState,
+        device: vk::Device,
+        (p_info, p_buffer): Self::Args,
+        _: &Judged<'_>,
+        down: &Down<vk::Result>,
+    ) -> Option<vk::Result> {
+        let next = s.next.get_memory_android_hardware_buffer?;
+        // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
+        Some(down.went(unsafe { next(device, p_info, p_buffer) }))
+    }
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn get_memory_android_hardware_buffer_android(
+    device: vk::Device,
+    p_info: *const Info,
+    p_buffer: *mut *mut vk::AHardwareBuffer,
+) -> vk::Result {
+    // SAFETY: the app's arguments to this command.
+    unsafe { export::run::<GetMemoryAndroidHardwareBuffer>(device, (p_info, p_buffer)) }
+}

@@ -1,0 +1,140 @@
+//! `VkExportMemoryWin32HandleInfoKHR` in the pNext chain of `VkMemoryAllocateInfo`
+//! (VK_KHR_external_memory_win32): its rules, evaluated and described with the allocation's
+//! (`alloc.rs` calls them).
+//!
+//! - `VUID-VkExportMemoryWin32HandleInfoKHR-handleTypes-00657`: "If
+//!   VkExportMemoryAllocateInfo::handleTypes does not include
+//!   VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT, a VkExportMemoryWin32HandleInfoKHR
+//!   structure must not be included". Judged when the chain has a `VkExportMemoryAllocateInfo`
+//!   (without one there are no `handleTypes` to read the rule against).
+//! - `VUID-VkMemoryAllocateInfo-pNext-pNext` for the structure on a device without
+//!   VK_KHR_external_memory_win32 (it extends `VkMemoryAllocateInfo` only with it).
+//! - `sType-sType` holds by construction (the structure is recognised by its `sType`);
+//!   `pAttributes-parameter` (a valid `SECURITY_ATTRIBUTES` pointer when not NULL) cannot be
+//!   checked: nothing tells a valid pointer from another.
+
+use super::common::Broken;
+use crate::args::ChainRead;
+use crate::finding::{Finding, Outcome};
+use crate::state::{AllocationFacts, DeviceFacts};
+use crate::vk_names;
+use crate::vuid;
+use ash::vk;
+
+/// `VUID-VkExportMemoryWin32HandleInfoKHR-handleTypes-00657`. Bits of the allocation's
+/// [`Broken`] clear of `alloc.rs`'s and `import_host.rs`'s (a test in `alloc.rs` checks).
+const WITHOUT_OPAQUE_WIN32: Broken = Broken::bit(16);
+/// `VUID-VkMemoryAllocateInfo-pNext-pNext` for this structure.
+const UNAVAILABLE: Broken = Broken::bit(17);
+/// Every bit of this file's rules.
+pub const BITS: Broken = Broken(WITHOUT_OPAQUE_WIN32.0 | UNAVAILABLE.0);
+
+/// The rules the chain's `VkExportMemoryWin32HandleInfoKHR` breaks (none without one).
+#[inline(always)]
+pub fn evaluate(device: &DeviceFacts, facts: &AllocationFacts, chain: &ChainRead) -> Broken {
+    let present = chain.export_win32;
+    let opaque_win32 = vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32;
+    Broken::NONE
+        .with(
+            WITHOUT_OPAQUE_WIN32,
+            present & facts.export.is_some_and(|t| !t.contains(opaque_win32)),
+        )
+        .with(
+            UNAVAILABLE,
+            present & !device.extensions.khr_external_memory_win32,
+        )
+}
+
+/// The findings of the rules of [`evaluate`] in `broken`; `finding` makes one of
+/// `vkAllocateMemory` (ID, field, message).
+pub fn describe(
+    device: &DeviceFacts,
+    facts: &AllocationFacts,
+    broken: Broken,
+    finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
+    outcome: &mut Outcome,
+) {
+    let field = "pAllocateInfo->pNext";
+    if broken.has(UNAVAILABLE) {
+        outcome.push(finding(
+            vuid::ALLOC_PNEXT_PNEXT,
+            field,
+            format!(
+                "vkAllocateMemory(): the pNext chain of pAllocateInfo has a \
+                 VkExportMemoryWin32HandleInfoKHR, but {} was created without \
+                 VK_KHR_external_memory_win32 in VkDeviceCreateInfo::ppEnabledExtensionNames.",
+                vk_names::handle(vk::ObjectType::DEVICE, device.handle)
+            ),
+        ));
+    }
+    if let (true, Some(types)) = (broken.has(WITHOUT_OPAQUE_WIN32), facts.export) {
+        outcome.push(finding(
+            vuid::EXPORT_WIN32_HANDLE_TYPES_00657,
+            field,
+            format!(
+                "vkAllocateMemory(): the pNext chain of pAllocateInfo has a \
+                 VkExportMemoryWin32HandleInfoKHR, but VkExportMemoryAllocateInfo::handleTypes \
+                 ({}) does not include VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT.",
+                vk_names::handle_types(types)
+            ),
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::AllocateInfoRead;
+    use crate::rules::alloc::check_allocate;
+    use crate::rules::fixtures::*;
+
+    fn with_win32(facts: AllocationFacts) -> AllocateInfoRead {
+        let chain = ChainRead {
+            export_win32: true,
+            ..ChainRead::COMPLETE
+        };
+        AllocateInfoRead::Valid(facts, chain)
+    }
+
+    const OPAQUE_WIN32: vk::ExternalMemoryHandleTypeFlags =
+        vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32;
+
+    #[test]
+    fn with_opaque_win32_in_the_export_it_is_silent() {
+        let info = with_win32(exported(OPAQUE_WIN32 | OPAQUE_FD));
+        assert!(check_allocate(&fd_device(), &info, false).ids().is_empty());
+    }
+
+    #[test]
+    fn without_opaque_win32_in_the_export_it_is_00657() {
+        let out = check_allocate(&fd_device(), &with_win32(exported(OPAQUE_FD)), false);
+        assert_eq!(out.ids(), [vuid::EXPORT_WIN32_HANDLE_TYPES_00657]);
+        assert!(!out.blocked);
+        assert!(
+            out.findings[0]
+                .message
+                .contains("(VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT) does not include"),
+            "{}",
+            out.findings[0].message
+        );
+        // No VkExportMemoryAllocateInfo: no handleTypes to judge against.
+        let out = check_allocate(&fd_device(), &with_win32(not_exported()), false);
+        assert!(out.ids().is_empty());
+    }
+
+    #[test]
+    fn without_the_extension_it_is_pnext_pnext_too() {
+        let mut device = fd_device();
+        device.extensions.khr_external_memory_win32 = false;
+        let out = check_allocate(&device, &with_win32(exported(OPAQUE_FD)), false);
+        assert_eq!(
+            out.ids(),
+            [
+                vuid::ALLOC_PNEXT_PNEXT,
+                vuid::EXPORT_WIN32_HANDLE_TYPES_00657
+            ]
+        );
+        let out = check_allocate(&device, &with_win32(exported(OPAQUE_WIN32)), false);
+        assert_eq!(out.ids(), [vuid::ALLOC_PNEXT_PNEXT]);
+    }
+}
