@@ -90,23 +90,23 @@ pub unsafe extern "system" fn allocate_memory(
                 if result == vk::Result::SUCCESS {
                     // SAFETY: NULL (nothing is read) or the handle the driver has just written.
                     let memory = unsafe { raw::read_out(p_memory) }.unwrap_or_default();
-                    if let AllocateInfoRead::Valid(facts, chain) = info {
+                    if let AllocateInfoRead::Valid(facts, chain) = &info {
                         let type_flags = state.facts.type_flags(facts.memory_type_index);
-                        let allocation = PackedAllocation::pack(&facts, type_flags);
+                        let allocation = PackedAllocation::pack(facts, type_flags);
                         record_allocation(state, memory.as_raw(), allocation);
                         if chain.dedicated_to.is_some() {
                             get_memory_android_hardware_buffer::after_allocate(
                                 state,
                                 memory.as_raw(),
-                                &facts,
-                                &chain,
+                                facts,
+                                chain,
                             );
                         }
                         if facts.dedicated {
-                            opaque_imports::after_allocate(state, memory.as_raw(), &facts, &chain);
+                            opaque_imports::after_allocate(state, memory.as_raw(), facts, chain);
                         }
                         if let Some(held) = held {
-                            opaque_imports::after_import(state, memory.as_raw(), &chain, held);
+                            opaque_imports::after_import(state, memory.as_raw(), chain, held);
                         }
                     }
                     fd_leaks::record_import(imported);
