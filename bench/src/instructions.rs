@@ -63,16 +63,24 @@ pub enum Op {
     ExportRdma,
     ExportWin32,
     ExportMetal,
+    ExportWin32Khr,
+    ExportZircon,
+    QueryFdProperties,
+    QueryHostPointerProperties,
 }
 
 impl Op {
-    pub const ALL: [Op; 6] = [
+    pub const ALL: [Op; 10] = [
         Op::ExportFd,
         Op::AllocFree,
         Op::Unchecked,
         Op::ExportRdma,
         Op::ExportWin32,
         Op::ExportMetal,
+        Op::ExportWin32Khr,
+        Op::ExportZircon,
+        Op::QueryFdProperties,
+        Op::QueryHostPointerProperties,
     ];
 
     pub fn label(self) -> &'static str {
@@ -83,6 +91,12 @@ impl Op {
             Op::ExportRdma => "vkGetMemoryRemoteAddressNV",
             Op::ExportWin32 => "vkGetMemoryWin32HandleNV",
             Op::ExportMetal => "vkGetMemoryMetalHandleEXT",
+            Op::ExportWin32Khr => "vkGetMemoryWin32HandleKHR (OPAQUE_WIN32_KMT)",
+            Op::ExportZircon => "vkGetMemoryZirconHandleFUCHSIA",
+            Op::QueryFdProperties => "vkGetMemoryFdPropertiesKHR (DMA_BUF, an exported fd)",
+            Op::QueryHostPointerProperties => {
+                "vkGetMemoryHostPointerPropertiesEXT (HOST_ALLOCATION, aligned)"
+            }
         }
     }
 
@@ -91,13 +105,22 @@ impl Op {
         match self {
             Op::Unchecked => UNCHECKED_ADDED_MAX,
             Op::AllocFree => ALLOC_FREE_ADDED_MAX,
-            Op::ExportFd | Op::ExportRdma | Op::ExportWin32 | Op::ExportMetal => EXPORT_ADDED_MAX,
+            Op::ExportFd
+            | Op::ExportRdma
+            | Op::ExportWin32
+            | Op::ExportMetal
+            | Op::ExportWin32Khr
+            | Op::ExportZircon => EXPORT_ADDED_MAX,
+            // A query is checked like an export (one device lookup, the structural rules, a
+            // few value rules, the call down), so it has the same budget.
+            Op::QueryFdProperties | Op::QueryHostPointerProperties => QUERY_ADDED_MAX,
         }
     }
 }
 
 /// Targets, in instructions the layer adds per call.
 pub const EXPORT_ADDED_MAX: u64 = 120;
+pub const QUERY_ADDED_MAX: u64 = EXPORT_ADDED_MAX;
 pub const ALLOC_FREE_ADDED_MAX: u64 = 600;
 pub const UNCHECKED_ADDED_MAX: u64 = 0;
 
@@ -235,6 +258,70 @@ fn count_op(vk: &Vk, config: Config, op: Op, n: u64, out: &mut ChildCounts) -> R
             let memory = export_memory(ExportKind::Metal)?;
             let r = count(config, op, n, out, &mut || vk.export_metal(f, memory));
             vk.free(memory);
+            r
+        }
+        Op::ExportWin32Khr => {
+            let Some(f) = vk.get_win32_handle_khr else {
+                out.skipped.insert(op, missing("vkGetMemoryWin32HandleKHR"));
+                return Ok(());
+            };
+            let memory = export_memory(ExportKind::Win32Kmt)?;
+            let r = count(config, op, n, out, &mut || vk.export_win32_kmt(f, memory));
+            vk.free(memory);
+            r
+        }
+        Op::ExportZircon => {
+            let Some(f) = vk.get_zircon_handle else {
+                out.skipped
+                    .insert(op, missing("vkGetMemoryZirconHandleFUCHSIA"));
+                return Ok(());
+            };
+            let memory = export_memory(ExportKind::Zircon)?;
+            let r = count(config, op, n, out, &mut || vk.export_zircon(f, memory));
+            vk.free(memory);
+            r
+        }
+        Op::QueryFdProperties => {
+            let Some(f) = vk.get_fd_properties else {
+                out.skipped
+                    .insert(op, missing("vkGetMemoryFdPropertiesKHR"));
+                return Ok(());
+            };
+            // A dma-buf fd the driver exported: a handle of the queried type, open throughout.
+            let memory = export_memory(ExportKind::DmaBuf)?;
+            let fd = match vk.export_dma_buf(memory) {
+                Ok(fd) => fd,
+                Err(e) => {
+                    vk.free(memory);
+                    return Err(format!("vkGetMemoryFdKHR (DMA_BUF): {e:?}"));
+                }
+            };
+            let r = count(config, op, n, out, &mut || vk.query_fd_properties(f, fd));
+            // SAFETY: the exported fd belongs to the application and is no longer used.
+            unsafe { libc::close(fd) };
+            vk.free(memory);
+            r
+        }
+        Op::QueryHostPointerProperties => {
+            let Some(f) = vk.get_host_pointer_properties else {
+                out.skipped
+                    .insert(op, missing("vkGetMemoryHostPointerPropertiesEXT"));
+                return Ok(());
+            };
+            // Host memory with an address aligned to minImportedHostPointerAlignment
+            // (VUID-vkGetMemoryHostPointerPropertiesEXT-pHostPointer-01753).
+            let alignment = vk.min_imported_host_pointer_alignment() as usize;
+            if !alignment.is_power_of_two() {
+                return Err(format!("minImportedHostPointerAlignment is {alignment}"));
+            }
+            let buffer = vec![0u8; 2 * alignment];
+            let pointer = buffer
+                .as_ptr()
+                .wrapping_add(buffer.as_ptr().align_offset(alignment));
+            let r = count(config, op, n, out, &mut || {
+                vk.query_host_pointer_properties(f, pointer.cast())
+            });
+            drop(buffer);
             r
         }
     }
@@ -703,6 +790,7 @@ pub fn summary(i: &Instructions) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::keys;
 
     #[test]
     fn totals_line_is_read() {
@@ -793,6 +881,32 @@ mod tests {
 
     fn rows_verdict(c: &[ConfigCounts]) -> Verdict {
         rows(c)[0].verdict
+    }
+
+    /// The timing suite's key of the same measurement: the operation's name in results.json.
+    fn key(op: Op) -> &'static str {
+        match op {
+            Op::ExportFd => keys::EXPORT_FD,
+            Op::AllocFree => keys::ALLOC_FREE,
+            Op::Unchecked => keys::UNCHECKED,
+            Op::ExportRdma => keys::EXPORT_RDMA,
+            Op::ExportWin32 => keys::EXPORT_WIN32,
+            Op::ExportMetal => keys::EXPORT_METAL,
+            Op::ExportWin32Khr => keys::EXPORT_WIN32_KHR,
+            Op::ExportZircon => keys::EXPORT_ZIRCON,
+            Op::QueryFdProperties => keys::QUERY_FD_PROPERTIES,
+            Op::QueryHostPointerProperties => keys::QUERY_HOST_POINTER_PROPERTIES,
+        }
+    }
+
+    #[test]
+    fn op_names_are_the_timing_suite_keys() {
+        for op in Op::ALL {
+            let name = serde_json::to_string(&op).unwrap();
+            assert_eq!(name, format!("\"{}\"", key(op)), "{op:?}");
+        }
+        let keys: std::collections::BTreeSet<&str> = Op::ALL.iter().map(|&op| key(op)).collect();
+        assert_eq!(keys.len(), Op::ALL.len(), "one key per operation");
     }
 
     #[test]

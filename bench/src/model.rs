@@ -232,6 +232,13 @@ pub mod keys {
     pub const EXPORT_RDMA: &str = "export_rdma";
     pub const EXPORT_WIN32: &str = "export_win32";
     pub const EXPORT_METAL: &str = "export_metal";
+    /// `vkGetMemoryWin32HandleKHR` (OPAQUE_WIN32_KMT).
+    pub const EXPORT_WIN32_KHR: &str = "export_win32_khr";
+    pub const EXPORT_ZIRCON: &str = "export_zircon";
+    /// `vkGetMemoryFdPropertiesKHR` (DMA_BUF) of an fd the driver exported.
+    pub const QUERY_FD_PROPERTIES: &str = "query_fd_properties";
+    /// `vkGetMemoryHostPointerPropertiesEXT` (HOST_ALLOCATION) of an aligned host pointer.
+    pub const QUERY_HOST_POINTER_PROPERTIES: &str = "query_host_pointer_properties";
     pub const ALLOC_FREE: &str = "alloc_free";
     /// Allocate + free exportable as OPAQUE_FD and RDMA_ADDRESS_NV, in the RDMA-capable type.
     pub const ALLOC_FREE_RDMA: &str = "alloc_free_rdma";
@@ -254,6 +261,10 @@ pub mod keys {
             EXPORT_RDMA => "vkGetMemoryRemoteAddressNV",
             EXPORT_WIN32 => "vkGetMemoryWin32HandleNV",
             EXPORT_METAL => "vkGetMemoryMetalHandleEXT",
+            EXPORT_WIN32_KHR => "vkGetMemoryWin32HandleKHR",
+            EXPORT_ZIRCON => "vkGetMemoryZirconHandleFUCHSIA",
+            QUERY_FD_PROPERTIES => "vkGetMemoryFdPropertiesKHR",
+            QUERY_HOST_POINTER_PROPERTIES => "vkGetMemoryHostPointerPropertiesEXT",
             _ => return None,
         })
     }

@@ -68,6 +68,14 @@ pub enum ExportKind {
     Win32,
     /// `VkExportMemoryAllocateInfo(MTLBUFFER)`
     Metal,
+    /// `VkExportMemoryAllocateInfo(OPAQUE_WIN32_KMT)`: a handle type that is not NT, so exporting
+    /// it again and again is valid (an NT handle type may be exported once per memory,
+    /// VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00663).
+    Win32Kmt,
+    /// `VkExportMemoryAllocateInfo(ZIRCON_VMO_FUCHSIA)`
+    Zircon,
+    /// `VkExportMemoryAllocateInfo(DMA_BUF_EXT)`
+    DmaBuf,
 }
 
 /// Instance extensions enabled per driver: VK_NV_external_memory (for the Win32 NV export)
@@ -89,6 +97,10 @@ fn device_extensions(driver: Driver) -> &'static [&'static CStr] {
             c"VK_NV_external_memory",
             c"VK_NV_external_memory_win32",
             c"VK_EXT_external_memory_metal",
+            c"VK_EXT_external_memory_dma_buf",
+            c"VK_KHR_external_memory_win32",
+            c"VK_FUCHSIA_external_memory",
+            c"VK_EXT_external_memory_host",
         ],
         Driver::Lavapipe => &[c"VK_KHR_external_memory", c"VK_KHR_external_memory_fd"],
     }
@@ -102,6 +114,11 @@ pub struct Vk {
     pub get_remote_address: Option<GetRemoteAddress>,
     pub get_win32_handle: Option<GetWin32Handle>,
     pub get_metal_handle: Option<GetMetalHandle>,
+    pub get_win32_handle_khr: Option<vk::PFN_vkGetMemoryWin32HandleKHR>,
+    pub get_zircon_handle: Option<vk::PFN_vkGetMemoryZirconHandleFUCHSIA>,
+    pub get_fd_properties: Option<vk::PFN_vkGetMemoryFdPropertiesKHR>,
+    pub get_host_pointer_properties: Option<vk::PFN_vkGetMemoryHostPointerPropertiesEXT>,
+    pub physical_device: vk::PhysicalDevice,
     /// Memory type for plain exportable allocations.
     pub plain_type: u32,
     /// An RDMA-capable memory type, if the driver has one.
@@ -220,6 +237,33 @@ impl Vk {
                     .map(|f| std::mem::transmute::<unsafe extern "system" fn(), GetWin32Handle>(f)),
                 get_metal_handle: proc(c"vkGetMemoryMetalHandleEXT")
                     .map(|f| std::mem::transmute::<unsafe extern "system" fn(), GetMetalHandle>(f)),
+                get_win32_handle_khr: proc(c"vkGetMemoryWin32HandleKHR").map(|f| {
+                    std::mem::transmute::<
+                        unsafe extern "system" fn(),
+                        vk::PFN_vkGetMemoryWin32HandleKHR,
+                    >(f)
+                }),
+                get_zircon_handle: proc(c"vkGetMemoryZirconHandleFUCHSIA").map(|f| {
+                    std::mem::transmute::<
+                        unsafe extern "system" fn(),
+                        vk::PFN_vkGetMemoryZirconHandleFUCHSIA,
+                    >(f)
+                }),
+                get_fd_properties: proc(c"vkGetMemoryFdPropertiesKHR").map(|f| {
+                    std::mem::transmute::<
+                        unsafe extern "system" fn(),
+                        vk::PFN_vkGetMemoryFdPropertiesKHR,
+                    >(f)
+                }),
+                get_host_pointer_properties: proc(c"vkGetMemoryHostPointerPropertiesEXT").map(
+                    |f| {
+                        std::mem::transmute::<
+                            unsafe extern "system" fn(),
+                            vk::PFN_vkGetMemoryHostPointerPropertiesEXT,
+                        >(f)
+                    },
+                ),
+                physical_device: physical,
                 instance,
                 device,
                 plain_type,
@@ -251,6 +295,18 @@ impl Vk {
                     .ok_or(vk::Result::ERROR_FEATURE_NOT_PRESENT)?,
             ),
             ExportKind::Metal => (HANDLE_TYPE_MTLBUFFER, self.plain_type),
+            ExportKind::Win32Kmt => (
+                vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32_KMT,
+                self.plain_type,
+            ),
+            ExportKind::Zircon => (
+                vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA,
+                self.plain_type,
+            ),
+            ExportKind::DmaBuf => (
+                vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT,
+                self.plain_type,
+            ),
             ExportKind::Win32 => {
                 let mut nv = vk::ExportMemoryAllocateInfoNV::default()
                     .handle_types(vk::ExternalMemoryHandleTypeFlagsNV::OPAQUE_WIN32);
@@ -330,6 +386,107 @@ impl Vk {
         // SAFETY: valid device, info and output.
         let r = unsafe { f(self.device.handle(), &info, &mut handle) };
         std::hint::black_box(handle);
+        r
+    }
+
+    /// Exports `memory` as an `OPAQUE_WIN32_KMT` handle (KHR).
+    #[inline]
+    pub fn export_win32_kmt(
+        &self,
+        f: vk::PFN_vkGetMemoryWin32HandleKHR,
+        memory: vk::DeviceMemory,
+    ) -> vk::Result {
+        let info = vk::MemoryGetWin32HandleInfoKHR::default()
+            .memory(memory)
+            .handle_type(vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32_KMT);
+        let mut handle: vk::HANDLE = 0;
+        // SAFETY: valid device, info and output.
+        let r = unsafe { f(self.device.handle(), &info, &mut handle) };
+        std::hint::black_box(handle);
+        r
+    }
+
+    /// Exports `memory` as a Zircon VMO handle.
+    #[inline]
+    pub fn export_zircon(
+        &self,
+        f: vk::PFN_vkGetMemoryZirconHandleFUCHSIA,
+        memory: vk::DeviceMemory,
+    ) -> vk::Result {
+        let info = vk::MemoryGetZirconHandleInfoFUCHSIA::default()
+            .memory(memory)
+            .handle_type(vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA);
+        let mut handle: vk::zx_handle_t = 0;
+        // SAFETY: valid device, info and output.
+        let r = unsafe { f(self.device.handle(), &info, &mut handle) };
+        std::hint::black_box(handle);
+        r
+    }
+
+    /// Exports `memory` as a dma-buf fd (the fd belongs to the caller).
+    pub fn export_dma_buf(&self, memory: vk::DeviceMemory) -> Result<i32, vk::Result> {
+        let info = vk::MemoryGetFdInfoKHR::default()
+            .memory(memory)
+            .handle_type(vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT);
+        let mut fd = -1;
+        // SAFETY: valid device, info and output.
+        match unsafe { (self.get_memory_fd)(self.device.handle(), &info, &mut fd) } {
+            vk::Result::SUCCESS => Ok(fd),
+            e => Err(e),
+        }
+    }
+
+    /// Asks the memory types a dma-buf fd can be imported into.
+    #[inline]
+    pub fn query_fd_properties(
+        &self,
+        f: vk::PFN_vkGetMemoryFdPropertiesKHR,
+        fd: i32,
+    ) -> vk::Result {
+        let mut properties = vk::MemoryFdPropertiesKHR::default();
+        // SAFETY: valid device and output; `fd` is open.
+        let r = unsafe {
+            f(
+                self.device.handle(),
+                vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT,
+                fd,
+                &mut properties,
+            )
+        };
+        std::hint::black_box(properties.memory_type_bits);
+        r
+    }
+
+    /// The physical device's `minImportedHostPointerAlignment` (VK_EXT_external_memory_host).
+    pub fn min_imported_host_pointer_alignment(&self) -> u64 {
+        let mut host = vk::PhysicalDeviceExternalMemoryHostPropertiesEXT::default();
+        let mut properties = vk::PhysicalDeviceProperties2::default().push_next(&mut host);
+        // SAFETY: valid physical device and output chain.
+        unsafe {
+            self.instance
+                .get_physical_device_properties2(self.physical_device, &mut properties)
+        };
+        host.min_imported_host_pointer_alignment
+    }
+
+    /// Asks the memory types host memory at `pointer` can be imported into.
+    #[inline]
+    pub fn query_host_pointer_properties(
+        &self,
+        f: vk::PFN_vkGetMemoryHostPointerPropertiesEXT,
+        pointer: *const std::ffi::c_void,
+    ) -> vk::Result {
+        let mut properties = vk::MemoryHostPointerPropertiesEXT::default();
+        // SAFETY: valid device and output; `pointer` is live host memory of the caller.
+        let r = unsafe {
+            f(
+                self.device.handle(),
+                vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT,
+                pointer,
+                &mut properties,
+            )
+        };
+        std::hint::black_box(properties.memory_type_bits);
         r
     }
 }

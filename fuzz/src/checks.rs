@@ -492,8 +492,10 @@ fn allocate_call(device: &DeviceIn, info: &AllocInfoIn, output_null: bool) -> (O
                 ChainEndIn::Cycle => ModelEnd::Cycle,
                 ChainEndIn::TooLong => ModelEnd::TooLong,
             },
-            // The layer's input above has no repeated structure (`ChainRead::COMPLETE`).
+            // The layer's input above has no repeated structure and no import
+            // (`ChainRead::COMPLETE`).
             repeated: false,
+            imports: model::Imports::NONE,
         }),
     };
     let call = Call::Allocate { info, output_null };

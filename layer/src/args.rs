@@ -61,22 +61,95 @@ pub struct ChainRead {
     /// The first structure type the layer reads that appeared twice in the chain
     /// (`VUID-VkMemoryAllocateInfo-sType-unique`).
     pub repeated: Option<vk::StructureType>,
-    /// `VkImportMemoryFdInfoKHR::fd`, when the chain imports an fd.
-    pub import_fd: Option<i32>,
+    /// The chain's `VkImportMemoryFdInfoKHR`, when it has one (whatever its `handleType`).
+    pub import_fd: Option<FdImport>,
+    /// How many structures of the chain define an import operation (an import structure with a
+    /// non-zero `handleType`, or a `VkImportAndroidHardwareBufferInfoANDROID` with a buffer):
+    /// `VUID-VkMemoryAllocateInfo-None-06657`.
+    pub import_operations: u32,
     /// The image (`IMAGE`) or buffer (`BUFFER`) a `VkMemoryDedicatedAllocateInfo` (or the NV
     /// structure) dedicates the allocation to, when it names one.
     pub dedicated_to: Option<(vk::ObjectType, u64)>,
+    /// `VkMemoryDedicatedAllocateInfo::image` and `::buffer` as chained (either may be null),
+    /// when the chain has one.
+    pub dedicated_info: Option<(u64, u64)>,
     /// The chain has a `VkExportMemoryWin32HandleInfoKHR`.
     pub export_win32: bool,
+    /// What the host-pointer import rules read (`rules::import_host`).
+    pub host: HostPointerChain,
+}
+
+/// What a `VkMemoryAllocateInfo` chain says that the host-pointer import rules judge (16 bytes:
+/// it is part of every allocation's read).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HostPointerChain {
+    /// `VkImportMemoryHostPointerInfoEXT::pHostPointer`'s address, when one is chained.
+    pub pointer: u64,
+    /// `VkImportMemoryHostPointerInfoEXT::handleType`, when one is chained.
+    pub handle_type: vk::ExternalMemoryHandleTypeFlags,
+    /// A `VkImportMemoryHostPointerInfoEXT` is chained.
+    pub imported: bool,
+    /// A `VkMemoryDedicatedAllocateInfo` names an image or a buffer.
+    pub dedicated_khr: bool,
+    /// A `VkDedicatedAllocationMemoryAllocateInfoNV` names an image or a buffer.
+    pub dedicated_nv: bool,
+    /// `VkMemoryOpaqueCaptureAddressAllocateInfo::opaqueCaptureAddress` is not 0.
+    pub capture_address: bool,
+}
+
+impl HostPointerChain {
+    pub const NONE: Self = Self {
+        pointer: 0,
+        handle_type: vk::ExternalMemoryHandleTypeFlags::empty(),
+        imported: false,
+        dedicated_khr: false,
+        dedicated_nv: false,
+        capture_address: false,
+    };
+
+    /// The import structure's `handleType` and `pHostPointer`, when one is chained.
+    pub fn import(&self) -> Option<(vk::ExternalMemoryHandleTypeFlags, u64)> {
+        self.imported.then_some((self.handle_type, self.pointer))
+    }
+
+    /// A chain importing `pHostPointer` as `handle_type`, and nothing else.
+    pub fn importing(handle_type: vk::ExternalMemoryHandleTypeFlags, pointer: u64) -> Self {
+        Self {
+            pointer,
+            handle_type,
+            imported: true,
+            ..Self::NONE
+        }
+    }
 }
 
 impl ChainRead {
-    /// A chain that ended, with no repeat and no fd import.
+    /// A chain that ended, with no repeat and no import.
     pub const COMPLETE: ChainRead = ChainRead {
         end: ChainEnd::Complete,
         repeated: None,
         import_fd: None,
+        import_operations: 0,
         dedicated_to: None,
+        host: HostPointerChain::NONE,
         export_win32: false,
+        dedicated_info: None,
     };
+}
+
+/// A `VkImportMemoryFdInfoKHR` as the app chained it, and what the OS says of its fd.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FdImport {
+    pub handle_type: vk::ExternalMemoryHandleTypeFlags,
+    pub fd: i32,
+    /// Whether `fd` is open in this process (`fcntl(F_GETFD)`), asked by the command before the
+    /// rules run; `None` where the layer cannot tell (not POSIX, or not asked).
+    pub open: Option<bool>,
+}
+
+impl FdImport {
+    /// Whether the structure defines an import operation (`handleType` 0: it is ignored).
+    pub fn imports(&self) -> bool {
+        !self.handle_type.is_empty()
+    }
 }

@@ -1,7 +1,7 @@
 //! Next-layer function pointers, fetched once at instance or device creation.
 //! Every entry is an `Option`: a missing function is a reported condition, never a panic.
 
-use crate::vk_ext::PfnGetMemoryMetalHandleEXT;
+use crate::vk_ext::{PfnGetMemoryMetalHandleEXT, PfnGetMemoryMetalHandlePropertiesEXT};
 use ash::vk;
 use std::ffi::CStr;
 
@@ -100,6 +100,7 @@ pub struct DeviceDispatch {
     pub get_memory_zircon_handle: Option<vk::PFN_vkGetMemoryZirconHandleFUCHSIA>,
     pub get_memory_android_hardware_buffer: Option<vk::PFN_vkGetMemoryAndroidHardwareBufferANDROID>,
     pub get_memory_metal_handle: Option<PfnGetMemoryMetalHandleEXT>,
+    pub get_memory_metal_handle_properties: Option<PfnGetMemoryMetalHandlePropertiesEXT>,
     pub set_debug_utils_object_name: Option<vk::PFN_vkSetDebugUtilsObjectNameEXT>,
     pub create_buffer: Option<vk::PFN_vkCreateBuffer>,
     pub destroy_buffer: Option<vk::PFN_vkDestroyBuffer>,
@@ -139,6 +140,9 @@ impl DeviceDispatch {
                     c"vkGetMemoryAndroidHardwareBufferANDROID",
                 )),
                 get_memory_metal_handle: cast(get(c"vkGetMemoryMetalHandleEXT")),
+                get_memory_metal_handle_properties: cast(get(
+                    c"vkGetMemoryMetalHandlePropertiesEXT",
+                )),
                 set_debug_utils_object_name: cast(get(c"vkSetDebugUtilsObjectNameEXT")),
                 create_buffer: cast(get(c"vkCreateBuffer")),
                 destroy_buffer: cast(get(c"vkDestroyBuffer")),

@@ -71,6 +71,110 @@ pub fn file_id(_fd: i32) -> Option<FileId> {
     None
 }
 
+/// Whether the fds `a` and `b` refer to the same open file description (`kcmp(KCMP_FILE)`):
+/// what `dup`, `fork` and `SCM_RIGHTS` share, and a new `open` of the same file does not.
+/// `None` where the kernel cannot tell (not Linux, kcmp unavailable or refused, an fd not open).
+#[cfg(target_os = "linux")]
+pub fn same_open_file(a: i32, b: i32) -> Option<bool> {
+    const KCMP_FILE: libc::c_long = 0;
+    let pid = libc::c_long::from(std::process::id() as i32);
+    // SAFETY: kcmp only compares kernel objects of this process; any fd numbers are valid
+    // arguments (a closed one is an error, not undefined behaviour).
+    let r = unsafe {
+        libc::syscall(
+            libc::SYS_kcmp,
+            pid,
+            pid,
+            KCMP_FILE,
+            libc::c_long::from(a),
+            libc::c_long::from(b),
+        )
+    };
+    (r >= 0).then_some(r == 0)
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn same_open_file(_a: i32, _b: i32) -> Option<bool> {
+    None
+}
+
+/// How many descriptors the layer holds at once ([`HeldFile`]s alive), in the whole process.
+static HELD_FILES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The most descriptors the layer holds at once with a soft open-file limit of `soft`: one
+/// sixteenth of it (64 of the usual 1024), never more than 512. Every one of them counts against
+/// the app's own limit, so the layer takes a small share and, past it, checks less (an export it
+/// does not hold leaves its imports unchecked) rather than make the app run out of descriptors.
+pub fn held_file_budget(soft: u64) -> usize {
+    usize::try_from(soft / 16).unwrap_or(usize::MAX).min(512)
+}
+
+/// The layer's own descriptor of the open file `fd` refers to (`F_DUPFD_CLOEXEC`), numbered
+/// from three quarters of the soft open-file limit (at most 1024) up, away from the low numbers
+/// an app's own files get; `None` if it cannot be made or the layer already holds its budget
+/// ([`held_file_budget`]).
+#[cfg(unix)]
+pub fn hold_open_file(fd: i32) -> Option<HeldFile> {
+    use std::os::fd::FromRawFd;
+    if fd < 0 {
+        return None;
+    }
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the structure we own.
+    let soft = if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
+        limit.rlim_cur
+    } else {
+        256
+    };
+    if HELD_FILES.load(std::sync::atomic::Ordering::Acquire) >= held_file_budget(soft) {
+        return None;
+    }
+    let lowest = (soft.saturating_mul(3) / 4).min(1024) as libc::c_int;
+    // SAFETY: F_DUPFD_CLOEXEC makes a new descriptor of an open file; a closed `fd` or no free
+    // number is an error, not undefined behaviour.
+    let held = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, lowest) };
+    if held < 0 {
+        return None;
+    }
+    HELD_FILES.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+    // SAFETY: a descriptor fcntl has just made, owned by nothing else.
+    Some(HeldFile(unsafe { std::os::fd::OwnedFd::from_raw_fd(held) }))
+}
+
+#[cfg(not(unix))]
+pub fn hold_open_file(_fd: i32) -> Option<HeldFile> {
+    None
+}
+
+/// A descriptor the layer holds of a file (closed when dropped).
+#[derive(Debug)]
+pub struct HeldFile(#[cfg(unix)] std::os::fd::OwnedFd);
+
+impl Drop for HeldFile {
+    fn drop(&mut self) {
+        // The descriptor itself is closed by its `OwnedFd` right after.
+        #[cfg(unix)]
+        HELD_FILES.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+    }
+}
+
+impl HeldFile {
+    /// Its number.
+    pub fn number(&self) -> i32 {
+        #[cfg(unix)]
+        {
+            std::os::fd::AsRawFd::as_raw_fd(&self.0)
+        }
+        #[cfg(not(unix))]
+        {
+            -1
+        }
+    }
+}
+
 /// Every fd open in this process whose file is one of `wanted`, with its identity. Reads
 /// `/proc/self/fd` on Linux; elsewhere tries each number below the open-file limit. Empty where
 /// the layer cannot tell (not POSIX).
@@ -126,6 +230,15 @@ fn fallback_fd_numbers() -> Vec<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_layer_holds_a_sixteenth_of_the_soft_limit_at_most_512() {
+        assert_eq!(held_file_budget(1024), 64);
+        assert_eq!(held_file_budget(256), 16);
+        assert_eq!(held_file_budget(15), 0);
+        assert_eq!(held_file_budget(1 << 20), 512);
+        assert_eq!(held_file_budget(u64::MAX), 512);
+    }
 
     #[cfg(target_os = "linux")]
     #[test]

@@ -7,6 +7,9 @@ use std::ffi::c_void;
 /// `VK_STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT`
 pub const STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT: vk::StructureType =
     vk::StructureType::from_raw(1_000_602_000);
+/// `VK_STRUCTURE_TYPE_MEMORY_METAL_HANDLE_PROPERTIES_EXT`
+pub const STRUCTURE_TYPE_MEMORY_METAL_HANDLE_PROPERTIES_EXT: vk::StructureType =
+    vk::StructureType::from_raw(1_000_602_001);
 /// `VK_STRUCTURE_TYPE_MEMORY_GET_METAL_HANDLE_INFO_EXT`
 pub const STRUCTURE_TYPE_MEMORY_GET_METAL_HANDLE_INFO_EXT: vk::StructureType =
     vk::StructureType::from_raw(1_000_602_002);
@@ -39,4 +42,21 @@ pub type PfnGetMemoryMetalHandleEXT = unsafe extern "system" fn(
     device: vk::Device,
     p_get_metal_handle_info: *const MemoryGetMetalHandleInfoEXT,
     p_handle: *mut *mut c_void,
+) -> vk::Result;
+
+/// `VkMemoryMetalHandlePropertiesEXT`
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct MemoryMetalHandlePropertiesEXT {
+    pub s_type: vk::StructureType,
+    pub p_next: *mut c_void,
+    pub memory_type_bits: u32,
+}
+
+/// `PFN_vkGetMemoryMetalHandlePropertiesEXT`
+pub type PfnGetMemoryMetalHandlePropertiesEXT = unsafe extern "system" fn(
+    device: vk::Device,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+    p_handle: *const c_void,
+    p_memory_metal_handle_properties: *mut MemoryMetalHandlePropertiesEXT,
 ) -> vk::Result;

@@ -200,6 +200,9 @@ pub fn structure_type(value: vk::StructureType) -> String {
         }
         vk::StructureType::MEMORY_ALLOCATE_INFO => "VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO",
         vk::StructureType::MEMORY_FD_PROPERTIES_KHR => "VK_STRUCTURE_TYPE_MEMORY_FD_PROPERTIES_KHR",
+        crate::vk_ext::STRUCTURE_TYPE_MEMORY_METAL_HANDLE_PROPERTIES_EXT => {
+            "VK_STRUCTURE_TYPE_MEMORY_METAL_HANDLE_PROPERTIES_EXT"
+        }
         vk::StructureType::MEMORY_HOST_POINTER_PROPERTIES_EXT => {
             "VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT"
         }

@@ -119,6 +119,33 @@ pub const HOST_PROPS_OUTPUT_PARAM: &str =
 pub const HOST_PROPS_STYPE: &str = "VUID-VkMemoryHostPointerPropertiesEXT-sType-sType";
 pub const HOST_PROPS_PNEXT: &str = "VUID-VkMemoryHostPointerPropertiesEXT-pNext-pNext";
 
+// vkGetMemoryMetalHandlePropertiesEXT (VK_EXT_external_memory_metal)
+pub const METAL_PROPS_DEVICE_PARAM: &str =
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-device-parameter";
+pub const METAL_PROPS_HANDLE_10416: &str = "VUID-vkGetMemoryMetalHandlePropertiesEXT-handle-10416";
+pub const METAL_PROPS_HANDLE_TYPE_10417: &str =
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-handleType-10417";
+pub const METAL_PROPS_HANDLE_TYPE_PARAM: &str =
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-handleType-parameter";
+pub const METAL_PROPS_OUTPUT_PARAM: &str =
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-pMemoryMetalHandleProperties-parameter";
+pub const METAL_PROPS_STYPE: &str = "VUID-VkMemoryMetalHandlePropertiesEXT-sType-sType";
+pub const METAL_PROPS_PNEXT: &str = "VUID-VkMemoryMetalHandlePropertiesEXT-pNext-pNext";
+
+// Host-pointer imports (VK_EXT_external_memory_host), at vkAllocateMemory
+pub const IMPORT_HOST_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportMemoryHostPointerInfoEXT-handleType-parameter";
+pub const IMPORT_HOST_HANDLE_TYPE_01748: &str =
+    "VUID-VkImportMemoryHostPointerInfoEXT-handleType-01748";
+pub const IMPORT_HOST_POINTER_01749: &str =
+    "VUID-VkImportMemoryHostPointerInfoEXT-pHostPointer-01749";
+/// Met by construction, as [`EXPORT_STYPE`].
+pub const IMPORT_HOST_STYPE: &str = "VUID-VkImportMemoryHostPointerInfoEXT-sType-sType";
+pub const ALLOC_SIZE_01745: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01745";
+pub const ALLOC_PNEXT_02805: &str = "VUID-VkMemoryAllocateInfo-pNext-02805";
+pub const ALLOC_PNEXT_02806: &str = "VUID-VkMemoryAllocateInfo-pNext-02806";
+pub const ALLOC_PNEXT_03332: &str = "VUID-VkMemoryAllocateInfo-pNext-03332";
+
 // vkAllocateMemory / vkFreeMemory
 pub const ALLOC_DEVICE_PARAM: &str = "VUID-vkAllocateMemory-device-parameter";
 pub const ALLOC_INFO_PARAM: &str = "VUID-vkAllocateMemory-pAllocateInfo-parameter";
@@ -143,6 +170,22 @@ pub const EXPORT_WIN32_HANDLE_TYPES_00657: &str =
 pub const EXPORT_WIN32_STYPE: &str = "VUID-VkExportMemoryWin32HandleInfoKHR-sType-sType";
 pub const EXPORT_NV_HANDLE_TYPES_PARAM: &str =
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter";
+pub const ALLOC_NONE_06657: &str = "VUID-VkMemoryAllocateInfo-None-06657";
+pub const IMPORT_FD_HANDLE_TYPE_00669: &str = "VUID-VkImportMemoryFdInfoKHR-handleType-00669";
+pub const IMPORT_FD_HANDLE_TYPE_00670: &str = "VUID-VkImportMemoryFdInfoKHR-handleType-00670";
+pub const IMPORT_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkImportMemoryFdInfoKHR-handleType-parameter";
+/// Met by construction, as [`EXPORT_STYPE`].
+pub const IMPORT_FD_STYPE: &str = "VUID-VkImportMemoryFdInfoKHR-sType-sType";
+pub const IMPORT_FD_00668: &str = "VUID-VkImportMemoryFdInfoKHR-fd-00668";
+pub const ALLOC_SIZE_01742: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01742";
+pub const DEDICATED_IMAGE_01432: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01432";
+pub const DEDICATED_IMAGE_01434: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01434";
+pub const DEDICATED_IMAGE_01797: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01797";
+pub const DEDICATED_BUFFER_01436: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-01436";
+/// Met by construction, as [`EXPORT_STYPE`].
+pub const DEDICATED_STYPE: &str = "VUID-VkMemoryDedicatedAllocateInfo-sType-sType";
+pub const DEDICATED_IMAGE_01878: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01878";
+pub const DEDICATED_BUFFER_01879: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-01879";
 pub const FREE_MEMORY_PARAM: &str = "VUID-vkFreeMemory-memory-parameter";
 pub const FREE_MEMORY_PARENT: &str = "VUID-vkFreeMemory-memory-parent";
 
@@ -155,6 +198,7 @@ pub const WIN32_MULTIPLE_BITS: &str = "EXPORTCHECK-win32nv-handle-type-multiple-
 pub const PNEXT_CHAIN_TOO_LONG: &str = "EXPORTCHECK-pnext-chain-too-long";
 pub const INTERNAL_ERROR: &str = "EXPORTCHECK-internal-error";
 pub const EXPORTED_FD_LEAKED: &str = "EXPORTCHECK-exported-fd-leaked";
+pub const FD_IMPORTED_TWICE: &str = "EXPORTCHECK-fd-imported-twice";
 
 // Driver-contract checks: what the driver returned.
 pub const DRIVER_INVALID_FD: &str = "EXPORTCHECK-driver-invalid-fd";
@@ -241,6 +285,21 @@ pub const ALL: &[&str] = &[
     HOST_PROPS_OUTPUT_PARAM,
     HOST_PROPS_STYPE,
     HOST_PROPS_PNEXT,
+    METAL_PROPS_DEVICE_PARAM,
+    METAL_PROPS_HANDLE_10416,
+    METAL_PROPS_HANDLE_TYPE_10417,
+    METAL_PROPS_HANDLE_TYPE_PARAM,
+    METAL_PROPS_OUTPUT_PARAM,
+    METAL_PROPS_STYPE,
+    METAL_PROPS_PNEXT,
+    IMPORT_HOST_HANDLE_TYPE_PARAM,
+    IMPORT_HOST_HANDLE_TYPE_01748,
+    IMPORT_HOST_POINTER_01749,
+    IMPORT_HOST_STYPE,
+    ALLOC_SIZE_01745,
+    ALLOC_PNEXT_02805,
+    ALLOC_PNEXT_02806,
+    ALLOC_PNEXT_03332,
     ALLOC_DEVICE_PARAM,
     ALLOC_INFO_PARAM,
     ALLOC_PMEMORY_PARAM,
@@ -258,6 +317,20 @@ pub const ALL: &[&str] = &[
     EXPORT_NV_HANDLE_TYPES_PARAM,
     EXPORT_WIN32_HANDLE_TYPES_00657,
     EXPORT_WIN32_STYPE,
+    ALLOC_NONE_06657,
+    IMPORT_FD_HANDLE_TYPE_00669,
+    IMPORT_FD_HANDLE_TYPE_00670,
+    IMPORT_FD_HANDLE_TYPE_PARAM,
+    IMPORT_FD_STYPE,
+    IMPORT_FD_00668,
+    ALLOC_SIZE_01742,
+    DEDICATED_IMAGE_01432,
+    DEDICATED_IMAGE_01434,
+    DEDICATED_IMAGE_01797,
+    DEDICATED_BUFFER_01436,
+    DEDICATED_STYPE,
+    DEDICATED_IMAGE_01878,
+    DEDICATED_BUFFER_01879,
     FREE_MEMORY_PARAM,
     FREE_MEMORY_PARENT,
     EXTENSION_NOT_ENABLED,
@@ -268,6 +341,7 @@ pub const ALL: &[&str] = &[
     PNEXT_CHAIN_TOO_LONG,
     INTERNAL_ERROR,
     EXPORTED_FD_LEAKED,
+    FD_IMPORTED_TWICE,
     DRIVER_INVALID_FD,
     DRIVER_FD_NOT_CLOEXEC,
     DRIVER_FD_NOT_NEW,

@@ -477,6 +477,34 @@ impl Instance {
     /// A device with the given extensions; `rdma_feature` enables
     /// `VkPhysicalDeviceExternalMemoryRDMAFeaturesNV::externalMemoryRDMA`.
     pub fn device_with(&self, extensions: &[&CStr], rdma_feature: bool) -> Device {
+        self.device_on(self.physical_device, extensions, rdma_feature)
+    }
+
+    /// Every physical device of the instance, with its `deviceName`.
+    pub fn physical_devices(&self) -> Vec<(vk::PhysicalDevice, String)> {
+        // SAFETY: a live instance.
+        let all = unsafe { self.instance.enumerate_physical_devices() }
+            .expect("vkEnumeratePhysicalDevices");
+        all.into_iter()
+            .map(|pd| {
+                // SAFETY: a physical device of this instance.
+                let properties = unsafe { self.instance.get_physical_device_properties(pd) };
+                let name = properties
+                    .device_name_as_c_str()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                (pd, name)
+            })
+            .collect()
+    }
+
+    /// Like [`Instance::device_with`], on `physical_device`.
+    pub fn device_on(
+        &self,
+        physical_device: vk::PhysicalDevice,
+        extensions: &[&CStr],
+        rdma_feature: bool,
+    ) -> Device {
         let priorities = [1.0f32];
         let queue = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(0)
@@ -493,11 +521,8 @@ impl Instance {
         // Held until every function pointer is loaded (vkGetDeviceProcAddr): see loader_lock.
         let _loader = loader_lock();
         // SAFETY: valid create info on a live physical device.
-        let device = unsafe {
-            self.instance
-                .create_device(self.physical_device, &create, None)
-        }
-        .expect("vkCreateDevice");
+        let device = unsafe { self.instance.create_device(physical_device, &create, None) }
+            .expect("vkCreateDevice");
         let fd = ash::khr::external_memory_fd::Device::new(&self.instance, &device);
         let names = ash::ext::debug_utils::Device::new(&self.instance, &device);
         let gdpa = self.instance.fp_v1_0().get_device_proc_addr;

@@ -95,6 +95,8 @@ pub enum Driver {
     Lavapipe,
     /// The project's test driver (`tests/icd`): exposes every export extension.
     TestDriver,
+    /// Both, in that order: two physical devices of different drivers in one instance.
+    LavapipeAndTestDriver,
 }
 
 /// The test driver library built by `cargo build` for this profile.
@@ -163,6 +165,13 @@ pub fn setup_with(driver: Driver) {
             // Not in the layer directory, where the loader would warn about a manifest
             // without a layer (a message the stacked-layer tests would see).
             Driver::TestDriver => write_driver_manifest(&dir.join("driver"), &test_driver_library()),
+            Driver::LavapipeAndTestDriver => {
+                let test_driver = write_driver_manifest(&dir.join("driver"), &test_driver_library());
+                let mut both = PathBuf::from(LAVAPIPE_ICD).into_os_string();
+                both.push(":");
+                both.push(test_driver);
+                PathBuf::from(both)
+            }
         };
         // Set before any thread loads the loader; the values are the same for every test.
         if std::env::var_os(LAYERS_FROM_APP).is_none() {

@@ -237,3 +237,30 @@ fn an_unknown_device_is_blocked() {
     );
     drop(dev);
 }
+
+#[test]
+fn a_device_without_the_extension_gets_the_warning() {
+    let inst = Instance::new();
+    let host = host_device(&inst);
+    let plain = inst.fd_device();
+    let (_buffer, pointer) = host_memory(alignment(&inst));
+    // The layer's function, fetched from the device with the extension, called on the other.
+    let f = query_fn(&inst, &host);
+    let mut out = properties();
+    // SAFETY: the layer's own entry point with live arguments.
+    let r = unsafe { f(plain.handle(), HOST_ALLOCATION, pointer, &mut out) };
+    assert_ne!(r, FAILED, "a warning does not block the call");
+    // HOST_ALLOCATION is a value of the extension the device lacks: -parameter too.
+    let both = expect::only(
+        &inst,
+        CMD,
+        &["EXPORTCHECK-extension-not-enabled", HANDLE_TYPE_PARAM],
+    );
+    expect::mentions(
+        &both[0],
+        &[&format!(
+            "device is {}, which was created without VK_EXT_external_memory_host",
+            device_name(&plain)
+        )],
+    );
+}

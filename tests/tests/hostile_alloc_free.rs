@@ -17,7 +17,9 @@ use exportcheck_tests::hostile::{
 };
 use exportcheck_tests::ids::*;
 use exportcheck_tests::model::handle_type::{DEFINED, NV_DEFINED, NV_OPAQUE_WIN32, OPAQUE_FD};
-use exportcheck_tests::model::{self, AllocateInfo, Allocation, Call, ChainEnd, Command, Info};
+use exportcheck_tests::model::{
+    self, AllocateInfo, Allocation, Call, ChainEnd, Command, Imports, Info,
+};
 use exportcheck_tests::{fds, Device, SIZE};
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
@@ -101,6 +103,7 @@ fn chained(allocation: Allocation, end: ChainEnd, repeated: bool) -> Call {
             allocation,
             end,
             repeated,
+            imports: Imports::NONE,
         }),
         output_null: false,
     }

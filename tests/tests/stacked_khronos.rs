@@ -1,6 +1,7 @@
 //! The Khronos validation layer and ours stacked, in both orders, over lavapipe and over the test
-//! driver: a valid app that exports memory every way its driver offers hears nothing from either
-//! layer. Ours must not make calls of its own that the Khronos layer below it finds invalid (it
+//! driver: a valid app that exports memory every way its driver offers (and asks the import-side
+//! queries, and imports host memory where the driver has VK_EXT_external_memory_host) hears
+//! nothing from either layer. Ours must not make calls of its own that the Khronos layer below it finds invalid (it
 //! queries the driver at vkCreateDevice), nor report anything about the app's valid calls.
 //!
 //! The app enables both layers itself (`ppEnabledLayerNames`, the first nearest the app): the
@@ -24,7 +25,7 @@ const NV_OPAQUE_WIN32: vk::ExternalMemoryHandleTypeFlagsNV =
 const METAL: &CStr = c"VK_EXT_external_memory_metal";
 
 /// The export extensions (and what they need) the app enables when the driver has them.
-const WANTED: [&CStr; 8] = [
+const WANTED: [&CStr; 9] = [
     ash::khr::external_memory::NAME,
     ash::khr::external_memory_fd::NAME,
     ash::ext::external_memory_dma_buf::NAME,
@@ -33,6 +34,7 @@ const WANTED: [&CStr; 8] = [
     ash::nv::external_memory_win32::NAME,
     METAL,
     ash::khr::dedicated_allocation::NAME,
+    ash::ext::external_memory_host::NAME,
 ];
 
 #[test]
@@ -80,6 +82,7 @@ fn stacked(layers: &'static [&'static CStr], driver: Driver) {
         // VK_NV_external_memory requires it.
         Driver::TestDriver => &[ash::nv::external_memory_capabilities::NAME],
         Driver::Lavapipe => &[],
+        Driver::LavapipeAndTestDriver => unreachable!("each driver is stacked alone"),
     };
     let inst = Instance::with(Options {
         driver,
@@ -112,6 +115,7 @@ fn stacked(layers: &'static [&'static CStr], driver: Driver) {
     let expected_driver_ids: &[&str] = match driver {
         Driver::Lavapipe => &[DRIVER_FD_NOT_CLOEXEC],
         Driver::TestDriver => &[],
+        Driver::LavapipeAndTestDriver => unreachable!("each driver is stacked alone"),
     };
     assert_eq!(driver_ids, expected_driver_ids, "{about_driver:#?}");
 
@@ -201,6 +205,20 @@ fn export_every_way(inst: &Instance, dev: &Device, has: &dyn Fn(&CStr) -> bool) 
         let memory = dev.allocate(SIZE, Some(handle_type));
         let (r, fd) = dev.get_fd(memory, handle_type);
         assert_eq!(r, vk::Result::SUCCESS, "{handle_type:?}");
+        if handle_type == DMA_BUF {
+            // The import side's query (OPAQUE_FD has none).
+            let mut properties = vk::MemoryFdPropertiesKHR::default();
+            // SAFETY: an open dma-buf fd and a valid output structure.
+            let r = unsafe {
+                (dev.fd.fp().get_memory_fd_properties_khr)(
+                    dev.handle(),
+                    DMA_BUF,
+                    fd,
+                    &mut properties,
+                )
+            };
+            assert_eq!(r, vk::Result::SUCCESS);
+        }
         fds::close_if_open(fd);
         dev.free(memory);
     }
@@ -221,6 +239,9 @@ fn export_every_way(inst: &Instance, dev: &Device, has: &dyn Fn(&CStr) -> bool) 
         }
         dev.free(memory);
     }
+    if has(ash::ext::external_memory_host::NAME) {
+        import_host_pointer(inst, dev);
+    }
     if has(METAL) {
         let memory = dev.allocate(SIZE, Some(MTLBUFFER));
         let (r, handle) = dev.get_metal_handle(memory, MTLBUFFER);
@@ -228,6 +249,40 @@ fn export_every_way(inst: &Instance, dev: &Device, has: &dyn Fn(&CStr) -> bool) 
         assert_ne!(handle, 0);
         dev.free(memory);
     }
+}
+
+/// Queries the memory types of aligned host memory and imports it with the first of them (the
+/// layer learned minImportedHostPointerAlignment at vkCreateDevice with a call of its own).
+fn import_host_pointer(inst: &Instance, dev: &Device) {
+    let host = vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT;
+    let mut limits = vk::PhysicalDeviceExternalMemoryHostPropertiesEXT::default();
+    let mut properties2 = vk::PhysicalDeviceProperties2::default().push_next(&mut limits);
+    // SAFETY: the instance's own physical device and valid output structures.
+    unsafe {
+        inst.instance
+            .get_physical_device_properties2(inst.physical_device, &mut properties2)
+    };
+    let alignment = limits.min_imported_host_pointer_alignment as usize;
+    let mut buffer = vec![0u8; 3 * alignment];
+    let offset = buffer.as_ptr().align_offset(alignment);
+    let pointer = buffer[offset..].as_mut_ptr().cast::<std::ffi::c_void>();
+    let ext = ash::ext::external_memory_host::Device::new(&inst.instance, &dev.device);
+    let mut answer = vk::MemoryHostPointerPropertiesEXT::default();
+    // SAFETY: live, aligned host memory and a valid output structure.
+    let r = unsafe {
+        (ext.fp().get_memory_host_pointer_properties_ext)(dev.handle(), host, pointer, &mut answer)
+    };
+    assert_eq!(r, vk::Result::SUCCESS);
+    let mut import = vk::ImportMemoryHostPointerInfoEXT::default()
+        .handle_type(host)
+        .host_pointer(pointer);
+    let info = vk::MemoryAllocateInfo::default()
+        .allocation_size(alignment as u64)
+        .memory_type_index(answer.memory_type_bits.trailing_zeros())
+        .push_next(&mut import);
+    let memory = dev.allocate_with(&info).expect("a host-pointer import");
+    dev.free(memory);
+    drop(buffer);
 }
 
 /// Whether the driver can export `handle_type` for transfer buffers (what the app checks before

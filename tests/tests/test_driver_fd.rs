@@ -290,3 +290,91 @@ fn invalid_calls_are_not_held_against_the_driver() {
         FD_HANDLE_TYPE_00671,
     );
 }
+
+/// `VUID-VkMemoryAllocateInfo-allocationSize-01742` for the memory type (lavapipe has one memory
+/// type, so this half is here): an opaque fd imported into another memory type than the one it
+/// was exported from.
+#[test]
+fn an_import_into_another_memory_type_than_the_export_is_01742() {
+    let inst = exclusive(None);
+    let dev = inst.fd_device();
+    let memory = dev.allocate_exporting(SIZE, 1, Some(OPAQUE_FD), None);
+    let (r, fd) = dev.get_fd(memory, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    expect::silent_for(&inst, &[ALLOCATE, CMD]);
+    for (memory_type, finding) in [(0, true), (1, false)] {
+        let copy = fds::dup(fd);
+        let mut import = vk::ImportMemoryFdInfoKHR::default()
+            .handle_type(OPAQUE_FD)
+            .fd(copy);
+        let info = vk::MemoryAllocateInfo::default()
+            .allocation_size(SIZE)
+            .memory_type_index(memory_type)
+            .push_next(&mut import);
+        let imported = dev.allocate_with(&info).expect("the driver imports it");
+        if finding {
+            let m = expect::one(&inst, ALLOCATE, ALLOC_SIZE_01742);
+            expect::mentions(
+                &m,
+                &[
+                    &format!(
+                        "allocated on {} with allocationSize {SIZE}, memoryTypeIndex 1",
+                        device_name(&dev)
+                    ),
+                    "pAllocateInfo->memoryTypeIndex is 0; an import of an opaque fd must give \
+                     the memoryTypeIndex the payload was created with (1)",
+                ],
+            );
+        } else {
+            expect::silent(&inst, ALLOCATE);
+        }
+        dev.free(imported);
+    }
+    fds::close(fd);
+    dev.free(memory);
+}
+
+/// `EXPORTCHECK-fd-imported-twice`: the test driver keeps an imported fd open until the memory
+/// is freed (lavapipe closes it at once), so the same number still names the fd the driver
+/// took. The second import is blocked: the driver never sees it.
+#[test]
+fn importing_an_fd_a_successful_import_consumed_is_reported_and_blocked() {
+    let inst = exclusive(None);
+    let dev = inst.fd_device();
+    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let (r, fd) = dev.get_fd(memory, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    let copy = fds::dup(fd);
+    let first = dev.import_fd(fd, SIZE).expect("first import");
+    expect::silent_for(&inst, &[ALLOCATE, CMD]);
+    fds::assert_open(fd); // The driver keeps it: it is the driver's now.
+    let mut calls = Calls::of(c"vkAllocateMemory");
+    let again = dev.import_fd(fd, SIZE);
+    assert_eq!(again, Err(vk::Result::ERROR_VALIDATION_FAILED_EXT));
+    calls.assert(0, "the second import is not passed down");
+    let m = expect::one(&inst, ALLOCATE, FD_IMPORTED_TWICE);
+    expect::mentions(
+        &m,
+        &[
+            &format!(
+                "fd is {fd}, which a successful import into {} (on {}) already handed to the \
+                 driver",
+                memory_name(first),
+                device_name(&dev)
+            ),
+            "The call was not passed to the driver.",
+        ],
+    );
+    // The app's own duplicate, made before the first import, is its own to import.
+    let second = dev.import_fd(copy, SIZE).expect("import of the duplicate");
+    expect::silent(&inst, ALLOCATE);
+    dev.free(second);
+    // Once the imported memory is freed the driver closed the fd; the number is anyone's.
+    dev.free(first);
+    let (r, fresh) = dev.get_fd(memory, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    let third = dev.import_fd(fresh, SIZE).expect("import of a new export");
+    expect::silent_for(&inst, &[ALLOCATE, CMD, FREE]);
+    dev.free(third);
+    dev.free(memory);
+}

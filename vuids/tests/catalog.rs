@@ -91,6 +91,14 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-vkGetMemoryHostPointerPropertiesEXT-pMemoryHostPointerProperties-parameter",
     "VUID-VkMemoryHostPointerPropertiesEXT-sType-sType",
     "VUID-VkMemoryHostPointerPropertiesEXT-pNext-pNext",
+    // vkGetMemoryMetalHandlePropertiesEXT
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-device-parameter",
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-handle-10416",
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-handleType-10417",
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-handleType-parameter",
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-pMemoryMetalHandleProperties-parameter",
+    "VUID-VkMemoryMetalHandlePropertiesEXT-sType-sType",
+    "VUID-VkMemoryMetalHandlePropertiesEXT-pNext-pNext",
     // vkAllocateMemory / vkFreeMemory
     "VUID-VkMemoryAllocateInfo-pNext-00640",
     "VUID-VkMemoryAllocateInfo-sType-unique",
@@ -104,6 +112,20 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter",
     "VUID-VkExportMemoryWin32HandleInfoKHR-handleTypes-00657",
     "VUID-VkExportMemoryWin32HandleInfoKHR-sType-sType",
+    "VUID-VkMemoryAllocateInfo-None-06657",
+    "VUID-VkImportMemoryFdInfoKHR-handleType-00669",
+    "VUID-VkImportMemoryFdInfoKHR-handleType-00670",
+    "VUID-VkImportMemoryFdInfoKHR-handleType-parameter",
+    "VUID-VkImportMemoryFdInfoKHR-sType-sType",
+    "VUID-VkMemoryAllocateInfo-allocationSize-01742",
+    "VUID-VkImportMemoryFdInfoKHR-fd-00668",
+    "VUID-VkMemoryDedicatedAllocateInfo-image-01432",
+    "VUID-VkMemoryDedicatedAllocateInfo-image-01434",
+    "VUID-VkMemoryDedicatedAllocateInfo-image-01797",
+    "VUID-VkMemoryDedicatedAllocateInfo-buffer-01436",
+    "VUID-VkMemoryDedicatedAllocateInfo-sType-sType",
+    "VUID-VkMemoryDedicatedAllocateInfo-image-01878",
+    "VUID-VkMemoryDedicatedAllocateInfo-buffer-01879",
     "VUID-vkAllocateMemory-device-parameter",
     "VUID-vkAllocateMemory-pAllocateInfo-parameter",
     "VUID-vkAllocateMemory-pMemory-parameter",
@@ -111,6 +133,15 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-vkFreeMemory-device-parameter",
     "VUID-vkFreeMemory-memory-parameter",
     "VUID-vkFreeMemory-memory-parent",
+    // host-pointer imports at vkAllocateMemory
+    "VUID-VkImportMemoryHostPointerInfoEXT-handleType-parameter",
+    "VUID-VkImportMemoryHostPointerInfoEXT-handleType-01748",
+    "VUID-VkImportMemoryHostPointerInfoEXT-pHostPointer-01749",
+    "VUID-VkImportMemoryHostPointerInfoEXT-sType-sType",
+    "VUID-VkMemoryAllocateInfo-allocationSize-01745",
+    "VUID-VkMemoryAllocateInfo-pNext-02806",
+    "VUID-VkMemoryAllocateInfo-pNext-02805",
+    "VUID-VkMemoryAllocateInfo-pNext-03332",
     // exportcheck's own IDs
     "EXPORTCHECK-extension-not-enabled",
     "EXPORTCHECK-memory-of-other-device",
@@ -126,6 +157,7 @@ const EXPECTED_IDS: &[&str] = &[
     "EXPORTCHECK-driver-null-win32-handle",
     "EXPORTCHECK-driver-null-metal-handle",
     "EXPORTCHECK-exported-fd-leaked",
+    "EXPORTCHECK-fd-imported-twice",
 ];
 
 const DEVICE_PARAMETER_NOTE: &str = "A garbage VkDevice passed to the loader's trampoline (a \
@@ -315,7 +347,10 @@ fn severities_and_test_locations_match_the_design() {
     let expected: BTreeSet<&str> = [
         "VUID-VkExportMemoryAllocateInfo-sType-sType",
         "VUID-VkExportMemoryAllocateInfoNV-sType-sType",
+        "VUID-VkImportMemoryHostPointerInfoEXT-sType-sType",
         "VUID-VkExportMemoryWin32HandleInfoKHR-sType-sType",
+        "VUID-VkImportMemoryFdInfoKHR-sType-sType",
+        "VUID-VkMemoryDedicatedAllocateInfo-sType-sType",
     ]
     .into_iter()
     .collect();
@@ -337,7 +372,7 @@ fn device_parameter_vuids_explain_the_loader_trampoline() {
         assert_eq!(e.note.as_deref(), Some(DEVICE_PARAMETER_NOTE), "{}", e.id);
         assert_ne!(e.e2e, E2e::UnitOnly, "{}", e.id);
     }
-    assert_eq!(count, 11);
+    assert_eq!(count, 12);
 }
 
 /// The project's copy of the reference registry is the one the project was given beside it

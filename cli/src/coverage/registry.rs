@@ -9,8 +9,8 @@ use std::path::Path;
 use serde::Deserialize;
 
 /// The registry keys whose VUIDs are in scope: the export commands, their info structures, and
-/// the allocation-time export structures.
-pub const SCOPE: [&str; 20] = [
+/// the allocation-time export structures, the handle-property queries and their output structures.
+pub const SCOPE: &[&str] = &[
     "vkGetMemoryFdKHR",
     "vkGetMemoryRemoteAddressNV",
     "vkGetMemoryWin32HandleNV",
@@ -31,6 +31,9 @@ pub const SCOPE: [&str; 20] = [
     "VkMemoryFdPropertiesKHR",
     "vkGetMemoryHostPointerPropertiesEXT",
     "VkMemoryHostPointerPropertiesEXT",
+    "VkImportMemoryHostPointerInfoEXT",
+    "vkGetMemoryMetalHandlePropertiesEXT",
+    "VkMemoryMetalHandlePropertiesEXT",
 ];
 
 /// The command whose positive tests cover a registry key's VUIDs: a command is its own; a
@@ -48,10 +51,12 @@ pub fn key_command(key: &str) -> Option<&str> {
         }
         "VkMemoryFdPropertiesKHR" => Some("vkGetMemoryFdPropertiesKHR"),
         "VkMemoryHostPointerPropertiesEXT" => Some("vkGetMemoryHostPointerPropertiesEXT"),
+        "VkMemoryMetalHandlePropertiesEXT" => Some("vkGetMemoryMetalHandlePropertiesEXT"),
         "VkExportMemoryAllocateInfo"
         | "VkExportMemoryAllocateInfoNV"
         | "VkExportMemoryWin32HandleInfoKHR"
-        | "VkMemoryAllocateInfo" => Some("vkAllocateMemory"),
+        | "VkMemoryAllocateInfo"
+        | "VkImportMemoryHostPointerInfoEXT" => Some("vkAllocateMemory"),
         k if k.starts_with("vk") => Some(k),
         _ => None,
     }
@@ -127,7 +132,7 @@ impl Registry {
             }
         }
         let mut seen = HashSet::new();
-        for key in SCOPE {
+        for &key in SCOPE {
             let Some(sections) = file.validation.get(key) else {
                 continue;
             };
@@ -151,7 +156,7 @@ impl Registry {
             all: subset.vuids.keys().cloned().collect(),
             ..Registry::default()
         };
-        for key in SCOPE {
+        for &key in SCOPE {
             for (id, text) in &subset.vuids {
                 if id.split('-').nth(1) == Some(key) {
                     registry.in_scope.push(Vuid {
@@ -316,7 +321,7 @@ pub(crate) mod tests {
             Some("vkGetMemoryWin32HandleNV")
         );
         assert_eq!(key_command("VkSomethingElse"), None);
-        for key in SCOPE {
+        for &key in SCOPE {
             assert!(key_command(key).is_some(), "{key}");
         }
     }

@@ -73,11 +73,13 @@ pub unsafe extern "system" fn create_device(
                 unsafe { get(physical_device, &mut properties) };
             }
             let queries = driver_queries(&instance, properties.api_version);
-            let host_pointer_alignment = read
-                .extensions
-                .ext_external_memory_host
-                .then(|| host_pointer_alignment(&instance, physical_device, properties.api_version))
-                .flatten();
+            let ids_and_host = identity_and_host_pointer_alignment(
+                &instance,
+                physical_device,
+                properties.api_version,
+                read.extensions.ext_external_memory_host,
+            );
+            let (device_uuid, host_pointer_alignment) = ids_and_host.unwrap_or_default();
             let state = DeviceState {
                 facts: DeviceFacts {
                     handle: device.as_raw(),
@@ -105,6 +107,7 @@ pub unsafe extern "system" fn create_device(
                 resources: Default::default(),
                 queries,
                 fd_exports,
+                device_uuid,
             };
             DEVICES.insert(device.as_raw(), Arc::new(state));
             result
@@ -134,17 +137,20 @@ fn driver_queries(instance: &InstanceState, physical_device_version: u32) -> Dri
     }
 }
 
-/// `minImportedHostPointerAlignment` of a physical device whose device enabled
+/// What the layer learns of a physical device with one `vkGetPhysicalDeviceProperties2` of its
+/// own: `VkPhysicalDeviceIDProperties::deviceUUID` and, when the device enabled
 /// `VK_EXT_external_memory_host` (so the physical device supports it and the structure may be
-/// chained): asked with `vkGetPhysicalDeviceProperties2` where Vulkan 1.1 is in effect, else its
-/// `KHR` name when the instance enabled `VK_KHR_external_memory_capabilities` (which requires
-/// `VK_KHR_get_physical_device_properties2`), the same choice as for the layer's other queries
-/// (`state::queryable`); `None` when neither is valid or the answer is 0 (not a valid alignment).
-fn host_pointer_alignment(
+/// chained), `minImportedHostPointerAlignment` (`None` if 0, not a valid alignment). Asked with
+/// `vkGetPhysicalDeviceProperties2` where Vulkan 1.1 is in effect on both sides, else its `KHR`
+/// name when the instance enabled `VK_KHR_external_memory_capabilities` (which provides the ID
+/// structure and requires `VK_KHR_get_physical_device_properties2`), the same choice as for the
+/// layer's other queries (`state::queryable`). `None` when neither is valid: nothing is asked.
+fn identity_and_host_pointer_alignment(
     instance: &InstanceState,
     physical_device: vk::PhysicalDevice,
     physical_device_version: u32,
-) -> Option<u64> {
+    host_pointer_enabled: bool,
+) -> Option<(Option<[u8; vk::UUID_SIZE]>, Option<u64>)> {
     let next = &instance.next;
     let get = match queryable::query_names(
         instance.api_version,
@@ -154,12 +160,16 @@ fn host_pointer_alignment(
         QueryNames::Core => next.get_physical_device_properties2?,
         QueryNames::Khr => next.get_physical_device_properties2_khr?,
     };
+    let mut id = vk::PhysicalDeviceIDProperties::default();
     let mut host = vk::PhysicalDeviceExternalMemoryHostPropertiesEXT::default();
-    let mut properties = vk::PhysicalDeviceProperties2::default().push_next(&mut host);
+    let mut properties = vk::PhysicalDeviceProperties2::default().push_next(&mut id);
+    if host_pointer_enabled {
+        properties = properties.push_next(&mut host);
+    }
     // SAFETY: a live physical device and output structures of ours, chained as the spec allows.
     unsafe { get(physical_device, &mut properties) };
     let alignment = host.min_imported_host_pointer_alignment;
-    (alignment != 0).then_some(alignment)
+    Some((Some(id.device_uuid), (alignment != 0).then_some(alignment)))
 }
 
 /// A physical device that reported no version (0) is taken at the app's word.
@@ -183,6 +193,7 @@ pub unsafe extern "system" fn destroy_device(
             return;
         };
         super::fd_leaks::at_destroy(&state);
+        super::opaque_imports::at_destroy(&state);
         // Other threads may still hold a snapshot with this state until their next call: what
         // it tracked goes now.
         state.memories.clear();

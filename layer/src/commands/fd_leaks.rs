@@ -113,10 +113,12 @@ fn check_all(state: &DeviceState, checkpoint: Checkpoint) -> crate::finding::Out
 /// The fd numbers the driver returned for `export` that still refer to its file.
 fn open_under_returned_numbers(export: &FreedExport) -> Vec<(i32, FileId)> {
     let file = export.exported.file;
+    let held = super::opaque_imports::held_numbers();
     export
         .exported
         .fds
         .iter()
+        .filter(|fd| !held.contains(fd))
         .filter(|&&fd| os::file_id(fd) == Some(file))
         .map(|&fd| (fd, file))
         .collect()
@@ -130,7 +132,10 @@ fn scan(checkpoint: Checkpoint, device: u64, exports: &[FreedExport]) -> crate::
     let mut files: Vec<FileId> = exports.iter().map(|e| e.exported.file).collect();
     files.sort_by_key(|f| (f.dev, f.ino));
     files.dedup();
-    let open = os::open_fds_of(&files);
+    // The layer's own descriptors (of exports, of consumed fds) are not the app's.
+    let held = super::opaque_imports::held_numbers();
+    let mut open = os::open_fds_of(&files);
+    open.retain(|(fd, _)| !held.contains(fd));
     check_leaks(checkpoint, device, exports, &open, was_imported)
 }
 

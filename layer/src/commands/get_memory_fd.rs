@@ -1,6 +1,7 @@
 //! `vkGetMemoryFdKHR`: the descriptor. Its rules are `rules::fd`.
 
 use super::fd_leaks;
+use super::opaque_imports;
 use crate::boundary::Down;
 use crate::fault_injection;
 use crate::os;
@@ -51,6 +52,7 @@ impl ExportEntry for GetMemoryFd {
             let fd = unsafe { raw::read_out(p_fd) }.unwrap_or(-1);
             let probe = open_before.map(|previous| probe(s, memory.memory, fd, previous));
             fd_leaks::record_export(s, memory.memory, fd);
+            opaque_imports::after_export(s, memory, judged.handle_type, fd);
             fault_injection::inject_panic(fault_injection::Site::After, fd::COMMAND.name);
             let broken = driver_contract::evaluate_fd(fd, probe);
             if !broken.is_empty() {

@@ -1,8 +1,11 @@
 //! `vkAllocateMemory` and `vkFreeMemory`: they feed the memory map.
 
+use super::dedicated;
 use super::fd_leaks;
 use super::get_memory_android_hardware_buffer;
+use super::opaque_imports;
 use super::resources;
+use crate::args::FdImport;
 use crate::boundary;
 use crate::fault_injection;
 use crate::pipeline::policy::{decide, reject_unknown_device, Decision};
@@ -40,7 +43,10 @@ pub unsafe extern "system" fn allocate_memory(
                     );
                 };
                 // SAFETY: the app's argument; NULL, sType and the chain are checked while reading.
-                let info = unsafe { raw::read_allocate_info(p_allocate_info) };
+                let mut info = unsafe { raw::read_allocate_info(p_allocate_info) };
+                if let AllocateInfoRead::Valid(_, chain) = &mut info {
+                    ask_whether_import_fd_is_open(chain);
+                }
                 // The common call has nothing to report: it skips the full check.
                 let broken = alloc::evaluate_allocate(&state.facts, &info, p_memory.is_null());
                 if (!broken.is_empty() || fault_injection::injecting_panics())
@@ -49,7 +55,12 @@ pub unsafe extern "system" fn allocate_memory(
                     return Decision::SKIPPED_RESULT;
                 }
                 if let AllocateInfoRead::Valid(facts, chain) = &info {
-                    if judge_dedicated(state, facts, chain) == Decision::Skip {
+                    // A dedicated allocation or an fd import: judged out of line.
+                    let uncommon = chain.dedicated_info.is_some() | chain.import_fd.is_some();
+                    if (uncommon
+                        && judge_dedicated_and_import(state, facts, chain) == Decision::Skip)
+                        || judge_dedicated(state, facts, chain) == Decision::Skip
+                    {
                         return Decision::SKIPPED_RESULT;
                     }
                 }
@@ -57,10 +68,17 @@ pub unsafe extern "system" fn allocate_memory(
                     return vk::Result::ERROR_INITIALIZATION_FAILED;
                 };
                 // Before the call: a successful import hands the fd to the driver, which may close it.
-                let imported = match &info {
-                    AllocateInfoRead::Valid(_, chain) => {
-                        fd_leaks::import_identity(state, chain.import_fd)
+                let held = match &info {
+                    AllocateInfoRead::Valid(_, chain) if chain.import_fd.is_some() => {
+                        opaque_imports::before_import(chain)
                     }
+                    _ => None,
+                };
+                let imported = match &info {
+                    AllocateInfoRead::Valid(_, chain) => fd_leaks::import_identity(
+                        state,
+                        chain.import_fd.filter(FdImport::imports).map(|i| i.fd),
+                    ),
                     _ => None,
                 };
                 // 2. Call down. From here on, a panic returns the driver's result.
@@ -72,17 +90,23 @@ pub unsafe extern "system" fn allocate_memory(
                 if result == vk::Result::SUCCESS {
                     // SAFETY: NULL (nothing is read) or the handle the driver has just written.
                     let memory = unsafe { raw::read_out(p_memory) }.unwrap_or_default();
-                    if let AllocateInfoRead::Valid(facts, chain) = info {
+                    if let AllocateInfoRead::Valid(facts, chain) = &info {
                         let type_flags = state.facts.type_flags(facts.memory_type_index);
-                        let allocation = PackedAllocation::pack(&facts, type_flags);
+                        let allocation = PackedAllocation::pack(facts, type_flags);
                         record_allocation(state, memory.as_raw(), allocation);
                         if chain.dedicated_to.is_some() {
                             get_memory_android_hardware_buffer::after_allocate(
                                 state,
                                 memory.as_raw(),
-                                &facts,
-                                &chain,
+                                facts,
+                                chain,
                             );
+                        }
+                        if facts.dedicated {
+                            opaque_imports::after_allocate(state, memory.as_raw(), facts, chain);
+                        }
+                        if let Some(held) = held {
+                            opaque_imports::after_import(state, memory.as_raw(), chain, held);
                         }
                     }
                     fd_leaks::record_import(imported);
@@ -92,6 +116,32 @@ pub unsafe extern "system" fn allocate_memory(
             },
         )
     })
+}
+
+/// The `VkMemoryDedicatedAllocateInfo` rules and the fd import checked against what the layer
+/// saw (exports, consumed fds): reported, and whether the call goes down.
+#[inline(never)]
+fn judge_dedicated_and_import(
+    state: &DeviceState,
+    facts: &AllocationFacts,
+    chain: &ChainRead,
+) -> Decision {
+    let dedicated_skip = chain
+        .dedicated_info
+        .is_some_and(|d| dedicated::check(state, d) == Decision::Skip);
+    if dedicated_skip || opaque_imports::check_import(state, facts, chain) == Decision::Skip {
+        return Decision::Skip;
+    }
+    Decision::CallDown
+}
+
+/// What the OS says of the fd an fd import names (one `fcntl`, only when the chain imports one):
+/// the rules are pure and take it as an argument.
+#[inline(always)]
+fn ask_whether_import_fd_is_open(chain: &mut ChainRead) {
+    if let Some(import) = chain.import_fd.as_mut().filter(|i| i.imports()) {
+        import.open = crate::os::is_open(import.fd);
+    }
 }
 
 /// The full check of a `vkAllocateMemory` call, its findings reported: whether it goes down.
@@ -194,6 +244,7 @@ pub unsafe extern "system" fn free_memory(
                         exported = fd_leaks::take_export(state, &live);
                     }
                     remember_free(state, handle, allocation);
+                    opaque_imports::before_free(state, handle);
                 }
                 if let Some(next) = state.next.free_memory {
                     // SAFETY: the app's arguments, as checked, passed to the next layer's own

@@ -2,6 +2,7 @@
 //! its arguments, call down, and check and record what came back. Their rules are in
 //! `crate::rules`.
 
+pub mod dedicated;
 pub mod device;
 pub mod fd_leaks;
 pub mod get_memory_android_hardware_buffer;
@@ -9,6 +10,7 @@ pub mod get_memory_fd;
 pub mod get_memory_fd_properties;
 pub mod get_memory_host_pointer_properties;
 pub mod get_memory_metal_handle;
+pub mod get_memory_metal_handle_properties;
 pub mod get_memory_remote_address;
 pub mod get_memory_win32_handle;
 pub mod get_memory_win32_handle_nv;
@@ -16,4 +18,5 @@ pub mod get_memory_zircon_handle;
 pub mod instance;
 pub mod memory;
 pub mod names;
+pub mod opaque_imports;
 pub mod resources;

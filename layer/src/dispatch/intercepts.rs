@@ -10,14 +10,15 @@ use crate::commands::get_memory_fd::get_memory_fd_khr;
 use crate::commands::get_memory_fd_properties::get_memory_fd_properties_khr;
 use crate::commands::get_memory_host_pointer_properties::get_memory_host_pointer_properties_ext;
 use crate::commands::get_memory_metal_handle::get_memory_metal_handle_ext;
+use crate::commands::get_memory_metal_handle_properties::get_memory_metal_handle_properties_ext;
 use crate::commands::get_memory_remote_address::get_memory_remote_address_nv;
 use crate::commands::get_memory_win32_handle::get_memory_win32_handle_khr;
 use crate::commands::get_memory_win32_handle_nv::get_memory_win32_handle_nv;
 use crate::commands::get_memory_zircon_handle::get_memory_zircon_handle_fuchsia;
 use crate::commands::{device, instance, memory, names, resources};
 use crate::rules::{
-    android_hardware_buffer, fd, fd_properties, host_pointer_properties, metal, rdma, win32_khr,
-    win32_nv, zircon,
+    android_hardware_buffer, fd, fd_properties, host_pointer_properties, metal, metal_properties,
+    rdma, win32_khr, win32_nv, zircon,
 };
 use crate::state::DeviceState;
 use ash::vk;
@@ -160,6 +161,14 @@ pub const INTERCEPTS: &[Intercept] = &[
         level: device(|s| {
             (metal::COMMAND.is_enabled)(&s.facts.extensions)
                 && s.next.get_memory_metal_handle.is_some()
+        }),
+    },
+    Intercept {
+        name: b"vkGetMemoryMetalHandlePropertiesEXT",
+        function: || void_fn!(get_memory_metal_handle_properties_ext),
+        level: device(|s| {
+            (metal_properties::COMMAND.is_enabled)(&s.facts.extensions)
+                && s.next.get_memory_metal_handle_properties.is_some()
         }),
     },
     Intercept {

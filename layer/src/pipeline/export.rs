@@ -141,6 +141,8 @@ pub unsafe fn call_down_returning(
 /// What the call-down step knows about a call that passed the gate.
 pub struct Judged<'a> {
     pub memory: &'a MemoryRecord,
+    /// The `handleType` the call asked for.
+    pub handle_type: u32,
     /// No error was found (a warning may have been): the driver's result is held to the driver
     /// contract. After an invalid call the driver's behaviour is undefined, so nothing is said
     /// about it.
@@ -186,7 +188,15 @@ pub unsafe fn run<E: ExportEntry>(device: vk::Device, args: E::Args) -> vk::Resu
                     // Unreachable: memory that is not live blocks the call.
                     return Decision::SKIPPED_RESULT;
                 };
-                let judged = Judged { memory, valid_call };
+                let handle_type = match &info {
+                    StructArg::Valid(fields) => fields.handle_type,
+                    _ => 0,
+                };
+                let judged = Judged {
+                    memory,
+                    handle_type,
+                    valid_call,
+                };
                 // SAFETY: the call passed the gate: every pointer and handle the layer could
                 // judge is good.
                 unsafe { E::call_down(state, device, args, &judged, down) }

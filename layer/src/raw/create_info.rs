@@ -1,7 +1,7 @@
 //! Readers of the create-info and allocate-info structures the layer tracks state from.
 
 use super::{c_string_array, read_node, read_struct, walk_chain, StructArg};
-use crate::args::{AllocateInfoRead, ChainRead};
+use crate::args::{AllocateInfoRead, ChainRead, FdImport, HostPointerChain};
 use crate::state::{AllocationFacts, EnabledExtensions, Messenger};
 use crate::vk_ext;
 use ash::vk::{self, Handle};
@@ -36,8 +36,11 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
     let mut seen = 0u32;
     let mut repeated = None;
     let mut import_fd = None;
+    let mut import_operations = 0u32;
     let mut dedicated_to = None;
+    let mut host = HostPointerChain::NONE;
     let mut export_win32 = false;
+    let mut dedicated_info = None;
     // SAFETY: each node is read as the structure its sType names.
     let end = unsafe {
         walk_chain(info.p_next, |s_type, node| {
@@ -59,31 +62,49 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                 }
                 vk::StructureType::EXPORT_MEMORY_WIN32_HANDLE_INFO_KHR => {
                     export_win32 = true;
-                    1 << 11
+                    1 << 12
                 }
                 vk::StructureType::IMPORT_MEMORY_FD_INFO_KHR => {
                     let import: vk::ImportMemoryFdInfoKHR = read_node(node);
                     facts.import = Some(import.handle_type);
-                    import_fd = Some(import.fd);
+                    import_fd = Some(FdImport {
+                        handle_type: import.handle_type,
+                        fd: import.fd,
+                        open: None,
+                    });
+                    import_operations += defines_import(import.handle_type);
                     1 << 3
                 }
                 vk::StructureType::IMPORT_MEMORY_HOST_POINTER_INFO_EXT => {
-                    facts.import = Some(read_node::<ImportHead>(node).handle_type);
+                    let import: vk::ImportMemoryHostPointerInfoEXT = read_node(node);
+                    facts.import = Some(import.handle_type);
+                    import_operations += defines_import(import.handle_type);
+                    host.imported = true;
+                    host.handle_type = import.handle_type;
+                    host.pointer = import.p_host_pointer as usize as u64;
                     1 << 4
                 }
                 vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_KHR => {
-                    facts.import = Some(read_node::<ImportHead>(node).handle_type);
+                    let handle_type = read_node::<ImportHead>(node).handle_type;
+                    facts.import = Some(handle_type);
+                    import_operations += defines_import(handle_type);
                     1 << 5
                 }
                 vk::StructureType::IMPORT_MEMORY_ZIRCON_HANDLE_INFO_FUCHSIA => {
-                    facts.import = Some(read_node::<ImportHead>(node).handle_type);
+                    let handle_type = read_node::<ImportHead>(node).handle_type;
+                    facts.import = Some(handle_type);
+                    import_operations += defines_import(handle_type);
                     1 << 6
                 }
                 vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT => {
-                    facts.import = Some(read_node::<ImportHead>(node).handle_type);
+                    let handle_type = read_node::<ImportHead>(node).handle_type;
+                    facts.import = Some(handle_type);
+                    import_operations += defines_import(handle_type);
                     1 << 7
                 }
                 vk::StructureType::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID => {
+                    let a: vk::ImportAndroidHardwareBufferInfoANDROID = read_node(node);
+                    import_operations += u32::from(!a.buffer.is_null());
                     facts.import =
                         Some(vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID);
                     1 << 8
@@ -91,12 +112,20 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                 vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO => {
                     let d: vk::MemoryDedicatedAllocateInfo = read_node(node);
                     dedicate(&mut dedicated_to, d.image.as_raw(), d.buffer.as_raw());
+                    host.dedicated_khr = d.image.as_raw() != 0 || d.buffer.as_raw() != 0;
+                    dedicated_info = Some((d.image.as_raw(), d.buffer.as_raw()));
                     1 << 9
                 }
                 vk::StructureType::DEDICATED_ALLOCATION_MEMORY_ALLOCATE_INFO_NV => {
                     let d: vk::DedicatedAllocationMemoryAllocateInfoNV = read_node(node);
                     dedicate(&mut dedicated_to, d.image.as_raw(), d.buffer.as_raw());
+                    host.dedicated_nv = d.image.as_raw() != 0 || d.buffer.as_raw() != 0;
                     1 << 10
+                }
+                vk::StructureType::MEMORY_OPAQUE_CAPTURE_ADDRESS_ALLOCATE_INFO => {
+                    let c: vk::MemoryOpaqueCaptureAddressAllocateInfo = read_node(node);
+                    host.capture_address = c.opaque_capture_address != 0;
+                    1 << 11
                 }
                 _ => 0u32,
             };
@@ -112,10 +141,18 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
         end,
         repeated,
         import_fd,
+        import_operations,
         dedicated_to,
+        host,
         export_win32,
+        dedicated_info,
     };
     AllocateInfoRead::Valid(facts, chain)
+}
+
+/// 1 when an import structure of `handle_type` defines an import operation (not 0), else 0.
+fn defines_import(handle_type: vk::ExternalMemoryHandleTypeFlags) -> u32 {
+    u32::from(!handle_type.is_empty())
 }
 
 /// A dedicated-allocation structure's image, else its buffer, when it names one.
@@ -331,6 +368,72 @@ mod tests {
         }
     }
 
+    /// Reads an allocate info whose chain is an fd import of `s_type`, then a host-pointer
+    /// import of `host_type`.
+    fn read_imports(
+        s_type: vk::StructureType,
+        host_type: vk::ExternalMemoryHandleTypeFlags,
+    ) -> ChainRead {
+        let host = vk::ImportMemoryHostPointerInfoEXT::default().handle_type(host_type);
+        let mut fd = vk::ImportMemoryFdInfoKHR::default()
+            .handle_type(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD)
+            .fd(7);
+        fd.s_type = s_type;
+        fd.p_next = &host as *const _ as *const c_void;
+        let mut info = vk::MemoryAllocateInfo::default().allocation_size(64);
+        info.p_next = &fd as *const _ as *const c_void;
+        // SAFETY: a valid chain of live structures.
+        match unsafe { read_allocate_info(&info) } {
+            AllocateInfoRead::Valid(_, chain) => chain,
+            _ => panic!("a valid VkMemoryAllocateInfo"),
+        }
+    }
+
+    #[test]
+    fn fd_imports_are_read_by_s_type_and_import_operations_counted() {
+        let none = vk::ExternalMemoryHandleTypeFlags::empty();
+        let host = vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT;
+        let chain = read_imports(vk::StructureType::IMPORT_MEMORY_FD_INFO_KHR, none);
+        let expected = FdImport {
+            handle_type: vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD,
+            fd: 7,
+            open: None,
+        };
+        assert_eq!(
+            (chain.import_fd, chain.import_operations),
+            (Some(expected), 1)
+        );
+        let chain = read_imports(vk::StructureType::IMPORT_MEMORY_FD_INFO_KHR, host);
+        assert_eq!(chain.import_operations, 2);
+        // VUID-VkImportMemoryFdInfoKHR-sType-sType holds by construction: another sType is
+        // another structure, not an fd import.
+        let chain = read_imports(vk::StructureType::from_raw(1_000_999_991), host);
+        assert_eq!((chain.import_fd, chain.import_operations), (None, 1));
+    }
+
+    #[test]
+    fn a_dedicated_allocation_is_read_only_by_its_s_type() {
+        // VUID-VkMemoryDedicatedAllocateInfo-sType-sType holds by construction.
+        let read = |s_type| {
+            let mut dedicated = vk::MemoryDedicatedAllocateInfo::default()
+                .image(vk::Image::from_raw(0x1a))
+                .buffer(vk::Buffer::from_raw(0x2b));
+            dedicated.s_type = s_type;
+            let mut info = vk::MemoryAllocateInfo::default().allocation_size(64);
+            info.p_next = &dedicated as *const _ as *const c_void;
+            // SAFETY: a valid chain of live structures.
+            match unsafe { read_allocate_info(&info) } {
+                AllocateInfoRead::Valid(_, chain) => chain.dedicated_info,
+                _ => panic!("a valid VkMemoryAllocateInfo"),
+            }
+        };
+        assert_eq!(
+            read(vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO),
+            Some((0x1a, 0x2b))
+        );
+        assert_eq!(read(vk::StructureType::from_raw(1_000_999_992)), None);
+    }
+
     #[test]
     fn a_chained_structure_is_recognised_only_by_its_s_type() {
         // An export structure whose sType says something else is not export info: the rule
@@ -350,6 +453,50 @@ mod tests {
         assert_eq!(
             facts.export_nv,
             Some(vk::ExternalMemoryHandleTypeFlagsNV::OPAQUE_WIN32)
+        );
+    }
+
+    /// The host-pointer part of the chain read of an allocate info whose chain is `node`.
+    fn host_read(node: *const c_void) -> HostPointerChain {
+        let mut info = vk::MemoryAllocateInfo::default().allocation_size(64);
+        info.p_next = node;
+        // SAFETY: a valid chain of live structures.
+        match unsafe { read_allocate_info(&info) } {
+            AllocateInfoRead::Valid(_, chain) => chain.host,
+            _ => panic!("a valid VkMemoryAllocateInfo"),
+        }
+    }
+
+    #[test]
+    fn a_host_pointer_import_is_recognised_only_by_its_s_type() {
+        // VUID-VkImportMemoryHostPointerInfoEXT-sType-sType holds by construction too.
+        let pointer = 0x7000 as *mut c_void;
+        let mut import = vk::ImportMemoryHostPointerInfoEXT::default()
+            .handle_type(vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT)
+            .host_pointer(pointer);
+        let capture =
+            vk::MemoryOpaqueCaptureAddressAllocateInfo::default().opaque_capture_address(0x99);
+        let dedicated = vk::MemoryDedicatedAllocateInfo {
+            p_next: &capture as *const _ as *const c_void,
+            buffer: vk::Buffer::from_raw(0x55),
+            ..Default::default()
+        };
+        import.p_next = &dedicated as *const _ as *const c_void;
+        assert_eq!(
+            host_read(&import as *const _ as *const c_void),
+            HostPointerChain {
+                dedicated_khr: true,
+                capture_address: true,
+                ..HostPointerChain::importing(
+                    vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT,
+                    0x7000,
+                )
+            }
+        );
+        import.s_type = vk::StructureType::from_raw(1_000_999_990);
+        assert_eq!(
+            host_read(&import as *const _ as *const c_void).import(),
+            None
         );
     }
 }

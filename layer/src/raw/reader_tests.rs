@@ -81,6 +81,11 @@ fn every_allocate_structure_is_read_within_its_own_size() {
         chain,
         super::ChainRead {
             dedicated_to: Some((vk::ObjectType::IMAGE, 0x1234)),
+            dedicated_info: Some((0x1234, 0)),
+            host: crate::args::HostPointerChain {
+                dedicated_khr: true,
+                ..crate::args::HostPointerChain::NONE
+            },
             ..super::ChainRead::COMPLETE
         }
     );
@@ -440,4 +445,53 @@ fn out_values_and_names() {
     );
     // SAFETY: NULL is allowed.
     assert_eq!(unsafe { c_string(std::ptr::null()) }, None);
+}
+
+#[test]
+fn each_structure_the_reader_knows_counts_alone_for_s_type_unique() {
+    // Every structure the allocate reader recognises, once each: none may share another's bit
+    // in the repeated-structure set, or the chain would be reported as repeating one.
+    let capture = vk::MemoryOpaqueCaptureAddressAllocateInfo::default();
+    let dedicated_nv = vk::DedicatedAllocationMemoryAllocateInfoNV {
+        p_next: ptr(&capture),
+        ..Default::default()
+    };
+    let dedicated = vk::MemoryDedicatedAllocateInfo {
+        p_next: ptr(&dedicated_nv),
+        ..Default::default()
+    };
+    let host = vk::ImportMemoryHostPointerInfoEXT {
+        p_next: ptr(&dedicated),
+        ..Default::default()
+    };
+    let fd = vk::ImportMemoryFdInfoKHR {
+        p_next: ptr(&host),
+        ..Default::default()
+    };
+    let win32_khr = vk::ExportMemoryWin32HandleInfoKHR {
+        p_next: ptr(&fd),
+        ..Default::default()
+    };
+    let win32_nv = vk::ExportMemoryWin32HandleInfoNV {
+        p_next: ptr(&win32_khr),
+        ..Default::default()
+    };
+    let export_nv = vk::ExportMemoryAllocateInfoNV {
+        p_next: ptr(&win32_nv),
+        ..Default::default()
+    };
+    let export = vk::ExportMemoryAllocateInfo {
+        p_next: ptr(&export_nv),
+        ..Default::default()
+    };
+    let info = vk::MemoryAllocateInfo {
+        p_next: ptr(&export),
+        ..Default::default()
+    };
+    // SAFETY: a chain of live structures, each of the type its sType names.
+    let AllocateInfoRead::Valid(_, chain) = (unsafe { read_allocate_info(&info) }) else {
+        panic!("a valid VkMemoryAllocateInfo");
+    };
+    assert_eq!(chain.repeated, None);
+    assert_eq!(chain.end, ChainEnd::Complete);
 }

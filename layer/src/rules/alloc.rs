@@ -2,6 +2,7 @@
 
 use super::common::{describe_allocation, describe_dead_memory, Broken};
 use super::export_win32;
+use super::import_fd;
 use crate::args::{AllocateInfoRead, ChainEnd, MAX_CHAIN_LENGTH};
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::{AllocationFacts, DeviceFacts, MemoryLookup};
@@ -33,6 +34,8 @@ const ZERO_SIZE_EXPORT: Broken = Broken::bit(8);
 const NV_HANDLE_TYPES_VALUE: Broken = Broken::bit(9);
 /// `VUID-VkMemoryAllocateInfo-pNext-pNext`, one bit per entry of [`EXPORT_STRUCTURES`].
 const UNAVAILABLE: u32 = 10;
+/// The first of the [`import_fd`] rules' bits (`import_fd::RULES` of them).
+const IMPORTS: u32 = 16;
 /// The rules that block the call.
 const BLOCKING: Broken = Broken(OUTPUT_NULL.0 | INFO_NULL.0 | S_TYPE.0 | CHAIN_CYCLE.0);
 
@@ -118,7 +121,9 @@ pub fn evaluate_allocate(
             NV_HANDLE_TYPES_VALUE,
             facts.export_nv.is_some_and(|t| !nv_mask.contains(t)),
         )
+        .and(super::import_host::evaluate(device, facts, &chain.host))
         .and(export_win32::evaluate(device, facts, chain))
+        .and(Broken(import_fd::evaluate(device, chain).0 << IMPORTS))
 }
 
 /// Every finding of `vkAllocateMemory` (what the pipeline does, in one step: for the unit tests
@@ -146,8 +151,8 @@ pub fn describe_allocate(device: &DeviceFacts, info: &AllocateInfoRead, broken: 
             "vkAllocateMemory(): pMemory is NULL. The call was not passed to the driver.".into(),
         ));
     }
-    let facts = match info {
-        AllocateInfoRead::Valid(facts, _) => facts,
+    let (facts, chain) = match info {
+        AllocateInfoRead::Valid(facts, chain) => (facts, chain),
         AllocateInfoRead::Null => {
             outcome.block(finding(
                 vuid::ALLOC_INFO_PARAM,
@@ -174,7 +179,15 @@ pub fn describe_allocate(device: &DeviceFacts, info: &AllocateInfoRead, broken: 
     };
     describe_chain(info, broken, &finding, &mut outcome);
     describe_export_structures(device, facts, broken, &finding, &mut outcome);
+    super::import_host::describe(device, facts, &chain.host, broken, &finding, &mut outcome);
     export_win32::describe(device, facts, broken, &finding, &mut outcome);
+    if let AllocateInfoRead::Valid(_, chain) = info {
+        let imports = Broken(broken.0 >> IMPORTS & ((1 << import_fd::RULES) - 1));
+        if !imports.is_empty() {
+            let found = import_fd::describe(device, chain, imports, &finding);
+            found.into_iter().for_each(|f| outcome.push(f));
+        }
+    }
     debug_assert_eq!(outcome.blocked, broken.has(BLOCKING));
     outcome
 }
@@ -354,6 +367,23 @@ pub fn check_free(device: &DeviceFacts, memory: u64, lookup: &MemoryLookup) -> O
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_allocation_rule_files_use_disjoint_bits() {
+        // alloc.rs: bits 0..=9, then one per export structure from UNAVAILABLE.
+        let own = (1u32 << (super::UNAVAILABLE + super::EXPORT_STRUCTURES.len() as u32)) - 1;
+        let files = [
+            own,
+            super::super::import_host::BITS.0,
+            super::super::export_win32::BITS.0,
+            ((1u32 << super::super::import_fd::RULES) - 1) << super::IMPORTS,
+        ];
+        for (i, a) in files.iter().enumerate() {
+            for b in &files[i + 1..] {
+                assert_eq!(a & b, 0, "{a:#034b} and {b:#034b} overlap");
+            }
+        }
+    }
+
     use super::*;
     use crate::args::ChainRead;
     use crate::rules::fixtures::*;

@@ -216,11 +216,26 @@ fn each_broken_allocate_rule_is_described_once() {
             repeated: Some(vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO),
             ..ChainRead::COMPLETE
         },
-        ChainRead {
-            import_fd: Some(3),
-            ..ChainRead::COMPLETE
-        },
     ];
+    // Fd imports: every handle type value of interest, with open, closed and negative fds, alone
+    // and with a second import operation.
+    let import = |handle_type: u32, fd, open, operations| ChainRead {
+        import_fd: Some(crate::args::FdImport {
+            handle_type: vk::ExternalMemoryHandleTypeFlags::from_raw(handle_type),
+            fd,
+            open,
+        }),
+        import_operations: operations,
+        ..ChainRead::COMPLETE
+    };
+    let mut chains = chains.to_vec();
+    for handle_type in [0, 1, 2, 3, 1 << 9, 1 << 30] {
+        for (fd, open) in [(3, Some(true)), (3, Some(false)), (-1, None), (3, None)] {
+            for operations in [1, 2] {
+                chains.push(import(handle_type, fd, open, operations));
+            }
+        }
+    }
     let mut facts_all = allocations();
     // The KHR and NV export structures together.
     facts_all.push(AllocationFacts {

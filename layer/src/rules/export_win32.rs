@@ -21,11 +21,13 @@ use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-/// `VUID-VkExportMemoryWin32HandleInfoKHR-handleTypes-00657`. High bits of the allocation's
-/// [`Broken`], clear of `alloc.rs`'s own.
-const WITHOUT_OPAQUE_WIN32: Broken = Broken::bit(28);
+/// `VUID-VkExportMemoryWin32HandleInfoKHR-handleTypes-00657`. Bits of the allocation's
+/// [`Broken`] clear of `alloc.rs`'s, `import_fd.rs`'s (shifted to `alloc.rs`'s `IMPORTS`) and `import_host.rs`'s (a test in `alloc.rs` checks).
+const WITHOUT_OPAQUE_WIN32: Broken = Broken::bit(20);
 /// `VUID-VkMemoryAllocateInfo-pNext-pNext` for this structure.
-const UNAVAILABLE: Broken = Broken::bit(29);
+const UNAVAILABLE: Broken = Broken::bit(21);
+/// Every bit of this file's rules.
+pub const BITS: Broken = Broken(WITHOUT_OPAQUE_WIN32.0 | UNAVAILABLE.0);
 
 /// The rules the chain's `VkExportMemoryWin32HandleInfoKHR` breaks (none without one).
 #[inline(always)]

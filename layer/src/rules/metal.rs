@@ -43,11 +43,12 @@ const NOT_A_METAL_TYPE: Broken = Broken::rule(1);
 const NOT_EXPORTED: Broken = Broken::rule(2);
 
 /// The handle types `vkGetMemoryMetalHandleEXT` exports.
-const METAL_TYPES: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::from_raw(
-    vk_ext::HANDLE_TYPE_MTLBUFFER.as_raw()
-        | vk_ext::HANDLE_TYPE_MTLTEXTURE.as_raw()
-        | vk_ext::HANDLE_TYPE_MTLHEAP.as_raw(),
-);
+pub const METAL_TYPES: vk::ExternalMemoryHandleTypeFlags =
+    vk::ExternalMemoryHandleTypeFlags::from_raw(
+        vk_ext::HANDLE_TYPE_MTLBUFFER.as_raw()
+            | vk_ext::HANDLE_TYPE_MTLTEXTURE.as_raw()
+            | vk_ext::HANDLE_TYPE_MTLHEAP.as_raw(),
+    );
 
 #[inline(always)]
 fn evaluate_values(_: &DeviceFacts, info: &InfoFields, record: &MemoryRecord) -> Broken {

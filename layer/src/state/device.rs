@@ -146,6 +146,9 @@ pub struct DeviceState {
     pub queries: DriverQueries,
     /// The fds exported from this device's memory, when the `check_fd_leaks` setting is on.
     pub fd_exports: Option<FdExports>,
+    /// `VkPhysicalDeviceIDProperties::deviceUUID` of its physical device, when the layer could
+    /// validly ask (the same conditions as [`DriverQueries`]).
+    pub device_uuid: Option<[u8; vk::UUID_SIZE]>,
 }
 
 impl DeviceState {

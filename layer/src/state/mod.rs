@@ -4,6 +4,7 @@
 //! records are small values stored inline in their device's map and copied out on lookup, so no
 //! map lock is held while checking, reporting or calling down.
 
+pub mod consumed_fds;
 pub mod contract;
 pub mod dedicated_images;
 pub mod device;
@@ -15,6 +16,7 @@ pub mod lookup;
 pub mod maps;
 pub mod memory;
 pub mod nt_handles;
+pub mod opaque_exports;
 pub mod queryable;
 pub mod registry;
 pub mod resources;

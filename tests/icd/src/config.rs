@@ -123,7 +123,7 @@ pub struct Config {
 }
 
 /// The device extensions exposed by default.
-pub const DEFAULT_DEVICE_EXTENSIONS: [&str; 13] = [
+pub const DEFAULT_DEVICE_EXTENSIONS: [&str; 14] = [
     "VK_KHR_external_memory",
     "VK_KHR_external_memory_fd",
     "VK_EXT_external_memory_dma_buf",
@@ -134,6 +134,7 @@ pub const DEFAULT_DEVICE_EXTENSIONS: [&str; 13] = [
     "VK_KHR_external_memory_win32",
     "VK_FUCHSIA_external_memory",
     "VK_ANDROID_external_memory_android_hardware_buffer",
+    "VK_EXT_external_memory_host",
     "VK_KHR_dedicated_allocation",
     "VK_KHR_get_memory_requirements2",
     "VK_KHR_bind_memory2",

@@ -909,6 +909,54 @@ pub(crate) unsafe extern "system" fn get_android_hardware_buffer_properties(
     )
 }
 
+/// `VkPhysicalDeviceExternalMemoryHostPropertiesEXT::minImportedHostPointerAlignment`.
+pub const MIN_IMPORTED_HOST_POINTER_ALIGNMENT: u64 = 4096;
+
+/// `vkGetMemoryHostPointerPropertiesEXT`: a non-NULL pointer aligned to
+/// [`MIN_IMPORTED_HOST_POINTER_ALIGNMENT`], of a host handle type, gives the host-visible memory
+/// types; otherwise `VK_ERROR_INVALID_EXTERNAL_HANDLE`. The pointer is never read.
+pub(crate) unsafe extern "system" fn get_memory_host_pointer_properties(
+    device: vk::Device,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+    p_host_pointer: *const c_void,
+    p_properties: *mut vk::MemoryHostPointerPropertiesEXT<'_>,
+) -> vk::Result {
+    entry(
+        "vkGetMemoryHostPointerPropertiesEXT",
+        vk::Result::ERROR_UNKNOWN,
+        || {
+            // SAFETY: valid or NULL output pointer (Vulkan contract).
+            let (Some(dev), Some(out)) = (device::lookup(device), unsafe { p_properties.as_mut() })
+            else {
+                return vk::Result::ERROR_UNKNOWN;
+            };
+            let host_types = vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT
+                | vk::ExternalMemoryHandleTypeFlags::HOST_MAPPED_FOREIGN_MEMORY_EXT;
+            let address = p_host_pointer as u64;
+            if address == 0
+                || !address.is_multiple_of(MIN_IMPORTED_HOST_POINTER_ALIGNMENT)
+                || !handle_type.as_raw().is_power_of_two()
+                || !host_types.contains(handle_type)
+            {
+                return vk::Result::ERROR_INVALID_EXTERNAL_HANDLE;
+            }
+            out.memory_type_bits = host_visible_types(&dev);
+            vk::Result::SUCCESS
+        },
+    )
+}
+
+fn host_visible_types(dev: &Device) -> u32 {
+    let host_visible = vk::MemoryPropertyFlags::HOST_VISIBLE.as_raw();
+    dev.config
+        .memory_types
+        .iter()
+        .take(32)
+        .enumerate()
+        .filter(|(_, t)| t.flags & host_visible != 0)
+        .fold(0, |bits, (i, _)| bits | 1 << i)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -149,6 +149,11 @@ unsafe fn fill_properties_chain(pd: &PhysicalDevice, p_next: *mut c_void) {
                 s.device_node_mask = 0;
                 s.device_luid_valid = vk::FALSE;
             }
+            vk::StructureType::PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT => {
+                let s = &mut *p.cast::<vk::PhysicalDeviceExternalMemoryHostPropertiesEXT<'_>>();
+                s.min_imported_host_pointer_alignment =
+                    crate::memory::MIN_IMPORTED_HOST_POINTER_ALIGNMENT;
+            }
             vk::StructureType::PHYSICAL_DEVICE_DRIVER_PROPERTIES => {
                 let s = &mut *p.cast::<vk::PhysicalDeviceDriverProperties<'_>>();
                 s.driver_id = vk::DriverId::from_raw(0);

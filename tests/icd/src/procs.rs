@@ -153,6 +153,7 @@ fn lookup_core(name: &str) -> Option<Proc> {
     const WIN32_KHR: &str = "VK_KHR_external_memory_win32";
     const ZIRCON: &str = "VK_FUCHSIA_external_memory";
     const AHB: &str = "VK_ANDROID_external_memory_android_hardware_buffer";
+    const HOST: &str = "VK_EXT_external_memory_host";
     Some(match name {
         "vkGetInstanceProcAddr" => proc_entry!(Global, crate::vk_icdGetInstanceProcAddr),
         "vkCreateInstance" => proc_entry!(Global, i::create_instance),
@@ -283,6 +284,9 @@ fn lookup_core(name: &str) -> Option<Proc> {
         "vkGetMemoryAndroidHardwareBufferANDROID" => {
             proc_entry!(Device, m::get_memory_android_hardware_buffer, AHB)
         }
+        "vkGetMemoryHostPointerPropertiesEXT" => {
+            proc_entry!(Device, m::get_memory_host_pointer_properties, HOST)
+        }
         _ => return None,
     })
 }
@@ -328,6 +332,10 @@ mod tests {
             (
                 "vkGetMemoryAndroidHardwareBufferANDROID",
                 "VK_ANDROID_external_memory_android_hardware_buffer",
+            ),
+            (
+                "vkGetMemoryHostPointerPropertiesEXT",
+                "VK_EXT_external_memory_host",
             ),
         ] {
             let p = lookup(name).unwrap();

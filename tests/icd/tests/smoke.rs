@@ -425,6 +425,63 @@ fn metal_handles_are_distinct_and_imports_round_trip() {
 }
 
 #[test]
+fn host_pointer_properties_follow_the_reported_alignment() {
+    let instance = create_instance(Some("{}")).expect("instance");
+    let pd = physical_device(&instance);
+    let mut host = vk::PhysicalDeviceExternalMemoryHostPropertiesEXT::default();
+    let mut properties = vk::PhysicalDeviceProperties2::default().push_next(&mut host);
+    // SAFETY: valid physical device and output chain.
+    unsafe { instance.get_physical_device_properties2(pd, &mut properties) };
+    let alignment = host.min_imported_host_pointer_alignment as usize;
+    assert_eq!(alignment, 4096);
+    let device = create_device(
+        &instance,
+        &["VK_KHR_external_memory", "VK_EXT_external_memory_host"],
+        false,
+    )
+    .expect("device");
+    let query = device_fn!(
+        &instance,
+        &device,
+        "vkGetMemoryHostPointerPropertiesEXT",
+        vk::PFN_vkGetMemoryHostPointerPropertiesEXT
+    );
+    let buffer = vec![0u8; 3 * alignment];
+    let aligned = buffer
+        .as_ptr()
+        .wrapping_add(buffer.as_ptr().align_offset(alignment));
+    let ask = |handle_type, pointer: *const u8| {
+        let mut out = vk::MemoryHostPointerPropertiesEXT {
+            memory_type_bits: 0x5e47,
+            ..Default::default()
+        };
+        // SAFETY: valid device and output; the pointer is never read by the driver.
+        let r = unsafe { query(device.handle(), handle_type, pointer.cast(), &mut out) };
+        (r, out.memory_type_bits)
+    };
+    let host_allocation = vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT;
+    // The default memory types: only type 1 is host-visible.
+    assert_eq!(ask(host_allocation, aligned), (vk::Result::SUCCESS, 0b010));
+    assert_eq!(
+        ask(
+            vk::ExternalMemoryHandleTypeFlags::HOST_MAPPED_FOREIGN_MEMORY_EXT,
+            aligned
+        ),
+        (vk::Result::SUCCESS, 0b010)
+    );
+    let refused = (vk::Result::ERROR_INVALID_EXTERNAL_HANDLE, 0x5e47);
+    assert_eq!(ask(host_allocation, aligned.wrapping_add(64)), refused);
+    assert_eq!(ask(host_allocation, std::ptr::null()), refused);
+    assert_eq!(
+        ask(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD, aligned),
+        refused
+    );
+    drop(buffer);
+    destroy_device(&device);
+    destroy_instance(&instance);
+}
+
+#[test]
 fn device_proc_addr_is_null_for_extensions_not_enabled() {
     let instance = create_instance(Some("{}")).expect("instance");
     let device = create_device(&instance, &["VK_KHR_external_memory"], false).expect("device");
@@ -441,6 +498,7 @@ fn device_proc_addr_is_null_for_extensions_not_enabled() {
         "vkGetMemoryZirconHandlePropertiesFUCHSIA",
         "vkGetMemoryAndroidHardwareBufferANDROID",
         "vkGetAndroidHardwareBufferPropertiesANDROID",
+        "vkGetMemoryHostPointerPropertiesEXT",
     ] {
         assert!(
             device_proc(&instance, &device, name).is_none(),

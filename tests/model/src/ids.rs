@@ -104,6 +104,18 @@ pub const EXPORT_WIN32_HANDLE_TYPES_00657: &str =
     "VUID-VkExportMemoryWin32HandleInfoKHR-handleTypes-00657";
 pub const EXPORT_NV_HANDLE_TYPES_PARAM: &str =
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter";
+pub const ALLOC_NONE_06657: &str = "VUID-VkMemoryAllocateInfo-None-06657";
+pub const IMPORT_FD_HANDLE_TYPE_00669: &str = "VUID-VkImportMemoryFdInfoKHR-handleType-00669";
+pub const IMPORT_FD_HANDLE_TYPE_00670: &str = "VUID-VkImportMemoryFdInfoKHR-handleType-00670";
+pub const IMPORT_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkImportMemoryFdInfoKHR-handleType-parameter";
+pub const IMPORT_FD_00668: &str = "VUID-VkImportMemoryFdInfoKHR-fd-00668";
+pub const ALLOC_SIZE_01742: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01742";
+pub const DEDICATED_IMAGE_01432: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01432";
+pub const DEDICATED_IMAGE_01434: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01434";
+pub const DEDICATED_IMAGE_01797: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01797";
+pub const DEDICATED_BUFFER_01436: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-01436";
+pub const DEDICATED_IMAGE_01878: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01878";
+pub const DEDICATED_BUFFER_01879: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-01879";
 pub const FREE_DEVICE_PARAM: &str = "VUID-vkFreeMemory-device-parameter";
 pub const FREE_MEMORY_PARAM: &str = "VUID-vkFreeMemory-memory-parameter";
 pub const FREE_MEMORY_PARENT: &str = "VUID-vkFreeMemory-memory-parent";
@@ -129,6 +141,8 @@ pub const INTERNAL_ERROR: &str = "EXPORTCHECK-internal-error";
 
 // Exported fds never closed nor imported.
 pub const EXPORTED_FD_LEAKED: &str = "EXPORTCHECK-exported-fd-leaked";
+/// An fd a successful import handed to the driver, imported again.
+pub const FD_IMPORTED_TWICE: &str = "EXPORTCHECK-fd-imported-twice";
 
 // Commands, as the messages name them.
 pub const GET_FD: &str = "vkGetMemoryFdKHR";

@@ -326,6 +326,45 @@ pub struct AllocateInfo {
     pub end: ChainEnd,
     /// A structure the layer reads (export, import, dedicated) appears more than once.
     pub repeated: bool,
+    /// The chain's import structures.
+    pub imports: Imports,
+}
+
+/// The import structures of a `VkMemoryAllocateInfo` chain.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Imports {
+    /// How many import operations the chain defines (import structures with a non-zero
+    /// `handleType`, a `VkImportAndroidHardwareBufferInfoANDROID` with a buffer).
+    pub operations: u32,
+    /// The chain's `VkImportMemoryFdInfoKHR`, if it has one.
+    pub fd: Option<FdImport>,
+}
+
+impl Imports {
+    pub const NONE: Self = Self {
+        operations: 0,
+        fd: None,
+    };
+
+    /// One `VkImportMemoryFdInfoKHR` (an import operation unless `handle_type` is 0).
+    pub fn fd(handle_type: u32, fd: i32, open: bool) -> Self {
+        Self {
+            operations: u32::from(handle_type != 0),
+            fd: Some(FdImport {
+                handle_type,
+                fd,
+                open,
+            }),
+        }
+    }
+}
+
+/// `VkImportMemoryFdInfoKHR`, and whether its fd is open in the process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FdImport {
+    pub handle_type: u32,
+    pub fd: i32,
+    pub open: bool,
 }
 
 impl AllocateInfo {
@@ -335,6 +374,7 @@ impl AllocateInfo {
             allocation,
             end: ChainEnd::Complete,
             repeated: false,
+            imports: Imports::NONE,
         }
     }
 }
@@ -951,6 +991,34 @@ fn allocate_rules(device: &Device, info: &AllocateInfo, e: &mut Expected) {
         if a.export.is_some_and(|t| t & handle_type::OPAQUE_WIN32 == 0) {
             e.push(EXPORT_WIN32_HANDLE_TYPES_00657);
         }
+    }
+    import_rules(device, &info.imports, e);
+}
+
+/// The import structures of the chain.
+fn import_rules(device: &Device, imports: &Imports, e: &mut Expected) {
+    // 06657: "The parameters must not define more than one import operation".
+    if imports.operations > 1 {
+        e.push(ALLOC_NONE_06657);
+    }
+    // VkImportMemoryFdInfoKHR: "If handleType is not 0, ..." (handleType 0: it is ignored).
+    let Some(fd) = imports.fd.filter(|i| i.handle_type != 0) else {
+        return;
+    };
+    let single = fd.handle_type.is_power_of_two();
+    // -parameter: "handleType must be a valid VkExternalMemoryHandleTypeFlagBits value".
+    if !single || fd.handle_type & !device.valid_handle_types() != 0 {
+        e.push(IMPORT_FD_HANDLE_TYPE_PARAM);
+    }
+    // 00669: "it must be VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT or
+    // VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT".
+    if !single || fd.handle_type & handle_type::FD == 0 {
+        e.push(IMPORT_FD_HANDLE_TYPE_00669);
+    }
+    // 00670: "fd must be a valid handle of the type specified by handleType": a negative or
+    // closed fd is no handle at all.
+    if fd.fd < 0 || !fd.open {
+        e.push(IMPORT_FD_HANDLE_TYPE_00670);
     }
 }
 

@@ -473,7 +473,20 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
             }
             check(d, Call::Free { memory });
         }
-        for allocation in allocations {
+        let imports = [
+            Imports::NONE,
+            Imports::fd(OPAQUE_FD, 3, true),
+            Imports::fd(OPAQUE_FD | DMA_BUF, -1, false),
+            Imports::fd(OPAQUE_WIN32, 3, false),
+            Imports {
+                operations: 2,
+                ..Imports::fd(0, 3, true)
+            },
+        ];
+        for (allocation, imports) in allocations
+            .into_iter()
+            .flat_map(|a| imports.map(|i| (a, i)))
+        {
             for end in [ChainEnd::Complete, ChainEnd::Cycle, ChainEnd::TooLong] {
                 for info in [
                     Info::Null,
@@ -482,6 +495,7 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
                         allocation,
                         end,
                         repeated: false,
+                        imports,
                     }),
                 ] {
                     check(
@@ -503,11 +517,34 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
     reached.insert(WIN32_KHR_HANDLE_TYPE_00663);
     reached.insert(AHB_PNEXT_01883);
     let elsewhere = [
+        // Against an export the layer saw (tracked fds, not the call alone).
+        ALLOC_SIZE_01742,
+        IMPORT_FD_00668,
+        FD_IMPORTED_TWICE,
+        // Against the buffer or image the allocation is dedicated to.
+        DEDICATED_IMAGE_01432,
+        DEDICATED_IMAGE_01434,
+        DEDICATED_IMAGE_01797,
+        DEDICATED_BUFFER_01436,
+        DEDICATED_IMAGE_01878,
+        DEDICATED_BUFFER_01879,
         EXPORT_HANDLE_TYPES_09860,
         ALLOC_PNEXT_00639,
         EXPORTED_FD_LEAKED,
         INTERNAL_ERROR,
     ];
+    // Host-pointer imports are not in the model yet: their rules are tested end to end in
+    // tests/tests/import_host_pointer.rs and by the layer's unit tests.
+    let not_modelled_yet = |id: &str| {
+        id.starts_with("VUID-VkImportMemoryHostPointerInfoEXT-")
+            || [
+                "VUID-VkMemoryAllocateInfo-allocationSize-01745",
+                "VUID-VkMemoryAllocateInfo-pNext-02805",
+                "VUID-VkMemoryAllocateInfo-pNext-02806",
+                "VUID-VkMemoryAllocateInfo-pNext-03332",
+            ]
+            .contains(&id)
+    };
     let commands: Vec<&str> = Command::ALL.iter().map(|c| c.name()).collect();
     for entry in catalog.entries() {
         let id = entry.id.as_str();
@@ -517,6 +554,7 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
             && ours
             && !unit_only
             && !elsewhere.contains(&id)
+            && !not_modelled_yet(id)
             && !id.starts_with("EXPORTCHECK-driver-")
         {
             assert!(reached.contains(id), "the model never gives {id}");
@@ -538,4 +576,56 @@ fn only_a_repeated_nt_handle_export_is_00663() {
         OPAQUE_WIN32 | D3D12_HEAP,
         OPAQUE_WIN32 | D3D12_HEAP
     ));
+}
+
+#[test]
+fn fd_imports_and_import_operations() {
+    let d = full();
+    let ids = |imports| {
+        let call = Call::Allocate {
+            info: Info::Valid(AllocateInfo {
+                imports,
+                ..AllocateInfo::of(Allocation::new(SIZE, 0, None, None))
+            }),
+            output_null: false,
+        };
+        expected(&d, &call).ids
+    };
+    assert!(ids(Imports::fd(OPAQUE_FD, 3, true)).is_empty());
+    assert!(
+        ids(Imports::fd(0, -1, false)).is_empty(),
+        "handleType 0 is ignored"
+    );
+    assert_eq!(
+        ids(Imports::fd(OPAQUE_WIN32, 3, true)),
+        [IMPORT_FD_HANDLE_TYPE_00669]
+    );
+    assert_eq!(
+        ids(Imports::fd(OPAQUE_FD | DMA_BUF, -1, false)),
+        [
+            IMPORT_FD_HANDLE_TYPE_PARAM,
+            IMPORT_FD_HANDLE_TYPE_00669,
+            IMPORT_FD_HANDLE_TYPE_00670
+        ]
+    );
+    let two = Imports {
+        operations: 2,
+        ..Imports::fd(DMA_BUF, 3, true)
+    };
+    assert_eq!(ids(two), [ALLOC_NONE_06657]);
+    // DMA_BUF without VK_EXT_external_memory_dma_buf: an fd type, but no valid value there.
+    assert_eq!(
+        expected(
+            &Device::default(),
+            &Call::Allocate {
+                info: Info::Valid(AllocateInfo {
+                    imports: Imports::fd(DMA_BUF, 3, true),
+                    ..AllocateInfo::of(Allocation::default())
+                }),
+                output_null: false,
+            }
+        )
+        .ids,
+        [IMPORT_FD_HANDLE_TYPE_PARAM]
+    );
 }

@@ -1,0 +1,166 @@
+//! Fd imports checked against what the layer saw in this process: opaque-fd exports
+//! (`state::opaque_exports`, `rules::import_match`) and fds earlier imports consumed
+//! (`state::consumed_fds`, `rules::fd_ownership`); what `vkAllocateMemory`, `vkGetMemoryFdKHR`,
+//! `vkFreeMemory` and `vkDestroyDevice` record and forget.
+
+use crate::args::{ChainRead, FdImport};
+use crate::boundary;
+use crate::finding::Outcome;
+use crate::os::HeldFile;
+use crate::pipeline::policy::{decide, Decision};
+use crate::rules::fd_ownership;
+use crate::rules::import_match::{self, OpaqueImport};
+use crate::state::consumed_fds::{self, ImportedInto};
+use crate::state::opaque_exports::{self, ExportOrigin};
+use crate::state::{AllocationFacts, DeviceState, MemoryRecord};
+use ash::vk;
+
+const OPAQUE_FD: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
+
+/// After `vkAllocateMemory` succeeded: the image or buffer of a dedicated allocation exportable
+/// as an opaque fd, for its exports to record.
+#[inline]
+pub fn after_allocate(
+    state: &DeviceState,
+    memory: u64,
+    facts: &AllocationFacts,
+    chain: &ChainRead,
+) {
+    if let (Some(to), Some(export)) = (chain.dedicated_to, facts.export) {
+        if export.contains(OPAQUE_FD) {
+            opaque_exports::remember_dedicated(state.handle(), memory, to);
+        }
+    }
+}
+
+/// After a valid `vkGetMemoryFdKHR` of `handle_type` returned `fd` for `memory`.
+#[inline(always)]
+pub fn after_export(state: &DeviceState, memory: &MemoryRecord, handle_type: u32, fd: i32) {
+    // The number is a new fd of the app's, whatever an import did with it before.
+    consumed_fds::forget_number(fd);
+    if handle_type == OPAQUE_FD.as_raw() && !opaque_exports::is_held(memory.device, memory.memory) {
+        remember_export(state, memory, fd);
+    }
+}
+
+/// The first export of `memory` (on this thread, or since an export was dropped).
+#[inline(never)]
+fn remember_export(state: &DeviceState, memory: &MemoryRecord, fd: i32) {
+    let facts = memory.facts();
+    let dedicated_to = if facts.dedicated {
+        opaque_exports::dedicated_of(memory.device, memory.memory)
+    } else {
+        None
+    };
+    let origin = ExportOrigin {
+        device: memory.device,
+        memory: memory.memory,
+        size: facts.size,
+        memory_type_index: facts.memory_type_index,
+        created_here: facts.import.is_none(),
+        dedicated_to,
+        device_uuid: state.device_uuid,
+    };
+    opaque_exports::remember(origin, fd);
+}
+
+/// Before `vkAllocateMemory` goes down: an fd import of an fd an earlier import consumed
+/// (blocked), and an import of an opaque fd the layer saw exported, checked against the
+/// export's allocation; reported, and whether the call goes down.
+#[inline]
+pub fn check_import(state: &DeviceState, facts: &AllocationFacts, chain: &ChainRead) -> Decision {
+    let Some(FdImport {
+        handle_type,
+        fd,
+        open: Some(true),
+    }) = chain.import_fd.filter(FdImport::imports)
+    else {
+        return Decision::CallDown;
+    };
+    if let Some(into) = consumed_fds::imported_into(fd) {
+        let outcome = boundary::contain("vkAllocateMemory", || {
+            fd_ownership::imported_twice(state.handle(), fd, into)
+        });
+        decide(state, "vkAllocateMemory", &outcome);
+        return Decision::Skip;
+    }
+    if handle_type == OPAQUE_FD {
+        return check_opaque_import(state, facts, chain, fd);
+    }
+    Decision::CallDown
+}
+
+/// Before an fd import goes down: the layer's hold of the open file description it hands over.
+#[inline]
+pub fn before_import(chain: &ChainRead) -> Option<HeldFile> {
+    let import = chain.import_fd.filter(FdImport::imports)?;
+    consumed_fds::before_import(import.fd)
+}
+
+/// After a successful fd import into `memory` (`held`: what [`before_import`] took): the fd is
+/// the driver's now.
+#[inline]
+pub fn after_import(state: &DeviceState, memory: u64, chain: &ChainRead, held: HeldFile) {
+    if let Some(import) = chain.import_fd.filter(FdImport::imports) {
+        let into = ImportedInto {
+            device: state.handle(),
+            memory,
+        };
+        consumed_fds::remember(import.fd, held, into);
+    }
+}
+
+/// Before `vkFreeMemory` of live `memory` goes down: what the layer holds for it.
+#[inline(always)]
+pub fn before_free(state: &DeviceState, memory: u64) {
+    if opaque_exports::anything_tracked() {
+        forget_memory(state.handle(), memory);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn forget_memory(device: u64, memory: u64) {
+    opaque_exports::forget_memory(device, memory);
+    consumed_fds::forget_memory(device, memory);
+}
+
+/// At `vkDestroyDevice`.
+pub fn at_destroy(state: &DeviceState) {
+    opaque_exports::forget_device(state.handle());
+    consumed_fds::forget_device(state.handle());
+}
+
+/// The descriptors the layer holds (of exports and of consumed fds): never the app's.
+pub fn held_numbers() -> Vec<i32> {
+    let mut held = opaque_exports::held_numbers();
+    held.extend(consumed_fds::held_numbers());
+    held
+}
+
+#[inline(never)]
+fn check_opaque_import(
+    state: &DeviceState,
+    facts: &AllocationFacts,
+    chain: &ChainRead,
+    fd: i32,
+) -> Decision {
+    let Some(origin) = opaque_exports::origin_of(fd) else {
+        return Decision::CallDown;
+    };
+    let import = OpaqueImport {
+        fd,
+        facts,
+        dedicated_info: chain.dedicated_info,
+        device_uuid: state.device_uuid,
+    };
+    let broken = import_match::evaluate(&import, &origin);
+    if broken.is_empty() {
+        return Decision::CallDown;
+    }
+    let outcome = boundary::contain("vkAllocateMemory", || Outcome {
+        findings: import_match::describe(state.handle(), &import, &origin, broken),
+        ..Outcome::default()
+    });
+    decide(state, "vkAllocateMemory", &outcome)
+}

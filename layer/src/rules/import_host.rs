@@ -1,0 +1,275 @@
+//! The host-pointer import rules of `vkAllocateMemory` (`VK_EXT_external_memory_host`):
+//! `VkImportMemoryHostPointerInfoEXT` and the `VkMemoryAllocateInfo` rules about importing a host
+//! pointer. Called from the allocate rules (`alloc.rs`), with their own bits.
+//!
+//! "The external handle is a host pointer" is taken to hold when the import structure's
+//! `handleType` is `HOST_ALLOCATION` or `HOST_MAPPED_FOREIGN_MEMORY`: with another type the import
+//! is of no host pointer (and 01748 says so).
+
+use super::common::Broken;
+use super::export::is_one_of;
+use super::host_pointer_properties::{misaligned, HOST_TYPES};
+use crate::args::HostPointerChain;
+use crate::finding::{Finding, Outcome};
+use crate::state::{AllocationFacts, DeviceFacts};
+use crate::vk_names;
+use crate::vuid;
+use ash::vk;
+
+/// `VUID-VkImportMemoryHostPointerInfoEXT-handleType-parameter`.
+const TYPE_VALUE: Broken = Broken::bit(24);
+/// `VUID-VkImportMemoryHostPointerInfoEXT-handleType-01748`.
+const NOT_A_HOST_TYPE: Broken = Broken::bit(25);
+/// `VUID-VkImportMemoryHostPointerInfoEXT-pHostPointer-01749`.
+const POINTER_MISALIGNED: Broken = Broken::bit(26);
+/// `VUID-VkMemoryAllocateInfo-allocationSize-01745`.
+const SIZE_MISALIGNED: Broken = Broken::bit(27);
+/// `VUID-VkMemoryAllocateInfo-pNext-02806`.
+const DEDICATED: Broken = Broken::bit(28);
+/// `VUID-VkMemoryAllocateInfo-pNext-02805`.
+const DEDICATED_NV: Broken = Broken::bit(29);
+/// `VUID-VkMemoryAllocateInfo-pNext-03332`.
+const CAPTURE_ADDRESS: Broken = Broken::bit(30);
+/// Every bit of this file's rules (clear of `alloc.rs`'s and `export_win32.rs`'s: a test in
+/// `alloc.rs` checks).
+pub const BITS: Broken = Broken(
+    TYPE_VALUE.0
+        | NOT_A_HOST_TYPE.0
+        | POINTER_MISALIGNED.0
+        | SIZE_MISALIGNED.0
+        | DEDICATED.0
+        | DEDICATED_NV.0
+        | CAPTURE_ADDRESS.0,
+);
+
+const STRUCTURE: &str = "pAllocateInfo->pNext<VkImportMemoryHostPointerInfoEXT>";
+
+/// Every host-pointer import rule the allocation breaks (none without the import structure).
+#[inline(always)]
+pub fn evaluate(device: &DeviceFacts, facts: &AllocationFacts, host: &HostPointerChain) -> Broken {
+    let Some((handle_type, pointer)) = host.import() else {
+        return Broken::NONE;
+    };
+    let alignment = device.host_pointer_alignment;
+    let host_pointer = is_one_of(handle_type, HOST_TYPES);
+    Broken::NONE
+        .with(TYPE_VALUE, !is_one_of(handle_type, device.handle_types))
+        .with(NOT_A_HOST_TYPE, !handle_type.is_empty() && !host_pointer)
+        .with(POINTER_MISALIGNED, misaligned(pointer, alignment))
+        .with(
+            SIZE_MISALIGNED,
+            host_pointer && misaligned(facts.size, alignment),
+        )
+        .with(DEDICATED, host_pointer && host.dedicated_khr)
+        .with(DEDICATED_NV, host_pointer && host.dedicated_nv)
+        .with(CAPTURE_ADDRESS, host.capture_address)
+}
+
+/// The findings of the rules in `broken` ([`evaluate`]'s bits; the others are ignored).
+pub fn describe(
+    device: &DeviceFacts,
+    facts: &AllocationFacts,
+    host: &HostPointerChain,
+    broken: Broken,
+    finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
+    outcome: &mut Outcome,
+) {
+    let Some((handle_type, pointer)) = host.import() else {
+        return;
+    };
+    let types = || vk_names::handle_types(handle_type);
+    let alignment = device.host_pointer_alignment.unwrap_or(1);
+    let limit = format!(
+        "VkPhysicalDeviceExternalMemoryHostPropertiesEXT::minImportedHostPointerAlignment \
+         ({alignment})"
+    );
+    if broken.has(TYPE_VALUE) {
+        outcome.push(finding(
+            vuid::IMPORT_HOST_HANDLE_TYPE_PARAM,
+            "pAllocateInfo->pNext<VkImportMemoryHostPointerInfoEXT>.handleType",
+            format!(
+                "vkAllocateMemory(): {STRUCTURE}.handleType is {}, which is not a valid \
+                 VkExternalMemoryHandleTypeFlagBits value on {}: {}.",
+                types(),
+                vk_names::handle(vk::ObjectType::DEVICE, device.handle),
+                vk_names::invalid_handle_types(handle_type, device.handle_types, true)
+            ),
+        ));
+    }
+    if broken.has(NOT_A_HOST_TYPE) {
+        outcome.push(finding(
+            vuid::IMPORT_HOST_HANDLE_TYPE_01748,
+            "pAllocateInfo->pNext<VkImportMemoryHostPointerInfoEXT>.handleType",
+            format!(
+                "vkAllocateMemory(): {STRUCTURE}.handleType is {}; it must be \
+                 VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT or \
+                 VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_MAPPED_FOREIGN_MEMORY_BIT_EXT.",
+                types()
+            ),
+        ));
+    }
+    if broken.has(POINTER_MISALIGNED) {
+        outcome.push(finding(
+            vuid::IMPORT_HOST_POINTER_01749,
+            "pAllocateInfo->pNext<VkImportMemoryHostPointerInfoEXT>.pHostPointer",
+            format!(
+                "vkAllocateMemory(): {STRUCTURE}.pHostPointer is 0x{pointer:x}, which is not a \
+                 multiple of {limit} (it is {} bytes past a multiple).",
+                pointer % alignment
+            ),
+        ));
+    }
+    if broken.has(SIZE_MISALIGNED) {
+        outcome.push(finding(
+            vuid::ALLOC_SIZE_01745,
+            "pAllocateInfo->allocationSize",
+            format!(
+                "vkAllocateMemory(): pAllocateInfo->allocationSize is {}, which is not a \
+                 multiple of {limit}, but the allocation imports a host pointer ({} of \
+                 {STRUCTURE}).",
+                facts.size,
+                types()
+            ),
+        ));
+    }
+    let dedicated = |id, structure: &str| {
+        finding(
+            id,
+            "pAllocateInfo->pNext",
+            format!(
+                "vkAllocateMemory(): the pNext chain has a {structure} that names an image or a \
+                 buffer, but the allocation imports a host pointer ({} of {STRUCTURE}); host \
+                 pointer imports cannot be dedicated allocations.",
+                types()
+            ),
+        )
+    };
+    if broken.has(DEDICATED) {
+        outcome.push(dedicated(
+            vuid::ALLOC_PNEXT_02806,
+            "VkMemoryDedicatedAllocateInfo",
+        ));
+    }
+    if broken.has(DEDICATED_NV) {
+        outcome.push(dedicated(
+            vuid::ALLOC_PNEXT_02805,
+            "VkDedicatedAllocationMemoryAllocateInfoNV",
+        ));
+    }
+    if broken.has(CAPTURE_ADDRESS) {
+        outcome.push(finding(
+            vuid::ALLOC_PNEXT_03332,
+            "pAllocateInfo->pNext<VkMemoryOpaqueCaptureAddressAllocateInfo>.opaqueCaptureAddress",
+            "vkAllocateMemory(): \
+             pAllocateInfo->pNext<VkMemoryOpaqueCaptureAddressAllocateInfo>.opaqueCaptureAddress \
+             is not 0, but the pNext chain has a VkImportMemoryHostPointerInfoEXT: it must be 0."
+                .to_owned(),
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::{AllocateInfoRead, ChainRead};
+    use crate::rules::alloc::check_allocate;
+    use crate::rules::fixtures::{fd_device, not_exported, HOST_POINTER_ALIGNMENT, OPAQUE_FD};
+
+    const HOST_ALLOCATION: vk::ExternalMemoryHandleTypeFlags =
+        vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT;
+    const A: u64 = HOST_POINTER_ALIGNMENT;
+
+    fn ids(device: &DeviceFacts, size: u64, host: HostPointerChain) -> Vec<&'static str> {
+        let facts = AllocationFacts {
+            size,
+            import: host.import().map(|(t, _)| t),
+            ..not_exported()
+        };
+        let chain = ChainRead {
+            host,
+            ..ChainRead::COMPLETE
+        };
+        let outcome = check_allocate(device, &AllocateInfoRead::Valid(facts, chain), false);
+        assert!(!outcome.blocked);
+        outcome.ids()
+    }
+
+    fn import(t: vk::ExternalMemoryHandleTypeFlags, pointer: u64) -> HostPointerChain {
+        HostPointerChain::importing(t, pointer)
+    }
+
+    #[test]
+    fn an_aligned_host_import_is_silent() {
+        assert!(ids(&fd_device(), 2 * A, import(HOST_ALLOCATION, 3 * A)).is_empty());
+        let foreign = vk::ExternalMemoryHandleTypeFlags::HOST_MAPPED_FOREIGN_MEMORY_EXT;
+        assert!(ids(&fd_device(), A, import(foreign, A)).is_empty());
+        // A dedicated structure naming nothing, a zero capture address: allowed.
+        let mut host = import(HOST_ALLOCATION, A);
+        host.capture_address = false;
+        assert!(ids(&fd_device(), A, host).is_empty());
+    }
+
+    #[test]
+    fn another_type_is_01748_and_no_host_pointer_rule() {
+        assert_eq!(
+            ids(&fd_device(), A + 1, import(OPAQUE_FD, A)),
+            [vuid::IMPORT_HOST_HANDLE_TYPE_01748]
+        );
+        assert_eq!(
+            ids(&fd_device(), A, import(HOST_ALLOCATION | OPAQUE_FD, A)),
+            [
+                vuid::IMPORT_HOST_HANDLE_TYPE_PARAM,
+                vuid::IMPORT_HOST_HANDLE_TYPE_01748
+            ]
+        );
+        // 0 is no defined bit, but 01748 is only for a non-zero type.
+        assert_eq!(
+            ids(
+                &fd_device(),
+                A,
+                import(vk::ExternalMemoryHandleTypeFlags::empty(), A)
+            ),
+            [vuid::IMPORT_HOST_HANDLE_TYPE_PARAM]
+        );
+    }
+
+    #[test]
+    fn misalignment_is_judged_only_with_a_known_alignment() {
+        assert_eq!(
+            ids(&fd_device(), A + 4, import(HOST_ALLOCATION, A + 8)),
+            [vuid::IMPORT_HOST_POINTER_01749, vuid::ALLOC_SIZE_01745]
+        );
+        let mut unknown = fd_device();
+        unknown.host_pointer_alignment = None;
+        assert!(ids(&unknown, A + 4, import(HOST_ALLOCATION, A + 8)).is_empty());
+    }
+
+    #[test]
+    fn dedicated_and_capture_address_rules() {
+        let mut host = import(HOST_ALLOCATION, A);
+        host.dedicated_khr = true;
+        host.dedicated_nv = true;
+        host.capture_address = true;
+        assert_eq!(
+            ids(&fd_device(), A, host),
+            [
+                vuid::ALLOC_PNEXT_02806,
+                vuid::ALLOC_PNEXT_02805,
+                vuid::ALLOC_PNEXT_03332
+            ]
+        );
+        // Without a host-pointer import, a dedicated structure is not these rules' business;
+        // the capture-address rule holds for any VkImportMemoryHostPointerInfoEXT.
+        let mut other = import(OPAQUE_FD, A);
+        other.dedicated_khr = true;
+        other.capture_address = true;
+        assert_eq!(
+            ids(&fd_device(), A, other),
+            [vuid::IMPORT_HOST_HANDLE_TYPE_01748, vuid::ALLOC_PNEXT_03332]
+        );
+        let mut none = HostPointerChain::NONE;
+        none.dedicated_khr = true;
+        none.capture_address = true;
+        assert!(ids(&fd_device(), A, none).is_empty());
+    }
+}

@@ -1,0 +1,255 @@
+//! The opaque fds `vkGetMemoryFdKHR` returned in this process, with the allocation each was
+//! exported from, so that an import of one is checked against that allocation
+//! (`VUID-VkMemoryAllocateInfo-allocationSize-01742`, `VUID-VkMemoryDedicatedAllocateInfo-*`).
+//!
+//! **How an fd is recognised.** Not by its number (the app may close it and the number be
+//! reused), and not by its file's identity alone (`fstat`'s device and inode: a driver whose
+//! exports are descriptors of one character device gives every export the same identity). The
+//! layer holds a descriptor of its own of each export's *open file description*
+//! ([`os::hold_open_file`], `F_DUPFD_CLOEXEC`), and an imported fd is the export's exactly when
+//! `kcmp(KCMP_FILE)` says both refer to that open file description ([`os::same_open_file`]):
+//! what `dup`, `dup2`, `fork` and sending the fd over a socket preserve, and what a closed and
+//! reused number, or another file, never has. The file identity only narrows the candidates.
+//!
+//! **What holding costs.** One descriptor per exported memory object (at most [`LIMIT`] in the
+//! process, and all the layer's held descriptors together within
+//! [`os::held_file_budget`], a sixteenth of the soft open-file limit; past it, exports are not
+//! recorded and their imports not checked), numbered high
+//! (see [`os::hold_open_file`]). It is closed when the exporting memory is freed or its device
+//! destroyed: the memory keeps its payload alive until then anyway, so the layer keeps nothing
+//! alive that the app's own objects do not. An import after that is not checked.
+
+use crate::os::{self, FileId, HeldFile};
+use ash::vk;
+use parking_lot::Mutex;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::LazyLock;
+
+/// The most exports held at once in the process.
+pub const LIMIT: usize = 256;
+
+/// The allocation an opaque fd was exported from, as `vkAllocateMemory` was given it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExportOrigin {
+    pub device: u64,
+    pub memory: u64,
+    pub size: vk::DeviceSize,
+    pub memory_type_index: u32,
+    /// The payload was created by that allocation (it imported nothing): only then are its
+    /// size, type and dedicated resource those "specified when the payload was created".
+    pub created_here: bool,
+    /// The image or buffer the allocation was dedicated to, if any.
+    pub dedicated_to: Option<(vk::ObjectType, u64)>,
+    /// The `deviceUUID` of the exporting device's physical device, if the layer knows it.
+    pub device_uuid: Option<[u8; vk::UUID_SIZE]>,
+}
+
+struct Held {
+    file: FileId,
+    held: HeldFile,
+    origin: ExportOrigin,
+}
+
+static EXPORTS: Mutex<Vec<Held>> = Mutex::new(Vec::new());
+/// How many exports are held (written under the lock): a free or an import in a process that
+/// holds none reads only this.
+static HELD: AtomicUsize = AtomicUsize::new(0);
+
+/// Everything this module and `consumed_fds` hold, summed: a `vkFreeMemory` in a process that
+/// holds nothing reads only this.
+static TRACKED: AtomicUsize = AtomicUsize::new(0);
+
+/// Sets one of the counts to `len` (under its own lock), keeping [`TRACKED`] their sum.
+pub(super) fn set_count(count: &AtomicUsize, len: usize) {
+    let old = count.swap(len, Ordering::AcqRel);
+    TRACKED.fetch_add(len.wrapping_sub(old), Ordering::AcqRel);
+}
+
+/// Whether anything of an export, a dedicated allocation or a consumed fd is held.
+#[inline(always)]
+pub fn anything_tracked() -> bool {
+    TRACKED.load(Ordering::Acquire) != 0
+}
+
+/// After `vkGetMemoryFdKHR` returned the opaque fd `fd` for the allocation `origin`: holds its
+/// open file description (once per memory object and open file description).
+/// Only the first export of a memory object is held: a driver gives later exports of it the
+/// same open file description (a `dup` of its own, or of the dma-buf it keeps), and one that
+/// does not only leaves their imports unchecked. So a repeated export makes no system call.
+pub fn remember(origin: ExportOrigin, fd: i32) {
+    let mut exports = EXPORTS.lock();
+    let known = exports
+        .iter()
+        .any(|e| e.origin.memory == origin.memory && e.origin.device == origin.device);
+    if known {
+        let generation = GENERATION.load(Ordering::Acquire);
+        let digest = held_digest(origin.device, origin.memory, generation);
+        LAST_HELD.store(digest, Ordering::Relaxed);
+        return;
+    }
+    if exports.len() >= LIMIT {
+        return;
+    }
+    let Some(file) = os::file_id(fd) else {
+        return;
+    };
+    if let Some(held) = os::hold_open_file(fd) {
+        exports.push(Held { file, held, origin });
+        set_count(&HELD, exports.len());
+    }
+}
+
+/// The image or buffer of each live allocation that was exportable as an opaque fd and
+/// dedicated to one, by (device, memory): what an export of it records.
+#[allow(clippy::type_complexity)]
+static DEDICATED: LazyLock<Mutex<HashMap<(u64, u64), (vk::ObjectType, u64)>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+static DEDICATED_COUNT: AtomicUsize = AtomicUsize::new(0);
+
+/// After `vkAllocateMemory` made `memory`, exportable as an opaque fd, dedicated to `to`.
+pub fn remember_dedicated(device: u64, memory: u64, to: (vk::ObjectType, u64)) {
+    let mut dedicated = DEDICATED.lock();
+    dedicated.insert((device, memory), to);
+    set_count(&DEDICATED_COUNT, dedicated.len());
+}
+
+/// The image or buffer `memory` was dedicated to, if it was exportable as an opaque fd.
+pub fn dedicated_of(device: u64, memory: u64) -> Option<(vk::ObjectType, u64)> {
+    if DEDICATED_COUNT.load(Ordering::Acquire) == 0 {
+        return None;
+    }
+    DEDICATED.lock().get(&(device, memory)).copied()
+}
+
+/// Bumped whenever an export is dropped: a thread's [`is_held`] answer is good while it has not
+/// moved (a freed handle may be reused by a new allocation).
+static GENERATION: AtomicUsize = AtomicUsize::new(0);
+
+/// A digest of the (device, memory, generation) last found held, by any thread: a repeated
+/// export of the same memory takes no lock. Two keys with one digest only make the layer skip
+/// recording an export (its imports then go unchecked): never a finding.
+static LAST_HELD: AtomicU64 = AtomicU64::new(0);
+
+#[inline(always)]
+fn held_digest(device: u64, memory: u64, generation: usize) -> u64 {
+    let key = memory ^ device.rotate_left(29) ^ (generation as u64).rotate_left(47);
+    // Never 0, the digest of nothing held.
+    key.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1
+}
+
+/// Whether an export of `memory` is held, as some thread last saw it with the current
+/// generation (see [`LAST_HELD`]).
+#[inline(always)]
+pub fn is_held(device: u64, memory: u64) -> bool {
+    let generation = GENERATION.load(Ordering::Acquire);
+    LAST_HELD.load(Ordering::Relaxed) == held_digest(device, memory, generation)
+}
+
+/// Drops the exports `drop` selects (closing the layer's descriptors).
+#[cold]
+#[inline(never)]
+fn forget(drop: &dyn Fn(&ExportOrigin) -> bool) {
+    let mut exports = EXPORTS.lock();
+    let before = exports.len();
+    exports.retain(|e| !drop(&e.origin));
+    if exports.len() != before {
+        GENERATION.fetch_add(1, Ordering::AcqRel);
+    }
+    set_count(&HELD, exports.len());
+}
+
+/// The allocation `fd` was exported from, if it refers to the open file description of an
+/// export the layer holds.
+pub fn origin_of(fd: i32) -> Option<ExportOrigin> {
+    if HELD.load(Ordering::Acquire) == 0 {
+        return None;
+    }
+    let file = os::file_id(fd)?;
+    let exports = EXPORTS.lock();
+    exports
+        .iter()
+        .filter(|e| e.file == file)
+        .find(|e| os::same_open_file(e.held.number(), fd) == Some(true))
+        .map(|e| e.origin)
+}
+
+/// Before `vkFreeMemory` of `memory` goes down: closes what the layer holds of its exports.
+#[inline(always)]
+pub fn forget_memory(device: u64, memory: u64) {
+    if HELD.load(Ordering::Acquire) != 0 {
+        forget(&|o| o.device == device && o.memory == memory);
+    }
+    if DEDICATED_COUNT.load(Ordering::Acquire) != 0 {
+        forget_dedicated(device, memory);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn forget_dedicated(device: u64, memory: u64) {
+    let mut dedicated = DEDICATED.lock();
+    dedicated.remove(&(device, memory));
+    set_count(&DEDICATED_COUNT, dedicated.len());
+}
+
+/// At `vkDestroyDevice`: closes what the layer holds of the device's exports.
+pub fn forget_device(device: u64) {
+    forget(&|o| o.device == device);
+    let mut dedicated = DEDICATED.lock();
+    dedicated.retain(|(d, _), _| *d != device);
+    set_count(&DEDICATED_COUNT, dedicated.len());
+}
+
+/// The numbers of the descriptors the layer holds: not the app's, never one of its leaks.
+pub fn held_numbers() -> Vec<i32> {
+    if HELD.load(Ordering::Acquire) == 0 {
+        return Vec::new();
+    }
+    EXPORTS.lock().iter().map(|e| e.held.number()).collect()
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use std::os::fd::AsRawFd;
+
+    fn origin(memory: u64) -> ExportOrigin {
+        ExportOrigin {
+            device: 0xd0d0,
+            memory,
+            size: 4096,
+            memory_type_index: 0,
+            created_here: true,
+            dedicated_to: None,
+            device_uuid: None,
+        }
+    }
+
+    #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "opens files and calls kcmp: system calls Miri isolates"
+    )]
+    fn an_export_is_found_by_its_open_file_description_not_its_number() {
+        let a = std::fs::File::open("/proc/self/exe").expect("open");
+        remember(origin(0x51), a.as_raw_fd());
+        remember(origin(0x51), a.as_raw_fd());
+        // A duplicate is the same open file description.
+        let copy = a.try_clone().expect("dup");
+        assert_eq!(origin_of(copy.as_raw_fd()), Some(origin(0x51)));
+        // The same file opened again is another open file description.
+        let again = std::fs::File::open("/proc/self/exe").expect("open");
+        assert_eq!(origin_of(again.as_raw_fd()), None);
+        // The number closed and reused by another file: not the export.
+        let number = a.as_raw_fd();
+        drop(a);
+        let _reused = std::fs::File::open("/dev/null").expect("open");
+        assert_eq!(origin_of(number), None);
+        // The layer's own descriptor is not one of the low numbers.
+        let held = held_numbers();
+        assert!(held.iter().all(|&n| n > copy.as_raw_fd()), "{held:?}");
+        forget_memory(0xd0d0, 0x51);
+        assert_eq!(origin_of(copy.as_raw_fd()), None);
+    }
+}

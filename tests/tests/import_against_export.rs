@@ -1,0 +1,260 @@
+//! Opaque-fd imports checked against the export they came from, in one process, through the
+//! real loader over lavapipe: `VUID-VkMemoryAllocateInfo-allocationSize-01742` (the size; the
+//! memory type is on the test driver, in test_driver_fd.rs, since lavapipe has one memory type),
+//! `VUID-VkMemoryDedicatedAllocateInfo-image-01878` and `-buffer-01879`. The layer knows an fd by
+//! the open file description vkGetMemoryFdKHR returned, so a duplicate is matched and a closed
+//! and reused number is not.
+//!
+//! Every test reasons about fd numbers, so each holds the binary exclusively.
+
+use ash::vk::{self, Handle};
+use exportcheck_tests::ids::*;
+use exportcheck_tests::{expect, fds, Device, Instance, OPAQUE_FD, SIZE};
+
+/// Exports `memory` as an opaque fd the test now owns.
+#[track_caller]
+fn export(dev: &Device, memory: vk::DeviceMemory) -> i32 {
+    let (r, fd) = dev.get_fd(memory, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    fds::assert_open(fd);
+    fd
+}
+
+/// `vkAllocateMemory` of `size` bytes of memory type 0 importing the opaque fd `fd`, dedicated
+/// to `image` or `buffer` when either is not null.
+fn import(
+    dev: &Device,
+    fd: i32,
+    size: u64,
+    image: vk::Image,
+    buffer: vk::Buffer,
+) -> Result<vk::DeviceMemory, vk::Result> {
+    let mut import = vk::ImportMemoryFdInfoKHR::default()
+        .handle_type(OPAQUE_FD)
+        .fd(fd);
+    let mut dedicated = vk::MemoryDedicatedAllocateInfo::default()
+        .image(image)
+        .buffer(buffer);
+    let mut info = vk::MemoryAllocateInfo::default()
+        .allocation_size(size)
+        .memory_type_index(0)
+        .push_next(&mut import);
+    if image != vk::Image::null() || buffer != vk::Buffer::null() {
+        info = info.push_next(&mut dedicated);
+    }
+    dev.allocate_with(&info)
+}
+
+/// After an import went down: frees the memory if the driver made some (it owns the fd then),
+/// else closes the fd, which is still the test's.
+fn clean_up(dev: &Device, result: Result<vk::DeviceMemory, vk::Result>, fd: i32) {
+    match result {
+        Ok(memory) => dev.free(memory),
+        Err(_) => fds::close_if_open(fd),
+    }
+}
+
+#[test]
+fn an_import_of_another_size_than_the_export_is_01742() {
+    let inst = Instance::exclusive();
+    let dev = inst.fd_device();
+    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let fd = export(&dev, memory);
+    expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
+    let result = import(&dev, fd, SIZE / 2, vk::Image::null(), vk::Buffer::null());
+    let m = expect::one(&inst, ALLOCATE, ALLOC_SIZE_01742);
+    expect::mentions(
+        &m,
+        &[
+            &format!(
+                "imports fd {fd} as VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT; \
+                 vkGetMemoryFdKHR exported it from {}",
+                expect::memory_name(memory)
+            ),
+            &format!("with allocationSize {SIZE}, memoryTypeIndex 0, not dedicated"),
+            &format!(
+                "pAllocateInfo->allocationSize is {}; an import of an opaque fd must give the \
+                 allocationSize the payload was created with ({SIZE})",
+                SIZE / 2
+            ),
+        ],
+    );
+    assert_eq!(
+        expect::object(&m, vk::ObjectType::DEVICE_MEMORY, memory.as_raw()),
+        None
+    );
+    clean_up(&dev, result, fd);
+    dev.free(memory);
+}
+
+#[test]
+fn an_import_of_the_export_s_size_and_type_is_silent_also_through_a_duplicate() {
+    let inst = Instance::exclusive();
+    let dev = inst.fd_device();
+    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let fd = export(&dev, memory);
+    let copy = fds::dup(fd);
+    fds::close(fd);
+    let imported = import(&dev, copy, SIZE, vk::Image::null(), vk::Buffer::null())
+        .expect("import of a duplicate of the exported fd");
+    expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
+    dev.free(imported);
+    dev.free(memory);
+}
+
+#[test]
+fn a_duplicate_of_the_exported_fd_is_recognised() {
+    let inst = Instance::exclusive();
+    let dev = inst.fd_device();
+    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let fd = export(&dev, memory);
+    let copy = fds::dup(fd);
+    fds::close(fd);
+    expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
+    let result = import(&dev, copy, 2 * SIZE, vk::Image::null(), vk::Buffer::null());
+    let m = expect::one(&inst, ALLOCATE, ALLOC_SIZE_01742);
+    expect::mentions(&m, &[&format!("imports fd {copy}")]);
+    clean_up(&dev, result, copy);
+    dev.free(memory);
+}
+
+#[test]
+fn a_closed_and_reused_fd_number_is_not_taken_for_the_export() {
+    let inst = Instance::exclusive();
+    let dev = inst.fd_device();
+    let small = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let number = export(&dev, small);
+    fds::close(number);
+    // The number reused for an export of another allocation: that one is what it is checked
+    // against (the sizes match: silent).
+    let big = dev.allocate(2 * SIZE, Some(OPAQUE_FD));
+    let big_fd = export(&dev, big);
+    fds::dup2(big_fd, number);
+    fds::close(big_fd);
+    let imported = import(
+        &dev,
+        number,
+        2 * SIZE,
+        vk::Image::null(),
+        vk::Buffer::null(),
+    )
+    .expect("import of the second export");
+    expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
+    // An export's number reused for a file that is no export at all: nothing to check it
+    // against (the driver refuses the import).
+    let small_fd = export(&dev, small);
+    let other = std::fs::File::open("/dev/null").expect("open /dev/null");
+    fds::dup2(std::os::fd::AsRawFd::as_raw_fd(&other), small_fd);
+    let result = import(
+        &dev,
+        small_fd,
+        3 * SIZE,
+        vk::Image::null(),
+        vk::Buffer::null(),
+    );
+    expect::silent(&inst, ALLOCATE);
+    clean_up(&dev, result, small_fd);
+    dev.free(imported);
+    dev.free(big);
+    dev.free(small);
+}
+
+#[test]
+fn a_dedicated_import_of_memory_not_dedicated_is_01878_or_01879() {
+    let inst = Instance::exclusive();
+    let dev = inst.fd_device();
+    let image = dev.external_image(vk::ImageUsageFlags::SAMPLED, OPAQUE_FD);
+    let buffer = dev.external_buffer(vk::BufferUsageFlags::TRANSFER_SRC, OPAQUE_FD);
+    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+    for (image, buffer, id, field) in [
+        (
+            image,
+            vk::Buffer::null(),
+            DEDICATED_IMAGE_01878,
+            "pAllocateInfo->pNext<VkMemoryDedicatedAllocateInfo>.image is",
+        ),
+        (
+            vk::Image::null(),
+            buffer,
+            DEDICATED_BUFFER_01879,
+            "pAllocateInfo->pNext<VkMemoryDedicatedAllocateInfo>.buffer is",
+        ),
+    ] {
+        let fd = export(&dev, memory);
+        expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
+        let result = import(&dev, fd, SIZE, image, buffer);
+        let m = expect::one(&inst, ALLOCATE, id);
+        expect::mentions(&m, &[field, "but the imported memory is not a dedicated"]);
+        clean_up(&dev, result, fd);
+    }
+    dev.free(memory);
+    dev.destroy_image(image);
+    dev.destroy_buffer(buffer);
+}
+
+#[test]
+fn a_dedicated_import_of_memory_dedicated_alike_is_silent() {
+    let inst = Instance::exclusive();
+    let dev = inst.fd_device();
+    let usage = vk::ImageUsageFlags::SAMPLED;
+    let (first, second) = (
+        dev.external_image(usage, OPAQUE_FD),
+        dev.external_image(usage, OPAQUE_FD),
+    );
+    let memory = dev
+        .allocate_dedicated(SIZE, OPAQUE_FD, first, vk::Buffer::null())
+        .expect("dedicated allocation");
+    let fd = export(&dev, memory);
+    let imported = import(&dev, fd, SIZE, second, vk::Buffer::null()).expect("dedicated import");
+    expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
+    dev.free(imported);
+    dev.free(memory);
+    dev.destroy_image(first);
+    dev.destroy_image(second);
+}
+
+#[test]
+fn importing_again_an_fd_the_driver_closed_is_00670_not_imported_twice() {
+    // Lavapipe closes an imported fd at once: the number is nobody's, so a second import is
+    // of an fd that is not open (EXPORTCHECK-fd-imported-twice needs a driver that keeps it:
+    // test_driver_fd.rs).
+    let inst = Instance::exclusive();
+    let dev = inst.fd_device();
+    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let fd = export(&dev, memory);
+    let first = dev.import_fd(fd, SIZE).expect("first import");
+    expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
+    // SAFETY: fcntl only reads the descriptor table.
+    assert_eq!(
+        unsafe { libc::fcntl(fd, libc::F_GETFD) },
+        -1,
+        "lavapipe closed it"
+    );
+    let again = dev.import_fd(fd, SIZE);
+    assert!(again.is_err(), "{again:?}");
+    expect::one(&inst, ALLOCATE, IMPORT_FD_HANDLE_TYPE_00670);
+    dev.free(first);
+    dev.free(memory);
+}
+
+#[test]
+fn importing_a_duplicate_made_before_the_first_import_or_a_new_export_is_silent() {
+    let inst = Instance::exclusive();
+    let dev = inst.fd_device();
+    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let fd = export(&dev, memory);
+    let copy = fds::dup(fd);
+    let first = dev.import_fd(fd, SIZE).expect("first import");
+    let second = dev
+        .import_fd(copy, SIZE)
+        .expect("import of the app's duplicate");
+    expect::silent(&inst, ALLOCATE);
+    // After the imported memory is freed, its number may be anyone's: a new export.
+    dev.free(first);
+    let fresh = export(&dev, memory);
+    let third = dev.import_fd(fresh, SIZE).expect("import of a new export");
+    expect::silent_for(&inst, &[ALLOCATE, GET_FD, FREE]);
+    dev.free(third);
+    dev.free(second);
+    dev.free(memory);
+}

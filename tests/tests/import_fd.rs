@@ -1,0 +1,202 @@
+//! Fd imports at vkAllocateMemory (`VkImportMemoryFdInfoKHR`), through the real loader over
+//! lavapipe: the handle type, an fd that is not open, more than one import operation; a valid
+//! import and an ignored structure (handleType 0) are silent. Whatever the driver does with a
+//! bad import, the test cleans up after it (frees what it made, closes what it left).
+
+use ash::vk::{self, Handle};
+use exportcheck_tests::ids::*;
+use exportcheck_tests::{expect, fds, Device, Instance, DMA_BUF, OPAQUE_FD, OPAQUE_WIN32, SIZE};
+
+/// A fresh opaque fd of new exportable memory; the memory is freed (the fd keeps the payload).
+fn exported_fd(inst: &Instance, dev: &Device) -> i32 {
+    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let (r, fd) = dev.get_fd(memory, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    fds::assert_open(fd);
+    dev.free(memory);
+    expect::silent_for(inst, &[ALLOCATE, GET_FD, FREE]);
+    fd
+}
+
+/// `vkAllocateMemory` of SIZE bytes of memory type 0 importing `fd` as `handle_type`, with
+/// `extra` chained after the import structure.
+fn import(
+    dev: &Device,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+    fd: i32,
+    extra: *const std::ffi::c_void,
+) -> Result<vk::DeviceMemory, vk::Result> {
+    let mut import = vk::ImportMemoryFdInfoKHR::default()
+        .handle_type(handle_type)
+        .fd(fd);
+    import.p_next = extra;
+    let mut info = vk::MemoryAllocateInfo::default()
+        .allocation_size(SIZE)
+        .memory_type_index(0);
+    info.p_next = &import as *const _ as *const std::ffi::c_void;
+    dev.allocate_with(&info)
+}
+
+/// After a bad import went down: frees the memory if the driver made some (it then owns the
+/// fd), else closes the fd, which is still the test's.
+fn clean_up(dev: &Device, result: Result<vk::DeviceMemory, vk::Result>, fd: i32) {
+    match result {
+        Ok(memory) => dev.free(memory),
+        Err(_) => fds::close_if_open(fd),
+    }
+}
+
+/// An fd number that is not open: a file opened and closed again.
+fn closed_fd() -> i32 {
+    let file = std::fs::File::open("/dev/null").expect("open /dev/null");
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&file);
+    drop(file);
+    // SAFETY: fcntl only reads the descriptor table.
+    assert_eq!(
+        unsafe { libc::fcntl(fd, libc::F_GETFD) },
+        -1,
+        "fd {fd} is closed"
+    );
+    fd
+}
+
+#[test]
+fn importing_an_exported_opaque_fd_is_silent() {
+    let inst = Instance::new();
+    let dev = inst.fd_device();
+    let fd = exported_fd(&inst, &dev);
+    let memory = import(&dev, OPAQUE_FD, fd, std::ptr::null()).expect("import");
+    expect::silent(&inst, ALLOCATE);
+    dev.free(memory);
+    expect::silent(&inst, FREE);
+}
+
+#[test]
+fn an_import_structure_with_handle_type_0_is_ignored_whatever_its_fd() {
+    let inst = Instance::new();
+    let dev = inst.fd_device();
+    let none = vk::ExternalMemoryHandleTypeFlags::empty();
+    for fd in [-1, closed_fd()] {
+        // The spec makes it a plain allocation; lavapipe 22.3 still tries the import and
+        // refuses it (VK_ERROR_INVALID_EXTERNAL_HANDLE): the driver's business, not a finding.
+        let result = import(&dev, none, fd, std::ptr::null());
+        expect::silent(&inst, ALLOCATE);
+        if let Ok(memory) = result {
+            dev.free(memory);
+        }
+    }
+}
+
+#[test]
+fn a_handle_type_that_is_not_an_fd_type_is_00669() {
+    let inst = Instance::new();
+    let dev = inst.fd_device();
+    let fd = exported_fd(&inst, &dev);
+    let result = import(&dev, OPAQUE_WIN32, fd, std::ptr::null());
+    let m = expect::one(&inst, ALLOCATE, IMPORT_FD_HANDLE_TYPE_00669);
+    expect::mentions(
+        &m,
+        &[
+            "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.handleType is \
+             VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT",
+            "must be VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT or \
+             VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT",
+        ],
+    );
+    // The finding names the device (unnamed: no debug name).
+    assert_eq!(
+        expect::object(&m, vk::ObjectType::DEVICE, dev.handle().as_raw()),
+        None
+    );
+    clean_up(&dev, result, fd);
+}
+
+#[test]
+fn an_undefined_or_multi_bit_handle_type_is_parameter_and_00669() {
+    let inst = Instance::new();
+    let dev = inst.fd_device();
+    for (handle_type, says) in [
+        (
+            vk::ExternalMemoryHandleTypeFlags::from_raw(1 << 30),
+            "0x40000000 is not a VkExternalMemoryHandleTypeFlagBits value",
+        ),
+        (
+            OPAQUE_FD | OPAQUE_WIN32,
+            "it has more than one bit, and must be a single value",
+        ),
+    ] {
+        let fd = exported_fd(&inst, &dev);
+        let result = import(&dev, handle_type, fd, std::ptr::null());
+        let messages = expect::only(
+            &inst,
+            ALLOCATE,
+            &[IMPORT_FD_HANDLE_TYPE_PARAM, IMPORT_FD_HANDLE_TYPE_00669],
+        );
+        expect::mentions(&messages[0], &[says]);
+        clean_up(&dev, result, fd);
+    }
+}
+
+#[test]
+fn dma_buf_on_a_device_without_its_extension_is_parameter() {
+    // Lavapipe 22.3 has no VK_EXT_external_memory_dma_buf: DMA_BUF is an fd type, but not a
+    // valid value on this device.
+    let inst = Instance::new();
+    let dev = inst.fd_device();
+    let fd = exported_fd(&inst, &dev);
+    let result = import(&dev, DMA_BUF, fd, std::ptr::null());
+    let m = expect::one(&inst, ALLOCATE, IMPORT_FD_HANDLE_TYPE_PARAM);
+    expect::mentions(
+        &m,
+        &["VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT belongs to \
+           VK_EXT_external_memory_dma_buf, which the device was created without"],
+    );
+    clean_up(&dev, result, fd);
+}
+
+#[test]
+fn a_closed_or_negative_fd_is_00670() {
+    let inst = Instance::new();
+    let dev = inst.fd_device();
+    for (fd, says) in [
+        (
+            closed_fd(),
+            "is not an open file descriptor in this process",
+        ),
+        (-1, "(-1) is negative, so it is no file descriptor"),
+    ] {
+        let result = import(&dev, OPAQUE_FD, fd, std::ptr::null());
+        let m = expect::one(&inst, ALLOCATE, IMPORT_FD_HANDLE_TYPE_00670);
+        expect::mentions(
+            &m,
+            &[
+                "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd",
+                says,
+                "with handleType VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT it must be a \
+                 valid handle of that type",
+            ],
+        );
+        // The call went down as the app made it; the driver refuses it.
+        assert!(result.is_err(), "{result:?}");
+    }
+}
+
+#[test]
+fn two_import_operations_are_06657() {
+    let inst = Instance::new();
+    let dev = inst.fd_device();
+    let fd = exported_fd(&inst, &dev);
+    // A second import structure with a handle type: a Zircon VMO import (lavapipe ignores it).
+    let zircon = vk::ImportMemoryZirconHandleInfoFUCHSIA::default()
+        .handle_type(vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA);
+    let result = import(&dev, OPAQUE_FD, fd, &zircon as *const _ as *const _);
+    let m = expect::one(&inst, ALLOCATE, ALLOC_NONE_06657);
+    expect::mentions(&m, &["defines 2 import operations"]);
+    clean_up(&dev, result, fd);
+    // The same chain with the Zircon structure's handleType 0 defines one import: silent.
+    let fd = exported_fd(&inst, &dev);
+    let ignored = vk::ImportMemoryZirconHandleInfoFUCHSIA::default();
+    let memory = import(&dev, OPAQUE_FD, fd, &ignored as *const _ as *const _).expect("import");
+    expect::silent(&inst, ALLOCATE);
+    dev.free(memory);
+}

@@ -1,0 +1,71 @@
+//! `VUID-VkImportMemoryFdInfoKHR-fd-00668` ("The memory from which fd was exported must have
+//! been created on the same underlying physical device as device"), end to end with two drivers
+//! in one instance: lavapipe and the project's test driver, two physical devices with different
+//! `deviceUUID`s. An opaque fd exported from lavapipe memory and imported on the test driver's
+//! device is reported; imported on a lavapipe device it is silent.
+
+use ash::vk;
+use exportcheck_tests::env::Driver;
+use exportcheck_tests::ids::*;
+use exportcheck_tests::{expect, fds, Device, Instance, Options, OPAQUE_FD, SIZE};
+
+/// An instance over both drivers, and a device with VK_KHR_external_memory_fd on each:
+/// (lavapipe, test driver).
+fn two_devices(inst: &Instance) -> (Device, Device) {
+    let all = inst.physical_devices();
+    let find = |test_driver: bool| {
+        all.iter()
+            .find(|(_, name)| (name == "exportcheck test driver") == test_driver)
+            .unwrap_or_else(|| panic!("both drivers' physical devices: {all:?}"))
+            .0
+    };
+    let fd = [ash::khr::external_memory_fd::NAME];
+    (
+        inst.device_on(find(false), &fd, false),
+        inst.device_on(find(true), &fd, false),
+    )
+}
+
+/// `vkAllocateMemory` on `dev` of SIZE bytes of memory type 0 importing the opaque fd `fd`.
+fn import(dev: &Device, fd: i32) -> Result<vk::DeviceMemory, vk::Result> {
+    dev.import_fd(fd, SIZE)
+}
+
+#[test]
+fn an_opaque_fd_imported_on_another_physical_device_is_00668() {
+    let inst = Instance::exclusive_with(Options {
+        driver: Driver::LavapipeAndTestDriver,
+        ..Options::default()
+    });
+    let (lavapipe, test_driver) = two_devices(&inst);
+    let memory = lavapipe.allocate(SIZE, Some(OPAQUE_FD));
+    let (r, fd) = lavapipe.get_fd(memory, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
+    // The test driver takes any memfd: the import goes down as the app made it, and succeeds.
+    let copy = fds::dup(fd);
+    let imported = import(&test_driver, copy).expect("the test driver imports a memfd");
+    let m = expect::one(&inst, ALLOCATE, IMPORT_FD_00668);
+    expect::mentions(
+        &m,
+        &[
+            &format!(
+                "vkGetMemoryFdKHR exported it from {} (allocated on {}",
+                expect::memory_name(memory),
+                expect::device_name(&lavapipe)
+            ),
+            "That memory was created on a physical device with deviceUUID",
+            &format!(
+                "but {} is of a physical device with deviceUUID",
+                expect::device_name(&test_driver)
+            ),
+            "an opaque fd must be imported on the same physical device it was exported from",
+        ],
+    );
+    test_driver.free(imported);
+    // On the physical device it came from: silent.
+    let same = import(&lavapipe, fd).expect("lavapipe imports its own export");
+    expect::silent(&inst, ALLOCATE);
+    lavapipe.free(same);
+    lavapipe.free(memory);
+}
