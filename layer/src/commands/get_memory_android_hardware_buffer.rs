@@ -64,8 +64,6 @@ impl ExportEntry for GetMemoryAndroidHardwareBuffer {
         (info, p_buffer.is_null())
     }
 
-    const REMEMBERS_EARLIER_CALLS: bool = true;
-
     #[inline(always)]
     fn evaluate_history(state: &DeviceState, _: &InfoFields, memory: &MemoryRecord) -> Broken {
         let image = state.unbound_dedicated_images.image_of(memory.memory);

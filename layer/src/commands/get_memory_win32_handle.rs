@@ -27,8 +27,6 @@ impl ExportEntry for GetMemoryWin32Handle {
         (info, p_handle.is_null())
     }
 
-    const REMEMBERS_EARLIER_CALLS: bool = true;
-
     #[inline(always)]
     fn evaluate_history(state: &DeviceState, info: &InfoFields, memory: &MemoryRecord) -> Broken {
         win32_khr::evaluate_history(info, state.nt_handle_exports.of(memory.memory))

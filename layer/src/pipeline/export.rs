@@ -34,10 +34,6 @@ pub trait ExportEntry {
     /// contract allows.
     unsafe fn read(args: &Self::Args) -> (StructArg<InfoFields>, bool);
 
-    /// Whether the command has rules about earlier calls ([`ExportEntry::evaluate_history`]):
-    /// the others pay nothing for them.
-    const REMEMBERS_EARLIER_CALLS: bool = false;
-
     /// The command's rules about earlier calls, on live memory of the device: what `state`
     /// remembers of them, judged by the command's rules (their findings are written by its
     /// `describe_values` like the others', or by [`ExportEntry::describe_history`] when they
@@ -170,13 +166,13 @@ pub unsafe fn run<E: ExportEntry>(device: vk::Device, args: E::Args) -> vk::Resu
                     StructArg::Valid(fields) => lookup(state, fields.memory, memo),
                     _ => MemoryLookup::Null,
                 };
-                let mut broken = evaluate_parts(cmd, &state.facts, &info, output_null, &memory);
-                if E::REMEMBERS_EARLIER_CALLS {
-                    if let (StructArg::Valid(fields), MemoryLookup::Live(record)) = (&info, &memory)
-                    {
-                        broken = broken.and(E::evaluate_history(state, fields, record));
+                let broken = match (&info, &memory) {
+                    (StructArg::Valid(fields), MemoryLookup::Live(record)) => {
+                        evaluate_parts(cmd, &state.facts, &info, output_null, &memory)
+                            .and(E::evaluate_history(state, fields, record))
                     }
-                }
+                    _ => evaluate_parts(cmd, &state.facts, &info, output_null, &memory),
+                };
                 let mut valid_call = true;
                 if !broken.is_empty() || fault_injection::injecting_panics() {
                     match judge::<E>(state, (&info, output_null, &memory), broken) {
@@ -243,7 +239,7 @@ fn judge<E: ExportEntry>(
     };
     let outcome = boundary::contain(cmd.name, || {
         let mut outcome = describe(cmd, &state.facts, &call, broken);
-        if let (true, MemoryLookup::Live(record)) = (E::REMEMBERS_EARLIER_CALLS, memory) {
+        if let MemoryLookup::Live(record) = memory {
             E::describe_history(state, record, broken, &mut outcome);
         }
         outcome

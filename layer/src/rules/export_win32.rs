@@ -32,17 +32,16 @@ pub const BITS: Broken = Broken(WITHOUT_OPAQUE_WIN32.0 | UNAVAILABLE.0);
 /// The rules the chain's `VkExportMemoryWin32HandleInfoKHR` breaks (none without one).
 #[inline(always)]
 pub fn evaluate(device: &DeviceFacts, facts: &AllocationFacts, chain: &ChainRead) -> Broken {
-    let present = chain.export_win32;
+    if !chain.export_win32 {
+        return Broken::NONE;
+    }
     let opaque_win32 = vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32;
     Broken::NONE
         .with(
             WITHOUT_OPAQUE_WIN32,
-            present & facts.export.is_some_and(|t| !t.contains(opaque_win32)),
+            facts.export.is_some_and(|t| !t.contains(opaque_win32)),
         )
-        .with(
-            UNAVAILABLE,
-            present & !device.extensions.khr_external_memory_win32,
-        )
+        .with(UNAVAILABLE, !device.extensions.khr_external_memory_win32)
 }
 
 /// The findings of the rules of [`evaluate`] in `broken`; `finding` makes one of
