@@ -235,3 +235,65 @@ fn android_hardware_buffers_round_trip_and_foreign_ones_are_refused() {
     destroy_device(&device);
     destroy_instance(&instance);
 }
+
+#[test]
+fn misbehaving_modes_return_null_handles_with_success() {
+    let config = r#"{"misbehave": {"null_win32_handle_khr": true, "invalid_zircon_handle": true,
+        "null_android_hardware_buffer": true}}"#;
+    let instance = create_instance(Some(config)).expect("instance");
+    let device = create_device(
+        &instance,
+        &[
+            "VK_KHR_external_memory",
+            "VK_KHR_external_memory_win32",
+            "VK_FUCHSIA_external_memory",
+            "VK_ANDROID_external_memory_android_hardware_buffer",
+        ],
+        false,
+    )
+    .expect("device");
+    let all =
+        Types::OPAQUE_WIN32 | Types::ZIRCON_VMO_FUCHSIA | Types::ANDROID_HARDWARE_BUFFER_ANDROID;
+    let memory = exporting(&device, all);
+    let win32 = device_fn!(
+        &instance,
+        &device,
+        "vkGetMemoryWin32HandleKHR",
+        vk::PFN_vkGetMemoryWin32HandleKHR
+    );
+    let zircon = device_fn!(
+        &instance,
+        &device,
+        "vkGetMemoryZirconHandleFUCHSIA",
+        vk::PFN_vkGetMemoryZirconHandleFUCHSIA
+    );
+    let ahb = device_fn!(
+        &instance,
+        &device,
+        "vkGetMemoryAndroidHardwareBufferANDROID",
+        vk::PFN_vkGetMemoryAndroidHardwareBufferANDROID
+    );
+    let info = vk::MemoryGetWin32HandleInfoKHR::default()
+        .memory(memory)
+        .handle_type(Types::OPAQUE_WIN32);
+    let mut handle: vk::HANDLE = 1;
+    // SAFETY: valid arguments.
+    let r = unsafe { win32(device.handle(), &info, &mut handle) };
+    assert_eq!((r, handle), (vk::Result::SUCCESS, 0));
+    let info = vk::MemoryGetZirconHandleInfoFUCHSIA::default()
+        .memory(memory)
+        .handle_type(Types::ZIRCON_VMO_FUCHSIA);
+    let mut handle = 1;
+    // SAFETY: valid arguments.
+    let r = unsafe { zircon(device.handle(), &info, &mut handle) };
+    assert_eq!((r, handle), (vk::Result::SUCCESS, 0));
+    let info = vk::MemoryGetAndroidHardwareBufferInfoANDROID::default().memory(memory);
+    let mut buffer = 0x5e5e_usize as *mut c_void;
+    // SAFETY: valid arguments.
+    let r = unsafe { ahb(device.handle(), &info, &mut buffer) };
+    assert_eq!((r, buffer), (vk::Result::SUCCESS, std::ptr::null_mut()));
+    // SAFETY: destroying what was created.
+    unsafe { device.free_memory(memory, None) };
+    destroy_device(&device);
+    destroy_instance(&instance);
+}
