@@ -99,12 +99,14 @@ pub fn same_open_file(_a: i32, _b: i32) -> Option<bool> {
 }
 
 /// How many descriptors the layer holds at once ([`HeldFile`]s alive), in the whole process.
+#[cfg(unix)]
 static HELD_FILES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// The most descriptors the layer holds at once with a soft open-file limit of `soft`: one
 /// sixteenth of it (64 of the usual 1024), never more than 512. Every one of them counts against
 /// the app's own limit, so the layer takes a small share and, past it, checks less (an export it
 /// does not hold leaves its imports unchecked) rather than make the app run out of descriptors.
+#[cfg(unix)]
 pub fn held_file_budget(soft: u64) -> usize {
     usize::try_from(soft / 16).unwrap_or(usize::MAX).min(512)
 }
@@ -231,6 +233,7 @@ fn fallback_fd_numbers() -> Vec<i32> {
 mod tests {
     use super::*;
 
+    #[cfg(unix)]
     #[test]
     fn the_layer_holds_a_sixteenth_of_the_soft_limit_at_most_512() {
         assert_eq!(held_file_budget(1024), 64);
