@@ -15,6 +15,8 @@ const COMMAND_ORDER: &[&str] = &[
     "vkGetMemoryFdPropertiesKHR",
     "vkGetMemoryHostPointerPropertiesEXT",
     "vkGetMemoryMetalHandlePropertiesEXT",
+    "vkGetMemoryWin32HandlePropertiesKHR",
+    "vkGetMemoryZirconHandlePropertiesFUCHSIA",
     "vkAllocateMemory",
     "vkFreeMemory",
     "*",

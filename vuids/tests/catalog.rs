@@ -99,6 +99,22 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-vkGetMemoryMetalHandlePropertiesEXT-pMemoryMetalHandleProperties-parameter",
     "VUID-VkMemoryMetalHandlePropertiesEXT-sType-sType",
     "VUID-VkMemoryMetalHandlePropertiesEXT-pNext-pNext",
+    // vkGetMemoryWin32HandlePropertiesKHR
+    "VUID-vkGetMemoryWin32HandlePropertiesKHR-device-parameter",
+    "VUID-vkGetMemoryWin32HandlePropertiesKHR-handle-00665",
+    "VUID-vkGetMemoryWin32HandlePropertiesKHR-handleType-00666",
+    "VUID-vkGetMemoryWin32HandlePropertiesKHR-handleType-parameter",
+    "VUID-vkGetMemoryWin32HandlePropertiesKHR-pMemoryWin32HandleProperties-parameter",
+    "VUID-VkMemoryWin32HandlePropertiesKHR-sType-sType",
+    "VUID-VkMemoryWin32HandlePropertiesKHR-pNext-pNext",
+    // vkGetMemoryZirconHandlePropertiesFUCHSIA
+    "VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-device-parameter",
+    "VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-handleType-04773",
+    "VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-zirconHandle-04774",
+    "VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-handleType-parameter",
+    "VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-pMemoryZirconHandleProperties-parameter",
+    "VUID-VkMemoryZirconHandlePropertiesFUCHSIA-sType-sType",
+    "VUID-VkMemoryZirconHandlePropertiesFUCHSIA-pNext-pNext",
     // vkAllocateMemory / vkFreeMemory
     "VUID-VkMemoryAllocateInfo-pNext-00640",
     "VUID-VkMemoryAllocateInfo-sType-unique",
@@ -372,7 +388,7 @@ fn device_parameter_vuids_explain_the_loader_trampoline() {
         assert_eq!(e.note.as_deref(), Some(DEVICE_PARAMETER_NOTE), "{}", e.id);
         assert_ne!(e.e2e, E2e::UnitOnly, "{}", e.id);
     }
-    assert_eq!(count, 12);
+    assert_eq!(count, 14);
 }
 
 /// The project's copy of the reference registry is the one the project was given beside it

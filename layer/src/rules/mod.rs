@@ -24,7 +24,9 @@ pub mod rdma;
 pub mod resource_export;
 pub mod win32_khr;
 pub mod win32_nv;
+pub mod win32_properties;
 pub mod zircon;
+pub mod zircon_properties;
 
 #[cfg(test)]
 mod evaluate_tests;
