@@ -101,6 +101,8 @@ pub struct DeviceDispatch {
     pub get_memory_win32_handle_properties: Option<vk::PFN_vkGetMemoryWin32HandlePropertiesKHR>,
     pub get_memory_zircon_handle_properties:
         Option<vk::PFN_vkGetMemoryZirconHandlePropertiesFUCHSIA>,
+    pub get_android_hardware_buffer_properties:
+        Option<vk::PFN_vkGetAndroidHardwareBufferPropertiesANDROID>,
     pub get_memory_android_hardware_buffer: Option<vk::PFN_vkGetMemoryAndroidHardwareBufferANDROID>,
     pub get_memory_metal_handle: Option<PfnGetMemoryMetalHandleEXT>,
     pub get_memory_metal_handle_properties: Option<PfnGetMemoryMetalHandlePropertiesEXT>,
@@ -144,6 +146,9 @@ impl DeviceDispatch {
                 )),
                 get_memory_zircon_handle_properties: cast(get(
                     c"vkGetMemoryZirconHandlePropertiesFUCHSIA",
+                )),
+                get_android_hardware_buffer_properties: cast(get(
+                    c"vkGetAndroidHardwareBufferPropertiesANDROID",
                 )),
                 get_memory_android_hardware_buffer: cast(get(
                     c"vkGetMemoryAndroidHardwareBufferANDROID",

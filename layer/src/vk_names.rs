@@ -224,6 +224,9 @@ pub fn structure_type(value: vk::StructureType) -> String {
         vk::StructureType::MEMORY_ZIRCON_HANDLE_PROPERTIES_FUCHSIA => {
             "VK_STRUCTURE_TYPE_MEMORY_ZIRCON_HANDLE_PROPERTIES_FUCHSIA"
         }
+        vk::StructureType::ANDROID_HARDWARE_BUFFER_PROPERTIES_ANDROID => {
+            "VK_STRUCTURE_TYPE_ANDROID_HARDWARE_BUFFER_PROPERTIES_ANDROID"
+        }
         _ => return format!("{} (VkStructureType {})", value.as_raw(), value.as_raw()),
     };
     name.to_owned()

@@ -159,6 +159,20 @@ pub const ZIRCON_PROPS_OUTPUT_PARAM: &str =
 pub const ZIRCON_PROPS_STYPE: &str = "VUID-VkMemoryZirconHandlePropertiesFUCHSIA-sType-sType";
 pub const ZIRCON_PROPS_PNEXT: &str = "VUID-VkMemoryZirconHandlePropertiesFUCHSIA-pNext-pNext";
 
+// vkGetAndroidHardwareBufferPropertiesANDROID (VK_ANDROID_external_memory_android_hardware_buffer)
+pub const AHB_PROPS_DEVICE_PARAM: &str =
+    "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-device-parameter";
+pub const AHB_PROPS_BUFFER_PARAM: &str =
+    "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-buffer-parameter";
+pub const AHB_PROPS_OUTPUT_PARAM: &str =
+    "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-pProperties-parameter";
+/// The spec's `VUID-VkAndroidHardwareBufferPropertiesANDROID-sType-sType` is outside the
+/// reference registry of the sharing surface: the layer's own ID.
+pub const AHB_PROPS_WRONG_STYPE: &str = "EXPORTCHECK-ahb-properties-wrong-stype";
+/// The output structure's pNext chain loops (the spec's `-sType-unique` of the structure is
+/// outside the reference registry): the layer's own ID.
+pub const AHB_PROPS_CHAIN_LOOPS: &str = "EXPORTCHECK-ahb-properties-chain-loops";
+
 // Host-pointer imports (VK_EXT_external_memory_host), at vkAllocateMemory
 pub const IMPORT_HOST_HANDLE_TYPE_PARAM: &str =
     "VUID-VkImportMemoryHostPointerInfoEXT-handleType-parameter";
@@ -333,6 +347,11 @@ pub const ALL: &[&str] = &[
     ZIRCON_PROPS_OUTPUT_PARAM,
     ZIRCON_PROPS_STYPE,
     ZIRCON_PROPS_PNEXT,
+    AHB_PROPS_DEVICE_PARAM,
+    AHB_PROPS_BUFFER_PARAM,
+    AHB_PROPS_OUTPUT_PARAM,
+    AHB_PROPS_WRONG_STYPE,
+    AHB_PROPS_CHAIN_LOOPS,
     IMPORT_HOST_HANDLE_TYPE_PARAM,
     IMPORT_HOST_HANDLE_TYPE_01748,
     IMPORT_HOST_POINTER_01749,

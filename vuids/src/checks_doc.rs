@@ -17,6 +17,7 @@ const COMMAND_ORDER: &[&str] = &[
     "vkGetMemoryMetalHandlePropertiesEXT",
     "vkGetMemoryWin32HandlePropertiesKHR",
     "vkGetMemoryZirconHandlePropertiesFUCHSIA",
+    "vkGetAndroidHardwareBufferPropertiesANDROID",
     "vkAllocateMemory",
     "vkFreeMemory",
     "*",

@@ -115,6 +115,10 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-pMemoryZirconHandleProperties-parameter",
     "VUID-VkMemoryZirconHandlePropertiesFUCHSIA-sType-sType",
     "VUID-VkMemoryZirconHandlePropertiesFUCHSIA-pNext-pNext",
+    // vkGetAndroidHardwareBufferPropertiesANDROID
+    "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-device-parameter",
+    "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-buffer-parameter",
+    "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-pProperties-parameter",
     // vkAllocateMemory / vkFreeMemory
     "VUID-VkMemoryAllocateInfo-pNext-00640",
     "VUID-VkMemoryAllocateInfo-sType-unique",
@@ -174,6 +178,8 @@ const EXPECTED_IDS: &[&str] = &[
     "EXPORTCHECK-driver-null-metal-handle",
     "EXPORTCHECK-exported-fd-leaked",
     "EXPORTCHECK-fd-imported-twice",
+    "EXPORTCHECK-ahb-properties-wrong-stype",
+    "EXPORTCHECK-ahb-properties-chain-loops",
 ];
 
 const DEVICE_PARAMETER_NOTE: &str = "A garbage VkDevice passed to the loader's trampoline (a \
@@ -388,7 +394,7 @@ fn device_parameter_vuids_explain_the_loader_trampoline() {
         assert_eq!(e.note.as_deref(), Some(DEVICE_PARAMETER_NOTE), "{}", e.id);
         assert_ne!(e.e2e, E2e::UnitOnly, "{}", e.id);
     }
-    assert_eq!(count, 14);
+    assert_eq!(count, 15);
 }
 
 /// The project's copy of the reference registry is the one the project was given beside it

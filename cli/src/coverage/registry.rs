@@ -38,6 +38,7 @@ pub const SCOPE: &[&str] = &[
     "VkMemoryWin32HandlePropertiesKHR",
     "vkGetMemoryZirconHandlePropertiesFUCHSIA",
     "VkMemoryZirconHandlePropertiesFUCHSIA",
+    "vkGetAndroidHardwareBufferPropertiesANDROID",
 ];
 
 /// The command whose positive tests cover a registry key's VUIDs: a command is its own; a

@@ -5,6 +5,7 @@
 pub mod dedicated;
 pub mod device;
 pub mod fd_leaks;
+pub mod get_android_hardware_buffer_properties;
 pub mod get_memory_android_hardware_buffer;
 pub mod get_memory_fd;
 pub mod get_memory_fd_properties;

@@ -102,6 +102,7 @@ mod tests {
             handle: 5,
             handle_open: open,
             output: StructArg::Valid(false),
+            output_loops: false,
         }
     }
 

@@ -125,6 +125,7 @@ mod tests {
             handle: address as i64,
             handle_open: None,
             output: StructArg::Valid(false),
+            output_loops: false,
         }
     }
 

@@ -103,6 +103,7 @@ mod tests {
             handle,
             handle_open: None,
             output: StructArg::Valid(false),
+            output_loops: false,
         }
     }
 

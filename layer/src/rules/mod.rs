@@ -4,6 +4,7 @@
 
 pub mod alloc;
 pub mod android_hardware_buffer;
+pub mod android_hardware_buffer_properties;
 pub mod common;
 pub mod dedicated;
 pub mod driver_contract;

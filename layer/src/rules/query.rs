@@ -1,5 +1,7 @@
 //! What every handle-property query shares (`vkGetMemoryFdPropertiesKHR`,
-//! `vkGetMemoryHostPointerPropertiesEXT`, `vkGetMemoryMetalHandlePropertiesEXT`): its descriptor
+//! `vkGetMemoryHostPointerPropertiesEXT`, `vkGetMemoryMetalHandlePropertiesEXT`,
+//! `vkGetMemoryWin32HandlePropertiesKHR`, `vkGetMemoryZirconHandlePropertiesFUCHSIA`,
+//! `vkGetAndroidHardwareBufferPropertiesANDROID`): its descriptor
 //! ([`QueryCommand`]), its arguments ([`QueryCall`]), and the structural rules (the extension,
 //! the output structure's pointer, `sType` and `pNext`, the handle-type value).
 //!
@@ -66,6 +68,9 @@ pub struct QueryCall {
     /// is not an open descriptor; `None` when nothing was asked or the OS cannot tell.
     pub handle_open: Option<bool>,
     pub output: OutputArg,
+    /// The output structure's `pNext` chain loops back on itself. Walked only for an output
+    /// structure that others extend (the driver walks that chain to fill it); `false` otherwise.
+    pub output_loops: bool,
 }
 
 impl QueryCall {
