@@ -198,3 +198,38 @@ fn an_unknown_device_is_blocked() {
     );
     drop(dev);
 }
+
+#[test]
+fn without_the_extension_only_the_extension_is_reported() {
+    // A device without the extension: the command is not the layer's there, but a pointer
+    // fetched for another device reaches it. The query has no handleType, so the handle type it
+    // is about being unknown to that device is no -parameter finding.
+    let inst = exclusive(None);
+    let dev = android_device(&inst);
+    let plain_dev = inst.device(&[ash::khr::external_memory::NAME]);
+    let buffer = exported(&dev);
+    let mut out = properties();
+    let r = call_on(&inst, &dev, &plain_dev, buffer, &mut out);
+    // Reported and passed on, but the next layer has no such command on this device.
+    assert_eq!(r, vk::Result::ERROR_EXTENSION_NOT_PRESENT);
+    assert_eq!(out.memory_type_bits, UNWRITTEN, "nothing written");
+    let m = expect::one(&inst, CMD, "EXPORTCHECK-extension-not-enabled");
+    expect::mentions(
+        &m,
+        &["which was created without VK_ANDROID_external_memory_android_hardware_buffer"],
+    );
+    drop(plain_dev);
+    drop(dev);
+}
+
+/// The query fetched for `fetched_for`, called on `called_on`.
+fn call_on(
+    inst: &Instance,
+    fetched_for: &Device,
+    called_on: &Device,
+    buffer: *const vk::AHardwareBuffer,
+    out: *mut Properties,
+) -> vk::Result {
+    // SAFETY: a live output structure; the device lacks the extension (the point of the test).
+    unsafe { query(inst, fetched_for)(called_on.handle(), buffer, out) }
+}
