@@ -98,6 +98,11 @@ pub struct DeviceDispatch {
     pub get_memory_win32_handle_nv: Option<vk::PFN_vkGetMemoryWin32HandleNV>,
     pub get_memory_win32_handle: Option<vk::PFN_vkGetMemoryWin32HandleKHR>,
     pub get_memory_zircon_handle: Option<vk::PFN_vkGetMemoryZirconHandleFUCHSIA>,
+    pub get_memory_win32_handle_properties: Option<vk::PFN_vkGetMemoryWin32HandlePropertiesKHR>,
+    pub get_memory_zircon_handle_properties:
+        Option<vk::PFN_vkGetMemoryZirconHandlePropertiesFUCHSIA>,
+    pub get_android_hardware_buffer_properties:
+        Option<vk::PFN_vkGetAndroidHardwareBufferPropertiesANDROID>,
     pub get_memory_android_hardware_buffer: Option<vk::PFN_vkGetMemoryAndroidHardwareBufferANDROID>,
     pub get_memory_metal_handle: Option<PfnGetMemoryMetalHandleEXT>,
     pub get_memory_metal_handle_properties: Option<PfnGetMemoryMetalHandlePropertiesEXT>,
@@ -136,6 +141,15 @@ impl DeviceDispatch {
                 get_memory_win32_handle_nv: cast(get(c"vkGetMemoryWin32HandleNV")),
                 get_memory_win32_handle: cast(get(c"vkGetMemoryWin32HandleKHR")),
                 get_memory_zircon_handle: cast(get(c"vkGetMemoryZirconHandleFUCHSIA")),
+                get_memory_win32_handle_properties: cast(get(
+                    c"vkGetMemoryWin32HandlePropertiesKHR",
+                )),
+                get_memory_zircon_handle_properties: cast(get(
+                    c"vkGetMemoryZirconHandlePropertiesFUCHSIA",
+                )),
+                get_android_hardware_buffer_properties: cast(get(
+                    c"vkGetAndroidHardwareBufferPropertiesANDROID",
+                )),
                 get_memory_android_hardware_buffer: cast(get(
                     c"vkGetMemoryAndroidHardwareBufferANDROID",
                 )),

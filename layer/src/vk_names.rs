@@ -218,6 +218,15 @@ pub fn structure_type(value: vk::StructureType) -> String {
         vk::StructureType::MEMORY_GET_ANDROID_HARDWARE_BUFFER_INFO_ANDROID => {
             "VK_STRUCTURE_TYPE_MEMORY_GET_ANDROID_HARDWARE_BUFFER_INFO_ANDROID"
         }
+        vk::StructureType::MEMORY_WIN32_HANDLE_PROPERTIES_KHR => {
+            "VK_STRUCTURE_TYPE_MEMORY_WIN32_HANDLE_PROPERTIES_KHR"
+        }
+        vk::StructureType::MEMORY_ZIRCON_HANDLE_PROPERTIES_FUCHSIA => {
+            "VK_STRUCTURE_TYPE_MEMORY_ZIRCON_HANDLE_PROPERTIES_FUCHSIA"
+        }
+        vk::StructureType::ANDROID_HARDWARE_BUFFER_PROPERTIES_ANDROID => {
+            "VK_STRUCTURE_TYPE_ANDROID_HARDWARE_BUFFER_PROPERTIES_ANDROID"
+        }
         _ => return format!("{} (VkStructureType {})", value.as_raw(), value.as_raw()),
     };
     name.to_owned()

@@ -132,6 +132,47 @@ pub const METAL_PROPS_OUTPUT_PARAM: &str =
 pub const METAL_PROPS_STYPE: &str = "VUID-VkMemoryMetalHandlePropertiesEXT-sType-sType";
 pub const METAL_PROPS_PNEXT: &str = "VUID-VkMemoryMetalHandlePropertiesEXT-pNext-pNext";
 
+// vkGetMemoryWin32HandlePropertiesKHR (VK_KHR_external_memory_win32)
+pub const WIN32_PROPS_DEVICE_PARAM: &str =
+    "VUID-vkGetMemoryWin32HandlePropertiesKHR-device-parameter";
+pub const WIN32_PROPS_HANDLE_00665: &str = "VUID-vkGetMemoryWin32HandlePropertiesKHR-handle-00665";
+pub const WIN32_PROPS_HANDLE_TYPE_00666: &str =
+    "VUID-vkGetMemoryWin32HandlePropertiesKHR-handleType-00666";
+pub const WIN32_PROPS_HANDLE_TYPE_PARAM: &str =
+    "VUID-vkGetMemoryWin32HandlePropertiesKHR-handleType-parameter";
+pub const WIN32_PROPS_OUTPUT_PARAM: &str =
+    "VUID-vkGetMemoryWin32HandlePropertiesKHR-pMemoryWin32HandleProperties-parameter";
+pub const WIN32_PROPS_STYPE: &str = "VUID-VkMemoryWin32HandlePropertiesKHR-sType-sType";
+pub const WIN32_PROPS_PNEXT: &str = "VUID-VkMemoryWin32HandlePropertiesKHR-pNext-pNext";
+
+// vkGetMemoryZirconHandlePropertiesFUCHSIA (VK_FUCHSIA_external_memory)
+pub const ZIRCON_PROPS_DEVICE_PARAM: &str =
+    "VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-device-parameter";
+pub const ZIRCON_PROPS_HANDLE_TYPE_04773: &str =
+    "VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-handleType-04773";
+pub const ZIRCON_PROPS_HANDLE_04774: &str =
+    "VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-zirconHandle-04774";
+pub const ZIRCON_PROPS_HANDLE_TYPE_PARAM: &str =
+    "VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-handleType-parameter";
+pub const ZIRCON_PROPS_OUTPUT_PARAM: &str =
+    "VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-pMemoryZirconHandleProperties-parameter";
+pub const ZIRCON_PROPS_STYPE: &str = "VUID-VkMemoryZirconHandlePropertiesFUCHSIA-sType-sType";
+pub const ZIRCON_PROPS_PNEXT: &str = "VUID-VkMemoryZirconHandlePropertiesFUCHSIA-pNext-pNext";
+
+// vkGetAndroidHardwareBufferPropertiesANDROID (VK_ANDROID_external_memory_android_hardware_buffer)
+pub const AHB_PROPS_DEVICE_PARAM: &str =
+    "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-device-parameter";
+pub const AHB_PROPS_BUFFER_PARAM: &str =
+    "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-buffer-parameter";
+pub const AHB_PROPS_OUTPUT_PARAM: &str =
+    "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-pProperties-parameter";
+/// The spec's `VUID-VkAndroidHardwareBufferPropertiesANDROID-sType-sType` is outside the
+/// reference registry of the sharing surface: the layer's own ID.
+pub const AHB_PROPS_WRONG_STYPE: &str = "EXPORTCHECK-ahb-properties-wrong-stype";
+/// The output structure's pNext chain loops (the spec's `-sType-unique` of the structure is
+/// outside the reference registry): the layer's own ID.
+pub const AHB_PROPS_CHAIN_LOOPS: &str = "EXPORTCHECK-ahb-properties-chain-loops";
+
 // Host-pointer imports (VK_EXT_external_memory_host), at vkAllocateMemory
 pub const IMPORT_HOST_HANDLE_TYPE_PARAM: &str =
     "VUID-VkImportMemoryHostPointerInfoEXT-handleType-parameter";
@@ -292,6 +333,25 @@ pub const ALL: &[&str] = &[
     METAL_PROPS_OUTPUT_PARAM,
     METAL_PROPS_STYPE,
     METAL_PROPS_PNEXT,
+    WIN32_PROPS_DEVICE_PARAM,
+    WIN32_PROPS_HANDLE_00665,
+    WIN32_PROPS_HANDLE_TYPE_00666,
+    WIN32_PROPS_HANDLE_TYPE_PARAM,
+    WIN32_PROPS_OUTPUT_PARAM,
+    WIN32_PROPS_STYPE,
+    WIN32_PROPS_PNEXT,
+    ZIRCON_PROPS_DEVICE_PARAM,
+    ZIRCON_PROPS_HANDLE_TYPE_04773,
+    ZIRCON_PROPS_HANDLE_04774,
+    ZIRCON_PROPS_HANDLE_TYPE_PARAM,
+    ZIRCON_PROPS_OUTPUT_PARAM,
+    ZIRCON_PROPS_STYPE,
+    ZIRCON_PROPS_PNEXT,
+    AHB_PROPS_DEVICE_PARAM,
+    AHB_PROPS_BUFFER_PARAM,
+    AHB_PROPS_OUTPUT_PARAM,
+    AHB_PROPS_WRONG_STYPE,
+    AHB_PROPS_CHAIN_LOOPS,
     IMPORT_HOST_HANDLE_TYPE_PARAM,
     IMPORT_HOST_HANDLE_TYPE_01748,
     IMPORT_HOST_POINTER_01749,

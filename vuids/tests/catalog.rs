@@ -99,6 +99,26 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-vkGetMemoryMetalHandlePropertiesEXT-pMemoryMetalHandleProperties-parameter",
     "VUID-VkMemoryMetalHandlePropertiesEXT-sType-sType",
     "VUID-VkMemoryMetalHandlePropertiesEXT-pNext-pNext",
+    // vkGetMemoryWin32HandlePropertiesKHR
+    "VUID-vkGetMemoryWin32HandlePropertiesKHR-device-parameter",
+    "VUID-vkGetMemoryWin32HandlePropertiesKHR-handle-00665",
+    "VUID-vkGetMemoryWin32HandlePropertiesKHR-handleType-00666",
+    "VUID-vkGetMemoryWin32HandlePropertiesKHR-handleType-parameter",
+    "VUID-vkGetMemoryWin32HandlePropertiesKHR-pMemoryWin32HandleProperties-parameter",
+    "VUID-VkMemoryWin32HandlePropertiesKHR-sType-sType",
+    "VUID-VkMemoryWin32HandlePropertiesKHR-pNext-pNext",
+    // vkGetMemoryZirconHandlePropertiesFUCHSIA
+    "VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-device-parameter",
+    "VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-handleType-04773",
+    "VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-zirconHandle-04774",
+    "VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-handleType-parameter",
+    "VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-pMemoryZirconHandleProperties-parameter",
+    "VUID-VkMemoryZirconHandlePropertiesFUCHSIA-sType-sType",
+    "VUID-VkMemoryZirconHandlePropertiesFUCHSIA-pNext-pNext",
+    // vkGetAndroidHardwareBufferPropertiesANDROID
+    "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-device-parameter",
+    "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-buffer-parameter",
+    "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-pProperties-parameter",
     // vkAllocateMemory / vkFreeMemory
     "VUID-VkMemoryAllocateInfo-pNext-00640",
     "VUID-VkMemoryAllocateInfo-sType-unique",
@@ -158,6 +178,8 @@ const EXPECTED_IDS: &[&str] = &[
     "EXPORTCHECK-driver-null-metal-handle",
     "EXPORTCHECK-exported-fd-leaked",
     "EXPORTCHECK-fd-imported-twice",
+    "EXPORTCHECK-ahb-properties-wrong-stype",
+    "EXPORTCHECK-ahb-properties-chain-loops",
 ];
 
 const DEVICE_PARAMETER_NOTE: &str = "A garbage VkDevice passed to the loader's trampoline (a \
@@ -372,7 +394,7 @@ fn device_parameter_vuids_explain_the_loader_trampoline() {
         assert_eq!(e.note.as_deref(), Some(DEVICE_PARAMETER_NOTE), "{}", e.id);
         assert_ne!(e.e2e, E2e::UnitOnly, "{}", e.id);
     }
-    assert_eq!(count, 12);
+    assert_eq!(count, 15);
 }
 
 /// The project's copy of the reference registry is the one the project was given beside it

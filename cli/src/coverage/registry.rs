@@ -34,6 +34,11 @@ pub const SCOPE: &[&str] = &[
     "VkImportMemoryHostPointerInfoEXT",
     "vkGetMemoryMetalHandlePropertiesEXT",
     "VkMemoryMetalHandlePropertiesEXT",
+    "vkGetMemoryWin32HandlePropertiesKHR",
+    "VkMemoryWin32HandlePropertiesKHR",
+    "vkGetMemoryZirconHandlePropertiesFUCHSIA",
+    "VkMemoryZirconHandlePropertiesFUCHSIA",
+    "vkGetAndroidHardwareBufferPropertiesANDROID",
 ];
 
 /// The command whose positive tests cover a registry key's VUIDs: a command is its own; a
@@ -52,6 +57,8 @@ pub fn key_command(key: &str) -> Option<&str> {
         "VkMemoryFdPropertiesKHR" => Some("vkGetMemoryFdPropertiesKHR"),
         "VkMemoryHostPointerPropertiesEXT" => Some("vkGetMemoryHostPointerPropertiesEXT"),
         "VkMemoryMetalHandlePropertiesEXT" => Some("vkGetMemoryMetalHandlePropertiesEXT"),
+        "VkMemoryWin32HandlePropertiesKHR" => Some("vkGetMemoryWin32HandlePropertiesKHR"),
+        "VkMemoryZirconHandlePropertiesFUCHSIA" => Some("vkGetMemoryZirconHandlePropertiesFUCHSIA"),
         "VkExportMemoryAllocateInfo"
         | "VkExportMemoryAllocateInfoNV"
         | "VkExportMemoryWin32HandleInfoKHR"

@@ -24,6 +24,7 @@ impl QueryEntry for GetMemoryFdProperties {
             handle_open: os::is_open(fd),
             // SAFETY: the app's pointer (this function's contract).
             output: unsafe { query::read_output(Self::RULES, p_properties.cast_const()) },
+            output_loops: false,
         }
     }
 

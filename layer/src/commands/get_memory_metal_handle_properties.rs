@@ -28,6 +28,7 @@ impl QueryEntry for GetMemoryMetalHandleProperties {
             handle_open: None,
             // SAFETY: the app's pointer (this function's contract).
             output: unsafe { query::read_output(Self::RULES, p_properties.cast_const()) },
+            output_loops: false,
         }
     }
 

@@ -5,6 +5,7 @@
 pub mod dedicated;
 pub mod device;
 pub mod fd_leaks;
+pub mod get_android_hardware_buffer_properties;
 pub mod get_memory_android_hardware_buffer;
 pub mod get_memory_fd;
 pub mod get_memory_fd_properties;
@@ -14,7 +15,9 @@ pub mod get_memory_metal_handle_properties;
 pub mod get_memory_remote_address;
 pub mod get_memory_win32_handle;
 pub mod get_memory_win32_handle_nv;
+pub mod get_memory_win32_handle_properties;
 pub mod get_memory_zircon_handle;
+pub mod get_memory_zircon_handle_properties;
 pub mod instance;
 pub mod memory;
 pub mod names;

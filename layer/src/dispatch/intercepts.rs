@@ -5,6 +5,7 @@
 //! layer's own pointer, so the app pays nothing for calls the layer does not check.
 
 use super::chain::void_fn;
+use crate::commands::get_android_hardware_buffer_properties::get_android_hardware_buffer_properties_android;
 use crate::commands::get_memory_android_hardware_buffer::get_memory_android_hardware_buffer_android;
 use crate::commands::get_memory_fd::get_memory_fd_khr;
 use crate::commands::get_memory_fd_properties::get_memory_fd_properties_khr;
@@ -14,11 +15,14 @@ use crate::commands::get_memory_metal_handle_properties::get_memory_metal_handle
 use crate::commands::get_memory_remote_address::get_memory_remote_address_nv;
 use crate::commands::get_memory_win32_handle::get_memory_win32_handle_khr;
 use crate::commands::get_memory_win32_handle_nv::get_memory_win32_handle_nv;
+use crate::commands::get_memory_win32_handle_properties::get_memory_win32_handle_properties_khr;
 use crate::commands::get_memory_zircon_handle::get_memory_zircon_handle_fuchsia;
+use crate::commands::get_memory_zircon_handle_properties::get_memory_zircon_handle_properties_fuchsia;
 use crate::commands::{device, instance, memory, names, resources};
 use crate::rules::{
-    android_hardware_buffer, fd, fd_properties, host_pointer_properties, metal, metal_properties,
-    rdma, win32_khr, win32_nv, zircon,
+    android_hardware_buffer, android_hardware_buffer_properties, fd, fd_properties,
+    host_pointer_properties, metal, metal_properties, rdma, win32_khr, win32_nv, win32_properties,
+    zircon, zircon_properties,
 };
 use crate::state::DeviceState;
 use ash::vk;
@@ -193,6 +197,30 @@ pub const INTERCEPTS: &[Intercept] = &[
         level: device(|s| {
             (android_hardware_buffer::COMMAND.is_enabled)(&s.facts.extensions)
                 && s.next.get_memory_android_hardware_buffer.is_some()
+        }),
+    },
+    Intercept {
+        name: b"vkGetMemoryWin32HandlePropertiesKHR",
+        function: || void_fn!(get_memory_win32_handle_properties_khr),
+        level: device(|s| {
+            (win32_properties::COMMAND.is_enabled)(&s.facts.extensions)
+                && s.next.get_memory_win32_handle_properties.is_some()
+        }),
+    },
+    Intercept {
+        name: b"vkGetMemoryZirconHandlePropertiesFUCHSIA",
+        function: || void_fn!(get_memory_zircon_handle_properties_fuchsia),
+        level: device(|s| {
+            (zircon_properties::COMMAND.is_enabled)(&s.facts.extensions)
+                && s.next.get_memory_zircon_handle_properties.is_some()
+        }),
+    },
+    Intercept {
+        name: b"vkGetAndroidHardwareBufferPropertiesANDROID",
+        function: || void_fn!(get_android_hardware_buffer_properties_android),
+        level: device(|s| {
+            (android_hardware_buffer_properties::COMMAND.is_enabled)(&s.facts.extensions)
+                && s.next.get_android_hardware_buffer_properties.is_some()
         }),
     },
     Intercept {

@@ -1,11 +1,14 @@
 //! The pipeline of the handle-property queries (`vkGetMemoryFdPropertiesKHR`,
-//! `vkGetMemoryHostPointerPropertiesEXT`, `vkGetMemoryMetalHandlePropertiesEXT`): one generic
+//! `vkGetMemoryHostPointerPropertiesEXT`, `vkGetMemoryMetalHandlePropertiesEXT`,
+//! `vkGetMemoryWin32HandlePropertiesKHR`, `vkGetMemoryZirconHandlePropertiesFUCHSIA`,
+//! `vkGetAndroidHardwareBufferPropertiesANDROID`): one generic
 //! function, [`run`], for every [`QueryEntry`]. The same four steps as the exports
 //! (`pipeline::export`): find the device, read and evaluate; only when a rule is broken describe,
 //! report and decide; call down with the app's own arguments. A query tracks nothing and the
 //! layer records nothing of its answer.
 
 use super::policy::{decide, reject_unknown_device, Decision};
+use crate::args::StructArg;
 use crate::boundary;
 use crate::fault_injection;
 use crate::raw;
@@ -53,6 +56,28 @@ pub unsafe fn read_output<T>(cmd: &QueryCommand, p: *const T) -> OutputArg {
     // contract); only the header is read.
     unsafe { raw::read_struct(p.cast::<vk::BaseOutStructure<'_>>(), cmd.output.s_type) }
         .map(|header| !header.p_next.is_null())
+}
+
+/// Reads the output structure of a query whose output others extend (the driver fills the
+/// structures chained to it): what [`read_output`] says, and whether its `pNext` chain loops
+/// back on itself (only the chained structures' headers are read).
+///
+/// # Safety
+/// `p` is NULL or points to a structure that starts with `sType` and `pNext`, and every `pNext`
+/// reached from it points to such a structure (the Vulkan contract for output chains).
+pub unsafe fn read_extended_output<T>(cmd: &QueryCommand, p: *const T) -> (OutputArg, bool) {
+    // SAFETY: as in `read_output` (this function's contract).
+    let header =
+        unsafe { raw::read_struct(p.cast::<vk::BaseOutStructure<'_>>(), cmd.output.s_type) };
+    let loops = match header {
+        // SAFETY: each pNext of the chain points to a structure header (this function's
+        // contract); the walk is bounded and finds loops.
+        StructArg::Valid(h) if !h.p_next.is_null() => unsafe {
+            raw::walk_chain(h.p_next.cast_const().cast(), |_, _| ()) == raw::ChainEnd::Cycle
+        },
+        _ => false,
+    };
+    (header.map(|h| !h.p_next.is_null()), loops)
 }
 
 /// A query, from the app's call to the driver's result.

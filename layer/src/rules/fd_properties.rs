@@ -19,10 +19,10 @@ pub const COMMAND: QueryCommand = QueryCommand {
         s_type: vk::StructureType::MEMORY_FD_PROPERTIES_KHR,
         param_vuid: vuid::FD_PROPS_OUTPUT_PARAM,
         s_type_vuid: vuid::FD_PROPS_STYPE,
-        p_next_vuid: vuid::FD_PROPS_PNEXT,
+        p_next_vuid: Some(vuid::FD_PROPS_PNEXT),
     },
     device_vuid: vuid::FD_PROPS_DEVICE_PARAM,
-    handle_type_vuid: vuid::FD_PROPS_HANDLE_TYPE_PARAM,
+    handle_type_vuid: Some(vuid::FD_PROPS_HANDLE_TYPE_PARAM),
     blocking: FD_NOT_OPEN,
     evaluate_values,
     describe_values,
@@ -102,6 +102,7 @@ mod tests {
             handle: 5,
             handle_open: open,
             output: StructArg::Valid(false),
+            output_loops: false,
         }
     }
 

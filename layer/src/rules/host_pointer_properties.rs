@@ -20,10 +20,10 @@ pub const COMMAND: QueryCommand = QueryCommand {
         s_type: vk::StructureType::MEMORY_HOST_POINTER_PROPERTIES_EXT,
         param_vuid: vuid::HOST_PROPS_OUTPUT_PARAM,
         s_type_vuid: vuid::HOST_PROPS_STYPE,
-        p_next_vuid: vuid::HOST_PROPS_PNEXT,
+        p_next_vuid: Some(vuid::HOST_PROPS_PNEXT),
     },
     device_vuid: vuid::HOST_PROPS_DEVICE_PARAM,
-    handle_type_vuid: vuid::HOST_PROPS_HANDLE_TYPE_PARAM,
+    handle_type_vuid: Some(vuid::HOST_PROPS_HANDLE_TYPE_PARAM),
     blocking: Broken::NONE,
     evaluate_values,
     describe_values,
@@ -125,6 +125,7 @@ mod tests {
             handle: address as i64,
             handle_open: None,
             output: StructArg::Valid(false),
+            output_loops: false,
         }
     }
 

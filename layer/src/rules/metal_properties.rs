@@ -22,10 +22,10 @@ pub const COMMAND: QueryCommand = QueryCommand {
         s_type: vk_ext::STRUCTURE_TYPE_MEMORY_METAL_HANDLE_PROPERTIES_EXT,
         param_vuid: vuid::METAL_PROPS_OUTPUT_PARAM,
         s_type_vuid: vuid::METAL_PROPS_STYPE,
-        p_next_vuid: vuid::METAL_PROPS_PNEXT,
+        p_next_vuid: Some(vuid::METAL_PROPS_PNEXT),
     },
     device_vuid: vuid::METAL_PROPS_DEVICE_PARAM,
-    handle_type_vuid: vuid::METAL_PROPS_HANDLE_TYPE_PARAM,
+    handle_type_vuid: Some(vuid::METAL_PROPS_HANDLE_TYPE_PARAM),
     blocking: NULL_HANDLE,
     evaluate_values,
     describe_values,
@@ -103,6 +103,7 @@ mod tests {
             handle,
             handle_open: None,
             output: StructArg::Valid(false),
+            output_loops: false,
         }
     }
 

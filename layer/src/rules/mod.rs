@@ -4,6 +4,7 @@
 
 pub mod alloc;
 pub mod android_hardware_buffer;
+pub mod android_hardware_buffer_properties;
 pub mod common;
 pub mod dedicated;
 pub mod driver_contract;
@@ -24,7 +25,9 @@ pub mod rdma;
 pub mod resource_export;
 pub mod win32_khr;
 pub mod win32_nv;
+pub mod win32_properties;
 pub mod zircon;
+pub mod zircon_properties;
 
 #[cfg(test)]
 mod evaluate_tests;

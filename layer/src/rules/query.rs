@@ -1,5 +1,7 @@
 //! What every handle-property query shares (`vkGetMemoryFdPropertiesKHR`,
-//! `vkGetMemoryHostPointerPropertiesEXT`, `vkGetMemoryMetalHandlePropertiesEXT`): its descriptor
+//! `vkGetMemoryHostPointerPropertiesEXT`, `vkGetMemoryMetalHandlePropertiesEXT`,
+//! `vkGetMemoryWin32HandlePropertiesKHR`, `vkGetMemoryZirconHandlePropertiesFUCHSIA`,
+//! `vkGetAndroidHardwareBufferPropertiesANDROID`): its descriptor
 //! ([`QueryCommand`]), its arguments ([`QueryCall`]), and the structural rules (the extension,
 //! the output structure's pointer, `sType` and `pNext`, the handle-type value).
 //!
@@ -26,7 +28,9 @@ pub struct OutputStructure {
     /// The parameter's `-parameter` rule (NULL).
     pub param_vuid: &'static str,
     pub s_type_vuid: &'static str,
-    pub p_next_vuid: &'static str,
+    /// `pNext` must be NULL; `None` when structures extend the output (their chain is the
+    /// driver's to fill).
+    pub p_next_vuid: Option<&'static str>,
 }
 
 /// What the pipeline needs to know of a query: names, IDs, and its own rules.
@@ -39,8 +43,9 @@ pub struct QueryCommand {
     pub output: OutputStructure,
     pub device_vuid: &'static str,
     /// `handleType` is not a single `VkExternalMemoryHandleTypeFlagBits` value valid on the
-    /// device.
-    pub handle_type_vuid: &'static str,
+    /// device; `None` for a query without a `handleType` parameter (its descriptor reads the one
+    /// type it is about).
+    pub handle_type_vuid: Option<&'static str>,
     /// The command's own rules that block the call (a handle known to be bad).
     pub blocking: Broken,
     /// The command's own rules: [`Broken::rule`] bits.
@@ -63,6 +68,9 @@ pub struct QueryCall {
     /// is not an open descriptor; `None` when nothing was asked or the OS cannot tell.
     pub handle_open: Option<bool>,
     pub output: OutputArg,
+    /// The output structure's `pNext` chain loops back on itself. Walked only for an output
+    /// structure that others extend (the driver walks that chain to fill it); `false` otherwise.
+    pub output_loops: bool,
 }
 
 impl QueryCall {
@@ -82,11 +90,14 @@ pub fn evaluate(cmd: &QueryCommand, device: &DeviceFacts, call: &QueryCall) -> B
         .with(Broken::EXTENSION, !(cmd.is_enabled)(&device.extensions))
         .with(
             Broken::HANDLE_TYPE_VALUE,
-            !is_one_of(call.handle_type(), device.handle_types),
+            cmd.handle_type_vuid.is_some() && !is_one_of(call.handle_type(), device.handle_types),
         )
         .and((cmd.evaluate_values)(device, call));
     match call.output {
-        StructArg::Valid(has_p_next) => broken.with(Broken::P_NEXT, has_p_next),
+        StructArg::Valid(has_p_next) => broken.with(
+            Broken::P_NEXT,
+            has_p_next && cmd.output.p_next_vuid.is_some(),
+        ),
         StructArg::Null => broken.and(Broken::OUTPUT_NULL),
         StructArg::WrongSType(_) => broken.and(Broken::S_TYPE),
     }
@@ -113,7 +124,7 @@ pub fn describe(
     if broken.has(Broken::EXTENSION) {
         outcome.push(extension_not_enabled(name, cmd.extension, device));
     }
-    if broken.has(Broken::HANDLE_TYPE_VALUE) {
+    if let (true, Some(id)) = (broken.has(Broken::HANDLE_TYPE_VALUE), cmd.handle_type_vuid) {
         let message = format!(
             "{name}(): handleType is {}, which is not a valid VkExternalMemoryHandleTypeFlagBits \
              value on {}: {}.",
@@ -121,8 +132,7 @@ pub fn describe(
             vk_names::handle(vk::ObjectType::DEVICE, device.handle),
             vk_names::invalid_handle_types(call.handle_type(), device.handle_types, true)
         );
-        outcome
-            .push(Finding::new(cmd.handle_type_vuid, name, "handleType", message).with(device_ref));
+        outcome.push(Finding::new(id, name, "handleType", message).with(device_ref));
     }
     (cmd.describe_values)(cmd, device, call, broken, &mut outcome);
     describe_output(cmd, call, broken, device_ref, &mut outcome);
@@ -166,9 +176,9 @@ fn describe_output(
             ),
         ));
     }
-    if broken.has(Broken::P_NEXT) {
+    if let (true, Some(id)) = (broken.has(Broken::P_NEXT), output.p_next_vuid) {
         outcome.push(finding(
-            output.p_next_vuid,
+            id,
             format!("{param}->pNext"),
             format!(
                 "{name}(): {param}->pNext is not NULL; no structure extends {}. The call goes \
