@@ -240,6 +240,10 @@ impl DeviceIn {
                 .map(|b| vk::MemoryPropertyFlags::from_raw(b.0))
                 .collect(),
             host_pointer_alignment: None,
+            // The model knows the memory types, not their heaps: every type's heap is unbounded
+            // (no 01713), and a device listing no types has them unknown (no 01714), as there.
+            memory_type_heap_sizes: (!self.memory_types.is_empty())
+                .then(|| vec![u64::MAX; self.memory_types.iter().take(32).count()]),
         }
     }
 

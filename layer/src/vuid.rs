@@ -191,6 +191,8 @@ pub const ALLOC_PNEXT_03332: &str = "VUID-VkMemoryAllocateInfo-pNext-03332";
 pub const ALLOC_DEVICE_PARAM: &str = "VUID-vkAllocateMemory-device-parameter";
 pub const ALLOC_INFO_PARAM: &str = "VUID-vkAllocateMemory-pAllocateInfo-parameter";
 pub const ALLOC_PMEMORY_PARAM: &str = "VUID-vkAllocateMemory-pMemory-parameter";
+pub const ALLOC_TYPE_INDEX_01714: &str = "VUID-vkAllocateMemory-pAllocateInfo-01714";
+pub const ALLOC_SIZE_01713: &str = "VUID-vkAllocateMemory-pAllocateInfo-01713";
 pub const ALLOC_STYPE: &str = "VUID-VkMemoryAllocateInfo-sType-sType";
 pub const FREE_DEVICE_PARAM: &str = "VUID-vkFreeMemory-device-parameter";
 pub const ALLOC_PNEXT_00640: &str = "VUID-VkMemoryAllocateInfo-pNext-00640";
@@ -362,6 +364,8 @@ pub const ALL: &[&str] = &[
     ALLOC_PNEXT_03332,
     ALLOC_DEVICE_PARAM,
     ALLOC_INFO_PARAM,
+    ALLOC_TYPE_INDEX_01714,
+    ALLOC_SIZE_01713,
     ALLOC_PMEMORY_PARAM,
     ALLOC_STYPE,
     FREE_DEVICE_PARAM,

@@ -601,6 +601,15 @@ impl Instance {
         }
     }
 
+    /// The physical device's memory types and heaps, as the driver reports them.
+    pub fn memory_properties(&self) -> vk::PhysicalDeviceMemoryProperties {
+        // SAFETY: the instance's own physical device.
+        unsafe {
+            self.instance
+                .get_physical_device_memory_properties(self.physical_device)
+        }
+    }
+
     /// The index of the first memory type whose flags are exactly `flags`; panics if there is
     /// none.
     pub fn memory_type(&self, flags: vk::MemoryPropertyFlags) -> u32 {

@@ -217,8 +217,9 @@ fn vk_allocate_memory_hostile_matrix() {
         );
     }
 
-    // The other members: out-of-range values have no rule of the layer's (they are not about
-    // exporting); the call goes down and the driver refuses it.
+    // The other members: a memory type the device does not have is 01714 (blocked: the model
+    // says so); a size past its type's heap is 01713, judged against the heap sizes the model
+    // does not describe (added here); both go down otherwise and the driver refuses them.
     let type_count = {
         // SAFETY: the instance's own physical device.
         let props = unsafe {
@@ -237,7 +238,12 @@ fn vk_allocate_memory_hostile_matrix() {
             .allocation_size(size)
             .memory_type_index(index);
         let members = Call::allocate(Allocation::new(size, index, None, None));
-        let refused = expect_down(members, vk::Result::ERROR_OUT_OF_DEVICE_MEMORY);
+        let mut refused = expect_down(members, vk::Result::ERROR_OUT_OF_DEVICE_MEMORY);
+        if size == u64::MAX {
+            refused
+                .ids
+                .push("VUID-vkAllocateMemory-pAllocateInfo-01713");
+        }
         m.case(what, refused, || call(here, &info, false));
     }
 

@@ -149,6 +149,8 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-vkAllocateMemory-device-parameter",
     "VUID-vkAllocateMemory-pAllocateInfo-parameter",
     "VUID-vkAllocateMemory-pMemory-parameter",
+    "VUID-vkAllocateMemory-pAllocateInfo-01714",
+    "VUID-vkAllocateMemory-pAllocateInfo-01713",
     "VUID-VkMemoryAllocateInfo-sType-sType",
     "VUID-vkFreeMemory-device-parameter",
     "VUID-vkFreeMemory-memory-parameter",

@@ -91,6 +91,10 @@ pub unsafe extern "system" fn create_device(
                         .iter()
                         .map(|t| t.property_flags)
                         .collect(),
+                    memory_type_heap_sizes: instance
+                        .next
+                        .get_physical_device_memory_properties
+                        .map(|_| heap_sizes_by_type(&memory_properties)),
                     host_pointer_alignment,
                 },
                 physical_device,
@@ -170,6 +174,21 @@ fn identity_and_host_pointer_alignment(
     unsafe { get(physical_device, &mut properties) };
     let alignment = host.min_imported_host_pointer_alignment;
     Some((Some(id.device_uuid), (alignment != 0).then_some(alignment)))
+}
+
+/// The size of each memory type's heap, by memory type index; `u64::MAX` (no size is judged) for a
+/// type whose heap index the driver reported out of range.
+fn heap_sizes_by_type(properties: &vk::PhysicalDeviceMemoryProperties) -> Vec<u64> {
+    let types = (properties.memory_type_count as usize).min(vk::MAX_MEMORY_TYPES);
+    let heaps = (properties.memory_heap_count as usize).min(vk::MAX_MEMORY_HEAPS);
+    properties.memory_types[..types]
+        .iter()
+        .map(|t| {
+            properties.memory_heaps[..heaps]
+                .get(t.heap_index as usize)
+                .map_or(u64::MAX, |h| h.size)
+        })
+        .collect()
 }
 
 /// A physical device that reported no version (0) is taken at the app's word.

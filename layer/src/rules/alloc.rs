@@ -1,5 +1,6 @@
 //! `vkAllocateMemory` and `vkFreeMemory`: the rules the memory map depends on.
 
+use super::alloc_limits;
 use super::common::{describe_allocation, describe_dead_memory, Broken};
 use super::export_win32;
 use super::import_fd;
@@ -37,7 +38,8 @@ const UNAVAILABLE: u32 = 10;
 /// The first of the [`import_fd`] rules' bits (`import_fd::RULES` of them).
 const IMPORTS: u32 = 16;
 /// The rules that block the call.
-const BLOCKING: Broken = Broken(OUTPUT_NULL.0 | INFO_NULL.0 | S_TYPE.0 | CHAIN_CYCLE.0);
+const BLOCKING: Broken =
+    Broken(OUTPUT_NULL.0 | INFO_NULL.0 | S_TYPE.0 | CHAIN_CYCLE.0 | alloc_limits::NO_SUCH_TYPE.0);
 
 /// The export structures of a `VkMemoryAllocateInfo` chain, each with what makes it available
 /// on a device (`VUID-VkMemoryAllocateInfo-pNext-pNext`); bit `i` of
@@ -124,6 +126,7 @@ pub fn evaluate_allocate(
         .and(super::import_host::evaluate(device, facts, &chain.host))
         .and(export_win32::evaluate(device, facts, chain))
         .and(Broken(import_fd::evaluate(device, chain).0 << IMPORTS))
+        .and(alloc_limits::evaluate(device, facts))
 }
 
 /// Every finding of `vkAllocateMemory` (what the pipeline does, in one step: for the unit tests
@@ -181,6 +184,7 @@ pub fn describe_allocate(device: &DeviceFacts, info: &AllocateInfoRead, broken: 
     describe_export_structures(device, facts, broken, &finding, &mut outcome);
     super::import_host::describe(device, facts, &chain.host, broken, &finding, &mut outcome);
     export_win32::describe(device, facts, broken, &finding, &mut outcome);
+    alloc_limits::describe(device, facts, broken, &finding, &mut outcome);
     if let AllocateInfoRead::Valid(_, chain) = info {
         let imports = Broken(broken.0 >> IMPORTS & ((1 << import_fd::RULES) - 1));
         if !imports.is_empty() {
@@ -375,6 +379,7 @@ mod tests {
             own,
             super::super::import_host::BITS.0,
             super::super::export_win32::BITS.0,
+            super::super::alloc_limits::BITS.0,
             ((1u32 << super::super::import_fd::RULES) - 1) << super::IMPORTS,
         ];
         for (i, a) in files.iter().enumerate() {

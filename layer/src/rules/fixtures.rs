@@ -48,6 +48,7 @@ pub fn fd_device() -> DeviceFacts {
             vk::MemoryPropertyFlags::DEVICE_LOCAL,
             vk::MemoryPropertyFlags::DEVICE_LOCAL | vk::MemoryPropertyFlags::RDMA_CAPABLE_NV,
         ],
+        memory_type_heap_sizes: Some(vec![1 << 30, 1 << 34]),
         host_pointer_alignment: Some(HOST_POINTER_ALIGNMENT),
     }
 }

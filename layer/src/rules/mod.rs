@@ -3,6 +3,7 @@
 //! findings of those (cold). None reports, locks or calls down.
 
 pub mod alloc;
+pub mod alloc_limits;
 pub mod android_hardware_buffer;
 pub mod android_hardware_buffer_properties;
 pub mod common;

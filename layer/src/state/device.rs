@@ -97,6 +97,10 @@ pub struct DeviceFacts {
     pub rdma_feature: bool,
     /// Property flags of each memory type of the physical device.
     pub memory_types: Vec<vk::MemoryPropertyFlags>,
+    /// The size of each memory type's heap, by memory type index, when the layer could ask
+    /// `vkGetPhysicalDeviceMemoryProperties` (`None`: memory type indices and sizes are not
+    /// judged).
+    pub memory_type_heap_sizes: Option<Vec<u64>>,
     /// `VkPhysicalDeviceExternalMemoryHostPropertiesEXT::minImportedHostPointerAlignment`, asked
     /// at `vkCreateDevice` when the device enabled `VK_EXT_external_memory_host` and the layer
     /// could ask validly; `None` otherwise (then no alignment is judged).

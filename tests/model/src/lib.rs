@@ -923,6 +923,15 @@ fn win32_value_rules(allocation: &Allocation, handle_type: u32, e: &mut Expected
 /// `VkMemoryAllocateInfo` and the export structures of its chain.
 fn allocate_rules(device: &Device, info: &AllocateInfo, e: &mut Expected) {
     let a = &info.allocation;
+    // 01714: "pAllocateInfo->memoryTypeIndex must be less than
+    // VkPhysicalDeviceMemoryProperties::memoryTypeCount". Blocked: the driver would index its
+    // memory types with it. (A device listing no memory types is one whose types are not known:
+    // not judged. 01713, the size against the type's heap, needs the heaps, which the model does
+    // not describe.)
+    if !device.memory_types.is_empty() && a.memory_type_index as usize >= device.memory_types.len()
+    {
+        e.block(ALLOC_TYPE_INDEX_01714);
+    }
     // sType-unique: "The sType value of each structure in the pNext chain must be unique". A
     // chain that loops repeats a structure forever: blocked, since the driver would walk it
     // forever. A structure the layer reads twice: reported, the call goes down.
