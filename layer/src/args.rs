@@ -77,6 +77,47 @@ pub struct ChainRead {
     pub export_win32: bool,
     /// What the host-pointer import rules read (`rules::import_host`).
     pub host: HostPointerChain,
+    /// The Win32, Zircon and Metal import structures (`rules::import_win32`,
+    /// `rules::import_zircon`, `rules::import_metal`).
+    pub handles: HandleImports,
+}
+
+/// The chain's import structures of handles the layer cannot open (Win32, Zircon, Metal): what
+/// their rules read. `any` is set when the chain has one of them, so an allocation without
+/// them pays one test.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HandleImports {
+    pub any: bool,
+    /// `VkImportMemoryWin32HandleInfoKHR`.
+    pub win32: Option<Win32Import>,
+    /// `VkImportMemoryWin32HandleInfoNV`: its `handleType`, and whether `handle` is not NULL.
+    pub win32_nv: Option<(vk::ExternalMemoryHandleTypeFlagsNV, bool)>,
+    /// `VkImportMemoryZirconHandleInfoFUCHSIA`: its `handleType` and `handle`.
+    pub zircon: Option<(vk::ExternalMemoryHandleTypeFlags, u32)>,
+    /// `VkImportMemoryMetalHandleInfoEXT`: its `handleType`, and whether `handle` is not NULL.
+    pub metal: Option<(vk::ExternalMemoryHandleTypeFlags, bool)>,
+    /// A `VkImportAndroidHardwareBufferInfoANDROID` is chained.
+    pub android: bool,
+}
+
+impl HandleImports {
+    pub const NONE: Self = Self {
+        any: false,
+        win32: None,
+        win32_nv: None,
+        zircon: None,
+        metal: None,
+        android: false,
+    };
+}
+
+/// A `VkImportMemoryWin32HandleInfoKHR` as chained: its `handleType`, and which of `handle` and
+/// `name` are not NULL.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Win32Import {
+    pub handle_type: vk::ExternalMemoryHandleTypeFlags,
+    pub handle: bool,
+    pub name: bool,
 }
 
 /// What a `VkMemoryAllocateInfo` chain says that the host-pointer import rules judge (16 bytes:
@@ -134,6 +175,7 @@ impl ChainRead {
         host: HostPointerChain::NONE,
         export_win32: false,
         dedicated_info: None,
+        handles: HandleImports::NONE,
     };
 }
 

@@ -146,6 +146,29 @@ pub const ALLOC_PNEXT_02805: &str = "VUID-VkMemoryAllocateInfo-pNext-02805";
 pub const ALLOC_PNEXT_02806: &str = "VUID-VkMemoryAllocateInfo-pNext-02806";
 pub const ALLOC_PNEXT_03332: &str = "VUID-VkMemoryAllocateInfo-pNext-03332";
 
+// Win32 imports (VK_KHR_external_memory_win32, VK_NV_external_memory_win32), at vkAllocateMemory
+pub const IMPORT_WIN32_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-parameter";
+pub const IMPORT_WIN32_HANDLE_TYPE_00660: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-00660";
+pub const IMPORT_WIN32_HANDLE_TYPE_00661: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-00661";
+pub const IMPORT_WIN32_HANDLE_TYPE_01439: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-01439";
+pub const IMPORT_WIN32_HANDLE_TYPE_01440: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-01440";
+pub const IMPORT_WIN32_HANDLE_01441: &str = "VUID-VkImportMemoryWin32HandleInfoKHR-handle-01441";
+/// Met by construction, as [`EXPORT_STYPE`].
+pub const IMPORT_WIN32_STYPE: &str = "VUID-VkImportMemoryWin32HandleInfoKHR-sType-sType";
+pub const IMPORT_WIN32_NV_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportMemoryWin32HandleInfoNV-handleType-parameter";
+pub const IMPORT_WIN32_NV_HANDLE_TYPE_01327: &str =
+    "VUID-VkImportMemoryWin32HandleInfoNV-handleType-01327";
+pub const IMPORT_WIN32_NV_HANDLE_01328: &str = "VUID-VkImportMemoryWin32HandleInfoNV-handle-01328";
+/// Met by construction, as [`EXPORT_STYPE`].
+pub const IMPORT_WIN32_NV_STYPE: &str = "VUID-VkImportMemoryWin32HandleInfoNV-sType-sType";
+pub const ALLOC_PNEXT_00641: &str = "VUID-VkMemoryAllocateInfo-pNext-00641";
+
 // vkAllocateMemory / vkFreeMemory
 pub const ALLOC_DEVICE_PARAM: &str = "VUID-vkAllocateMemory-device-parameter";
 pub const ALLOC_INFO_PARAM: &str = "VUID-vkAllocateMemory-pAllocateInfo-parameter";
@@ -300,6 +323,18 @@ pub const ALL: &[&str] = &[
     ALLOC_PNEXT_02805,
     ALLOC_PNEXT_02806,
     ALLOC_PNEXT_03332,
+    IMPORT_WIN32_HANDLE_TYPE_PARAM,
+    IMPORT_WIN32_HANDLE_TYPE_00660,
+    IMPORT_WIN32_HANDLE_TYPE_00661,
+    IMPORT_WIN32_HANDLE_TYPE_01439,
+    IMPORT_WIN32_HANDLE_TYPE_01440,
+    IMPORT_WIN32_HANDLE_01441,
+    IMPORT_WIN32_STYPE,
+    IMPORT_WIN32_NV_HANDLE_TYPE_PARAM,
+    IMPORT_WIN32_NV_HANDLE_TYPE_01327,
+    IMPORT_WIN32_NV_HANDLE_01328,
+    IMPORT_WIN32_NV_STYPE,
+    ALLOC_PNEXT_00641,
     ALLOC_DEVICE_PARAM,
     ALLOC_INFO_PARAM,
     ALLOC_PMEMORY_PARAM,

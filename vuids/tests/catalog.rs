@@ -142,6 +142,19 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkMemoryAllocateInfo-pNext-02806",
     "VUID-VkMemoryAllocateInfo-pNext-02805",
     "VUID-VkMemoryAllocateInfo-pNext-03332",
+    // Win32 imports at vkAllocateMemory
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-parameter",
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-00660",
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-01439",
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handle-01441",
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-00661",
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-01440",
+    "VUID-VkImportMemoryWin32HandleInfoKHR-sType-sType",
+    "VUID-VkImportMemoryWin32HandleInfoNV-handleType-parameter",
+    "VUID-VkImportMemoryWin32HandleInfoNV-handleType-01327",
+    "VUID-VkImportMemoryWin32HandleInfoNV-handle-01328",
+    "VUID-VkImportMemoryWin32HandleInfoNV-sType-sType",
+    "VUID-VkMemoryAllocateInfo-pNext-00641",
     // exportcheck's own IDs
     "EXPORTCHECK-extension-not-enabled",
     "EXPORTCHECK-memory-of-other-device",
@@ -351,6 +364,8 @@ fn severities_and_test_locations_match_the_design() {
         "VUID-VkExportMemoryWin32HandleInfoKHR-sType-sType",
         "VUID-VkImportMemoryFdInfoKHR-sType-sType",
         "VUID-VkMemoryDedicatedAllocateInfo-sType-sType",
+        "VUID-VkImportMemoryWin32HandleInfoKHR-sType-sType",
+        "VUID-VkImportMemoryWin32HandleInfoNV-sType-sType",
     ]
     .into_iter()
     .collect();

@@ -32,6 +32,8 @@ pub const SCOPE: &[&str] = &[
     "vkGetMemoryHostPointerPropertiesEXT",
     "VkMemoryHostPointerPropertiesEXT",
     "VkImportMemoryHostPointerInfoEXT",
+    "VkImportMemoryWin32HandleInfoKHR",
+    "VkImportMemoryWin32HandleInfoNV",
     "vkGetMemoryMetalHandlePropertiesEXT",
     "VkMemoryMetalHandlePropertiesEXT",
 ];
@@ -56,7 +58,9 @@ pub fn key_command(key: &str) -> Option<&str> {
         | "VkExportMemoryAllocateInfoNV"
         | "VkExportMemoryWin32HandleInfoKHR"
         | "VkMemoryAllocateInfo"
-        | "VkImportMemoryHostPointerInfoEXT" => Some("vkAllocateMemory"),
+        | "VkImportMemoryHostPointerInfoEXT"
+        | "VkImportMemoryWin32HandleInfoKHR"
+        | "VkImportMemoryWin32HandleInfoNV" => Some("vkAllocateMemory"),
         k if k.starts_with("vk") => Some(k),
         _ => None,
     }

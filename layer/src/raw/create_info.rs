@@ -1,20 +1,13 @@
 //! Readers of the create-info and allocate-info structures the layer tracks state from.
 
 use super::{c_string_array, read_node, read_struct, walk_chain, StructArg};
-use crate::args::{AllocateInfoRead, ChainRead, FdImport, HostPointerChain};
+use crate::args::{
+    AllocateInfoRead, ChainRead, FdImport, HandleImports, HostPointerChain, Win32Import,
+};
 use crate::state::{AllocationFacts, EnabledExtensions, Messenger};
 use crate::vk_ext;
 use ash::vk::{self, Handle};
 use std::ffi::c_void;
-
-/// `sType`, `pNext`, `handleType`: the head that every memory-import structure shares.
-#[repr(C)]
-#[derive(Clone, Copy)]
-struct ImportHead {
-    s_type: vk::StructureType,
-    p_next: *const c_void,
-    handle_type: vk::ExternalMemoryHandleTypeFlags,
-}
 
 /// Reads `VkMemoryAllocateInfo` and the export, import and dedicated structures of its chain.
 ///
@@ -41,6 +34,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
     let mut host = HostPointerChain::NONE;
     let mut export_win32 = false;
     let mut dedicated_info = None;
+    let mut handles = HandleImports::NONE;
     // SAFETY: each node is read as the structure its sType names.
     let end = unsafe {
         walk_chain(info.p_next, |s_type, node| {
@@ -85,21 +79,39 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                     1 << 4
                 }
                 vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_KHR => {
-                    let handle_type = read_node::<ImportHead>(node).handle_type;
-                    facts.import = Some(handle_type);
-                    import_operations += defines_import(handle_type);
+                    let w: vk::ImportMemoryWin32HandleInfoKHR = read_node(node);
+                    facts.import = Some(w.handle_type);
+                    import_operations += defines_import(w.handle_type);
+                    handles.any = true;
+                    handles.win32 = Some(Win32Import {
+                        handle_type: w.handle_type,
+                        handle: w.handle != 0,
+                        name: !w.name.is_null(),
+                    });
                     1 << 5
                 }
+                vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_NV => {
+                    // Not an import operation of VkMemoryAllocateInfo's definition (its list
+                    // names the KHR structure only).
+                    let w: vk::ImportMemoryWin32HandleInfoNV = read_node(node);
+                    handles.any = true;
+                    handles.win32_nv = Some((w.handle_type, w.handle != 0));
+                    1 << 13
+                }
                 vk::StructureType::IMPORT_MEMORY_ZIRCON_HANDLE_INFO_FUCHSIA => {
-                    let handle_type = read_node::<ImportHead>(node).handle_type;
-                    facts.import = Some(handle_type);
-                    import_operations += defines_import(handle_type);
+                    let z: vk::ImportMemoryZirconHandleInfoFUCHSIA = read_node(node);
+                    facts.import = Some(z.handle_type);
+                    import_operations += defines_import(z.handle_type);
+                    handles.any = true;
+                    handles.zircon = Some((z.handle_type, z.handle));
                     1 << 6
                 }
                 vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT => {
-                    let handle_type = read_node::<ImportHead>(node).handle_type;
-                    facts.import = Some(handle_type);
-                    import_operations += defines_import(handle_type);
+                    let m: vk_ext::ImportMemoryMetalHandleInfoEXT = read_node(node);
+                    facts.import = Some(m.handle_type);
+                    import_operations += defines_import(m.handle_type);
+                    handles.any = true;
+                    handles.metal = Some((m.handle_type, !m.handle.is_null()));
                     1 << 7
                 }
                 vk::StructureType::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID => {
@@ -107,6 +119,8 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                     import_operations += u32::from(!a.buffer.is_null());
                     facts.import =
                         Some(vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID);
+                    handles.any = true;
+                    handles.android = true;
                     1 << 8
                 }
                 vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO => {
@@ -146,6 +160,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
         host,
         export_win32,
         dedicated_info,
+        handles,
     };
     AllocateInfoRead::Valid(facts, chain)
 }

@@ -17,6 +17,7 @@ pub mod host_pointer_properties;
 pub mod import_fd;
 pub mod import_host;
 pub mod import_match;
+pub mod import_win32;
 pub mod metal;
 pub mod metal_properties;
 pub mod query;

@@ -102,6 +102,23 @@ pub const EXPORT_HANDLE_TYPES_PARAM: &str = "VUID-VkExportMemoryAllocateInfo-han
 pub const EXPORT_HANDLE_TYPES_09860: &str = "VUID-VkExportMemoryAllocateInfo-handleTypes-09860";
 pub const EXPORT_WIN32_HANDLE_TYPES_00657: &str =
     "VUID-VkExportMemoryWin32HandleInfoKHR-handleTypes-00657";
+pub const IMPORT_WIN32_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-parameter";
+pub const IMPORT_WIN32_HANDLE_TYPE_00660: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-00660";
+pub const IMPORT_WIN32_HANDLE_TYPE_00661: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-00661";
+pub const IMPORT_WIN32_HANDLE_TYPE_01439: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-01439";
+pub const IMPORT_WIN32_HANDLE_TYPE_01440: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-01440";
+pub const IMPORT_WIN32_HANDLE_01441: &str = "VUID-VkImportMemoryWin32HandleInfoKHR-handle-01441";
+pub const IMPORT_WIN32_NV_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportMemoryWin32HandleInfoNV-handleType-parameter";
+pub const IMPORT_WIN32_NV_HANDLE_TYPE_01327: &str =
+    "VUID-VkImportMemoryWin32HandleInfoNV-handleType-01327";
+pub const IMPORT_WIN32_NV_HANDLE_01328: &str = "VUID-VkImportMemoryWin32HandleInfoNV-handle-01328";
+pub const ALLOC_PNEXT_00641: &str = "VUID-VkMemoryAllocateInfo-pNext-00641";
 pub const EXPORT_NV_HANDLE_TYPES_PARAM: &str =
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter";
 pub const ALLOC_NONE_06657: &str = "VUID-VkMemoryAllocateInfo-None-06657";

@@ -338,12 +338,28 @@ pub struct Imports {
     pub operations: u32,
     /// The chain's `VkImportMemoryFdInfoKHR`, if it has one.
     pub fd: Option<FdImport>,
+    /// The chain's `VkImportMemoryWin32HandleInfoKHR`, if it has one.
+    pub win32: Option<Win32Import>,
+    /// The chain's `VkImportMemoryWin32HandleInfoNV` (`handleType`, `handle` not NULL), if it
+    /// has one.
+    pub win32_nv: Option<(u32, bool)>,
+}
+
+/// `VkImportMemoryWin32HandleInfoKHR`: its `handleType`, and which of `handle` and `name` are
+/// not NULL.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Win32Import {
+    pub handle_type: u32,
+    pub handle: bool,
+    pub name: bool,
 }
 
 impl Imports {
     pub const NONE: Self = Self {
         operations: 0,
         fd: None,
+        win32: None,
+        win32_nv: None,
     };
 
     /// One `VkImportMemoryFdInfoKHR` (an import operation unless `handle_type` is 0).
@@ -355,6 +371,7 @@ impl Imports {
                 fd,
                 open,
             }),
+            ..Self::NONE
         }
     }
 }
@@ -1001,6 +1018,7 @@ fn import_rules(device: &Device, imports: &Imports, e: &mut Expected) {
     if imports.operations > 1 {
         e.push(ALLOC_NONE_06657);
     }
+    win32_import_rules(device, imports, e);
     // VkImportMemoryFdInfoKHR: "If handleType is not 0, ..." (handleType 0: it is ignored).
     let Some(fd) = imports.fd.filter(|i| i.handle_type != 0) else {
         return;
@@ -1019,6 +1037,66 @@ fn import_rules(device: &Device, imports: &Imports, e: &mut Expected) {
     // closed fd is no handle at all.
     if fd.fd < 0 || !fd.open {
         e.push(IMPORT_FD_HANDLE_TYPE_00670);
+    }
+}
+
+/// The Win32 import structures (KHR and NV). Only NULL-ness of a handle or name is modelled: what
+/// a non-NULL one refers to is the OS's to say.
+fn win32_import_rules(device: &Device, imports: &Imports, e: &mut Expected) {
+    // pNext-00641: "If the pNext chain includes a VkImportMemoryWin32HandleInfoKHR structure, it
+    // must not include a VkImportMemoryWin32HandleInfoNV structure".
+    if imports.win32.is_some() && imports.win32_nv.is_some() {
+        e.push(ALLOC_PNEXT_00641);
+    }
+    if let Some(w) = imports.win32 {
+        let t = w.handle_type;
+        let single = t.is_power_of_two();
+        if !device.has(Extension::KhrExternalMemoryWin32) {
+            e.ids.push(ALLOC_PNEXT_PNEXT);
+        }
+        // -parameter: "If handleType is not 0, handleType must be a valid ... value".
+        if t != 0 && (!single || t & !device.valid_handle_types() != 0) {
+            e.push(IMPORT_WIN32_HANDLE_TYPE_PARAM);
+        }
+        // 00660: "If handleType is not 0, it must be defined as an NT handle or a global share
+        // handle".
+        let win32 = handle_type::NT_HANDLE | handle_type::GLOBAL_SHARE_HANDLE;
+        if t != 0 && (!single || t & win32 == 0) {
+            e.push(IMPORT_WIN32_HANDLE_TYPE_00660);
+        }
+        // 01439: a name only with OPAQUE_WIN32, D3D11_TEXTURE, D3D12_HEAP or D3D12_RESOURCE
+        // (judged for a non-zero handleType: with 0 the structure is ignored).
+        if t != 0 && w.name && (!single || t & handle_type::NT_HANDLE == 0) {
+            e.push(IMPORT_WIN32_HANDLE_TYPE_01439);
+        }
+        // 01441: "If handle is not NULL, name must be NULL".
+        if w.handle && w.name {
+            e.push(IMPORT_WIN32_HANDLE_01441);
+        }
+        // 00661 and 01440: with a non-zero handleType, a NULL name needs a valid handle and a
+        // NULL handle a valid name: both NULL breaks both.
+        if t != 0 && !w.handle && !w.name {
+            e.push(IMPORT_WIN32_HANDLE_TYPE_00661);
+            e.push(IMPORT_WIN32_HANDLE_TYPE_01440);
+        }
+    }
+    if let Some((t, handle)) = imports.win32_nv {
+        if !device.has(Extension::NvExternalMemoryWin32) {
+            e.ids.push(ALLOC_PNEXT_PNEXT);
+        }
+        // -parameter: "a valid combination of VkExternalMemoryHandleTypeFlagBitsNV values".
+        if t & !handle_type::NV_DEFINED != 0 {
+            e.push(IMPORT_WIN32_NV_HANDLE_TYPE_PARAM);
+        }
+        // 01327: "handleType must not have more than one bit set".
+        if t.count_ones() > 1 {
+            e.push(IMPORT_WIN32_NV_HANDLE_TYPE_01327);
+        }
+        // 01328: "handle must be a valid handle to memory": NULL is none (handleType 0: the
+        // structure is ignored).
+        if t != 0 && !handle {
+            e.push(IMPORT_WIN32_NV_HANDLE_01328);
+        }
     }
 }
 

@@ -482,6 +482,24 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
                 operations: 2,
                 ..Imports::fd(0, 3, true)
             },
+            Imports {
+                win32: Some(Win32Import {
+                    handle_type: OPAQUE_FD,
+                    handle: true,
+                    name: true,
+                }),
+                win32_nv: Some((0b11, false)),
+                ..Imports::NONE
+            },
+            Imports {
+                win32: Some(Win32Import {
+                    handle_type: OPAQUE_WIN32 | OPAQUE_WIN32_KMT,
+                    handle: false,
+                    name: false,
+                }),
+                win32_nv: Some((1 << 9, true)),
+                ..Imports::NONE
+            },
         ];
         for (allocation, imports) in allocations
             .into_iter()
@@ -628,4 +646,54 @@ fn fd_imports_and_import_operations() {
         .ids,
         [IMPORT_FD_HANDLE_TYPE_PARAM]
     );
+}
+
+#[test]
+fn win32_imports_type_and_null_rules() {
+    let d = Device {
+        extensions: Extensions::of(&Extension::ALL),
+        ..full()
+    };
+    let ids = |win32: Option<Win32Import>, win32_nv| {
+        let call = Call::Allocate {
+            info: Info::Valid(AllocateInfo {
+                imports: Imports {
+                    win32,
+                    win32_nv,
+                    ..Imports::NONE
+                },
+                ..AllocateInfo::of(Allocation::new(SIZE, 0, None, None))
+            }),
+            output_null: false,
+        };
+        expected(&d, &call).ids
+    };
+    let khr = |handle_type, handle, name| {
+        Some(Win32Import {
+            handle_type,
+            handle,
+            name,
+        })
+    };
+    assert!(ids(khr(OPAQUE_WIN32, true, false), None).is_empty());
+    assert!(ids(khr(OPAQUE_WIN32, false, true), None).is_empty());
+    assert!(ids(khr(0, false, false), None).is_empty());
+    assert!(ids(None, Some((0, false))).is_empty());
+    assert_eq!(
+        ids(khr(OPAQUE_WIN32_KMT, false, true), None),
+        [IMPORT_WIN32_HANDLE_TYPE_01439]
+    );
+    assert_eq!(ids(khr(0, true, true), None), [IMPORT_WIN32_HANDLE_01441]);
+    assert_eq!(
+        ids(khr(OPAQUE_WIN32, false, false), None),
+        [
+            IMPORT_WIN32_HANDLE_TYPE_00661,
+            IMPORT_WIN32_HANDLE_TYPE_01440
+        ]
+    );
+    assert_eq!(
+        ids(khr(OPAQUE_WIN32, true, false), Some((1, true))),
+        [ALLOC_PNEXT_00641]
+    );
+    assert_eq!(ids(None, Some((1, false))), [IMPORT_WIN32_NV_HANDLE_01328]);
 }
