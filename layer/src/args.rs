@@ -77,17 +77,16 @@ pub struct ChainRead {
     pub export_win32: bool,
     /// What the host-pointer import rules read (`rules::import_host`).
     pub host: HostPointerChain,
-    /// The Win32, Zircon and Metal import structures (`rules::import_win32`,
-    /// `rules::import_zircon`, `rules::import_metal`).
-    pub handles: HandleImports,
+    /// The chain has a Win32 (KHR or NV), Zircon, Metal or Android hardware buffer import
+    /// structure: the command reads them in full ([`HandleImports`], a second walk) and judges
+    /// them out of line (`rules::import_handles`), so an allocation without them pays one test.
+    pub handle_imports: bool,
 }
 
-/// The chain's import structures of handles the layer cannot open (Win32, Zircon, Metal): what
-/// their rules read. `any` is set when the chain has one of them, so an allocation without
-/// them pays one test.
+/// The chain's import structures of handles the layer cannot open (Win32, Zircon, Metal,
+/// Android hardware buffers): what their rules (`rules::import_handles`) read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HandleImports {
-    pub any: bool,
     /// `VkImportMemoryWin32HandleInfoKHR`.
     pub win32: Option<Win32Import>,
     /// `VkImportMemoryWin32HandleInfoNV`: its `handleType`, and whether `handle` is not NULL.
@@ -102,7 +101,6 @@ pub struct HandleImports {
 
 impl HandleImports {
     pub const NONE: Self = Self {
-        any: false,
         win32: None,
         win32_nv: None,
         zircon: None,
@@ -175,7 +173,7 @@ impl ChainRead {
         host: HostPointerChain::NONE,
         export_win32: false,
         dedicated_info: None,
-        handles: HandleImports::NONE,
+        handle_imports: false,
     };
 }
 

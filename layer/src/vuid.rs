@@ -169,6 +169,29 @@ pub const IMPORT_WIN32_NV_HANDLE_01328: &str = "VUID-VkImportMemoryWin32HandleIn
 pub const IMPORT_WIN32_NV_STYPE: &str = "VUID-VkImportMemoryWin32HandleInfoNV-sType-sType";
 pub const ALLOC_PNEXT_00641: &str = "VUID-VkMemoryAllocateInfo-pNext-00641";
 
+// Zircon, Metal and Android hardware buffer imports, at vkAllocateMemory
+pub const IMPORT_ZIRCON_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handleType-parameter";
+pub const IMPORT_ZIRCON_HANDLE_TYPE_04771: &str =
+    "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handleType-04771";
+pub const IMPORT_ZIRCON_HANDLE_04772: &str =
+    "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handle-04772";
+/// Met by construction, as [`EXPORT_STYPE`].
+pub const IMPORT_ZIRCON_STYPE: &str = "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-sType-sType";
+pub const ALLOC_SIZE_07902: &str = "VUID-VkMemoryAllocateInfo-allocationSize-07902";
+pub const IMPORT_METAL_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportMemoryMetalHandleInfoEXT-handleType-parameter";
+pub const IMPORT_METAL_HANDLE_TYPE_10410: &str =
+    "VUID-VkImportMemoryMetalHandleInfoEXT-handleType-10410";
+pub const IMPORT_METAL_HANDLE_TYPE_10411: &str =
+    "VUID-VkImportMemoryMetalHandleInfoEXT-handleType-10411";
+/// Met by construction, as [`EXPORT_STYPE`].
+pub const IMPORT_METAL_STYPE: &str = "VUID-VkImportMemoryMetalHandleInfoEXT-sType-sType";
+pub const ALLOC_PNEXT_10395: &str = "VUID-VkMemoryAllocateInfo-pNext-10395";
+pub const ALLOC_PNEXT_10397: &str = "VUID-VkMemoryAllocateInfo-pNext-10397";
+/// Met by construction, as [`EXPORT_STYPE`].
+pub const IMPORT_AHB_STYPE: &str = "VUID-VkImportAndroidHardwareBufferInfoANDROID-sType-sType";
+
 // vkAllocateMemory / vkFreeMemory
 pub const ALLOC_DEVICE_PARAM: &str = "VUID-vkAllocateMemory-device-parameter";
 pub const ALLOC_INFO_PARAM: &str = "VUID-vkAllocateMemory-pAllocateInfo-parameter";
@@ -335,6 +358,18 @@ pub const ALL: &[&str] = &[
     IMPORT_WIN32_NV_HANDLE_01328,
     IMPORT_WIN32_NV_STYPE,
     ALLOC_PNEXT_00641,
+    IMPORT_ZIRCON_HANDLE_TYPE_PARAM,
+    IMPORT_ZIRCON_HANDLE_TYPE_04771,
+    IMPORT_ZIRCON_HANDLE_04772,
+    IMPORT_ZIRCON_STYPE,
+    ALLOC_SIZE_07902,
+    IMPORT_METAL_HANDLE_TYPE_PARAM,
+    IMPORT_METAL_HANDLE_TYPE_10410,
+    IMPORT_METAL_HANDLE_TYPE_10411,
+    IMPORT_METAL_STYPE,
+    ALLOC_PNEXT_10395,
+    ALLOC_PNEXT_10397,
+    IMPORT_AHB_STYPE,
     ALLOC_DEVICE_PARAM,
     ALLOC_INFO_PARAM,
     ALLOC_PMEMORY_PARAM,

@@ -155,6 +155,19 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkImportMemoryWin32HandleInfoNV-handle-01328",
     "VUID-VkImportMemoryWin32HandleInfoNV-sType-sType",
     "VUID-VkMemoryAllocateInfo-pNext-00641",
+    // Zircon, Metal and Android hardware buffer imports at vkAllocateMemory
+    "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handleType-parameter",
+    "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handleType-04771",
+    "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handle-04772",
+    "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-sType-sType",
+    "VUID-VkMemoryAllocateInfo-allocationSize-07902",
+    "VUID-VkImportMemoryMetalHandleInfoEXT-handleType-parameter",
+    "VUID-VkImportMemoryMetalHandleInfoEXT-handleType-10410",
+    "VUID-VkImportMemoryMetalHandleInfoEXT-handleType-10411",
+    "VUID-VkImportMemoryMetalHandleInfoEXT-sType-sType",
+    "VUID-VkMemoryAllocateInfo-pNext-10395",
+    "VUID-VkMemoryAllocateInfo-pNext-10397",
+    "VUID-VkImportAndroidHardwareBufferInfoANDROID-sType-sType",
     // exportcheck's own IDs
     "EXPORTCHECK-extension-not-enabled",
     "EXPORTCHECK-memory-of-other-device",
@@ -366,6 +379,9 @@ fn severities_and_test_locations_match_the_design() {
         "VUID-VkMemoryDedicatedAllocateInfo-sType-sType",
         "VUID-VkImportMemoryWin32HandleInfoKHR-sType-sType",
         "VUID-VkImportMemoryWin32HandleInfoNV-sType-sType",
+        "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-sType-sType",
+        "VUID-VkImportMemoryMetalHandleInfoEXT-sType-sType",
+        "VUID-VkImportAndroidHardwareBufferInfoANDROID-sType-sType",
     ]
     .into_iter()
     .collect();

@@ -34,6 +34,9 @@ pub const SCOPE: &[&str] = &[
     "VkImportMemoryHostPointerInfoEXT",
     "VkImportMemoryWin32HandleInfoKHR",
     "VkImportMemoryWin32HandleInfoNV",
+    "VkImportMemoryZirconHandleInfoFUCHSIA",
+    "VkImportMemoryMetalHandleInfoEXT",
+    "VkImportAndroidHardwareBufferInfoANDROID",
     "vkGetMemoryMetalHandlePropertiesEXT",
     "VkMemoryMetalHandlePropertiesEXT",
 ];
@@ -60,7 +63,10 @@ pub fn key_command(key: &str) -> Option<&str> {
         | "VkMemoryAllocateInfo"
         | "VkImportMemoryHostPointerInfoEXT"
         | "VkImportMemoryWin32HandleInfoKHR"
-        | "VkImportMemoryWin32HandleInfoNV" => Some("vkAllocateMemory"),
+        | "VkImportMemoryWin32HandleInfoNV"
+        | "VkImportMemoryZirconHandleInfoFUCHSIA"
+        | "VkImportMemoryMetalHandleInfoEXT"
+        | "VkImportAndroidHardwareBufferInfoANDROID" => Some("vkAllocateMemory"),
         k if k.starts_with("vk") => Some(k),
         _ => None,
     }

@@ -9,6 +9,15 @@ use crate::vk_ext;
 use ash::vk::{self, Handle};
 use std::ffi::c_void;
 
+/// `sType`, `pNext`, `handleType`: the head that every memory-import structure shares.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct ImportHead {
+    s_type: vk::StructureType,
+    p_next: *const c_void,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+}
+
 /// Reads `VkMemoryAllocateInfo` and the export, import and dedicated structures of its chain.
 ///
 /// # Safety
@@ -34,7 +43,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
     let mut host = HostPointerChain::NONE;
     let mut export_win32 = false;
     let mut dedicated_info = None;
-    let mut handles = HandleImports::NONE;
+    let mut handle_imports = false;
     // SAFETY: each node is read as the structure its sType names.
     let end = unsafe {
         walk_chain(info.p_next, |s_type, node| {
@@ -79,39 +88,30 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                     1 << 4
                 }
                 vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_KHR => {
-                    let w: vk::ImportMemoryWin32HandleInfoKHR = read_node(node);
-                    facts.import = Some(w.handle_type);
-                    import_operations += defines_import(w.handle_type);
-                    handles.any = true;
-                    handles.win32 = Some(Win32Import {
-                        handle_type: w.handle_type,
-                        handle: w.handle != 0,
-                        name: !w.name.is_null(),
-                    });
+                    let handle_type = read_node::<ImportHead>(node).handle_type;
+                    facts.import = Some(handle_type);
+                    import_operations += defines_import(handle_type);
+                    handle_imports = true;
                     1 << 5
                 }
                 vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_NV => {
                     // Not an import operation of VkMemoryAllocateInfo's definition (its list
-                    // names the KHR structure only).
-                    let w: vk::ImportMemoryWin32HandleInfoNV = read_node(node);
-                    handles.any = true;
-                    handles.win32_nv = Some((w.handle_type, w.handle != 0));
+                    // names the KHR structure only); read by `read_handle_imports`.
+                    handle_imports = true;
                     1 << 13
                 }
                 vk::StructureType::IMPORT_MEMORY_ZIRCON_HANDLE_INFO_FUCHSIA => {
-                    let z: vk::ImportMemoryZirconHandleInfoFUCHSIA = read_node(node);
-                    facts.import = Some(z.handle_type);
-                    import_operations += defines_import(z.handle_type);
-                    handles.any = true;
-                    handles.zircon = Some((z.handle_type, z.handle));
+                    let handle_type = read_node::<ImportHead>(node).handle_type;
+                    facts.import = Some(handle_type);
+                    import_operations += defines_import(handle_type);
+                    handle_imports = true;
                     1 << 6
                 }
                 vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT => {
-                    let m: vk_ext::ImportMemoryMetalHandleInfoEXT = read_node(node);
-                    facts.import = Some(m.handle_type);
-                    import_operations += defines_import(m.handle_type);
-                    handles.any = true;
-                    handles.metal = Some((m.handle_type, !m.handle.is_null()));
+                    let handle_type = read_node::<ImportHead>(node).handle_type;
+                    facts.import = Some(handle_type);
+                    import_operations += defines_import(handle_type);
+                    handle_imports = true;
                     1 << 7
                 }
                 vk::StructureType::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID => {
@@ -119,8 +119,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                     import_operations += u32::from(!a.buffer.is_null());
                     facts.import =
                         Some(vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID);
-                    handles.any = true;
-                    handles.android = true;
+                    handle_imports = true;
                     1 << 8
                 }
                 vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO => {
@@ -160,9 +159,56 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
         host,
         export_win32,
         dedicated_info,
-        handles,
+        handle_imports,
     };
     AllocateInfoRead::Valid(facts, chain)
+}
+
+/// Reads the Win32 (KHR and NV), Zircon, Metal and Android hardware buffer import structures of
+/// a `VkMemoryAllocateInfo` chain: a second walk, only for a chain [`read_allocate_info`] found
+/// one in (`ChainRead::handle_imports`). A structure twice: the last one's values.
+///
+/// # Safety
+/// `p` points to a `VkMemoryAllocateInfo` that [`read_allocate_info`] read as valid, whose chain
+/// is readable.
+pub unsafe fn read_handle_imports(p: *const vk::MemoryAllocateInfo<'_>) -> HandleImports {
+    let mut handles = HandleImports::NONE;
+    // SAFETY: the caller's contract; NULL and sType are checked again.
+    let StructArg::Valid(info) =
+        (unsafe { read_struct(p, vk::StructureType::MEMORY_ALLOCATE_INFO) })
+    else {
+        return handles;
+    };
+    // SAFETY: each node is read as the structure its sType names.
+    unsafe {
+        walk_chain(info.p_next, |s_type, node| match s_type {
+            vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_KHR => {
+                let w: vk::ImportMemoryWin32HandleInfoKHR = read_node(node);
+                handles.win32 = Some(Win32Import {
+                    handle_type: w.handle_type,
+                    handle: w.handle != 0,
+                    name: !w.name.is_null(),
+                });
+            }
+            vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_NV => {
+                let w: vk::ImportMemoryWin32HandleInfoNV = read_node(node);
+                handles.win32_nv = Some((w.handle_type, w.handle != 0));
+            }
+            vk::StructureType::IMPORT_MEMORY_ZIRCON_HANDLE_INFO_FUCHSIA => {
+                let z: vk::ImportMemoryZirconHandleInfoFUCHSIA = read_node(node);
+                handles.zircon = Some((z.handle_type, z.handle));
+            }
+            vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT => {
+                let m: vk_ext::ImportMemoryMetalHandleInfoEXT = read_node(node);
+                handles.metal = Some((m.handle_type, !m.handle.is_null()));
+            }
+            vk::StructureType::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID => {
+                handles.android = true;
+            }
+            _ => {}
+        });
+    }
+    handles
 }
 
 /// 1 when an import structure of `handle_type` defines an import operation (not 0), else 0.

@@ -516,9 +516,11 @@ fn each_structure_the_reader_knows_counts_alone_for_s_type_unique() {
     };
     assert_eq!(chain.repeated, None);
     assert_eq!(chain.end, ChainEnd::Complete);
-    let h = chain.handles;
+    assert!(chain.handle_imports);
+    // SAFETY: as above.
+    let h = unsafe { read_handle_imports(&info) };
     assert!(h.win32.is_some() && h.win32_nv.is_some() && h.zircon.is_some());
-    assert!(h.metal.is_some() && h.android && h.any);
+    assert!(h.metal.is_some() && h.android);
 }
 
 #[test]
@@ -540,10 +542,17 @@ fn win32_import_structures_are_read_by_their_s_type_only() {
             ..Default::default()
         };
         // SAFETY: a chain of live structures, each of the type its sType names (or unknown).
-        match unsafe { read_allocate_info(&info) } {
-            AllocateInfoRead::Valid(_, chain) => chain.handles,
-            _ => panic!("a valid VkMemoryAllocateInfo"),
-        }
+        let AllocateInfoRead::Valid(_, chain) = (unsafe { read_allocate_info(&info) }) else {
+            panic!("a valid VkMemoryAllocateInfo");
+        };
+        // SAFETY: as above.
+        let handles = unsafe { read_handle_imports(&info) };
+        // The first read notes the structures; the second reads them.
+        assert_eq!(
+            chain.handle_imports,
+            handles != crate::args::HandleImports::NONE
+        );
+        handles
     };
     let handles = read(ptr(&khr));
     assert_eq!(
@@ -570,4 +579,67 @@ fn win32_import_structures_are_read_by_their_s_type_only() {
         ..khr
     };
     assert_eq!(read(ptr(&other_khr)), crate::args::HandleImports::NONE);
+}
+
+#[test]
+fn zircon_metal_and_android_imports_are_read_by_their_s_type_only() {
+    let android = vk::ImportAndroidHardwareBufferInfoANDROID::default();
+    let metal = ImportMemoryMetalHandleInfo {
+        s_type: crate::vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT,
+        p_next: ptr(&android),
+        handle_type: crate::vk_ext::HANDLE_TYPE_MTLTEXTURE,
+        handle: 0x10 as *mut c_void,
+    };
+    let zircon = vk::ImportMemoryZirconHandleInfoFUCHSIA {
+        p_next: ptr(&metal),
+        handle_type: vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA,
+        handle: 9,
+        ..Default::default()
+    };
+    let read = |head: *const c_void| {
+        let info = vk::MemoryAllocateInfo {
+            p_next: head,
+            ..Default::default()
+        };
+        // SAFETY: a chain of live structures, each of the type its sType names (or unknown).
+        let AllocateInfoRead::Valid(_, chain) = (unsafe { read_allocate_info(&info) }) else {
+            panic!("a valid VkMemoryAllocateInfo");
+        };
+        // SAFETY: as above.
+        let handles = unsafe { read_handle_imports(&info) };
+        // The first read notes the structures; the second reads them.
+        assert_eq!(
+            chain.handle_imports,
+            handles != crate::args::HandleImports::NONE
+        );
+        handles
+    };
+    let handles = read(ptr(&zircon));
+    assert_eq!(
+        handles.zircon,
+        Some((vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA, 9))
+    );
+    assert_eq!(
+        handles.metal,
+        Some((crate::vk_ext::HANDLE_TYPE_MTLTEXTURE, true))
+    );
+    assert!(handles.android);
+    // VUID-VkImportMemoryZirconHandleInfoFUCHSIA-, -VkImportMemoryMetalHandleInfoEXT- and
+    // -VkImportAndroidHardwareBufferInfoANDROID-sType-sType hold by construction: with another
+    // sType the nodes are other structures.
+    let other_android = vk::ImportAndroidHardwareBufferInfoANDROID {
+        s_type: vk::StructureType::from_raw(1_000_999_995),
+        ..android
+    };
+    let other_metal = ImportMemoryMetalHandleInfo {
+        s_type: vk::StructureType::from_raw(1_000_999_996),
+        p_next: ptr(&other_android),
+        ..metal
+    };
+    let other_zircon = vk::ImportMemoryZirconHandleInfoFUCHSIA {
+        s_type: vk::StructureType::from_raw(1_000_999_997),
+        p_next: ptr(&other_metal),
+        ..zircon
+    };
+    assert_eq!(read(ptr(&other_zircon)), crate::args::HandleImports::NONE);
 }

@@ -3,8 +3,7 @@
 use super::common::{describe_allocation, describe_dead_memory, Broken};
 use super::export_win32;
 use super::import_fd;
-use super::import_win32;
-use crate::args::{AllocateInfoRead, ChainEnd, ChainRead, MAX_CHAIN_LENGTH};
+use crate::args::{AllocateInfoRead, ChainEnd, MAX_CHAIN_LENGTH};
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::{AllocationFacts, DeviceFacts, MemoryLookup};
 use crate::vk_names;
@@ -109,7 +108,7 @@ pub fn evaluate_allocate(
             facts.export.is_some() & (facts.export_nv.is_some() | facts.export_win32_nv),
         )
         .and(Broken(
-            u64::from(unavailable_export_structures(device, facts)) << UNAVAILABLE,
+            u32::from(unavailable_export_structures(device, facts)) << UNAVAILABLE,
         ))
         .with(
             HANDLE_TYPES_VALUE,
@@ -125,18 +124,6 @@ pub fn evaluate_allocate(
         .and(super::import_host::evaluate(device, facts, &chain.host))
         .and(export_win32::evaluate(device, facts, chain))
         .and(Broken(import_fd::evaluate(device, chain).0 << IMPORTS))
-        .and(if chain.handles.any {
-            evaluate_handle_imports(device, chain)
-        } else {
-            Broken::NONE
-        })
-}
-
-/// The rules of the chain's Win32, Zircon, Metal and Android import structures (out of line:
-/// an allocation without them pays the one test in [`evaluate_allocate`]).
-#[inline(never)]
-fn evaluate_handle_imports(device: &DeviceFacts, chain: &ChainRead) -> Broken {
-    import_win32::evaluate(device, &chain.handles)
 }
 
 /// Every finding of `vkAllocateMemory` (what the pipeline does, in one step: for the unit tests
@@ -200,9 +187,6 @@ pub fn describe_allocate(device: &DeviceFacts, info: &AllocateInfoRead, broken: 
             let found = import_fd::describe(device, chain, imports, &finding);
             found.into_iter().for_each(|f| outcome.push(f));
         }
-    }
-    if chain.handles.any {
-        import_win32::describe(device, &chain.handles, broken, &finding, &mut outcome);
     }
     debug_assert_eq!(outcome.blocked, broken.has(BLOCKING));
     outcome
@@ -386,17 +370,16 @@ mod tests {
     #[test]
     fn the_allocation_rule_files_use_disjoint_bits() {
         // alloc.rs: bits 0..=9, then one per export structure from UNAVAILABLE.
-        let own = (1u64 << (super::UNAVAILABLE + super::EXPORT_STRUCTURES.len() as u32)) - 1;
+        let own = (1u32 << (super::UNAVAILABLE + super::EXPORT_STRUCTURES.len() as u32)) - 1;
         let files = [
             own,
             super::super::import_host::BITS.0,
             super::super::export_win32::BITS.0,
-            ((1u64 << super::super::import_fd::RULES) - 1) << super::IMPORTS,
-            super::super::import_win32::BITS.0,
+            ((1u32 << super::super::import_fd::RULES) - 1) << super::IMPORTS,
         ];
         for (i, a) in files.iter().enumerate() {
             for b in &files[i + 1..] {
-                assert_eq!(a & b, 0, "{a:#066b} and {b:#066b} overlap");
+                assert_eq!(a & b, 0, "{a:#034b} and {b:#034b} overlap");
             }
         }
     }

@@ -118,13 +118,13 @@ pub fn describe_dead_memory(memory: u64, lookup: &MemoryLookup) -> String {
 
 /// The rules a call breaks, as bits: each command's rules say which bit is which.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Broken(pub u64);
+pub struct Broken(pub u32);
 
 impl Broken {
     pub const NONE: Self = Self(0);
 
     pub const fn bit(n: u32) -> Self {
-        Self(1u64 << n)
+        Self(1 << n)
     }
 
     #[inline(always)]

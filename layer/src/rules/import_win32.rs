@@ -1,7 +1,7 @@
 //! The Win32 import structures of `vkAllocateMemory`: `VkImportMemoryWin32HandleInfoKHR`
 //! (VK_KHR_external_memory_win32) and `VkImportMemoryWin32HandleInfoNV`
 //! (VK_NV_external_memory_win32), and `VUID-VkMemoryAllocateInfo-pNext-00641` (not both).
-//! Called from the allocate rules (`alloc.rs`), with their own bits.
+//! Called from `import_handles.rs`, with their own bits.
 //!
 //! What a layer can know of a `HANDLE` or a name is whether it is NULL: whether a non-NULL value
 //! names memory of the right type, on the same physical device (00659, 01518, 01519, 01328 for a
@@ -28,32 +28,32 @@ use crate::vuid;
 use ash::vk;
 
 /// `VUID-VkImportMemoryWin32HandleInfoKHR-handleType-parameter`.
-const TYPE_VALUE: Broken = Broken::bit(32);
+const TYPE_VALUE: Broken = Broken::bit(0);
 /// `VUID-VkImportMemoryWin32HandleInfoKHR-handleType-00660`.
-const NOT_A_WIN32_TYPE: Broken = Broken::bit(33);
+const NOT_A_WIN32_TYPE: Broken = Broken::bit(1);
 /// `VUID-VkImportMemoryWin32HandleInfoKHR-handleType-01439`.
-const NAME_OF_UNNAMED_TYPE: Broken = Broken::bit(34);
+const NAME_OF_UNNAMED_TYPE: Broken = Broken::bit(2);
 /// `VUID-VkImportMemoryWin32HandleInfoKHR-handle-01441`.
-const HANDLE_AND_NAME: Broken = Broken::bit(35);
+const HANDLE_AND_NAME: Broken = Broken::bit(3);
 /// `VUID-VkImportMemoryWin32HandleInfoKHR-handleType-00661`.
-const NO_HANDLE: Broken = Broken::bit(36);
+const NO_HANDLE: Broken = Broken::bit(4);
 /// `VUID-VkImportMemoryWin32HandleInfoKHR-handleType-01440`.
-const NO_NAME: Broken = Broken::bit(37);
+const NO_NAME: Broken = Broken::bit(5);
 /// `VUID-VkMemoryAllocateInfo-pNext-pNext` for the KHR structure.
-const UNAVAILABLE: Broken = Broken::bit(38);
+const UNAVAILABLE: Broken = Broken::bit(6);
 /// `VUID-VkMemoryAllocateInfo-pNext-00641`.
-const KHR_WITH_NV: Broken = Broken::bit(39);
+const KHR_WITH_NV: Broken = Broken::bit(7);
 /// `VUID-VkImportMemoryWin32HandleInfoNV-handleType-parameter`.
-const NV_TYPE_VALUE: Broken = Broken::bit(40);
+const NV_TYPE_VALUE: Broken = Broken::bit(8);
 /// `VUID-VkImportMemoryWin32HandleInfoNV-handleType-01327`.
-const NV_SEVERAL_TYPES: Broken = Broken::bit(41);
+const NV_SEVERAL_TYPES: Broken = Broken::bit(9);
 /// `VUID-VkImportMemoryWin32HandleInfoNV-handle-01328`.
-const NV_NO_HANDLE: Broken = Broken::bit(42);
+const NV_NO_HANDLE: Broken = Broken::bit(10);
 /// `VUID-VkMemoryAllocateInfo-pNext-pNext` for the NV structure.
-const NV_UNAVAILABLE: Broken = Broken::bit(43);
-/// Every bit of this file's rules (clear of the other allocation rule files': a test in
-/// `alloc.rs` checks).
-pub const BITS: Broken = Broken(0xfff << 32);
+const NV_UNAVAILABLE: Broken = Broken::bit(11);
+/// Every bit of this file's rules (clear of the other handle-import rule files': a test in
+/// `import_handles.rs` checks).
+pub const BITS: Broken = Broken(0xfff);
 
 const KHR: &str = "pAllocateInfo->pNext<VkImportMemoryWin32HandleInfoKHR>";
 const NV: &str = "pAllocateInfo->pNext<VkImportMemoryWin32HandleInfoNV>";
@@ -282,9 +282,8 @@ fn describe_nv(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::{AllocateInfoRead, ChainRead};
-    use crate::rules::alloc::check_allocate;
-    use crate::rules::fixtures::{fd_device, not_exported};
+    use crate::rules::fixtures::fd_device;
+    use crate::rules::import_handles::{check, Allocation};
 
     type T = vk::ExternalMemoryHandleTypeFlags;
     type Nv = vk::ExternalMemoryHandleTypeFlagsNV;
@@ -299,18 +298,11 @@ mod tests {
     }
 
     fn ids(device: &DeviceFacts, handles: HandleImports) -> Vec<&'static str> {
-        let chain = ChainRead {
-            handles: HandleImports {
-                any: true,
-                ..handles
-            },
-            ..ChainRead::COMPLETE
+        let allocation = Allocation {
+            size: 4096,
+            dedicated_image: 0,
         };
-        let outcome = check_allocate(
-            device,
-            &AllocateInfoRead::Valid(not_exported(), chain),
-            false,
-        );
+        let outcome = check(device, &allocation, &handles);
         assert!(!outcome.blocked);
         outcome.ids()
     }

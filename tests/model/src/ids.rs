@@ -119,6 +119,21 @@ pub const IMPORT_WIN32_NV_HANDLE_TYPE_01327: &str =
     "VUID-VkImportMemoryWin32HandleInfoNV-handleType-01327";
 pub const IMPORT_WIN32_NV_HANDLE_01328: &str = "VUID-VkImportMemoryWin32HandleInfoNV-handle-01328";
 pub const ALLOC_PNEXT_00641: &str = "VUID-VkMemoryAllocateInfo-pNext-00641";
+pub const IMPORT_ZIRCON_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handleType-parameter";
+pub const IMPORT_ZIRCON_HANDLE_TYPE_04771: &str =
+    "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handleType-04771";
+pub const IMPORT_ZIRCON_HANDLE_04772: &str =
+    "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handle-04772";
+pub const ALLOC_SIZE_07902: &str = "VUID-VkMemoryAllocateInfo-allocationSize-07902";
+pub const IMPORT_METAL_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportMemoryMetalHandleInfoEXT-handleType-parameter";
+pub const IMPORT_METAL_HANDLE_TYPE_10410: &str =
+    "VUID-VkImportMemoryMetalHandleInfoEXT-handleType-10410";
+pub const IMPORT_METAL_HANDLE_TYPE_10411: &str =
+    "VUID-VkImportMemoryMetalHandleInfoEXT-handleType-10411";
+pub const ALLOC_PNEXT_10395: &str = "VUID-VkMemoryAllocateInfo-pNext-10395";
+pub const ALLOC_PNEXT_10397: &str = "VUID-VkMemoryAllocateInfo-pNext-10397";
 pub const EXPORT_NV_HANDLE_TYPES_PARAM: &str =
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter";
 pub const ALLOC_NONE_06657: &str = "VUID-VkMemoryAllocateInfo-None-06657";

@@ -343,6 +343,22 @@ pub struct Imports {
     /// The chain's `VkImportMemoryWin32HandleInfoNV` (`handleType`, `handle` not NULL), if it
     /// has one.
     pub win32_nv: Option<(u32, bool)>,
+    /// The chain's `VkImportMemoryZirconHandleInfoFUCHSIA` (`handleType`, `handle`), if it has
+    /// one.
+    pub zircon: Option<(u32, u32)>,
+    /// The chain's `VkImportMemoryMetalHandleInfoEXT`, if it has one.
+    pub metal: Option<MetalImport>,
+    /// The chain has a `VkImportAndroidHardwareBufferInfoANDROID`.
+    pub android: bool,
+}
+
+/// `VkImportMemoryMetalHandleInfoEXT`: its `handleType`, whether `handle` is not NULL, and
+/// whether the chain's `VkMemoryDedicatedAllocateInfo` names an image.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MetalImport {
+    pub handle_type: u32,
+    pub handle: bool,
+    pub dedicated_image: bool,
 }
 
 /// `VkImportMemoryWin32HandleInfoKHR`: its `handleType`, and which of `handle` and `name` are
@@ -360,6 +376,9 @@ impl Imports {
         fd: None,
         win32: None,
         win32_nv: None,
+        zircon: None,
+        metal: None,
+        android: false,
     };
 
     /// One `VkImportMemoryFdInfoKHR` (an import operation unless `handle_type` is 0).
@@ -1009,16 +1028,17 @@ fn allocate_rules(device: &Device, info: &AllocateInfo, e: &mut Expected) {
             e.push(EXPORT_WIN32_HANDLE_TYPES_00657);
         }
     }
-    import_rules(device, &info.imports, e);
+    import_rules(device, a.size, &info.imports, e);
 }
 
 /// The import structures of the chain.
-fn import_rules(device: &Device, imports: &Imports, e: &mut Expected) {
+fn import_rules(device: &Device, size: u64, imports: &Imports, e: &mut Expected) {
     // 06657: "The parameters must not define more than one import operation".
     if imports.operations > 1 {
         e.push(ALLOC_NONE_06657);
     }
     win32_import_rules(device, imports, e);
+    zircon_metal_android_import_rules(device, size, imports, e);
     // VkImportMemoryFdInfoKHR: "If handleType is not 0, ..." (handleType 0: it is ignored).
     let Some(fd) = imports.fd.filter(|i| i.handle_type != 0) else {
         return;
@@ -1097,6 +1117,66 @@ fn win32_import_rules(device: &Device, imports: &Imports, e: &mut Expected) {
         if t != 0 && !handle {
             e.push(IMPORT_WIN32_NV_HANDLE_01328);
         }
+    }
+}
+
+/// The Zircon, Metal and Android hardware buffer import structures. Only what the call shows is
+/// modelled: NULL (or ZX_HANDLE_INVALID) handles, the types, the size, the dedicated image.
+fn zircon_metal_android_import_rules(
+    device: &Device,
+    size: u64,
+    imports: &Imports,
+    e: &mut Expected,
+) {
+    if let Some((t, handle)) = imports.zircon {
+        if !device.has(Extension::FuchsiaExternalMemory) {
+            e.ids.push(ALLOC_PNEXT_PNEXT);
+        }
+        // -parameter: "If handleType is not 0, ... a valid VkExternalMemoryHandleTypeFlagBits
+        // value".
+        if t != 0 && !handle_type::one_of(t, device.valid_handle_types()) {
+            e.push(IMPORT_ZIRCON_HANDLE_TYPE_PARAM);
+        }
+        // 04771: "handleType must be VK_EXTERNAL_MEMORY_HANDLE_TYPE_ZIRCON_VMO_BIT_FUCHSIA"
+        // (judged for a non-zero handleType: with 0 the structure is ignored).
+        if t != 0 && t != handle_type::ZIRCON_VMO {
+            e.push(IMPORT_ZIRCON_HANDLE_TYPE_04771);
+        }
+        // 04772: "handle must be a valid VMO handle": ZX_HANDLE_INVALID (0) is none.
+        if t != 0 && handle == 0 {
+            e.push(IMPORT_ZIRCON_HANDLE_04772);
+        }
+        // 07902: a VMO import of 0 bytes.
+        if t == handle_type::ZIRCON_VMO && size == 0 {
+            e.push(ALLOC_SIZE_07902);
+        }
+    }
+    if let Some(m) = imports.metal {
+        let t = m.handle_type;
+        if !device.has(Extension::ExtExternalMemoryMetal) {
+            e.ids.push(ALLOC_PNEXT_PNEXT);
+        }
+        if t != 0 && !handle_type::one_of(t, device.valid_handle_types()) {
+            e.push(IMPORT_METAL_HANDLE_TYPE_PARAM);
+        }
+        // 10410: "If handleType is not 0, it must be MTLBUFFER, MTLTEXTURE or MTLHEAP".
+        if t != 0 && !handle_type::one_of(t, handle_type::METAL) {
+            e.push(IMPORT_METAL_HANDLE_TYPE_10410);
+        }
+        // 10411: "If handleType is not 0, handle must be a valid non-NULL handle".
+        if t != 0 && !m.handle {
+            e.push(IMPORT_METAL_HANDLE_TYPE_10411);
+        }
+        // 10395: an MTLTEXTURE import needs a dedicated image; 10397: with one, size 0.
+        if t == handle_type::MTLTEXTURE && !m.dedicated_image {
+            e.push(ALLOC_PNEXT_10395);
+        }
+        if t == handle_type::MTLTEXTURE && m.dedicated_image && size != 0 {
+            e.push(ALLOC_PNEXT_10397);
+        }
+    }
+    if imports.android && !device.has(Extension::AndroidExternalMemoryAndroidHardwareBuffer) {
+        e.ids.push(ALLOC_PNEXT_PNEXT);
     }
 }
 

@@ -500,6 +500,33 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
                 win32_nv: Some((1 << 9, true)),
                 ..Imports::NONE
             },
+            Imports {
+                zircon: Some((ZIRCON_VMO | OPAQUE_FD, 0)),
+                metal: Some(MetalImport {
+                    handle_type: OPAQUE_FD,
+                    handle: false,
+                    dedicated_image: false,
+                }),
+                android: true,
+                ..Imports::NONE
+            },
+            Imports {
+                zircon: Some((ZIRCON_VMO, 5)),
+                metal: Some(MetalImport {
+                    handle_type: MTLTEXTURE,
+                    handle: true,
+                    dedicated_image: false,
+                }),
+                ..Imports::NONE
+            },
+            Imports {
+                metal: Some(MetalImport {
+                    handle_type: MTLTEXTURE,
+                    handle: true,
+                    dedicated_image: true,
+                }),
+                ..Imports::NONE
+            },
         ];
         for (allocation, imports) in allocations
             .into_iter()
@@ -696,4 +723,63 @@ fn win32_imports_type_and_null_rules() {
         [ALLOC_PNEXT_00641]
     );
     assert_eq!(ids(None, Some((1, false))), [IMPORT_WIN32_NV_HANDLE_01328]);
+}
+
+#[test]
+fn zircon_and_metal_imports() {
+    let all = Device {
+        extensions: Extensions::of(&Extension::ALL),
+        ..full()
+    };
+    let ids = |d: &Device, size, imports| {
+        let call = Call::Allocate {
+            info: Info::Valid(AllocateInfo {
+                imports,
+                ..AllocateInfo::of(Allocation::new(size, 0, None, None))
+            }),
+            output_null: false,
+        };
+        expected(d, &call).ids
+    };
+    let zircon = |t, handle| Imports {
+        zircon: Some((t, handle)),
+        ..Imports::NONE
+    };
+    let metal = |handle_type, handle, dedicated_image| Imports {
+        metal: Some(MetalImport {
+            handle_type,
+            handle,
+            dedicated_image,
+        }),
+        ..Imports::NONE
+    };
+    assert!(ids(&all, SIZE, zircon(ZIRCON_VMO, 3)).is_empty());
+    assert!(ids(&all, 0, zircon(0, 0)).is_empty());
+    assert_eq!(
+        ids(&all, 0, zircon(ZIRCON_VMO, 0)),
+        [IMPORT_ZIRCON_HANDLE_04772, ALLOC_SIZE_07902]
+    );
+    assert_eq!(
+        ids(&all, SIZE, zircon(OPAQUE_FD, 3)),
+        [IMPORT_ZIRCON_HANDLE_TYPE_04771]
+    );
+    assert!(ids(&all, SIZE, metal(MTLBUFFER, true, false)).is_empty());
+    assert!(ids(&all, 0, metal(MTLTEXTURE, true, true)).is_empty());
+    assert_eq!(
+        ids(&all, SIZE, metal(MTLTEXTURE, true, true)),
+        [ALLOC_PNEXT_10397]
+    );
+    assert_eq!(
+        ids(&all, 0, metal(MTLTEXTURE, false, false)),
+        [IMPORT_METAL_HANDLE_TYPE_10411, ALLOC_PNEXT_10395]
+    );
+    // Without VK_EXT_external_memory_metal: pNext-pNext, and the type is no valid value.
+    let without = Device {
+        extensions: Extensions::of(&Extension::ALL[..6]),
+        ..full()
+    };
+    assert_eq!(
+        ids(&without, SIZE, metal(MTLBUFFER, true, false)),
+        [ALLOC_PNEXT_PNEXT, IMPORT_METAL_HANDLE_TYPE_PARAM]
+    );
 }
