@@ -109,13 +109,14 @@ impl HandleImports {
     };
 }
 
-/// A `VkImportMemoryWin32HandleInfoKHR` as chained: its `handleType`, and which of `handle` and
-/// `name` are not NULL.
+/// A `VkImportMemoryWin32HandleInfoKHR` as chained: its `handleType`, which of `handle` and
+/// `name` are not NULL, and `handle`'s value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Win32Import {
     pub handle_type: vk::ExternalMemoryHandleTypeFlags,
     pub handle: bool,
     pub name: bool,
+    pub handle_value: u64,
 }
 
 /// What a `VkMemoryAllocateInfo` chain says that the host-pointer import rules judge (16 bytes:

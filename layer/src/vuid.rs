@@ -224,6 +224,7 @@ pub const IMPORT_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkImportMemoryFdInfoKHR-hand
 pub const IMPORT_FD_STYPE: &str = "VUID-VkImportMemoryFdInfoKHR-sType-sType";
 pub const IMPORT_FD_00668: &str = "VUID-VkImportMemoryFdInfoKHR-fd-00668";
 pub const ALLOC_SIZE_01742: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01742";
+pub const ALLOC_SIZE_01743: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01743";
 pub const DEDICATED_IMAGE_01432: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01432";
 pub const DEDICATED_IMAGE_01434: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01434";
 pub const DEDICATED_IMAGE_01797: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01797";
@@ -232,6 +233,8 @@ pub const DEDICATED_BUFFER_01436: &str = "VUID-VkMemoryDedicatedAllocateInfo-buf
 pub const DEDICATED_STYPE: &str = "VUID-VkMemoryDedicatedAllocateInfo-sType-sType";
 pub const DEDICATED_IMAGE_01878: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01878";
 pub const DEDICATED_BUFFER_01879: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-01879";
+pub const DEDICATED_IMAGE_01876: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01876";
+pub const DEDICATED_BUFFER_01877: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-01877";
 pub const FREE_MEMORY_PARAM: &str = "VUID-vkFreeMemory-memory-parameter";
 pub const FREE_MEMORY_PARENT: &str = "VUID-vkFreeMemory-memory-parent";
 
@@ -394,6 +397,7 @@ pub const ALL: &[&str] = &[
     IMPORT_FD_STYPE,
     IMPORT_FD_00668,
     ALLOC_SIZE_01742,
+    ALLOC_SIZE_01743,
     DEDICATED_IMAGE_01432,
     DEDICATED_IMAGE_01434,
     DEDICATED_IMAGE_01797,
@@ -401,6 +405,8 @@ pub const ALL: &[&str] = &[
     DEDICATED_STYPE,
     DEDICATED_IMAGE_01878,
     DEDICATED_BUFFER_01879,
+    DEDICATED_IMAGE_01876,
+    DEDICATED_BUFFER_01877,
     FREE_MEMORY_PARAM,
     FREE_MEMORY_PARENT,
     EXTENSION_NOT_ENABLED,

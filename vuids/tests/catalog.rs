@@ -155,6 +155,9 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkImportMemoryWin32HandleInfoNV-handle-01328",
     "VUID-VkImportMemoryWin32HandleInfoNV-sType-sType",
     "VUID-VkMemoryAllocateInfo-pNext-00641",
+    "VUID-VkMemoryAllocateInfo-allocationSize-01743",
+    "VUID-VkMemoryDedicatedAllocateInfo-image-01876",
+    "VUID-VkMemoryDedicatedAllocateInfo-buffer-01877",
     // Zircon, Metal and Android hardware buffer imports at vkAllocateMemory
     "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handleType-parameter",
     "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handleType-04771",

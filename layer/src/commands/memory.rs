@@ -147,8 +147,11 @@ fn judge_dedicated_and_import(
             let outcome = boundary::contain(ALLOCATE, || {
                 import_handles::describe(&state.facts, &allocation, &handles, broken)
             });
-            return decide(state, ALLOCATE, &outcome);
+            if decide(state, ALLOCATE, &outcome) == Decision::Skip {
+                return Decision::Skip;
+            }
         }
+        return opaque_imports::check_global_share_import(state, facts, chain, &handles);
     }
     Decision::CallDown
 }

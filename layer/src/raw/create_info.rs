@@ -188,6 +188,7 @@ pub unsafe fn read_handle_imports(p: *const vk::MemoryAllocateInfo<'_>) -> Handl
                     handle_type: w.handle_type,
                     handle: w.handle != 0,
                     name: !w.name.is_null(),
+                    handle_value: w.handle as u64,
                 });
             }
             vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_NV => {

@@ -561,6 +561,7 @@ fn win32_import_structures_are_read_by_their_s_type_only() {
             handle_type: vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32,
             handle: false,
             name: true,
+            handle_value: 0,
         })
     );
     assert_eq!(

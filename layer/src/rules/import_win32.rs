@@ -313,6 +313,7 @@ mod tests {
                 handle_type,
                 handle,
                 name,
+                handle_value: u64::from(handle),
             }),
             ..HandleImports::NONE
         }

@@ -119,6 +119,9 @@ pub const IMPORT_WIN32_NV_HANDLE_TYPE_01327: &str =
     "VUID-VkImportMemoryWin32HandleInfoNV-handleType-01327";
 pub const IMPORT_WIN32_NV_HANDLE_01328: &str = "VUID-VkImportMemoryWin32HandleInfoNV-handle-01328";
 pub const ALLOC_PNEXT_00641: &str = "VUID-VkMemoryAllocateInfo-pNext-00641";
+pub const ALLOC_SIZE_01743: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01743";
+pub const DEDICATED_IMAGE_01876: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01876";
+pub const DEDICATED_BUFFER_01877: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-01877";
 pub const IMPORT_ZIRCON_HANDLE_TYPE_PARAM: &str =
     "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handleType-parameter";
 pub const IMPORT_ZIRCON_HANDLE_TYPE_04771: &str =

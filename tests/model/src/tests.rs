@@ -562,8 +562,12 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
     reached.insert(WIN32_KHR_HANDLE_TYPE_00663);
     reached.insert(AHB_PNEXT_01883);
     let elsewhere = [
-        // Against an export the layer saw (tracked fds, not the call alone).
+        // Against an export the layer saw (tracked fds and global share handles, not the call
+        // alone).
         ALLOC_SIZE_01742,
+        ALLOC_SIZE_01743,
+        DEDICATED_IMAGE_01876,
+        DEDICATED_BUFFER_01877,
         IMPORT_FD_00668,
         FD_IMPORTED_TWICE,
         // Against the buffer or image the allocation is dedicated to.
