@@ -77,6 +77,46 @@ pub struct ChainRead {
     pub export_win32: bool,
     /// What the host-pointer import rules read (`rules::import_host`).
     pub host: HostPointerChain,
+    /// The chain has a Win32 (KHR or NV), Zircon, Metal or Android hardware buffer import
+    /// structure: the command reads them in full ([`HandleImports`], a second walk) and judges
+    /// them out of line (`rules::import_handles`), so an allocation without them pays one test.
+    pub handle_imports: bool,
+}
+
+/// The chain's import structures of handles the layer cannot open (Win32, Zircon, Metal,
+/// Android hardware buffers): what their rules (`rules::import_handles`) read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HandleImports {
+    /// `VkImportMemoryWin32HandleInfoKHR`.
+    pub win32: Option<Win32Import>,
+    /// `VkImportMemoryWin32HandleInfoNV`: its `handleType`, and whether `handle` is not NULL.
+    pub win32_nv: Option<(vk::ExternalMemoryHandleTypeFlagsNV, bool)>,
+    /// `VkImportMemoryZirconHandleInfoFUCHSIA`: its `handleType` and `handle`.
+    pub zircon: Option<(vk::ExternalMemoryHandleTypeFlags, u32)>,
+    /// `VkImportMemoryMetalHandleInfoEXT`: its `handleType`, and whether `handle` is not NULL.
+    pub metal: Option<(vk::ExternalMemoryHandleTypeFlags, bool)>,
+    /// A `VkImportAndroidHardwareBufferInfoANDROID` is chained.
+    pub android: bool,
+}
+
+impl HandleImports {
+    pub const NONE: Self = Self {
+        win32: None,
+        win32_nv: None,
+        zircon: None,
+        metal: None,
+        android: false,
+    };
+}
+
+/// A `VkImportMemoryWin32HandleInfoKHR` as chained: its `handleType`, which of `handle` and
+/// `name` are not NULL, and `handle`'s value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Win32Import {
+    pub handle_type: vk::ExternalMemoryHandleTypeFlags,
+    pub handle: bool,
+    pub name: bool,
+    pub handle_value: u64,
 }
 
 /// What a `VkMemoryAllocateInfo` chain says that the host-pointer import rules judge (16 bytes:
@@ -134,6 +174,7 @@ impl ChainRead {
         host: HostPointerChain::NONE,
         export_win32: false,
         dedicated_info: None,
+        handle_imports: false,
     };
 }
 

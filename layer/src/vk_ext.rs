@@ -27,6 +27,16 @@ pub const HANDLE_TYPE_MTLHEAP: vk::ExternalMemoryHandleTypeFlags =
 /// `VK_EXT_external_memory_metal`
 pub const EXT_EXTERNAL_MEMORY_METAL_NAME: &str = "VK_EXT_external_memory_metal";
 
+/// `VkImportMemoryMetalHandleInfoEXT`
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ImportMemoryMetalHandleInfoEXT {
+    pub s_type: vk::StructureType,
+    pub p_next: *const c_void,
+    pub handle_type: vk::ExternalMemoryHandleTypeFlags,
+    pub handle: *mut c_void,
+}
+
 /// `VkMemoryGetMetalHandleInfoEXT`
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]

@@ -187,6 +187,52 @@ pub const ALLOC_PNEXT_02805: &str = "VUID-VkMemoryAllocateInfo-pNext-02805";
 pub const ALLOC_PNEXT_02806: &str = "VUID-VkMemoryAllocateInfo-pNext-02806";
 pub const ALLOC_PNEXT_03332: &str = "VUID-VkMemoryAllocateInfo-pNext-03332";
 
+// Win32 imports (VK_KHR_external_memory_win32, VK_NV_external_memory_win32), at vkAllocateMemory
+pub const IMPORT_WIN32_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-parameter";
+pub const IMPORT_WIN32_HANDLE_TYPE_00660: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-00660";
+pub const IMPORT_WIN32_HANDLE_TYPE_00661: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-00661";
+pub const IMPORT_WIN32_HANDLE_TYPE_01439: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-01439";
+pub const IMPORT_WIN32_HANDLE_TYPE_01440: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-01440";
+pub const IMPORT_WIN32_HANDLE_01441: &str = "VUID-VkImportMemoryWin32HandleInfoKHR-handle-01441";
+/// Met by construction, as [`EXPORT_STYPE`].
+pub const IMPORT_WIN32_STYPE: &str = "VUID-VkImportMemoryWin32HandleInfoKHR-sType-sType";
+pub const IMPORT_WIN32_NV_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportMemoryWin32HandleInfoNV-handleType-parameter";
+pub const IMPORT_WIN32_NV_HANDLE_TYPE_01327: &str =
+    "VUID-VkImportMemoryWin32HandleInfoNV-handleType-01327";
+pub const IMPORT_WIN32_NV_HANDLE_01328: &str = "VUID-VkImportMemoryWin32HandleInfoNV-handle-01328";
+/// Met by construction, as [`EXPORT_STYPE`].
+pub const IMPORT_WIN32_NV_STYPE: &str = "VUID-VkImportMemoryWin32HandleInfoNV-sType-sType";
+pub const ALLOC_PNEXT_00641: &str = "VUID-VkMemoryAllocateInfo-pNext-00641";
+
+// Zircon, Metal and Android hardware buffer imports, at vkAllocateMemory
+pub const IMPORT_ZIRCON_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handleType-parameter";
+pub const IMPORT_ZIRCON_HANDLE_TYPE_04771: &str =
+    "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handleType-04771";
+pub const IMPORT_ZIRCON_HANDLE_04772: &str =
+    "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handle-04772";
+/// Met by construction, as [`EXPORT_STYPE`].
+pub const IMPORT_ZIRCON_STYPE: &str = "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-sType-sType";
+pub const ALLOC_SIZE_07902: &str = "VUID-VkMemoryAllocateInfo-allocationSize-07902";
+pub const IMPORT_METAL_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportMemoryMetalHandleInfoEXT-handleType-parameter";
+pub const IMPORT_METAL_HANDLE_TYPE_10410: &str =
+    "VUID-VkImportMemoryMetalHandleInfoEXT-handleType-10410";
+pub const IMPORT_METAL_HANDLE_TYPE_10411: &str =
+    "VUID-VkImportMemoryMetalHandleInfoEXT-handleType-10411";
+/// Met by construction, as [`EXPORT_STYPE`].
+pub const IMPORT_METAL_STYPE: &str = "VUID-VkImportMemoryMetalHandleInfoEXT-sType-sType";
+pub const ALLOC_PNEXT_10395: &str = "VUID-VkMemoryAllocateInfo-pNext-10395";
+pub const ALLOC_PNEXT_10397: &str = "VUID-VkMemoryAllocateInfo-pNext-10397";
+/// Met by construction, as [`EXPORT_STYPE`].
+pub const IMPORT_AHB_STYPE: &str = "VUID-VkImportAndroidHardwareBufferInfoANDROID-sType-sType";
+
 // vkAllocateMemory / vkFreeMemory
 pub const ALLOC_DEVICE_PARAM: &str = "VUID-vkAllocateMemory-device-parameter";
 pub const ALLOC_INFO_PARAM: &str = "VUID-vkAllocateMemory-pAllocateInfo-parameter";
@@ -221,6 +267,7 @@ pub const IMPORT_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkImportMemoryFdInfoKHR-hand
 pub const IMPORT_FD_STYPE: &str = "VUID-VkImportMemoryFdInfoKHR-sType-sType";
 pub const IMPORT_FD_00668: &str = "VUID-VkImportMemoryFdInfoKHR-fd-00668";
 pub const ALLOC_SIZE_01742: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01742";
+pub const ALLOC_SIZE_01743: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01743";
 pub const DEDICATED_IMAGE_01432: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01432";
 pub const DEDICATED_IMAGE_01434: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01434";
 pub const DEDICATED_IMAGE_01797: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01797";
@@ -229,6 +276,8 @@ pub const DEDICATED_BUFFER_01436: &str = "VUID-VkMemoryDedicatedAllocateInfo-buf
 pub const DEDICATED_STYPE: &str = "VUID-VkMemoryDedicatedAllocateInfo-sType-sType";
 pub const DEDICATED_IMAGE_01878: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01878";
 pub const DEDICATED_BUFFER_01879: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-01879";
+pub const DEDICATED_IMAGE_01876: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01876";
+pub const DEDICATED_BUFFER_01877: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-01877";
 pub const FREE_MEMORY_PARAM: &str = "VUID-vkFreeMemory-memory-parameter";
 pub const FREE_MEMORY_PARENT: &str = "VUID-vkFreeMemory-memory-parent";
 
@@ -362,6 +411,30 @@ pub const ALL: &[&str] = &[
     ALLOC_PNEXT_02805,
     ALLOC_PNEXT_02806,
     ALLOC_PNEXT_03332,
+    IMPORT_WIN32_HANDLE_TYPE_PARAM,
+    IMPORT_WIN32_HANDLE_TYPE_00660,
+    IMPORT_WIN32_HANDLE_TYPE_00661,
+    IMPORT_WIN32_HANDLE_TYPE_01439,
+    IMPORT_WIN32_HANDLE_TYPE_01440,
+    IMPORT_WIN32_HANDLE_01441,
+    IMPORT_WIN32_STYPE,
+    IMPORT_WIN32_NV_HANDLE_TYPE_PARAM,
+    IMPORT_WIN32_NV_HANDLE_TYPE_01327,
+    IMPORT_WIN32_NV_HANDLE_01328,
+    IMPORT_WIN32_NV_STYPE,
+    ALLOC_PNEXT_00641,
+    IMPORT_ZIRCON_HANDLE_TYPE_PARAM,
+    IMPORT_ZIRCON_HANDLE_TYPE_04771,
+    IMPORT_ZIRCON_HANDLE_04772,
+    IMPORT_ZIRCON_STYPE,
+    ALLOC_SIZE_07902,
+    IMPORT_METAL_HANDLE_TYPE_PARAM,
+    IMPORT_METAL_HANDLE_TYPE_10410,
+    IMPORT_METAL_HANDLE_TYPE_10411,
+    IMPORT_METAL_STYPE,
+    ALLOC_PNEXT_10395,
+    ALLOC_PNEXT_10397,
+    IMPORT_AHB_STYPE,
     ALLOC_DEVICE_PARAM,
     ALLOC_INFO_PARAM,
     ALLOC_TYPE_INDEX_01714,
@@ -388,6 +461,7 @@ pub const ALL: &[&str] = &[
     IMPORT_FD_STYPE,
     IMPORT_FD_00668,
     ALLOC_SIZE_01742,
+    ALLOC_SIZE_01743,
     DEDICATED_IMAGE_01432,
     DEDICATED_IMAGE_01434,
     DEDICATED_IMAGE_01797,
@@ -395,6 +469,8 @@ pub const ALL: &[&str] = &[
     DEDICATED_STYPE,
     DEDICATED_IMAGE_01878,
     DEDICATED_BUFFER_01879,
+    DEDICATED_IMAGE_01876,
+    DEDICATED_BUFFER_01877,
     FREE_MEMORY_PARAM,
     FREE_MEMORY_PARENT,
     EXTENSION_NOT_ENABLED,

@@ -32,6 +32,11 @@ pub const SCOPE: &[&str] = &[
     "vkGetMemoryHostPointerPropertiesEXT",
     "VkMemoryHostPointerPropertiesEXT",
     "VkImportMemoryHostPointerInfoEXT",
+    "VkImportMemoryWin32HandleInfoKHR",
+    "VkImportMemoryWin32HandleInfoNV",
+    "VkImportMemoryZirconHandleInfoFUCHSIA",
+    "VkImportMemoryMetalHandleInfoEXT",
+    "VkImportAndroidHardwareBufferInfoANDROID",
     "vkGetMemoryMetalHandlePropertiesEXT",
     "VkMemoryMetalHandlePropertiesEXT",
     "vkGetMemoryWin32HandlePropertiesKHR",
@@ -63,7 +68,12 @@ pub fn key_command(key: &str) -> Option<&str> {
         | "VkExportMemoryAllocateInfoNV"
         | "VkExportMemoryWin32HandleInfoKHR"
         | "VkMemoryAllocateInfo"
-        | "VkImportMemoryHostPointerInfoEXT" => Some("vkAllocateMemory"),
+        | "VkImportMemoryHostPointerInfoEXT"
+        | "VkImportMemoryWin32HandleInfoKHR"
+        | "VkImportMemoryWin32HandleInfoNV"
+        | "VkImportMemoryZirconHandleInfoFUCHSIA"
+        | "VkImportMemoryMetalHandleInfoEXT"
+        | "VkImportAndroidHardwareBufferInfoANDROID" => Some("vkAllocateMemory"),
         k if k.starts_with("vk") => Some(k),
         _ => None,
     }

@@ -1,10 +1,14 @@
 //! `vkGetMemoryWin32HandleKHR`: the descriptor. Its rules are `rules::win32_khr`; the device
-//! remembers the NT handle types each memory was exported as (`state::nt_handles`), for 00663.
+//! remembers the NT handle types each memory was exported as (`state::nt_handles`), for 00663,
+//! and the process the global share handles returned (`state::kmt_exports`), for their imports.
 
+use super::opaque_imports;
 use crate::args::StructArg;
 use crate::boundary::Down;
 use crate::pipeline::export::{self, ExportEntry, Judged};
+use crate::raw;
 use crate::rules::common::Broken;
+use crate::rules::export::is_one_of;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::win32_khr;
 use crate::state::{DeviceState, MemoryRecord};
@@ -50,6 +54,18 @@ impl ExportEntry for GetMemoryWin32Handle {
                 if win32_khr::is_counted_nt_export(&info, judged.memory) {
                     s.nt_handle_exports
                         .record(judged.memory.memory, info.handle_type());
+                }
+                let t = info.handle_type();
+                if is_one_of(t, win32_khr::GLOBAL_SHARE_HANDLE_TYPES) {
+                    // SAFETY: the gate found pHandle not NULL; the driver has just written it.
+                    if let Some(handle) = unsafe { raw::read_out(p_handle) } {
+                        opaque_imports::after_global_share_export(
+                            s,
+                            judged.memory,
+                            t,
+                            handle as u64,
+                        );
+                    }
                 }
             }
         }

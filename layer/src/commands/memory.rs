@@ -12,6 +12,7 @@ use crate::pipeline::policy::{decide, reject_unknown_device, Decision};
 use crate::raw::{self, AllocateInfoRead, ChainRead};
 use crate::rules::alloc;
 use crate::rules::common::Broken;
+use crate::rules::import_handles;
 use crate::state::registry::{
     lookup_dead_memory, record_allocation, remember_free, take_allocation,
 };
@@ -55,10 +56,13 @@ pub unsafe extern "system" fn allocate_memory(
                     return Decision::SKIPPED_RESULT;
                 }
                 if let AllocateInfoRead::Valid(facts, chain) = &info {
-                    // A dedicated allocation or an fd import: judged out of line.
-                    let uncommon = chain.dedicated_info.is_some() | chain.import_fd.is_some();
+                    // A dedicated allocation or an import: judged out of line.
+                    let uncommon = chain.dedicated_info.is_some()
+                        | chain.import_fd.is_some()
+                        | chain.handle_imports;
                     if (uncommon
-                        && judge_dedicated_and_import(state, facts, chain) == Decision::Skip)
+                        && judge_dedicated_and_import(state, facts, chain, p_allocate_info)
+                            == Decision::Skip)
                         || judge_dedicated(state, facts, chain) == Decision::Skip
                     {
                         return Decision::SKIPPED_RESULT;
@@ -118,19 +122,36 @@ pub unsafe extern "system" fn allocate_memory(
     })
 }
 
-/// The `VkMemoryDedicatedAllocateInfo` rules and the fd import checked against what the layer
-/// saw (exports, consumed fds): reported, and whether the call goes down.
+/// The `VkMemoryDedicatedAllocateInfo` rules, the fd import checked against what the layer saw
+/// (exports, consumed fds) and the Win32, Zircon, Metal and Android import structures:
+/// reported, and whether the call goes down.
 #[inline(never)]
 fn judge_dedicated_and_import(
     state: &DeviceState,
     facts: &AllocationFacts,
     chain: &ChainRead,
+    p_allocate_info: *const vk::MemoryAllocateInfo<'_>,
 ) -> Decision {
     let dedicated_skip = chain
         .dedicated_info
         .is_some_and(|d| dedicated::check(state, d) == Decision::Skip);
     if dedicated_skip || opaque_imports::check_import(state, facts, chain) == Decision::Skip {
         return Decision::Skip;
+    }
+    if chain.handle_imports {
+        // SAFETY: the app's argument, which `read_allocate_info` has just read as valid.
+        let handles = unsafe { raw::read_handle_imports(p_allocate_info) };
+        let allocation = import_handles::Allocation::of(facts, chain.dedicated_info);
+        let broken = import_handles::evaluate(&state.facts, &allocation, &handles);
+        if !broken.is_empty() {
+            let outcome = boundary::contain(ALLOCATE, || {
+                import_handles::describe(&state.facts, &allocation, &handles, broken)
+            });
+            if decide(state, ALLOCATE, &outcome) == Decision::Skip {
+                return Decision::Skip;
+            }
+        }
+        return opaque_imports::check_global_share_import(state, facts, chain, &handles);
     }
     Decision::CallDown
 }

@@ -3,14 +3,17 @@
 //! (`state::consumed_fds`, `rules::fd_ownership`); what `vkAllocateMemory`, `vkGetMemoryFdKHR`,
 //! `vkFreeMemory` and `vkDestroyDevice` record and forget.
 
+use crate::args::HandleImports;
 use crate::args::{ChainRead, FdImport};
 use crate::boundary;
 use crate::finding::Outcome;
 use crate::os::HeldFile;
 use crate::pipeline::policy::{decide, Decision};
 use crate::rules::fd_ownership;
-use crate::rules::import_match::{self, OpaqueImport};
+use crate::rules::import_match::{self, ImportedHandle, OpaqueImport};
+use crate::rules::win32_khr::GLOBAL_SHARE_HANDLE_TYPES;
 use crate::state::consumed_fds::{self, ImportedInto};
+use crate::state::kmt_exports;
 use crate::state::opaque_exports::{self, ExportOrigin};
 use crate::state::{AllocationFacts, DeviceState, MemoryRecord};
 use ash::vk;
@@ -18,7 +21,7 @@ use ash::vk;
 const OPAQUE_FD: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
 
 /// After `vkAllocateMemory` succeeded: the image or buffer of a dedicated allocation exportable
-/// as an opaque fd, for its exports to record.
+/// as an opaque fd or a global share handle, for its exports to record.
 #[inline]
 pub fn after_allocate(
     state: &DeviceState,
@@ -27,7 +30,7 @@ pub fn after_allocate(
     chain: &ChainRead,
 ) {
     if let (Some(to), Some(export)) = (chain.dedicated_to, facts.export) {
-        if export.contains(OPAQUE_FD) {
+        if export.intersects(OPAQUE_FD | GLOBAL_SHARE_HANDLE_TYPES) {
             opaque_exports::remember_dedicated(state.handle(), memory, to);
         }
     }
@@ -43,16 +46,15 @@ pub fn after_export(state: &DeviceState, memory: &MemoryRecord, handle_type: u32
     }
 }
 
-/// The first export of `memory` (on this thread, or since an export was dropped).
-#[inline(never)]
-fn remember_export(state: &DeviceState, memory: &MemoryRecord, fd: i32) {
+/// What the layer knows of the allocation `memory` as an export's origin.
+fn origin(state: &DeviceState, memory: &MemoryRecord) -> ExportOrigin {
     let facts = memory.facts();
     let dedicated_to = if facts.dedicated {
         opaque_exports::dedicated_of(memory.device, memory.memory)
     } else {
         None
     };
-    let origin = ExportOrigin {
+    ExportOrigin {
         device: memory.device,
         memory: memory.memory,
         size: facts.size,
@@ -60,8 +62,54 @@ fn remember_export(state: &DeviceState, memory: &MemoryRecord, fd: i32) {
         created_here: facts.import.is_none(),
         dedicated_to,
         device_uuid: state.device_uuid,
+    }
+}
+
+/// The first export of `memory` (on this thread, or since an export was dropped).
+#[inline(never)]
+fn remember_export(state: &DeviceState, memory: &MemoryRecord, fd: i32) {
+    opaque_exports::remember(origin(state, memory), fd);
+}
+
+/// After a valid `vkGetMemoryWin32HandleKHR` of a global share handle type returned `handle`
+/// for `memory` (NT handles are not recorded: `state::kmt_exports`).
+#[inline(never)]
+pub fn after_global_share_export(
+    state: &DeviceState,
+    memory: &MemoryRecord,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+    handle: u64,
+) {
+    kmt_exports::remember(origin(state, memory), handle_type.as_raw(), handle);
+}
+
+/// Before `vkAllocateMemory` goes down: an import of a global share handle the layer saw
+/// exported (its memory still live), checked against the export's allocation; reported, and
+/// whether the call goes down.
+#[inline(never)]
+pub fn check_global_share_import(
+    state: &DeviceState,
+    facts: &AllocationFacts,
+    chain: &ChainRead,
+    handles: &HandleImports,
+) -> Decision {
+    let Some(win32) = handles.win32 else {
+        return Decision::CallDown;
     };
-    opaque_exports::remember(origin, fd);
+    let t = win32.handle_type;
+    if !t.as_raw().is_power_of_two() || !GLOBAL_SHARE_HANDLE_TYPES.contains(t) || win32.name {
+        return Decision::CallDown;
+    }
+    let Some(origin) = kmt_exports::origin_of(t.as_raw(), win32.handle_value) else {
+        return Decision::CallDown;
+    };
+    let import = OpaqueImport {
+        handle: ImportedHandle::GlobalShare(t, win32.handle_value),
+        facts,
+        dedicated_info: chain.dedicated_info,
+        device_uuid: state.device_uuid,
+    };
+    judge(state, &import, &origin)
 }
 
 /// Before `vkAllocateMemory` goes down: an fd import of an fd an earlier import consumed
@@ -123,12 +171,14 @@ pub fn before_free(state: &DeviceState, memory: u64) {
 fn forget_memory(device: u64, memory: u64) {
     opaque_exports::forget_memory(device, memory);
     consumed_fds::forget_memory(device, memory);
+    kmt_exports::forget_memory(device, memory);
 }
 
 /// At `vkDestroyDevice`.
 pub fn at_destroy(state: &DeviceState) {
     opaque_exports::forget_device(state.handle());
     consumed_fds::forget_device(state.handle());
+    kmt_exports::forget_device(state.handle());
 }
 
 /// The descriptors the layer holds (of exports and of consumed fds): never the app's.
@@ -149,17 +199,22 @@ fn check_opaque_import(
         return Decision::CallDown;
     };
     let import = OpaqueImport {
-        fd,
+        handle: ImportedHandle::OpaqueFd(fd),
         facts,
         dedicated_info: chain.dedicated_info,
         device_uuid: state.device_uuid,
     };
-    let broken = import_match::evaluate(&import, &origin);
+    judge(state, &import, &origin)
+}
+
+/// The import against its export: reported, and whether the call goes down.
+fn judge(state: &DeviceState, import: &OpaqueImport, origin: &ExportOrigin) -> Decision {
+    let broken = import_match::evaluate(import, origin);
     if broken.is_empty() {
         return Decision::CallDown;
     }
     let outcome = boundary::contain("vkAllocateMemory", || Outcome {
-        findings: import_match::describe(state.handle(), &import, &origin, broken),
+        findings: import_match::describe(state.handle(), import, origin, broken),
         ..Outcome::default()
     });
     decide(state, "vkAllocateMemory", &outcome)

@@ -1,7 +1,9 @@
 //! Readers of the create-info and allocate-info structures the layer tracks state from.
 
 use super::{c_string_array, read_node, read_struct, walk_chain, StructArg};
-use crate::args::{AllocateInfoRead, ChainRead, FdImport, HostPointerChain};
+use crate::args::{
+    AllocateInfoRead, ChainRead, FdImport, HandleImports, HostPointerChain, Win32Import,
+};
 use crate::state::{AllocationFacts, EnabledExtensions, Messenger};
 use crate::vk_ext;
 use ash::vk::{self, Handle};
@@ -41,6 +43,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
     let mut host = HostPointerChain::NONE;
     let mut export_win32 = false;
     let mut dedicated_info = None;
+    let mut handle_imports = false;
     // SAFETY: each node is read as the structure its sType names.
     let end = unsafe {
         walk_chain(info.p_next, |s_type, node| {
@@ -88,18 +91,27 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                     let handle_type = read_node::<ImportHead>(node).handle_type;
                     facts.import = Some(handle_type);
                     import_operations += defines_import(handle_type);
+                    handle_imports = true;
                     1 << 5
+                }
+                vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_NV => {
+                    // Not an import operation of VkMemoryAllocateInfo's definition (its list
+                    // names the KHR structure only); read by `read_handle_imports`.
+                    handle_imports = true;
+                    1 << 13
                 }
                 vk::StructureType::IMPORT_MEMORY_ZIRCON_HANDLE_INFO_FUCHSIA => {
                     let handle_type = read_node::<ImportHead>(node).handle_type;
                     facts.import = Some(handle_type);
                     import_operations += defines_import(handle_type);
+                    handle_imports = true;
                     1 << 6
                 }
                 vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT => {
                     let handle_type = read_node::<ImportHead>(node).handle_type;
                     facts.import = Some(handle_type);
                     import_operations += defines_import(handle_type);
+                    handle_imports = true;
                     1 << 7
                 }
                 vk::StructureType::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID => {
@@ -107,6 +119,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                     import_operations += u32::from(!a.buffer.is_null());
                     facts.import =
                         Some(vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID);
+                    handle_imports = true;
                     1 << 8
                 }
                 vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO => {
@@ -146,8 +159,57 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
         host,
         export_win32,
         dedicated_info,
+        handle_imports,
     };
     AllocateInfoRead::Valid(facts, chain)
+}
+
+/// Reads the Win32 (KHR and NV), Zircon, Metal and Android hardware buffer import structures of
+/// a `VkMemoryAllocateInfo` chain: a second walk, only for a chain [`read_allocate_info`] found
+/// one in (`ChainRead::handle_imports`). A structure twice: the last one's values.
+///
+/// # Safety
+/// `p` points to a `VkMemoryAllocateInfo` that [`read_allocate_info`] read as valid, whose chain
+/// is readable.
+pub unsafe fn read_handle_imports(p: *const vk::MemoryAllocateInfo<'_>) -> HandleImports {
+    let mut handles = HandleImports::NONE;
+    // SAFETY: the caller's contract; NULL and sType are checked again.
+    let StructArg::Valid(info) =
+        (unsafe { read_struct(p, vk::StructureType::MEMORY_ALLOCATE_INFO) })
+    else {
+        return handles;
+    };
+    // SAFETY: each node is read as the structure its sType names.
+    unsafe {
+        walk_chain(info.p_next, |s_type, node| match s_type {
+            vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_KHR => {
+                let w: vk::ImportMemoryWin32HandleInfoKHR = read_node(node);
+                handles.win32 = Some(Win32Import {
+                    handle_type: w.handle_type,
+                    handle: w.handle != 0,
+                    name: !w.name.is_null(),
+                    handle_value: w.handle as u64,
+                });
+            }
+            vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_NV => {
+                let w: vk::ImportMemoryWin32HandleInfoNV = read_node(node);
+                handles.win32_nv = Some((w.handle_type, w.handle != 0));
+            }
+            vk::StructureType::IMPORT_MEMORY_ZIRCON_HANDLE_INFO_FUCHSIA => {
+                let z: vk::ImportMemoryZirconHandleInfoFUCHSIA = read_node(node);
+                handles.zircon = Some((z.handle_type, z.handle));
+            }
+            vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT => {
+                let m: vk_ext::ImportMemoryMetalHandleInfoEXT = read_node(node);
+                handles.metal = Some((m.handle_type, !m.handle.is_null()));
+            }
+            vk::StructureType::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID => {
+                handles.android = true;
+            }
+            _ => {}
+        });
+    }
+    handles
 }
 
 /// 1 when an import structure of `handle_type` defines an import operation (not 0), else 0.

@@ -451,7 +451,29 @@ fn out_values_and_names() {
 fn each_structure_the_reader_knows_counts_alone_for_s_type_unique() {
     // Every structure the allocate reader recognises, once each: none may share another's bit
     // in the repeated-structure set, or the chain would be reported as repeating one.
-    let capture = vk::MemoryOpaqueCaptureAddressAllocateInfo::default();
+    let android = vk::ImportAndroidHardwareBufferInfoANDROID::default();
+    let metal = ImportMemoryMetalHandleInfo {
+        s_type: crate::vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT,
+        p_next: ptr(&android),
+        handle_type: vk::ExternalMemoryHandleTypeFlags::empty(),
+        handle: std::ptr::null_mut(),
+    };
+    let zircon = vk::ImportMemoryZirconHandleInfoFUCHSIA {
+        p_next: ptr(&metal),
+        ..Default::default()
+    };
+    let import_win32_nv = vk::ImportMemoryWin32HandleInfoNV {
+        p_next: ptr(&zircon),
+        ..Default::default()
+    };
+    let import_win32 = vk::ImportMemoryWin32HandleInfoKHR {
+        p_next: ptr(&import_win32_nv),
+        ..Default::default()
+    };
+    let capture = vk::MemoryOpaqueCaptureAddressAllocateInfo {
+        p_next: ptr(&import_win32),
+        ..Default::default()
+    };
     let dedicated_nv = vk::DedicatedAllocationMemoryAllocateInfoNV {
         p_next: ptr(&capture),
         ..Default::default()
@@ -494,4 +516,131 @@ fn each_structure_the_reader_knows_counts_alone_for_s_type_unique() {
     };
     assert_eq!(chain.repeated, None);
     assert_eq!(chain.end, ChainEnd::Complete);
+    assert!(chain.handle_imports);
+    // SAFETY: as above.
+    let h = unsafe { read_handle_imports(&info) };
+    assert!(h.win32.is_some() && h.win32_nv.is_some() && h.zircon.is_some());
+    assert!(h.metal.is_some() && h.android);
+}
+
+#[test]
+fn win32_import_structures_are_read_by_their_s_type_only() {
+    let nv = vk::ImportMemoryWin32HandleInfoNV {
+        handle_type: vk::ExternalMemoryHandleTypeFlagsNV::OPAQUE_WIN32_KMT,
+        handle: 0x44,
+        ..Default::default()
+    };
+    let khr = vk::ImportMemoryWin32HandleInfoKHR {
+        p_next: ptr(&nv),
+        handle_type: vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32,
+        name: [0u16; 2].as_ptr(),
+        ..Default::default()
+    };
+    let read = |head: *const c_void| {
+        let info = vk::MemoryAllocateInfo {
+            p_next: head,
+            ..Default::default()
+        };
+        // SAFETY: a chain of live structures, each of the type its sType names (or unknown).
+        let AllocateInfoRead::Valid(_, chain) = (unsafe { read_allocate_info(&info) }) else {
+            panic!("a valid VkMemoryAllocateInfo");
+        };
+        // SAFETY: as above.
+        let handles = unsafe { read_handle_imports(&info) };
+        // The first read notes the structures; the second reads them.
+        assert_eq!(
+            chain.handle_imports,
+            handles != crate::args::HandleImports::NONE
+        );
+        handles
+    };
+    let handles = read(ptr(&khr));
+    assert_eq!(
+        handles.win32,
+        Some(crate::args::Win32Import {
+            handle_type: vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32,
+            handle: false,
+            name: true,
+            handle_value: 0,
+        })
+    );
+    assert_eq!(
+        handles.win32_nv,
+        Some((vk::ExternalMemoryHandleTypeFlagsNV::OPAQUE_WIN32_KMT, true))
+    );
+    // VUID-VkImportMemoryWin32HandleInfoKHR-sType-sType and -NV-sType-sType hold by
+    // construction: with another sType the nodes are other structures.
+    let other_nv = vk::ImportMemoryWin32HandleInfoNV {
+        s_type: vk::StructureType::from_raw(1_000_999_993),
+        ..nv
+    };
+    let other_khr = vk::ImportMemoryWin32HandleInfoKHR {
+        s_type: vk::StructureType::from_raw(1_000_999_994),
+        p_next: ptr(&other_nv),
+        ..khr
+    };
+    assert_eq!(read(ptr(&other_khr)), crate::args::HandleImports::NONE);
+}
+
+#[test]
+fn zircon_metal_and_android_imports_are_read_by_their_s_type_only() {
+    let android = vk::ImportAndroidHardwareBufferInfoANDROID::default();
+    let metal = ImportMemoryMetalHandleInfo {
+        s_type: crate::vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT,
+        p_next: ptr(&android),
+        handle_type: crate::vk_ext::HANDLE_TYPE_MTLTEXTURE,
+        handle: 0x10 as *mut c_void,
+    };
+    let zircon = vk::ImportMemoryZirconHandleInfoFUCHSIA {
+        p_next: ptr(&metal),
+        handle_type: vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA,
+        handle: 9,
+        ..Default::default()
+    };
+    let read = |head: *const c_void| {
+        let info = vk::MemoryAllocateInfo {
+            p_next: head,
+            ..Default::default()
+        };
+        // SAFETY: a chain of live structures, each of the type its sType names (or unknown).
+        let AllocateInfoRead::Valid(_, chain) = (unsafe { read_allocate_info(&info) }) else {
+            panic!("a valid VkMemoryAllocateInfo");
+        };
+        // SAFETY: as above.
+        let handles = unsafe { read_handle_imports(&info) };
+        // The first read notes the structures; the second reads them.
+        assert_eq!(
+            chain.handle_imports,
+            handles != crate::args::HandleImports::NONE
+        );
+        handles
+    };
+    let handles = read(ptr(&zircon));
+    assert_eq!(
+        handles.zircon,
+        Some((vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA, 9))
+    );
+    assert_eq!(
+        handles.metal,
+        Some((crate::vk_ext::HANDLE_TYPE_MTLTEXTURE, true))
+    );
+    assert!(handles.android);
+    // VUID-VkImportMemoryZirconHandleInfoFUCHSIA-, -VkImportMemoryMetalHandleInfoEXT- and
+    // -VkImportAndroidHardwareBufferInfoANDROID-sType-sType hold by construction: with another
+    // sType the nodes are other structures.
+    let other_android = vk::ImportAndroidHardwareBufferInfoANDROID {
+        s_type: vk::StructureType::from_raw(1_000_999_995),
+        ..android
+    };
+    let other_metal = ImportMemoryMetalHandleInfo {
+        s_type: vk::StructureType::from_raw(1_000_999_996),
+        p_next: ptr(&other_android),
+        ..metal
+    };
+    let other_zircon = vk::ImportMemoryZirconHandleInfoFUCHSIA {
+        s_type: vk::StructureType::from_raw(1_000_999_997),
+        p_next: ptr(&other_metal),
+        ..zircon
+    };
+    assert_eq!(read(ptr(&other_zircon)), crate::args::HandleImports::NONE);
 }

@@ -1,6 +1,8 @@
 //! An opaque-fd import checked against the export it came from, when the layer saw that export
 //! in this process (`state::opaque_exports`: the fd refers to the open file description
-//! `vkGetMemoryFdKHR` returned). An fd the layer did not see exported gets none of these.
+//! `vkGetMemoryFdKHR` returned), and likewise a Win32 global share (KMT) handle import
+//! (`state::kmt_exports`: the handle `vkGetMemoryWin32HandleKHR` returned, its memory still
+//! live). A handle the layer did not see exported gets none of these.
 //!
 //! Judged only when the exporting allocation created the payload (it imported nothing): the
 //! rules speak of what was "specified when the payload being imported was created".
@@ -27,10 +29,31 @@ pub const BUFFER_NOT_DEDICATED: Broken = Broken::bit(3);
 /// `deviceUUID`s differ).
 pub const OTHER_PHYSICAL_DEVICE: Broken = Broken::bit(4);
 
+/// The handle an import names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImportedHandle {
+    /// `VkImportMemoryFdInfoKHR::fd` of an `OPAQUE_FD` import.
+    OpaqueFd(i32),
+    /// `VkImportMemoryWin32HandleInfoKHR::handle` of a global share handle type
+    /// (`OPAQUE_WIN32_KMT`, `D3D11_TEXTURE_KMT`).
+    GlobalShare(vk::ExternalMemoryHandleTypeFlags, u64),
+}
+
+impl ImportedHandle {
+    /// Whether the size and memory type rules (01742, 01743) are about this handle type: every
+    /// type but `D3D11_TEXTURE_KMT`.
+    fn sized(self) -> bool {
+        match self {
+            Self::OpaqueFd(_) => true,
+            Self::GlobalShare(t, _) => t == vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32_KMT,
+        }
+    }
+}
+
 /// The import as the app made it: the allocation's facts and its
 /// `VkMemoryDedicatedAllocateInfo` (image, buffer), if chained.
 pub struct OpaqueImport<'a> {
-    pub fd: i32,
+    pub handle: ImportedHandle,
     pub facts: &'a AllocationFacts,
     pub dedicated_info: Option<(u64, u64)>,
     /// The `deviceUUID` of the importing device's physical device, if the layer knows it.
@@ -39,10 +62,11 @@ pub struct OpaqueImport<'a> {
 
 /// The rules the import breaks against `origin`.
 pub fn evaluate(import: &OpaqueImport, origin: &ExportOrigin) -> Broken {
-    // Two physical devices whose deviceUUIDs differ are two devices, whatever the instances.
+    // Two physical devices whose deviceUUIDs differ are two devices, whatever the instances
+    // (judged for fds; for a global share handle, 00659 is not judged yet).
     let other_device = matches!(
-        (import.device_uuid, origin.device_uuid),
-        (Some(a), Some(b)) if a != b
+        (import.handle, import.device_uuid, origin.device_uuid),
+        (ImportedHandle::OpaqueFd(_), Some(a), Some(b)) if a != b
     );
     let broken = Broken::NONE.with(OTHER_PHYSICAL_DEVICE, other_device);
     if !origin.created_here {
@@ -50,11 +74,12 @@ pub fn evaluate(import: &OpaqueImport, origin: &ExportOrigin) -> Broken {
     }
     let (image, buffer) = import.dedicated_info.unwrap_or((0, 0));
     let exported_to = |ty| matches!(origin.dedicated_to, Some((t, _)) if t == ty);
+    let sized = import.handle.sized();
     broken
-        .with(SIZE_DIFFERS, import.facts.size != origin.size)
+        .with(SIZE_DIFFERS, sized && import.facts.size != origin.size)
         .with(
             TYPE_DIFFERS,
-            import.facts.memory_type_index != origin.memory_type_index,
+            sized && import.facts.memory_type_index != origin.memory_type_index,
         )
         .with(
             IMAGE_NOT_DEDICATED,
@@ -75,11 +100,19 @@ pub fn describe(
     origin: &ExportOrigin,
     broken: Broken,
 ) -> Vec<Finding> {
+    let (what, export_command) = match import.handle {
+        ImportedHandle::OpaqueFd(fd) => (
+            format!("fd {fd} as VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT"),
+            "vkGetMemoryFdKHR",
+        ),
+        ImportedHandle::GlobalShare(t, handle) => (
+            format!("handle 0x{handle:x} as {}", vk_names::handle_types(t)),
+            "vkGetMemoryWin32HandleKHR",
+        ),
+    };
     let exported = format!(
-        "pAllocateInfo imports fd {} as VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT; \
-         vkGetMemoryFdKHR exported it from {} (allocated on {} with allocationSize {}, \
-         memoryTypeIndex {}{})",
-        import.fd,
+        "pAllocateInfo imports {what}; {export_command} exported it from {} (allocated on {} \
+         with allocationSize {}, memoryTypeIndex {}{})",
         vk_names::handle(vk::ObjectType::DEVICE_MEMORY, origin.memory),
         vk_names::handle(vk::ObjectType::DEVICE, origin.device),
         origin.size,
@@ -89,6 +122,22 @@ pub fn describe(
             None => ", not dedicated".to_owned(),
         }
     );
+    let fd = matches!(import.handle, ImportedHandle::OpaqueFd(_));
+    let (size_id, image_id, buffer_id, kind) = if fd {
+        (
+            vuid::ALLOC_SIZE_01742,
+            vuid::DEDICATED_IMAGE_01878,
+            vuid::DEDICATED_BUFFER_01879,
+            "an opaque fd",
+        )
+    } else {
+        (
+            vuid::ALLOC_SIZE_01743,
+            vuid::DEDICATED_IMAGE_01876,
+            vuid::DEDICATED_BUFFER_01877,
+            "a Win32 handle",
+        )
+    };
     let finding = |id, field: &'static str, message: String| {
         Finding::new(id, "vkAllocateMemory", field, message)
             .with(ObjectRef::device(device))
@@ -118,24 +167,24 @@ pub fn describe(
     let f = import.facts;
     if broken.has(SIZE_DIFFERS) {
         out.push(finding(
-            vuid::ALLOC_SIZE_01742,
+            size_id,
             "pAllocateInfo->allocationSize",
             format!(
                 "vkAllocateMemory(): {exported}. pAllocateInfo->allocationSize is {}; an \
-                 import of an opaque fd must give the allocationSize the payload was created \
-                 with ({}).",
+                 import of {kind} must give the allocationSize the payload was created with \
+                 ({}).",
                 f.size, origin.size
             ),
         ));
     }
     if broken.has(TYPE_DIFFERS) {
         out.push(finding(
-            vuid::ALLOC_SIZE_01742,
+            size_id,
             "pAllocateInfo->memoryTypeIndex",
             format!(
                 "vkAllocateMemory(): {exported}. pAllocateInfo->memoryTypeIndex is {}; an \
-                 import of an opaque fd must give the memoryTypeIndex the payload was created \
-                 with ({}).",
+                 import of {kind} must give the memoryTypeIndex the payload was created with \
+                 ({}).",
                 f.memory_type_index, origin.memory_type_index
             ),
         ));
@@ -144,21 +193,21 @@ pub fn describe(
     for (rule, id, ty, handle, field) in [
         (
             IMAGE_NOT_DEDICATED,
-            vuid::DEDICATED_IMAGE_01878,
+            image_id,
             vk::ObjectType::IMAGE,
             image,
             "pAllocateInfo->pNext<VkMemoryDedicatedAllocateInfo>.image",
         ),
         (
             BUFFER_NOT_DEDICATED,
-            vuid::DEDICATED_BUFFER_01879,
+            buffer_id,
             vk::ObjectType::BUFFER,
             buffer,
             "pAllocateInfo->pNext<VkMemoryDedicatedAllocateInfo>.buffer",
         ),
     ] {
         if broken.has(rule) {
-            let kind = if ty == vk::ObjectType::IMAGE {
+            let resource = if ty == vk::ObjectType::IMAGE {
                 "image"
             } else {
                 "buffer"
@@ -169,8 +218,8 @@ pub fn describe(
                     field,
                     format!(
                         "vkAllocateMemory(): {exported}. {field} is {}, but the imported \
-                         memory is not a dedicated {kind} allocation; a dedicated import of an \
-                         opaque fd must be of memory allocated dedicated to an identical {kind}.",
+                         memory is not a dedicated {resource} allocation; a dedicated import of \
+                         {kind} must be of memory allocated dedicated to an identical {resource}.",
                         vk_names::handle(ty, handle)
                     ),
                 )
@@ -201,7 +250,7 @@ mod tests {
         origin: &ExportOrigin,
     ) -> Vec<&'static str> {
         let import = OpaqueImport {
-            fd: 9,
+            handle: ImportedHandle::OpaqueFd(9),
             facts: &facts,
             dedicated_info,
             device_uuid: Some([1; 16]),
@@ -277,5 +326,70 @@ mod tests {
             ..ORIGIN
         };
         assert!(ids(facts(65536, 1), None, &unknown).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod global_share_tests {
+    use super::*;
+
+    const ORIGIN: ExportOrigin = ExportOrigin {
+        device: 0xd000,
+        memory: 0x3000,
+        size: 65536,
+        memory_type_index: 1,
+        created_here: true,
+        dedicated_to: None,
+        device_uuid: Some([1; 16]),
+    };
+
+    fn ids(
+        t: vk::ExternalMemoryHandleTypeFlags,
+        size: u64,
+        dedicated_info: Option<(u64, u64)>,
+        device_uuid: [u8; 16],
+    ) -> Vec<&'static str> {
+        let facts = AllocationFacts {
+            size,
+            memory_type_index: 1,
+            ..Default::default()
+        };
+        let import = OpaqueImport {
+            handle: ImportedHandle::GlobalShare(t, 0x4000),
+            facts: &facts,
+            dedicated_info,
+            device_uuid: Some(device_uuid),
+        };
+        let broken = evaluate(&import, &ORIGIN);
+        let found = describe(0xd000, &import, &ORIGIN, broken);
+        assert_eq!(found.len() as u32, broken.0.count_ones());
+        found.iter().map(|f| f.id).collect()
+    }
+
+    const KMT: vk::ExternalMemoryHandleTypeFlags =
+        vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32_KMT;
+    const D3D11_KMT: vk::ExternalMemoryHandleTypeFlags =
+        vk::ExternalMemoryHandleTypeFlags::D3D11_TEXTURE_KMT;
+
+    #[test]
+    fn a_global_share_import_is_checked_with_the_win32_ids() {
+        assert!(ids(KMT, 65536, None, [1; 16]).is_empty());
+        assert_eq!(ids(KMT, 4096, None, [1; 16]), [vuid::ALLOC_SIZE_01743]);
+        assert_eq!(
+            ids(KMT, 65536, Some((0x2b, 0)), [1; 16]),
+            [vuid::DEDICATED_IMAGE_01876]
+        );
+        assert_eq!(
+            ids(KMT, 65536, Some((0, 0x2c)), [1; 16]),
+            [vuid::DEDICATED_BUFFER_01877]
+        );
+        // D3D11_TEXTURE_KMT: 01743 is not about it; 01876 is.
+        assert!(ids(D3D11_KMT, 4096, None, [1; 16]).is_empty());
+        assert_eq!(
+            ids(D3D11_KMT, 4096, Some((0x2b, 0)), [1; 16]),
+            [vuid::DEDICATED_IMAGE_01876]
+        );
+        // Another physical device: not judged for Win32 handles.
+        assert!(ids(KMT, 65536, None, [2; 16]).is_empty());
     }
 }

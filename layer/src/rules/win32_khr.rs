@@ -55,7 +55,7 @@ pub const NT_HANDLE_TYPES: vk::ExternalMemoryHandleTypeFlags =
     );
 
 /// The handle types the spec defines as global share (KMT) handles.
-const GLOBAL_SHARE_HANDLE_TYPES: vk::ExternalMemoryHandleTypeFlags =
+pub const GLOBAL_SHARE_HANDLE_TYPES: vk::ExternalMemoryHandleTypeFlags =
     vk::ExternalMemoryHandleTypeFlags::from_raw(
         vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32_KMT.as_raw()
             | vk::ExternalMemoryHandleTypeFlags::D3D11_TEXTURE_KMT.as_raw(),

@@ -11,6 +11,7 @@ pub mod device;
 pub mod fd_exports;
 pub mod freed;
 pub mod instance;
+pub mod kmt_exports;
 pub mod live_memory;
 pub mod lookup;
 pub mod maps;

@@ -56,8 +56,8 @@ static EXPORTS: Mutex<Vec<Held>> = Mutex::new(Vec::new());
 /// holds none reads only this.
 static HELD: AtomicUsize = AtomicUsize::new(0);
 
-/// Everything this module and `consumed_fds` hold, summed: a `vkFreeMemory` in a process that
-/// holds nothing reads only this.
+/// Everything this module, `consumed_fds` and `kmt_exports` hold, summed: a `vkFreeMemory` in a
+/// process that holds nothing reads only this.
 static TRACKED: AtomicUsize = AtomicUsize::new(0);
 
 /// Sets one of the counts to `len` (under its own lock), keeping [`TRACKED`] their sum.
@@ -100,21 +100,24 @@ pub fn remember(origin: ExportOrigin, fd: i32) {
     }
 }
 
-/// The image or buffer of each live allocation that was exportable as an opaque fd and
-/// dedicated to one, by (device, memory): what an export of it records.
+/// The image or buffer of each live allocation that was exportable as an opaque fd or a global
+/// share handle (`state::kmt_exports`) and dedicated to one, by (device, memory): what an export
+/// of it records.
 #[allow(clippy::type_complexity)]
 static DEDICATED: LazyLock<Mutex<HashMap<(u64, u64), (vk::ObjectType, u64)>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
 static DEDICATED_COUNT: AtomicUsize = AtomicUsize::new(0);
 
-/// After `vkAllocateMemory` made `memory`, exportable as an opaque fd, dedicated to `to`.
+/// After `vkAllocateMemory` made `memory`, exportable as an opaque fd or a global share handle,
+/// dedicated to `to`.
 pub fn remember_dedicated(device: u64, memory: u64, to: (vk::ObjectType, u64)) {
     let mut dedicated = DEDICATED.lock();
     dedicated.insert((device, memory), to);
     set_count(&DEDICATED_COUNT, dedicated.len());
 }
 
-/// The image or buffer `memory` was dedicated to, if it was exportable as an opaque fd.
+/// The image or buffer `memory` was dedicated to, if it was exportable as an opaque fd or a
+/// global share handle.
 pub fn dedicated_of(device: u64, memory: u64) -> Option<(vk::ObjectType, u64)> {
     if DEDICATED_COUNT.load(Ordering::Acquire) == 0 {
         return None;

@@ -104,6 +104,41 @@ pub const EXPORT_HANDLE_TYPES_PARAM: &str = "VUID-VkExportMemoryAllocateInfo-han
 pub const EXPORT_HANDLE_TYPES_09860: &str = "VUID-VkExportMemoryAllocateInfo-handleTypes-09860";
 pub const EXPORT_WIN32_HANDLE_TYPES_00657: &str =
     "VUID-VkExportMemoryWin32HandleInfoKHR-handleTypes-00657";
+pub const IMPORT_WIN32_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-parameter";
+pub const IMPORT_WIN32_HANDLE_TYPE_00660: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-00660";
+pub const IMPORT_WIN32_HANDLE_TYPE_00661: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-00661";
+pub const IMPORT_WIN32_HANDLE_TYPE_01439: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-01439";
+pub const IMPORT_WIN32_HANDLE_TYPE_01440: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-01440";
+pub const IMPORT_WIN32_HANDLE_01441: &str = "VUID-VkImportMemoryWin32HandleInfoKHR-handle-01441";
+pub const IMPORT_WIN32_NV_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportMemoryWin32HandleInfoNV-handleType-parameter";
+pub const IMPORT_WIN32_NV_HANDLE_TYPE_01327: &str =
+    "VUID-VkImportMemoryWin32HandleInfoNV-handleType-01327";
+pub const IMPORT_WIN32_NV_HANDLE_01328: &str = "VUID-VkImportMemoryWin32HandleInfoNV-handle-01328";
+pub const ALLOC_PNEXT_00641: &str = "VUID-VkMemoryAllocateInfo-pNext-00641";
+pub const ALLOC_SIZE_01743: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01743";
+pub const DEDICATED_IMAGE_01876: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01876";
+pub const DEDICATED_BUFFER_01877: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-01877";
+pub const IMPORT_ZIRCON_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handleType-parameter";
+pub const IMPORT_ZIRCON_HANDLE_TYPE_04771: &str =
+    "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handleType-04771";
+pub const IMPORT_ZIRCON_HANDLE_04772: &str =
+    "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handle-04772";
+pub const ALLOC_SIZE_07902: &str = "VUID-VkMemoryAllocateInfo-allocationSize-07902";
+pub const IMPORT_METAL_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportMemoryMetalHandleInfoEXT-handleType-parameter";
+pub const IMPORT_METAL_HANDLE_TYPE_10410: &str =
+    "VUID-VkImportMemoryMetalHandleInfoEXT-handleType-10410";
+pub const IMPORT_METAL_HANDLE_TYPE_10411: &str =
+    "VUID-VkImportMemoryMetalHandleInfoEXT-handleType-10411";
+pub const ALLOC_PNEXT_10395: &str = "VUID-VkMemoryAllocateInfo-pNext-10395";
+pub const ALLOC_PNEXT_10397: &str = "VUID-VkMemoryAllocateInfo-pNext-10397";
 pub const EXPORT_NV_HANDLE_TYPES_PARAM: &str =
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter";
 pub const ALLOC_NONE_06657: &str = "VUID-VkMemoryAllocateInfo-None-06657";

@@ -338,12 +338,47 @@ pub struct Imports {
     pub operations: u32,
     /// The chain's `VkImportMemoryFdInfoKHR`, if it has one.
     pub fd: Option<FdImport>,
+    /// The chain's `VkImportMemoryWin32HandleInfoKHR`, if it has one.
+    pub win32: Option<Win32Import>,
+    /// The chain's `VkImportMemoryWin32HandleInfoNV` (`handleType`, `handle` not NULL), if it
+    /// has one.
+    pub win32_nv: Option<(u32, bool)>,
+    /// The chain's `VkImportMemoryZirconHandleInfoFUCHSIA` (`handleType`, `handle`), if it has
+    /// one.
+    pub zircon: Option<(u32, u32)>,
+    /// The chain's `VkImportMemoryMetalHandleInfoEXT`, if it has one.
+    pub metal: Option<MetalImport>,
+    /// The chain has a `VkImportAndroidHardwareBufferInfoANDROID`.
+    pub android: bool,
+}
+
+/// `VkImportMemoryMetalHandleInfoEXT`: its `handleType`, whether `handle` is not NULL, and
+/// whether the chain's `VkMemoryDedicatedAllocateInfo` names an image.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MetalImport {
+    pub handle_type: u32,
+    pub handle: bool,
+    pub dedicated_image: bool,
+}
+
+/// `VkImportMemoryWin32HandleInfoKHR`: its `handleType`, and which of `handle` and `name` are
+/// not NULL.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Win32Import {
+    pub handle_type: u32,
+    pub handle: bool,
+    pub name: bool,
 }
 
 impl Imports {
     pub const NONE: Self = Self {
         operations: 0,
         fd: None,
+        win32: None,
+        win32_nv: None,
+        zircon: None,
+        metal: None,
+        android: false,
     };
 
     /// One `VkImportMemoryFdInfoKHR` (an import operation unless `handle_type` is 0).
@@ -355,6 +390,7 @@ impl Imports {
                 fd,
                 open,
             }),
+            ..Self::NONE
         }
     }
 }
@@ -1001,15 +1037,17 @@ fn allocate_rules(device: &Device, info: &AllocateInfo, e: &mut Expected) {
             e.push(EXPORT_WIN32_HANDLE_TYPES_00657);
         }
     }
-    import_rules(device, &info.imports, e);
+    import_rules(device, a.size, &info.imports, e);
 }
 
 /// The import structures of the chain.
-fn import_rules(device: &Device, imports: &Imports, e: &mut Expected) {
+fn import_rules(device: &Device, size: u64, imports: &Imports, e: &mut Expected) {
     // 06657: "The parameters must not define more than one import operation".
     if imports.operations > 1 {
         e.push(ALLOC_NONE_06657);
     }
+    win32_import_rules(device, imports, e);
+    zircon_metal_android_import_rules(device, size, imports, e);
     // VkImportMemoryFdInfoKHR: "If handleType is not 0, ..." (handleType 0: it is ignored).
     let Some(fd) = imports.fd.filter(|i| i.handle_type != 0) else {
         return;
@@ -1028,6 +1066,126 @@ fn import_rules(device: &Device, imports: &Imports, e: &mut Expected) {
     // closed fd is no handle at all.
     if fd.fd < 0 || !fd.open {
         e.push(IMPORT_FD_HANDLE_TYPE_00670);
+    }
+}
+
+/// The Win32 import structures (KHR and NV). Only NULL-ness of a handle or name is modelled: what
+/// a non-NULL one refers to is the OS's to say.
+fn win32_import_rules(device: &Device, imports: &Imports, e: &mut Expected) {
+    // pNext-00641: "If the pNext chain includes a VkImportMemoryWin32HandleInfoKHR structure, it
+    // must not include a VkImportMemoryWin32HandleInfoNV structure".
+    if imports.win32.is_some() && imports.win32_nv.is_some() {
+        e.push(ALLOC_PNEXT_00641);
+    }
+    if let Some(w) = imports.win32 {
+        let t = w.handle_type;
+        let single = t.is_power_of_two();
+        if !device.has(Extension::KhrExternalMemoryWin32) {
+            e.ids.push(ALLOC_PNEXT_PNEXT);
+        }
+        // -parameter: "If handleType is not 0, handleType must be a valid ... value".
+        if t != 0 && (!single || t & !device.valid_handle_types() != 0) {
+            e.push(IMPORT_WIN32_HANDLE_TYPE_PARAM);
+        }
+        // 00660: "If handleType is not 0, it must be defined as an NT handle or a global share
+        // handle".
+        let win32 = handle_type::NT_HANDLE | handle_type::GLOBAL_SHARE_HANDLE;
+        if t != 0 && (!single || t & win32 == 0) {
+            e.push(IMPORT_WIN32_HANDLE_TYPE_00660);
+        }
+        // 01439: a name only with OPAQUE_WIN32, D3D11_TEXTURE, D3D12_HEAP or D3D12_RESOURCE
+        // (judged for a non-zero handleType: with 0 the structure is ignored).
+        if t != 0 && w.name && (!single || t & handle_type::NT_HANDLE == 0) {
+            e.push(IMPORT_WIN32_HANDLE_TYPE_01439);
+        }
+        // 01441: "If handle is not NULL, name must be NULL".
+        if w.handle && w.name {
+            e.push(IMPORT_WIN32_HANDLE_01441);
+        }
+        // 00661 and 01440: with a non-zero handleType, a NULL name needs a valid handle and a
+        // NULL handle a valid name: both NULL breaks both.
+        if t != 0 && !w.handle && !w.name {
+            e.push(IMPORT_WIN32_HANDLE_TYPE_00661);
+            e.push(IMPORT_WIN32_HANDLE_TYPE_01440);
+        }
+    }
+    if let Some((t, handle)) = imports.win32_nv {
+        if !device.has(Extension::NvExternalMemoryWin32) {
+            e.ids.push(ALLOC_PNEXT_PNEXT);
+        }
+        // -parameter: "a valid combination of VkExternalMemoryHandleTypeFlagBitsNV values".
+        if t & !handle_type::NV_DEFINED != 0 {
+            e.push(IMPORT_WIN32_NV_HANDLE_TYPE_PARAM);
+        }
+        // 01327: "handleType must not have more than one bit set".
+        if t.count_ones() > 1 {
+            e.push(IMPORT_WIN32_NV_HANDLE_TYPE_01327);
+        }
+        // 01328: "handle must be a valid handle to memory": NULL is none (handleType 0: the
+        // structure is ignored).
+        if t != 0 && !handle {
+            e.push(IMPORT_WIN32_NV_HANDLE_01328);
+        }
+    }
+}
+
+/// The Zircon, Metal and Android hardware buffer import structures. Only what the call shows is
+/// modelled: NULL (or ZX_HANDLE_INVALID) handles, the types, the size, the dedicated image.
+fn zircon_metal_android_import_rules(
+    device: &Device,
+    size: u64,
+    imports: &Imports,
+    e: &mut Expected,
+) {
+    if let Some((t, handle)) = imports.zircon {
+        if !device.has(Extension::FuchsiaExternalMemory) {
+            e.ids.push(ALLOC_PNEXT_PNEXT);
+        }
+        // -parameter: "If handleType is not 0, ... a valid VkExternalMemoryHandleTypeFlagBits
+        // value".
+        if t != 0 && !handle_type::one_of(t, device.valid_handle_types()) {
+            e.push(IMPORT_ZIRCON_HANDLE_TYPE_PARAM);
+        }
+        // 04771: "handleType must be VK_EXTERNAL_MEMORY_HANDLE_TYPE_ZIRCON_VMO_BIT_FUCHSIA"
+        // (judged for a non-zero handleType: with 0 the structure is ignored).
+        if t != 0 && t != handle_type::ZIRCON_VMO {
+            e.push(IMPORT_ZIRCON_HANDLE_TYPE_04771);
+        }
+        // 04772: "handle must be a valid VMO handle": ZX_HANDLE_INVALID (0) is none.
+        if t != 0 && handle == 0 {
+            e.push(IMPORT_ZIRCON_HANDLE_04772);
+        }
+        // 07902: a VMO import of 0 bytes.
+        if t == handle_type::ZIRCON_VMO && size == 0 {
+            e.push(ALLOC_SIZE_07902);
+        }
+    }
+    if let Some(m) = imports.metal {
+        let t = m.handle_type;
+        if !device.has(Extension::ExtExternalMemoryMetal) {
+            e.ids.push(ALLOC_PNEXT_PNEXT);
+        }
+        if t != 0 && !handle_type::one_of(t, device.valid_handle_types()) {
+            e.push(IMPORT_METAL_HANDLE_TYPE_PARAM);
+        }
+        // 10410: "If handleType is not 0, it must be MTLBUFFER, MTLTEXTURE or MTLHEAP".
+        if t != 0 && !handle_type::one_of(t, handle_type::METAL) {
+            e.push(IMPORT_METAL_HANDLE_TYPE_10410);
+        }
+        // 10411: "If handleType is not 0, handle must be a valid non-NULL handle".
+        if t != 0 && !m.handle {
+            e.push(IMPORT_METAL_HANDLE_TYPE_10411);
+        }
+        // 10395: an MTLTEXTURE import needs a dedicated image; 10397: with one, size 0.
+        if t == handle_type::MTLTEXTURE && !m.dedicated_image {
+            e.push(ALLOC_PNEXT_10395);
+        }
+        if t == handle_type::MTLTEXTURE && m.dedicated_image && size != 0 {
+            e.push(ALLOC_PNEXT_10397);
+        }
+    }
+    if imports.android && !device.has(Extension::AndroidExternalMemoryAndroidHardwareBuffer) {
+        e.ids.push(ALLOC_PNEXT_PNEXT);
     }
 }
 

@@ -484,6 +484,51 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
                 operations: 2,
                 ..Imports::fd(0, 3, true)
             },
+            Imports {
+                win32: Some(Win32Import {
+                    handle_type: OPAQUE_FD,
+                    handle: true,
+                    name: true,
+                }),
+                win32_nv: Some((0b11, false)),
+                ..Imports::NONE
+            },
+            Imports {
+                win32: Some(Win32Import {
+                    handle_type: OPAQUE_WIN32 | OPAQUE_WIN32_KMT,
+                    handle: false,
+                    name: false,
+                }),
+                win32_nv: Some((1 << 9, true)),
+                ..Imports::NONE
+            },
+            Imports {
+                zircon: Some((ZIRCON_VMO | OPAQUE_FD, 0)),
+                metal: Some(MetalImport {
+                    handle_type: OPAQUE_FD,
+                    handle: false,
+                    dedicated_image: false,
+                }),
+                android: true,
+                ..Imports::NONE
+            },
+            Imports {
+                zircon: Some((ZIRCON_VMO, 5)),
+                metal: Some(MetalImport {
+                    handle_type: MTLTEXTURE,
+                    handle: true,
+                    dedicated_image: false,
+                }),
+                ..Imports::NONE
+            },
+            Imports {
+                metal: Some(MetalImport {
+                    handle_type: MTLTEXTURE,
+                    handle: true,
+                    dedicated_image: true,
+                }),
+                ..Imports::NONE
+            },
         ];
         for (allocation, imports) in allocations
             .into_iter()
@@ -519,8 +564,12 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
     reached.insert(WIN32_KHR_HANDLE_TYPE_00663);
     reached.insert(AHB_PNEXT_01883);
     let elsewhere = [
-        // Against an export the layer saw (tracked fds, not the call alone).
+        // Against an export the layer saw (tracked fds and global share handles, not the call
+        // alone).
         ALLOC_SIZE_01742,
+        ALLOC_SIZE_01743,
+        DEDICATED_IMAGE_01876,
+        DEDICATED_BUFFER_01877,
         IMPORT_FD_00668,
         FD_IMPORTED_TWICE,
         // Against the buffer or image the allocation is dedicated to.
@@ -631,5 +680,114 @@ fn fd_imports_and_import_operations() {
         )
         .ids,
         [IMPORT_FD_HANDLE_TYPE_PARAM]
+    );
+}
+
+#[test]
+fn win32_imports_type_and_null_rules() {
+    let d = Device {
+        extensions: Extensions::of(&Extension::ALL),
+        ..full()
+    };
+    let ids = |win32: Option<Win32Import>, win32_nv| {
+        let call = Call::Allocate {
+            info: Info::Valid(AllocateInfo {
+                imports: Imports {
+                    win32,
+                    win32_nv,
+                    ..Imports::NONE
+                },
+                ..AllocateInfo::of(Allocation::new(SIZE, 0, None, None))
+            }),
+            output_null: false,
+        };
+        expected(&d, &call).ids
+    };
+    let khr = |handle_type, handle, name| {
+        Some(Win32Import {
+            handle_type,
+            handle,
+            name,
+        })
+    };
+    assert!(ids(khr(OPAQUE_WIN32, true, false), None).is_empty());
+    assert!(ids(khr(OPAQUE_WIN32, false, true), None).is_empty());
+    assert!(ids(khr(0, false, false), None).is_empty());
+    assert!(ids(None, Some((0, false))).is_empty());
+    assert_eq!(
+        ids(khr(OPAQUE_WIN32_KMT, false, true), None),
+        [IMPORT_WIN32_HANDLE_TYPE_01439]
+    );
+    assert_eq!(ids(khr(0, true, true), None), [IMPORT_WIN32_HANDLE_01441]);
+    assert_eq!(
+        ids(khr(OPAQUE_WIN32, false, false), None),
+        [
+            IMPORT_WIN32_HANDLE_TYPE_00661,
+            IMPORT_WIN32_HANDLE_TYPE_01440
+        ]
+    );
+    assert_eq!(
+        ids(khr(OPAQUE_WIN32, true, false), Some((1, true))),
+        [ALLOC_PNEXT_00641]
+    );
+    assert_eq!(ids(None, Some((1, false))), [IMPORT_WIN32_NV_HANDLE_01328]);
+}
+
+#[test]
+fn zircon_and_metal_imports() {
+    let all = Device {
+        extensions: Extensions::of(&Extension::ALL),
+        ..full()
+    };
+    let ids = |d: &Device, size, imports| {
+        let call = Call::Allocate {
+            info: Info::Valid(AllocateInfo {
+                imports,
+                ..AllocateInfo::of(Allocation::new(size, 0, None, None))
+            }),
+            output_null: false,
+        };
+        expected(d, &call).ids
+    };
+    let zircon = |t, handle| Imports {
+        zircon: Some((t, handle)),
+        ..Imports::NONE
+    };
+    let metal = |handle_type, handle, dedicated_image| Imports {
+        metal: Some(MetalImport {
+            handle_type,
+            handle,
+            dedicated_image,
+        }),
+        ..Imports::NONE
+    };
+    assert!(ids(&all, SIZE, zircon(ZIRCON_VMO, 3)).is_empty());
+    assert!(ids(&all, 0, zircon(0, 0)).is_empty());
+    assert_eq!(
+        ids(&all, 0, zircon(ZIRCON_VMO, 0)),
+        [IMPORT_ZIRCON_HANDLE_04772, ALLOC_SIZE_07902]
+    );
+    assert_eq!(
+        ids(&all, SIZE, zircon(OPAQUE_FD, 3)),
+        [IMPORT_ZIRCON_HANDLE_TYPE_04771]
+    );
+    assert!(ids(&all, SIZE, metal(MTLBUFFER, true, false)).is_empty());
+    assert!(ids(&all, 0, metal(MTLTEXTURE, true, true)).is_empty());
+    assert_eq!(
+        ids(&all, SIZE, metal(MTLTEXTURE, true, true)),
+        [ALLOC_PNEXT_10397]
+    );
+    assert_eq!(
+        ids(&all, 0, metal(MTLTEXTURE, false, false)),
+        [IMPORT_METAL_HANDLE_TYPE_10411, ALLOC_PNEXT_10395]
+    );
+    // Without VK_EXT_external_memory_metal: pNext-pNext, and the type is no valid value.
+    let without = Device {
+        extensions: Extensions::of(&Extension::ALL[..6]),
+        ..full()
+    };
+    assert_eq!(
+        ids(&without, SIZE, metal(MTLBUFFER, true, false)),
+        [ALLOC_PNEXT_PNEXT, IMPORT_METAL_HANDLE_TYPE_PARAM]
     );
 }

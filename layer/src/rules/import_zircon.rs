@@ -1,0 +1,199 @@
+//! `VkImportMemoryZirconHandleInfoFUCHSIA` at `vkAllocateMemory` (VK_FUCHSIA_external_memory),
+//! with the `VkMemoryAllocateInfo` rule about its size. Called from `import_handles.rs`, with their own bits.
+//!
+//! - `handleType-parameter` and `04771` (a VMO): judged for a non-zero `handleType` only (with 0
+//!   the structure is ignored, and `-parameter` says 0 is allowed).
+//! - `04772` ("a valid VMO handle"): only `ZX_HANDLE_INVALID` (0) with a non-zero `handleType`;
+//!   what a non-zero handle refers to is the kernel's to say, and the layer does not run there.
+//! - `VUID-VkMemoryAllocateInfo-allocationSize-07902`: a VMO import of 0 bytes.
+//! - `VUID-VkMemoryAllocateInfo-pNext-pNext` without the extension.
+
+use super::common::Broken;
+use super::export::is_one_of;
+use super::import_handles::Allocation;
+use crate::finding::{Finding, Outcome};
+use crate::state::DeviceFacts;
+use crate::vk_names;
+use crate::vuid;
+use ash::vk;
+
+/// `VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handleType-parameter`.
+const TYPE_VALUE: Broken = Broken::bit(12);
+/// `VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handleType-04771`.
+const NOT_A_VMO: Broken = Broken::bit(13);
+/// `VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handle-04772`.
+const INVALID_HANDLE: Broken = Broken::bit(14);
+/// `VUID-VkMemoryAllocateInfo-allocationSize-07902`.
+const ZERO_SIZE: Broken = Broken::bit(15);
+/// `VUID-VkMemoryAllocateInfo-pNext-pNext` for the structure.
+const UNAVAILABLE: Broken = Broken::bit(16);
+/// Every bit of this file's rules (a test in `import_handles.rs` keeps them clear of the
+/// others').
+pub const BITS: Broken = Broken(0x1f << 12);
+
+const VMO: vk::ExternalMemoryHandleTypeFlags =
+    vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA;
+const STRUCTURE: &str = "pAllocateInfo->pNext<VkImportMemoryZirconHandleInfoFUCHSIA>";
+
+/// The rules a chained `VkImportMemoryZirconHandleInfoFUCHSIA` (`handleType`, `handle`) breaks.
+pub fn evaluate(
+    device: &DeviceFacts,
+    allocation: &Allocation,
+    (handle_type, handle): (vk::ExternalMemoryHandleTypeFlags, u32),
+) -> Broken {
+    let imports = !handle_type.is_empty();
+    Broken::NONE
+        .with(
+            TYPE_VALUE,
+            imports && !is_one_of(handle_type, device.handle_types),
+        )
+        .with(NOT_A_VMO, imports && handle_type != VMO)
+        .with(INVALID_HANDLE, imports && handle == 0)
+        .with(ZERO_SIZE, handle_type == VMO && allocation.size == 0)
+        .with(UNAVAILABLE, !device.extensions.fuchsia_external_memory)
+}
+
+/// The findings of the rules in `broken` ([`evaluate`]'s bits; the others are ignored).
+pub fn describe(
+    device: &DeviceFacts,
+    (handle_type, _): (vk::ExternalMemoryHandleTypeFlags, u32),
+    broken: Broken,
+    finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
+    outcome: &mut Outcome,
+) {
+    let device_name = vk_names::handle(vk::ObjectType::DEVICE, device.handle);
+    let types = vk_names::handle_types(handle_type);
+    let type_field = "pAllocateInfo->pNext<VkImportMemoryZirconHandleInfoFUCHSIA>.handleType";
+    if broken.has(UNAVAILABLE) {
+        outcome.push(finding(
+            vuid::ALLOC_PNEXT_PNEXT,
+            "pAllocateInfo->pNext",
+            format!(
+                "vkAllocateMemory(): the pNext chain of pAllocateInfo has a \
+                 VkImportMemoryZirconHandleInfoFUCHSIA, but {device_name} was created without \
+                 VK_FUCHSIA_external_memory in VkDeviceCreateInfo::ppEnabledExtensionNames."
+            ),
+        ));
+    }
+    if broken.has(TYPE_VALUE) {
+        outcome.push(finding(
+            vuid::IMPORT_ZIRCON_HANDLE_TYPE_PARAM,
+            type_field,
+            format!(
+                "vkAllocateMemory(): {STRUCTURE}.handleType is {types}, which is not a valid \
+                 VkExternalMemoryHandleTypeFlagBits value on {device_name}: {}.",
+                vk_names::invalid_handle_types(handle_type, device.handle_types, true)
+            ),
+        ));
+    }
+    if broken.has(NOT_A_VMO) {
+        outcome.push(finding(
+            vuid::IMPORT_ZIRCON_HANDLE_TYPE_04771,
+            type_field,
+            format!(
+                "vkAllocateMemory(): {STRUCTURE}.handleType is {types}; it must be \
+                 VK_EXTERNAL_MEMORY_HANDLE_TYPE_ZIRCON_VMO_BIT_FUCHSIA."
+            ),
+        ));
+    }
+    if broken.has(INVALID_HANDLE) {
+        outcome.push(finding(
+            vuid::IMPORT_ZIRCON_HANDLE_04772,
+            "pAllocateInfo->pNext<VkImportMemoryZirconHandleInfoFUCHSIA>.handle",
+            format!(
+                "vkAllocateMemory(): {STRUCTURE}.handle is 0 (ZX_HANDLE_INVALID) with \
+                 handleType {types}; it must be a valid VMO handle."
+            ),
+        ));
+    }
+    if broken.has(ZERO_SIZE) {
+        outcome.push(finding(
+            vuid::ALLOC_SIZE_07902,
+            "pAllocateInfo->allocationSize",
+            format!(
+                "vkAllocateMemory(): pAllocateInfo->allocationSize is 0, but the allocation \
+                 imports a Zircon VMO ({STRUCTURE}.handleType is {types}); it must be greater \
+                 than 0."
+            ),
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::HandleImports;
+    use crate::rules::fixtures::fd_device;
+    use crate::rules::import_handles::check;
+
+    fn device(enabled: bool) -> DeviceFacts {
+        let mut d = fd_device();
+        d.extensions.fuchsia_external_memory = enabled;
+        d.handle_types = d.extensions.handle_types();
+        d
+    }
+
+    fn ids(
+        d: &DeviceFacts,
+        size: u64,
+        t: vk::ExternalMemoryHandleTypeFlags,
+        handle: u32,
+    ) -> Vec<&'static str> {
+        let handles = HandleImports {
+            zircon: Some((t, handle)),
+            ..HandleImports::NONE
+        };
+        let allocation = Allocation {
+            size,
+            dedicated_image: 0,
+        };
+        let outcome = check(d, &allocation, &handles);
+        assert!(!outcome.blocked);
+        outcome.ids()
+    }
+
+    #[test]
+    fn a_vmo_import_is_silent() {
+        assert!(ids(&device(true), 64, VMO, 7).is_empty());
+        assert!(ids(
+            &device(true),
+            0,
+            vk::ExternalMemoryHandleTypeFlags::empty(),
+            0
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn the_zircon_import_rules() {
+        let d = device(true);
+        assert_eq!(
+            ids(&d, 64, vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD, 7),
+            [vuid::IMPORT_ZIRCON_HANDLE_TYPE_04771]
+        );
+        assert_eq!(
+            ids(
+                &d,
+                64,
+                VMO | vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD,
+                7
+            ),
+            [
+                vuid::IMPORT_ZIRCON_HANDLE_TYPE_PARAM,
+                vuid::IMPORT_ZIRCON_HANDLE_TYPE_04771
+            ]
+        );
+        assert_eq!(
+            ids(&d, 0, VMO, 0),
+            [vuid::IMPORT_ZIRCON_HANDLE_04772, vuid::ALLOC_SIZE_07902]
+        );
+        let off = device(false);
+        assert_eq!(
+            ids(&off, 64, VMO, 7),
+            [
+                vuid::ALLOC_PNEXT_PNEXT,
+                vuid::IMPORT_ZIRCON_HANDLE_TYPE_PARAM
+            ]
+        );
+    }
+}
