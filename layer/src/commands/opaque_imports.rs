@@ -80,7 +80,10 @@ pub fn after_global_share_export(
     handle_type: vk::ExternalMemoryHandleTypeFlags,
     handle: u64,
 ) {
-    kmt_exports::remember(origin(state, memory), handle_type.as_raw(), handle);
+    let (device, ht) = (memory.device, handle_type.as_raw());
+    if !kmt_exports::is_last_recorded(device, memory.memory, ht, handle) {
+        kmt_exports::remember(origin(state, memory), ht, handle);
+    }
 }
 
 /// Before `vkAllocateMemory` goes down: an import of a global share handle the layer saw
