@@ -227,6 +227,28 @@ fn fail_under_exits_1_below_the_threshold() {
 }
 
 #[test]
+fn a_reader_that_stops_reading_does_not_change_the_verdict() {
+    // `exportcheck coverage | head`: the reader goes away; writing the rest fails with EPIPE,
+    // which is no tool error. Here the read end is closed before anything is written.
+    let dir = observed();
+    for (threshold, code) in [("90", 1), ("0", 0)] {
+        let mut child = exportcheck()
+            .args(["coverage", "--format", "html", "--fail-under", threshold])
+            .arg("--observed")
+            .arg(dir.path())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{stderr}");
+        assert!(!stderr.contains("cannot write the report"), "{stderr}");
+    }
+}
+
+#[test]
 fn without_observations_it_says_to_run_the_tests() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("exportcheck-observed");

@@ -163,12 +163,18 @@ pub fn command(args: &CoverageArgs) -> i32 {
         Format::Html => html::render(&ctx),
     };
     let mut stdout = std::io::stdout().lock();
-    if let Err(e) = stdout
+    match stdout
         .write_all(out.as_bytes())
         .and_then(|()| stdout.flush())
     {
-        eprintln!("exportcheck: cannot write the report: {e}");
-        return exit::EXIT_TOOL_ERROR;
+        Ok(()) => {}
+        // The reader stopped reading (`exportcheck coverage | head`): it has what it wanted, and
+        // the verdict below still stands.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(e) => {
+            eprintln!("exportcheck: cannot write the report: {e}");
+            return exit::EXIT_TOOL_ERROR;
+        }
     }
     if let Some(threshold) = args.fail_under {
         let percent = coverage.spec_tally.percent;
