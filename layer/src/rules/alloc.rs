@@ -110,7 +110,7 @@ pub fn evaluate_allocate(
             facts.export.is_some() & (facts.export_nv.is_some() | facts.export_win32_nv),
         )
         .and(Broken(
-            u32::from(unavailable_export_structures(device, facts)) << UNAVAILABLE,
+            u64::from(unavailable_export_structures(device, facts)) << UNAVAILABLE,
         ))
         .with(
             HANDLE_TYPES_VALUE,
@@ -374,17 +374,17 @@ mod tests {
     #[test]
     fn the_allocation_rule_files_use_disjoint_bits() {
         // alloc.rs: bits 0..=9, then one per export structure from UNAVAILABLE.
-        let own = (1u32 << (super::UNAVAILABLE + super::EXPORT_STRUCTURES.len() as u32)) - 1;
+        let own = (1u64 << (super::UNAVAILABLE + super::EXPORT_STRUCTURES.len() as u32)) - 1;
         let files = [
             own,
             super::super::import_host::BITS.0,
             super::super::export_win32::BITS.0,
             super::super::alloc_limits::BITS.0,
-            ((1u32 << super::super::import_fd::RULES) - 1) << super::IMPORTS,
+            ((1u64 << super::super::import_fd::RULES) - 1) << super::IMPORTS,
         ];
         for (i, a) in files.iter().enumerate() {
             for b in &files[i + 1..] {
-                assert_eq!(a & b, 0, "{a:#034b} and {b:#034b} overlap");
+                assert_eq!(a & b, 0, "{a:#066b} and {b:#066b} overlap");
             }
         }
     }

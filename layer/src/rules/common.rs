@@ -118,7 +118,7 @@ pub fn describe_dead_memory(memory: u64, lookup: &MemoryLookup) -> String {
 
 /// The rules a call breaks, as bits: each command's rules say which bit is which.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Broken(pub u32);
+pub struct Broken(pub u64);
 
 impl Broken {
     pub const NONE: Self = Self(0);
