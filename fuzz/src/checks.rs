@@ -24,7 +24,7 @@ use exportcheck_spec_model::{
 use layer::finding::{Finding, ObjectRef, Outcome, Severity};
 use layer::raw::{AllocateInfoRead, ChainEnd, StructArg};
 use layer::rules::common::unknown_device;
-use layer::rules::driver_contract::{self, FdProbe};
+use layer::rules::driver_contract::{self, FdProbe, Returned};
 use layer::rules::export::{
     self as layer_export, ExportCall as LayerCall, ExportCommand, InfoFields,
 };
@@ -560,6 +560,21 @@ fn driver_fd(
     )
 }
 
+/// The export command whose handle-like result a `DriverPointer` call judges.
+fn returned_by(command: u8) -> (Returned, Command) {
+    [
+        (Returned::RemoteAddress, Command::GetMemoryRemoteAddress),
+        (Returned::Win32Handle, Command::GetMemoryWin32Handle),
+        (Returned::MetalHandle, Command::GetMemoryMetalHandle),
+        (Returned::Win32HandleKhr, Command::GetMemoryWin32HandleKhr),
+        (Returned::ZirconHandle, Command::GetMemoryZirconHandle),
+        (
+            Returned::AndroidHardwareBuffer,
+            Command::GetMemoryAndroidHardwareBuffer,
+        ),
+    ][usize::from(command) % 6]
+}
+
 fn driver_pointer(
     device: &DeviceIn,
     command: u8,
@@ -569,20 +584,13 @@ fn driver_pointer(
     let MemoryLookup::Live(record) = live_record(device, facts) else {
         unreachable!("a live record")
     };
-    let (outcome, command) = match command % 3 {
-        0 => (
-            driver_contract::check_remote_address(&record, value),
-            Command::GetMemoryRemoteAddress,
-        ),
-        1 => (
-            driver_contract::check_win32_handle(&record, value as vk::HANDLE),
-            Command::GetMemoryWin32Handle,
-        ),
-        _ => (
-            driver_contract::check_metal_handle(&record, value),
-            Command::GetMemoryMetalHandle,
-        ),
+    let (returned, command) = returned_by(command);
+    // A Zircon handle is 32 bits: the driver wrote only those.
+    let value = match returned {
+        Returned::ZirconHandle => u64::from(value as u32),
+        _ => value as u64,
     };
+    let outcome = driver_contract::check_returned(returned, &record, value);
     let ids = model::driver::pointer(command, value);
     (
         outcome,
@@ -804,12 +812,7 @@ fn outcome_command(call: &CallIn) -> &'static str {
         CallIn::UnknownDevice { command, .. } => {
             Command::ALL[usize::from(*command) % Command::ALL.len()].name()
         }
-        CallIn::DriverPointer { command, .. } => [
-            Command::GetMemoryRemoteAddress,
-            Command::GetMemoryWin32Handle,
-            Command::GetMemoryMetalHandle,
-        ][usize::from(command % 3)]
-        .name(),
+        CallIn::DriverPointer { command, .. } => returned_by(*command).1.name(),
     }
 }
 

@@ -299,6 +299,10 @@ pub const DRIVER_FD_NOT_NEW: &str = "EXPORTCHECK-driver-fd-not-new";
 pub const DRIVER_NULL_REMOTE_ADDRESS: &str = "EXPORTCHECK-driver-null-remote-address";
 pub const DRIVER_NULL_WIN32_HANDLE: &str = "EXPORTCHECK-driver-null-win32-handle";
 pub const DRIVER_NULL_METAL_HANDLE: &str = "EXPORTCHECK-driver-null-metal-handle";
+pub const DRIVER_NULL_WIN32_HANDLE_KHR: &str = "EXPORTCHECK-driver-null-win32-handle-khr";
+pub const DRIVER_INVALID_ZIRCON_HANDLE: &str = "EXPORTCHECK-driver-invalid-zircon-handle";
+pub const DRIVER_NULL_ANDROID_HARDWARE_BUFFER: &str =
+    "EXPORTCHECK-driver-null-android-hardware-buffer";
 
 /// Every constant above, for the catalog cross-check and for the coverage tool.
 pub const ALL: &[&str] = &[
@@ -488,4 +492,7 @@ pub const ALL: &[&str] = &[
     DRIVER_NULL_REMOTE_ADDRESS,
     DRIVER_NULL_WIN32_HANDLE,
     DRIVER_NULL_METAL_HANDLE,
+    DRIVER_NULL_WIN32_HANDLE_KHR,
+    DRIVER_INVALID_ZIRCON_HANDLE,
+    DRIVER_NULL_ANDROID_HARDWARE_BUFFER,
 ];

@@ -207,6 +207,9 @@ const EXPECTED_IDS: &[&str] = &[
     "EXPORTCHECK-driver-null-remote-address",
     "EXPORTCHECK-driver-null-win32-handle",
     "EXPORTCHECK-driver-null-metal-handle",
+    "EXPORTCHECK-driver-null-win32-handle-khr",
+    "EXPORTCHECK-driver-invalid-zircon-handle",
+    "EXPORTCHECK-driver-null-android-hardware-buffer",
     "EXPORTCHECK-exported-fd-leaked",
     "EXPORTCHECK-fd-imported-twice",
     "EXPORTCHECK-ahb-properties-wrong-stype",
@@ -358,6 +361,9 @@ fn severities_and_test_locations_match_the_design() {
         "EXPORTCHECK-driver-null-remote-address",
         "EXPORTCHECK-driver-null-win32-handle",
         "EXPORTCHECK-driver-null-metal-handle",
+        "EXPORTCHECK-driver-null-win32-handle-khr",
+        "EXPORTCHECK-driver-invalid-zircon-handle",
+        "EXPORTCHECK-driver-null-android-hardware-buffer",
         "EXPORTCHECK-exported-fd-leaked",
     ]
     .into_iter()

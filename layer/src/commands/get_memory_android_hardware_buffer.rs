@@ -9,6 +9,7 @@ use crate::finding::Outcome;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::rules::android_hardware_buffer;
 use crate::rules::common::Broken;
+use crate::rules::driver_contract::Returned;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::state::resources::ResourceQuery;
 use crate::state::{AllocationFacts, DeviceState, MemoryRecord};
@@ -85,12 +86,21 @@ impl ExportEntry for GetMemoryAndroidHardwareBuffer {
         s: &DeviceState,
         device: vk::Device,
         (p_info, p_buffer): Self::Args,
-        _: &Judged<'_>,
+        judged: &Judged<'_>,
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.get_memory_android_hardware_buffer?;
-        // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
-        Some(down.went(unsafe { next(device, p_info, p_buffer) }))
+        let output = (
+            Returned::AndroidHardwareBuffer,
+            p_buffer.cast::<usize>().cast_const(),
+        );
+        // SAFETY: the output pointer passed the gate and is pointer-sized; the app's own
+        // arguments, which passed the gate, go to the next layer's entry point.
+        Some(unsafe {
+            export::call_down_returning(s, Self::RULES, (judged, down), output, || {
+                next(device, p_info, p_buffer)
+            })
+        })
     }
 }
 

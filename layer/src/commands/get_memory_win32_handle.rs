@@ -8,6 +8,7 @@ use crate::boundary::Down;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw;
 use crate::rules::common::Broken;
+use crate::rules::driver_contract::Returned;
 use crate::rules::export::is_one_of;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::win32_khr;
@@ -47,6 +48,16 @@ impl ExportEntry for GetMemoryWin32Handle {
         let next = s.next.get_memory_win32_handle?;
         // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
         let result = down.went(unsafe { next(device, p_info, p_handle) });
+        export::hold_to_contract(
+            s,
+            Self::RULES,
+            judged,
+            (result, Returned::Win32HandleKhr),
+            || {
+                // SAFETY: not NULL (the gate); the driver wrote it (success).
+                unsafe { raw::read_out(p_handle) }.unwrap_or(0) as u64
+            },
+        );
         if result == vk::Result::SUCCESS {
             // SAFETY: the gate read this structure (not NULL, the command's sType); read again.
             let info = unsafe { Self::read(&(p_info, p_handle)) }.0;
@@ -58,7 +69,9 @@ impl ExportEntry for GetMemoryWin32Handle {
                 let t = info.handle_type();
                 if is_one_of(t, win32_khr::GLOBAL_SHARE_HANDLE_TYPES) {
                     // SAFETY: the gate found pHandle not NULL; the driver has just written it.
-                    if let Some(handle) = unsafe { raw::read_out(p_handle) } {
+                    // A NULL handle names nothing (the driver contract reports it).
+                    let handle = unsafe { raw::read_out(p_handle) }.filter(|&h| h != 0);
+                    if let Some(handle) = handle {
                         opaque_imports::after_global_share_export(
                             s,
                             judged.memory,

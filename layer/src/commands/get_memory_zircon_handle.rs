@@ -3,6 +3,8 @@
 use crate::args::StructArg;
 use crate::boundary::Down;
 use crate::pipeline::export::{self, ExportEntry, Judged};
+use crate::raw;
+use crate::rules::driver_contract::Returned;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::zircon;
 use crate::state::DeviceState;
@@ -30,12 +32,18 @@ impl ExportEntry for GetMemoryZirconHandle {
         s: &DeviceState,
         device: vk::Device,
         (p_info, p_handle): Self::Args,
-        _: &Judged<'_>,
+        judged: &Judged<'_>,
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.get_memory_zircon_handle?;
         // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
-        Some(down.went(unsafe { next(device, p_info, p_handle) }))
+        let result = down.went(unsafe { next(device, p_info, p_handle) });
+        let returned = (result, Returned::ZirconHandle);
+        export::hold_to_contract(s, Self::RULES, judged, returned, || {
+            // SAFETY: not NULL (the gate); the driver wrote it (success).
+            u64::from(unsafe { raw::read_out(p_handle) }.unwrap_or(0))
+        });
+        Some(result)
     }
 }
 

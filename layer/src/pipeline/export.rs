@@ -122,16 +122,31 @@ pub unsafe fn call_down_returning(
     call: impl FnOnce() -> vk::Result,
 ) -> vk::Result {
     let result = down.went(call());
-    if result == vk::Result::SUCCESS && judged.valid_call {
-        // SAFETY: not NULL (the gate), pointer-sized, and the driver wrote it.
-        let value = unsafe { raw::read_out(output) }.unwrap_or(0);
-        let broken = driver_contract::evaluate_returned(value);
-        if !broken.is_empty() {
-            let outcome = driver_contract::describe_returned(returned, judged.memory, broken);
-            report_driver_contract(state, cmd.name, outcome);
-        }
-    }
+    hold_to_contract(state, cmd, judged, (result, returned), || {
+        // SAFETY: not NULL (the gate), pointer-sized, and the driver wrote it (success).
+        unsafe { raw::read_out(output) }.unwrap_or(0) as u64
+    });
     result
+}
+
+/// After the call went down: when it was valid and succeeded, the handle-like value the driver
+/// wrote (`written` reads it; 0 is none) is held to the driver contract (`Returned`).
+#[inline(always)]
+pub fn hold_to_contract(
+    state: &DeviceState,
+    cmd: &ExportCommand,
+    judged: &Judged<'_>,
+    (result, returned): (vk::Result, Returned),
+    written: impl FnOnce() -> u64,
+) {
+    if result != vk::Result::SUCCESS || !judged.valid_call {
+        return;
+    }
+    let broken = driver_contract::evaluate_returned(written());
+    if !broken.is_empty() {
+        let outcome = driver_contract::describe_returned(returned, judged.memory, broken);
+        report_driver_contract(state, cmd.name, outcome);
+    }
 }
 
 /// What the call-down step knows about a call that passed the gate.

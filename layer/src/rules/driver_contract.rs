@@ -122,6 +122,12 @@ pub enum Returned {
     Win32Handle,
     /// `*pHandle` of `vkGetMemoryMetalHandleEXT`.
     MetalHandle,
+    /// `*pHandle` of `vkGetMemoryWin32HandleKHR`.
+    Win32HandleKhr,
+    /// `*pZirconHandle` of `vkGetMemoryZirconHandleFUCHSIA` (`ZX_HANDLE_INVALID` is 0).
+    ZirconHandle,
+    /// `*pBuffer` of `vkGetMemoryAndroidHardwareBufferANDROID`.
+    AndroidHardwareBuffer,
 }
 
 /// The returned value is NULL.
@@ -129,7 +135,7 @@ const NULL_RESULT: Broken = Broken::bit(0);
 
 /// The rule a handle-like result breaks: NULL after `VK_SUCCESS`.
 #[inline(always)]
-pub fn evaluate_returned(value: usize) -> Broken {
+pub fn evaluate_returned(value: u64) -> Broken {
     Broken::NONE.with(NULL_RESULT, value == 0)
 }
 
@@ -153,10 +159,28 @@ pub fn describe_returned(returned: Returned, record: &MemoryRecord, broken: Brok
             "vkGetMemoryMetalHandleEXT",
             "*pHandle",
         ),
+        Returned::Win32HandleKhr => (
+            vuid::DRIVER_NULL_WIN32_HANDLE_KHR,
+            "vkGetMemoryWin32HandleKHR",
+            "*pHandle",
+        ),
+        Returned::ZirconHandle => (
+            vuid::DRIVER_INVALID_ZIRCON_HANDLE,
+            "vkGetMemoryZirconHandleFUCHSIA",
+            "*pZirconHandle",
+        ),
+        Returned::AndroidHardwareBuffer => (
+            vuid::DRIVER_NULL_ANDROID_HARDWARE_BUFFER,
+            "vkGetMemoryAndroidHardwareBufferANDROID",
+            "*pBuffer",
+        ),
     };
     let mut outcome = Outcome::default();
     if broken.has(NULL_RESULT) {
-        let what = format!("{field} is NULL");
+        let what = match returned {
+            Returned::ZirconHandle => format!("{field} is ZX_HANDLE_INVALID"),
+            _ => format!("{field} is NULL"),
+        };
         outcome.push(driver_finding(id, command, field, record, what));
     }
     outcome
@@ -164,23 +188,23 @@ pub fn describe_returned(returned: Returned, record: &MemoryRecord, broken: Brok
 
 /// Every finding about a returned `value` (for the tests: the command evaluates, then
 /// describes).
-pub fn check_returned(returned: Returned, record: &MemoryRecord, value: usize) -> Outcome {
+pub fn check_returned(returned: Returned, record: &MemoryRecord, value: u64) -> Outcome {
     describe_returned(returned, record, evaluate_returned(value))
 }
 
 /// `vkGetMemoryRemoteAddressNV` returned `address`.
 pub fn check_remote_address(record: &MemoryRecord, address: usize) -> Outcome {
-    check_returned(Returned::RemoteAddress, record, address)
+    check_returned(Returned::RemoteAddress, record, address as u64)
 }
 
 /// `vkGetMemoryWin32HandleNV` returned `handle`.
 pub fn check_win32_handle(record: &MemoryRecord, handle: vk::HANDLE) -> Outcome {
-    check_returned(Returned::Win32Handle, record, handle as usize)
+    check_returned(Returned::Win32Handle, record, handle as usize as u64)
 }
 
 /// `vkGetMemoryMetalHandleEXT` returned `handle`.
 pub fn check_metal_handle(record: &MemoryRecord, handle: usize) -> Outcome {
-    check_returned(Returned::MetalHandle, record, handle)
+    check_returned(Returned::MetalHandle, record, handle as u64)
 }
 
 #[cfg(test)]
@@ -268,5 +292,20 @@ mod tests {
             check_metal_handle(&rec(), 0).ids(),
             [vuid::DRIVER_NULL_METAL_HANDLE]
         );
+        for (returned, id) in [
+            (Returned::Win32HandleKhr, vuid::DRIVER_NULL_WIN32_HANDLE_KHR),
+            (Returned::ZirconHandle, vuid::DRIVER_INVALID_ZIRCON_HANDLE),
+            (
+                Returned::AndroidHardwareBuffer,
+                vuid::DRIVER_NULL_ANDROID_HARDWARE_BUFFER,
+            ),
+        ] {
+            assert!(check_returned(returned, &rec(), 0x24).findings.is_empty());
+            assert_eq!(check_returned(returned, &rec(), 0).ids(), [id]);
+        }
+        let zircon = check_returned(Returned::ZirconHandle, &rec(), 0);
+        assert!(zircon.findings[0]
+            .message
+            .contains("*pZirconHandle is ZX_HANDLE_INVALID"));
     }
 }

@@ -1226,13 +1226,17 @@ pub mod driver {
         ids
     }
 
-    /// The warning about the pointer-sized value an export command returned: NULL is no remote
-    /// address, HANDLE or Metal object. Panics for a command that returns no such value.
-    pub fn pointer(command: Command, value: usize) -> Vec<&'static str> {
+    /// The warning about the handle-like value an export command returned: 0 is no remote
+    /// address, HANDLE, Metal object, Zircon handle (`ZX_HANDLE_INVALID`) or Android hardware
+    /// buffer. Panics for a command that returns no such value.
+    pub fn pointer(command: Command, value: u64) -> Vec<&'static str> {
         let id = match command {
             Command::GetMemoryRemoteAddress => DRIVER_NULL_REMOTE_ADDRESS,
             Command::GetMemoryWin32Handle => DRIVER_NULL_WIN32_HANDLE,
             Command::GetMemoryMetalHandle => DRIVER_NULL_METAL_HANDLE,
+            Command::GetMemoryWin32HandleKhr => DRIVER_NULL_WIN32_HANDLE_KHR,
+            Command::GetMemoryZirconHandle => DRIVER_INVALID_ZIRCON_HANDLE,
+            Command::GetMemoryAndroidHardwareBuffer => DRIVER_NULL_ANDROID_HARDWARE_BUFFER,
             other => panic!("{other:?} returns no pointer"),
         };
         if value == 0 {

@@ -357,6 +357,11 @@ fn driver_contract() {
         [DRIVER_NULL_METAL_HANDLE]
     );
     assert!(pointer(Command::GetMemoryRemoteAddress, 1).is_empty());
+    assert_eq!(
+        pointer(Command::GetMemoryZirconHandle, 0),
+        [DRIVER_INVALID_ZIRCON_HANDLE]
+    );
+    assert!(pointer(Command::GetMemoryAndroidHardwareBuffer, 0x40).is_empty());
 }
 
 /// Every ID the model gives, over a sweep of devices, memory and arguments, is in the catalog
