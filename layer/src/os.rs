@@ -111,6 +111,27 @@ pub fn held_file_budget(soft: u64) -> usize {
     usize::try_from(soft / 16).unwrap_or(usize::MAX).min(512)
 }
 
+/// The soft open-file limit (256 when it cannot be read).
+#[cfg(unix)]
+fn soft_open_file_limit() -> u64 {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the structure we own.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
+        limit.rlim_cur
+    } else {
+        256
+    }
+}
+
+/// Whether the layer may hold one more descriptor with a soft limit of `soft`.
+#[cfg(unix)]
+fn within_budget(soft: u64) -> bool {
+    HELD_FILES.load(std::sync::atomic::Ordering::Acquire) < held_file_budget(soft)
+}
+
 /// The layer's own descriptor of the open file `fd` refers to (`F_DUPFD_CLOEXEC`), numbered
 /// from three quarters of the soft open-file limit (at most 1024) up, away from the low numbers
 /// an app's own files get; `None` if it cannot be made or the layer already holds its budget
@@ -121,17 +142,8 @@ pub fn hold_open_file(fd: i32) -> Option<HeldFile> {
     if fd < 0 {
         return None;
     }
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit writes the structure we own.
-    let soft = if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
-        limit.rlim_cur
-    } else {
-        256
-    };
-    if HELD_FILES.load(std::sync::atomic::Ordering::Acquire) >= held_file_budget(soft) {
+    let soft = soft_open_file_limit();
+    if !within_budget(soft) {
         return None;
     }
     let lowest = (soft.saturating_mul(3) / 4).min(1024) as libc::c_int;
@@ -176,6 +188,9 @@ impl HeldFile {
         }
     }
 }
+
+mod held_number;
+pub use held_number::{hold_number, HeldNumber};
 
 /// Every fd open in this process whose file is one of `wanted`, with its identity. Reads
 /// `/proc/self/fd` on Linux; elsewhere tries each number below the open-file limit. Empty where

@@ -291,6 +291,7 @@ pub const PNEXT_CHAIN_TOO_LONG: &str = "EXPORTCHECK-pnext-chain-too-long";
 pub const INTERNAL_ERROR: &str = "EXPORTCHECK-internal-error";
 pub const EXPORTED_FD_LEAKED: &str = "EXPORTCHECK-exported-fd-leaked";
 pub const FD_IMPORTED_TWICE: &str = "EXPORTCHECK-fd-imported-twice";
+pub const FD_CLOSED_AFTER_IMPORT: &str = "EXPORTCHECK-fd-closed-after-import";
 
 // Driver-contract checks: what the driver returned.
 pub const DRIVER_INVALID_FD: &str = "EXPORTCHECK-driver-invalid-fd";
@@ -486,6 +487,7 @@ pub const ALL: &[&str] = &[
     INTERNAL_ERROR,
     EXPORTED_FD_LEAKED,
     FD_IMPORTED_TWICE,
+    FD_CLOSED_AFTER_IMPORT,
     DRIVER_INVALID_FD,
     DRIVER_FD_NOT_CLOEXEC,
     DRIVER_FD_NOT_NEW,

@@ -214,30 +214,6 @@ fn a_dedicated_import_of_memory_dedicated_alike_is_silent() {
 }
 
 #[test]
-fn importing_again_an_fd_the_driver_closed_is_00670_not_imported_twice() {
-    // Lavapipe closes an imported fd at once: the number is nobody's, so a second import is
-    // of an fd that is not open (EXPORTCHECK-fd-imported-twice needs a driver that keeps it:
-    // test_driver_fd.rs).
-    let inst = Instance::exclusive();
-    let dev = inst.fd_device();
-    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
-    let fd = export(&dev, memory);
-    let first = dev.import_fd(fd, SIZE).expect("first import");
-    expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
-    // SAFETY: fcntl only reads the descriptor table.
-    assert_eq!(
-        unsafe { libc::fcntl(fd, libc::F_GETFD) },
-        -1,
-        "lavapipe closed it"
-    );
-    let again = dev.import_fd(fd, SIZE);
-    assert!(again.is_err(), "{again:?}");
-    expect::one(&inst, ALLOCATE, IMPORT_FD_HANDLE_TYPE_00670);
-    dev.free(first);
-    dev.free(memory);
-}
-
-#[test]
 fn importing_a_duplicate_made_before_the_first_import_or_a_new_export_is_silent() {
     let inst = Instance::exclusive();
     let dev = inst.fd_device();

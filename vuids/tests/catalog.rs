@@ -212,6 +212,7 @@ const EXPECTED_IDS: &[&str] = &[
     "EXPORTCHECK-driver-null-android-hardware-buffer",
     "EXPORTCHECK-exported-fd-leaked",
     "EXPORTCHECK-fd-imported-twice",
+    "EXPORTCHECK-fd-closed-after-import",
     "EXPORTCHECK-ahb-properties-wrong-stype",
     "EXPORTCHECK-ahb-properties-chain-loops",
 ];

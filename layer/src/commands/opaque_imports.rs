@@ -8,7 +8,7 @@ use crate::args::{ChainRead, FdImport};
 use crate::boundary;
 use crate::finding::Outcome;
 use crate::os::HeldFile;
-use crate::pipeline::policy::{decide, Decision};
+use crate::pipeline::policy::{decide, report_only, Decision};
 use crate::rules::fd_ownership;
 use crate::rules::import_match::{self, ImportedHandle, OpaqueImport};
 use crate::rules::win32_khr::GLOBAL_SHARE_HANDLE_TYPES;
@@ -128,9 +128,9 @@ pub fn check_import(state: &DeviceState, facts: &AllocationFacts, chain: &ChainR
     else {
         return Decision::CallDown;
     };
-    if let Some(into) = consumed_fds::imported_into(fd) {
+    if let Some((into, by)) = consumed_fds::imported_into(fd) {
         let outcome = boundary::contain("vkAllocateMemory", || {
-            fd_ownership::imported_twice(state.handle(), fd, into)
+            fd_ownership::imported_twice(state.handle(), fd, into, by)
         });
         decide(state, "vkAllocateMemory", &outcome);
         return Decision::Skip;
@@ -165,23 +165,36 @@ pub fn after_import(state: &DeviceState, memory: u64, chain: &ChainRead, held: H
 #[inline(always)]
 pub fn before_free(state: &DeviceState, memory: u64) {
     if opaque_exports::anything_tracked() {
-        forget_memory(state.handle(), memory);
+        forget_memory(state, memory);
     }
 }
 
 #[cold]
 #[inline(never)]
-fn forget_memory(device: u64, memory: u64) {
+fn forget_memory(state: &DeviceState, memory: u64) {
+    let device = state.handle();
     opaque_exports::forget_memory(device, memory);
-    consumed_fds::forget_memory(device, memory);
+    let lost = consumed_fds::forget_memory(device, memory);
     kmt_exports::forget_memory(device, memory);
+    report_lost(state, "vkFreeMemory", &lost);
 }
 
 /// At `vkDestroyDevice`.
 pub fn at_destroy(state: &DeviceState) {
     opaque_exports::forget_device(state.handle());
-    consumed_fds::forget_device(state.handle());
+    let lost = consumed_fds::forget_device(state.handle());
     kmt_exports::forget_device(state.handle());
+    report_lost(state, "vkDestroyDevice", &lost);
+}
+
+/// The numbers of imported fds the process closed after the import (`EXPORTCHECK-fd-closed-after-import`).
+fn report_lost(state: &DeviceState, command: &'static str, lost: &[consumed_fds::Lost]) {
+    if !lost.is_empty() {
+        let outcome = boundary::contain(command, || {
+            fd_ownership::closed_after_import(state.handle(), command, lost)
+        });
+        report_only(state, command, &outcome);
+    }
 }
 
 /// The descriptors the layer holds (of exports and of consumed fds): never the app's.

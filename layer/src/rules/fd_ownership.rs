@@ -1,10 +1,10 @@
 //! Who owns an fd: a successful import hands it to the driver, and the app must not use it
 //! again ("The application must not perform any operations on the file descriptor after a
-//! successful import"; the spec gives the rule no VUID: `EXPORTCHECK-fd-imported-twice`).
-//! Which fds are consumed is `state::consumed_fds`.
+//! successful import"; the spec gives the rule no VUID: `EXPORTCHECK-fd-imported-twice`,
+//! `EXPORTCHECK-fd-closed-after-import`). Which fds are consumed is `state::consumed_fds`.
 
 use crate::finding::{Finding, ObjectRef, Outcome};
-use crate::state::consumed_fds::ImportedInto;
+use crate::state::consumed_fds::{HeldBy, ImportedInto, Lost};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
@@ -14,7 +14,14 @@ use ash::vk;
 /// close it twice.
 #[cold]
 #[inline(never)]
-pub fn imported_twice(device: u64, fd: i32, into: ImportedInto) -> Outcome {
+pub fn imported_twice(device: u64, fd: i32, into: ImportedInto, by: HeldBy) -> Outcome {
+    let held = match by {
+        HeldBy::Driver => "the driver still holds it",
+        HeldBy::Layer => {
+            "the driver closed it then, and the layer has held the number since, so that no \
+             other file takes it"
+        }
+    };
     let mut outcome = Outcome::default();
     outcome.block(
         Finding::new(
@@ -24,8 +31,7 @@ pub fn imported_twice(device: u64, fd: i32, into: ImportedInto) -> Outcome {
             format!(
                 "vkAllocateMemory(): pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd is {fd}, \
                  which a successful import into {} (on {}) already handed to the driver, and \
-                 the driver still holds it: after a successful import the app must not use the \
-                 fd again. To import the memory again, export it anew (vkGetMemoryFdKHR) or \
+                 {held}: after a successful import the app must not use the fd again. To import the memory again, export it anew (vkGetMemoryFdKHR) or \
                  import a duplicate made before the first import. The call was not passed to \
                  the driver.",
                 vk_names::handle(vk::ObjectType::DEVICE_MEMORY, into.memory),
@@ -35,6 +41,36 @@ pub fn imported_twice(device: u64, fd: i32, into: ImportedInto) -> Outcome {
         .with(ObjectRef::device(device))
         .with(ObjectRef::memory(into.memory)),
     );
+    outcome
+}
+
+/// The findings for the numbers of imported fds the process closed or replaced (`lost`), found
+/// at `command` (`vkFreeMemory` of the imported memory, `vkDestroyDevice` of its device).
+#[cold]
+#[inline(never)]
+pub fn closed_after_import(device: u64, command: &'static str, lost: &[Lost]) -> Outcome {
+    let mut outcome = Outcome::default();
+    for l in lost {
+        let memory = vk_names::handle(vk::ObjectType::DEVICE_MEMORY, l.into.memory);
+        outcome.push(
+            Finding::new(
+                vuid::FD_CLOSED_AFTER_IMPORT,
+                command,
+                "fd",
+                format!(
+                    "{command}(): fd {number}, which a successful vkAllocateMemory import into \
+                     {memory} handed to the driver, was closed or replaced (close, dup2) by the \
+                     process afterwards. The driver closed the fd at the import and the layer \
+                     held the number since; without the layer, that close would have closed \
+                     whatever file got the number in between. After a successful import the \
+                     app must not use the fd again: not even close it.",
+                    number = l.number,
+                ),
+            )
+            .with(ObjectRef::device(device))
+            .with(ObjectRef::memory(l.into.memory)),
+        );
+    }
     outcome
 }
 
@@ -48,7 +84,7 @@ mod tests {
             device: 0xd000,
             memory: 0x3000,
         };
-        let out = imported_twice(0xd000, 9, into);
+        let out = imported_twice(0xd000, 9, into, HeldBy::Driver);
         assert!(out.blocked);
         assert_eq!(out.ids(), [vuid::FD_IMPORTED_TWICE]);
         let message = &out.findings[0].message;
@@ -56,5 +92,31 @@ mod tests {
             message.contains("fd is 9, which a successful import into VkDeviceMemory 0x3000"),
             "{message}"
         );
+        let out = imported_twice(0xd000, 9, into, HeldBy::Layer);
+        assert!(out.findings[0]
+            .message
+            .contains("the layer has held the number"));
+    }
+
+    #[test]
+    fn each_lost_number_is_one_finding_on_the_command_that_found_it() {
+        let into = ImportedInto {
+            device: 0xd000,
+            memory: 0x3000,
+        };
+        let lost = [Lost { number: 7, into }, Lost { number: 8, into }];
+        let out = closed_after_import(0xd000, "vkFreeMemory", &lost);
+        assert!(!out.blocked);
+        assert_eq!(
+            out.ids(),
+            [vuid::FD_CLOSED_AFTER_IMPORT, vuid::FD_CLOSED_AFTER_IMPORT]
+        );
+        assert!(out.findings[1].message.starts_with(
+            "vkFreeMemory(): fd 8, which a successful vkAllocateMemory import into \
+             VkDeviceMemory 0x3000"
+        ));
+        assert!(closed_after_import(0xd000, "vkFreeMemory", &[])
+            .findings
+            .is_empty());
     }
 }

@@ -1,19 +1,27 @@
-//! The fds successful imports handed to the driver (`VkImportMemoryFdInfoKHR`), while the driver
-//! keeps them open: the app must not use such an fd again, so a second import of the same fd is
-//! reported (`EXPORTCHECK-fd-imported-twice`).
+//! The fds successful imports handed to the driver (`VkImportMemoryFdInfoKHR`): the app must not
+//! use such an fd again, so a second import of the same fd is reported
+//! (`EXPORTCHECK-fd-imported-twice`), and so is its close (`EXPORTCHECK-fd-closed-after-import`)
+//! where the layer can tell.
 //!
 //! **What "the same fd" means here, soundly.** The same number, still referring to the same
 //! open file description as when it was imported: the layer holds a descriptor of that open
 //! file description ([`os::hold_open_file`]) and compares with `kcmp(KCMP_FILE)`
 //! ([`os::same_open_file`]). The layer takes that descriptor before the import goes down, and
-//! remembers the import only when, after it succeeded, the number still refers to it: a driver
-//! that closed the fd at once gave the number back to the process, and whatever another thread
-//! opened under it since is new. It is forgotten when the imported memory is freed
+//! remembers the import as the driver's when, after it succeeded, the number still refers to it.
+//!
+//! **A driver that closed the fd at once** (Mesa's drivers do) gave the number back to the
+//! process: an app that closes "its" fd after the import then closes whatever file got the
+//! number since. The layer holds the number itself instead, under a memfd of its own
+//! ([`os::hold_number`], only if the number is still free: whatever another thread opened under
+//! it since is new), until the imported memory is freed or its device destroyed. Then, if the
+//! memfd is no longer under the number, the process closed or replaced it after handing it to
+//! the driver: reported ([`Lost`]). An import of the number meanwhile is an import of the fd
+//! the driver took. It is forgotten when the imported memory is freed
 //! or its device destroyed (the driver may close the fd then), and when `vkGetMemoryFdKHR`
 //! returns that number (a new fd of the app's). A duplicate the app made before the import has
 //! another number and is the app's own: importing it is not reported.
 
-use crate::os::{self, HeldFile};
+use crate::os::{self, HeldFile, HeldNumber};
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -27,10 +35,60 @@ pub struct ImportedInto {
     pub memory: u64,
 }
 
+/// Who holds the number of a consumed fd.
+#[derive(Debug)]
+enum Holder {
+    /// The driver kept the fd: the layer's descriptor of the same open file description.
+    Driver(HeldFile),
+    /// The driver closed it: the layer's memfd under the number.
+    Layer(HeldNumber),
+}
+
+/// Who held the number of a consumed fd an import names again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeldBy {
+    Driver,
+    Layer,
+}
+
 struct Consumed {
     number: i32,
-    held: HeldFile,
+    holder: Holder,
     into: ImportedInto,
+}
+
+impl Consumed {
+    /// Whether `fd` is this consumed fd: its number, still held as it was.
+    fn is(&self, fd: i32) -> Option<HeldBy> {
+        if self.number != fd {
+            return None;
+        }
+        match &self.holder {
+            Holder::Driver(held) => {
+                (os::same_open_file(held.number(), fd) == Some(true)).then_some(HeldBy::Driver)
+            }
+            Holder::Layer(held) => held.still_held().then_some(HeldBy::Layer),
+        }
+    }
+
+    /// A number the layer held that the process closed or replaced since.
+    fn lost(&self) -> Option<Lost> {
+        match &self.holder {
+            Holder::Layer(held) if !held.still_held() => Some(Lost {
+                number: self.number,
+                into: self.into,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// The number of an fd the driver closed at its import, which the layer held, found closed or
+/// replaced by the process when the import's memory was freed or its device destroyed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lost {
+    pub number: i32,
+    pub into: ImportedInto,
 }
 
 static CONSUMED: Mutex<Vec<Consumed>> = Mutex::new(Vec::new());
@@ -46,33 +104,39 @@ pub fn before_import(fd: i32) -> Option<HeldFile> {
 }
 
 /// After a successful import of `fd` into `into`, with what [`before_import`] held: remembered
-/// if the number still refers to that open file description (the driver kept the fd).
+/// as the driver's if the number still refers to that open file description (the driver kept
+/// the fd), else held by the layer if the number is still free (the driver closed it).
 pub fn remember(fd: i32, held: HeldFile, into: ImportedInto) {
-    if os::same_open_file(held.number(), fd) != Some(true) {
-        return; // The driver closed it (the number may be anyone's now).
-    }
+    let holder = if os::same_open_file(held.number(), fd) == Some(true) {
+        Holder::Driver(held)
+    } else {
+        drop(held); // Of the imported file: the driver has its own now.
+        match os::hold_number(fd) {
+            Some(number) => Holder::Layer(number),
+            None => return, // Another thread took the number: it is theirs.
+        }
+    };
     let mut consumed = CONSUMED.lock();
     consumed.retain(|c| c.number != fd);
     if consumed.len() < LIMIT {
         consumed.push(Consumed {
             number: fd,
-            held,
+            holder,
             into,
         });
     }
     super::opaque_exports::set_count(&COUNT, consumed.len());
 }
 
-/// The allocation `fd` was already imported into, if it is such a consumed fd.
-pub fn imported_into(fd: i32) -> Option<ImportedInto> {
+/// The allocation `fd` was already imported into, and who holds it, if it is such a consumed fd.
+pub fn imported_into(fd: i32) -> Option<(ImportedInto, HeldBy)> {
     if COUNT.load(Ordering::Acquire) == 0 {
         return None;
     }
     let consumed = CONSUMED.lock();
     consumed
         .iter()
-        .find(|c| c.number == fd && os::same_open_file(c.held.number(), fd) == Some(true))
-        .map(|c| c.into)
+        .find_map(|c| c.is(fd).map(|by| (c.into, by)))
 }
 
 /// Whether any import is remembered: the common call reads only this.
@@ -81,15 +145,26 @@ fn any() -> bool {
     COUNT.load(Ordering::Acquire) != 0
 }
 
+/// Forgets the consumed fds `drop` picks (the layer's memfds closed, if still theirs): the
+/// numbers among them the process closed or replaced.
 #[cold]
 #[inline(never)]
-fn forget(drop: &dyn Fn(&Consumed) -> bool) {
+fn forget(drop: &dyn Fn(&Consumed) -> bool) -> Vec<Lost> {
+    let mut lost = Vec::new();
     let mut consumed = CONSUMED.lock();
-    consumed.retain(|c| !drop(c));
+    consumed.retain(|c| {
+        let keep = !drop(c);
+        if !keep {
+            lost.extend(c.lost());
+        }
+        keep
+    });
     super::opaque_exports::set_count(&COUNT, consumed.len());
+    lost
 }
 
-/// `vkGetMemoryFdKHR` returned the number `fd`: it is the app's again.
+/// `vkGetMemoryFdKHR` returned the number `fd`: it is the app's again (a number the layer held
+/// can only be returned after the process closed it: that goes unreported).
 #[inline(always)]
 pub fn forget_number(fd: i32) {
     if any() {
@@ -97,19 +172,21 @@ pub fn forget_number(fd: i32) {
     }
 }
 
-/// Before `vkFreeMemory` of `memory` goes down.
+/// Before `vkFreeMemory` of `memory` goes down: the numbers of its import the process closed.
 #[inline(always)]
-pub fn forget_memory(device: u64, memory: u64) {
-    if any() {
-        forget(&|c| c.into == ImportedInto { device, memory });
+pub fn forget_memory(device: u64, memory: u64) -> Vec<Lost> {
+    if !any() {
+        return Vec::new();
     }
+    forget(&|c| c.into == ImportedInto { device, memory })
 }
 
-/// At `vkDestroyDevice`.
-pub fn forget_device(device: u64) {
-    if any() {
-        forget(&|c| c.into.device == device);
+/// At `vkDestroyDevice`: the numbers of its imports the process closed.
+pub fn forget_device(device: u64) -> Vec<Lost> {
+    if !any() {
+        return Vec::new();
     }
+    forget(&|c| c.into.device == device)
 }
 
 /// The numbers of the descriptors the layer holds: not the app's.
@@ -117,7 +194,14 @@ pub fn held_numbers() -> Vec<i32> {
     if COUNT.load(Ordering::Acquire) == 0 {
         return Vec::new();
     }
-    CONSUMED.lock().iter().map(|c| c.held.number()).collect()
+    let consumed = CONSUMED.lock();
+    consumed
+        .iter()
+        .map(|c| match &c.holder {
+            Holder::Driver(held) => held.number(),
+            Holder::Layer(held) => held.number(),
+        })
+        .collect()
 }
 
 #[cfg(all(test, target_os = "linux"))]
@@ -138,7 +222,7 @@ mod tests {
         let file = std::fs::File::open("/proc/self/exe").expect("open");
         let fd = file.as_raw_fd();
         remember(fd, before_import(fd).expect("held"), into);
-        assert_eq!(imported_into(fd), Some(into));
+        assert_eq!(imported_into(fd), Some((into, HeldBy::Driver)));
         // A duplicate has another number: the app's own.
         let copy = file.try_clone().expect("dup");
         assert_eq!(imported_into(copy.as_raw_fd()), None);
@@ -152,8 +236,37 @@ mod tests {
         remember(fd, held, into);
         assert_eq!(imported_into(fd), None);
         remember(fd, before_import(fd).expect("held"), into);
-        assert_eq!(imported_into(fd), Some(into));
-        forget_memory(0xd1, 0x71);
+        assert_eq!(imported_into(fd), Some((into, HeldBy::Driver)));
+        assert!(forget_memory(0xd1, 0x71).is_empty());
         assert_eq!(imported_into(fd), None);
+        drop((file, copy, again));
+        a_number_the_driver_closed_is_held_by_the_layer(into);
+    }
+
+    /// (Run after the test above, on the same process-wide table.)
+    fn a_number_the_driver_closed_is_held_by_the_layer(into: ImportedInto) {
+        use std::os::fd::IntoRawFd;
+        for app_closes in [false, true] {
+            let fd = std::fs::File::open("/dev/null")
+                .expect("open")
+                .into_raw_fd();
+            let held = before_import(fd).expect("held");
+            // SAFETY: the driver's close at the import, of the test's own descriptor.
+            unsafe { libc::close(fd) };
+            remember(fd, held, into);
+            let Some((found, by)) = imported_into(fd) else {
+                continue; // Another test thread took the number in between: nothing to judge.
+            };
+            assert_eq!((found, by), (into, HeldBy::Layer));
+            if app_closes {
+                // SAFETY: the app's double close, of the layer's memfd under the number.
+                unsafe { libc::close(fd) };
+                assert_eq!(imported_into(fd), None);
+                assert_eq!(forget_memory(0xd1, 0x71), [Lost { number: fd, into }]);
+            } else {
+                assert!(forget_memory(0xd1, 0x71).is_empty());
+                assert_eq!(imported_into(fd), None);
+            }
+        }
     }
 }

@@ -577,6 +577,7 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         DEDICATED_BUFFER_01877,
         IMPORT_FD_00668,
         FD_IMPORTED_TWICE,
+        FD_CLOSED_AFTER_IMPORT,
         // Against the buffer or image the allocation is dedicated to.
         DEDICATED_IMAGE_01432,
         DEDICATED_IMAGE_01434,
