@@ -64,7 +64,7 @@ pub fn checks_markdown(catalog: &Catalog) -> String {
             .filter(|e| e.command == command)
             .collect();
         let title = if command == "*" {
-            "All export commands".to_owned()
+            "Several commands".to_owned()
         } else {
             format!("`{command}`")
         };

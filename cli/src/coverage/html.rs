@@ -61,7 +61,7 @@ fn section(out: &mut String, ctx: &Context<'_>, rows: &[Row]) {
             }
             command = Some(&r.command);
             let title = if r.command == "*" {
-                "All export commands".to_owned()
+                "Several commands".to_owned()
             } else {
                 format!("<code>{}</code>", escape(&r.command))
             };

@@ -33,7 +33,7 @@ fn section(out: &mut String, ctx: &Context<'_>, rows: &[Row]) {
         if command != Some(r.command.as_str()) {
             command = Some(&r.command);
             let title = if r.command == "*" {
-                "All export commands".to_owned()
+                "Several commands".to_owned()
             } else {
                 format!("`{}`", r.command)
             };

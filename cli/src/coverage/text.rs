@@ -88,7 +88,7 @@ fn section(out: &mut String, rows: &[Row]) {
         if command != Some(r.command.as_str()) {
             command = Some(&r.command);
             let title = if r.command == "*" {
-                "All export commands"
+                "Several commands"
             } else {
                 &r.command
             };
@@ -143,7 +143,7 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("\nvkGetMemoryFdKHR\n"));
-        assert!(text.contains("\nAll export commands\n"));
+        assert!(text.contains("\nSeveral commands\n"));
         let row = text
             .lines()
             .find(|l| {
