@@ -67,10 +67,16 @@ pub enum Op {
     ExportZircon,
     QueryFdProperties,
     QueryHostPointerProperties,
+    ExportAhb,
+    QueryWin32Properties,
+    QueryZirconProperties,
+    QueryAhbProperties,
+    ImportFd,
+    ImportHostPointer,
 }
 
 impl Op {
-    pub const ALL: [Op; 10] = [
+    pub const ALL: [Op; 16] = [
         Op::ExportFd,
         Op::AllocFree,
         Op::Unchecked,
@@ -81,6 +87,12 @@ impl Op {
         Op::ExportZircon,
         Op::QueryFdProperties,
         Op::QueryHostPointerProperties,
+        Op::ExportAhb,
+        Op::QueryWin32Properties,
+        Op::QueryZirconProperties,
+        Op::QueryAhbProperties,
+        Op::ImportFd,
+        Op::ImportHostPointer,
     ];
 
     pub fn label(self) -> &'static str {
@@ -97,6 +109,20 @@ impl Op {
             Op::QueryHostPointerProperties => {
                 "vkGetMemoryHostPointerPropertiesEXT (HOST_ALLOCATION, aligned)"
             }
+            Op::ExportAhb => "vkGetMemoryAndroidHardwareBufferANDROID",
+            Op::QueryWin32Properties => {
+                "vkGetMemoryWin32HandlePropertiesKHR (D3D12_RESOURCE, an exported handle)"
+            }
+            Op::QueryZirconProperties => {
+                "vkGetMemoryZirconHandlePropertiesFUCHSIA (an exported VMO)"
+            }
+            Op::QueryAhbProperties => {
+                "vkGetAndroidHardwareBufferPropertiesANDROID (an exported buffer)"
+            }
+            Op::ImportFd => {
+                "vkGetMemoryFdKHR + vkAllocateMemory importing it + vkFreeMemory (OPAQUE_FD)"
+            }
+            Op::ImportHostPointer => "vkAllocateMemory importing host memory + vkFreeMemory",
         }
     }
 
@@ -110,10 +136,18 @@ impl Op {
             | Op::ExportWin32
             | Op::ExportMetal
             | Op::ExportWin32Khr
-            | Op::ExportZircon => EXPORT_ADDED_MAX,
+            | Op::ExportZircon
+            | Op::ExportAhb => EXPORT_ADDED_MAX,
             // A query is checked like an export (one device lookup, the structural rules, a
             // few value rules, the call down), so it has the same budget.
-            Op::QueryFdProperties | Op::QueryHostPointerProperties => QUERY_ADDED_MAX,
+            Op::QueryFdProperties
+            | Op::QueryHostPointerProperties
+            | Op::QueryWin32Properties
+            | Op::QueryZirconProperties
+            | Op::QueryAhbProperties => QUERY_ADDED_MAX,
+            // An export, an allocation and a free.
+            Op::ImportFd => EXPORT_ADDED_MAX + ALLOC_FREE_ADDED_MAX,
+            Op::ImportHostPointer => ALLOC_FREE_ADDED_MAX,
         }
     }
 }
@@ -324,13 +358,19 @@ fn count_op(vk: &Vk, config: Config, op: Op, n: u64, out: &mut ChildCounts) -> R
             drop(buffer);
             r
         }
+        Op::ExportAhb
+        | Op::QueryWin32Properties
+        | Op::QueryZirconProperties
+        | Op::QueryAhbProperties
+        | Op::ImportFd
+        | Op::ImportHostPointer => crate::sharing_counts::count_op(vk, config, op, n, out),
     }
 }
 
 /// Warms `op` up, then counts it with `n` and `2n` iterations. Under the Khronos layer, an
 /// operation that fails outright is recorded as skipped (the timing suite's rule: its 1.3.239
 /// passes vkGetMemoryMetalHandleEXT down with its own wrapped handle).
-fn count(
+pub(crate) fn count(
     config: Config,
     op: Op,
     n: u64,
@@ -896,6 +936,12 @@ mod tests {
             Op::ExportZircon => keys::EXPORT_ZIRCON,
             Op::QueryFdProperties => keys::QUERY_FD_PROPERTIES,
             Op::QueryHostPointerProperties => keys::QUERY_HOST_POINTER_PROPERTIES,
+            Op::ExportAhb => keys::EXPORT_AHB,
+            Op::QueryWin32Properties => keys::QUERY_WIN32_PROPERTIES,
+            Op::QueryZirconProperties => keys::QUERY_ZIRCON_PROPERTIES,
+            Op::QueryAhbProperties => keys::QUERY_AHB_PROPERTIES,
+            Op::ImportFd => keys::IMPORT_FD,
+            Op::ImportHostPointer => keys::IMPORT_HOST_POINTER,
         }
     }
 

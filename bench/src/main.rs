@@ -23,6 +23,8 @@ mod procinfo;
 mod profile;
 mod report;
 mod setup;
+mod sharing_counts;
+mod sharing_ops;
 mod suite_calls;
 mod suite_memory;
 mod table;

@@ -239,6 +239,21 @@ pub mod keys {
     pub const QUERY_FD_PROPERTIES: &str = "query_fd_properties";
     /// `vkGetMemoryHostPointerPropertiesEXT` (HOST_ALLOCATION) of an aligned host pointer.
     pub const QUERY_HOST_POINTER_PROPERTIES: &str = "query_host_pointer_properties";
+    /// `vkGetMemoryAndroidHardwareBufferANDROID`.
+    pub const EXPORT_AHB: &str = "export_ahb";
+    /// `vkGetMemoryWin32HandlePropertiesKHR` (D3D12_RESOURCE) of a handle the driver exported.
+    pub const QUERY_WIN32_PROPERTIES: &str = "query_win32_properties";
+    /// `vkGetMemoryZirconHandlePropertiesFUCHSIA` of a VMO the driver exported.
+    pub const QUERY_ZIRCON_PROPERTIES: &str = "query_zircon_properties";
+    /// `vkGetAndroidHardwareBufferPropertiesANDROID` of a buffer the driver exported.
+    pub const QUERY_AHB_PROPERTIES: &str = "query_ahb_properties";
+    /// An opaque fd exported, imported as new memory, the import freed (instruction counts
+    /// only: their `Op`'s serde name, which a test compares with this key).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub const IMPORT_FD: &str = "import_fd";
+    /// Host memory imported, the import freed (instruction counts only).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub const IMPORT_HOST_POINTER: &str = "import_host_pointer";
     pub const ALLOC_FREE: &str = "alloc_free";
     /// Allocate + free exportable as OPAQUE_FD and RDMA_ADDRESS_NV, in the RDMA-capable type.
     pub const ALLOC_FREE_RDMA: &str = "alloc_free_rdma";
@@ -265,6 +280,10 @@ pub mod keys {
             EXPORT_ZIRCON => "vkGetMemoryZirconHandleFUCHSIA",
             QUERY_FD_PROPERTIES => "vkGetMemoryFdPropertiesKHR",
             QUERY_HOST_POINTER_PROPERTIES => "vkGetMemoryHostPointerPropertiesEXT",
+            EXPORT_AHB => "vkGetMemoryAndroidHardwareBufferANDROID",
+            QUERY_WIN32_PROPERTIES => "vkGetMemoryWin32HandlePropertiesKHR",
+            QUERY_ZIRCON_PROPERTIES => "vkGetMemoryZirconHandlePropertiesFUCHSIA",
+            QUERY_AHB_PROPERTIES => "vkGetAndroidHardwareBufferPropertiesANDROID",
             _ => return None,
         })
     }

@@ -101,6 +101,7 @@ fn device_extensions(driver: Driver) -> &'static [&'static CStr] {
             c"VK_KHR_external_memory_win32",
             c"VK_FUCHSIA_external_memory",
             c"VK_EXT_external_memory_host",
+            c"VK_ANDROID_external_memory_android_hardware_buffer",
         ],
         Driver::Lavapipe => &[c"VK_KHR_external_memory", c"VK_KHR_external_memory_fd"],
     }
