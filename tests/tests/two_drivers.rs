@@ -26,11 +26,6 @@ fn two_devices(inst: &Instance) -> (Device, Device) {
     )
 }
 
-/// `vkAllocateMemory` on `dev` of SIZE bytes of memory type 0 importing the opaque fd `fd`.
-fn import(dev: &Device, fd: i32) -> Result<vk::DeviceMemory, vk::Result> {
-    dev.import_fd(fd, SIZE)
-}
-
 #[test]
 fn an_opaque_fd_imported_on_another_physical_device_is_00668() {
     let inst = Instance::exclusive_with(Options {
@@ -44,7 +39,9 @@ fn an_opaque_fd_imported_on_another_physical_device_is_00668() {
     expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
     // The test driver takes any memfd: the import goes down as the app made it, and succeeds.
     let copy = fds::dup(fd);
-    let imported = import(&test_driver, copy).expect("the test driver imports a memfd");
+    let imported = test_driver
+        .import_fd(copy, SIZE)
+        .expect("the test driver imports a memfd");
     let m = expect::one(&inst, ALLOCATE, IMPORT_FD_00668);
     expect::mentions(
         &m,
@@ -64,7 +61,9 @@ fn an_opaque_fd_imported_on_another_physical_device_is_00668() {
     );
     test_driver.free(imported);
     // On the physical device it came from: silent.
-    let same = import(&lavapipe, fd).expect("lavapipe imports its own export");
+    let same = lavapipe
+        .import_fd(fd, SIZE)
+        .expect("lavapipe imports its own export");
     expect::silent(&inst, ALLOCATE);
     lavapipe.free(same);
     lavapipe.free(memory);
