@@ -139,6 +139,8 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkImportMemoryFdInfoKHR-sType-sType",
     "VUID-VkMemoryAllocateInfo-allocationSize-01742",
     "VUID-VkImportMemoryFdInfoKHR-fd-00668",
+    "VUID-VkImportMemoryFdInfoKHR-fd-01746",
+    "VUID-VkImportMemoryFdInfoKHR-fd-01520",
     "VUID-VkMemoryDedicatedAllocateInfo-image-01432",
     "VUID-VkMemoryDedicatedAllocateInfo-image-01434",
     "VUID-VkMemoryDedicatedAllocateInfo-image-01797",

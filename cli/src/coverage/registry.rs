@@ -32,6 +32,7 @@ pub const SCOPE: &[&str] = &[
     "vkGetMemoryHostPointerPropertiesEXT",
     "VkMemoryHostPointerPropertiesEXT",
     "VkImportMemoryHostPointerInfoEXT",
+    "VkImportMemoryFdInfoKHR",
     "VkImportMemoryWin32HandleInfoKHR",
     "VkImportMemoryWin32HandleInfoNV",
     "VkImportMemoryZirconHandleInfoFUCHSIA",
@@ -69,6 +70,7 @@ pub fn key_command(key: &str) -> Option<&str> {
         | "VkExportMemoryWin32HandleInfoKHR"
         | "VkMemoryAllocateInfo"
         | "VkImportMemoryHostPointerInfoEXT"
+        | "VkImportMemoryFdInfoKHR"
         | "VkImportMemoryWin32HandleInfoKHR"
         | "VkImportMemoryWin32HandleInfoNV"
         | "VkImportMemoryZirconHandleInfoFUCHSIA"
@@ -278,8 +280,10 @@ pub(crate) mod tests {
             "vkGetMemoryFdKHR"
         );
         // Out of scope, but known.
-        assert!(find("VUID-VkImportMemoryFdInfoKHR-fd-00668").is_none());
-        assert!(r.all.contains("VUID-VkImportMemoryFdInfoKHR-fd-00668"));
+        assert!(find("VUID-VkMemoryAllocateInfo-allocationSize-01742").is_none());
+        assert!(r
+            .all
+            .contains("VUID-VkMemoryAllocateInfo-allocationSize-01742"));
     }
 
     #[test]

@@ -128,6 +128,7 @@ mod tests {
             created_here: true,
             dedicated_to: None,
             device_uuid: None,
+            driver_uuid: None,
         }
     }
 

@@ -44,6 +44,8 @@ pub struct ExportOrigin {
     pub dedicated_to: Option<(vk::ObjectType, u64)>,
     /// The `deviceUUID` of the exporting device's physical device, if the layer knows it.
     pub device_uuid: Option<[u8; vk::UUID_SIZE]>,
+    /// The `driverUUID` of the exporting device's physical device, if the layer knows it.
+    pub driver_uuid: Option<[u8; vk::UUID_SIZE]>,
 }
 
 struct Held {
@@ -218,6 +220,7 @@ mod tests {
             created_here: true,
             dedicated_to: None,
             device_uuid: None,
+            driver_uuid: None,
         }
     }
 
