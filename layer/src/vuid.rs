@@ -257,6 +257,7 @@ pub const EXPORT_WIN32_HANDLE_TYPES_00657: &str =
     "VUID-VkExportMemoryWin32HandleInfoKHR-handleTypes-00657";
 /// Met by construction, as [`EXPORT_STYPE`].
 pub const EXPORT_WIN32_STYPE: &str = "VUID-VkExportMemoryWin32HandleInfoKHR-sType-sType";
+pub const EXPORT_WIN32_NV_STYPE: &str = "VUID-VkExportMemoryWin32HandleInfoNV-sType-sType";
 pub const EXPORT_NV_HANDLE_TYPES_PARAM: &str =
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter";
 pub const ALLOC_NONE_06657: &str = "VUID-VkMemoryAllocateInfo-None-06657";
@@ -456,6 +457,7 @@ pub const ALL: &[&str] = &[
     EXPORT_NV_HANDLE_TYPES_PARAM,
     EXPORT_WIN32_HANDLE_TYPES_00657,
     EXPORT_WIN32_STYPE,
+    EXPORT_WIN32_NV_STYPE,
     ALLOC_NONE_06657,
     IMPORT_FD_HANDLE_TYPE_00669,
     IMPORT_FD_HANDLE_TYPE_00670,

@@ -27,6 +27,7 @@ pub const SCOPE: &[&str] = &[
     "VkExportMemoryAllocateInfo",
     "VkExportMemoryAllocateInfoNV",
     "VkExportMemoryWin32HandleInfoKHR",
+    "VkExportMemoryWin32HandleInfoNV",
     "vkGetMemoryFdPropertiesKHR",
     "VkMemoryFdPropertiesKHR",
     "vkGetMemoryHostPointerPropertiesEXT",
@@ -68,6 +69,7 @@ pub fn key_command(key: &str) -> Option<&str> {
         "VkExportMemoryAllocateInfo"
         | "VkExportMemoryAllocateInfoNV"
         | "VkExportMemoryWin32HandleInfoKHR"
+        | "VkExportMemoryWin32HandleInfoNV"
         | "VkMemoryAllocateInfo"
         | "VkImportMemoryHostPointerInfoEXT"
         | "VkImportMemoryFdInfoKHR"
