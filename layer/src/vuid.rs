@@ -257,6 +257,7 @@ pub const EXPORT_WIN32_HANDLE_TYPES_00657: &str =
     "VUID-VkExportMemoryWin32HandleInfoKHR-handleTypes-00657";
 /// Met by construction, as [`EXPORT_STYPE`].
 pub const EXPORT_WIN32_STYPE: &str = "VUID-VkExportMemoryWin32HandleInfoKHR-sType-sType";
+pub const EXPORT_WIN32_NV_STYPE: &str = "VUID-VkExportMemoryWin32HandleInfoNV-sType-sType";
 pub const EXPORT_NV_HANDLE_TYPES_PARAM: &str =
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter";
 pub const ALLOC_NONE_06657: &str = "VUID-VkMemoryAllocateInfo-None-06657";
@@ -266,6 +267,8 @@ pub const IMPORT_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkImportMemoryFdInfoKHR-hand
 /// Met by construction, as [`EXPORT_STYPE`].
 pub const IMPORT_FD_STYPE: &str = "VUID-VkImportMemoryFdInfoKHR-sType-sType";
 pub const IMPORT_FD_00668: &str = "VUID-VkImportMemoryFdInfoKHR-fd-00668";
+pub const IMPORT_FD_01746: &str = "VUID-VkImportMemoryFdInfoKHR-fd-01746";
+pub const IMPORT_FD_01520: &str = "VUID-VkImportMemoryFdInfoKHR-fd-01520";
 pub const ALLOC_SIZE_01742: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01742";
 pub const ALLOC_SIZE_01743: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01743";
 pub const DEDICATED_IMAGE_01432: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01432";
@@ -459,12 +462,15 @@ pub const ALL: &[&str] = &[
     EXPORT_NV_HANDLE_TYPES_PARAM,
     EXPORT_WIN32_HANDLE_TYPES_00657,
     EXPORT_WIN32_STYPE,
+    EXPORT_WIN32_NV_STYPE,
     ALLOC_NONE_06657,
     IMPORT_FD_HANDLE_TYPE_00669,
     IMPORT_FD_HANDLE_TYPE_00670,
     IMPORT_FD_HANDLE_TYPE_PARAM,
     IMPORT_FD_STYPE,
     IMPORT_FD_00668,
+    IMPORT_FD_01746,
+    IMPORT_FD_01520,
     ALLOC_SIZE_01742,
     ALLOC_SIZE_01743,
     DEDICATED_IMAGE_01432,

@@ -1055,15 +1055,33 @@ impl Device {
             .expect("vkSetDebugUtilsObjectNameEXT");
     }
 
-    /// Imports an opaque fd as new memory (consumes the fd on success).
+    /// Imports an opaque fd as `size` bytes of memory type 0 (consumes the fd on success).
     pub fn import_fd(&self, fd: i32, size: u64) -> Result<vk::DeviceMemory, vk::Result> {
+        self.import_fd_dedicated(fd, size, vk::Image::null(), vk::Buffer::null())
+    }
+
+    /// [`Device::import_fd`] dedicated (`VkMemoryDedicatedAllocateInfo`) to `image` or `buffer`
+    /// when either is not null.
+    pub fn import_fd_dedicated(
+        &self,
+        fd: i32,
+        size: u64,
+        image: vk::Image,
+        buffer: vk::Buffer,
+    ) -> Result<vk::DeviceMemory, vk::Result> {
         let mut import = vk::ImportMemoryFdInfoKHR::default()
             .handle_type(OPAQUE_FD)
             .fd(fd);
-        let info = vk::MemoryAllocateInfo::default()
+        let mut dedicated = vk::MemoryDedicatedAllocateInfo::default()
+            .image(image)
+            .buffer(buffer);
+        let mut info = vk::MemoryAllocateInfo::default()
             .allocation_size(size)
             .memory_type_index(0)
             .push_next(&mut import);
+        if image != vk::Image::null() || buffer != vk::Buffer::null() {
+            info = info.push_next(&mut dedicated);
+        }
         self.allocate_with(&info)
     }
 }

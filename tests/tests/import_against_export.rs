@@ -20,31 +20,6 @@ fn export(dev: &Device, memory: vk::DeviceMemory) -> i32 {
     fd
 }
 
-/// `vkAllocateMemory` of `size` bytes of memory type 0 importing the opaque fd `fd`, dedicated
-/// to `image` or `buffer` when either is not null.
-fn import(
-    dev: &Device,
-    fd: i32,
-    size: u64,
-    image: vk::Image,
-    buffer: vk::Buffer,
-) -> Result<vk::DeviceMemory, vk::Result> {
-    let mut import = vk::ImportMemoryFdInfoKHR::default()
-        .handle_type(OPAQUE_FD)
-        .fd(fd);
-    let mut dedicated = vk::MemoryDedicatedAllocateInfo::default()
-        .image(image)
-        .buffer(buffer);
-    let mut info = vk::MemoryAllocateInfo::default()
-        .allocation_size(size)
-        .memory_type_index(0)
-        .push_next(&mut import);
-    if image != vk::Image::null() || buffer != vk::Buffer::null() {
-        info = info.push_next(&mut dedicated);
-    }
-    dev.allocate_with(&info)
-}
-
 /// After an import went down: frees the memory if the driver made some (it owns the fd then),
 /// else closes the fd, which is still the test's.
 fn clean_up(dev: &Device, result: Result<vk::DeviceMemory, vk::Result>, fd: i32) {
@@ -61,7 +36,7 @@ fn an_import_of_another_size_than_the_export_is_01742() {
     let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
     let fd = export(&dev, memory);
     expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
-    let result = import(&dev, fd, SIZE / 2, vk::Image::null(), vk::Buffer::null());
+    let result = dev.import_fd(fd, SIZE / 2);
     let m = expect::one(&inst, ALLOCATE, ALLOC_SIZE_01742);
     expect::mentions(
         &m,
@@ -95,7 +70,8 @@ fn an_import_of_the_export_s_size_and_type_is_silent_also_through_a_duplicate() 
     let fd = export(&dev, memory);
     let copy = fds::dup(fd);
     fds::close(fd);
-    let imported = import(&dev, copy, SIZE, vk::Image::null(), vk::Buffer::null())
+    let imported = dev
+        .import_fd(copy, SIZE)
         .expect("import of a duplicate of the exported fd");
     expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
     dev.free(imported);
@@ -111,7 +87,7 @@ fn a_duplicate_of_the_exported_fd_is_recognised() {
     let copy = fds::dup(fd);
     fds::close(fd);
     expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
-    let result = import(&dev, copy, 2 * SIZE, vk::Image::null(), vk::Buffer::null());
+    let result = dev.import_fd(copy, 2 * SIZE);
     let m = expect::one(&inst, ALLOCATE, ALLOC_SIZE_01742);
     expect::mentions(&m, &[&format!("imports fd {copy}")]);
     clean_up(&dev, result, copy);
@@ -131,27 +107,16 @@ fn a_closed_and_reused_fd_number_is_not_taken_for_the_export() {
     let big_fd = export(&dev, big);
     fds::dup2(big_fd, number);
     fds::close(big_fd);
-    let imported = import(
-        &dev,
-        number,
-        2 * SIZE,
-        vk::Image::null(),
-        vk::Buffer::null(),
-    )
-    .expect("import of the second export");
+    let imported = dev
+        .import_fd(number, 2 * SIZE)
+        .expect("import of the second export");
     expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
     // An export's number reused for a file that is no export at all: nothing to check it
     // against (the driver refuses the import).
     let small_fd = export(&dev, small);
     let other = std::fs::File::open("/dev/null").expect("open /dev/null");
     fds::dup2(std::os::fd::AsRawFd::as_raw_fd(&other), small_fd);
-    let result = import(
-        &dev,
-        small_fd,
-        3 * SIZE,
-        vk::Image::null(),
-        vk::Buffer::null(),
-    );
+    let result = dev.import_fd(small_fd, 3 * SIZE);
     expect::silent(&inst, ALLOCATE);
     clean_up(&dev, result, small_fd);
     dev.free(imported);
@@ -182,7 +147,7 @@ fn a_dedicated_import_of_memory_not_dedicated_is_01878_or_01879() {
     ] {
         let fd = export(&dev, memory);
         expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
-        let result = import(&dev, fd, SIZE, image, buffer);
+        let result = dev.import_fd_dedicated(fd, SIZE, image, buffer);
         let m = expect::one(&inst, ALLOCATE, id);
         expect::mentions(&m, &[field, "but the imported memory is not a dedicated"]);
         clean_up(&dev, result, fd);
@@ -205,7 +170,9 @@ fn a_dedicated_import_of_memory_dedicated_alike_is_silent() {
         .allocate_dedicated(SIZE, OPAQUE_FD, first, vk::Buffer::null())
         .expect("dedicated allocation");
     let fd = export(&dev, memory);
-    let imported = import(&dev, fd, SIZE, second, vk::Buffer::null()).expect("dedicated import");
+    let imported = dev
+        .import_fd_dedicated(fd, SIZE, second, vk::Buffer::null())
+        .expect("dedicated import");
     expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
     dev.free(imported);
     dev.free(memory);

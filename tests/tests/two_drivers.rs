@@ -1,8 +1,12 @@
+//! An opaque fd imported on another physical device and driver than the one that exported it,
+//! end to end with two drivers in one instance: lavapipe and the project's test driver, two
+//! physical devices with different `deviceUUID`s and `driverUUID`s.
 //! `VUID-VkImportMemoryFdInfoKHR-fd-00668` ("The memory from which fd was exported must have
-//! been created on the same underlying physical device as device"), end to end with two drivers
-//! in one instance: lavapipe and the project's test driver, two physical devices with different
-//! `deviceUUID`s. An opaque fd exported from lavapipe memory and imported on the test driver's
-//! device is reported; imported on a lavapipe device it is silent.
+//! been created on the same underlying physical device as device"), `-fd-01746` (a physical
+//! device and driver compatible per the external memory handle types compatibility table: for
+//! OPAQUE_FD, the same driverUUID and deviceUUID) and `-fd-01520` (the fd obeys that table's
+//! requirements): an opaque fd exported from lavapipe memory and imported on the test driver's
+//! device breaks all three; imported on a lavapipe device it is silent.
 
 use ash::vk;
 use exportcheck_tests::env::Driver;
@@ -26,13 +30,8 @@ fn two_devices(inst: &Instance) -> (Device, Device) {
     )
 }
 
-/// `vkAllocateMemory` on `dev` of SIZE bytes of memory type 0 importing the opaque fd `fd`.
-fn import(dev: &Device, fd: i32) -> Result<vk::DeviceMemory, vk::Result> {
-    dev.import_fd(fd, SIZE)
-}
-
 #[test]
-fn an_opaque_fd_imported_on_another_physical_device_is_00668() {
+fn an_opaque_fd_imported_on_another_physical_device_and_driver_is_00668_01746_01520() {
     let inst = Instance::exclusive_with(Options {
         driver: Driver::LavapipeAndTestDriver,
         ..Options::default()
@@ -44,27 +43,49 @@ fn an_opaque_fd_imported_on_another_physical_device_is_00668() {
     expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
     // The test driver takes any memfd: the import goes down as the app made it, and succeeds.
     let copy = fds::dup(fd);
-    let imported = import(&test_driver, copy).expect("the test driver imports a memfd");
-    let m = expect::one(&inst, ALLOCATE, IMPORT_FD_00668);
+    let imported = test_driver
+        .import_fd(copy, SIZE)
+        .expect("the test driver imports a memfd");
+    let found = expect::only(
+        &inst,
+        ALLOCATE,
+        &[IMPORT_FD_00668, IMPORT_FD_01746, IMPORT_FD_01520],
+    );
+    let exported = format!(
+        "vkGetMemoryFdKHR exported it from {} (allocated on {}",
+        expect::memory_name(memory),
+        expect::device_name(&lavapipe)
+    );
+    let importer = format!(
+        "but {} is of a physical device with deviceUUID",
+        expect::device_name(&test_driver)
+    );
     expect::mentions(
-        &m,
+        &found[0],
         &[
-            &format!(
-                "vkGetMemoryFdKHR exported it from {} (allocated on {}",
-                expect::memory_name(memory),
-                expect::device_name(&lavapipe)
-            ),
+            &exported,
             "That memory was created on a physical device with deviceUUID",
-            &format!(
-                "but {} is of a physical device with deviceUUID",
-                expect::device_name(&test_driver)
-            ),
+            &importer,
             "an opaque fd must be imported on the same physical device it was exported from",
         ],
     );
+    for m in &found[1..] {
+        expect::mentions(
+            m,
+            &[
+                &exported,
+                &importer,
+                "(the deviceUUIDs and driverUUIDs differ)",
+                "compatibility table",
+                "the same driverUUID and deviceUUID",
+            ],
+        );
+    }
     test_driver.free(imported);
     // On the physical device it came from: silent.
-    let same = import(&lavapipe, fd).expect("lavapipe imports its own export");
+    let same = lavapipe
+        .import_fd(fd, SIZE)
+        .expect("lavapipe imports its own export");
     expect::silent(&inst, ALLOCATE);
     lavapipe.free(same);
     lavapipe.free(memory);

@@ -27,11 +27,13 @@ pub const SCOPE: &[&str] = &[
     "VkExportMemoryAllocateInfo",
     "VkExportMemoryAllocateInfoNV",
     "VkExportMemoryWin32HandleInfoKHR",
+    "VkExportMemoryWin32HandleInfoNV",
     "vkGetMemoryFdPropertiesKHR",
     "VkMemoryFdPropertiesKHR",
     "vkGetMemoryHostPointerPropertiesEXT",
     "VkMemoryHostPointerPropertiesEXT",
     "VkImportMemoryHostPointerInfoEXT",
+    "VkImportMemoryFdInfoKHR",
     "VkImportMemoryWin32HandleInfoKHR",
     "VkImportMemoryWin32HandleInfoNV",
     "VkImportMemoryZirconHandleInfoFUCHSIA",
@@ -67,8 +69,10 @@ pub fn key_command(key: &str) -> Option<&str> {
         "VkExportMemoryAllocateInfo"
         | "VkExportMemoryAllocateInfoNV"
         | "VkExportMemoryWin32HandleInfoKHR"
+        | "VkExportMemoryWin32HandleInfoNV"
         | "VkMemoryAllocateInfo"
         | "VkImportMemoryHostPointerInfoEXT"
+        | "VkImportMemoryFdInfoKHR"
         | "VkImportMemoryWin32HandleInfoKHR"
         | "VkImportMemoryWin32HandleInfoNV"
         | "VkImportMemoryZirconHandleInfoFUCHSIA"
@@ -278,8 +282,10 @@ pub(crate) mod tests {
             "vkGetMemoryFdKHR"
         );
         // Out of scope, but known.
-        assert!(find("VUID-VkImportMemoryFdInfoKHR-fd-00668").is_none());
-        assert!(r.all.contains("VUID-VkImportMemoryFdInfoKHR-fd-00668"));
+        assert!(find("VUID-VkMemoryAllocateInfo-allocationSize-01742").is_none());
+        assert!(r
+            .all
+            .contains("VUID-VkMemoryAllocateInfo-allocationSize-01742"));
     }
 
     #[test]

@@ -79,7 +79,7 @@ pub unsafe extern "system" fn create_device(
                 properties.api_version,
                 read.extensions.ext_external_memory_host,
             );
-            let (device_uuid, host_pointer_alignment) = ids_and_host.unwrap_or_default();
+            let (ids, host_pointer_alignment) = ids_and_host.unwrap_or_default();
             let state = DeviceState {
                 facts: DeviceFacts {
                     handle: device.as_raw(),
@@ -111,7 +111,8 @@ pub unsafe extern "system" fn create_device(
                 resources: Default::default(),
                 queries,
                 fd_exports,
-                device_uuid,
+                device_uuid: ids.map(|(device, _)| device),
+                driver_uuid: ids.map(|(_, driver)| driver),
             };
             DEVICES.insert(device.as_raw(), Arc::new(state));
             result
@@ -141,8 +142,11 @@ fn driver_queries(instance: &InstanceState, physical_device_version: u32) -> Dri
     }
 }
 
+/// `VkPhysicalDeviceIDProperties::deviceUUID` and `::driverUUID`.
+type PhysicalDeviceUuids = ([u8; vk::UUID_SIZE], [u8; vk::UUID_SIZE]);
+
 /// What the layer learns of a physical device with one `vkGetPhysicalDeviceProperties2` of its
-/// own: `VkPhysicalDeviceIDProperties::deviceUUID` and, when the device enabled
+/// own: `VkPhysicalDeviceIDProperties::deviceUUID` and `::driverUUID` and, when the device enabled
 /// `VK_EXT_external_memory_host` (so the physical device supports it and the structure may be
 /// chained), `minImportedHostPointerAlignment` (`None` if 0, not a valid alignment). Asked with
 /// `vkGetPhysicalDeviceProperties2` where Vulkan 1.1 is in effect on both sides, else its `KHR`
@@ -154,7 +158,7 @@ fn identity_and_host_pointer_alignment(
     physical_device: vk::PhysicalDevice,
     physical_device_version: u32,
     host_pointer_enabled: bool,
-) -> Option<(Option<[u8; vk::UUID_SIZE]>, Option<u64>)> {
+) -> Option<(Option<PhysicalDeviceUuids>, Option<u64>)> {
     let next = &instance.next;
     let get = match queryable::query_names(
         instance.api_version,
@@ -173,7 +177,8 @@ fn identity_and_host_pointer_alignment(
     // SAFETY: a live physical device and output structures of ours, chained as the spec allows.
     unsafe { get(physical_device, &mut properties) };
     let alignment = host.min_imported_host_pointer_alignment;
-    Some((Some(id.device_uuid), (alignment != 0).then_some(alignment)))
+    let uuids = (id.device_uuid, id.driver_uuid);
+    Some((Some(uuids), (alignment != 0).then_some(alignment)))
 }
 
 /// The size of each memory type's heap, by memory type index; `u64::MAX` (no size is judged) for a

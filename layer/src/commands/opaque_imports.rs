@@ -62,6 +62,7 @@ fn origin(state: &DeviceState, memory: &MemoryRecord) -> ExportOrigin {
         created_here: facts.import.is_none(),
         dedicated_to,
         device_uuid: state.device_uuid,
+        driver_uuid: state.driver_uuid,
     }
 }
 
@@ -111,6 +112,7 @@ pub fn check_global_share_import(
         facts,
         dedicated_info: chain.dedicated_info,
         device_uuid: state.device_uuid,
+        driver_uuid: state.driver_uuid,
     };
     judge(state, &import, &origin)
 }
@@ -219,6 +221,7 @@ fn check_opaque_import(
         facts,
         dedicated_info: chain.dedicated_info,
         device_uuid: state.device_uuid,
+        driver_uuid: state.driver_uuid,
     };
     judge(state, &import, &origin)
 }

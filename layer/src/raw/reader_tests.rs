@@ -131,6 +131,46 @@ fn a_win32_export_structure_is_known_by_its_s_type_only() {
     assert!(!chain.export_win32 && facts.export_win32_nv);
 }
 
+#[test]
+fn a_win32_nv_export_structure_is_known_by_its_s_type_only() {
+    let nv = vk::ExportMemoryWin32HandleInfoNV::default();
+    let info = vk::MemoryAllocateInfo {
+        p_next: ptr(&nv),
+        allocation_size: 4096,
+        ..Default::default()
+    };
+    // SAFETY: a chain of live structures, each of the type its sType names.
+    let AllocateInfoRead::Valid(facts, chain) = (unsafe { read_allocate_info(&info) }) else {
+        panic!("a valid VkMemoryAllocateInfo");
+    };
+    assert!(facts.export_win32_nv && !chain.export_win32);
+    // The same structure with another sType is another structure
+    // (VUID-VkExportMemoryWin32HandleInfoNV-sType-sType holds by construction).
+    for s_type in [
+        vk::StructureType::EXPORT_MEMORY_WIN32_HANDLE_INFO_KHR,
+        vk::StructureType::from_raw(1_000_999_990),
+    ] {
+        let other = vk::ExportMemoryWin32HandleInfoNV {
+            s_type,
+            ..Default::default()
+        };
+        let info = vk::MemoryAllocateInfo {
+            p_next: ptr(&other),
+            ..info
+        };
+        // SAFETY: as above; the reader reads no more than the header of either Win32 export
+        // structure, which both share.
+        let AllocateInfoRead::Valid(facts, chain) = (unsafe { read_allocate_info(&info) }) else {
+            panic!("a valid VkMemoryAllocateInfo");
+        };
+        assert!(!facts.export_win32_nv, "{s_type:?}");
+        assert_eq!(
+            chain.export_win32,
+            s_type == vk::StructureType::EXPORT_MEMORY_WIN32_HANDLE_INFO_KHR
+        );
+    }
+}
+
 /// `VkImportMemoryMetalHandleInfoEXT` (not in ash 0.38).
 #[repr(C)]
 struct ImportMemoryMetalHandleInfo {

@@ -28,6 +28,14 @@ pub const BUFFER_NOT_DEDICATED: Broken = Broken::bit(3);
 /// `VUID-VkImportMemoryFdInfoKHR-fd-00668`: exported on another physical device (their
 /// `deviceUUID`s differ).
 pub const OTHER_PHYSICAL_DEVICE: Broken = Broken::bit(4);
+/// `VUID-VkImportMemoryFdInfoKHR-fd-01746`: exported by a physical device and driver that are
+/// not compatible with the importing device for `OPAQUE_FD` (their `deviceUUID`s or
+/// `driverUUID`s differ: the external memory handle types compatibility table says both must
+/// match).
+pub const INCOMPATIBLE_EXPORTER: Broken = Broken::bit(5);
+/// `VUID-VkImportMemoryFdInfoKHR-fd-01520`: the fd does not obey the requirements that table
+/// lists for `OPAQUE_FD` (the same two UUIDs must match).
+pub const COMPATIBILITY_REQUIREMENTS: Broken = Broken::bit(6);
 
 /// The handle an import names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,17 +66,28 @@ pub struct OpaqueImport<'a> {
     pub dedicated_info: Option<(u64, u64)>,
     /// The `deviceUUID` of the importing device's physical device, if the layer knows it.
     pub device_uuid: Option<[u8; vk::UUID_SIZE]>,
+    /// The `driverUUID` of the importing device's physical device, if the layer knows it.
+    pub driver_uuid: Option<[u8; vk::UUID_SIZE]>,
+}
+
+/// Two UUIDs the layer knows, and they differ.
+fn known_to_differ(a: Option<[u8; vk::UUID_SIZE]>, b: Option<[u8; vk::UUID_SIZE]>) -> bool {
+    matches!((a, b), (Some(a), Some(b)) if a != b)
 }
 
 /// The rules the import breaks against `origin`.
 pub fn evaluate(import: &OpaqueImport, origin: &ExportOrigin) -> Broken {
     // Two physical devices whose deviceUUIDs differ are two devices, whatever the instances
     // (judged for fds; for a global share handle, 00659 is not judged yet).
-    let other_device = matches!(
-        (import.handle, import.device_uuid, origin.device_uuid),
-        (ImportedHandle::OpaqueFd(_), Some(a), Some(b)) if a != b
-    );
-    let broken = Broken::NONE.with(OTHER_PHYSICAL_DEVICE, other_device);
+    let fd = matches!(import.handle, ImportedHandle::OpaqueFd(_));
+    let other_device = fd && known_to_differ(import.device_uuid, origin.device_uuid);
+    // The compatibility table: for OPAQUE_FD, driverUUID and deviceUUID must both match.
+    let other_driver = fd && known_to_differ(import.driver_uuid, origin.driver_uuid);
+    let incompatible = other_device || other_driver;
+    let broken = Broken::NONE
+        .with(OTHER_PHYSICAL_DEVICE, other_device)
+        .with(INCOMPATIBLE_EXPORTER, incompatible)
+        .with(COMPATIBILITY_REQUIREMENTS, incompatible);
     if !origin.created_here {
         return broken;
     }
@@ -89,6 +108,73 @@ pub fn evaluate(import: &OpaqueImport, origin: &ExportOrigin) -> Broken {
             BUFFER_NOT_DEDICATED,
             buffer != 0 && !exported_to(vk::ObjectType::BUFFER),
         )
+}
+
+/// A UUID in hexadecimal.
+fn uuid(u: Option<[u8; vk::UUID_SIZE]>) -> String {
+    u.unwrap_or_default()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The findings of 01746 and 01520 (an `OPAQUE_FD` import from a physical device and driver
+/// the compatibility table does not allow), as `broken` has them.
+#[cold]
+fn describe_compatibility(
+    device: u64,
+    import: &OpaqueImport,
+    origin: &ExportOrigin,
+    broken: Broken,
+    exported: &str,
+) -> Vec<Finding> {
+    let differ = match (
+        known_to_differ(import.device_uuid, origin.device_uuid),
+        known_to_differ(import.driver_uuid, origin.driver_uuid),
+    ) {
+        (true, true) => "deviceUUIDs and driverUUIDs differ",
+        (true, false) => "deviceUUIDs differ",
+        _ => "driverUUIDs differ",
+    };
+    let sides = format!(
+        "That memory was created on a physical device with deviceUUID {} and driverUUID {}, \
+         but {} is of a physical device with deviceUUID {} and driverUUID {}",
+        uuid(origin.device_uuid),
+        uuid(origin.driver_uuid),
+        vk_names::handle(vk::ObjectType::DEVICE, device),
+        uuid(import.device_uuid),
+        uuid(import.driver_uuid)
+    );
+    let field = "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd";
+    let finding = |id, message: String| {
+        Finding::new(id, "vkAllocateMemory", field, message)
+            .with(ObjectRef::device(device))
+            .with(ObjectRef::memory(origin.memory))
+    };
+    let mut out = Vec::new();
+    if broken.has(INCOMPATIBLE_EXPORTER) {
+        out.push(finding(
+            vuid::IMPORT_FD_01746,
+            format!(
+                "vkAllocateMemory(): {exported}. {sides} (the {differ}): memory imported as \
+                 VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT must come from a physical device \
+                 and driver compatible with the importing device, which the external memory \
+                 handle types compatibility table defines as the same driverUUID and deviceUUID."
+            ),
+        ));
+    }
+    if broken.has(COMPATIBILITY_REQUIREMENTS) {
+        out.push(finding(
+            vuid::IMPORT_FD_01520,
+            format!(
+                "vkAllocateMemory(): {exported}. {sides} (the {differ}): fd does not obey the \
+                 external memory handle types compatibility table, which requires for \
+                 VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT the same driverUUID and \
+                 deviceUUID on the exporting and the importing side."
+            ),
+        ));
+    }
+    out
 }
 
 /// The findings of the rules in `broken`.
@@ -145,12 +231,6 @@ pub fn describe(
     };
     let mut out = Vec::new();
     if broken.has(OTHER_PHYSICAL_DEVICE) {
-        let uuid = |u: Option<[u8; vk::UUID_SIZE]>| {
-            u.unwrap_or_default()
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect::<String>()
-        };
         out.push(finding(
             vuid::IMPORT_FD_00668,
             "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd",
@@ -162,6 +242,11 @@ pub fn describe(
                 vk_names::handle(vk::ObjectType::DEVICE, device),
                 uuid(import.device_uuid)
             ),
+        ));
+    }
+    if broken.has(INCOMPATIBLE_EXPORTER.and(COMPATIBILITY_REQUIREMENTS)) {
+        out.extend(describe_compatibility(
+            device, import, origin, broken, &exported,
         ));
     }
     let f = import.facts;
@@ -242,6 +327,7 @@ mod tests {
         created_here: true,
         dedicated_to: Some((vk::ObjectType::IMAGE, 0x1a)),
         device_uuid: Some([1; 16]),
+        driver_uuid: Some([3; 16]),
     };
 
     fn ids(
@@ -254,6 +340,7 @@ mod tests {
             facts: &facts,
             dedicated_info,
             device_uuid: Some([1; 16]),
+            driver_uuid: Some([3; 16]),
         };
         let broken = evaluate(&import, origin);
         let found = describe(0xd000, &import, origin, broken);
@@ -318,14 +405,58 @@ mod tests {
                 created_here,
                 ..ORIGIN
             };
-            assert_eq!(ids(facts(65536, 1), None, &other), [vuid::IMPORT_FD_00668]);
+            assert_eq!(
+                ids(facts(65536, 1), None, &other),
+                [
+                    vuid::IMPORT_FD_00668,
+                    vuid::IMPORT_FD_01746,
+                    vuid::IMPORT_FD_01520
+                ]
+            );
         }
         // Not known on one side: not judged.
         let unknown = ExportOrigin {
             device_uuid: None,
+            driver_uuid: None,
             ..ORIGIN
         };
         assert!(ids(facts(65536, 1), None, &unknown).is_empty());
+    }
+
+    #[test]
+    fn another_driver_of_the_same_physical_device_is_01746_and_01520_not_00668() {
+        let other_driver = ExportOrigin {
+            driver_uuid: Some([4; 16]),
+            ..ORIGIN
+        };
+        assert_eq!(
+            ids(facts(65536, 1), None, &other_driver),
+            [vuid::IMPORT_FD_01746, vuid::IMPORT_FD_01520]
+        );
+        let import = OpaqueImport {
+            handle: ImportedHandle::OpaqueFd(9),
+            facts: &facts(65536, 1),
+            dedicated_info: None,
+            device_uuid: Some([1; 16]),
+            driver_uuid: Some([3; 16]),
+        };
+        let found = describe(
+            0xd000,
+            &import,
+            &other_driver,
+            evaluate(&import, &other_driver),
+        );
+        for f in &found {
+            assert_eq!(f.field, "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd");
+            assert!(
+                f.message.contains("(the driverUUIDs differ)"),
+                "{}",
+                f.message
+            );
+            assert!(f
+                .message
+                .contains(&format!("driverUUID {}", "04".repeat(16))));
+        }
     }
 }
 
@@ -341,6 +472,7 @@ mod global_share_tests {
         created_here: true,
         dedicated_to: None,
         device_uuid: Some([1; 16]),
+        driver_uuid: Some([3; 16]),
     };
 
     fn ids(
@@ -359,6 +491,7 @@ mod global_share_tests {
             facts: &facts,
             dedicated_info,
             device_uuid: Some(device_uuid),
+            driver_uuid: Some([3; 16]),
         };
         let broken = evaluate(&import, &ORIGIN);
         let found = describe(0xd000, &import, &ORIGIN, broken);

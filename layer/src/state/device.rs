@@ -153,6 +153,9 @@ pub struct DeviceState {
     /// `VkPhysicalDeviceIDProperties::deviceUUID` of its physical device, when the layer could
     /// validly ask (the same conditions as [`DriverQueries`]).
     pub device_uuid: Option<[u8; vk::UUID_SIZE]>,
+    /// `VkPhysicalDeviceIDProperties::driverUUID` of its physical device, asked with
+    /// [`DeviceState::device_uuid`].
+    pub driver_uuid: Option<[u8; vk::UUID_SIZE]>,
 }
 
 impl DeviceState {

@@ -16,9 +16,10 @@
 //! At most [`LIMIT`] handles are recorded at once; past it, exports are not recorded and their
 //! imports not checked.
 
+use super::last_digest::LastDigest;
 use super::opaque_exports::{set_count, ExportOrigin};
 use parking_lot::Mutex;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The most handles recorded at once in the process.
 pub const LIMIT: usize = 256;
@@ -33,29 +34,24 @@ static EXPORTS: Mutex<Vec<Exported>> = Mutex::new(Vec::new());
 /// How many are recorded (written under the lock; part of `opaque_exports`' summed count, which
 /// is all a `vkFreeMemory` reads when nothing is tracked).
 static COUNT: AtomicUsize = AtomicUsize::new(0);
-/// Bumped by every forget: a [`LAST`] digest of an earlier generation matches nothing.
-static GENERATION: AtomicUsize = AtomicUsize::new(0);
-/// The digest of the export some thread recorded last (its handle type and value, device and
-/// memory, and the generation): a repeated export of the same handle of the same memory, the
-/// common case, is known recorded without the lock.
-static LAST: AtomicU64 = AtomicU64::new(0);
+/// The export some thread recorded last (its handle type and value, device and memory): a
+/// repeated export of the same handle of the same memory, the common case, is known recorded
+/// without the lock (bumped by every forget).
+static LAST: LastDigest = LastDigest::new();
 
-fn digest(handle_type: u32, handle: u64, device: u64, memory: u64, generation: usize) -> u64 {
-    let key = handle
+#[inline(always)]
+fn key(handle_type: u32, handle: u64, device: u64, memory: u64) -> u64 {
+    handle
         ^ u64::from(handle_type).rotate_left(13)
         ^ memory.rotate_left(23)
         ^ device.rotate_left(37)
-        ^ (generation as u64).rotate_left(53);
-    // Never 0, the digest of nothing recorded.
-    key.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1
 }
 
 /// Whether `handle` of `handle_type` is recorded for `memory` of `device`, as the last export
 /// recorded in the current generation (`false` only means: ask [`remember`]).
 #[inline(always)]
 pub fn is_last_recorded(device: u64, memory: u64, handle_type: u32, handle: u64) -> bool {
-    let generation = GENERATION.load(Ordering::Acquire);
-    LAST.load(Ordering::Relaxed) == digest(handle_type, handle, device, memory, generation)
+    LAST.is_last(key(handle_type, handle, device, memory))
 }
 
 /// After `vkGetMemoryWin32HandleKHR` returned the global share handle `handle` of
@@ -79,15 +75,7 @@ pub fn remember(origin: ExportOrigin, handle_type: u32, handle: u64) {
     } else {
         return;
     }
-    let generation = GENERATION.load(Ordering::Acquire);
-    let last = digest(
-        handle_type,
-        handle,
-        origin.device,
-        origin.memory,
-        generation,
-    );
-    LAST.store(last, Ordering::Relaxed);
+    LAST.set_last(key(handle_type, handle, origin.device, origin.memory));
 }
 
 /// The allocation the global share handle `handle` of `handle_type` was exported from, while it
@@ -108,7 +96,7 @@ pub fn origin_of(handle_type: u32, handle: u64) -> Option<ExportOrigin> {
 fn forget(drop: &dyn Fn(&ExportOrigin) -> bool) {
     let mut exports = EXPORTS.lock();
     exports.retain(|e| !drop(&e.origin));
-    GENERATION.fetch_add(1, Ordering::AcqRel);
+    LAST.invalidate();
     set_count(&COUNT, exports.len());
 }
 
@@ -140,6 +128,7 @@ mod tests {
             created_here: true,
             dedicated_to: None,
             device_uuid: None,
+            driver_uuid: None,
         }
     }
 

@@ -19,11 +19,12 @@
 //! destroyed: the memory keeps its payload alive until then anyway, so the layer keeps nothing
 //! alive that the app's own objects do not. An import after that is not checked.
 
+use super::last_digest::LastDigest;
 use crate::os::{self, FileId, HeldFile};
 use ash::vk;
 use parking_lot::Mutex;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::LazyLock;
 
 /// The most exports held at once in the process.
@@ -43,6 +44,8 @@ pub struct ExportOrigin {
     pub dedicated_to: Option<(vk::ObjectType, u64)>,
     /// The `deviceUUID` of the exporting device's physical device, if the layer knows it.
     pub device_uuid: Option<[u8; vk::UUID_SIZE]>,
+    /// The `driverUUID` of the exporting device's physical device, if the layer knows it.
+    pub driver_uuid: Option<[u8; vk::UUID_SIZE]>,
 }
 
 struct Held {
@@ -83,9 +86,7 @@ pub fn remember(origin: ExportOrigin, fd: i32) {
         .iter()
         .any(|e| e.origin.memory == origin.memory && e.origin.device == origin.device);
     if known {
-        let generation = GENERATION.load(Ordering::Acquire);
-        let digest = held_digest(origin.device, origin.memory, generation);
-        LAST_HELD.store(digest, Ordering::Relaxed);
+        LAST_HELD.set_last(held_key(origin.device, origin.memory));
         return;
     }
     if exports.len() >= LIMIT {
@@ -125,28 +126,21 @@ pub fn dedicated_of(device: u64, memory: u64) -> Option<(vk::ObjectType, u64)> {
     DEDICATED.lock().get(&(device, memory)).copied()
 }
 
-/// Bumped whenever an export is dropped: a thread's [`is_held`] answer is good while it has not
-/// moved (a freed handle may be reused by a new allocation).
-static GENERATION: AtomicUsize = AtomicUsize::new(0);
-
-/// A digest of the (device, memory, generation) last found held, by any thread: a repeated
-/// export of the same memory takes no lock. Two keys with one digest only make the layer skip
-/// recording an export (its imports then go unchecked): never a finding.
-static LAST_HELD: AtomicU64 = AtomicU64::new(0);
+/// The (device, memory) some thread last found held: a repeated export of the same memory
+/// takes no lock (bumped by every forget that drops an export: a freed handle may be reused by a
+/// new allocation).
+static LAST_HELD: LastDigest = LastDigest::new();
 
 #[inline(always)]
-fn held_digest(device: u64, memory: u64, generation: usize) -> u64 {
-    let key = memory ^ device.rotate_left(29) ^ (generation as u64).rotate_left(47);
-    // Never 0, the digest of nothing held.
-    key.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1
+fn held_key(device: u64, memory: u64) -> u64 {
+    memory ^ device.rotate_left(29)
 }
 
 /// Whether an export of `memory` is held, as some thread last saw it with the current
 /// generation (see [`LAST_HELD`]).
 #[inline(always)]
 pub fn is_held(device: u64, memory: u64) -> bool {
-    let generation = GENERATION.load(Ordering::Acquire);
-    LAST_HELD.load(Ordering::Relaxed) == held_digest(device, memory, generation)
+    LAST_HELD.is_last(held_key(device, memory))
 }
 
 /// Drops the exports `drop` selects (closing the layer's descriptors).
@@ -157,7 +151,7 @@ fn forget(drop: &dyn Fn(&ExportOrigin) -> bool) {
     let before = exports.len();
     exports.retain(|e| !drop(&e.origin));
     if exports.len() != before {
-        GENERATION.fetch_add(1, Ordering::AcqRel);
+        LAST_HELD.invalidate();
     }
     set_count(&HELD, exports.len());
 }
@@ -226,6 +220,7 @@ mod tests {
             created_here: true,
             dedicated_to: None,
             device_uuid: None,
+            driver_uuid: None,
         }
     }
 
