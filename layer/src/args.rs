@@ -81,6 +81,10 @@ pub struct ChainRead {
     /// structure: the command reads them in full ([`HandleImports`], a second walk) and judges
     /// them out of line (`rules::import_handles`), so an allocation without them pays one test.
     pub handle_imports: bool,
+    /// `VkMemoryAllocateFlagsInfo::deviceMask`, when the chain has one whose `flags` has
+    /// `VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT` (else the memory is on all the device's physical
+    /// devices).
+    pub device_mask: Option<u32>,
 }
 
 /// The chain's import structures of handles the layer cannot open (Win32, Zircon, Metal,
@@ -175,6 +179,7 @@ impl ChainRead {
         export_win32: false,
         dedicated_info: None,
         handle_imports: false,
+        device_mask: None,
     };
 }
 

@@ -269,6 +269,8 @@ pub const IMPORT_FD_STYPE: &str = "VUID-VkImportMemoryFdInfoKHR-sType-sType";
 pub const IMPORT_FD_00668: &str = "VUID-VkImportMemoryFdInfoKHR-fd-00668";
 pub const IMPORT_FD_01746: &str = "VUID-VkImportMemoryFdInfoKHR-fd-01746";
 pub const IMPORT_FD_01520: &str = "VUID-VkImportMemoryFdInfoKHR-fd-01520";
+pub const ALLOC_NONE_00643: &str = "VUID-VkMemoryAllocateInfo-None-00643";
+pub const ALLOC_NONE_00644: &str = "VUID-VkMemoryAllocateInfo-None-00644";
 pub const ALLOC_SIZE_01742: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01742";
 pub const ALLOC_SIZE_01743: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01743";
 pub const DEDICATED_IMAGE_01432: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01432";
@@ -471,6 +473,8 @@ pub const ALL: &[&str] = &[
     IMPORT_FD_00668,
     IMPORT_FD_01746,
     IMPORT_FD_01520,
+    ALLOC_NONE_00643,
+    ALLOC_NONE_00644,
     ALLOC_SIZE_01742,
     ALLOC_SIZE_01743,
     DEDICATED_IMAGE_01432,

@@ -505,6 +505,24 @@ impl Instance {
         extensions: &[&CStr],
         rdma_feature: bool,
     ) -> Device {
+        self.device_of(physical_device, &[], extensions, rdma_feature)
+    }
+
+    /// A device of the physical devices `group` (`VkDeviceGroupDeviceCreateInfo`; created on the
+    /// first of them) with `extensions`.
+    pub fn device_of_group(&self, group: &[vk::PhysicalDevice], extensions: &[&CStr]) -> Device {
+        self.device_of(group[0], group, extensions, false)
+    }
+
+    /// [`Instance::device_on`], with a `VkDeviceGroupDeviceCreateInfo` of `group` when it is not
+    /// empty.
+    fn device_of(
+        &self,
+        physical_device: vk::PhysicalDevice,
+        group: &[vk::PhysicalDevice],
+        extensions: &[&CStr],
+        rdma_feature: bool,
+    ) -> Device {
         let priorities = [1.0f32];
         let queue = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(0)
@@ -517,6 +535,10 @@ impl Instance {
             .enabled_extension_names(&names);
         if rdma_feature {
             create = create.push_next(&mut rdma);
+        }
+        let mut members = vk::DeviceGroupDeviceCreateInfo::default().physical_devices(group);
+        if !group.is_empty() {
+            create = create.push_next(&mut members);
         }
         // Held until every function pointer is loaded (vkGetDeviceProcAddr): see loader_lock.
         let _loader = loader_lock();

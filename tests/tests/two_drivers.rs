@@ -5,8 +5,10 @@
 //! been created on the same underlying physical device as device"), `-fd-01746` (a physical
 //! device and driver compatible per the external memory handle types compatibility table: for
 //! OPAQUE_FD, the same driverUUID and deviceUUID) and `-fd-01520` (the fd obeys that table's
-//! requirements): an opaque fd exported from lavapipe memory and imported on the test driver's
-//! device breaks all three; imported on a lavapipe device it is silent.
+//! requirements), and `VUID-VkMemoryAllocateInfo-None-00644` (the importing device made of other
+//! physical devices than the one the payload was allocated on): an opaque fd exported from
+//! lavapipe memory and imported on the test driver's device breaks all four; imported on a
+//! lavapipe device it is silent.
 
 use ash::vk;
 use exportcheck_tests::env::Driver;
@@ -31,7 +33,7 @@ fn two_devices(inst: &Instance) -> (Device, Device) {
 }
 
 #[test]
-fn an_opaque_fd_imported_on_another_physical_device_and_driver_is_00668_01746_01520() {
+fn an_opaque_fd_imported_on_another_physical_device_and_driver_is_00668_01746_01520_00644() {
     let inst = Instance::exclusive_with(Options {
         driver: Driver::LavapipeAndTestDriver,
         ..Options::default()
@@ -49,7 +51,12 @@ fn an_opaque_fd_imported_on_another_physical_device_and_driver_is_00668_01746_01
     let found = expect::only(
         &inst,
         ALLOCATE,
-        &[IMPORT_FD_00668, IMPORT_FD_01746, IMPORT_FD_01520],
+        &[
+            IMPORT_FD_00668,
+            IMPORT_FD_01746,
+            IMPORT_FD_01520,
+            ALLOC_NONE_00644,
+        ],
     );
     let exported = format!(
         "vkGetMemoryFdKHR exported it from {} (allocated on {}",
@@ -69,7 +76,7 @@ fn an_opaque_fd_imported_on_another_physical_device_and_driver_is_00668_01746_01
             "an opaque fd must be imported on the same physical device it was exported from",
         ],
     );
-    for m in &found[1..] {
+    for m in &found[1..3] {
         expect::mentions(
             m,
             &[
@@ -81,6 +88,17 @@ fn an_opaque_fd_imported_on_another_physical_device_and_driver_is_00668_01746_01
             ],
         );
     }
+    expect::mentions(
+        &found[3],
+        &[
+            &exported,
+            &format!(
+                "{} is made of 1 physical device (deviceUUID",
+                expect::device_name(&test_driver)
+            ),
+            "on which the payload was allocated, is made of 1 physical device (deviceUUID",
+        ],
+    );
     test_driver.free(imported);
     // On the physical device it came from: silent.
     let same = lavapipe

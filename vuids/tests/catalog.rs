@@ -181,6 +181,8 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkImportMemoryWin32HandleInfoNV-sType-sType",
     "VUID-VkMemoryAllocateInfo-pNext-00641",
     "VUID-VkMemoryAllocateInfo-allocationSize-01743",
+    "VUID-VkMemoryAllocateInfo-None-00643",
+    "VUID-VkMemoryAllocateInfo-None-00644",
     "VUID-VkMemoryDedicatedAllocateInfo-image-01876",
     "VUID-VkMemoryDedicatedAllocateInfo-buffer-01877",
     // Zircon, Metal and Android hardware buffer imports at vkAllocateMemory

@@ -3,8 +3,9 @@
 
 use crate::boundary;
 use crate::next_layer::{cast, DeviceDispatch};
-use crate::raw;
+use crate::raw::{self, DeviceGroupRead};
 use crate::state::device::DriverQueries;
+use crate::state::device_groups::{PhysicalDevices, Uuid};
 use crate::state::fd_exports::FdExports;
 use crate::state::maps;
 use crate::state::queryable::{self, QueryNames};
@@ -80,6 +81,12 @@ pub unsafe extern "system" fn create_device(
                 read.extensions.ext_external_memory_host,
             );
             let (ids, host_pointer_alignment) = ids_and_host.unwrap_or_default();
+            let physical_devices = physical_devices_of(
+                &instance,
+                physical_device,
+                ids.map(|(device, _)| device),
+                &read.group,
+            );
             let state = DeviceState {
                 facts: DeviceFacts {
                     handle: device.as_raw(),
@@ -113,6 +120,7 @@ pub unsafe extern "system" fn create_device(
                 fd_exports,
                 device_uuid: ids.map(|(device, _)| device),
                 driver_uuid: ids.map(|(_, driver)| driver),
+                physical_devices,
             };
             DEVICES.insert(device.as_raw(), Arc::new(state));
             result
@@ -179,6 +187,50 @@ fn identity_and_host_pointer_alignment(
     let alignment = host.min_imported_host_pointer_alignment;
     let uuids = (id.device_uuid, id.driver_uuid);
     Some((Some(uuids), (alignment != 0).then_some(alignment)))
+}
+
+/// The physical devices a new device is made of (`VkDeviceGroupDeviceCreateInfo`, else
+/// `physical_device` alone), with the `deviceUUID` of each when the layer may ask every one
+/// (`physical_device`'s is `uuid`, already asked).
+fn physical_devices_of(
+    instance: &InstanceState,
+    physical_device: vk::PhysicalDevice,
+    uuid: Option<Uuid>,
+    group: &DeviceGroupRead,
+) -> PhysicalDevices {
+    let members = match group {
+        DeviceGroupRead::Absent => std::slice::from_ref(&physical_device),
+        DeviceGroupRead::Members(members) => members.as_slice(),
+        DeviceGroupRead::Unreadable => return PhysicalDevices::new(None, None),
+    };
+    let uuids = members
+        .iter()
+        .map(|&member| {
+            if member == physical_device {
+                uuid
+            } else {
+                device_uuid_of(instance, member)
+            }
+        })
+        .collect();
+    PhysicalDevices::new(Some(members.len() as u32), uuids)
+}
+
+/// The `deviceUUID` of another physical device of a device group, asked as for the device's own
+/// (its own API version decides which name is valid).
+fn device_uuid_of(instance: &InstanceState, physical_device: vk::PhysicalDevice) -> Option<Uuid> {
+    let get = instance.next.get_physical_device_properties?;
+    let mut properties = vk::PhysicalDeviceProperties::default();
+    // SAFETY: a physical device of the group of a device the next layer just created, and an
+    // output structure of ours.
+    unsafe { get(physical_device, &mut properties) };
+    let (ids, _) = identity_and_host_pointer_alignment(
+        instance,
+        physical_device,
+        properties.api_version,
+        false,
+    )?;
+    ids.map(|(device, _)| device)
 }
 
 /// The size of each memory type's heap, by memory type index; `u64::MAX` (no size is judged) for a

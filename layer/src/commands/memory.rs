@@ -106,7 +106,7 @@ pub unsafe extern "system" fn allocate_memory(
                                 chain,
                             );
                         }
-                        if facts.dedicated {
+                        if facts.dedicated || chain.device_mask.is_some() {
                             opaque_imports::after_allocate(state, memory.as_raw(), facts, chain);
                         }
                         if let Some(held) = held {

@@ -13,15 +13,17 @@ use crate::rules::fd_ownership;
 use crate::rules::import_match::{self, ImportedHandle, OpaqueImport};
 use crate::rules::win32_khr::GLOBAL_SHARE_HANDLE_TYPES;
 use crate::state::consumed_fds::{self, ImportedInto};
+use crate::state::device_masks;
 use crate::state::kmt_exports;
-use crate::state::opaque_exports::{self, ExportOrigin};
+use crate::state::opaque_exports::{self, DeviceMask, ExportOrigin};
 use crate::state::{AllocationFacts, DeviceState, MemoryRecord};
 use ash::vk;
 
 const OPAQUE_FD: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
 
 /// After `vkAllocateMemory` succeeded: the image or buffer of a dedicated allocation exportable
-/// as an opaque fd or a global share handle, for its exports to record.
+/// as an opaque fd or a global share handle, and the device mask it names, for its exports to
+/// record.
 #[inline]
 pub fn after_allocate(
     state: &DeviceState,
@@ -29,10 +31,17 @@ pub fn after_allocate(
     facts: &AllocationFacts,
     chain: &ChainRead,
 ) {
-    if let (Some(to), Some(export)) = (chain.dedicated_to, facts.export) {
-        if export.intersects(OPAQUE_FD | GLOBAL_SHARE_HANDLE_TYPES) {
-            opaque_exports::remember_dedicated(state.handle(), memory, to);
-        }
+    let Some(export) = facts.export else {
+        return;
+    };
+    if !export.intersects(OPAQUE_FD | GLOBAL_SHARE_HANDLE_TYPES) {
+        return;
+    }
+    if let Some(to) = chain.dedicated_to {
+        opaque_exports::remember_dedicated(state.handle(), memory, to);
+    }
+    if let Some(mask) = chain.device_mask {
+        device_masks::remember(state.handle(), memory, mask);
     }
 }
 
@@ -63,6 +72,11 @@ fn origin(state: &DeviceState, memory: &MemoryRecord) -> ExportOrigin {
         dedicated_to,
         device_uuid: state.device_uuid,
         driver_uuid: state.driver_uuid,
+        physical_devices: state.physical_devices,
+        device_mask: DeviceMask::of(
+            device_masks::mask_of(memory.device, memory.memory),
+            state.physical_devices,
+        ),
     }
 }
 
@@ -107,13 +121,12 @@ pub fn check_global_share_import(
     let Some(origin) = kmt_exports::origin_of(t.as_raw(), win32.handle_value) else {
         return Decision::CallDown;
     };
-    let import = OpaqueImport {
-        handle: ImportedHandle::GlobalShare(t, win32.handle_value),
+    let import = importing(
+        state,
+        ImportedHandle::GlobalShare(t, win32.handle_value),
         facts,
-        dedicated_info: chain.dedicated_info,
-        device_uuid: state.device_uuid,
-        driver_uuid: state.driver_uuid,
-    };
+        chain,
+    );
     judge(state, &import, &origin)
 }
 
@@ -176,6 +189,7 @@ pub fn before_free(state: &DeviceState, memory: u64) {
 fn forget_memory(state: &DeviceState, memory: u64) {
     let device = state.handle();
     opaque_exports::forget_memory(device, memory);
+    device_masks::forget_memory(device, memory);
     let lost = consumed_fds::forget_memory(device, memory);
     kmt_exports::forget_memory(device, memory);
     report_lost(state, "vkFreeMemory", &lost);
@@ -184,6 +198,7 @@ fn forget_memory(state: &DeviceState, memory: u64) {
 /// At `vkDestroyDevice`.
 pub fn at_destroy(state: &DeviceState) {
     opaque_exports::forget_device(state.handle());
+    device_masks::forget_device(state.handle());
     let lost = consumed_fds::forget_device(state.handle());
     kmt_exports::forget_device(state.handle());
     report_lost(state, "vkDestroyDevice", &lost);
@@ -216,14 +231,27 @@ fn check_opaque_import(
     let Some(origin) = opaque_exports::origin_of(fd) else {
         return Decision::CallDown;
     };
-    let import = OpaqueImport {
-        handle: ImportedHandle::OpaqueFd(fd),
+    let import = importing(state, ImportedHandle::OpaqueFd(fd), facts, chain);
+    judge(state, &import, &origin)
+}
+
+/// The import of `handle` that `vkAllocateMemory` on `state` makes.
+fn importing<'a>(
+    state: &DeviceState,
+    handle: ImportedHandle,
+    facts: &'a AllocationFacts,
+    chain: &ChainRead,
+) -> OpaqueImport<'a> {
+    OpaqueImport {
+        handle,
         facts,
         dedicated_info: chain.dedicated_info,
+        device: state.handle(),
         device_uuid: state.device_uuid,
         driver_uuid: state.driver_uuid,
-    };
-    judge(state, &import, &origin)
+        physical_devices: state.physical_devices,
+        device_mask: DeviceMask::of(chain.device_mask, state.physical_devices),
+    }
 }
 
 /// The import against its export: reported, and whether the call goes down.

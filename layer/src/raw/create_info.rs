@@ -44,6 +44,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
     let mut export_win32 = false;
     let mut dedicated_info = None;
     let mut handle_imports = false;
+    let mut device_mask = None;
     // SAFETY: each node is read as the structure its sType names.
     let end = unsafe {
         walk_chain(info.p_next, |s_type, node| {
@@ -135,6 +136,14 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                     host.dedicated_nv = d.image.as_raw() != 0 || d.buffer.as_raw() != 0;
                     1 << 10
                 }
+                vk::StructureType::MEMORY_ALLOCATE_FLAGS_INFO => {
+                    let f: vk::MemoryAllocateFlagsInfo = read_node(node);
+                    device_mask = f
+                        .flags
+                        .contains(vk::MemoryAllocateFlags::DEVICE_MASK)
+                        .then_some(f.device_mask);
+                    1 << 14
+                }
                 vk::StructureType::MEMORY_OPAQUE_CAPTURE_ADDRESS_ALLOCATE_INFO => {
                     let c: vk::MemoryOpaqueCaptureAddressAllocateInfo = read_node(node);
                     host.capture_address = c.opaque_capture_address != 0;
@@ -160,6 +169,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
         export_win32,
         dedicated_info,
         handle_imports,
+        device_mask,
     };
     AllocateInfoRead::Valid(facts, chain)
 }
@@ -231,6 +241,22 @@ fn dedicate(to: &mut Option<(vk::ObjectType, u64)>, image: u64, buffer: u64) {
 pub struct DeviceCreateRead {
     pub extensions: EnabledExtensions,
     pub rdma_feature: bool,
+    /// The physical devices of a chained `VkDeviceGroupDeviceCreateInfo`.
+    pub group: DeviceGroupRead,
+}
+
+/// A chained `VkDeviceGroupDeviceCreateInfo`, as far as the layer reads it.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub enum DeviceGroupRead {
+    /// None chained, or one with `physicalDeviceCount` 0: the device is made of the physical
+    /// device `vkCreateDevice` was called on.
+    #[default]
+    Absent,
+    /// Its `pPhysicalDevices`.
+    Members(Vec<vk::PhysicalDevice>),
+    /// A count above `VK_MAX_DEVICE_GROUP_SIZE` or a NULL array (an invalid structure): which
+    /// physical devices the device is made of is not known.
+    Unreadable,
 }
 
 /// Reads the enabled extensions and the externalMemoryRDMA feature (chained directly, or next to
@@ -250,16 +276,39 @@ pub unsafe fn read_device_create_info(info: &vk::DeviceCreateInfo<'_>) -> Device
     for name in names {
         read.extensions.enable(&name);
     }
-    // SAFETY: each node is read as the structure its sType names.
+    // SAFETY: each node is read as the structure its sType names; a device group's array is the
+    // app's, `physicalDeviceCount` handles or NULL (the structure's contract).
     unsafe {
         walk_chain(info.p_next, |s_type, node| {
             if s_type == vk::StructureType::PHYSICAL_DEVICE_EXTERNAL_MEMORY_RDMA_FEATURES_NV {
                 let f: vk::PhysicalDeviceExternalMemoryRDMAFeaturesNV = read_node(node);
                 read.rdma_feature |= f.external_memory_rdma == vk::TRUE;
             }
+            if s_type == vk::StructureType::DEVICE_GROUP_DEVICE_CREATE_INFO {
+                let g: vk::DeviceGroupDeviceCreateInfo = read_node(node);
+                read.group = read_group(&g);
+            }
         });
     }
     read
+}
+
+/// The physical devices of a `VkDeviceGroupDeviceCreateInfo`.
+///
+/// # Safety
+/// `g` came from a `vkCreateDevice` chain: `pPhysicalDevices` is NULL or holds
+/// `physicalDeviceCount` handles.
+unsafe fn read_group(g: &vk::DeviceGroupDeviceCreateInfo) -> DeviceGroupRead {
+    let count = g.physical_device_count as usize;
+    if count == 0 {
+        return DeviceGroupRead::Absent;
+    }
+    if count > vk::MAX_DEVICE_GROUP_SIZE || g.p_physical_devices.is_null() {
+        return DeviceGroupRead::Unreadable;
+    }
+    // SAFETY: a non-NULL array of `count` handles, by the caller's contract.
+    let members = unsafe { std::slice::from_raw_parts(g.p_physical_devices, count) };
+    DeviceGroupRead::Members(members.to_vec())
 }
 
 /// What the layer reads from `VkInstanceCreateInfo`.

@@ -138,7 +138,7 @@ mod loader_link;
 pub mod resources;
 pub use create_info::{
     read_allocate_info, read_device_create_info, read_handle_imports, read_instance_create_info,
-    read_layer_settings, DeviceCreateRead, InstanceCreateRead,
+    read_layer_settings, DeviceCreateRead, DeviceGroupRead, InstanceCreateRead,
 };
 pub use loader_link::{take_device_link, take_instance_link};
 #[cfg(test)]

@@ -684,3 +684,57 @@ fn zircon_metal_and_android_imports_are_read_by_their_s_type_only() {
     };
     assert_eq!(read(ptr(&other_zircon)), crate::args::HandleImports::NONE);
 }
+
+#[test]
+fn a_device_mask_is_read_only_with_its_flag() {
+    let read_mask = |flags: vk::MemoryAllocateFlags| {
+        let f = vk::MemoryAllocateFlagsInfo::default()
+            .flags(flags)
+            .device_mask(0b10);
+        let info = vk::MemoryAllocateInfo {
+            p_next: ptr(&f),
+            allocation_size: 4096,
+            ..Default::default()
+        };
+        // SAFETY: a chain of live structures, each of the type its sType names.
+        let AllocateInfoRead::Valid(_, chain) = (unsafe { read_allocate_info(&info) }) else {
+            panic!("a valid VkMemoryAllocateInfo");
+        };
+        chain.device_mask
+    };
+    assert_eq!(read_mask(vk::MemoryAllocateFlags::DEVICE_MASK), Some(0b10));
+    assert_eq!(read_mask(vk::MemoryAllocateFlags::DEVICE_ADDRESS), None);
+}
+
+#[test]
+fn a_device_group_is_read_within_its_bounds() {
+    use super::create_info::DeviceGroupRead;
+    let members = [
+        vk::PhysicalDevice::from_raw(0x10),
+        vk::PhysicalDevice::from_raw(0x20),
+    ];
+    let read = |group: &vk::DeviceGroupDeviceCreateInfo| {
+        let info = vk::DeviceCreateInfo {
+            p_next: ptr(group),
+            ..Default::default()
+        };
+        // SAFETY: a create info whose chain and arrays are live.
+        unsafe { read_device_create_info(&info) }.group
+    };
+    let group = vk::DeviceGroupDeviceCreateInfo::default().physical_devices(&members);
+    assert_eq!(read(&group), DeviceGroupRead::Members(members.to_vec()));
+    let empty = vk::DeviceGroupDeviceCreateInfo::default();
+    assert_eq!(read(&empty), DeviceGroupRead::Absent);
+    // A count beyond VK_MAX_DEVICE_GROUP_SIZE, or a NULL array, is not read.
+    let too_many = vk::DeviceGroupDeviceCreateInfo {
+        physical_device_count: vk::MAX_DEVICE_GROUP_SIZE as u32 + 1,
+        p_physical_devices: members.as_ptr(),
+        ..Default::default()
+    };
+    assert_eq!(read(&too_many), DeviceGroupRead::Unreadable);
+    let null = vk::DeviceGroupDeviceCreateInfo {
+        physical_device_count: 2,
+        ..Default::default()
+    };
+    assert_eq!(read(&null), DeviceGroupRead::Unreadable);
+}

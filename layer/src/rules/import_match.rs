@@ -9,7 +9,8 @@
 
 use super::common::Broken;
 use crate::finding::{Finding, ObjectRef};
-use crate::state::opaque_exports::ExportOrigin;
+use crate::state::device_groups::PhysicalDevices;
+use crate::state::opaque_exports::{DeviceMask, ExportOrigin};
 use crate::state::AllocationFacts;
 use crate::vk_names;
 use crate::vuid;
@@ -36,6 +37,13 @@ pub const INCOMPATIBLE_EXPORTER: Broken = Broken::bit(5);
 /// `VUID-VkImportMemoryFdInfoKHR-fd-01520`: the fd does not obey the requirements that table
 /// lists for `OPAQUE_FD` (the same two UUIDs must match).
 pub const COMPATIBILITY_REQUIREMENTS: Broken = Broken::bit(6);
+/// `VUID-VkMemoryAllocateInfo-None-00644`: the importing device is not made of the physical
+/// devices of the device the payload was allocated on (another count, or other `deviceUUID`s).
+pub const OTHER_PHYSICAL_DEVICES: Broken = Broken::bit(7);
+/// `VUID-VkMemoryAllocateInfo-None-00643`: the import's device mask is not the one the payload
+/// was allocated with (judged only when both devices are known to be made of the same physical
+/// devices in the same order, so that the masks mean the same).
+pub const OTHER_DEVICE_MASK: Broken = Broken::bit(8);
 
 /// The handle an import names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,10 +72,17 @@ pub struct OpaqueImport<'a> {
     pub handle: ImportedHandle,
     pub facts: &'a AllocationFacts,
     pub dedicated_info: Option<(u64, u64)>,
+    /// The importing device.
+    pub device: u64,
     /// The `deviceUUID` of the importing device's physical device, if the layer knows it.
     pub device_uuid: Option<[u8; vk::UUID_SIZE]>,
     /// The `driverUUID` of the importing device's physical device, if the layer knows it.
     pub driver_uuid: Option<[u8; vk::UUID_SIZE]>,
+    /// The physical devices of the importing device.
+    pub physical_devices: PhysicalDevices,
+    /// The import's device mask (`VkMemoryAllocateFlagsInfo`, or all the device's physical
+    /// devices), if the layer knows it.
+    pub device_mask: Option<DeviceMask>,
 }
 
 /// Two UUIDs the layer knows, and they differ.
@@ -91,6 +106,17 @@ pub fn evaluate(import: &OpaqueImport, origin: &ExportOrigin) -> Broken {
     if !origin.created_here {
         return broken;
     }
+    // The payload was allocated by the exporting allocation: its device and mask are the ones
+    // 00643 and 00644 speak of.
+    let (mine, theirs) = (import.physical_devices, origin.physical_devices);
+    let same_devices = import.device == origin.device || mine.known_alike(theirs);
+    let masks_differ = matches!(
+        (import.device_mask, origin.device_mask),
+        (Some(a), Some(b)) if a.mask != b.mask
+    );
+    let broken = broken
+        .with(OTHER_PHYSICAL_DEVICES, mine.known_to_differ(theirs))
+        .with(OTHER_DEVICE_MASK, same_devices && masks_differ);
     let (image, buffer) = import.dedicated_info.unwrap_or((0, 0));
     let exported_to = |ty| matches!(origin.dedicated_to, Some((t, _)) if t == ty);
     let sized = import.handle.sized();
@@ -177,6 +203,69 @@ fn describe_compatibility(
     out
 }
 
+/// A device mask for a message.
+fn describe_mask(mask: Option<DeviceMask>, devices: PhysicalDevices) -> String {
+    match mask {
+        Some(DeviceMask { mask, named: true }) => {
+            format!("device mask 0x{mask:x} (VkMemoryAllocateFlagsInfo::deviceMask)")
+        }
+        Some(DeviceMask { mask, named: false }) => format!(
+            "device mask 0x{mask:x} (no VkMemoryAllocateFlagsInfo with \
+             VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT: all {})",
+            devices.describe()
+        ),
+        None => "an unknown device mask".to_owned(),
+    }
+}
+
+/// The findings of 00644 (other physical devices) and 00643 (another device mask), as `broken`
+/// has them.
+#[cold]
+fn describe_device_group(
+    device: u64,
+    import: &OpaqueImport,
+    origin: &ExportOrigin,
+    broken: Broken,
+    exported: &str,
+) -> Vec<Finding> {
+    let importer = vk_names::handle(vk::ObjectType::DEVICE, device);
+    let exporter = vk_names::handle(vk::ObjectType::DEVICE, origin.device);
+    let finding = |id, field: &'static str, message: String| {
+        Finding::new(id, "vkAllocateMemory", field, message)
+            .with(ObjectRef::device(device))
+            .with(ObjectRef::memory(origin.memory))
+    };
+    let mut out = Vec::new();
+    if broken.has(OTHER_PHYSICAL_DEVICES) {
+        out.push(finding(
+            vuid::ALLOC_NONE_00644,
+            "device",
+            format!(
+                "vkAllocateMemory(): {exported}. {importer} is made of {}, but {exporter}, on \
+                 which the payload was allocated, is made of {}: an import of a payload the \
+                 Vulkan API created must be on a logical device made of the same physical \
+                 devices.",
+                import.physical_devices.describe(),
+                origin.physical_devices.describe()
+            ),
+        ));
+    }
+    if broken.has(OTHER_DEVICE_MASK) {
+        out.push(finding(
+            vuid::ALLOC_NONE_00643,
+            "pAllocateInfo->pNext<VkMemoryAllocateFlagsInfo>.deviceMask",
+            format!(
+                "vkAllocateMemory(): {exported}. The import has {}, but the payload was \
+                 allocated with {}: an import of a payload the Vulkan API created must give the \
+                 device mask it was allocated with.",
+                describe_mask(import.device_mask, import.physical_devices),
+                describe_mask(origin.device_mask, origin.physical_devices)
+            ),
+        ));
+    }
+    out
+}
+
 /// The findings of the rules in `broken`.
 #[cold]
 #[inline(never)]
@@ -246,6 +335,11 @@ pub fn describe(
     }
     if broken.has(INCOMPATIBLE_EXPORTER.and(COMPATIBILITY_REQUIREMENTS)) {
         out.extend(describe_compatibility(
+            device, import, origin, broken, &exported,
+        ));
+    }
+    if broken.has(OTHER_PHYSICAL_DEVICES.and(OTHER_DEVICE_MASK)) {
+        out.extend(describe_device_group(
             device, import, origin, broken, &exported,
         ));
     }
@@ -319,6 +413,16 @@ pub fn describe(
 mod tests {
     use super::*;
 
+    pub(super) const ONE_DEVICE: PhysicalDevices = PhysicalDevices {
+        count: Some(1),
+        ordered: None,
+        as_set: None,
+    };
+    pub(super) const ALL: Option<DeviceMask> = Some(DeviceMask {
+        mask: 1,
+        named: false,
+    });
+
     const ORIGIN: ExportOrigin = ExportOrigin {
         device: 0xd000,
         memory: 0x3000,
@@ -328,6 +432,8 @@ mod tests {
         dedicated_to: Some((vk::ObjectType::IMAGE, 0x1a)),
         device_uuid: Some([1; 16]),
         driver_uuid: Some([3; 16]),
+        physical_devices: ONE_DEVICE,
+        device_mask: ALL,
     };
 
     fn ids(
@@ -339,8 +445,11 @@ mod tests {
             handle: ImportedHandle::OpaqueFd(9),
             facts: &facts,
             dedicated_info,
+            device: 0xd000,
             device_uuid: Some([1; 16]),
             driver_uuid: Some([3; 16]),
+            physical_devices: ONE_DEVICE,
+            device_mask: ALL,
         };
         let broken = evaluate(&import, origin);
         let found = describe(0xd000, &import, origin, broken);
@@ -437,8 +546,11 @@ mod tests {
             handle: ImportedHandle::OpaqueFd(9),
             facts: &facts(65536, 1),
             dedicated_info: None,
+            device: 0xd000,
             device_uuid: Some([1; 16]),
             driver_uuid: Some([3; 16]),
+            physical_devices: ONE_DEVICE,
+            device_mask: ALL,
         };
         let found = describe(
             0xd000,
@@ -462,6 +574,7 @@ mod tests {
 
 #[cfg(test)]
 mod global_share_tests {
+    use super::tests::{ALL, ONE_DEVICE};
     use super::*;
 
     const ORIGIN: ExportOrigin = ExportOrigin {
@@ -473,6 +586,8 @@ mod global_share_tests {
         dedicated_to: None,
         device_uuid: Some([1; 16]),
         driver_uuid: Some([3; 16]),
+        physical_devices: ONE_DEVICE,
+        device_mask: ALL,
     };
 
     fn ids(
@@ -490,8 +605,11 @@ mod global_share_tests {
             handle: ImportedHandle::GlobalShare(t, 0x4000),
             facts: &facts,
             dedicated_info,
+            device: 0xd000,
             device_uuid: Some(device_uuid),
             driver_uuid: Some([3; 16]),
+            physical_devices: ONE_DEVICE,
+            device_mask: ALL,
         };
         let broken = evaluate(&import, &ORIGIN);
         let found = describe(0xd000, &import, &ORIGIN, broken);
@@ -524,5 +642,145 @@ mod global_share_tests {
         );
         // Another physical device: not judged for Win32 handles.
         assert!(ids(KMT, 65536, None, [2; 16]).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod device_group_tests {
+    use super::*;
+
+    const A: [u8; 16] = [0xa; 16];
+    const B: [u8; 16] = [0xb; 16];
+
+    fn mask(mask: u32, named: bool) -> Option<DeviceMask> {
+        Some(DeviceMask { mask, named })
+    }
+
+    fn origin(physical_devices: PhysicalDevices, device_mask: Option<DeviceMask>) -> ExportOrigin {
+        ExportOrigin {
+            device: 0xd000,
+            memory: 0x3000,
+            size: 65536,
+            memory_type_index: 1,
+            created_here: true,
+            dedicated_to: None,
+            device_uuid: Some(A),
+            driver_uuid: Some([3; 16]),
+            physical_devices,
+            device_mask,
+        }
+    }
+
+    /// The IDs an import on `device` (of `physical_devices`, with `device_mask`) of `origin`'s
+    /// export gets.
+    fn ids(
+        device: u64,
+        physical_devices: PhysicalDevices,
+        device_mask: Option<DeviceMask>,
+        origin: &ExportOrigin,
+    ) -> Vec<&'static str> {
+        let facts = AllocationFacts {
+            size: 65536,
+            memory_type_index: 1,
+            ..Default::default()
+        };
+        let import = OpaqueImport {
+            handle: ImportedHandle::OpaqueFd(9),
+            facts: &facts,
+            dedicated_info: None,
+            device,
+            device_uuid: Some(A),
+            driver_uuid: Some([3; 16]),
+            physical_devices,
+            device_mask,
+        };
+        let broken = evaluate(&import, origin);
+        let found = describe(device, &import, origin, broken);
+        assert_eq!(found.len() as u32, broken.0.count_ones());
+        found.iter().map(|f| f.id).collect()
+    }
+
+    #[test]
+    fn another_device_mask_on_the_same_devices_is_00643() {
+        let group = PhysicalDevices::new(Some(2), Some(vec![A, B]));
+        let exported = origin(group, mask(0b01, true));
+        // The same device, or another device of the same physical devices in the same order.
+        for device in [0xd000, 0xd001] {
+            assert_eq!(
+                ids(device, group, mask(0b11, false), &exported),
+                [vuid::ALLOC_NONE_00643]
+            );
+            assert!(ids(device, group, mask(0b01, true), &exported).is_empty());
+        }
+        // The same device, its physical devices' UUIDs unknown: still the same devices.
+        let unknown = PhysicalDevices::new(Some(2), None);
+        let exported = origin(unknown, mask(0b10, true));
+        assert_eq!(
+            ids(0xd000, unknown, mask(0b11, false), &exported),
+            [vuid::ALLOC_NONE_00643]
+        );
+        // Another device whose physical devices are not known alike: the masks are not judged.
+        assert!(ids(0xd001, unknown, mask(0b11, false), &exported).is_empty());
+        let reordered = PhysicalDevices::new(Some(2), Some(vec![B, A]));
+        let exported = origin(group, mask(0b01, true));
+        assert!(ids(0xd001, reordered, mask(0b10, true), &exported).is_empty());
+    }
+
+    #[test]
+    fn other_physical_devices_are_00644_and_their_masks_are_not_judged() {
+        let group = PhysicalDevices::new(Some(2), Some(vec![A, B]));
+        let single = PhysicalDevices::new(Some(1), Some(vec![A]));
+        let exported = origin(group, mask(0b11, false));
+        assert_eq!(
+            ids(0xd001, single, mask(0b1, false), &exported),
+            [vuid::ALLOC_NONE_00644]
+        );
+        // Counts alone are enough.
+        let unknown = PhysicalDevices::new(Some(1), None);
+        assert_eq!(
+            ids(0xd001, unknown, mask(0b1, false), &exported),
+            [vuid::ALLOC_NONE_00644]
+        );
+        // The same devices in another order: not known to differ.
+        let reordered = PhysicalDevices::new(Some(2), Some(vec![B, A]));
+        assert!(ids(0xd001, reordered, mask(0b11, false), &exported).is_empty());
+        // A payload the exporting allocation imported itself: its original device is unknown.
+        let reexport = ExportOrigin {
+            created_here: false,
+            ..exported
+        };
+        assert!(ids(0xd001, single, mask(0b1, false), &reexport).is_empty());
+    }
+
+    #[test]
+    fn the_messages_name_the_devices_and_the_masks() {
+        let group = PhysicalDevices::new(Some(2), Some(vec![A, B]));
+        let exported = origin(group, mask(0b01, true));
+        let facts = AllocationFacts {
+            size: 65536,
+            memory_type_index: 1,
+            ..Default::default()
+        };
+        let import = OpaqueImport {
+            handle: ImportedHandle::OpaqueFd(9),
+            facts: &facts,
+            dedicated_info: None,
+            device: 0xd000,
+            device_uuid: Some(A),
+            driver_uuid: Some([3; 16]),
+            physical_devices: group,
+            device_mask: mask(0b11, false),
+        };
+        let found = describe(0xd000, &import, &exported, evaluate(&import, &exported));
+        assert_eq!(
+            found[0].field,
+            "pAllocateInfo->pNext<VkMemoryAllocateFlagsInfo>.deviceMask"
+        );
+        let m = &found[0].message;
+        assert!(m.contains("The import has device mask 0x3 (no VkMemoryAllocateFlagsInfo with VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT: all 2 physical devices (deviceUUID"), "{m}");
+        assert!(
+            m.contains("allocated with device mask 0x1 (VkMemoryAllocateFlagsInfo::deviceMask)"),
+            "{m}"
+        );
     }
 }

@@ -2,6 +2,7 @@
 
 use super::contract::ContractState;
 use super::dedicated_images::UnboundDedicatedImages;
+use super::device_groups::PhysicalDevices;
 use super::fd_exports::FdExports;
 use super::freed::RecentlyFreed;
 use super::instance::InstanceState;
@@ -156,6 +157,8 @@ pub struct DeviceState {
     /// `VkPhysicalDeviceIDProperties::driverUUID` of its physical device, asked with
     /// [`DeviceState::device_uuid`].
     pub driver_uuid: Option<[u8; vk::UUID_SIZE]>,
+    /// The physical devices it is made of.
+    pub physical_devices: PhysicalDevices,
 }
 
 impl DeviceState {

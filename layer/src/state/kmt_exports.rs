@@ -129,6 +129,8 @@ mod tests {
             dedicated_to: None,
             device_uuid: None,
             driver_uuid: None,
+            physical_devices: Default::default(),
+            device_mask: None,
         }
     }
 

@@ -8,6 +8,8 @@ pub mod consumed_fds;
 pub mod contract;
 pub mod dedicated_images;
 pub mod device;
+pub mod device_groups;
+pub mod device_masks;
 pub mod fd_exports;
 pub mod freed;
 pub mod instance;

@@ -19,6 +19,7 @@
 //! destroyed: the memory keeps its payload alive until then anyway, so the layer keeps nothing
 //! alive that the app's own objects do not. An import after that is not checked.
 
+use super::device_groups::PhysicalDevices;
 use super::last_digest::LastDigest;
 use crate::os::{self, FileId, HeldFile};
 use ash::vk;
@@ -46,6 +47,30 @@ pub struct ExportOrigin {
     pub device_uuid: Option<[u8; vk::UUID_SIZE]>,
     /// The `driverUUID` of the exporting device's physical device, if the layer knows it.
     pub driver_uuid: Option<[u8; vk::UUID_SIZE]>,
+    /// The physical devices of the exporting device.
+    pub physical_devices: PhysicalDevices,
+    /// The device mask the allocation was made with, if the layer knows it.
+    pub device_mask: Option<DeviceMask>,
+}
+
+/// A device mask, and whether the app named it (`VkMemoryAllocateFlagsInfo` with
+/// `VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT`) or it is the default, all the device's physical devices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeviceMask {
+    pub mask: u32,
+    pub named: bool,
+}
+
+impl DeviceMask {
+    /// The mask an allocation of a device of `physical_devices` is made with: `named`, or all.
+    pub fn of(named: Option<u32>, physical_devices: PhysicalDevices) -> Option<Self> {
+        match named {
+            Some(mask) => Some(Self { mask, named: true }),
+            None => physical_devices
+                .all_mask()
+                .map(|mask| Self { mask, named: false }),
+        }
+    }
 }
 
 struct Held {
@@ -221,6 +246,8 @@ mod tests {
             dedicated_to: None,
             device_uuid: None,
             driver_uuid: None,
+            physical_devices: Default::default(),
+            device_mask: None,
         }
     }
 

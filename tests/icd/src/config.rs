@@ -120,7 +120,13 @@ pub struct Config {
     pub memory_backing: MemoryBacking,
     /// `VkPhysicalDeviceLimits::maxMemoryAllocationCount` (reported, not enforced).
     pub max_memory_allocation_count: u32,
+    /// How many physical devices each instance has, all in one device group (1 to
+    /// [`MAX_PHYSICAL_DEVICES`]).
+    pub physical_device_count: u8,
 }
+
+/// The most physical devices an instance may be configured with.
+pub const MAX_PHYSICAL_DEVICES: u8 = 4;
 
 /// The device extensions exposed by default.
 pub const DEFAULT_DEVICE_EXTENSIONS: [&str; 14] = [
@@ -186,6 +192,7 @@ impl Default for Config {
             misbehave: Misbehave::default(),
             memory_backing: MemoryBacking::default(),
             max_memory_allocation_count: DEFAULT_MAX_MEMORY_ALLOCATION_COUNT,
+            physical_device_count: 1,
         }
     }
 }
@@ -313,6 +320,8 @@ struct RawConfig {
     memory_backing: MemoryBacking,
     #[serde(default)]
     max_memory_allocation_count: Option<u32>,
+    #[serde(default)]
+    physical_device_count: Option<u8>,
 }
 
 /// Names of the bits of one Vulkan flags type, without the `VK_..._` prefix and `_BIT`.
@@ -449,6 +458,14 @@ impl Config {
                 .unwrap_or(DEFAULT_MAX_MEMORY_ALLOCATION_COUNT),
             ..Config::default()
         };
+        if let Some(count) = raw.physical_device_count {
+            if !(1..=MAX_PHYSICAL_DEVICES).contains(&count) {
+                return Err(format!(
+                    "physical_device_count {count} is not between 1 and {MAX_PHYSICAL_DEVICES}"
+                ));
+            }
+            config.physical_device_count = count;
+        }
         if let Some(extensions) = raw.device_extensions {
             config.device_extensions = extensions;
         }
@@ -722,6 +739,15 @@ mod tests {
         let c = Config::from_json(r#"{"memory_backing": "memfd"}"#).unwrap();
         assert_eq!(c.memory_backing, MemoryBacking::Memfd);
         assert!(Config::from_json(r#"{"memory_backing": "file"}"#).is_err());
+    }
+
+    #[test]
+    fn physical_device_count_defaults_to_one_and_is_bounded() {
+        assert_eq!(Config::default().physical_device_count, 1);
+        let c = Config::from_json(r#"{"physical_device_count": 2}"#).unwrap();
+        assert_eq!(c.physical_device_count, 2);
+        assert!(Config::from_json(r#"{"physical_device_count": 0}"#).is_err());
+        assert!(Config::from_json(r#"{"physical_device_count": 5}"#).is_err());
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Global and instance-level commands: creating an instance (and reading its configuration),
-//! enumerating its one physical device.
+//! enumerating its physical devices (one by default; `physical_device_count`, all in one device
+//! group).
 
 use ash::vk;
 use std::ffi::{c_char, CStr};
@@ -24,7 +25,8 @@ pub const INSTANCE_EXTENSIONS: [(&str, u32); 3] = [
 /// One `VkInstance`.
 pub struct Instance {
     object: Dispatchable,
-    pub physical_device: Arc<PhysicalDevice>,
+    /// At least one; all in one device group.
+    pub physical_devices: Vec<Arc<PhysicalDevice>>,
 }
 
 impl Instance {
@@ -95,12 +97,16 @@ unsafe fn create(
             return vk::Result::ERROR_INITIALIZATION_FAILED;
         }
     };
-    let physical_device = Arc::new(PhysicalDevice::new(config));
+    let physical_devices: Vec<_> = (0..config.physical_device_count)
+        .map(|index| Arc::new(PhysicalDevice::new(config.clone(), index)))
+        .collect();
+    for physical_device in &physical_devices {
+        objects::physical_devices().insert(physical_device.handle(), physical_device.clone());
+    }
     let instance = Arc::new(Instance {
         object: Dispatchable::new(),
-        physical_device: physical_device.clone(),
+        physical_devices,
     });
-    objects::physical_devices().insert(physical_device.handle(), physical_device);
     objects::instances().insert(instance.handle(), instance.clone());
     // SAFETY: `p_instance` is non-NULL and writable.
     unsafe { *p_instance = vk::Handle::from_raw(instance.handle() as u64) };
@@ -128,7 +134,9 @@ pub(crate) unsafe extern "system" fn destroy_instance(
 ) {
     entry("vkDestroyInstance", (), || {
         if let Some(inst) = objects::instances().remove(key(instance)) {
-            objects::physical_devices().remove(inst.physical_device.handle());
+            for physical_device in &inst.physical_devices {
+                objects::physical_devices().remove(physical_device.handle());
+            }
         }
     })
 }
@@ -210,10 +218,13 @@ pub(crate) unsafe extern "system" fn enumerate_physical_devices(
             let Some(inst) = objects::instances().get(key(instance)) else {
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
             };
-            let handle: vk::PhysicalDevice =
-                vk::Handle::from_raw(inst.physical_device.handle() as u64);
+            let handles: Vec<vk::PhysicalDevice> = inst
+                .physical_devices
+                .iter()
+                .map(|pd| vk::Handle::from_raw(pd.handle() as u64))
+                .collect();
             // SAFETY: count/array pointers per the two-call idiom (Vulkan contract).
-            unsafe { ffi::enumerate(&[handle], p_physical_device_count, p_physical_devices) }
+            unsafe { ffi::enumerate(&handles, p_physical_device_count, p_physical_devices) }
         },
     )
 }
@@ -244,10 +255,17 @@ pub(crate) unsafe extern "system" fn enumerate_physical_device_groups(
             // SAFETY: `p_groups` has room for `*count` >= 1 structures, initialised by the caller
             // (sType/pNext are theirs: only the output fields are written).
             let group = unsafe { &mut *p_groups };
-            group.physical_device_count = 1;
+            group.physical_device_count = inst.physical_devices.len() as u32;
             group.physical_devices = [vk::PhysicalDevice::null(); vk::MAX_DEVICE_GROUP_SIZE];
-            group.physical_devices[0] = vk::Handle::from_raw(inst.physical_device.handle() as u64);
-            group.subset_allocation = vk::FALSE;
+            for (slot, pd) in group
+                .physical_devices
+                .iter_mut()
+                .zip(&inst.physical_devices)
+            {
+                *slot = vk::Handle::from_raw(pd.handle() as u64);
+            }
+            // Memory may be allocated on a subset of a group's devices (a device mask).
+            group.subset_allocation = vk::Bool32::from(inst.physical_devices.len() > 1);
             *count = 1;
             vk::Result::SUCCESS
         },

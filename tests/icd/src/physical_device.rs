@@ -1,5 +1,6 @@
-//! The one physical device of each instance: properties, features, queue family, memory types
-//! and external-memory capabilities, all from the instance's configuration.
+//! The physical devices of each instance (one, or `physical_device_count` in one device group):
+//! properties, features, queue family, memory types and external-memory capabilities, all from
+//! the instance's configuration.
 
 use ash::vk;
 use std::ffi::{c_char, c_void};
@@ -14,6 +15,7 @@ pub const DEVICE_NAME: &str = "exportcheck test driver";
 pub const VENDOR_ID: u32 = 0x10005;
 pub const DEVICE_ID: u32 = 0xEC01;
 pub const DRIVER_VERSION: u32 = 1;
+/// The `deviceUUID` of an instance's first physical device; the others end in `2`, `3`, ….
 pub const DEVICE_UUID: [u8; vk::UUID_SIZE] = *b"exportcheck-dev1";
 pub const DRIVER_UUID: [u8; vk::UUID_SIZE] = *b"exportcheck-drv1";
 const DRIVER_NAME: &str = "exportcheck test ICD";
@@ -23,14 +25,24 @@ const DRIVER_INFO: &str = "exportcheck-test-icd (tests only, no rendering)";
 pub struct PhysicalDevice {
     object: Dispatchable,
     pub config: Arc<Config>,
+    /// Its place among its instance's physical devices (0 for the first).
+    index: u8,
 }
 
 impl PhysicalDevice {
-    pub fn new(config: Arc<Config>) -> Self {
+    pub fn new(config: Arc<Config>, index: u8) -> Self {
         PhysicalDevice {
             object: Dispatchable::new(),
             config,
+            index,
         }
+    }
+
+    /// [`DEVICE_UUID`], its last byte counting the physical devices of the instance.
+    pub fn device_uuid(&self) -> [u8; vk::UUID_SIZE] {
+        let mut uuid = DEVICE_UUID;
+        uuid[vk::UUID_SIZE - 1] += self.index;
+        uuid
     }
 
     pub fn handle(&self) -> usize {
@@ -53,7 +65,7 @@ impl PhysicalDevice {
             device_id: DEVICE_ID,
             device_type: vk::PhysicalDeviceType::OTHER,
             limits,
-            pipeline_cache_uuid: DEVICE_UUID,
+            pipeline_cache_uuid: self.device_uuid(),
             ..Default::default()
         };
         ffi::write_c_str(&mut p.device_name, DEVICE_NAME);
@@ -143,7 +155,7 @@ unsafe fn fill_properties_chain(pd: &PhysicalDevice, p_next: *mut c_void) {
         ffi::for_each_out(p_next, |s_type, p| match s_type {
             vk::StructureType::PHYSICAL_DEVICE_ID_PROPERTIES => {
                 let s = &mut *p.cast::<vk::PhysicalDeviceIDProperties<'_>>();
-                s.device_uuid = DEVICE_UUID;
+                s.device_uuid = pd.device_uuid();
                 s.driver_uuid = DRIVER_UUID;
                 s.device_luid = [0; vk::LUID_SIZE];
                 s.device_node_mask = 0;
@@ -167,7 +179,7 @@ unsafe fn fill_properties_chain(pd: &PhysicalDevice, p_next: *mut c_void) {
                 *s = vk::PhysicalDeviceVulkan11Properties {
                     s_type,
                     p_next,
-                    device_uuid: DEVICE_UUID,
+                    device_uuid: pd.device_uuid(),
                     driver_uuid: DRIVER_UUID,
                     max_memory_allocation_size: max_allocation,
                     max_per_set_descriptors: 64,

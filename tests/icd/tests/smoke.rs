@@ -889,3 +889,47 @@ fn garbage_input_is_refused_without_crashing() {
         "the imported pipe end was closed with the device"
     );
 }
+
+#[test]
+fn physical_device_count_makes_one_device_group_of_distinct_devices() {
+    let instance =
+        common::create_instance(Some(r#"{"physical_device_count": 2}"#)).expect("vkCreateInstance");
+    // SAFETY: a live instance.
+    let devices = unsafe { instance.enumerate_physical_devices() }.expect("enumerate");
+    assert_eq!(devices.len(), 2);
+    let uuid = |pd| {
+        let mut id = vk::PhysicalDeviceIDProperties::default();
+        let mut properties = vk::PhysicalDeviceProperties2::default().push_next(&mut id);
+        // SAFETY: a physical device of this instance and output structures of ours.
+        unsafe { instance.get_physical_device_properties2(pd, &mut properties) };
+        id.device_uuid
+    };
+    assert_eq!(uuid(devices[0]), *b"exportcheck-dev1");
+    assert_eq!(uuid(devices[1]), *b"exportcheck-dev2");
+    // SAFETY: a live instance.
+    let count = unsafe { instance.enumerate_physical_device_groups_len() }.expect("groups");
+    assert_eq!(count, 1);
+    let mut groups = [vk::PhysicalDeviceGroupProperties::default()];
+    // SAFETY: room for the one group.
+    unsafe { instance.enumerate_physical_device_groups(&mut groups) }.expect("groups");
+    let group = &groups[0];
+    assert_eq!(group.physical_device_count, 2);
+    assert_eq!(&group.physical_devices[..2], &devices[..]);
+    assert_eq!(group.subset_allocation, vk::TRUE);
+    // A device of the whole group.
+    let priorities = [1.0f32];
+    let queues = [vk::DeviceQueueCreateInfo::default()
+        .queue_family_index(0)
+        .queue_priorities(&priorities)];
+    let mut members = vk::DeviceGroupDeviceCreateInfo::default().physical_devices(&devices);
+    let info = vk::DeviceCreateInfo::default()
+        .queue_create_infos(&queues)
+        .push_next(&mut members);
+    let device = {
+        let _lock = common::loader_lock();
+        // SAFETY: valid create info naming the group's physical devices.
+        unsafe { instance.create_device(devices[0], &info, None) }.expect("vkCreateDevice")
+    };
+    common::destroy_device(&device);
+    common::destroy_instance(&instance);
+}

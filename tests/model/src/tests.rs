@@ -578,6 +578,8 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         IMPORT_FD_00668,
         IMPORT_FD_01746,
         IMPORT_FD_01520,
+        ALLOC_NONE_00643,
+        ALLOC_NONE_00644,
         FD_IMPORTED_TWICE,
         FD_CLOSED_AFTER_IMPORT,
         // Against the buffer or image the allocation is dedicated to.
