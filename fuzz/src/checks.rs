@@ -222,6 +222,7 @@ impl DeviceIn {
             qnx_external_memory_screen_buffer: e[10],
             ohos_external_memory: e[11],
             khr_external_memory_win32: e[12],
+            khr_swapchain: false,
         };
         DeviceFacts {
             handle: self.handle,

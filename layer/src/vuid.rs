@@ -278,6 +278,11 @@ pub const DEDICATED_IMAGE_01878: &str = "VUID-VkMemoryDedicatedAllocateInfo-imag
 pub const DEDICATED_BUFFER_01879: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-01879";
 pub const DEDICATED_IMAGE_01876: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01876";
 pub const DEDICATED_BUFFER_01877: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-01877";
+pub const DEDICATED_IMAGE_PARAM: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-parameter";
+pub const DEDICATED_BUFFER_PARAM: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-parameter";
+pub const DEDICATED_COMMONPARENT: &str = "VUID-VkMemoryDedicatedAllocateInfo-commonparent";
+pub const DEDICATED_IMAGE_02964: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-02964";
+pub const DEDICATED_BUFFER_02965: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-02965";
 pub const FREE_MEMORY_PARAM: &str = "VUID-vkFreeMemory-memory-parameter";
 pub const FREE_MEMORY_PARENT: &str = "VUID-vkFreeMemory-memory-parent";
 
@@ -471,6 +476,11 @@ pub const ALL: &[&str] = &[
     DEDICATED_BUFFER_01879,
     DEDICATED_IMAGE_01876,
     DEDICATED_BUFFER_01877,
+    DEDICATED_IMAGE_PARAM,
+    DEDICATED_BUFFER_PARAM,
+    DEDICATED_COMMONPARENT,
+    DEDICATED_IMAGE_02964,
+    DEDICATED_BUFFER_02965,
     FREE_MEMORY_PARAM,
     FREE_MEMORY_PARENT,
     EXTENSION_NOT_ENABLED,

@@ -13,6 +13,7 @@ pub mod freed;
 pub mod instance;
 pub mod kmt_exports;
 pub mod live_memory;
+pub mod live_resources;
 pub mod lookup;
 pub mod maps;
 pub mod memory;
