@@ -469,6 +469,9 @@ fn allocate_call(device: &DeviceIn, info: &AllocInfoIn, output_null: bool) -> (O
                     ChainEndIn::TooLong => ChainEnd::TooLong,
                 },
                 export_win32: facts.export_win32_khr,
+                // The model's dedicated allocation: a VkMemoryDedicatedAllocateInfo naming a
+                // buffer.
+                dedicated_info: facts.dedicated.then_some((0, 0x2b)),
                 ..layer::raw::ChainRead::COMPLETE
             },
         ),

@@ -245,6 +245,9 @@ pub const ALLOC_PNEXT_00640: &str = "VUID-VkMemoryAllocateInfo-pNext-00640";
 pub const ALLOC_STYPE_UNIQUE: &str = "VUID-VkMemoryAllocateInfo-sType-unique";
 pub const ALLOC_PNEXT_PNEXT: &str = "VUID-VkMemoryAllocateInfo-pNext-pNext";
 pub const ALLOC_SIZE_07899: &str = "VUID-VkMemoryAllocateInfo-allocationSize-07899";
+pub const ALLOC_PNEXT_01874: &str = "VUID-VkMemoryAllocateInfo-pNext-01874";
+pub const ALLOC_PNEXT_07900: &str = "VUID-VkMemoryAllocateInfo-pNext-07900";
+pub const ALLOC_PNEXT_07901: &str = "VUID-VkMemoryAllocateInfo-pNext-07901";
 pub const ALLOC_PNEXT_00639: &str = "VUID-VkMemoryAllocateInfo-pNext-00639";
 pub const EXPORT_HANDLE_TYPES_PARAM: &str = "VUID-VkExportMemoryAllocateInfo-handleTypes-parameter";
 pub const EXPORT_HANDLE_TYPES_09860: &str = "VUID-VkExportMemoryAllocateInfo-handleTypes-09860";
@@ -451,6 +454,9 @@ pub const ALL: &[&str] = &[
     ALLOC_STYPE_UNIQUE,
     ALLOC_PNEXT_PNEXT,
     ALLOC_SIZE_07899,
+    ALLOC_PNEXT_01874,
+    ALLOC_PNEXT_07900,
+    ALLOC_PNEXT_07901,
     ALLOC_PNEXT_00639,
     EXPORT_HANDLE_TYPES_PARAM,
     EXPORT_HANDLE_TYPES_09860,

@@ -7,6 +7,7 @@
 use crate::args::ChainRead;
 use crate::boundary;
 use crate::pipeline::policy::{decide, Decision};
+use crate::rules::android_export_size::exports_android_hardware_buffer;
 use crate::rules::dedicated::{self, Dedicated, Named};
 use crate::state::live_resources::{Found, ImageFacts};
 use crate::state::registry::{find_resource_elsewhere, ResourceElsewhere};
@@ -31,6 +32,7 @@ pub fn check(state: &DeviceState, facts: &AllocationFacts, chain: &ChainRead) ->
         image_is,
         buffer_is,
         size,
+        android_export_size: exports_android_hardware_buffer(facts).then_some(facts.size),
     };
     let broken = dedicated::evaluate(&d);
     if broken.is_empty() {
@@ -51,8 +53,7 @@ pub fn check(state: &DeviceState, facts: &AllocationFacts, chain: &ChainRead) ->
 /// Android hardware buffer export dedicated to an image, whose allocationSize must be 0
 /// (`VUID-VkMemoryAllocateInfo-pNext-01874`; the Khronos layer ignores the size there too).
 fn size_judged(facts: &AllocationFacts, chain: &ChainRead, image: u64) -> Option<u64> {
-    let android = vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID;
-    let android_image = image != 0 && facts.export.is_some_and(|t| t.intersects(android));
+    let android_image = image != 0 && exports_android_hardware_buffer(facts);
     let imports = chain.import_operations > 0 || facts.import.is_some();
     (!imports && !android_image).then_some(facts.size)
 }

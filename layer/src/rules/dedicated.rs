@@ -34,6 +34,9 @@ pub const BUFFER_OF_OTHER_DEVICE: Broken = Broken::bit(7);
 pub const IMAGE_TOO_SMALL: Broken = Broken::bit(8);
 /// `VUID-VkMemoryDedicatedAllocateInfo-buffer-02965`: smaller than the buffer needs.
 pub const BUFFER_TOO_SMALL: Broken = Broken::bit(9);
+/// `VUID-VkMemoryAllocateInfo-pNext-07901`: an Android hardware buffer export dedicated to a
+/// valid buffer, of size 0.
+pub const ANDROID_BUFFER_ZERO_SIZE: Broken = Broken::bit(10);
 /// A handle the layer knows is bad: the call does not go down.
 const BLOCKING: Broken = Broken(
     IMAGE_NOT_LIVE.0 | BUFFER_NOT_LIVE.0 | IMAGE_OF_OTHER_DEVICE.0 | BUFFER_OF_OTHER_DEVICE.0,
@@ -69,6 +72,9 @@ pub struct Dedicated {
     /// not an Android hardware buffer export dedicated to an image, whose size the driver
     /// decides (`VUID-VkMemoryAllocateInfo-pNext-01874` wants 0 there).
     pub size: Option<u64>,
+    /// `allocationSize`, when the allocation is exported as an Android hardware buffer
+    /// (`VUID-VkMemoryAllocateInfo-pNext-07901`).
+    pub android_export_size: Option<u64>,
 }
 
 /// Whether `size` is known and smaller than what a live resource needs.
@@ -118,6 +124,15 @@ pub fn evaluate(d: &Dedicated) -> Broken {
             BUFFER_TOO_SMALL,
             d.buffer != 0 && too_small(d.size, d.buffer_is),
         )
+        .with(
+            ANDROID_BUFFER_ZERO_SIZE,
+            d.buffer != 0 && is_valid(d.buffer_is) && d.android_export_size == Some(0),
+        )
+}
+
+/// Whether the layer knows the handle is a live resource (of this device or another).
+fn is_valid(named: Named) -> bool {
+    matches!(named, Named::Live { .. } | Named::OtherDevice(_))
 }
 
 /// Whether `broken` blocks the call: a handle the layer knows is bad.
@@ -282,6 +297,21 @@ pub fn describe(device: u64, d: &Dedicated, broken: Broken) -> Outcome {
             );
         }
     }
+    if broken.has(ANDROID_BUFFER_ZERO_SIZE) {
+        out.push(
+            finding(
+                vuid::ALLOC_PNEXT_07901,
+                "pAllocateInfo->allocationSize".to_owned(),
+                format!(
+                    "vkAllocateMemory(): pAllocateInfo->allocationSize is 0, but the allocation \
+                     is exported as an Android hardware buffer and dedicated to a buffer \
+                     ({field}.buffer is {buffer}); only memory dedicated to an image takes its \
+                     size from it, so allocationSize must be greater than 0."
+                ),
+            )
+            .with(buffer_ref),
+        );
+    }
     debug_assert_eq!(out.blocked, blocks(broken));
     out
 }
@@ -397,6 +427,44 @@ mod tests {
         assert_eq!(out.ids(), [vuid::DEDICATED_IMAGE_02964]);
         assert!(!out.blocked);
         let m = &out.findings[0].message;
+        assert!(m.contains("8191"), "{m}");
         assert!(m.contains("allocationSize is 8191, less than the VkMemoryRequirements::size of pAllocateInfo->pNext<VkMemoryDedicatedAllocateInfo>.image (VkImage 0x1a), 8192"), "{m}");
+    }
+}
+
+#[cfg(test)]
+mod android_tests {
+    use super::*;
+
+    #[test]
+    fn an_android_export_dedicated_to_a_valid_buffer_needs_a_size() {
+        let d = |is, size| Dedicated {
+            buffer: 0x2b,
+            buffer_is: is,
+            android_export_size: size,
+            ..Dedicated::default()
+        };
+        let live = Named::Live { requirement: None };
+        let broken = evaluate(&d(live, Some(0)));
+        let out = describe(0xd000, &d(live, Some(0)), broken);
+        assert_eq!(out.ids(), [vuid::ALLOC_PNEXT_07901]);
+        let other = d(Named::OtherDevice(0xd001), Some(0));
+        assert_eq!(
+            describe(0xd000, &other, evaluate(&other)).ids(),
+            [vuid::DEDICATED_COMMONPARENT, vuid::ALLOC_PNEXT_07901]
+        );
+        // Not known valid, not exported as one, or a size: silent.
+        for d in [
+            d(Named::Unjudged, Some(0)),
+            d(live, None),
+            d(live, Some(4096)),
+        ] {
+            assert!(evaluate(&d).is_empty(), "{d:?}");
+        }
+        let not_live = d(Named::NotLive, Some(0));
+        assert_eq!(
+            describe(0xd000, &not_live, evaluate(&not_live)).ids(),
+            [vuid::DEDICATED_BUFFER_PARAM]
+        );
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod alloc;
 pub mod alloc_limits;
+pub mod android_export_size;
 pub mod android_hardware_buffer;
 pub mod android_hardware_buffer_properties;
 pub mod common;

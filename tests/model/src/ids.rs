@@ -200,6 +200,9 @@ pub const FREE: &str = "vkFreeMemory";
 // Exported memory against its buffer or image, the allocation's own export rules
 pub const ALLOC_PNEXT_PNEXT: &str = "VUID-VkMemoryAllocateInfo-pNext-pNext";
 pub const ALLOC_SIZE_07899: &str = "VUID-VkMemoryAllocateInfo-allocationSize-07899";
+pub const ALLOC_PNEXT_01874: &str = "VUID-VkMemoryAllocateInfo-pNext-01874";
+pub const ALLOC_PNEXT_07900: &str = "VUID-VkMemoryAllocateInfo-pNext-07900";
+pub const ALLOC_PNEXT_07901: &str = "VUID-VkMemoryAllocateInfo-pNext-07901";
 pub const ALLOC_PNEXT_00639: &str = "VUID-VkMemoryAllocateInfo-pNext-00639";
 pub const BIND_BUFFER: &str = "vkBindBufferMemory";
 pub const BIND_BUFFER2: &str = "vkBindBufferMemory2";

@@ -584,6 +584,8 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         DEDICATED_COMMONPARENT,
         DEDICATED_IMAGE_02964,
         DEDICATED_BUFFER_02965,
+        ALLOC_PNEXT_01874,
+        ALLOC_PNEXT_07901,
         EXPORT_HANDLE_TYPES_09860,
         ALLOC_PNEXT_00639,
         EXPORTED_FD_LEAKED,
