@@ -97,6 +97,8 @@ pub struct HandleImports {
     pub metal: Option<(vk::ExternalMemoryHandleTypeFlags, bool)>,
     /// A `VkImportAndroidHardwareBufferInfoANDROID` is chained.
     pub android: bool,
+    /// Its `buffer`, as an address (0: NULL, or no such structure).
+    pub android_buffer: u64,
 }
 
 impl HandleImports {
@@ -106,6 +108,7 @@ impl HandleImports {
         zircon: None,
         metal: None,
         android: false,
+        android_buffer: 0,
     };
 }
 

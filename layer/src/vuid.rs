@@ -248,6 +248,9 @@ pub const ALLOC_SIZE_07899: &str = "VUID-VkMemoryAllocateInfo-allocationSize-078
 pub const ALLOC_PNEXT_01874: &str = "VUID-VkMemoryAllocateInfo-pNext-01874";
 pub const ALLOC_PNEXT_07900: &str = "VUID-VkMemoryAllocateInfo-pNext-07900";
 pub const ALLOC_PNEXT_07901: &str = "VUID-VkMemoryAllocateInfo-pNext-07901";
+pub const ALLOC_SIZE_02383: &str = "VUID-VkMemoryAllocateInfo-allocationSize-02383";
+pub const ALLOC_TYPE_INDEX_02385: &str = "VUID-VkMemoryAllocateInfo-memoryTypeIndex-02385";
+pub const ALLOC_PNEXT_02387: &str = "VUID-VkMemoryAllocateInfo-pNext-02387";
 pub const ALLOC_PNEXT_00639: &str = "VUID-VkMemoryAllocateInfo-pNext-00639";
 pub const EXPORT_HANDLE_TYPES_PARAM: &str = "VUID-VkExportMemoryAllocateInfo-handleTypes-parameter";
 pub const EXPORT_HANDLE_TYPES_09860: &str = "VUID-VkExportMemoryAllocateInfo-handleTypes-09860";
@@ -457,6 +460,9 @@ pub const ALL: &[&str] = &[
     ALLOC_PNEXT_01874,
     ALLOC_PNEXT_07900,
     ALLOC_PNEXT_07901,
+    ALLOC_SIZE_02383,
+    ALLOC_TYPE_INDEX_02385,
+    ALLOC_PNEXT_02387,
     ALLOC_PNEXT_00639,
     EXPORT_HANDLE_TYPES_PARAM,
     EXPORT_HANDLE_TYPES_09860,

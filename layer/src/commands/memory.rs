@@ -1,5 +1,6 @@
 //! `vkAllocateMemory` and `vkFreeMemory`: they feed the memory map.
 
+use super::android_imports;
 use super::dedicated;
 use super::fd_leaks;
 use super::get_memory_android_hardware_buffer;
@@ -123,7 +124,8 @@ pub unsafe extern "system" fn allocate_memory(
 }
 
 /// The `VkMemoryDedicatedAllocateInfo` rules, the fd import checked against what the layer saw
-/// (exports, consumed fds) and the Win32, Zircon, Metal and Android import structures:
+/// (exports, consumed fds), the Win32, Zircon, Metal and Android import structures, and an
+/// Android hardware buffer import against the driver's answer for the buffer:
 /// reported, and whether the call goes down.
 #[inline(never)]
 fn judge_dedicated_and_import(
@@ -148,6 +150,11 @@ fn judge_dedicated_and_import(
             if decide(state, ALLOCATE, &outcome) == Decision::Skip {
                 return Decision::Skip;
             }
+        }
+        if handles.android_buffer != 0
+            && android_imports::check(state, facts, chain, &handles) == Decision::Skip
+        {
+            return Decision::Skip;
         }
         return opaque_imports::check_global_share_import(state, facts, chain, &handles);
     }

@@ -18,6 +18,7 @@ pub mod fd_ownership;
 pub mod fd_properties;
 pub mod host_pointer_properties;
 pub mod import_android;
+pub mod import_android_properties;
 pub mod import_fd;
 pub mod import_handles;
 pub mod import_host;

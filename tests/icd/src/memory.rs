@@ -907,15 +907,32 @@ pub(crate) unsafe extern "system" fn get_android_hardware_buffer_properties(
             }
             // The buffer's size is its allocation's, while that allocation is live.
             let id = (value - ANDROID_HARDWARE_BUFFER_BASE) >> 8;
-            let size = lock(&dev.memory)
+            let found = lock(&dev.memory)
                 .values()
                 .find(|a| a.id == id)
-                .map(|a| a.size);
-            let Some(size) = size else {
+                .map(|a| (a.size, a.memory_type_index));
+            let Some((size, memory_type_index)) = found else {
                 return vk::Result::ERROR_INVALID_EXTERNAL_HANDLE;
             };
             out.allocation_size = size;
-            out.memory_type_bits = all_types(&dev);
+            // The memory type of the allocation the buffer was exported from.
+            out.memory_type_bits = 1u32.checked_shl(memory_type_index).unwrap_or(0);
+            // Every buffer is R8G8B8A8_UNORM to a chained format structure; other structures
+            // are left as they are.
+            // SAFETY: the output chain the app made (Vulkan contract); the structure is read
+            // and written as the type its sType names.
+            unsafe {
+                let format = ffi::find_in_chain(
+                    out.p_next.cast_const(),
+                    vk::StructureType::ANDROID_HARDWARE_BUFFER_FORMAT_PROPERTIES_ANDROID,
+                );
+                if let Some(p) = format {
+                    let f = &mut *p
+                        .cast_mut()
+                        .cast::<vk::AndroidHardwareBufferFormatPropertiesANDROID<'_>>();
+                    f.format = vk::Format::R8G8B8A8_UNORM;
+                }
+            }
             vk::Result::SUCCESS
         },
     )

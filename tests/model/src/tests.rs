@@ -586,6 +586,10 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         DEDICATED_BUFFER_02965,
         ALLOC_PNEXT_01874,
         ALLOC_PNEXT_07901,
+        // Against the driver's answer for the imported Android hardware buffer.
+        ALLOC_SIZE_02383,
+        ALLOC_TYPE_INDEX_02385,
+        ALLOC_PNEXT_02387,
         EXPORT_HANDLE_TYPES_09860,
         ALLOC_PNEXT_00639,
         EXPORTED_FD_LEAKED,
