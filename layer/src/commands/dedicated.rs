@@ -12,6 +12,7 @@ use crate::rules::dedicated::{self, Dedicated, Named};
 use crate::state::live_resources::{Found, ImageFacts};
 use crate::state::registry::{find_resource_elsewhere, ResourceElsewhere};
 use crate::state::{AllocationFacts, DeviceState};
+use crate::vk_ext;
 use ash::vk::{self, Handle};
 
 /// Before the call goes down, when the chain has a `VkMemoryDedicatedAllocateInfo` naming
@@ -99,10 +100,11 @@ fn image_known(
 /// Whether `vkGetImageMemoryRequirements` is a valid call for the image: not disjoint
 /// (`VUID-vkGetImageMemoryRequirements-image-01588`), and not made for an Android hardware
 /// buffer or a QNX Screen buffer, whose requirements may be asked only once bound (`-04004`,
-/// `-08960`).
+/// `-08960`); nor, to be safe, for an OHOS native buffer, the same kind of platform buffer.
 fn may_ask_image_requirements(facts: &ImageFacts) -> bool {
     let bound_first = vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID
-        | vk::ExternalMemoryHandleTypeFlags::SCREEN_BUFFER_QNX;
+        | vk::ExternalMemoryHandleTypeFlags::SCREEN_BUFFER_QNX
+        | vk_ext::HANDLE_TYPE_OH_NATIVE_BUFFER;
     !facts.flags.contains(vk::ImageCreateFlags::DISJOINT)
         && facts.external.is_some_and(|t| !t.intersects(bound_first))
 }
