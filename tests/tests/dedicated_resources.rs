@@ -9,6 +9,7 @@
 
 use ash::vk;
 use exportcheck_tests::ids::*;
+use exportcheck_tests::layer_stats::tracked_counts;
 use exportcheck_tests::{expect, Device, Instance, FAILED};
 
 /// A plain (no external memory) 2D `R8G8B8A8_UNORM` image of `side` x `side`.
@@ -70,7 +71,13 @@ fn allocate_dedicated(
 fn live_resources_of_the_device_large_enough_are_silent() {
     let inst = Instance::exclusive();
     let dev = inst.fd_device();
+    let before = tracked_counts().resources;
     let (i, b) = (image(&dev, 64), buffer(&dev, 100_000));
+    assert_eq!(
+        tracked_counts().resources,
+        before + 2,
+        "every image and buffer is live"
+    );
     let (isize, bsize) = (image_size(&dev, i), buffer_size(&dev, b));
     for (size, image, buffer) in [
         (isize, i, vk::Buffer::null()),
@@ -83,6 +90,7 @@ fn live_resources_of_the_device_large_enough_are_silent() {
     }
     dev.destroy_image(i);
     dev.destroy_buffer(b);
+    assert_eq!(tracked_counts().resources, before, "destroyed: forgotten");
 }
 
 #[test]
