@@ -222,6 +222,7 @@ impl DeviceIn {
             qnx_external_memory_screen_buffer: e[10],
             ohos_external_memory: e[11],
             khr_external_memory_win32: e[12],
+            khr_swapchain: false,
         };
         DeviceFacts {
             handle: self.handle,
@@ -468,6 +469,9 @@ fn allocate_call(device: &DeviceIn, info: &AllocInfoIn, output_null: bool) -> (O
                     ChainEndIn::TooLong => ChainEnd::TooLong,
                 },
                 export_win32: facts.export_win32_khr,
+                // The model's dedicated allocation: a VkMemoryDedicatedAllocateInfo naming a
+                // buffer.
+                dedicated_info: facts.dedicated.then_some((0, 0x2b)),
                 ..layer::raw::ChainRead::COMPLETE
             },
         ),

@@ -101,6 +101,8 @@ pub struct HandleImports {
     pub metal: Option<(vk::ExternalMemoryHandleTypeFlags, bool)>,
     /// A `VkImportAndroidHardwareBufferInfoANDROID` is chained.
     pub android: bool,
+    /// Its `buffer`, as an address (0: NULL, or no such structure).
+    pub android_buffer: u64,
 }
 
 impl HandleImports {
@@ -110,6 +112,7 @@ impl HandleImports {
         zircon: None,
         metal: None,
         android: false,
+        android_buffer: 0,
     };
 }
 

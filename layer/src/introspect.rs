@@ -18,6 +18,8 @@ pub struct TrackedCounts {
     /// Per-memory entries of the rules about earlier calls (NT handles exported with
     /// `vkGetMemoryWin32HandleKHR`, memory waiting for its dedicated image), over all devices.
     pub history_entries: u64,
+    /// Live buffers and images (`state::live_resources`), over all devices.
+    pub resources: u64,
 }
 
 /// Counts what the registries hold.
@@ -36,5 +38,6 @@ pub fn tracked_counts() -> TrackedCounts {
             .iter()
             .map(|d| (d.nt_handle_exports.len() + d.unbound_dedicated_images.len()) as u64)
             .sum(),
+        resources: devices.iter().map(|d| d.live.len() as u64).sum(),
     }
 }

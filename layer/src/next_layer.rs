@@ -115,6 +115,8 @@ pub struct DeviceDispatch {
     pub bind_image_memory: Option<vk::PFN_vkBindImageMemory>,
     pub bind_buffer_memory2: Option<vk::PFN_vkBindBufferMemory2>,
     pub bind_image_memory2: Option<vk::PFN_vkBindImageMemory2>,
+    pub get_image_memory_requirements: Option<vk::PFN_vkGetImageMemoryRequirements>,
+    pub get_buffer_memory_requirements: Option<vk::PFN_vkGetBufferMemoryRequirements>,
 }
 
 impl DeviceDispatch {
@@ -170,6 +172,8 @@ impl DeviceDispatch {
                 bind_image_memory2: cast(
                     get(c"vkBindImageMemory2").or_else(|| get(c"vkBindImageMemory2KHR")),
                 ),
+                get_image_memory_requirements: cast(get(c"vkGetImageMemoryRequirements")),
+                get_buffer_memory_requirements: cast(get(c"vkGetBufferMemoryRequirements")),
             }
         }
     }

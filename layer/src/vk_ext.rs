@@ -24,6 +24,10 @@ pub const HANDLE_TYPE_MTLTEXTURE: vk::ExternalMemoryHandleTypeFlags =
 pub const HANDLE_TYPE_MTLHEAP: vk::ExternalMemoryHandleTypeFlags =
     vk::ExternalMemoryHandleTypeFlags::from_raw(1 << 18);
 
+/// `VK_EXTERNAL_MEMORY_HANDLE_TYPE_OH_NATIVE_BUFFER_BIT_OHOS` (`VK_OHOS_external_memory`).
+pub const HANDLE_TYPE_OH_NATIVE_BUFFER: vk::ExternalMemoryHandleTypeFlags =
+    vk::ExternalMemoryHandleTypeFlags::from_raw(1 << 15);
+
 /// `VK_EXT_external_memory_metal`
 pub const EXT_EXTERNAL_MEMORY_METAL_NAME: &str = "VK_EXT_external_memory_metal";
 

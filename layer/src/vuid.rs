@@ -245,6 +245,12 @@ pub const ALLOC_PNEXT_00640: &str = "VUID-VkMemoryAllocateInfo-pNext-00640";
 pub const ALLOC_STYPE_UNIQUE: &str = "VUID-VkMemoryAllocateInfo-sType-unique";
 pub const ALLOC_PNEXT_PNEXT: &str = "VUID-VkMemoryAllocateInfo-pNext-pNext";
 pub const ALLOC_SIZE_07899: &str = "VUID-VkMemoryAllocateInfo-allocationSize-07899";
+pub const ALLOC_PNEXT_01874: &str = "VUID-VkMemoryAllocateInfo-pNext-01874";
+pub const ALLOC_PNEXT_07900: &str = "VUID-VkMemoryAllocateInfo-pNext-07900";
+pub const ALLOC_PNEXT_07901: &str = "VUID-VkMemoryAllocateInfo-pNext-07901";
+pub const ALLOC_SIZE_02383: &str = "VUID-VkMemoryAllocateInfo-allocationSize-02383";
+pub const ALLOC_TYPE_INDEX_02385: &str = "VUID-VkMemoryAllocateInfo-memoryTypeIndex-02385";
+pub const ALLOC_PNEXT_02387: &str = "VUID-VkMemoryAllocateInfo-pNext-02387";
 pub const ALLOC_PNEXT_00639: &str = "VUID-VkMemoryAllocateInfo-pNext-00639";
 pub const EXPORT_HANDLE_TYPES_PARAM: &str = "VUID-VkExportMemoryAllocateInfo-handleTypes-parameter";
 pub const EXPORT_HANDLE_TYPES_09860: &str = "VUID-VkExportMemoryAllocateInfo-handleTypes-09860";
@@ -283,6 +289,11 @@ pub const DEDICATED_IMAGE_01878: &str = "VUID-VkMemoryDedicatedAllocateInfo-imag
 pub const DEDICATED_BUFFER_01879: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-01879";
 pub const DEDICATED_IMAGE_01876: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-01876";
 pub const DEDICATED_BUFFER_01877: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-01877";
+pub const DEDICATED_IMAGE_PARAM: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-parameter";
+pub const DEDICATED_BUFFER_PARAM: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-parameter";
+pub const DEDICATED_COMMONPARENT: &str = "VUID-VkMemoryDedicatedAllocateInfo-commonparent";
+pub const DEDICATED_IMAGE_02964: &str = "VUID-VkMemoryDedicatedAllocateInfo-image-02964";
+pub const DEDICATED_BUFFER_02965: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-02965";
 pub const FREE_MEMORY_PARAM: &str = "VUID-vkFreeMemory-memory-parameter";
 pub const FREE_MEMORY_PARENT: &str = "VUID-vkFreeMemory-memory-parent";
 
@@ -456,6 +467,12 @@ pub const ALL: &[&str] = &[
     ALLOC_STYPE_UNIQUE,
     ALLOC_PNEXT_PNEXT,
     ALLOC_SIZE_07899,
+    ALLOC_PNEXT_01874,
+    ALLOC_PNEXT_07900,
+    ALLOC_PNEXT_07901,
+    ALLOC_SIZE_02383,
+    ALLOC_TYPE_INDEX_02385,
+    ALLOC_PNEXT_02387,
     ALLOC_PNEXT_00639,
     EXPORT_HANDLE_TYPES_PARAM,
     EXPORT_HANDLE_TYPES_09860,
@@ -486,6 +503,11 @@ pub const ALL: &[&str] = &[
     DEDICATED_BUFFER_01879,
     DEDICATED_IMAGE_01876,
     DEDICATED_BUFFER_01877,
+    DEDICATED_IMAGE_PARAM,
+    DEDICATED_BUFFER_PARAM,
+    DEDICATED_COMMONPARENT,
+    DEDICATED_IMAGE_02964,
+    DEDICATED_BUFFER_02965,
     FREE_MEMORY_PARAM,
     FREE_MEMORY_PARENT,
     EXTENSION_NOT_ENABLED,

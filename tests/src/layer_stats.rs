@@ -5,7 +5,7 @@
 //! `layer/src/introspect.rs`):
 //!
 //! ```c
-//! VkResult exportcheck_tracked_counts(TrackedCounts* pCounts); // six uint64_t
+//! VkResult exportcheck_tracked_counts(TrackedCounts* pCounts); // seven uint64_t
 //! ```
 //!
 //! It is read from the copy of `libVkLayer_exportcheck.so` that the loader loaded into this
@@ -36,6 +36,8 @@ pub struct TrackedCounts {
     /// Per-memory entries of the rules about earlier calls (NT handle exports, memory waiting
     /// for its dedicated image), over all devices.
     pub history_entries: u64,
+    /// Live buffers and images, over all devices.
+    pub resources: u64,
 }
 
 type TrackedCountsFn = unsafe extern "C" fn(*mut TrackedCounts) -> vk::Result;

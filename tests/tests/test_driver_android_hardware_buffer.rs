@@ -128,11 +128,11 @@ fn dedicated_device(inst: &Instance) -> Device {
 }
 
 /// An image made for Android hardware buffer memory, and memory exported as one and dedicated
-/// to it (not bound yet).
+/// to it (not bound yet; allocationSize 0: the image gives the size, VUID-VkMemoryAllocateInfo-pNext-01874).
 fn dedicated_pair(dev: &Device) -> (vk::Image, vk::DeviceMemory) {
     let image = dev.external_image(vk::ImageUsageFlags::SAMPLED, AHB);
     let memory = dev
-        .allocate_dedicated(SIZE, AHB, image, vk::Buffer::null())
+        .allocate_dedicated(0, AHB, image, vk::Buffer::null())
         .expect("dedicated allocation");
     (image, memory)
 }
@@ -177,7 +177,7 @@ fn a_dedicated_image_not_yet_bound_to_the_memory_is_01883() {
     // Another pair, exported as OPAQUE_FD too: 01883 alone.
     let fd_image = dev.external_image(vk::ImageUsageFlags::SAMPLED, AHB | OPAQUE_FD);
     let both = dev
-        .allocate_dedicated(SIZE, AHB | OPAQUE_FD, fd_image, vk::Buffer::null())
+        .allocate_dedicated(0, AHB | OPAQUE_FD, fd_image, vk::Buffer::null())
         .expect("dedicated allocation");
     let (r, _) = call(&dev, both);
     assert_eq!(r, vk::Result::SUCCESS);
@@ -235,7 +235,7 @@ fn what_the_layer_cannot_be_sure_of_is_not_reported() {
     // An image made without VkExternalMemoryImageCreateInfo is not tracked: not judged.
     let untracked = dev.external_image(vk::ImageUsageFlags::SAMPLED, Types::empty());
     let mem = dev
-        .allocate_dedicated(SIZE, AHB, untracked, vk::Buffer::null())
+        .allocate_dedicated(0, AHB, untracked, vk::Buffer::null())
         .expect("dedicated allocation");
     let _ = inst.messages();
     let (r, _) = call(&dev, mem);

@@ -1,13 +1,14 @@
 //! `VkMemoryDedicatedAllocateInfo` rules the layer checks on any allocation, on the test driver
 //! (which creates sparse and disjoint resources without the features lavapipe would need):
 //! not both an image and a buffer (01432), no sparse image (01434), no disjoint image (01797),
-//! no sparse buffer (01436). Flags are known for the resources the layer tracks: those made with
-//! external-memory handle types.
+//! no sparse buffer (01436). Flags are known for every live resource of a device whose buffer and
+//! image commands the layer intercepts. And a handle the layer does not know is judged
+//! (`-image-parameter`) only while every device of the process shows the layer every image.
 
 use ash::vk;
 use exportcheck_tests::ids::*;
-use exportcheck_tests::test_driver::instance;
-use exportcheck_tests::{expect, Device, OPAQUE_FD, SIZE};
+use exportcheck_tests::test_driver::{exclusive, instance, options};
+use exportcheck_tests::{expect, Device, Options, FAILED, OPAQUE_FD, SIZE};
 
 /// A 16x16 image for external opaque-fd memory, with `flags`.
 fn image(dev: &Device, flags: vk::ImageCreateFlags) -> vk::Image {
@@ -137,4 +138,32 @@ fn sparse_or_disjoint_resources_are_01434_01797_01436() {
     dev.destroy_image(sparse_image);
     dev.destroy_image(disjoint_image);
     dev.destroy_buffer(sparse_buffer);
+}
+
+#[test]
+fn an_unknown_image_is_judged_only_while_every_device_shows_every_image() {
+    let inst = exclusive(None);
+    let dev = inst.fd_device();
+    let gone = image(&dev, vk::ImageCreateFlags::empty());
+    dev.destroy_image(gone);
+    // A Vulkan 1.0 device without VK_KHR_external_memory: the layer does not intercept its
+    // image commands, so a handle it does not know may be one of that device's images.
+    let old = inst.another(Options {
+        api_version: vk::API_VERSION_1_0,
+        ..options(None)
+    });
+    let blind = old.device(&[]);
+    let result = allocate_dedicated(&dev, gone, vk::Buffer::null());
+    expect::silent(&inst, ALLOCATE);
+    assert!(result.is_ok(), "not judged: the call goes down");
+    if let Ok(memory) = result {
+        dev.free(memory);
+    }
+    drop(blind);
+    drop(old);
+    // Now every device shows the layer every image: the destroyed one is no image.
+    let result = allocate_dedicated(&dev, gone, vk::Buffer::null());
+    assert_eq!(result, Err(FAILED), "the call must not reach the driver");
+    let m = expect::one(&inst, ALLOCATE, DEDICATED_IMAGE_PARAM);
+    expect::mentions(&m, &["which is not a live VkImage"]);
 }

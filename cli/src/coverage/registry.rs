@@ -46,6 +46,7 @@ pub const SCOPE: &[&str] = &[
     "vkGetMemoryZirconHandlePropertiesFUCHSIA",
     "VkMemoryZirconHandlePropertiesFUCHSIA",
     "vkGetAndroidHardwareBufferPropertiesANDROID",
+    "VkMemoryDedicatedAllocateInfo",
 ];
 
 /// The command whose positive tests cover a registry key's VUIDs: a command is its own; a
@@ -77,7 +78,8 @@ pub fn key_command(key: &str) -> Option<&str> {
         | "VkImportMemoryWin32HandleInfoNV"
         | "VkImportMemoryZirconHandleInfoFUCHSIA"
         | "VkImportMemoryMetalHandleInfoEXT"
-        | "VkImportAndroidHardwareBufferInfoANDROID" => Some("vkAllocateMemory"),
+        | "VkImportAndroidHardwareBufferInfoANDROID"
+        | "VkMemoryDedicatedAllocateInfo" => Some("vkAllocateMemory"),
         k if k.starts_with("vk") => Some(k),
         _ => None,
     }

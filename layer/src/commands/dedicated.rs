@@ -1,43 +1,173 @@
 //! `VkMemoryDedicatedAllocateInfo` at `vkAllocateMemory`: the rules of `rules::dedicated`, with
-//! the create flags of the buffer or image the layer tracks (`state::resources`).
+//! what the layer knows of the image or buffer it names: whether it is a live one of this device
+//! or of another (`state::live_resources`, `registry::find_resource_elsewhere`), its create
+//! flags, and the driver's `VkMemoryRequirements::size` for it, asked by the layer once per
+//! resource when the size rules apply.
 
+use crate::args::ChainRead;
 use crate::boundary;
-use crate::finding::Outcome;
 use crate::pipeline::policy::{decide, Decision};
-use crate::rules::dedicated::{self, Dedicated};
-use crate::state::resources::ResourceQuery;
-use crate::state::DeviceState;
-use ash::vk;
+use crate::rules::android_export_size::exports_android_hardware_buffer;
+use crate::rules::dedicated::{self, Dedicated, Named};
+use crate::state::live_resources::{Found, ImageFacts};
+use crate::state::registry::{find_resource_elsewhere, ResourceElsewhere};
+use crate::state::{AllocationFacts, DeviceState};
+use crate::vk_ext;
+use ash::vk::{self, Handle};
 
 /// Before the call goes down, when the chain has a `VkMemoryDedicatedAllocateInfo` naming
 /// `image` or `buffer`: reported, and whether the call goes down.
 #[inline(never)]
-pub fn check(state: &DeviceState, (image, buffer): (u64, u64)) -> Decision {
-    let tracked = |ty, handle| match handle {
-        0 => None,
-        _ => state.resources.get(ty, handle).map(|r| r.query),
+pub fn check(state: &DeviceState, facts: &AllocationFacts, chain: &ChainRead) -> Decision {
+    let Some((image, buffer)) = chain.dedicated_info else {
+        return Decision::CallDown;
     };
-    let image_flags = match tracked(vk::ObjectType::IMAGE, image) {
-        Some(ResourceQuery::Image(q)) => Some(q.flags),
-        _ => None,
-    };
-    let buffer_flags = match tracked(vk::ObjectType::BUFFER, buffer) {
-        Some(ResourceQuery::Buffer(q)) => Some(q.flags),
-        _ => None,
-    };
+    let size = size_judged(facts, chain, image);
+    let (image_flags, image_is) = image_known(state, image, size.is_some());
+    let (buffer_flags, buffer_is) = buffer_known(state, buffer, size.is_some());
     let d = Dedicated {
         image,
         buffer,
         image_flags,
         buffer_flags,
+        image_is,
+        buffer_is,
+        size,
+        android_export_size: exports_android_hardware_buffer(facts).then_some(facts.size),
     };
     let broken = dedicated::evaluate(&d);
     if broken.is_empty() {
         return Decision::CallDown;
     }
-    let outcome = boundary::contain("vkAllocateMemory", || Outcome {
-        findings: dedicated::describe(state.handle(), &d, broken),
-        ..Outcome::default()
+    let outcome = boundary::contain("vkAllocateMemory", || {
+        dedicated::describe(state.handle(), &d, broken)
     });
-    decide(state, "vkAllocateMemory", &outcome)
+    match decide(state, "vkAllocateMemory", &outcome) {
+        _ if dedicated::blocks(broken) => Decision::Skip,
+        decision => decision,
+    }
+}
+
+/// `allocationSize`, when `VUID-VkMemoryDedicatedAllocateInfo-image-02964` and `-buffer-02965`
+/// apply: "the memory is not an imported" one (the registry's text lost the handle type's
+/// name; an allocation that imports nothing is within it whatever that name is), and not an
+/// Android hardware buffer export dedicated to an image, whose allocationSize must be 0
+/// (`VUID-VkMemoryAllocateInfo-pNext-01874`; the Khronos layer ignores the size there too).
+fn size_judged(facts: &AllocationFacts, chain: &ChainRead, image: u64) -> Option<u64> {
+    let android_image = image != 0 && exports_android_hardware_buffer(facts);
+    let imports = chain.import_operations > 0 || facts.import.is_some();
+    (!imports && !android_image).then_some(facts.size)
+}
+
+/// What a handle that is not a live resource of `state` is.
+fn elsewhere(state: &DeviceState, ty: vk::ObjectType, handle: u64, sees_every: bool) -> Named {
+    if !sees_every {
+        return Named::Unjudged;
+    }
+    match find_resource_elsewhere(state, ty, handle) {
+        ResourceElsewhere::OtherDevice(owner) => Named::OtherDevice(owner),
+        ResourceElsewhere::Nowhere => Named::NotLive,
+        ResourceElsewhere::Unknown => Named::Unjudged,
+    }
+}
+
+fn image_known(
+    state: &DeviceState,
+    image: u64,
+    ask_size: bool,
+) -> (Option<vk::ImageCreateFlags>, Named) {
+    if image == 0 {
+        return (None, Named::Unjudged);
+    }
+    let ty = vk::ObjectType::IMAGE;
+    let Some(found) = state.live.image(image) else {
+        return (None, elsewhere(state, ty, image, state.sees_every_image()));
+    };
+    let flags = found.facts.map(|f| f.flags);
+    let requirement = match found {
+        Found {
+            requirement: Some(size),
+            ..
+        } => Some(size),
+        Found {
+            facts: Some(facts), ..
+        } if ask_size && may_ask_image_requirements(&facts) => ask_image_requirement(state, image),
+        _ => None,
+    };
+    (flags, Named::Live { requirement })
+}
+
+/// Whether `vkGetImageMemoryRequirements` is a valid call for the image: not disjoint
+/// (`VUID-vkGetImageMemoryRequirements-image-01588`), and not made for an Android hardware
+/// buffer or a QNX Screen buffer, whose requirements may be asked only once bound (`-04004`,
+/// `-08960`); nor, to be safe, for an OHOS native buffer, the same kind of platform buffer.
+fn may_ask_image_requirements(facts: &ImageFacts) -> bool {
+    let bound_first = vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID
+        | vk::ExternalMemoryHandleTypeFlags::SCREEN_BUFFER_QNX
+        | vk_ext::HANDLE_TYPE_OH_NATIVE_BUFFER;
+    !facts.flags.contains(vk::ImageCreateFlags::DISJOINT)
+        && facts.external.is_some_and(|t| !t.intersects(bound_first))
+}
+
+/// The driver's `VkMemoryRequirements::size` of a live image of the device (asked through the
+/// next layer, without a lock held), kept with the image.
+fn ask_image_requirement(state: &DeviceState, image: u64) -> Option<u64> {
+    let get = state.next.get_image_memory_requirements?;
+    let mut requirements = vk::MemoryRequirements::default();
+    // SAFETY: a live device, a live image of it that may be asked (`may_ask_image_requirements`),
+    // and an output structure of ours.
+    unsafe {
+        get(
+            vk::Device::from_raw(state.handle()),
+            vk::Image::from_raw(image),
+            &mut requirements,
+        )
+    };
+    let size = requirements.size;
+    state
+        .live
+        .set_requirement(vk::ObjectType::IMAGE, image, size);
+    (size != 0).then_some(size)
+}
+
+fn buffer_known(
+    state: &DeviceState,
+    buffer: u64,
+    ask_size: bool,
+) -> (Option<vk::BufferCreateFlags>, Named) {
+    if buffer == 0 {
+        return (None, Named::Unjudged);
+    }
+    let ty = vk::ObjectType::BUFFER;
+    let Some(found) = state.live.buffer(buffer) else {
+        return (
+            None,
+            elsewhere(state, ty, buffer, state.sees_every_buffer()),
+        );
+    };
+    let requirement = match found.requirement {
+        Some(size) => Some(size),
+        None if ask_size => ask_buffer_requirement(state, buffer),
+        None => None,
+    };
+    (found.facts.map(|f| f.flags), Named::Live { requirement })
+}
+
+/// The driver's `VkMemoryRequirements::size` of a live buffer of the device, kept with it.
+fn ask_buffer_requirement(state: &DeviceState, buffer: u64) -> Option<u64> {
+    let get = state.next.get_buffer_memory_requirements?;
+    let mut requirements = vk::MemoryRequirements::default();
+    // SAFETY: a live device, a live buffer of it, and an output structure of ours.
+    unsafe {
+        get(
+            vk::Device::from_raw(state.handle()),
+            vk::Buffer::from_raw(buffer),
+            &mut requirements,
+        )
+    };
+    let size = requirements.size;
+    state
+        .live
+        .set_requirement(vk::ObjectType::BUFFER, buffer, size);
+    (size != 0).then_some(size)
 }

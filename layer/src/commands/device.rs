@@ -116,6 +116,7 @@ pub unsafe extern "system" fn create_device(
                 memory_names: Default::default(),
                 names: maps::handle_map(4),
                 resources: Default::default(),
+                live: Default::default(),
                 queries,
                 fd_exports,
                 device_uuid: ids.map(|(device, _)| device),
@@ -275,6 +276,7 @@ pub unsafe extern "system" fn destroy_device(
         state.memories.clear();
         state.names.clear();
         state.resources.clear();
+        state.live.clear();
         if let Some(next) = state.next.destroy_device {
             // SAFETY: the app's arguments, passed down.
             unsafe { next(device, p_allocator) };

@@ -1,5 +1,6 @@
 //! `vkAllocateMemory` and `vkFreeMemory`: they feed the memory map.
 
+use super::android_imports;
 use super::dedicated;
 use super::fd_leaks;
 use super::get_memory_android_hardware_buffer;
@@ -123,7 +124,8 @@ pub unsafe extern "system" fn allocate_memory(
 }
 
 /// The `VkMemoryDedicatedAllocateInfo` rules, the fd import checked against what the layer saw
-/// (exports, consumed fds) and the Win32, Zircon, Metal and Android import structures:
+/// (exports, consumed fds), the Win32, Zircon, Metal and Android import structures, and an
+/// Android hardware buffer import against the driver's answer for the buffer:
 /// reported, and whether the call goes down.
 #[inline(never)]
 fn judge_dedicated_and_import(
@@ -132,9 +134,7 @@ fn judge_dedicated_and_import(
     chain: &ChainRead,
     p_allocate_info: *const vk::MemoryAllocateInfo<'_>,
 ) -> Decision {
-    let dedicated_skip = chain
-        .dedicated_info
-        .is_some_and(|d| dedicated::check(state, d) == Decision::Skip);
+    let dedicated_skip = dedicated::check(state, facts, chain) == Decision::Skip;
     if dedicated_skip || opaque_imports::check_import(state, facts, chain) == Decision::Skip {
         return Decision::Skip;
     }
@@ -150,6 +150,11 @@ fn judge_dedicated_and_import(
             if decide(state, ALLOCATE, &outcome) == Decision::Skip {
                 return Decision::Skip;
             }
+        }
+        if handles.android_buffer != 0
+            && android_imports::check(state, facts, chain, &handles) == Decision::Skip
+        {
+            return Decision::Skip;
         }
         return opaque_imports::check_global_share_import(state, facts, chain, &handles);
     }

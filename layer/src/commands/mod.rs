@@ -2,6 +2,7 @@
 //! its arguments, call down, and check and record what came back. Their rules are in
 //! `crate::rules`.
 
+pub mod android_imports;
 pub mod dedicated;
 pub mod device;
 pub mod fd_leaks;

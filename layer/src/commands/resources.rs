@@ -203,12 +203,12 @@ fn device_state(device: vk::Device) -> Option<Arc<DeviceState>> {
 }
 
 /// The body of `vkCreateBuffer` and `vkCreateImage`: the call goes down as the app made it; after
-/// it succeeded, `read` gives the resource (when it was made for external memory) and its handle.
-fn create_and_record<H: Handle>(
+/// it succeeded, `record` keeps the new resource.
+fn create_and_record(
     command: &'static str,
     device: vk::Device,
     call_down: impl FnOnce(&DeviceState) -> Option<vk::Result>,
-    read: impl FnOnce() -> (Option<Resource>, Option<H>),
+    record: impl FnOnce(&DeviceState),
 ) -> vk::Result {
     boundary::ffi_down(command, vk::Result::ERROR_UNKNOWN, |down| {
         let Some(state) = device_state(device) else {
@@ -219,9 +219,7 @@ fn create_and_record<H: Handle>(
         };
         let result = down.went(result);
         if result == vk::Result::SUCCESS {
-            if let (Some(resource), Some(handle)) = read() {
-                state.resources.insert(handle.as_raw(), resource);
-            }
+            record(&state);
         }
         result
     })
@@ -241,6 +239,7 @@ fn forget_and_destroy(
             return;
         };
         state.resources.remove(ty, handle);
+        state.live.remove(ty, handle);
         state.names.remove(&(ty, handle));
         if ty == vk::ObjectType::IMAGE {
             state.unbound_dedicated_images.forget_image(handle);
@@ -303,12 +302,17 @@ pub unsafe extern "system" fn create_buffer(
         device,
         // SAFETY: the app's arguments, passed unchanged to the next layer.
         |s| Some(unsafe { s.next.create_buffer?(device, p_create_info, p_allocator, p_buffer) }),
-        // SAFETY: the create info the driver just accepted; *p_buffer was written.
-        || unsafe {
-            (
-                read::read_buffer_create_info(p_create_info),
-                raw::read_out(p_buffer),
-            )
+        |state| {
+            // SAFETY: the create info the driver just accepted; *p_buffer was written.
+            let (facts, resource) = unsafe { read::read_buffer_create_info(p_create_info) };
+            // SAFETY: as above.
+            let Some(buffer) = (unsafe { raw::read_out(p_buffer) }) else {
+                return;
+            };
+            state.live.insert_buffer(buffer.as_raw(), facts);
+            if let Some(resource) = resource {
+                state.resources.insert(buffer.as_raw(), resource);
+            }
         },
     )
 }
@@ -324,12 +328,17 @@ pub unsafe extern "system" fn create_image(
         device,
         // SAFETY: the app's arguments, passed unchanged to the next layer.
         |s| Some(unsafe { s.next.create_image?(device, p_create_info, p_allocator, p_image) }),
-        // SAFETY: the create info the driver just accepted; *p_image was written.
-        || unsafe {
-            (
-                read::read_image_create_info(p_create_info),
-                raw::read_out(p_image),
-            )
+        |state| {
+            // SAFETY: the create info the driver just accepted; *p_image was written.
+            let (facts, resource) = unsafe { read::read_image_create_info(p_create_info) };
+            // SAFETY: as above.
+            let Some(image) = (unsafe { raw::read_out(p_image) }) else {
+                return;
+            };
+            state.live.insert_image(image.as_raw(), facts);
+            if let Some(resource) = resource {
+                state.resources.insert(image.as_raw(), resource);
+            }
         },
     )
 }

@@ -59,10 +59,7 @@ fn can_export(state: &DeviceState) -> bool {
 }
 
 fn buffers(s: &DeviceState) -> bool {
-    can_export(s)
-        && s.next.create_buffer.is_some()
-        && s.next.destroy_buffer.is_some()
-        && s.next.bind_buffer_memory.is_some()
+    s.intercepts_buffers()
 }
 
 fn images(s: &DeviceState) -> bool {

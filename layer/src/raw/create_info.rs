@@ -214,7 +214,9 @@ pub unsafe fn read_handle_imports(p: *const vk::MemoryAllocateInfo<'_>) -> Handl
                 handles.metal = Some((m.handle_type, !m.handle.is_null()));
             }
             vk::StructureType::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID => {
+                let a: vk::ImportAndroidHardwareBufferInfoANDROID = read_node(node);
                 handles.android = true;
+                handles.android_buffer = a.buffer as usize as u64;
             }
             _ => {}
         });

@@ -2,21 +2,27 @@
 //! resource made for external memory, and which memory is bound to which resource.
 
 use super::{read_node, read_struct, walk_chain, ChainEnd, StructArg};
+use crate::state::live_resources::{BufferFacts, ImageFacts};
 use crate::state::resources::{BufferQuery, ImageQuery, Resource, ResourceQuery};
 use ash::vk::{self, Handle};
 
-/// The buffer to record from a `VkBufferCreateInfo`: only one made with external-memory handle
-/// types (`VkExternalMemoryBufferCreateInfo`), whose usage fits the query's 32-bit
-/// `VkBufferUsageFlags` (a `VkBufferUsageFlags2CreateInfo` with higher bits is not judged).
+/// What to record from a `VkBufferCreateInfo`: the facts every live buffer keeps (`None` when
+/// the create info is NULL or of another `sType`), and the resource to judge exports against:
+/// only one made with external-memory handle types (`VkExternalMemoryBufferCreateInfo`), whose
+/// usage fits the query's 32-bit `VkBufferUsageFlags` (a `VkBufferUsageFlags2CreateInfo` with
+/// higher bits is not judged).
 ///
 /// # Safety
 /// `p` is what the app passed to `vkCreateBuffer`: NULL or a readable create info and chain.
-pub unsafe fn read_buffer_create_info(p: *const vk::BufferCreateInfo<'_>) -> Option<Resource> {
+pub unsafe fn read_buffer_create_info(
+    p: *const vk::BufferCreateInfo<'_>,
+) -> (Option<BufferFacts>, Option<Resource>) {
     // SAFETY: the caller's contract; NULL and sType are checked first.
     let StructArg::Valid(info) = (unsafe { read_struct(p, vk::StructureType::BUFFER_CREATE_INFO) })
     else {
-        return None;
+        return (None, None);
     };
+    let facts = Some(BufferFacts { flags: info.flags });
     let mut external = vk::ExternalMemoryHandleTypeFlags::empty();
     let mut usage = u64::from(info.usage.as_raw());
     // SAFETY: each node is read as the structure its sType names.
@@ -33,27 +39,34 @@ pub unsafe fn read_buffer_create_info(p: *const vk::BufferCreateInfo<'_>) -> Opt
             _ => {}
         })
     };
-    let usage = u32::try_from(usage).ok()?;
-    (end == ChainEnd::Complete && !external.is_empty()).then(|| Resource {
+    let Ok(usage) = u32::try_from(usage) else {
+        return (facts, None);
+    };
+    let resource = (end == ChainEnd::Complete && !external.is_empty()).then(|| Resource {
         query: ResourceQuery::Buffer(BufferQuery {
             flags: info.flags,
             usage: vk::BufferUsageFlags::from_raw(usage),
         }),
         external,
-    })
+    });
+    (facts, resource)
 }
 
-/// The image to record from a `VkImageCreateInfo`: only one made with external-memory handle
-/// types (`VkExternalMemoryImageCreateInfo`). Images with DRM format modifier tiling are not
-/// judged: the query needs the modifier, which the create info may leave to the driver.
+/// What to record from a `VkImageCreateInfo`: the facts every live image keeps (`None` when the
+/// create info is NULL or of another `sType`), and the resource to judge exports against: only
+/// one made with external-memory handle types (`VkExternalMemoryImageCreateInfo`). Images with
+/// DRM format modifier tiling are not judged there: the query needs the modifier, which the
+/// create info may leave to the driver.
 ///
 /// # Safety
 /// `p` is what the app passed to `vkCreateImage`: NULL or a readable create info and chain.
-pub unsafe fn read_image_create_info(p: *const vk::ImageCreateInfo<'_>) -> Option<Resource> {
+pub unsafe fn read_image_create_info(
+    p: *const vk::ImageCreateInfo<'_>,
+) -> (Option<ImageFacts>, Option<Resource>) {
     // SAFETY: the caller's contract; NULL and sType are checked first.
     let StructArg::Valid(info) = (unsafe { read_struct(p, vk::StructureType::IMAGE_CREATE_INFO) })
     else {
-        return None;
+        return (None, None);
     };
     let mut external = vk::ExternalMemoryHandleTypeFlags::empty();
     let mut stencil_usage = None;
@@ -82,10 +95,15 @@ pub unsafe fn read_image_create_info(p: *const vk::ImageCreateInfo<'_>) -> Optio
             _ => {}
         })
     };
+    let facts = Some(ImageFacts {
+        flags: info.flags,
+        format: info.format,
+        external: (end == ChainEnd::Complete).then_some(external),
+    });
     let judged = end == ChainEnd::Complete
         && !external.is_empty()
         && info.tiling != vk::ImageTiling::DRM_FORMAT_MODIFIER_EXT;
-    judged.then_some(Resource {
+    let resource = judged.then_some(Resource {
         query: ResourceQuery::Image(ImageQuery {
             format: info.format,
             image_type: info.image_type,
@@ -96,7 +114,8 @@ pub unsafe fn read_image_create_info(p: *const vk::ImageCreateInfo<'_>) -> Optio
             view_formats,
         }),
         external,
-    })
+    });
+    (facts, resource)
 }
 
 /// One binding of memory to a buffer or image: `(resource handle, memory handle)`.

@@ -1,6 +1,7 @@
 //! `vkAllocateMemory` and `vkFreeMemory`: the rules the memory map depends on.
 
 use super::alloc_limits;
+use super::android_export_size;
 use super::common::{describe_allocation, describe_dead_memory, Broken};
 use super::export_win32;
 use super::import_fd;
@@ -127,6 +128,7 @@ pub fn evaluate_allocate(
         .and(export_win32::evaluate(device, facts, chain))
         .and(Broken(import_fd::evaluate(device, chain).0 << IMPORTS))
         .and(alloc_limits::evaluate(device, facts))
+        .and(android_export_size::evaluate(facts, chain))
 }
 
 /// Every finding of `vkAllocateMemory` (what the pipeline does, in one step: for the unit tests
@@ -185,6 +187,7 @@ pub fn describe_allocate(device: &DeviceFacts, info: &AllocateInfoRead, broken: 
     super::import_host::describe(device, facts, &chain.host, broken, &finding, &mut outcome);
     export_win32::describe(device, facts, broken, &finding, &mut outcome);
     alloc_limits::describe(device, facts, broken, &finding, &mut outcome);
+    android_export_size::describe(facts, chain, broken, &finding, &mut outcome);
     if let AllocateInfoRead::Valid(_, chain) = info {
         let imports = Broken(broken.0 >> IMPORTS & ((1 << import_fd::RULES) - 1));
         if !imports.is_empty() {
@@ -380,6 +383,7 @@ mod tests {
             super::super::import_host::BITS.0,
             super::super::export_win32::BITS.0,
             super::super::alloc_limits::BITS.0,
+            super::super::android_export_size::BITS.0,
             ((1u64 << super::super::import_fd::RULES) - 1) << super::IMPORTS,
         ];
         for (i, a) in files.iter().enumerate() {

@@ -37,6 +37,7 @@ pub fn fd_device() -> DeviceFacts {
         fuchsia_external_memory: true,
         qnx_external_memory_screen_buffer: true,
         ohos_external_memory: true,
+        khr_swapchain: false,
     };
     DeviceFacts {
         handle: DEVICE,

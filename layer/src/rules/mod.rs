@@ -4,6 +4,7 @@
 
 pub mod alloc;
 pub mod alloc_limits;
+pub mod android_export_size;
 pub mod android_hardware_buffer;
 pub mod android_hardware_buffer_properties;
 pub mod common;
@@ -17,6 +18,7 @@ pub mod fd_ownership;
 pub mod fd_properties;
 pub mod host_pointer_properties;
 pub mod import_android;
+pub mod import_android_properties;
 pub mod import_fd;
 pub mod import_handles;
 pub mod import_host;

@@ -7,6 +7,7 @@ use super::fd_exports::FdExports;
 use super::freed::RecentlyFreed;
 use super::instance::InstanceState;
 use super::live_memory::LiveMemories;
+use super::live_resources::LiveResources;
 use super::maps::HandleMap;
 use super::nt_handles::NtHandleExports;
 use super::resources::Resources;
@@ -33,6 +34,8 @@ pub struct EnabledExtensions {
     pub fuchsia_external_memory: bool,
     pub qnx_external_memory_screen_buffer: bool,
     pub ohos_external_memory: bool,
+    /// `VK_KHR_swapchain`: images come from `vkGetSwapchainImagesKHR` too.
+    pub khr_swapchain: bool,
 }
 
 impl EnabledExtensions {
@@ -55,6 +58,7 @@ impl EnabledExtensions {
             b"VK_FUCHSIA_external_memory" => &mut self.fuchsia_external_memory,
             b"VK_QNX_external_memory_screen_buffer" => &mut self.qnx_external_memory_screen_buffer,
             b"VK_OHOS_external_memory" => &mut self.ohos_external_memory,
+            b"VK_KHR_swapchain" => &mut self.khr_swapchain,
             _ => return None,
         })
     }
@@ -148,6 +152,9 @@ pub struct DeviceState {
     pub names: HandleMap<(vk::ObjectType, u64), String>,
     /// Buffers and images made for external memory, and the driver's answers about them.
     pub resources: Resources,
+    /// Every live buffer and image, where the layer sees every one made
+    /// ([`DeviceState::sees_every_image`], [`DeviceState::sees_every_buffer`]).
+    pub live: LiveResources,
     pub queries: DriverQueries,
     /// The fds exported from this device's memory, when the `check_fd_leaks` setting is on.
     pub fd_exports: Option<FdExports>,
@@ -179,6 +186,27 @@ impl DeviceState {
             && self.next.create_image.is_some()
             && self.next.destroy_image.is_some()
             && self.next.bind_image_memory.is_some()
+    }
+
+    /// The layer intercepts this device's buffer commands (create, destroy, bind).
+    pub fn intercepts_buffers(&self) -> bool {
+        self.can_export()
+            && self.next.create_buffer.is_some()
+            && self.next.destroy_buffer.is_some()
+            && self.next.bind_buffer_memory.is_some()
+    }
+
+    /// The layer sees every image of this device made and destroyed: it intercepts
+    /// `vkCreateImage` and `vkDestroyImage`, and no image comes from elsewhere
+    /// (`vkGetSwapchainImagesKHR`, which only `VK_KHR_swapchain` offers, is not intercepted).
+    pub fn sees_every_image(&self) -> bool {
+        self.intercepts_images() && !self.facts.extensions.khr_swapchain
+    }
+
+    /// The layer sees every buffer of this device made and destroyed (`vkCreateBuffer` is the
+    /// only command that makes one).
+    pub fn sees_every_buffer(&self) -> bool {
+        self.intercepts_buffers()
     }
 
     /// The debug name of an object of this device, if the app set one.

@@ -16,6 +16,7 @@ pub mod instance;
 pub mod kmt_exports;
 pub mod last_digest;
 pub mod live_memory;
+pub mod live_resources;
 pub mod lookup;
 pub mod maps;
 pub mod memory;

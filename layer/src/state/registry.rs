@@ -151,3 +151,43 @@ pub fn remember_free(device: &DeviceState, memory: u64, allocation: PackedAlloca
     };
     device.freed.remember(memory, allocation, name);
 }
+
+/// What a buffer or image handle that is not a live resource of the calling device is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResourceElsewhere {
+    /// A live resource of this other device.
+    OtherDevice(u64),
+    /// No live resource of any device the layer knows, and the layer sees every resource of
+    /// that type made and destroyed on each of them.
+    Nowhere,
+    /// Not known: a device the layer does not see every resource of may have made it.
+    Unknown,
+}
+
+/// Where `handle`, a buffer (`BUFFER`) or image (`IMAGE`) that is not a live one of `device`,
+/// lives (the error path: it looks through every device).
+#[cold]
+pub fn find_resource_elsewhere(
+    device: &DeviceState,
+    ty: ash::vk::ObjectType,
+    handle: u64,
+) -> ResourceElsewhere {
+    let mut every_one_seen = true;
+    for other in DEVICES.values() {
+        if other.handle() == device.handle() {
+            continue;
+        }
+        if other.live.contains(ty, handle) {
+            return ResourceElsewhere::OtherDevice(other.handle());
+        }
+        every_one_seen &= match ty {
+            ash::vk::ObjectType::IMAGE => other.sees_every_image(),
+            _ => other.sees_every_buffer(),
+        };
+    }
+    if every_one_seen {
+        ResourceElsewhere::Nowhere
+    } else {
+        ResourceElsewhere::Unknown
+    }
+}

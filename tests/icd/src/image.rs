@@ -116,7 +116,10 @@ pub(crate) unsafe extern "system" fn destroy_image(
 
 /// The requirements of `image` on `device`, and whether its memory must be dedicated; all zero
 /// when either is unknown.
-fn image_requirements(device: vk::Device, image: vk::Image) -> (vk::MemoryRequirements, bool) {
+pub(crate) fn image_requirements(
+    device: vk::Device,
+    image: vk::Image,
+) -> (vk::MemoryRequirements, bool) {
     let Some(dev) = device::lookup(device) else {
         return Default::default();
     };

@@ -295,9 +295,6 @@ unsafe fn allocate(
         return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY;
     };
     let heap_size = dev.config.memory_heaps[ty.heap as usize].size;
-    if info.allocation_size == 0 || info.allocation_size > heap_size {
-        return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY;
-    }
     // SAFETY: `p_next` heads a valid chain; each structure is read as the type its sType names.
     let (export, export_nv, import_fd_info, import_metal, dedicated_to, foreign) = unsafe {
         let find = |s| ffi::find_in_chain(info.p_next, s);
@@ -323,6 +320,21 @@ unsafe fn allocate(
             foreign_import(info.p_next),
         )
     };
+    // Memory exported as an Android hardware buffer and dedicated to an image has the image's
+    // size, with an allocationSize of 0 (VUID-VkMemoryAllocateInfo-pNext-01874).
+    let size = match (info.allocation_size, export, dedicated_to) {
+        (0, Some(types), Some((image, _)))
+            if types & ANDROID_HARDWARE_BUFFER != 0 && image != 0 =>
+        {
+            crate::image::image_requirements(device, vk::Handle::from_raw(image))
+                .0
+                .size
+        }
+        (size, ..) => size,
+    };
+    if size == 0 || size > heap_size {
+        return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY;
+    }
     let mut imported_type = None;
     // Checked before an fd import, which must not take the fd when the call fails.
     let imported_metal = match import_metal.filter(|i| !i.handle_type.is_empty()) {
@@ -341,7 +353,7 @@ unsafe fn allocate(
         imported_type = Some(ty);
     }
     let fd = match import_fd_info.filter(|i| !i.handle_type.is_empty()) {
-        Some(i) => match import_fd(i.handle_type.as_raw(), i.fd, info.allocation_size) {
+        Some(i) => match import_fd(i.handle_type.as_raw(), i.fd, size) {
             Ok(fd) => {
                 imported_type = Some(i.handle_type.as_raw());
                 Some(fd)
@@ -350,7 +362,7 @@ unsafe fn allocate(
         },
         None if dev.config.memory_backing == MemoryBacking::None => None,
         None => {
-            let Some(fd) = new_memfd(info.allocation_size) else {
+            let Some(fd) = new_memfd(size) else {
                 return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY;
             };
             lock(owned_fds()).insert(fd.as_raw_fd());
@@ -361,7 +373,7 @@ unsafe fn allocate(
     let handle = MEMORY_HANDLE_TAG | id;
     let allocation = Allocation {
         id,
-        size: info.allocation_size,
+        size,
         memory_type_index: info.memory_type_index,
         fd,
         export_types: export.unwrap_or(0),
@@ -895,15 +907,32 @@ pub(crate) unsafe extern "system" fn get_android_hardware_buffer_properties(
             }
             // The buffer's size is its allocation's, while that allocation is live.
             let id = (value - ANDROID_HARDWARE_BUFFER_BASE) >> 8;
-            let size = lock(&dev.memory)
+            let found = lock(&dev.memory)
                 .values()
                 .find(|a| a.id == id)
-                .map(|a| a.size);
-            let Some(size) = size else {
+                .map(|a| (a.size, a.memory_type_index));
+            let Some((size, memory_type_index)) = found else {
                 return vk::Result::ERROR_INVALID_EXTERNAL_HANDLE;
             };
             out.allocation_size = size;
-            out.memory_type_bits = all_types(&dev);
+            // The memory type of the allocation the buffer was exported from.
+            out.memory_type_bits = 1u32.checked_shl(memory_type_index).unwrap_or(0);
+            // Every buffer is R8G8B8A8_UNORM to a chained format structure; other structures
+            // are left as they are.
+            // SAFETY: the output chain the app made (Vulkan contract); the structure is read
+            // and written as the type its sType names.
+            unsafe {
+                let format = ffi::find_in_chain(
+                    out.p_next.cast_const(),
+                    vk::StructureType::ANDROID_HARDWARE_BUFFER_FORMAT_PROPERTIES_ANDROID,
+                );
+                if let Some(p) = format {
+                    let f = &mut *p
+                        .cast_mut()
+                        .cast::<vk::AndroidHardwareBufferFormatPropertiesANDROID<'_>>();
+                    f.format = vk::Format::R8G8B8A8_UNORM;
+                }
+            }
             vk::Result::SUCCESS
         },
     )

@@ -1017,6 +1017,14 @@ fn allocate_rules(device: &Device, info: &AllocateInfo, e: &mut Expected) {
         if a.size == 0 && types != 0 && types & handle_type::ANDROID_HARDWARE_BUFFER == 0 {
             e.push(ALLOC_SIZE_07899);
         }
+        // 07900: "If the parameters define an export operation, the handle type is
+        // ANDROID_HARDWARE_BUFFER, and the pNext does not include a VkMemoryDedicatedAllocateInfo
+        // structure, allocationSize must be greater than 0" (`dedicated`: the model's chain has
+        // such a structure, naming a buffer). 01874 (dedicated to an image: size 0) and 07901 (a
+        // valid buffer: size > 0) need the resource: tested end to end.
+        if a.size == 0 && types & handle_type::ANDROID_HARDWARE_BUFFER != 0 && !a.dedicated {
+            e.push(ALLOC_PNEXT_07900);
+        }
     }
     // VkExportMemoryAllocateInfoNV -parameter.
     if a.export_nv
