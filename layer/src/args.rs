@@ -81,6 +81,13 @@ pub struct ChainRead {
     /// structure: the command reads them in full ([`HandleImports`], a second walk) and judges
     /// them out of line (`rules::import_handles`), so an allocation without them pays one test.
     pub handle_imports: bool,
+    /// `VkMemoryAllocateFlagsInfo::flags`, empty without that structure.
+    pub allocate_flags: vk::MemoryAllocateFlags,
+    /// The chain has an import or export structure the layer does not read (NvSciBuf, a QNX
+    /// screen buffer, an OHOS native buffer, a Fuchsia buffer collection, a Metal buffer of
+    /// `VK_EXT_metal_objects`): whether the parameters define an import or export operation is
+    /// then not known for certain.
+    pub unread_sharing: bool,
 }
 
 /// The chain's import structures of handles the layer cannot open (Win32, Zircon, Metal,
@@ -175,6 +182,8 @@ impl ChainRead {
         export_win32: false,
         dedicated_info: None,
         handle_imports: false,
+        allocate_flags: vk::MemoryAllocateFlags::empty(),
+        unread_sharing: false,
     };
 }
 

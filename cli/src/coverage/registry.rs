@@ -44,6 +44,8 @@ pub const SCOPE: &[&str] = &[
     "vkGetMemoryZirconHandlePropertiesFUCHSIA",
     "VkMemoryZirconHandlePropertiesFUCHSIA",
     "vkGetAndroidHardwareBufferPropertiesANDROID",
+    "vkAllocateMemory",
+    "vkFreeMemory",
 ];
 
 /// The command whose positive tests cover a registry key's VUIDs: a command is its own; a
@@ -306,6 +308,10 @@ pub(crate) mod tests {
                 (
                     "VkExportMemoryAllocateInfo",
                     "VUID-VkExportMemoryAllocateInfo-handleTypes-09860"
+                ),
+                (
+                    "vkAllocateMemory",
+                    "VUID-vkAllocateMemory-pMemory-parameter"
                 ),
             ]
         );

@@ -11,6 +11,7 @@ use crate::fault_injection;
 use crate::pipeline::policy::{decide, reject_unknown_device, Decision};
 use crate::raw::{self, AllocateInfoRead, ChainRead};
 use crate::rules::alloc;
+use crate::rules::alloc_count;
 use crate::rules::common::Broken;
 use crate::rules::import_handles;
 use crate::state::registry::{
@@ -49,9 +50,11 @@ pub unsafe extern "system" fn allocate_memory(
                     ask_whether_import_fd_is_open(chain);
                 }
                 // The common call has nothing to report: it skips the full check.
-                let broken = alloc::evaluate_allocate(&state.facts, &info, p_memory.is_null());
+                let live = state.memories.live();
+                let broken = alloc::evaluate_allocate(&state.facts, &info, p_memory.is_null())
+                    .and(alloc_count::evaluate(&state.facts, live));
                 if (!broken.is_empty() || fault_injection::injecting_panics())
-                    && validate_allocate(state, &info, broken) == Decision::Skip
+                    && validate_allocate(state, &info, broken, live) == Decision::Skip
                 {
                     return Decision::SKIPPED_RESULT;
                 }
@@ -167,9 +170,16 @@ fn ask_whether_import_fd_is_open(chain: &mut ChainRead) {
 
 /// The full check of a `vkAllocateMemory` call, its findings reported: whether it goes down.
 #[inline(never)]
-fn validate_allocate(state: &DeviceState, info: &AllocateInfoRead, broken: Broken) -> Decision {
+fn validate_allocate(
+    state: &DeviceState,
+    info: &AllocateInfoRead,
+    broken: Broken,
+    live: u64,
+) -> Decision {
     let outcome = boundary::contain(ALLOCATE, || {
-        alloc::describe_allocate(&state.facts, info, broken)
+        let mut outcome = alloc::describe_allocate(&state.facts, info, broken);
+        alloc_count::describe(&state.facts, live, broken, &mut outcome);
+        outcome
     });
     match decide(state, ALLOCATE, &outcome) {
         _ if alloc::blocks(broken) => Decision::Skip,

@@ -4,7 +4,7 @@ use super::{c_string_array, read_node, read_struct, walk_chain, StructArg};
 use crate::args::{
     AllocateInfoRead, ChainRead, FdImport, HandleImports, HostPointerChain, Win32Import,
 };
-use crate::state::{AllocationFacts, EnabledExtensions, Messenger};
+use crate::state::{AllocationFacts, EnabledExtensions, EnabledFeatures, Messenger};
 use crate::vk_ext;
 use ash::vk::{self, Handle};
 use std::ffi::c_void;
@@ -44,6 +44,8 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
     let mut export_win32 = false;
     let mut dedicated_info = None;
     let mut handle_imports = false;
+    let mut allocate_flags = vk::MemoryAllocateFlags::empty();
+    let mut unread_sharing = false;
     // SAFETY: each node is read as the structure its sType names.
     let end = unsafe {
         walk_chain(info.p_next, |s_type, node| {
@@ -140,6 +142,20 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                     host.capture_address = c.opaque_capture_address != 0;
                     1 << 11
                 }
+                vk::StructureType::IMPORT_MEMORY_BUFFER_COLLECTION_FUCHSIA
+                | vk::StructureType::IMPORT_METAL_BUFFER_INFO_EXT
+                | vk::StructureType::IMPORT_SCREEN_BUFFER_INFO_QNX
+                | vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_SCI_BUF_INFO_NV
+                | vk_ext::STRUCTURE_TYPE_EXPORT_MEMORY_SCI_BUF_INFO_NV
+                | vk_ext::STRUCTURE_TYPE_IMPORT_NATIVE_BUFFER_INFO_OHOS => {
+                    unread_sharing = true;
+                    0
+                }
+                vk::StructureType::MEMORY_ALLOCATE_FLAGS_INFO => {
+                    let f: vk::MemoryAllocateFlagsInfo = read_node(node);
+                    allocate_flags = f.flags;
+                    1 << 14
+                }
                 _ => 0u32,
             };
             if seen & bit != 0 && repeated.is_none() {
@@ -160,6 +176,8 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
         export_win32,
         dedicated_info,
         handle_imports,
+        allocate_flags,
+        unread_sharing,
     };
     AllocateInfoRead::Valid(facts, chain)
 }
@@ -231,10 +249,13 @@ fn dedicate(to: &mut Option<(vk::ObjectType, u64)>, image: u64, buffer: u64) {
 pub struct DeviceCreateRead {
     pub extensions: EnabledExtensions,
     pub rdma_feature: bool,
+    pub features: EnabledFeatures,
+    pub queue_create_info_count: u32,
 }
 
-/// Reads the enabled extensions and the externalMemoryRDMA feature (chained directly, or next to
-/// a `VkPhysicalDeviceFeatures2`: both sit in the same pNext chain).
+/// Reads the enabled extensions, the queue create info count, the externalMemoryRDMA feature and
+/// the features of [`EnabledFeatures`] (each chained directly, or next to a
+/// `VkPhysicalDeviceFeatures2`: both sit in the same pNext chain).
 ///
 /// # Safety
 /// `info` came from the loader's `vkCreateDevice` call; its arrays and chain are readable.
@@ -250,13 +271,45 @@ pub unsafe fn read_device_create_info(info: &vk::DeviceCreateInfo<'_>) -> Device
     for name in names {
         read.extensions.enable(&name);
     }
+    read.queue_create_info_count = info.queue_create_info_count;
+    let features = &mut read.features;
+    let on = |b: vk::Bool32| b == vk::TRUE;
     // SAFETY: each node is read as the structure its sType names.
     unsafe {
-        walk_chain(info.p_next, |s_type, node| {
-            if s_type == vk::StructureType::PHYSICAL_DEVICE_EXTERNAL_MEMORY_RDMA_FEATURES_NV {
+        walk_chain(info.p_next, |s_type, node| match s_type {
+            vk::StructureType::PHYSICAL_DEVICE_EXTERNAL_MEMORY_RDMA_FEATURES_NV => {
                 let f: vk::PhysicalDeviceExternalMemoryRDMAFeaturesNV = read_node(node);
-                read.rdma_feature |= f.external_memory_rdma == vk::TRUE;
+                read.rdma_feature |= on(f.external_memory_rdma);
             }
+            vk::StructureType::PHYSICAL_DEVICE_VULKAN_1_1_FEATURES => {
+                let f: vk::PhysicalDeviceVulkan11Features = read_node(node);
+                features.protected_memory |= on(f.protected_memory);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES => {
+                let f: vk::PhysicalDeviceProtectedMemoryFeatures = read_node(node);
+                features.protected_memory |= on(f.protected_memory);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_VULKAN_1_2_FEATURES => {
+                let f: vk::PhysicalDeviceVulkan12Features = read_node(node);
+                features.buffer_device_address |= on(f.buffer_device_address);
+                features.buffer_device_address_capture_replay |=
+                    on(f.buffer_device_address_capture_replay);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES => {
+                let f: vk::PhysicalDeviceBufferDeviceAddressFeatures = read_node(node);
+                features.buffer_device_address |= on(f.buffer_device_address);
+                features.buffer_device_address_capture_replay |=
+                    on(f.buffer_device_address_capture_replay);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_COHERENT_MEMORY_FEATURES_AMD => {
+                let f: vk::PhysicalDeviceCoherentMemoryFeaturesAMD = read_node(node);
+                features.device_coherent_memory |= on(f.device_coherent_memory);
+            }
+            vk_ext::STRUCTURE_TYPE_PHYSICAL_DEVICE_TILE_MEMORY_HEAP_FEATURES_QCOM => {
+                let f: vk_ext::PhysicalDeviceTileMemoryHeapFeaturesQCOM = read_node(node);
+                features.tile_memory_heap |= on(f.tile_memory_heap);
+            }
+            _ => {}
         });
     }
     read

@@ -195,6 +195,9 @@ pub const FREE: &str = "vkFreeMemory";
 // Exported memory against its buffer or image, the allocation's own export rules
 pub const ALLOC_PNEXT_PNEXT: &str = "VUID-VkMemoryAllocateInfo-pNext-pNext";
 pub const ALLOC_SIZE_07899: &str = "VUID-VkMemoryAllocateInfo-allocationSize-07899";
+pub const ALLOC_SIZE_07897: &str = "VUID-VkMemoryAllocateInfo-allocationSize-07897";
+pub const ALLOC_TYPE_INDEX_01872: &str = "VUID-VkMemoryAllocateInfo-memoryTypeIndex-01872";
+pub const ALLOC_DEVICE_COHERENT_02790: &str = "VUID-vkAllocateMemory-deviceCoherentMemory-02790";
 pub const ALLOC_PNEXT_00639: &str = "VUID-VkMemoryAllocateInfo-pNext-00639";
 pub const BIND_BUFFER: &str = "vkBindBufferMemory";
 pub const BIND_BUFFER2: &str = "vkBindBufferMemory2";
