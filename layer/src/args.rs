@@ -86,7 +86,8 @@ pub struct ChainRead {
     /// The chain has an import or export structure the layer does not read (NvSciBuf, a QNX
     /// screen buffer, an OHOS native buffer, a Fuchsia buffer collection, a Metal buffer of
     /// `VK_EXT_metal_objects`): whether the parameters define an import or export operation is
-    /// then not known for certain.
+    /// then not known for certain. Asked by the command (a second walk) only of an allocation of
+    /// size 0, before the rules run; `false` otherwise.
     pub unread_sharing: bool,
 }
 

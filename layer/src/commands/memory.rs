@@ -46,8 +46,13 @@ pub unsafe extern "system" fn allocate_memory(
                 };
                 // SAFETY: the app's argument; NULL, sType and the chain are checked while reading.
                 let mut info = unsafe { raw::read_allocate_info(p_allocate_info) };
-                if let AllocateInfoRead::Valid(_, chain) = &mut info {
+                if let AllocateInfoRead::Valid(facts, chain) = &mut info {
                     ask_whether_import_fd_is_open(chain);
+                    if facts.size == 0 {
+                        // SAFETY: the app's argument, which `read_allocate_info` has just read as
+                        // valid.
+                        chain.unread_sharing = unsafe { raw::has_unread_sharing(p_allocate_info) };
+                    }
                 }
                 // The common call has nothing to report: it skips the full check.
                 let live = state.memories.live();

@@ -45,7 +45,6 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
     let mut dedicated_info = None;
     let mut handle_imports = false;
     let mut allocate_flags = vk::MemoryAllocateFlags::empty();
-    let mut unread_sharing = false;
     // SAFETY: each node is read as the structure its sType names.
     let end = unsafe {
         walk_chain(info.p_next, |s_type, node| {
@@ -142,15 +141,6 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                     host.capture_address = c.opaque_capture_address != 0;
                     1 << 11
                 }
-                vk::StructureType::IMPORT_MEMORY_BUFFER_COLLECTION_FUCHSIA
-                | vk::StructureType::IMPORT_METAL_BUFFER_INFO_EXT
-                | vk::StructureType::IMPORT_SCREEN_BUFFER_INFO_QNX
-                | vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_SCI_BUF_INFO_NV
-                | vk_ext::STRUCTURE_TYPE_EXPORT_MEMORY_SCI_BUF_INFO_NV
-                | vk_ext::STRUCTURE_TYPE_IMPORT_NATIVE_BUFFER_INFO_OHOS => {
-                    unread_sharing = true;
-                    0
-                }
                 vk::StructureType::MEMORY_ALLOCATE_FLAGS_INFO => {
                     let f: vk::MemoryAllocateFlagsInfo = read_node(node);
                     allocate_flags = f.flags;
@@ -177,7 +167,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
         dedicated_info,
         handle_imports,
         allocate_flags,
-        unread_sharing,
+        unread_sharing: false,
     };
     AllocateInfoRead::Valid(facts, chain)
 }
@@ -228,6 +218,34 @@ pub unsafe fn read_handle_imports(p: *const vk::MemoryAllocateInfo<'_>) -> Handl
         });
     }
     handles
+}
+
+/// Whether a `VkMemoryAllocateInfo` chain has an import or export structure the layer does not
+/// read (NvSciBuf, a QNX screen buffer, an OHOS native buffer, a Fuchsia buffer collection, a
+/// Metal buffer of `VK_EXT_metal_objects`): a second walk, asked only of a zero-size allocation
+/// (`ChainRead::unread_sharing`, for `VUID-VkMemoryAllocateInfo-allocationSize-07897`).
+///
+/// # Safety
+/// `p` points to a `VkMemoryAllocateInfo` that [`read_allocate_info`] read as valid, whose chain
+/// is readable.
+pub unsafe fn has_unread_sharing(p: *const vk::MemoryAllocateInfo<'_>) -> bool {
+    let mut found = false;
+    // SAFETY: the caller's contract; only sTypes are read.
+    unsafe {
+        let head = (*p).p_next;
+        walk_chain(head, |s_type, _| {
+            found |= matches!(
+                s_type,
+                vk::StructureType::IMPORT_MEMORY_BUFFER_COLLECTION_FUCHSIA
+                    | vk::StructureType::IMPORT_METAL_BUFFER_INFO_EXT
+                    | vk::StructureType::IMPORT_SCREEN_BUFFER_INFO_QNX
+                    | vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_SCI_BUF_INFO_NV
+                    | vk_ext::STRUCTURE_TYPE_EXPORT_MEMORY_SCI_BUF_INFO_NV
+                    | vk_ext::STRUCTURE_TYPE_IMPORT_NATIVE_BUFFER_INFO_OHOS
+            );
+        });
+    }
+    found
 }
 
 /// 1 when an import structure of `handle_type` defines an import operation (not 0), else 0.
@@ -580,6 +598,29 @@ mod tests {
             AllocateInfoRead::Valid(_, chain) => chain.host,
             _ => panic!("a valid VkMemoryAllocateInfo"),
         }
+    }
+
+    #[test]
+    fn sharing_structures_the_layer_does_not_read_are_found_by_a_second_walk() {
+        // An export structure, then a structure of `s_type`.
+        let found = |s_type| {
+            let screen = vk::ImportScreenBufferInfoQNX {
+                s_type,
+                ..Default::default()
+            };
+            let export = vk::ExportMemoryAllocateInfo {
+                p_next: &screen as *const _ as *const c_void,
+                ..Default::default()
+            };
+            let info = vk::MemoryAllocateInfo {
+                p_next: &export as *const _ as *const c_void,
+                ..Default::default()
+            };
+            // SAFETY: a valid chain of live structures.
+            unsafe { has_unread_sharing(&info) }
+        };
+        assert!(found(vk::StructureType::IMPORT_SCREEN_BUFFER_INFO_QNX));
+        assert!(!found(vk::StructureType::MEMORY_PRIORITY_ALLOCATE_INFO_EXT));
     }
 
     #[test]

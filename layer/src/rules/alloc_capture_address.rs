@@ -27,14 +27,16 @@ const FIELD: &str =
 /// The rules of the opaque capture address the allocation breaks (none when it is 0 or absent).
 #[inline(always)]
 pub fn evaluate(chain: &ChainRead) -> Broken {
-    let address = chain.host.capture_address;
+    if !chain.host.capture_address {
+        return Broken::NONE;
+    }
     let replay = vk::MemoryAllocateFlags::DEVICE_ADDRESS_CAPTURE_REPLAY;
     Broken::NONE
         .with(
             WITHOUT_CAPTURE_REPLAY,
-            address & !chain.allocate_flags.contains(replay),
+            !chain.allocate_flags.contains(replay),
         )
-        .with(WITH_IMPORT, address & (chain.import_operations > 0))
+        .with(WITH_IMPORT, chain.import_operations > 0)
 }
 
 /// The findings of the rules of [`evaluate`] in `broken`; `finding` makes one of

@@ -12,7 +12,7 @@
 use super::common::Broken;
 use crate::args::ChainRead;
 use crate::finding::{Finding, Outcome};
-use crate::state::{AllocationFacts, DeviceFacts};
+use crate::state::{AllocationFacts, DeviceFacts, MemoryTypeFacts};
 use crate::vk_ext;
 use crate::vk_names;
 use crate::vuid;
@@ -44,16 +44,36 @@ pub const BITS: Broken = Broken(
 
 const FLAGS_FIELD: &str = "pAllocateInfo->pNext<VkMemoryAllocateFlagsInfo>.flags";
 
-/// The rules of the device's features and queues the allocation breaks.
+/// The memory property flags that need a feature.
+const TYPES_WITH_FEATURES: vk::MemoryPropertyFlags = vk::MemoryPropertyFlags::from_raw(
+    vk::MemoryPropertyFlags::PROTECTED.as_raw()
+        | vk::MemoryPropertyFlags::DEVICE_COHERENT_AMD.as_raw(),
+);
+
+/// The rules of the device's features and queues the allocation breaks. The common allocation
+/// (no address flags, an ordinary memory type, a device with queues) takes three tests.
 #[inline(always)]
 pub fn evaluate(device: &DeviceFacts, facts: &AllocationFacts, chain: &ChainRead) -> Broken {
+    let mut broken = Broken::NONE.with(NO_QUEUES, device.queue_create_info_count == 0);
+    if !chain.allocate_flags.is_empty() {
+        broken = broken.and(evaluate_flags(device, chain.allocate_flags));
+    }
+    if let Some(memory_type) = device.memory_type(facts.memory_type_index) {
+        if memory_type.flags.intersects(TYPES_WITH_FEATURES)
+            | memory_type
+                .heap_flags
+                .contains(vk_ext::MEMORY_HEAP_TILE_MEMORY_QCOM)
+        {
+            broken = broken.and(evaluate_type(device, memory_type));
+        }
+    }
+    broken
+}
+
+/// The address flags' features (03330, 03331).
+#[inline(never)]
+fn evaluate_flags(device: &DeviceFacts, flags: vk::MemoryAllocateFlags) -> Broken {
     let features = &device.features;
-    let flags = chain.allocate_flags;
-    let memory_type = device
-        .memory_type(facts.memory_type_index)
-        .copied()
-        .unwrap_or_default();
-    let type_has = |bit| memory_type.flags.contains(bit);
     Broken::NONE
         .with(
             CAPTURE_REPLAY_FEATURE,
@@ -65,6 +85,14 @@ pub fn evaluate(device: &DeviceFacts, facts: &AllocationFacts, chain: &ChainRead
             flags.contains(vk::MemoryAllocateFlags::DEVICE_ADDRESS)
                 & !features.buffer_device_address,
         )
+}
+
+/// The memory type's features (01872, 02790, 10976), for a type that needs one.
+#[inline(never)]
+fn evaluate_type(device: &DeviceFacts, memory_type: &MemoryTypeFacts) -> Broken {
+    let features = &device.features;
+    let type_has = |bit| memory_type.flags.contains(bit);
+    Broken::NONE
         .with(
             PROTECTED_FEATURE,
             type_has(vk::MemoryPropertyFlags::PROTECTED) & !features.protected_memory,
@@ -81,7 +109,6 @@ pub fn evaluate(device: &DeviceFacts, facts: &AllocationFacts, chain: &ChainRead
                 .contains(vk_ext::MEMORY_HEAP_TILE_MEMORY_QCOM)
                 & !features.tile_memory_heap,
         )
-        .with(NO_QUEUES, device.queue_create_info_count == 0)
 }
 
 /// The findings of the rules of [`evaluate`] in `broken`; `finding` makes one of
@@ -185,7 +212,7 @@ pub fn describe(
 mod tests {
     use super::*;
     use crate::rules::fixtures::fd_device;
-    use crate::state::{EnabledFeatures, MemoryTypeFacts};
+    use crate::state::EnabledFeatures;
 
     fn ids(device: &DeviceFacts, index: u32, flags: vk::MemoryAllocateFlags) -> Vec<&'static str> {
         let facts = AllocationFacts {

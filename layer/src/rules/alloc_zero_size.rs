@@ -25,10 +25,13 @@ pub const BITS: Broken = ZERO_SIZE;
 /// Whether the allocation, neither an import nor an export, has size 0.
 #[inline(always)]
 pub fn evaluate(facts: &AllocationFacts, chain: &ChainRead) -> Broken {
+    if facts.size != 0 {
+        return Broken::NONE;
+    }
     let exports = facts.export.is_some_and(|t| !t.is_empty())
         | facts.export_nv.is_some_and(|t| !t.is_empty());
     let maybe_imports = (chain.import_operations > 0) | chain.handle_imports | chain.unread_sharing;
-    Broken::NONE.with(ZERO_SIZE, (facts.size == 0) & !exports & !maybe_imports)
+    Broken::NONE.with(ZERO_SIZE, !exports & !maybe_imports)
 }
 
 /// The finding of [`evaluate`]'s rule, when `broken` has it.
