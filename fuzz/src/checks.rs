@@ -32,6 +32,7 @@ use layer::rules::win32_nv;
 use layer::rules::{alloc, android_hardware_buffer, fd, metal, rdma, win32_khr, zircon};
 use layer::state::{
     AllocationFacts, DeviceFacts, EnabledExtensions, FreedMemory, MemoryLookup, MemoryRecord,
+    MemoryTypeFacts,
 };
 use layer::{vk_ext, vk_names, vuid};
 
@@ -234,17 +235,26 @@ impl DeviceIn {
                 vk::API_VERSION_1_0
             },
             rdma_feature: self.rdma_feature,
-            memory_types: self
-                .memory_types
-                .iter()
-                .take(32)
-                .map(|b| vk::MemoryPropertyFlags::from_raw(b.0))
-                .collect(),
-            host_pointer_alignment: None,
             // The model knows the memory types, not their heaps: every type's heap is unbounded
-            // (no 01713), and a device listing no types has them unknown (no 01714), as there.
-            memory_type_heap_sizes: (!self.memory_types.is_empty())
-                .then(|| vec![u64::MAX; self.memory_types.iter().take(32).count()]),
+            // (no 01713) and has no flags (no 10976), and a device listing no types has them
+            // unknown (no 01714), as there.
+            memory_types: (!self.memory_types.is_empty()).then(|| {
+                self.memory_types
+                    .iter()
+                    .take(32)
+                    .map(|b| MemoryTypeFacts {
+                        flags: vk::MemoryPropertyFlags::from_raw(b.0),
+                        heap_size: u64::MAX,
+                        heap_flags: vk::MemoryHeapFlags::empty(),
+                    })
+                    .collect()
+            }),
+            host_pointer_alignment: None,
+            // No feature is enabled, as in the model; one queue; no allocation limit (the count
+            // is not a rule of the arguments).
+            features: Default::default(),
+            queue_create_info_count: 1,
+            max_memory_allocation_count: None,
         }
     }
 
@@ -255,6 +265,9 @@ impl DeviceIn {
             version_1_1: self.version_1_1,
             rdma_feature: self.rdma_feature,
             memory_types: self.memory_types.iter().take(32).map(|b| b.0).collect(),
+            // No feature is enabled, as in `to_facts`.
+            protected_memory: false,
+            device_coherent_memory: false,
         }
     }
 

@@ -85,6 +85,14 @@ pub struct ChainRead {
     /// `VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT` (else the memory is on all the device's physical
     /// devices).
     pub device_mask: Option<u32>,
+    /// `VkMemoryAllocateFlagsInfo::flags`, empty without that structure.
+    pub allocate_flags: vk::MemoryAllocateFlags,
+    /// The chain has an import or export structure the layer does not read (NvSciBuf, a QNX
+    /// screen buffer, an OHOS native buffer, a Fuchsia buffer collection, a Metal buffer of
+    /// `VK_EXT_metal_objects`): whether the parameters define an import or export operation is
+    /// then not known for certain. Asked by the command (a second walk) only of an allocation of
+    /// size 0, before the rules run; `false` otherwise.
+    pub unread_sharing: bool,
 }
 
 /// The chain's import structures of handles the layer cannot open (Win32, Zircon, Metal,
@@ -183,6 +191,8 @@ impl ChainRead {
         dedicated_info: None,
         handle_imports: false,
         device_mask: None,
+        allocate_flags: vk::MemoryAllocateFlags::empty(),
+        unread_sharing: false,
     };
 }
 

@@ -1,5 +1,6 @@
 //! Vulkan definitions newer than the `ash` release we build on (ash 0.38 = Vulkan 1.3.281).
-//! Values from the registry `vk.xml` 1.4.359 (`VK_EXT_external_memory_metal`, extension 603).
+//! Values from the registry `vk.xml` 1.4.359 (`VK_EXT_external_memory_metal`, extension 603;
+//! `VK_QCOM_tile_memory_heap`, extension 548).
 
 use ash::vk;
 use std::ffi::c_void;
@@ -27,6 +28,31 @@ pub const HANDLE_TYPE_MTLHEAP: vk::ExternalMemoryHandleTypeFlags =
 /// `VK_EXTERNAL_MEMORY_HANDLE_TYPE_OH_NATIVE_BUFFER_BIT_OHOS` (`VK_OHOS_external_memory`).
 pub const HANDLE_TYPE_OH_NATIVE_BUFFER: vk::ExternalMemoryHandleTypeFlags =
     vk::ExternalMemoryHandleTypeFlags::from_raw(1 << 15);
+/// `VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TILE_MEMORY_HEAP_FEATURES_QCOM` (`VK_QCOM_tile_memory_heap`,
+/// extension 548).
+pub const STRUCTURE_TYPE_PHYSICAL_DEVICE_TILE_MEMORY_HEAP_FEATURES_QCOM: vk::StructureType =
+    vk::StructureType::from_raw(1_000_547_000);
+/// `VK_MEMORY_HEAP_TILE_MEMORY_BIT_QCOM`
+pub const MEMORY_HEAP_TILE_MEMORY_QCOM: vk::MemoryHeapFlags = vk::MemoryHeapFlags::from_raw(1 << 3);
+
+/// `VkPhysicalDeviceTileMemoryHeapFeaturesQCOM`
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct PhysicalDeviceTileMemoryHeapFeaturesQCOM {
+    pub s_type: vk::StructureType,
+    pub p_next: *mut c_void,
+    pub tile_memory_heap: vk::Bool32,
+}
+
+/// `VK_STRUCTURE_TYPE_IMPORT_MEMORY_SCI_BUF_INFO_NV` (`VK_NV_external_memory_sci_buf`, 375).
+pub const STRUCTURE_TYPE_IMPORT_MEMORY_SCI_BUF_INFO_NV: vk::StructureType =
+    vk::StructureType::from_raw(1_000_374_000);
+/// `VK_STRUCTURE_TYPE_EXPORT_MEMORY_SCI_BUF_INFO_NV`
+pub const STRUCTURE_TYPE_EXPORT_MEMORY_SCI_BUF_INFO_NV: vk::StructureType =
+    vk::StructureType::from_raw(1_000_374_001);
+/// `VK_STRUCTURE_TYPE_IMPORT_NATIVE_BUFFER_INFO_OHOS` (`VK_OHOS_external_memory`, 453).
+pub const STRUCTURE_TYPE_IMPORT_NATIVE_BUFFER_INFO_OHOS: vk::StructureType =
+    vk::StructureType::from_raw(1_000_452_003);
 
 /// `VK_EXT_external_memory_metal`
 pub const EXT_EXTERNAL_MEMORY_METAL_NAME: &str = "VK_EXT_external_memory_metal";

@@ -118,6 +118,13 @@ const MEMORY_PROPERTY_BITS: &[(u32, &str)] = &[
     (8, "RDMA_CAPABLE_NV"),
 ];
 
+const MEMORY_ALLOCATE_BITS: &[(u32, &str)] = &[
+    (0, "DEVICE_MASK"),
+    (1, "DEVICE_ADDRESS"),
+    (2, "DEVICE_ADDRESS_CAPTURE_REPLAY"),
+    (3, "ZERO_INITIALIZE_EXT"),
+];
+
 const fn mask_of(table: &[(u32, &str)]) -> u32 {
     let mut mask = 0;
     let mut i = 0;
@@ -186,6 +193,11 @@ pub fn memory_features(value: vk::ExternalMemoryFeatureFlags) -> String {
 
 pub fn memory_properties(value: vk::MemoryPropertyFlags) -> String {
     flags(value.as_raw(), MEMORY_PROPERTY_BITS)
+}
+
+/// `VkMemoryAllocateFlags` by name (`DEVICE_ADDRESS|DEVICE_ADDRESS_CAPTURE_REPLAY`).
+pub fn memory_allocate_flags(value: vk::MemoryAllocateFlags) -> String {
+    flags(value.as_raw(), MEMORY_ALLOCATE_BITS)
 }
 
 /// `VkStructureType` by name for the structures the layer reads, else its number.

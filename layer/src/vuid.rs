@@ -296,6 +296,18 @@ pub const DEDICATED_IMAGE_02964: &str = "VUID-VkMemoryDedicatedAllocateInfo-imag
 pub const DEDICATED_BUFFER_02965: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-02965";
 pub const FREE_MEMORY_PARAM: &str = "VUID-vkFreeMemory-memory-parameter";
 pub const FREE_MEMORY_PARENT: &str = "VUID-vkFreeMemory-memory-parent";
+pub const ALLOC_FLAGS_03330: &str = "VUID-VkMemoryAllocateInfo-flags-03330";
+pub const ALLOC_FLAGS_03331: &str = "VUID-VkMemoryAllocateInfo-flags-03331";
+pub const ALLOC_TYPE_INDEX_01872: &str = "VUID-VkMemoryAllocateInfo-memoryTypeIndex-01872";
+pub const ALLOC_DEVICE_COHERENT_02790: &str = "VUID-vkAllocateMemory-deviceCoherentMemory-02790";
+pub const ALLOC_TILE_MEMORY_HEAP_10976: &str = "VUID-vkAllocateMemory-tileMemoryHeap-10976";
+pub const ALLOC_DEVICE_QUEUECOUNT: &str = "VUID-vkAllocateMemory-device-queuecount";
+pub const ALLOC_SIZE_07897: &str = "VUID-VkMemoryAllocateInfo-allocationSize-07897";
+pub const ALLOC_CAPTURE_ADDRESS_03329: &str =
+    "VUID-VkMemoryAllocateInfo-opaqueCaptureAddress-03329";
+pub const ALLOC_CAPTURE_ADDRESS_03333: &str =
+    "VUID-VkMemoryAllocateInfo-opaqueCaptureAddress-03333";
+pub const ALLOC_MAX_COUNT_04101: &str = "VUID-vkAllocateMemory-maxMemoryAllocationCount-04101";
 
 // The layer's own IDs.
 pub const EXTENSION_NOT_ENABLED: &str = "EXPORTCHECK-extension-not-enabled";
@@ -510,6 +522,16 @@ pub const ALL: &[&str] = &[
     DEDICATED_BUFFER_02965,
     FREE_MEMORY_PARAM,
     FREE_MEMORY_PARENT,
+    ALLOC_FLAGS_03330,
+    ALLOC_FLAGS_03331,
+    ALLOC_TYPE_INDEX_01872,
+    ALLOC_DEVICE_COHERENT_02790,
+    ALLOC_TILE_MEMORY_HEAP_10976,
+    ALLOC_DEVICE_QUEUECOUNT,
+    ALLOC_SIZE_07897,
+    ALLOC_CAPTURE_ADDRESS_03329,
+    ALLOC_CAPTURE_ADDRESS_03333,
+    ALLOC_MAX_COUNT_04101,
     EXTENSION_NOT_ENABLED,
     MEMORY_OF_OTHER_DEVICE,
     RDMA_TYPE_NOT_CAPABLE,

@@ -540,11 +540,23 @@ impl Instance {
         if !group.is_empty() {
             create = create.push_next(&mut members);
         }
+        self.device_from(physical_device, &create, extensions, rdma_feature)
+            .expect("vkCreateDevice")
+    }
+
+    /// A device made with the app's own `create` info (its features, queues, chain), on
+    /// `physical_device`; `extensions` and `rdma_feature` say what `create` enables.
+    pub fn device_from(
+        &self,
+        physical_device: vk::PhysicalDevice,
+        create: &vk::DeviceCreateInfo<'_>,
+        extensions: &[&CStr],
+        rdma_feature: bool,
+    ) -> Result<Device, vk::Result> {
         // Held until every function pointer is loaded (vkGetDeviceProcAddr): see loader_lock.
         let _loader = loader_lock();
         // SAFETY: valid create info on a live physical device.
-        let device = unsafe { self.instance.create_device(physical_device, &create, None) }
-            .expect("vkCreateDevice");
+        let device = unsafe { self.instance.create_device(physical_device, create, None) }?;
         let fd = ash::khr::external_memory_fd::Device::new(&self.instance, &device);
         let names = ash::ext::debug_utils::Device::new(&self.instance, &device);
         let gdpa = self.instance.fp_v1_0().get_device_proc_addr;
@@ -574,7 +586,7 @@ impl Instance {
                 }),
             )
         };
-        Device {
+        Ok(Device {
             device,
             fd,
             names,
@@ -586,7 +598,7 @@ impl Instance {
             android_hardware_buffer,
             extensions: extensions.iter().map(|&e| e.to_owned()).collect(),
             rdma_feature,
-        }
+        })
     }
 
     /// What the model of the rules (`tests/model`) needs to know of `device`: its extensions,
@@ -620,6 +632,9 @@ impl Instance {
                 .iter()
                 .map(|t| t.property_flags.as_raw())
                 .collect(),
+            // The test app's devices enable neither feature.
+            protected_memory: false,
+            device_coherent_memory: false,
         }
     }
 

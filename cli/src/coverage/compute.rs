@@ -455,10 +455,9 @@ pub(crate) mod tests {
         assert!(!r.in_registry && r.checked && !r.covered);
         assert_eq!(r.where_, Some(E2e::TestDriver));
 
-        // Out of the registry's scope but in the registry; negative yes, no positive
-        // vkAllocateMemory line.
+        // A key of the scope (vkAllocateMemory); negative yes, no positive vkAllocateMemory line.
         let r = find(&c.spec, "VUID-vkAllocateMemory-pMemory-parameter");
-        assert!(r.in_registry && r.registry_key.is_none());
+        assert!(r.in_registry && r.registry_key.as_deref() == Some("vkAllocateMemory"));
         assert_eq!((r.negative, r.positive), (Tested::Yes, Tested::No));
 
         assert_eq!(

@@ -47,6 +47,8 @@ pub const SCOPE: &[&str] = &[
     "VkMemoryZirconHandlePropertiesFUCHSIA",
     "vkGetAndroidHardwareBufferPropertiesANDROID",
     "VkMemoryDedicatedAllocateInfo",
+    "vkAllocateMemory",
+    "vkFreeMemory",
 ];
 
 /// The command whose positive tests cover a registry key's VUIDs: a command is its own; a
@@ -314,6 +316,10 @@ pub(crate) mod tests {
                 (
                     "VkExportMemoryAllocateInfo",
                     "VUID-VkExportMemoryAllocateInfo-handleTypes-09860"
+                ),
+                (
+                    "vkAllocateMemory",
+                    "VUID-vkAllocateMemory-pMemory-parameter"
                 ),
             ]
         );

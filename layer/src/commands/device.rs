@@ -10,7 +10,7 @@ use crate::state::fd_exports::FdExports;
 use crate::state::maps;
 use crate::state::queryable::{self, QueryNames};
 use crate::state::registry::{DEVICES, INSTANCES};
-use crate::state::{DeviceFacts, DeviceState, InstanceState};
+use crate::state::{DeviceFacts, DeviceState, InstanceState, MemoryTypeFacts};
 use ash::vk::{self, Handle};
 use std::sync::Arc;
 
@@ -64,7 +64,6 @@ pub unsafe extern "system" fn create_device(
                 // SAFETY: a live physical device and an output structure of ours.
                 unsafe { get(physical_device, &mut memory_properties) };
             }
-            let count = (memory_properties.memory_type_count as usize).min(vk::MAX_MEMORY_TYPES);
             // SAFETY: same create info as above.
             let read = unsafe { raw::read_device_create_info(info) };
             let fd_exports = instance.settings.check_fd_leaks.then(FdExports::new);
@@ -94,14 +93,16 @@ pub unsafe extern "system" fn create_device(
                     handle_types: read.extensions.handle_types(),
                     api_version: device_api_version(instance.api_version, properties.api_version),
                     rdma_feature: read.rdma_feature,
-                    memory_types: memory_properties.memory_types[..count]
-                        .iter()
-                        .map(|t| t.property_flags)
-                        .collect(),
-                    memory_type_heap_sizes: instance
+                    memory_types: instance
                         .next
                         .get_physical_device_memory_properties
-                        .map(|_| heap_sizes_by_type(&memory_properties)),
+                        .map(|_| memory_types_with_heaps(&memory_properties)),
+                    features: read.features,
+                    queue_create_info_count: read.queue_create_info_count,
+                    max_memory_allocation_count: instance
+                        .next
+                        .get_physical_device_properties
+                        .map(|_| properties.limits.max_memory_allocation_count),
                     host_pointer_alignment,
                 },
                 physical_device,
@@ -234,17 +235,22 @@ fn device_uuid_of(instance: &InstanceState, physical_device: vk::PhysicalDevice)
     ids.map(|(device, _)| device)
 }
 
-/// The size of each memory type's heap, by memory type index; `u64::MAX` (no size is judged) for a
-/// type whose heap index the driver reported out of range.
-fn heap_sizes_by_type(properties: &vk::PhysicalDeviceMemoryProperties) -> Vec<u64> {
+/// Each memory type with its heap's size and flags, by memory type index; a type whose heap
+/// index the driver reported out of range gets size `u64::MAX` (no size is judged) and no flags.
+fn memory_types_with_heaps(
+    properties: &vk::PhysicalDeviceMemoryProperties,
+) -> Vec<MemoryTypeFacts> {
     let types = (properties.memory_type_count as usize).min(vk::MAX_MEMORY_TYPES);
     let heaps = (properties.memory_heap_count as usize).min(vk::MAX_MEMORY_HEAPS);
     properties.memory_types[..types]
         .iter()
         .map(|t| {
-            properties.memory_heaps[..heaps]
-                .get(t.heap_index as usize)
-                .map_or(u64::MAX, |h| h.size)
+            let heap = properties.memory_heaps[..heaps].get(t.heap_index as usize);
+            MemoryTypeFacts {
+                flags: t.property_flags,
+                heap_size: heap.map_or(u64::MAX, |h| h.size),
+                heap_flags: heap.map(|h| h.flags).unwrap_or_default(),
+            }
         })
         .collect()
 }

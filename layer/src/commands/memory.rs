@@ -12,6 +12,7 @@ use crate::fault_injection;
 use crate::pipeline::policy::{decide, reject_unknown_device, Decision};
 use crate::raw::{self, AllocateInfoRead, ChainRead};
 use crate::rules::alloc;
+use crate::rules::alloc_count;
 use crate::rules::common::Broken;
 use crate::rules::import_handles;
 use crate::state::registry::{
@@ -46,13 +47,20 @@ pub unsafe extern "system" fn allocate_memory(
                 };
                 // SAFETY: the app's argument; NULL, sType and the chain are checked while reading.
                 let mut info = unsafe { raw::read_allocate_info(p_allocate_info) };
-                if let AllocateInfoRead::Valid(_, chain) = &mut info {
+                if let AllocateInfoRead::Valid(facts, chain) = &mut info {
                     ask_whether_import_fd_is_open(chain);
+                    if facts.size == 0 {
+                        // SAFETY: the app's argument, which `read_allocate_info` has just read as
+                        // valid.
+                        chain.unread_sharing = unsafe { raw::has_unread_sharing(p_allocate_info) };
+                    }
                 }
                 // The common call has nothing to report: it skips the full check.
-                let broken = alloc::evaluate_allocate(&state.facts, &info, p_memory.is_null());
+                let live = state.memories.live();
+                let broken = alloc::evaluate_allocate(&state.facts, &info, p_memory.is_null())
+                    .and(alloc_count::evaluate(&state.facts, live));
                 if (!broken.is_empty() || fault_injection::injecting_panics())
-                    && validate_allocate(state, &info, broken) == Decision::Skip
+                    && validate_allocate(state, &info, broken, live) == Decision::Skip
                 {
                     return Decision::SKIPPED_RESULT;
                 }
@@ -172,9 +180,16 @@ fn ask_whether_import_fd_is_open(chain: &mut ChainRead) {
 
 /// The full check of a `vkAllocateMemory` call, its findings reported: whether it goes down.
 #[inline(never)]
-fn validate_allocate(state: &DeviceState, info: &AllocateInfoRead, broken: Broken) -> Decision {
+fn validate_allocate(
+    state: &DeviceState,
+    info: &AllocateInfoRead,
+    broken: Broken,
+    live: u64,
+) -> Decision {
     let outcome = boundary::contain(ALLOCATE, || {
-        alloc::describe_allocate(&state.facts, info, broken)
+        let mut outcome = alloc::describe_allocate(&state.facts, info, broken);
+        alloc_count::describe(&state.facts, live, broken, &mut outcome);
+        outcome
     });
     match decide(state, ALLOCATE, &outcome) {
         _ if alloc::blocks(broken) => Decision::Skip,

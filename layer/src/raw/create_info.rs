@@ -4,7 +4,7 @@ use super::{c_string_array, read_node, read_struct, walk_chain, StructArg};
 use crate::args::{
     AllocateInfoRead, ChainRead, FdImport, HandleImports, HostPointerChain, Win32Import,
 };
-use crate::state::{AllocationFacts, EnabledExtensions, Messenger};
+use crate::state::{AllocationFacts, EnabledExtensions, EnabledFeatures, Messenger};
 use crate::vk_ext;
 use ash::vk::{self, Handle};
 use std::ffi::c_void;
@@ -45,6 +45,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
     let mut dedicated_info = None;
     let mut handle_imports = false;
     let mut device_mask = None;
+    let mut allocate_flags = vk::MemoryAllocateFlags::empty();
     // SAFETY: each node is read as the structure its sType names.
     let end = unsafe {
         walk_chain(info.p_next, |s_type, node| {
@@ -138,6 +139,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                 }
                 vk::StructureType::MEMORY_ALLOCATE_FLAGS_INFO => {
                     let f: vk::MemoryAllocateFlagsInfo = read_node(node);
+                    allocate_flags = f.flags;
                     device_mask = f
                         .flags
                         .contains(vk::MemoryAllocateFlags::DEVICE_MASK)
@@ -170,6 +172,8 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
         dedicated_info,
         handle_imports,
         device_mask,
+        allocate_flags,
+        unread_sharing: false,
     };
     AllocateInfoRead::Valid(facts, chain)
 }
@@ -224,6 +228,34 @@ pub unsafe fn read_handle_imports(p: *const vk::MemoryAllocateInfo<'_>) -> Handl
     handles
 }
 
+/// Whether a `VkMemoryAllocateInfo` chain has an import or export structure the layer does not
+/// read (NvSciBuf, a QNX screen buffer, an OHOS native buffer, a Fuchsia buffer collection, a
+/// Metal buffer of `VK_EXT_metal_objects`): a second walk, asked only of a zero-size allocation
+/// (`ChainRead::unread_sharing`, for `VUID-VkMemoryAllocateInfo-allocationSize-07897`).
+///
+/// # Safety
+/// `p` points to a `VkMemoryAllocateInfo` that [`read_allocate_info`] read as valid, whose chain
+/// is readable.
+pub unsafe fn has_unread_sharing(p: *const vk::MemoryAllocateInfo<'_>) -> bool {
+    let mut found = false;
+    // SAFETY: the caller's contract; only sTypes are read.
+    unsafe {
+        let head = (*p).p_next;
+        walk_chain(head, |s_type, _| {
+            found |= matches!(
+                s_type,
+                vk::StructureType::IMPORT_MEMORY_BUFFER_COLLECTION_FUCHSIA
+                    | vk::StructureType::IMPORT_METAL_BUFFER_INFO_EXT
+                    | vk::StructureType::IMPORT_SCREEN_BUFFER_INFO_QNX
+                    | vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_SCI_BUF_INFO_NV
+                    | vk_ext::STRUCTURE_TYPE_EXPORT_MEMORY_SCI_BUF_INFO_NV
+                    | vk_ext::STRUCTURE_TYPE_IMPORT_NATIVE_BUFFER_INFO_OHOS
+            );
+        });
+    }
+    found
+}
+
 /// 1 when an import structure of `handle_type` defines an import operation (not 0), else 0.
 fn defines_import(handle_type: vk::ExternalMemoryHandleTypeFlags) -> u32 {
     u32::from(!handle_type.is_empty())
@@ -245,6 +277,8 @@ pub struct DeviceCreateRead {
     pub rdma_feature: bool,
     /// The physical devices of a chained `VkDeviceGroupDeviceCreateInfo`.
     pub group: DeviceGroupRead,
+    pub features: EnabledFeatures,
+    pub queue_create_info_count: u32,
 }
 
 /// A chained `VkDeviceGroupDeviceCreateInfo`, as far as the layer reads it.
@@ -261,8 +295,9 @@ pub enum DeviceGroupRead {
     Unreadable,
 }
 
-/// Reads the enabled extensions and the externalMemoryRDMA feature (chained directly, or next to
-/// a `VkPhysicalDeviceFeatures2`: both sit in the same pNext chain).
+/// Reads the enabled extensions, the queue create info count, the externalMemoryRDMA feature and
+/// the features of [`EnabledFeatures`] (each chained directly, or next to a
+/// `VkPhysicalDeviceFeatures2`: both sit in the same pNext chain).
 ///
 /// # Safety
 /// `info` came from the loader's `vkCreateDevice` call; its arrays and chain are readable.
@@ -278,18 +313,50 @@ pub unsafe fn read_device_create_info(info: &vk::DeviceCreateInfo<'_>) -> Device
     for name in names {
         read.extensions.enable(&name);
     }
+    read.queue_create_info_count = info.queue_create_info_count;
+    let features = &mut read.features;
+    let on = |b: vk::Bool32| b == vk::TRUE;
     // SAFETY: each node is read as the structure its sType names; a device group's array is the
     // app's, `physicalDeviceCount` handles or NULL (the structure's contract).
     unsafe {
-        walk_chain(info.p_next, |s_type, node| {
-            if s_type == vk::StructureType::PHYSICAL_DEVICE_EXTERNAL_MEMORY_RDMA_FEATURES_NV {
+        walk_chain(info.p_next, |s_type, node| match s_type {
+            vk::StructureType::PHYSICAL_DEVICE_EXTERNAL_MEMORY_RDMA_FEATURES_NV => {
                 let f: vk::PhysicalDeviceExternalMemoryRDMAFeaturesNV = read_node(node);
-                read.rdma_feature |= f.external_memory_rdma == vk::TRUE;
+                read.rdma_feature |= on(f.external_memory_rdma);
             }
-            if s_type == vk::StructureType::DEVICE_GROUP_DEVICE_CREATE_INFO {
+            vk::StructureType::DEVICE_GROUP_DEVICE_CREATE_INFO => {
                 let g: vk::DeviceGroupDeviceCreateInfo = read_node(node);
                 read.group = read_group(&g);
             }
+            vk::StructureType::PHYSICAL_DEVICE_VULKAN_1_1_FEATURES => {
+                let f: vk::PhysicalDeviceVulkan11Features = read_node(node);
+                features.protected_memory |= on(f.protected_memory);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES => {
+                let f: vk::PhysicalDeviceProtectedMemoryFeatures = read_node(node);
+                features.protected_memory |= on(f.protected_memory);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_VULKAN_1_2_FEATURES => {
+                let f: vk::PhysicalDeviceVulkan12Features = read_node(node);
+                features.buffer_device_address |= on(f.buffer_device_address);
+                features.buffer_device_address_capture_replay |=
+                    on(f.buffer_device_address_capture_replay);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES => {
+                let f: vk::PhysicalDeviceBufferDeviceAddressFeatures = read_node(node);
+                features.buffer_device_address |= on(f.buffer_device_address);
+                features.buffer_device_address_capture_replay |=
+                    on(f.buffer_device_address_capture_replay);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_COHERENT_MEMORY_FEATURES_AMD => {
+                let f: vk::PhysicalDeviceCoherentMemoryFeaturesAMD = read_node(node);
+                features.device_coherent_memory |= on(f.device_coherent_memory);
+            }
+            vk_ext::STRUCTURE_TYPE_PHYSICAL_DEVICE_TILE_MEMORY_HEAP_FEATURES_QCOM => {
+                let f: vk_ext::PhysicalDeviceTileMemoryHeapFeaturesQCOM = read_node(node);
+                features.tile_memory_heap |= on(f.tile_memory_heap);
+            }
+            _ => {}
         });
     }
     read
@@ -578,6 +645,29 @@ mod tests {
             AllocateInfoRead::Valid(_, chain) => chain.host,
             _ => panic!("a valid VkMemoryAllocateInfo"),
         }
+    }
+
+    #[test]
+    fn sharing_structures_the_layer_does_not_read_are_found_by_a_second_walk() {
+        // An export structure, then a structure of `s_type`.
+        let found = |s_type| {
+            let screen = vk::ImportScreenBufferInfoQNX {
+                s_type,
+                ..Default::default()
+            };
+            let export = vk::ExportMemoryAllocateInfo {
+                p_next: &screen as *const _ as *const c_void,
+                ..Default::default()
+            };
+            let info = vk::MemoryAllocateInfo {
+                p_next: &export as *const _ as *const c_void,
+                ..Default::default()
+            };
+            // SAFETY: a valid chain of live structures.
+            unsafe { has_unread_sharing(&info) }
+        };
+        assert!(found(vk::StructureType::IMPORT_SCREEN_BUFFER_INFO_QNX));
+        assert!(!found(vk::StructureType::MEMORY_PRIORITY_ALLOCATE_INFO_EXT));
     }
 
     #[test]

@@ -1,7 +1,10 @@
 //! `vkAllocateMemory` and `vkFreeMemory`: the rules the memory map depends on.
 
+use super::alloc_capture_address;
+use super::alloc_features;
 use super::alloc_limits;
 use super::android_export_size;
+use super::alloc_zero_size;
 use super::common::{describe_allocation, describe_dead_memory, Broken};
 use super::export_win32;
 use super::import_fd;
@@ -129,6 +132,9 @@ pub fn evaluate_allocate(
         .and(Broken(import_fd::evaluate(device, chain).0 << IMPORTS))
         .and(alloc_limits::evaluate(device, facts))
         .and(android_export_size::evaluate(facts, chain))
+        .and(alloc_features::evaluate(device, facts, chain))
+        .and(alloc_capture_address::evaluate(chain))
+        .and(alloc_zero_size::evaluate(facts, chain))
 }
 
 /// Every finding of `vkAllocateMemory` (what the pipeline does, in one step: for the unit tests
@@ -188,6 +194,9 @@ pub fn describe_allocate(device: &DeviceFacts, info: &AllocateInfoRead, broken: 
     export_win32::describe(device, facts, broken, &finding, &mut outcome);
     alloc_limits::describe(device, facts, broken, &finding, &mut outcome);
     android_export_size::describe(facts, chain, broken, &finding, &mut outcome);
+    alloc_features::describe(device, facts, chain, broken, &finding, &mut outcome);
+    alloc_capture_address::describe(chain, broken, &finding, &mut outcome);
+    alloc_zero_size::describe(broken, &finding, &mut outcome);
     if let AllocateInfoRead::Valid(_, chain) = info {
         let imports = Broken(broken.0 >> IMPORTS & ((1 << import_fd::RULES) - 1));
         if !imports.is_empty() {
@@ -384,8 +393,22 @@ mod tests {
             super::super::export_win32::BITS.0,
             super::super::alloc_limits::BITS.0,
             super::super::android_export_size::BITS.0,
+            super::super::alloc_features::BITS.0,
+            super::super::alloc_capture_address::BITS.0,
+            super::super::alloc_zero_size::BITS.0,
+            super::super::alloc_count::BITS.0,
             ((1u64 << super::super::import_fd::RULES) - 1) << super::IMPORTS,
         ];
+        // The feature, capture-address, zero-size and count rules use bits 32..=47 only.
+        let ours = 0xffffu64 << 32;
+        for bits in [
+            super::super::alloc_features::BITS.0,
+            super::super::alloc_capture_address::BITS.0,
+            super::super::alloc_zero_size::BITS.0,
+            super::super::alloc_count::BITS.0,
+        ] {
+            assert_eq!(bits & !ours, 0, "{bits:#066b} is outside bits 32..=47");
+        }
         for (i, a) in files.iter().enumerate() {
             for b in &files[i + 1..] {
                 assert_eq!(a & b, 0, "{a:#066b} and {b:#066b} overlap");

@@ -20,13 +20,13 @@ pub const BITS: Broken = Broken(NO_SUCH_TYPE.0 | LARGER_THAN_HEAP.0);
 /// The rules of the memory type and size the allocation breaks.
 #[inline(always)]
 pub fn evaluate(device: &DeviceFacts, facts: &AllocationFacts) -> Broken {
-    let Some(heaps) = &device.memory_type_heap_sizes else {
+    let Some(types) = &device.memory_types else {
         return Broken::NONE;
     };
-    let heap = heaps.get(facts.memory_type_index as usize);
-    Broken::NONE.with(NO_SUCH_TYPE, heap.is_none()).with(
+    let memory_type = types.get(facts.memory_type_index as usize);
+    Broken::NONE.with(NO_SUCH_TYPE, memory_type.is_none()).with(
         LARGER_THAN_HEAP,
-        heap.is_some_and(|&size| facts.size > size),
+        memory_type.is_some_and(|t| facts.size > t.heap_size),
     )
 }
 
@@ -39,7 +39,7 @@ pub fn describe(
     finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
     outcome: &mut Outcome,
 ) {
-    let Some(heaps) = &device.memory_type_heap_sizes else {
+    let Some(types) = &device.memory_types else {
         return;
     };
     let index = facts.memory_type_index;
@@ -52,12 +52,15 @@ pub fn describe(
                  device has {} memory type(s) (VkPhysicalDeviceMemoryProperties::memoryTypeCount \
                  as vkGetPhysicalDeviceMemoryProperties returns it); it must be less. The call \
                  was not passed to the driver, which would index its memory types with it.",
-                heaps.len()
+                types.len()
             ),
         ));
     }
     if broken.has(LARGER_THAN_HEAP) {
-        let heap = heaps.get(index as usize).copied().unwrap_or_default();
+        let heap = types
+            .get(index as usize)
+            .map(|t| t.heap_size)
+            .unwrap_or_default();
         outcome.push(finding(
             vuid::ALLOC_SIZE_01713,
             "pAllocateInfo->allocationSize",
@@ -98,7 +101,7 @@ mod tests {
     #[test]
     fn an_existing_type_within_its_heap_is_silent() {
         let device = fd_device();
-        let heap = device.memory_type_heap_sizes.clone().unwrap()[1];
+        let heap = device.memory_types.clone().unwrap()[1].heap_size;
         assert!(ids(&device, 1, heap).is_empty());
         assert!(ids(&device, 0, 1).is_empty());
     }
@@ -106,7 +109,7 @@ mod tests {
     #[test]
     fn a_type_past_the_count_is_01714_alone_and_blocks() {
         let device = fd_device();
-        let count = device.memory_type_heap_sizes.as_ref().unwrap().len() as u32;
+        let count = device.memory_types.as_ref().unwrap().len() as u32;
         assert_eq!(ids(&device, count, 1), [vuid::ALLOC_TYPE_INDEX_01714]);
         assert_eq!(
             ids(&device, u32::MAX, u64::MAX),
@@ -122,14 +125,14 @@ mod tests {
     #[test]
     fn a_size_past_the_heap_is_01713() {
         let device = fd_device();
-        let heap = device.memory_type_heap_sizes.clone().unwrap()[1];
+        let heap = device.memory_types.clone().unwrap()[1].heap_size;
         assert_eq!(ids(&device, 1, heap + 1), [vuid::ALLOC_SIZE_01713]);
     }
 
     #[test]
     fn nothing_is_judged_without_the_memory_properties() {
         let device = DeviceFacts {
-            memory_type_heap_sizes: None,
+            memory_types: None,
             ..fd_device()
         };
         assert!(ids(&device, 99, u64::MAX).is_empty());

@@ -2,7 +2,10 @@
 
 use super::export::{ExportCall, InfoFields};
 use crate::args::StructArg;
-use crate::state::{AllocationFacts, DeviceFacts, EnabledExtensions, MemoryLookup, MemoryRecord};
+use crate::state::{
+    AllocationFacts, DeviceFacts, EnabledExtensions, EnabledFeatures, MemoryLookup, MemoryRecord,
+    MemoryTypeFacts,
+};
 use ash::vk;
 
 pub const DEVICE: u64 = 0xd000;
@@ -45,11 +48,22 @@ pub fn fd_device() -> DeviceFacts {
         handle_types: extensions.handle_types(),
         api_version: vk::API_VERSION_1_1,
         rdma_feature: true,
-        memory_types: vec![
-            vk::MemoryPropertyFlags::DEVICE_LOCAL,
-            vk::MemoryPropertyFlags::DEVICE_LOCAL | vk::MemoryPropertyFlags::RDMA_CAPABLE_NV,
-        ],
-        memory_type_heap_sizes: Some(vec![1 << 30, 1 << 34]),
+        memory_types: Some(vec![
+            MemoryTypeFacts {
+                flags: vk::MemoryPropertyFlags::DEVICE_LOCAL,
+                heap_size: 1 << 30,
+                heap_flags: vk::MemoryHeapFlags::DEVICE_LOCAL,
+            },
+            MemoryTypeFacts {
+                flags: vk::MemoryPropertyFlags::DEVICE_LOCAL
+                    | vk::MemoryPropertyFlags::RDMA_CAPABLE_NV,
+                heap_size: 1 << 34,
+                heap_flags: vk::MemoryHeapFlags::DEVICE_LOCAL,
+            },
+        ]),
+        features: EnabledFeatures::default(),
+        queue_create_info_count: 1,
+        max_memory_allocation_count: Some(4096),
         host_pointer_alignment: Some(HOST_POINTER_ALIGNMENT),
     }
 }

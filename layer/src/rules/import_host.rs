@@ -185,11 +185,18 @@ mod tests {
             import: host.import().map(|(t, _)| t),
             ..not_exported()
         };
+        // As the reader counts it; a capture address always with the flag it needs (03329) and
+        // the flag with its feature (03330).
+        let import_operations = u32::from(host.import().is_some_and(|(t, _)| !t.is_empty()));
         let chain = ChainRead {
             host,
+            import_operations,
+            allocate_flags: vk::MemoryAllocateFlags::DEVICE_ADDRESS_CAPTURE_REPLAY,
             ..ChainRead::COMPLETE
         };
-        let outcome = check_allocate(device, &AllocateInfoRead::Valid(facts, chain), false);
+        let mut device = device.clone();
+        device.features.buffer_device_address_capture_replay = true;
+        let outcome = check_allocate(&device, &AllocateInfoRead::Valid(facts, chain), false);
         assert!(!outcome.blocked);
         outcome.ids()
     }
@@ -255,8 +262,17 @@ mod tests {
             [
                 vuid::ALLOC_PNEXT_02806,
                 vuid::ALLOC_PNEXT_02805,
-                vuid::ALLOC_PNEXT_03332
+                vuid::ALLOC_PNEXT_03332,
+                // The import operation's own capture-address rule, another rule: reported too.
+                vuid::ALLOC_CAPTURE_ADDRESS_03333
             ]
+        );
+        // A host-pointer structure with handleType 0 imports nothing: 03332 alone.
+        let mut empty = import(vk::ExternalMemoryHandleTypeFlags::empty(), A);
+        empty.capture_address = true;
+        assert_eq!(
+            ids(&fd_device(), A, empty),
+            [vuid::IMPORT_HOST_HANDLE_TYPE_PARAM, vuid::ALLOC_PNEXT_03332]
         );
         // Without a host-pointer import, a dedicated structure is not these rules' business;
         // the capture-address rule holds for any VkImportMemoryHostPointerInfoEXT.
@@ -265,7 +281,11 @@ mod tests {
         other.capture_address = true;
         assert_eq!(
             ids(&fd_device(), A, other),
-            [vuid::IMPORT_HOST_HANDLE_TYPE_01748, vuid::ALLOC_PNEXT_03332]
+            [
+                vuid::IMPORT_HOST_HANDLE_TYPE_01748,
+                vuid::ALLOC_PNEXT_03332,
+                vuid::ALLOC_CAPTURE_ADDRESS_03333
+            ]
         );
         let mut none = HostPointerChain::NONE;
         none.dedicated_khr = true;

@@ -3,8 +3,12 @@
 //! findings of those (cold). None reports, locks or calls down.
 
 pub mod alloc;
+pub mod alloc_capture_address;
+pub mod alloc_count;
+pub mod alloc_features;
 pub mod alloc_limits;
 pub mod android_export_size;
+pub mod alloc_zero_size;
 pub mod android_hardware_buffer;
 pub mod android_hardware_buffer_properties;
 pub mod common;

@@ -100,12 +100,17 @@ pub struct DeviceFacts {
     pub api_version: u32,
     /// `VkPhysicalDeviceExternalMemoryRDMAFeaturesNV::externalMemoryRDMA` was enabled.
     pub rdma_feature: bool,
-    /// Property flags of each memory type of the physical device.
-    pub memory_types: Vec<vk::MemoryPropertyFlags>,
-    /// The size of each memory type's heap, by memory type index, when the layer could ask
-    /// `vkGetPhysicalDeviceMemoryProperties` (`None`: memory type indices and sizes are not
-    /// judged).
-    pub memory_type_heap_sizes: Option<Vec<u64>>,
+    /// Each memory type of the physical device with its heap, by memory type index, when the
+    /// layer could ask `vkGetPhysicalDeviceMemoryProperties` (`None`: nothing about memory types
+    /// is judged).
+    pub memory_types: Option<Vec<MemoryTypeFacts>>,
+    /// The features the memory rules depend on, as enabled at `vkCreateDevice`.
+    pub features: EnabledFeatures,
+    /// `VkDeviceCreateInfo::queueCreateInfoCount`.
+    pub queue_create_info_count: u32,
+    /// `VkPhysicalDeviceLimits::maxMemoryAllocationCount`, when the layer could ask
+    /// `vkGetPhysicalDeviceProperties` (`None`: the count is not judged).
+    pub max_memory_allocation_count: Option<u32>,
     /// `VkPhysicalDeviceExternalMemoryHostPropertiesEXT::minImportedHostPointerAlignment`, asked
     /// at `vkCreateDevice` when the device enabled `VK_EXT_external_memory_host` and the layer
     /// could ask validly; `None` otherwise (then no alignment is judged).
@@ -113,13 +118,49 @@ pub struct DeviceFacts {
 }
 
 impl DeviceFacts {
-    /// Property flags of a memory type index, empty when out of range.
-    pub fn type_flags(&self, index: u32) -> vk::MemoryPropertyFlags {
-        self.memory_types
-            .get(index as usize)
-            .copied()
-            .unwrap_or_default()
+    /// The memory type of an index, when the layer knows the memory types and it is in range.
+    #[inline(always)]
+    pub fn memory_type(&self, index: u32) -> Option<&MemoryTypeFacts> {
+        self.memory_types.as_deref()?.get(index as usize)
     }
+
+    /// Property flags of a memory type index, empty when out of range or unknown.
+    pub fn type_flags(&self, index: u32) -> vk::MemoryPropertyFlags {
+        self.memory_type(index).map(|t| t.flags).unwrap_or_default()
+    }
+}
+
+/// One memory type of the physical device, with what its heap says
+/// (`VkPhysicalDeviceMemoryProperties` as the driver returned it to the layer).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MemoryTypeFacts {
+    /// `VkMemoryType::propertyFlags`.
+    pub flags: vk::MemoryPropertyFlags,
+    /// `VkMemoryHeap::size` of its heap; `u64::MAX` (no size is judged) when the driver reported
+    /// a heap index out of range.
+    pub heap_size: u64,
+    /// `VkMemoryHeap::flags` of its heap (empty when the heap index is out of range).
+    pub heap_flags: vk::MemoryHeapFlags,
+}
+
+/// The device features the memory rules depend on, each `true` when a structure of the
+/// `VkDeviceCreateInfo` chain enabled it (any of the structures that carry it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EnabledFeatures {
+    /// `bufferDeviceAddress` (`VkPhysicalDeviceVulkan12Features`,
+    /// `VkPhysicalDeviceBufferDeviceAddressFeatures`; not the EXT structure's feature of the same
+    /// member name, which is another feature, `bufferDeviceAddressEXT`, as the Khronos layer
+    /// counts it).
+    pub buffer_device_address: bool,
+    /// `bufferDeviceAddressCaptureReplay` (the same structures).
+    pub buffer_device_address_capture_replay: bool,
+    /// `protectedMemory` (`VkPhysicalDeviceVulkan11Features`,
+    /// `VkPhysicalDeviceProtectedMemoryFeatures`).
+    pub protected_memory: bool,
+    /// `VkPhysicalDeviceCoherentMemoryFeaturesAMD::deviceCoherentMemory`.
+    pub device_coherent_memory: bool,
+    /// `VkPhysicalDeviceTileMemoryHeapFeaturesQCOM::tileMemoryHeap`.
+    pub tile_memory_heap: bool,
 }
 
 /// The physical-device queries the layer may call about this device's resources: the names valid

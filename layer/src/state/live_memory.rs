@@ -31,6 +31,9 @@ pub struct LiveMemories {
     removals: Box<[AtomicU64; MEMORY_SHARDS * SPACING]>,
     /// Names this table in the memos, unique in the process.
     id: u64,
+    /// How many allocations are in the map (`VUID-vkAllocateMemory-maxMemoryAllocationCount-04101`
+    /// reads it before each allocation): one counter, counted as the map changes.
+    live: AtomicU64,
 }
 
 impl Default for LiveMemories {
@@ -40,6 +43,7 @@ impl Default for LiveMemories {
             map: handle_map(MEMORY_SHARDS),
             removals: Box::new(std::array::from_fn(|_| AtomicU64::new(0))),
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            live: AtomicU64::new(0),
         }
     }
 }
@@ -78,15 +82,30 @@ impl LiveMemories {
     /// Records a new allocation (the thread's memo learns it at its first lookup).
     #[inline]
     pub fn insert(&self, memory: u64, allocation: PackedAllocation) {
-        self.map.insert(memory, allocation);
+        // A handle already in the map (a driver that returned a live handle again) replaces
+        // its record: still one allocation.
+        if self.map.insert(memory, allocation).is_none() {
+            self.live.fetch_add(1, Ordering::Relaxed);
+        }
     }
 
     /// Takes `memory` out of the table (it is being freed): what it was allocated with.
     #[inline]
     pub fn remove(&self, memory: u64) -> Option<PackedAllocation> {
         let (_, allocation) = self.map.remove(&memory)?;
+        self.live.fetch_sub(1, Ordering::Relaxed);
         self.removals_of(memory).fetch_add(1, Ordering::Release);
         Some(allocation)
+    }
+
+    /// How many allocations are live, from the counter: one load. Never more than the map
+    /// holds once every insertion and removal that happened before the call has returned
+    /// (each counts after its map operation).
+    /// A removal that overtook its insertion's count (a free racing the allocation that made
+    /// the handle, on another thread) leaves the counter below zero for a moment: read as 0.
+    #[inline(always)]
+    pub fn live(&self) -> u64 {
+        (self.live.load(Ordering::Relaxed) as i64).max(0) as u64
     }
 
     pub fn contains(&self, memory: u64) -> bool {
@@ -101,6 +120,7 @@ impl LiveMemories {
     /// Forgets every allocation (the device is destroyed).
     pub fn clear(&self) {
         self.map.clear();
+        self.live.store(0, Ordering::Relaxed);
         for removals in self.removals.iter().step_by(SPACING) {
             removals.fetch_add(1, Ordering::Release);
         }

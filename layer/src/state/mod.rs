@@ -27,7 +27,7 @@ pub mod registry;
 pub mod resources;
 pub mod this_thread;
 
-pub use device::{DeviceFacts, DeviceState, EnabledExtensions};
+pub use device::{DeviceFacts, DeviceState, EnabledExtensions, EnabledFeatures, MemoryTypeFacts};
 pub use freed::{FreedMemory, RecentlyFreed};
 pub use instance::{InstanceState, Messenger};
 pub use lookup::MemoryLookup;

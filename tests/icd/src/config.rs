@@ -97,12 +97,29 @@ pub enum MemoryBacking {
 pub struct Features {
     /// `VkPhysicalDeviceExternalMemoryRDMAFeaturesNV::externalMemoryRDMA`
     pub external_memory_rdma: bool,
+    /// `bufferDeviceAddress` (`VkPhysicalDeviceVulkan12Features`,
+    /// `VkPhysicalDeviceBufferDeviceAddressFeatures`)
+    pub buffer_device_address: bool,
+    /// `bufferDeviceAddressCaptureReplay` (the same structures)
+    pub buffer_device_address_capture_replay: bool,
+    /// `protectedMemory` (`VkPhysicalDeviceVulkan11Features`,
+    /// `VkPhysicalDeviceProtectedMemoryFeatures`)
+    pub protected_memory: bool,
+    /// `VkPhysicalDeviceCoherentMemoryFeaturesAMD::deviceCoherentMemory`
+    pub device_coherent_memory: bool,
+    /// `VkPhysicalDeviceTileMemoryHeapFeaturesQCOM::tileMemoryHeap`
+    pub tile_memory_heap: bool,
 }
 
 impl Default for Features {
     fn default() -> Self {
         Features {
             external_memory_rdma: true,
+            buffer_device_address: false,
+            buffer_device_address_capture_replay: false,
+            protected_memory: false,
+            device_coherent_memory: false,
+            tile_memory_heap: false,
         }
     }
 }
@@ -350,7 +367,11 @@ const MEMORY_PROPERTY: FlagNames = FlagNames {
 const MEMORY_HEAP: FlagNames = FlagNames {
     what: "memory heap flag",
     prefix: "VK_MEMORY_HEAP_",
-    names: &[("DEVICE_LOCAL", 0x1), ("MULTI_INSTANCE", 0x2)],
+    names: &[
+        ("DEVICE_LOCAL", 0x1),
+        ("MULTI_INSTANCE", 0x2),
+        ("TILE_MEMORY_QCOM", 0x8),
+    ],
 };
 
 const EXTERNAL_MEMORY_FEATURE: FlagNames = FlagNames {
@@ -388,7 +409,9 @@ const HANDLE_TYPE: FlagNames = FlagNames {
     ],
 };
 
-const VENDOR_SUFFIXES: [&str; 6] = ["_EXT", "_NV", "_AMD", "_ANDROID", "_FUCHSIA", "_QNX"];
+const VENDOR_SUFFIXES: [&str; 7] = [
+    "_EXT", "_NV", "_AMD", "_ANDROID", "_FUCHSIA", "_QNX", "_QCOM",
+];
 
 fn strip_vendor(name: &str) -> &str {
     VENDOR_SUFFIXES
@@ -715,6 +738,25 @@ mod tests {
         assert_eq!(c.external_memory[&1].buffers.features, 4);
         // Entries not named keep their defaults.
         assert_eq!(c.external_memory[&0x1000].buffers.features, 2);
+    }
+
+    #[test]
+    fn memory_features_and_the_tile_memory_heap_flag() {
+        let c = Config::from_json(
+            r#"{"features": {"protected_memory": true, "tile_memory_heap": true},
+                "memory_heaps": [{"size": 4096, "flags": ["TILE_MEMORY_QCOM"]},
+                                 {"size": 4096, "flags": "VK_MEMORY_HEAP_TILE_MEMORY_BIT_QCOM"}],
+                "memory_types": [{"flags": [], "heap": 0}]}"#,
+        )
+        .unwrap();
+        assert!(c.features.protected_memory && c.features.tile_memory_heap);
+        assert!(
+            c.features.external_memory_rdma,
+            "the others keep their defaults"
+        );
+        assert!(!c.features.buffer_device_address && !c.features.device_coherent_memory);
+        assert_eq!(c.memory_heaps[0].flags, 0x8);
+        assert_eq!(c.memory_heaps[1].flags, 0x8);
     }
 
     #[test]

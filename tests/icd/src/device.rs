@@ -6,7 +6,7 @@ use std::ffi::c_char;
 use std::sync::{Arc, Mutex};
 
 use crate::buffer::Buffer;
-use crate::config::Config;
+use crate::config::{Config, Features};
 use crate::ffi::{self, entry, key};
 use crate::image::Image;
 use crate::memory::Allocation;
@@ -64,6 +64,73 @@ fn any_core_feature(f: &vk::PhysicalDeviceFeatures) -> bool {
     words.iter().any(|&w| w != 0)
 }
 
+/// `VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TILE_MEMORY_HEAP_FEATURES_QCOM` (`VK_QCOM_tile_memory_heap`,
+/// extension 548; newer than `ash`).
+pub(crate) const STRUCTURE_TYPE_TILE_MEMORY_HEAP_FEATURES_QCOM: vk::StructureType =
+    vk::StructureType::from_raw(1_000_547_000);
+
+/// `VkPhysicalDeviceTileMemoryHeapFeaturesQCOM`
+#[repr(C)]
+pub(crate) struct TileMemoryHeapFeaturesQCOM {
+    pub s_type: vk::StructureType,
+    pub p_next: *mut std::ffi::c_void,
+    pub tile_memory_heap: vk::Bool32,
+}
+
+/// Whether every memory feature the chain enables (buffer device address and its capture replay,
+/// protected memory, device-coherent memory, tile memory heaps) is one the configuration reports.
+///
+/// # Safety
+/// `p_next` heads a valid `VkDeviceCreateInfo` chain.
+unsafe fn memory_features_supported(p_next: *const std::ffi::c_void, supported: &Features) -> bool {
+    let mut ok = true;
+    let mut need = |enabled: vk::Bool32, have: bool| ok &= enabled == vk::FALSE || have;
+    let mut node = p_next.cast::<vk::BaseInStructure<'_>>();
+    // SAFETY: a valid chain; each node is read as the structure its sType names.
+    unsafe {
+        while let Some(n) = node.as_ref() {
+            let p = node.cast::<std::ffi::c_void>();
+            match n.s_type {
+                vk::StructureType::PHYSICAL_DEVICE_VULKAN_1_1_FEATURES => {
+                    let f = &*p.cast::<vk::PhysicalDeviceVulkan11Features<'_>>();
+                    need(f.protected_memory, supported.protected_memory);
+                }
+                vk::StructureType::PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES => {
+                    let f = &*p.cast::<vk::PhysicalDeviceProtectedMemoryFeatures<'_>>();
+                    need(f.protected_memory, supported.protected_memory);
+                }
+                vk::StructureType::PHYSICAL_DEVICE_VULKAN_1_2_FEATURES => {
+                    let f = &*p.cast::<vk::PhysicalDeviceVulkan12Features<'_>>();
+                    need(f.buffer_device_address, supported.buffer_device_address);
+                    need(
+                        f.buffer_device_address_capture_replay,
+                        supported.buffer_device_address_capture_replay,
+                    );
+                }
+                vk::StructureType::PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES => {
+                    let f = &*p.cast::<vk::PhysicalDeviceBufferDeviceAddressFeatures<'_>>();
+                    need(f.buffer_device_address, supported.buffer_device_address);
+                    need(
+                        f.buffer_device_address_capture_replay,
+                        supported.buffer_device_address_capture_replay,
+                    );
+                }
+                vk::StructureType::PHYSICAL_DEVICE_COHERENT_MEMORY_FEATURES_AMD => {
+                    let f = &*p.cast::<vk::PhysicalDeviceCoherentMemoryFeaturesAMD<'_>>();
+                    need(f.device_coherent_memory, supported.device_coherent_memory);
+                }
+                STRUCTURE_TYPE_TILE_MEMORY_HEAP_FEATURES_QCOM => {
+                    let f = &*p.cast::<TileMemoryHeapFeaturesQCOM>();
+                    need(f.tile_memory_heap, supported.tile_memory_heap);
+                }
+                _ => {}
+            }
+            node = n.p_next;
+        }
+    }
+    ok
+}
+
 /// # Safety
 /// Vulkan's contract for `vkCreateDevice`.
 unsafe fn create(
@@ -114,6 +181,10 @@ unsafe fn create(
         })
     } == Some(vk::TRUE);
     if rdma_enabled && !pd.config.features.external_memory_rdma {
+        return vk::Result::ERROR_FEATURE_NOT_PRESENT;
+    }
+    // SAFETY: as above.
+    if !unsafe { memory_features_supported(info.p_next, &pd.config.features) } {
         return vk::Result::ERROR_FEATURE_NOT_PRESENT;
     }
     let queue = Arc::new(Queue {

@@ -254,6 +254,7 @@ pub(crate) unsafe extern "system" fn get_features2(
         };
         out.features = vk::PhysicalDeviceFeatures::default();
         let rdma = vk::Bool32::from(pd.config.features.external_memory_rdma);
+        let features = pd.config.features;
         // SAFETY: the output chain is valid; each pointer is cast to the structure its sType
         // names and only its own fields are written.
         unsafe {
@@ -268,6 +269,7 @@ pub(crate) unsafe extern "system" fn get_features2(
                     *s = vk::PhysicalDeviceVulkan11Features {
                         s_type,
                         p_next,
+                        protected_memory: vk::Bool32::from(features.protected_memory),
                         ..Default::default()
                     };
                 }
@@ -277,8 +279,31 @@ pub(crate) unsafe extern "system" fn get_features2(
                     *s = vk::PhysicalDeviceVulkan12Features {
                         s_type,
                         p_next,
+                        buffer_device_address: vk::Bool32::from(features.buffer_device_address),
+                        buffer_device_address_capture_replay: vk::Bool32::from(
+                            features.buffer_device_address_capture_replay,
+                        ),
                         ..Default::default()
                     };
+                }
+                vk::StructureType::PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES => {
+                    let s = &mut *p.cast::<vk::PhysicalDeviceBufferDeviceAddressFeatures<'_>>();
+                    s.buffer_device_address = vk::Bool32::from(features.buffer_device_address);
+                    s.buffer_device_address_capture_replay =
+                        vk::Bool32::from(features.buffer_device_address_capture_replay);
+                    s.buffer_device_address_multi_device = vk::FALSE;
+                }
+                vk::StructureType::PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES => {
+                    (*p.cast::<vk::PhysicalDeviceProtectedMemoryFeatures<'_>>()).protected_memory =
+                        vk::Bool32::from(features.protected_memory);
+                }
+                vk::StructureType::PHYSICAL_DEVICE_COHERENT_MEMORY_FEATURES_AMD => {
+                    (*p.cast::<vk::PhysicalDeviceCoherentMemoryFeaturesAMD<'_>>())
+                        .device_coherent_memory = vk::Bool32::from(features.device_coherent_memory);
+                }
+                crate::device::STRUCTURE_TYPE_TILE_MEMORY_HEAP_FEATURES_QCOM => {
+                    (*p.cast::<crate::device::TileMemoryHeapFeaturesQCOM>()).tile_memory_heap =
+                        vk::Bool32::from(features.tile_memory_heap);
                 }
                 vk::StructureType::PHYSICAL_DEVICE_VULKAN_1_3_FEATURES => {
                     let s = &mut *p.cast::<vk::PhysicalDeviceVulkan13Features<'_>>();

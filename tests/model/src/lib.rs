@@ -81,6 +81,10 @@ pub mod handle_type {
     }
 }
 
+/// `VK_MEMORY_PROPERTY_PROTECTED_BIT`.
+pub const MEMORY_PROPERTY_PROTECTED: u32 = 0x20;
+/// `VK_MEMORY_PROPERTY_DEVICE_COHERENT_BIT_AMD`.
+pub const MEMORY_PROPERTY_DEVICE_COHERENT_AMD: u32 = 0x40;
 /// `VK_MEMORY_PROPERTY_RDMA_CAPABLE_BIT_NV`.
 pub const MEMORY_PROPERTY_RDMA_CAPABLE: u32 = 0x100;
 
@@ -208,6 +212,10 @@ pub struct Device {
     pub rdma_feature: bool,
     /// Each memory type's `VkMemoryPropertyFlags`, by index.
     pub memory_types: Vec<u32>,
+    /// The `protectedMemory` feature was enabled.
+    pub protected_memory: bool,
+    /// `VkPhysicalDeviceCoherentMemoryFeaturesAMD::deviceCoherentMemory` was enabled.
+    pub device_coherent_memory: bool,
 }
 
 impl Device {
@@ -968,6 +976,17 @@ fn allocate_rules(device: &Device, info: &AllocateInfo, e: &mut Expected) {
     {
         e.block(ALLOC_TYPE_INDEX_01714);
     }
+    // 01872: "If the protectedMemory feature is not enabled, the memoryTypeIndex must not
+    // indicate a memory type that reports VK_MEMORY_PROPERTY_PROTECTED_BIT"; 02790 likewise for
+    // DEVICE_COHERENT_BIT_AMD and deviceCoherentMemory. (10976, a tile memory heap, needs the
+    // heaps, which the model does not describe.)
+    let flags = device.type_flags(a.memory_type_index);
+    if flags & MEMORY_PROPERTY_PROTECTED != 0 && !device.protected_memory {
+        e.push(ALLOC_TYPE_INDEX_01872);
+    }
+    if flags & MEMORY_PROPERTY_DEVICE_COHERENT_AMD != 0 && !device.device_coherent_memory {
+        e.push(ALLOC_DEVICE_COHERENT_02790);
+    }
     // sType-unique: "The sType value of each structure in the pNext chain must be unique". A
     // chain that loops repeats a structure forever: blocked, since the driver would walk it
     // forever. A structure the layer reads twice: reported, the call goes down.
@@ -1044,6 +1063,20 @@ fn allocate_rules(device: &Device, info: &AllocateInfo, e: &mut Expected) {
         if a.export.is_some_and(|t| t & handle_type::OPAQUE_WIN32 == 0) {
             e.push(EXPORT_WIN32_HANDLE_TYPES_00657);
         }
+    }
+    // 07897: "If the parameters do not define an import or export operation, allocationSize
+    // must be greater than 0". Export: a KHR or NV export structure with handle types. Not
+    // judged beside a Win32, Zircon, Metal or Android import structure that imports nothing by
+    // the spec's list (the Khronos layer counts some by other members), as there.
+    let exports = a.export.is_some_and(|t| t != 0) || a.export_nv.is_some_and(|t| t != 0);
+    let i = &info.imports;
+    let handle_structures = i.win32.is_some()
+        || i.win32_nv.is_some()
+        || i.zircon.is_some()
+        || i.metal.is_some()
+        || i.android;
+    if a.size == 0 && !exports && i.operations == 0 && !handle_structures {
+        e.push(ALLOC_SIZE_07897);
     }
     import_rules(device, a.size, &info.imports, e);
 }

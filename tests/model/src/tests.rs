@@ -13,6 +13,8 @@ fn full() -> Device {
         version_1_1: true,
         rdma_feature: true,
         memory_types: vec![0x1, 0x1 | MEMORY_PROPERTY_RDMA_CAPABLE],
+        protected_memory: false,
+        device_coherent_memory: false,
     }
 }
 
@@ -315,8 +317,38 @@ fn allocation_rules() {
         alloc(&d, AllocateInfo::of(empty)),
         (vec![EXPORT_HANDLE_TYPES_PARAM, ALLOC_SIZE_07899], false)
     );
+    // An export structure without handle types exports nothing: 0 bytes of plain memory (07897).
     let no_types = Allocation::new(0, 0, Some(0), None);
-    assert_eq!(alloc(&d, AllocateInfo::of(no_types)), (vec![], false));
+    assert_eq!(
+        alloc(&d, AllocateInfo::of(no_types)),
+        (vec![ALLOC_SIZE_07897], false)
+    );
+    // A protected and device-coherent type without the features: 01872 and 02790; with them,
+    // nothing.
+    let special = Device {
+        memory_types: vec![
+            0x1,
+            MEMORY_PROPERTY_PROTECTED | MEMORY_PROPERTY_DEVICE_COHERENT_AMD,
+        ],
+        ..d.clone()
+    };
+    let in_type_1 = Allocation::new(SIZE, 1, None, None);
+    assert_eq!(
+        alloc(&special, AllocateInfo::of(in_type_1)),
+        (
+            vec![ALLOC_TYPE_INDEX_01872, ALLOC_DEVICE_COHERENT_02790],
+            false
+        )
+    );
+    let enabled = Device {
+        protected_memory: true,
+        device_coherent_memory: true,
+        ..special
+    };
+    assert_eq!(
+        alloc(&enabled, AllocateInfo::of(in_type_1)),
+        (vec![], false)
+    );
     // NULL pointers and a wrong sType: nothing behind them is read.
     let null = Call::Allocate {
         info: Info::Null,
@@ -395,6 +427,13 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         Device::default(),
         Device {
             rdma_feature: false,
+            ..full()
+        },
+        Device {
+            memory_types: vec![
+                0x1,
+                MEMORY_PROPERTY_PROTECTED | MEMORY_PROPERTY_DEVICE_COHERENT_AMD,
+            ],
             ..full()
         },
     ];
@@ -616,6 +655,16 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
                 "VUID-VkMemoryAllocateInfo-pNext-03332",
                 // The heap sizes are not in the model (alloc_limits.rs, memory_limits.rs).
                 ALLOC_SIZE_01713,
+                // Nor the heap flags, the address flags, the capture address, the device's
+                // queues or its live allocations (alloc_features.rs, alloc_capture_address.rs,
+                // alloc_count.rs, tests/tests/memory_features.rs).
+                "VUID-vkAllocateMemory-tileMemoryHeap-10976",
+                "VUID-VkMemoryAllocateInfo-flags-03330",
+                "VUID-VkMemoryAllocateInfo-flags-03331",
+                "VUID-VkMemoryAllocateInfo-opaqueCaptureAddress-03329",
+                "VUID-VkMemoryAllocateInfo-opaqueCaptureAddress-03333",
+                "VUID-vkAllocateMemory-device-queuecount",
+                "VUID-vkAllocateMemory-maxMemoryAllocationCount-04101",
             ]
             .contains(&id)
     };
