@@ -47,6 +47,7 @@ pub const SCOPE: &[&str] = &[
     "VkMemoryZirconHandlePropertiesFUCHSIA",
     "vkGetAndroidHardwareBufferPropertiesANDROID",
     "VkMemoryDedicatedAllocateInfo",
+    "VkMemoryAllocateInfo",
     "vkAllocateMemory",
     "vkFreeMemory",
 ];
@@ -286,10 +287,10 @@ pub(crate) mod tests {
             "vkGetMemoryFdKHR"
         );
         // Out of scope, but known.
-        assert!(find("VUID-VkMemoryAllocateInfo-allocationSize-01742").is_none());
+        assert!(find("VUID-VkExternalMemoryBufferCreateInfo-handleTypes-parameter").is_none());
         assert!(r
             .all
-            .contains("VUID-VkMemoryAllocateInfo-allocationSize-01742"));
+            .contains("VUID-VkExternalMemoryBufferCreateInfo-handleTypes-parameter"));
     }
 
     #[test]
