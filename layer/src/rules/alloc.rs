@@ -3,8 +3,8 @@
 use super::alloc_capture_address;
 use super::alloc_features;
 use super::alloc_limits;
-use super::android_export_size;
 use super::alloc_zero_size;
+use super::android_export_size;
 use super::common::{describe_allocation, describe_dead_memory, Broken};
 use super::export_win32;
 use super::import_fd;
