@@ -544,6 +544,28 @@ impl Instance {
             .expect("vkCreateDevice")
     }
 
+    /// A device of `extensions` with the feature structures `features` chained (or nothing),
+    /// one queue, on the instance's physical device.
+    pub fn device_with_features(
+        &self,
+        extensions: &[&CStr],
+        features: Option<*mut std::ffi::c_void>,
+    ) -> Device {
+        let priorities = [1.0f32];
+        let queue = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(0)
+            .queue_priorities(&priorities)];
+        let names: Vec<_> = extensions.iter().map(|e| e.as_ptr()).collect();
+        let mut create = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queue)
+            .enabled_extension_names(&names);
+        if let Some(features) = features {
+            create.p_next = features.cast_const();
+        }
+        self.device_from(self.physical_device, &create, extensions, false)
+            .expect("vkCreateDevice")
+    }
+
     /// A device made with the app's own `create` info (its features, queues, chain), on
     /// `physical_device`; `extensions` and `rdma_feature` say what `create` enables.
     pub fn device_from(
@@ -766,6 +788,41 @@ impl Device {
             info = info.push_next(&mut export_info);
         }
         self.allocate_with(&info).expect("vkAllocateMemory")
+    }
+
+    /// `vkAllocateMemory` of `SIZE` bytes of `memory_type` with `VkMemoryAllocateFlagsInfo::flags`
+    /// and a `VkMemoryOpaqueCaptureAddressAllocateInfo` of `capture_address` (0: none chained).
+    pub fn allocate_flagged(
+        &self,
+        memory_type: u32,
+        flags: vk::MemoryAllocateFlags,
+        capture_address: u64,
+    ) -> Result<vk::DeviceMemory, vk::Result> {
+        let mut flags_info = vk::MemoryAllocateFlagsInfo::default().flags(flags);
+        let mut capture = vk::MemoryOpaqueCaptureAddressAllocateInfo::default()
+            .opaque_capture_address(capture_address);
+        let mut info = vk::MemoryAllocateInfo::default()
+            .allocation_size(SIZE)
+            .memory_type_index(memory_type)
+            .push_next(&mut flags_info);
+        if capture_address != 0 {
+            info = info.push_next(&mut capture);
+        }
+        self.allocate_with(&info)
+    }
+
+    /// After a reported allocation that must have gone down (the layer did not block it): frees
+    /// what the driver made, if anything.
+    #[track_caller]
+    pub fn free_if_made(&self, result: Result<vk::DeviceMemory, vk::Result>) {
+        assert_ne!(
+            result,
+            Err(vk::Result::ERROR_VALIDATION_FAILED_EXT),
+            "the call goes down"
+        );
+        if let Ok(memory) = result {
+            self.free(memory);
+        }
     }
 
     /// `vkAllocateMemory` with any allocate info.

@@ -13,7 +13,6 @@ use ash::vk;
 use exportcheck_tests::expect::device_name;
 use exportcheck_tests::ids::*;
 use exportcheck_tests::{expect, test_driver, Device, Instance, OPAQUE_FD, SIZE};
-use std::ffi::CStr;
 
 const FLAGS_03330: &str = "VUID-VkMemoryAllocateInfo-flags-03330";
 const CAPTURE_03329: &str = "VUID-VkMemoryAllocateInfo-opaqueCaptureAddress-03329";
@@ -40,59 +39,6 @@ struct TileMemoryHeapFeatures {
     tile_memory_heap: vk::Bool32,
 }
 
-/// A device of `extensions` with `features` chained (or nothing), one queue.
-fn device_with_features(
-    inst: &Instance,
-    extensions: &[&CStr],
-    features: Option<*mut std::ffi::c_void>,
-) -> Device {
-    let priorities = [1.0f32];
-    let queue = [vk::DeviceQueueCreateInfo::default()
-        .queue_family_index(0)
-        .queue_priorities(&priorities)];
-    let names: Vec<_> = extensions.iter().map(|e| e.as_ptr()).collect();
-    let mut create = vk::DeviceCreateInfo::default()
-        .queue_create_infos(&queue)
-        .enabled_extension_names(&names);
-    if let Some(features) = features {
-        create.p_next = features.cast_const();
-    }
-    inst.device_from(inst.physical_device, &create, extensions, false)
-        .expect("vkCreateDevice")
-}
-
-/// `vkAllocateMemory` of `SIZE` bytes of `memory_type` with `VkMemoryAllocateFlagsInfo::flags`
-/// and a `VkMemoryOpaqueCaptureAddressAllocateInfo` of `capture_address` (0: none chained).
-fn allocate_flagged(
-    dev: &Device,
-    memory_type: u32,
-    flags: vk::MemoryAllocateFlags,
-    capture_address: u64,
-) -> Result<vk::DeviceMemory, vk::Result> {
-    let mut flags_info = vk::MemoryAllocateFlagsInfo::default().flags(flags);
-    let mut capture = vk::MemoryOpaqueCaptureAddressAllocateInfo::default()
-        .opaque_capture_address(capture_address);
-    let mut info = vk::MemoryAllocateInfo::default()
-        .allocation_size(SIZE)
-        .memory_type_index(memory_type)
-        .push_next(&mut flags_info);
-    if capture_address != 0 {
-        info = info.push_next(&mut capture);
-    }
-    dev.allocate_with(&info)
-}
-
-fn free_if_made(dev: &Device, result: Result<vk::DeviceMemory, vk::Result>) {
-    assert_ne!(
-        result,
-        Err(vk::Result::ERROR_VALIDATION_FAILED_EXT),
-        "the call goes down"
-    );
-    if let Ok(memory) = result {
-        dev.free(memory);
-    }
-}
-
 /// The test driver with buffer device address (and, when `replay`, its capture replay) supported.
 fn address_driver(replay: bool) -> Instance {
     test_driver::instance(Some(if replay {
@@ -111,8 +57,7 @@ fn address_device(inst: &Instance, replay: bool) -> Device {
     let mut bda = vk::PhysicalDeviceBufferDeviceAddressFeatures::default()
         .buffer_device_address(true)
         .buffer_device_address_capture_replay(replay);
-    device_with_features(
-        inst,
+    inst.device_with_features(
         &[
             ash::khr::external_memory_fd::NAME,
             ash::khr::buffer_device_address::NAME,
@@ -125,7 +70,7 @@ fn address_device(inst: &Instance, replay: bool) -> Device {
 fn capture_replay_flag_needs_its_feature_03330() {
     let inst = address_driver(true);
     let without = address_device(&inst, false);
-    let result = allocate_flagged(&without, 0, REPLAY, 0);
+    let result = without.allocate_flagged(0, REPLAY, 0);
     let m = expect::one(&inst, ALLOCATE, FLAGS_03330);
     expect::mentions(
         &m,
@@ -135,10 +80,12 @@ fn capture_replay_flag_needs_its_feature_03330() {
             "bufferDeviceAddressCaptureReplay feature was not enabled",
         ],
     );
-    free_if_made(&without, result);
+    without.free_if_made(result);
 
     let with = address_device(&inst, true);
-    let memory = allocate_flagged(&with, 0, REPLAY, 0).expect("a replayable allocation");
+    let memory = with
+        .allocate_flagged(0, REPLAY, 0)
+        .expect("a replayable allocation");
     expect::silent(&inst, ALLOCATE);
     with.free(memory);
 }
@@ -147,7 +94,7 @@ fn capture_replay_flag_needs_its_feature_03330() {
 fn a_capture_address_needs_the_capture_replay_flag_03329() {
     let inst = address_driver(true);
     let dev = address_device(&inst, true);
-    let result = allocate_flagged(&dev, 0, ADDRESS, 0x1000_0000);
+    let result = dev.allocate_flagged(0, ADDRESS, 0x1000_0000);
     let m = expect::one(&inst, ALLOCATE, CAPTURE_03329);
     expect::mentions(
         &m,
@@ -156,9 +103,11 @@ fn a_capture_address_needs_the_capture_replay_flag_03329() {
              is not 0, but VkMemoryAllocateFlagsInfo::flags is DEVICE_ADDRESS",
         ],
     );
-    free_if_made(&dev, result);
+    dev.free_if_made(result);
 
-    let memory = allocate_flagged(&dev, 0, REPLAY, 0x1000_0000).expect("a replayed allocation");
+    let memory = dev
+        .allocate_flagged(0, REPLAY, 0x1000_0000)
+        .expect("a replayed allocation");
     expect::silent(&inst, ALLOCATE);
     dev.free(memory);
 }
@@ -196,7 +145,7 @@ fn a_capture_address_in_an_import_is_03333() {
         &m,
         &["opaqueCaptureAddress is not 0, but the allocation imports memory"],
     );
-    free_if_made(&dev, result);
+    dev.free_if_made(result);
 
     let memory = import(&dev, 0).expect("an import without a capture address");
     expect::silent(&inst, ALLOCATE);
@@ -246,7 +195,7 @@ fn a_type_needs_its_feature(
     let m = expect::one(inst, ALLOCATE, id);
     expect::mentions(&m, says);
     expect::mentions(&m, &["pAllocateInfo->memoryTypeIndex is 2"]);
-    free_if_made(without, result);
+    without.free_if_made(result);
     let memory = allocate_in(with, 2).expect("the type, with its feature");
     expect::silent(inst, ALLOCATE);
     with.free(memory);
@@ -257,8 +206,7 @@ fn a_protected_type_needs_protected_memory_01872() {
     let inst = test_driver::instance(Some(PROTECTED_CONFIG));
     let without = inst.fd_device();
     let mut v11 = vk::PhysicalDeviceVulkan11Features::default().protected_memory(true);
-    let with = device_with_features(
-        &inst,
+    let with = inst.device_with_features(
         &[ash::khr::external_memory_fd::NAME],
         Some((&mut v11 as *mut vk::PhysicalDeviceVulkan11Features<'_>).cast()),
     );
@@ -274,8 +222,7 @@ fn a_protected_type_needs_protected_memory_01872() {
     );
     // The structure of its own counts too.
     let mut protected = vk::PhysicalDeviceProtectedMemoryFeatures::default().protected_memory(true);
-    let with = device_with_features(
-        &inst,
+    let with = inst.device_with_features(
         &[ash::khr::external_memory_fd::NAME],
         Some((&mut protected as *mut vk::PhysicalDeviceProtectedMemoryFeatures<'_>).cast()),
     );
@@ -294,8 +241,7 @@ fn a_device_coherent_type_needs_device_coherent_memory_02790() {
     let without = inst.device(&extensions);
     let mut coherent =
         vk::PhysicalDeviceCoherentMemoryFeaturesAMD::default().device_coherent_memory(true);
-    let with = device_with_features(
-        &inst,
+    let with = inst.device_with_features(
         &extensions,
         Some((&mut coherent as *mut vk::PhysicalDeviceCoherentMemoryFeaturesAMD<'_>).cast()),
     );
@@ -325,8 +271,7 @@ fn a_type_of_a_tile_memory_heap_needs_tile_memory_heap_10976() {
         p_next: std::ptr::null_mut(),
         tile_memory_heap: vk::TRUE,
     };
-    let with = device_with_features(
-        &inst,
+    let with = inst.device_with_features(
         &extensions,
         Some((&mut tile as *mut TileMemoryHeapFeatures).cast()),
     );
@@ -364,7 +309,7 @@ fn a_device_without_queues_is_queuecount() {
             device_name(&empty)
         )],
     );
-    free_if_made(&empty, result);
+    empty.free_if_made(result);
 
     let with_queue = inst.fd_device();
     let memory = allocate_in(&with_queue, 0).expect("an allocation");
