@@ -116,6 +116,35 @@ pub fn describe_dead_memory(memory: u64, lookup: &MemoryLookup) -> String {
     }
 }
 
+/// The message of `VUID-VkMemoryAllocateInfo-pNext-pNext` for `structure` in the chain of an
+/// allocation on the device `device_name`, created without `extension`.
+#[cold]
+pub fn structure_unavailable(device_name: &str, structure: &str, extension: &str) -> String {
+    format!(
+        "vkAllocateMemory(): the pNext chain of pAllocateInfo has a {structure}, but \
+         {device_name} was created without {extension} in \
+         VkDeviceCreateInfo::ppEnabledExtensionNames."
+    )
+}
+
+/// The message of an import structure's `-handleType-parameter` rule: `field` (the structure's
+/// path, e.g. `pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>`) has `handle_type`, not a valid
+/// value on `device`.
+#[cold]
+pub fn invalid_import_handle_type(
+    device: &DeviceFacts,
+    field: &str,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+) -> String {
+    format!(
+        "vkAllocateMemory(): {field}.handleType is {}, which is not a valid \
+         VkExternalMemoryHandleTypeFlagBits value on {}: {}.",
+        vk_names::handle_types(handle_type),
+        vk_names::handle(vk::ObjectType::DEVICE, device.handle),
+        vk_names::invalid_handle_types(handle_type, device.handle_types, true)
+    )
+}
+
 /// The rules a call breaks, as bits: each command's rules say which bit is which.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Broken(pub u64);

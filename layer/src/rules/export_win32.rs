@@ -13,7 +13,7 @@
 //!   `pAttributes-parameter` (a valid `SECURITY_ATTRIBUTES` pointer when not NULL) cannot be
 //!   checked: nothing tells a valid pointer from another.
 
-use super::common::Broken;
+use super::common::{structure_unavailable, Broken};
 use crate::args::ChainRead;
 use crate::finding::{Finding, Outcome};
 use crate::state::{AllocationFacts, DeviceFacts};
@@ -58,11 +58,10 @@ pub fn describe(
         outcome.push(finding(
             vuid::ALLOC_PNEXT_PNEXT,
             field,
-            format!(
-                "vkAllocateMemory(): the pNext chain of pAllocateInfo has a \
-                 VkExportMemoryWin32HandleInfoKHR, but {} was created without \
-                 VK_KHR_external_memory_win32 in VkDeviceCreateInfo::ppEnabledExtensionNames.",
-                vk_names::handle(vk::ObjectType::DEVICE, device.handle)
+            structure_unavailable(
+                &vk_names::handle(vk::ObjectType::DEVICE, device.handle),
+                "VkExportMemoryWin32HandleInfoKHR",
+                "VK_KHR_external_memory_win32",
             ),
         ));
     }

@@ -5,7 +5,7 @@
 //! the driver's answer for that buffer: catalogued not checkable. Called from
 //! `import_handles.rs`, with its own bit.
 
-use super::common::Broken;
+use super::common::{structure_unavailable, Broken};
 use crate::args::HandleImports;
 use crate::finding::{Finding, Outcome};
 use crate::state::DeviceFacts;
@@ -38,12 +38,10 @@ pub fn describe(
         outcome.push(finding(
             vuid::ALLOC_PNEXT_PNEXT,
             "pAllocateInfo->pNext",
-            format!(
-                "vkAllocateMemory(): the pNext chain of pAllocateInfo has a \
-                 VkImportAndroidHardwareBufferInfoANDROID, but {} was created without \
-                 VK_ANDROID_external_memory_android_hardware_buffer in \
-                 VkDeviceCreateInfo::ppEnabledExtensionNames.",
-                vk_names::handle(vk::ObjectType::DEVICE, device.handle)
+            structure_unavailable(
+                &vk_names::handle(vk::ObjectType::DEVICE, device.handle),
+                "VkImportAndroidHardwareBufferInfoANDROID",
+                "VK_ANDROID_external_memory_android_hardware_buffer",
             ),
         ));
     }

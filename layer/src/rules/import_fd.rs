@@ -6,7 +6,7 @@
 //! process when the call is made. Whether an open fd is a dma-buf or an opaque fd of a Vulkan
 //! export cannot be known in general (an opaque fd may come from another process or driver).
 
-use super::common::Broken;
+use super::common::{invalid_import_handle_type, Broken};
 use crate::args::{ChainRead, FdImport};
 use crate::finding::Finding;
 use crate::state::DeviceFacts;
@@ -82,17 +82,12 @@ pub fn describe(
     let Some(import) = chain.import_fd.filter(FdImport::imports) else {
         return out;
     };
-    let device_name = vk_names::handle(vk::ObjectType::DEVICE, device.handle);
     let handle_type = vk_names::handle_types(import.handle_type);
     if broken.has(HANDLE_TYPE_VALUE) {
         out.push(finding(
             vuid::IMPORT_FD_HANDLE_TYPE_PARAM,
             "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.handleType",
-            format!(
-                "{COMMAND}(): {STRUCTURE}.handleType is {handle_type}, which is not a valid \
-                 VkExternalMemoryHandleTypeFlagBits value on {device_name}: {}.",
-                vk_names::invalid_handle_types(import.handle_type, device.handle_types, true)
-            ),
+            invalid_import_handle_type(device, STRUCTURE, import.handle_type),
         ));
     }
     if broken.has(NOT_AN_FD_TYPE) {

@@ -6,7 +6,7 @@
 //! `handleType` is `HOST_ALLOCATION` or `HOST_MAPPED_FOREIGN_MEMORY`: with another type the import
 //! is of no host pointer (and 01748 says so).
 
-use super::common::Broken;
+use super::common::{invalid_import_handle_type, Broken};
 use super::export::is_one_of;
 use super::host_pointer_properties::{misaligned, HOST_TYPES};
 use crate::args::HostPointerChain;
@@ -14,7 +14,6 @@ use crate::finding::{Finding, Outcome};
 use crate::state::{AllocationFacts, DeviceFacts};
 use crate::vk_names;
 use crate::vuid;
-use ash::vk;
 
 /// `VUID-VkImportMemoryHostPointerInfoEXT-handleType-parameter`.
 const TYPE_VALUE: Broken = Broken::bit(24);
@@ -87,13 +86,7 @@ pub fn describe(
         outcome.push(finding(
             vuid::IMPORT_HOST_HANDLE_TYPE_PARAM,
             "pAllocateInfo->pNext<VkImportMemoryHostPointerInfoEXT>.handleType",
-            format!(
-                "vkAllocateMemory(): {STRUCTURE}.handleType is {}, which is not a valid \
-                 VkExternalMemoryHandleTypeFlagBits value on {}: {}.",
-                types(),
-                vk_names::handle(vk::ObjectType::DEVICE, device.handle),
-                vk_names::invalid_handle_types(handle_type, device.handle_types, true)
-            ),
+            invalid_import_handle_type(device, STRUCTURE, handle_type),
         ));
     }
     if broken.has(NOT_A_HOST_TYPE) {
@@ -174,6 +167,7 @@ mod tests {
     use crate::args::{AllocateInfoRead, ChainRead};
     use crate::rules::alloc::check_allocate;
     use crate::rules::fixtures::{fd_device, not_exported, HOST_POINTER_ALIGNMENT, OPAQUE_FD};
+    use ash::vk;
 
     const HOST_ALLOCATION: vk::ExternalMemoryHandleTypeFlags =
         vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT;

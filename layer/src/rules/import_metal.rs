@@ -9,7 +9,7 @@
 //!   one, `allocationSize` must be 0.
 //! - `VUID-VkMemoryAllocateInfo-pNext-pNext` without the extension.
 
-use super::common::Broken;
+use super::common::{invalid_import_handle_type, structure_unavailable, Broken};
 use super::export::is_one_of;
 use super::import_handles::Allocation;
 use super::metal::METAL_TYPES;
@@ -79,10 +79,10 @@ pub fn describe(
         outcome.push(finding(
             vuid::ALLOC_PNEXT_PNEXT,
             "pAllocateInfo->pNext",
-            format!(
-                "vkAllocateMemory(): the pNext chain of pAllocateInfo has a \
-                 VkImportMemoryMetalHandleInfoEXT, but {device_name} was created without \
-                 VK_EXT_external_memory_metal in VkDeviceCreateInfo::ppEnabledExtensionNames."
+            structure_unavailable(
+                &device_name,
+                "VkImportMemoryMetalHandleInfoEXT",
+                "VK_EXT_external_memory_metal",
             ),
         ));
     }
@@ -90,11 +90,7 @@ pub fn describe(
         outcome.push(finding(
             vuid::IMPORT_METAL_HANDLE_TYPE_PARAM,
             type_field,
-            format!(
-                "vkAllocateMemory(): {STRUCTURE}.handleType is {types}, which is not a valid \
-                 VkExternalMemoryHandleTypeFlagBits value on {device_name}: {}.",
-                vk_names::invalid_handle_types(handle_type, device.handle_types, true)
-            ),
+            invalid_import_handle_type(device, STRUCTURE, handle_type),
         ));
     }
     if broken.has(NOT_A_METAL_TYPE) {

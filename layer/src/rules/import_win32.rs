@@ -17,7 +17,7 @@
 //! - `VUID-VkMemoryAllocateInfo-pNext-pNext` for either structure on a device without its
 //!   extension.
 
-use super::common::Broken;
+use super::common::{invalid_import_handle_type, structure_unavailable, Broken};
 use super::export::is_one_of;
 use super::win32_khr::{GLOBAL_SHARE_HANDLE_TYPES, NT_HANDLE_TYPES};
 use crate::args::{HandleImports, Win32Import};
@@ -149,10 +149,10 @@ fn describe_khr(
         outcome.push(finding(
             vuid::ALLOC_PNEXT_PNEXT,
             "pAllocateInfo->pNext",
-            format!(
-                "vkAllocateMemory(): the pNext chain of pAllocateInfo has a \
-                 VkImportMemoryWin32HandleInfoKHR, but {device_name} was created without \
-                 VK_KHR_external_memory_win32 in VkDeviceCreateInfo::ppEnabledExtensionNames."
+            structure_unavailable(
+                device_name,
+                "VkImportMemoryWin32HandleInfoKHR",
+                "VK_KHR_external_memory_win32",
             ),
         ));
     }
@@ -160,11 +160,7 @@ fn describe_khr(
         outcome.push(finding(
             vuid::IMPORT_WIN32_HANDLE_TYPE_PARAM,
             handle_type_field,
-            format!(
-                "vkAllocateMemory(): {KHR}.handleType is {types}, which is not a valid \
-                 VkExternalMemoryHandleTypeFlagBits value on {device_name}: {}.",
-                vk_names::invalid_handle_types(t, device.handle_types, true)
-            ),
+            invalid_import_handle_type(device, KHR, t),
         ));
     }
     if broken.has(NOT_A_WIN32_TYPE) {
@@ -240,10 +236,10 @@ fn describe_nv(
         outcome.push(finding(
             vuid::ALLOC_PNEXT_PNEXT,
             "pAllocateInfo->pNext",
-            format!(
-                "vkAllocateMemory(): the pNext chain of pAllocateInfo has a \
-                 VkImportMemoryWin32HandleInfoNV, but {device_name} was created without \
-                 VK_NV_external_memory_win32 in VkDeviceCreateInfo::ppEnabledExtensionNames."
+            structure_unavailable(
+                device_name,
+                "VkImportMemoryWin32HandleInfoNV",
+                "VK_NV_external_memory_win32",
             ),
         ));
     }

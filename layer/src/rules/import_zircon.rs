@@ -8,7 +8,7 @@
 //! - `VUID-VkMemoryAllocateInfo-allocationSize-07902`: a VMO import of 0 bytes.
 //! - `VUID-VkMemoryAllocateInfo-pNext-pNext` without the extension.
 
-use super::common::Broken;
+use super::common::{invalid_import_handle_type, structure_unavailable, Broken};
 use super::export::is_one_of;
 use super::import_handles::Allocation;
 use crate::finding::{Finding, Outcome};
@@ -68,10 +68,10 @@ pub fn describe(
         outcome.push(finding(
             vuid::ALLOC_PNEXT_PNEXT,
             "pAllocateInfo->pNext",
-            format!(
-                "vkAllocateMemory(): the pNext chain of pAllocateInfo has a \
-                 VkImportMemoryZirconHandleInfoFUCHSIA, but {device_name} was created without \
-                 VK_FUCHSIA_external_memory in VkDeviceCreateInfo::ppEnabledExtensionNames."
+            structure_unavailable(
+                &device_name,
+                "VkImportMemoryZirconHandleInfoFUCHSIA",
+                "VK_FUCHSIA_external_memory",
             ),
         ));
     }
@@ -79,11 +79,7 @@ pub fn describe(
         outcome.push(finding(
             vuid::IMPORT_ZIRCON_HANDLE_TYPE_PARAM,
             type_field,
-            format!(
-                "vkAllocateMemory(): {STRUCTURE}.handleType is {types}, which is not a valid \
-                 VkExternalMemoryHandleTypeFlagBits value on {device_name}: {}.",
-                vk_names::invalid_handle_types(handle_type, device.handle_types, true)
-            ),
+            invalid_import_handle_type(device, STRUCTURE, handle_type),
         ));
     }
     if broken.has(NOT_A_VMO) {
