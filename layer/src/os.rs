@@ -190,6 +190,7 @@ impl HeldFile {
 }
 
 mod held_number;
+pub mod payload;
 pub use held_number::{hold_number, HeldNumber};
 
 /// Every fd open in this process whose file is one of `wanted`, with its identity. Reads

@@ -320,6 +320,7 @@ pub const INTERNAL_ERROR: &str = "EXPORTCHECK-internal-error";
 pub const EXPORTED_FD_LEAKED: &str = "EXPORTCHECK-exported-fd-leaked";
 pub const FD_IMPORTED_TWICE: &str = "EXPORTCHECK-fd-imported-twice";
 pub const FD_CLOSED_AFTER_IMPORT: &str = "EXPORTCHECK-fd-closed-after-import";
+pub const SHARED_EXPORTS_IGNORED: &str = "EXPORTCHECK-shared-exports-ignored";
 
 // Driver-contract checks: what the driver returned.
 pub const DRIVER_INVALID_FD: &str = "EXPORTCHECK-driver-invalid-fd";
@@ -542,6 +543,7 @@ pub const ALL: &[&str] = &[
     EXPORTED_FD_LEAKED,
     FD_IMPORTED_TWICE,
     FD_CLOSED_AFTER_IMPORT,
+    SHARED_EXPORTS_IGNORED,
     DRIVER_INVALID_FD,
     DRIVER_FD_NOT_CLOEXEC,
     DRIVER_FD_NOT_NEW,

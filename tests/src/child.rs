@@ -93,15 +93,37 @@ impl Child {
 
     /// Runs the child to the end; asserts that it ran this very test and passed.
     #[track_caller]
-    pub fn run(mut self) -> ChildRun {
+    pub fn run(self) -> ChildRun {
+        self.spawn().wait()
+    }
+
+    /// Starts the child; [`Running::wait`] for it.
+    #[track_caller]
+    pub fn spawn(mut self) -> Running {
         let child = self
             .command
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .expect("run the test binary again");
-        let pid = child.id();
-        let out = child.wait_with_output().expect("wait for the child");
+        Running(child)
+    }
+}
+
+/// A child started by [`Child::spawn`].
+pub struct Running(std::process::Child);
+
+impl Running {
+    /// Its process ID.
+    pub fn pid(&self) -> u32 {
+        self.0.id()
+    }
+
+    /// Waits for it to end; asserts that it ran this very test and passed.
+    #[track_caller]
+    pub fn wait(self) -> ChildRun {
+        let pid = self.0.id();
+        let out = self.0.wait_with_output().expect("wait for the child");
         let run = ChildRun {
             pid,
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),

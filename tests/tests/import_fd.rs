@@ -138,18 +138,29 @@ fn an_undefined_or_multi_bit_handle_type_is_parameter_and_00669() {
 }
 
 #[test]
-fn dma_buf_on_a_device_without_its_extension_is_parameter() {
+fn dma_buf_on_a_device_without_its_extension_is_parameter_and_a_memfd_no_dma_buf_00670() {
     // Lavapipe 22.3 has no VK_EXT_external_memory_dma_buf: DMA_BUF is an fd type, but not a
-    // valid value on this device.
+    // valid value on this device. And lavapipe's opaque fd is a memfd, which is no dma_buf.
     let inst = Instance::new();
     let dev = inst.fd_device();
     let fd = exported_fd(&inst, &dev);
     let result = import(&dev, DMA_BUF, fd, std::ptr::null());
-    let m = expect::one(&inst, ALLOCATE, IMPORT_FD_HANDLE_TYPE_PARAM);
+    let m = expect::only(
+        &inst,
+        ALLOCATE,
+        &[IMPORT_FD_HANDLE_TYPE_PARAM, IMPORT_FD_HANDLE_TYPE_00670],
+    );
     expect::mentions(
-        &m,
+        &m[0],
         &["VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT belongs to \
            VK_EXT_external_memory_dma_buf, which the device was created without"],
+    );
+    expect::mentions(
+        &m[1],
+        &[&format!(
+            "fd ({fd}) is a file of tmpfs (a memfd or POSIX shared memory) (filesystem magic \
+             0x1021994), not a Linux dma_buf"
+        )],
     );
     clean_up(&dev, result, fd);
 }

@@ -239,6 +239,7 @@ const EXPECTED_IDS: &[&str] = &[
     "EXPORTCHECK-exported-fd-leaked",
     "EXPORTCHECK-fd-imported-twice",
     "EXPORTCHECK-fd-closed-after-import",
+    "EXPORTCHECK-shared-exports-ignored",
     "EXPORTCHECK-ahb-properties-wrong-stype",
     "EXPORTCHECK-ahb-properties-chain-loops",
 ];
@@ -392,6 +393,7 @@ fn severities_and_test_locations_match_the_design() {
         "EXPORTCHECK-driver-invalid-zircon-handle",
         "EXPORTCHECK-driver-null-android-hardware-buffer",
         "EXPORTCHECK-exported-fd-leaked",
+        "EXPORTCHECK-shared-exports-ignored",
     ]
     .into_iter()
     .collect();

@@ -9,6 +9,9 @@ use crate::layer_lib::LAYER_NAME;
 pub const REPORT_FILE_VAR: &str = "VK_EXPORTCHECK_VALIDATION_REPORT_FILE";
 /// The layer setting that turns the exported-fd leak check on.
 pub const FD_LEAKS_VAR: &str = "VK_EXPORTCHECK_VALIDATION_CHECK_FD_LEAKS";
+/// The layer setting that names the directory where the processes of the run share their
+/// exports (cross-process checking, docs/cross-process.md).
+pub const SHARED_EXPORTS_VAR: &str = "VK_EXPORTCHECK_VALIDATION_SHARED_EXPORTS_DIR";
 
 /// Additional explicit-layer directories (loader 1.3.234 and later), searched besides the
 /// standard ones.
@@ -51,12 +54,16 @@ pub const LIST_SEPARATOR: &str = if cfg!(windows) { ";" } else { ":" };
 ///   glob) disables their other layers but not this one;
 /// * `VK_EXPORTCHECK_VALIDATION_REPORT_FILE`: the report pattern;
 /// * `VK_EXPORTCHECK_VALIDATION_CHECK_FD_LEAKS=true`, unless the user set it: a CI gate wants
-///   exported-fd leaks too, whose `fstat` per export the layer's default spares interactive use.
+///   exported-fd leaks too, whose `fstat` per export the layer's default spares interactive use;
+/// * `VK_EXPORTCHECK_VALIDATION_SHARED_EXPORTS_DIR`: the run's private exports directory, unless
+///   the user set it (to a directory of their own, or to nothing to turn cross-process checking
+///   off), so that every process of the run checks its imports against the others' exports.
 #[must_use]
 pub fn child_env(
     lookup: &dyn Fn(&str) -> Option<OsString>,
     manifest_dir: &Path,
     report_pattern: &Path,
+    exports_dir: &Path,
 ) -> Vec<(&'static str, OsString)> {
     let present = |name: &str| lookup(name).filter(|v| !v.is_empty());
     let mut vars = Vec::new();
@@ -107,6 +114,9 @@ pub fn child_env(
     vars.push((REPORT_FILE_VAR, report_pattern.as_os_str().to_owned()));
     if lookup(FD_LEAKS_VAR).is_none() {
         vars.push((FD_LEAKS_VAR, OsString::from("true")));
+    }
+    if lookup(SHARED_EXPORTS_VAR).is_none() {
+        vars.push((SHARED_EXPORTS_VAR, exports_dir.as_os_str().to_owned()));
     }
     vars
 }
@@ -197,6 +207,7 @@ mod tests {
             &env_of(pairs),
             Path::new("/tmp/ec/layer"),
             Path::new("/tmp/ec/reports/report-%p.json"),
+            Path::new("/tmp/ec/exports"),
         )
         .into_iter()
         .map(|(k, v)| (k, v.into_string().unwrap()))
@@ -211,6 +222,8 @@ mod tests {
         assert_eq!(v[REPORT_FILE_VAR], "/tmp/ec/reports/report-%p.json");
         assert_eq!(v[FD_LEAKS_VAR], "true");
         assert!(!vars(&[(FD_LEAKS_VAR, "false")]).contains_key(FD_LEAKS_VAR));
+        assert_eq!(v[SHARED_EXPORTS_VAR], "/tmp/ec/exports");
+        assert!(!vars(&[(SHARED_EXPORTS_VAR, "")]).contains_key(SHARED_EXPORTS_VAR));
         assert_eq!(
             v[LAYER_PATH_VAR],
             "/tmp/ec/layer:/home/u/.config/vulkan/explicit_layer.d:\

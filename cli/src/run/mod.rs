@@ -3,7 +3,8 @@
 //! 1. Finds the layer library ([`crate::layer_lib::resolve`]) and writes a manifest with its
 //!    absolute path into `<tmp>/layer/`.
 //! 2. Runs the app with the loader variables of [`env::child_env`]; every process that loads the
-//!    layer writes `<tmp>/reports/report-<pid>.json`.
+//!    layer writes `<tmp>/reports/report-<pid>.json`, and shares its fd exports with the others
+//!    in `<tmp>/exports/` (docs/cross-process.md).
 //!    Each also appends every finding, as it happens, to its journal `report-<pid>.<token>.jsonl`.
 //!    Processes the app leaves running are re-parented to `run` ([`descendants`]), which waits
 //!    for them (up to [`descendants::WAIT`]) once the app has ended.
@@ -33,11 +34,14 @@ use crate::report::model::MergedReport;
 use crate::summary::{self, plural};
 
 /// The temporary directory of one run: the manifest in `layer/`, the reports in `reports/`
-/// (apart, because the loader reads every `*.json` of a layer directory as a manifest).
+/// (apart, because the loader reads every `*.json` of a layer directory as a manifest), and
+/// the processes' shared exports in `exports/` (mode 0700: the layer uses no directory open to
+/// others).
 struct Scratch {
     _dir: tempdir::TempDir,
     layer_dir: PathBuf,
     reports_dir: PathBuf,
+    exports_dir: PathBuf,
 }
 
 impl Scratch {
@@ -46,8 +50,9 @@ impl Scratch {
             .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
         let layer_dir = dir.path().join("layer");
         let reports_dir = dir.path().join("reports");
-        for d in [&layer_dir, &reports_dir] {
-            std::fs::create_dir(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
+        let exports_dir = dir.path().join("exports");
+        for d in [&layer_dir, &reports_dir, &exports_dir] {
+            private_dir(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
         }
         let manifest = layer_dir.join(layer_lib::MANIFEST_FILE);
         std::fs::write(&manifest, layer_lib::manifest_json(library)?)
@@ -56,8 +61,17 @@ impl Scratch {
             _dir: dir,
             layer_dir,
             reports_dir,
+            exports_dir,
         })
     }
+}
+
+/// A new directory only the user can enter.
+fn private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
 }
 
 /// Runs the command; returns the exit code.
@@ -93,7 +107,12 @@ pub fn run(args: &RunArgs) -> i32 {
 fn run_app(command: &[OsString], scratch: &Scratch) -> Result<(AppExit, u32), i32> {
     let (program, app_args) = command.split_first().expect("clap requires the app");
     let pattern = scratch.reports_dir.join(REPORT_PATTERN);
-    let vars = env::child_env(&|name| std::env::var_os(name), &scratch.layer_dir, &pattern);
+    let vars = env::child_env(
+        &|name| std::env::var_os(name),
+        &scratch.layer_dir,
+        &pattern,
+        &scratch.exports_dir,
+    );
     let mut child = Command::new(program)
         .args(app_args)
         .envs(vars)

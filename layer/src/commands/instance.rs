@@ -72,7 +72,12 @@ pub unsafe extern "system" fn create_instance(
             };
             // SAFETY: same create info as above.
             let read = unsafe { raw::read_instance_create_info(info) };
-            let (settings, warnings) = read_settings(info);
+            let (settings, mut warnings) = read_settings(info);
+            if let Some(dir) = &settings.shared_exports_dir {
+                if let Err(warning) = crate::state::shared_exports::configure(dir) {
+                    warnings.push(warning);
+                }
+            }
             let state = InstanceState {
                 handle: instance,
                 // SAFETY: the next layer's GIPA and the instance it just created.

@@ -175,7 +175,20 @@ fn judge_dedicated_and_import(
 fn ask_whether_import_fd_is_open(chain: &mut ChainRead) {
     if let Some(import) = chain.import_fd.as_mut().filter(|i| i.imports()) {
         import.open = crate::os::is_open(import.fd);
+        if import.open == Some(true)
+            && import.handle_type == ash::vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT
+        {
+            ask_whether_dma_buf(import);
+        }
     }
+}
+
+/// For a `DMA_BUF` import of an open fd: whether its file is certainly no dma_buf (one
+/// `fstatfs`).
+#[cold]
+#[inline(never)]
+fn ask_whether_dma_buf(import: &mut crate::args::FdImport) {
+    import.not_dma_buf = crate::os::payload::certainly_not_dma_buf(import.fd);
 }
 
 /// The full check of a `vkAllocateMemory` call, its findings reported: whether it goes down.

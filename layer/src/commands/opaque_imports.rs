@@ -7,23 +7,26 @@ use crate::args::HandleImports;
 use crate::args::{ChainRead, FdImport};
 use crate::boundary;
 use crate::finding::Outcome;
+use crate::os::payload;
 use crate::os::HeldFile;
 use crate::pipeline::policy::{decide, report_only, Decision};
 use crate::rules::fd_ownership;
 use crate::rules::import_match::{self, ImportedHandle, OpaqueImport};
 use crate::rules::win32_khr::GLOBAL_SHARE_HANDLE_TYPES;
+use crate::rules::{import_dma_buf, shared_exports as shared_rules};
 use crate::state::consumed_fds::{self, ImportedInto};
 use crate::state::device_masks;
 use crate::state::kmt_exports;
 use crate::state::opaque_exports::{self, DeviceMask, ExportOrigin};
+use crate::state::shared_exports;
 use crate::state::{AllocationFacts, DeviceState, MemoryRecord};
 use ash::vk;
 
 const OPAQUE_FD: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
+const DMA_BUF: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT;
 
 /// After `vkAllocateMemory` succeeded: the image or buffer of a dedicated allocation exportable
-/// as an opaque fd or a global share handle, and the device mask it names, for its exports to
-/// record.
+/// as an fd or a global share handle, and the device mask it names, for its exports to record.
 #[inline]
 pub fn after_allocate(
     state: &DeviceState,
@@ -34,7 +37,7 @@ pub fn after_allocate(
     let Some(export) = facts.export else {
         return;
     };
-    if !export.intersects(OPAQUE_FD | GLOBAL_SHARE_HANDLE_TYPES) {
+    if !export.intersects(OPAQUE_FD | DMA_BUF | GLOBAL_SHARE_HANDLE_TYPES) {
         return;
     }
     if let Some(to) = chain.dedicated_to {
@@ -52,6 +55,28 @@ pub fn after_export(state: &DeviceState, memory: &MemoryRecord, handle_type: u32
     consumed_fds::forget_number(fd);
     if handle_type == OPAQUE_FD.as_raw() && !opaque_exports::is_held(memory.device, memory.memory) {
         remember_export(state, memory, fd);
+    }
+    if shared_exports::enabled() {
+        share_export(state, memory, handle_type, fd);
+    }
+}
+
+/// With a shared directory: records an fd export for the other processes of the run, before
+/// the fd reaches the app (and so any of them).
+#[cold]
+#[inline(never)]
+fn share_export(state: &DeviceState, memory: &MemoryRecord, handle_type: u32, fd: i32) {
+    let t = vk::ExternalMemoryHandleTypeFlags::from_raw(handle_type);
+    if t != OPAQUE_FD && t != DMA_BUF {
+        return;
+    }
+    let Some(payload) = payload::payload_id(fd) else {
+        return;
+    };
+    if let Some(warning) = shared_exports::publish(payload, origin(state, memory), t) {
+        let command = "vkGetMemoryFdKHR";
+        let outcome = boundary::contain(command, || shared_rules::ignored(command, vec![warning]));
+        report_only(state, command, &outcome);
     }
 }
 
@@ -77,6 +102,7 @@ fn origin(state: &DeviceState, memory: &MemoryRecord) -> ExportOrigin {
             device_masks::mask_of(memory.device, memory.memory),
             state.physical_devices,
         ),
+        exporter: None,
     }
 }
 
@@ -135,11 +161,14 @@ pub fn check_global_share_import(
 /// export's allocation; reported, and whether the call goes down.
 #[inline]
 pub fn check_import(state: &DeviceState, facts: &AllocationFacts, chain: &ChainRead) -> Decision {
-    let Some(FdImport {
-        handle_type,
-        fd,
-        open: Some(true),
-    }) = chain.import_fd.filter(FdImport::imports)
+    let Some(
+        import @ FdImport {
+            handle_type,
+            fd,
+            open: Some(true),
+            ..
+        },
+    ) = chain.import_fd.filter(FdImport::imports)
     else {
         return Decision::CallDown;
     };
@@ -153,7 +182,46 @@ pub fn check_import(state: &DeviceState, facts: &AllocationFacts, chain: &ChainR
     if handle_type == OPAQUE_FD {
         return check_opaque_import(state, facts, chain, fd);
     }
+    if import_dma_buf::evaluate(&import) {
+        return report_not_dma_buf(state, &import);
+    }
     Decision::CallDown
+}
+
+/// A `DMA_BUF` import of an fd that is no dma_buf: reported with the export it came from, if
+/// the layer knows it.
+#[cold]
+#[inline(never)]
+fn report_not_dma_buf(state: &DeviceState, import: &FdImport) -> Decision {
+    let origin = opaque_exports::origin_of(import.fd).or_else(|| shared_origin(state, import.fd));
+    let outcome = boundary::contain("vkAllocateMemory", || Outcome {
+        findings: vec![import_dma_buf::describe(
+            state.handle(),
+            import,
+            origin.as_ref(),
+        )],
+        ..Outcome::default()
+    });
+    decide(state, "vkAllocateMemory", &outcome)
+}
+
+/// The export of the payload `fd` refers to that another process (or this one, in an export
+/// the layer no longer holds) recorded in the shared directory, if any; the directory's
+/// warnings reported.
+#[cold]
+#[inline(never)]
+fn shared_origin(state: &DeviceState, fd: i32) -> Option<ExportOrigin> {
+    if !shared_exports::enabled() {
+        return None;
+    }
+    let origin = payload::payload_id(fd).and_then(shared_exports::find);
+    let warnings = shared_exports::take_warnings();
+    if !warnings.is_empty() {
+        let command = "vkAllocateMemory";
+        let outcome = boundary::contain(command, || shared_rules::ignored(command, warnings));
+        report_only(state, command, &outcome);
+    }
+    origin
 }
 
 /// Before an fd import goes down: the layer's hold of the open file description it hands over.
@@ -228,7 +296,7 @@ fn check_opaque_import(
     chain: &ChainRead,
     fd: i32,
 ) -> Decision {
-    let Some(origin) = opaque_exports::origin_of(fd) else {
+    let Some(origin) = opaque_exports::origin_of(fd).or_else(|| shared_origin(state, fd)) else {
         return Decision::CallDown;
     };
     let import = importing(state, ImportedHandle::OpaqueFd(fd), facts, chain);

@@ -6,11 +6,15 @@
 //!
 //! Judged only when the exporting allocation created the payload (it imported nothing): the
 //! rules speak of what was "specified when the payload being imported was created".
+//!
+//! With a shared directory (`state::shared_exports`), the export may also be another
+//! process's (`ExportOrigin::exporter`): judged by the same rules, except that its handles
+//! are that process's, never compared with this one's, and the findings name both sides.
 
 use super::common::Broken;
 use crate::finding::{Finding, ObjectRef};
 use crate::state::device_groups::PhysicalDevices;
-use crate::state::opaque_exports::{DeviceMask, ExportOrigin};
+use crate::state::opaque_exports::{DeviceMask, ExportOrigin, Exporter};
 use crate::state::AllocationFacts;
 use crate::vk_names;
 use crate::vuid;
@@ -109,7 +113,8 @@ pub fn evaluate(import: &OpaqueImport, origin: &ExportOrigin) -> Broken {
     // The payload was allocated by the exporting allocation: its device and mask are the ones
     // 00643 and 00644 speak of.
     let (mine, theirs) = (import.physical_devices, origin.physical_devices);
-    let same_devices = import.device == origin.device || mine.known_alike(theirs);
+    let same_device = origin.exporter.is_none() && import.device == origin.device;
+    let same_devices = same_device || mine.known_alike(theirs);
     let masks_differ = matches!(
         (import.device_mask, origin.device_mask),
         (Some(a), Some(b)) if a.mask != b.mask
@@ -134,6 +139,61 @@ pub fn evaluate(import: &OpaqueImport, origin: &ExportOrigin) -> Broken {
             BUFFER_NOT_DEDICATED,
             buffer != 0 && !exported_to(vk::ObjectType::BUFFER),
         )
+}
+
+/// Findings about an import name the exporting memory object when it is this process's.
+pub trait WithOrigin {
+    fn with_origin(self, origin: &ExportOrigin) -> Self;
+}
+
+impl WithOrigin for Finding {
+    fn with_origin(self, origin: &ExportOrigin) -> Self {
+        match origin.exporter {
+            None => self.with(ObjectRef::memory(origin.memory)),
+            Some(_) => self,
+        }
+    }
+}
+
+/// Who exported a payload another process's layer recorded: `pid 1234 (`encoder`)`, or this
+/// process (whose export the layer no longer holds).
+pub fn exporting_process(exporter: &Exporter) -> String {
+    if exporter.pid == std::process::id() {
+        format!("this process (pid {}, `{}`)", exporter.pid, exporter.name())
+    } else {
+        format!("pid {} (`{}`)", exporter.pid, exporter.name())
+    }
+}
+
+/// Where an export the shared directory recorded came from, for a message: the process, the
+/// handle type and the allocation, with that process's handles.
+pub fn describe_shared_origin(exporter: &Exporter, origin: &ExportOrigin) -> String {
+    format!(
+        "exported by {} as {} from VkDeviceMemory 0x{:x} with allocationSize {}, \
+         memoryTypeIndex {}{} (on that process's VkDevice 0x{:x}{})",
+        exporting_process(exporter),
+        vk_names::handle_types(exporter.handle_type),
+        origin.memory,
+        origin.size,
+        origin.memory_type_index,
+        match origin.dedicated_to {
+            Some((ty, handle)) => format!(
+                ", dedicated to {} 0x{handle:x}",
+                if ty == vk::ObjectType::IMAGE {
+                    "VkImage"
+                } else {
+                    "VkBuffer"
+                }
+            ),
+            None => ", not dedicated".to_owned(),
+        },
+        origin.device,
+        if origin.created_here {
+            ""
+        } else {
+            ", which imported the payload from elsewhere"
+        }
+    )
 }
 
 /// A UUID in hexadecimal.
@@ -175,7 +235,7 @@ fn describe_compatibility(
     let finding = |id, message: String| {
         Finding::new(id, "vkAllocateMemory", field, message)
             .with(ObjectRef::device(device))
-            .with(ObjectRef::memory(origin.memory))
+            .with_origin(origin)
     };
     let mut out = Vec::new();
     if broken.has(INCOMPATIBLE_EXPORTER) {
@@ -229,11 +289,18 @@ fn describe_device_group(
     exported: &str,
 ) -> Vec<Finding> {
     let importer = vk_names::handle(vk::ObjectType::DEVICE, device);
-    let exporter = vk_names::handle(vk::ObjectType::DEVICE, origin.device);
+    let exporter = match origin.exporter {
+        None => vk_names::handle(vk::ObjectType::DEVICE, origin.device),
+        Some(e) => format!(
+            "the VkDevice 0x{:x} of {}",
+            origin.device,
+            exporting_process(&e)
+        ),
+    };
     let finding = |id, field: &'static str, message: String| {
         Finding::new(id, "vkAllocateMemory", field, message)
             .with(ObjectRef::device(device))
-            .with(ObjectRef::memory(origin.memory))
+            .with_origin(origin)
     };
     let mut out = Vec::new();
     if broken.has(OTHER_PHYSICAL_DEVICES) {
@@ -266,6 +333,22 @@ fn describe_device_group(
     out
 }
 
+/// Where an export this process made came from, for a message.
+fn describe_local_origin(what: &str, export_command: &str, origin: &ExportOrigin) -> String {
+    format!(
+        "pAllocateInfo imports {what}; {export_command} exported it from {} (allocated on {} \
+         with allocationSize {}, memoryTypeIndex {}{})",
+        vk_names::handle(vk::ObjectType::DEVICE_MEMORY, origin.memory),
+        vk_names::handle(vk::ObjectType::DEVICE, origin.device),
+        origin.size,
+        origin.memory_type_index,
+        match origin.dedicated_to {
+            Some((ty, handle)) => format!(", dedicated to {}", vk_names::handle(ty, handle)),
+            None => ", not dedicated".to_owned(),
+        }
+    )
+}
+
 /// The findings of the rules in `broken`.
 #[cold]
 #[inline(never)]
@@ -285,18 +368,16 @@ pub fn describe(
             "vkGetMemoryWin32HandleKHR",
         ),
     };
-    let exported = format!(
-        "pAllocateInfo imports {what}; {export_command} exported it from {} (allocated on {} \
-         with allocationSize {}, memoryTypeIndex {}{})",
-        vk_names::handle(vk::ObjectType::DEVICE_MEMORY, origin.memory),
-        vk_names::handle(vk::ObjectType::DEVICE, origin.device),
-        origin.size,
-        origin.memory_type_index,
-        match origin.dedicated_to {
-            Some((ty, handle)) => format!(", dedicated to {}", vk_names::handle(ty, handle)),
-            None => ", not dedicated".to_owned(),
-        }
-    );
+    let exported = match origin.exporter {
+        Some(e) => format!(
+            "pAllocateInfo imports {what}, {}; imported here with allocationSize {}, \
+             memoryTypeIndex {}",
+            describe_shared_origin(&e, origin),
+            import.facts.size,
+            import.facts.memory_type_index
+        ),
+        None => describe_local_origin(&what, export_command, origin),
+    };
     let fd = matches!(import.handle, ImportedHandle::OpaqueFd(_));
     let (size_id, image_id, buffer_id, kind) = if fd {
         (
@@ -316,7 +397,7 @@ pub fn describe(
     let finding = |id, field: &'static str, message: String| {
         Finding::new(id, "vkAllocateMemory", field, message)
             .with(ObjectRef::device(device))
-            .with(ObjectRef::memory(origin.memory))
+            .with_origin(origin)
     };
     let mut out = Vec::new();
     if broken.has(OTHER_PHYSICAL_DEVICE) {
@@ -434,6 +515,7 @@ mod tests {
         driver_uuid: Some([3; 16]),
         physical_devices: ONE_DEVICE,
         device_mask: ALL,
+        exporter: None,
     };
 
     fn ids(
@@ -588,6 +670,7 @@ mod global_share_tests {
         driver_uuid: Some([3; 16]),
         physical_devices: ONE_DEVICE,
         device_mask: ALL,
+        exporter: None,
     };
 
     fn ids(
@@ -668,6 +751,7 @@ mod device_group_tests {
             driver_uuid: Some([3; 16]),
             physical_devices,
             device_mask,
+            exporter: None,
         }
     }
 

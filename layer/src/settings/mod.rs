@@ -92,6 +92,10 @@ pub struct Settings {
     /// vkDestroyDevice and exit. Off by default (one `fstat` per fd export); `exportcheck run`
     /// turns it on.
     pub check_fd_leaks: bool,
+    /// The directory where the layers of several processes share what they exported, so that
+    /// an import is checked against another process's export (docs/cross-process.md). Off when
+    /// unset; `exportcheck run` sets it to a private directory of the run.
+    pub shared_exports_dir: Option<String>,
 }
 
 impl Default for Settings {
@@ -114,6 +118,7 @@ impl Default for Settings {
             message_format_json: false,
             report_file: None,
             check_fd_leaks: false,
+            shared_exports_dir: None,
         }
     }
 }
@@ -128,6 +133,7 @@ pub const SETTING_NAMES: &[&str] = &[
     "message_format_json",
     "check_fd_leaks",
     "report_file",
+    "shared_exports_dir",
 ];
 
 /// A setting's value as one source gave it.
@@ -189,7 +195,7 @@ impl Settings {
         format!(
             "report_flags = {}; debug_action = {}; log_filename = {}; message_id_filter = [{}]; \
              duplicate_message_limit = {}; message_format_json = {}; report_file = {}; \
-             check_fd_leaks = {}",
+             check_fd_leaks = {}; shared_exports_dir = {}",
             flag_names(self.report_flags).join(","),
             match action_names(self.debug_action).join(",") {
                 none if none.is_empty() => "ignore".to_owned(),
@@ -203,7 +209,8 @@ impl Settings {
             self.duplicate_message_limit,
             self.message_format_json,
             self.report_file.as_deref().unwrap_or("(none)"),
-            self.check_fd_leaks
+            self.check_fd_leaks,
+            self.shared_exports_dir.as_deref().unwrap_or("(none)")
         )
     }
 }

@@ -114,6 +114,10 @@ pub fn parse_setting(settings: &mut Settings, name: &str, value: &str) -> Result
             settings.report_file = (!v.is_empty()).then(|| v.to_owned());
         }
         "check_fd_leaks" => settings.check_fd_leaks = parse_bool(value)?,
+        "shared_exports_dir" => {
+            let v = value.trim();
+            settings.shared_exports_dir = (!v.is_empty()).then(|| v.to_owned());
+        }
         other => return Err(SettingError(format!("unknown setting `{other}`"))),
     }
     Ok(())

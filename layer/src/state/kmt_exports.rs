@@ -131,6 +131,7 @@ mod tests {
             driver_uuid: None,
             physical_devices: Default::default(),
             device_mask: None,
+            exporter: None,
         }
     }
 

@@ -25,6 +25,7 @@ pub mod opaque_exports;
 pub mod queryable;
 pub mod registry;
 pub mod resources;
+pub mod shared_exports;
 pub mod this_thread;
 
 pub use device::{DeviceFacts, DeviceState, EnabledExtensions, EnabledFeatures, MemoryTypeFacts};

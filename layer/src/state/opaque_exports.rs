@@ -51,6 +51,29 @@ pub struct ExportOrigin {
     pub physical_devices: PhysicalDevices,
     /// The device mask the allocation was made with, if the layer knows it.
     pub device_mask: Option<DeviceMask>,
+    /// The process that exported it, when the layer learnt of the export from the shared
+    /// directory (`state::shared_exports`) rather than saw it in this process: its `device`,
+    /// `memory` and dedicated resource are then that process's handles, never to be compared
+    /// with this one's.
+    pub exporter: Option<Exporter>,
+}
+
+/// The process that exported a payload, and how, as the shared directory records it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Exporter {
+    pub pid: u32,
+    /// Its name (`/proc/<pid>/comm`), NUL-padded.
+    pub name: [u8; 16],
+    /// The handle type it exported the payload as.
+    pub handle_type: vk::ExternalMemoryHandleTypeFlags,
+}
+
+impl Exporter {
+    /// Its name as text.
+    pub fn name(&self) -> String {
+        let end = self.name.iter().position(|&b| b == 0).unwrap_or(16);
+        String::from_utf8_lossy(&self.name[..end]).into_owned()
+    }
 }
 
 /// A device mask, and whether the app named it (`VkMemoryAllocateFlagsInfo` with
@@ -248,6 +271,7 @@ mod tests {
             driver_uuid: None,
             physical_devices: Default::default(),
             device_mask: None,
+            exporter: None,
         }
     }
 

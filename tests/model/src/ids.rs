@@ -194,6 +194,7 @@ pub const EXPORTED_FD_LEAKED: &str = "EXPORTCHECK-exported-fd-leaked";
 /// An fd a successful import handed to the driver, imported again.
 pub const FD_IMPORTED_TWICE: &str = "EXPORTCHECK-fd-imported-twice";
 pub const FD_CLOSED_AFTER_IMPORT: &str = "EXPORTCHECK-fd-closed-after-import";
+pub const SHARED_EXPORTS_IGNORED: &str = "EXPORTCHECK-shared-exports-ignored";
 
 // Commands, as the messages name them.
 pub const GET_FD: &str = "vkGetMemoryFdKHR";

@@ -621,6 +621,8 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         ALLOC_NONE_00644,
         FD_IMPORTED_TWICE,
         FD_CLOSED_AFTER_IMPORT,
+        // The shared directory of cross-process checking (tests/tests/cross_process.rs).
+        SHARED_EXPORTS_IGNORED,
         // Against the buffer or image the allocation is dedicated to.
         DEDICATED_IMAGE_01432,
         DEDICATED_IMAGE_01434,

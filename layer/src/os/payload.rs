@@ -1,0 +1,152 @@
+//! What the OS says an exported or imported fd's file is: the identity of its payload across
+//! processes ([`payload_id`]), and whether it certainly is no Linux dma_buf
+//! ([`certainly_not_dma_buf`]).
+//!
+//! **Identity.** A memfd (lavapipe's and the test driver's exports) is a regular file with an
+//! inode of its own; a dma-buf (Linux 5.3 and later) is a file of the dma-buf pseudo filesystem,
+//! also with an inode of its own. `(st_dev, st_ino)` then names the payload in every process
+//! that holds an fd of it, and the inode's change time (to the nanosecond) tells it from a later
+//! file that reused the inode number after the payload was gone. Descriptors of a character or
+//! block device (a driver whose exports are fds of its device file), and anonymous-inode files
+//! (one inode shared by every such file; dma-bufs before Linux 5.3), share one identity between
+//! payloads: they get none, and nothing is matched by it.
+
+/// `DMA_BUF_MAGIC` of `<linux/magic.h>`: the dma-buf pseudo filesystem (Linux 5.3 and later).
+pub const DMA_BUF_MAGIC: i64 = 0x444d_4142;
+/// `ANON_INODE_FS_MAGIC`: anonymous-inode files, which dma-bufs were before Linux 5.3.
+pub const ANON_INODE_FS_MAGIC: i64 = 0x0904_1934;
+
+/// A payload's identity, as any process holding an fd of it sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PayloadId {
+    pub dev: u64,
+    pub ino: u64,
+    pub ctime_sec: i64,
+    pub ctime_nsec: i64,
+}
+
+/// The filesystem magic of the file `fd` refers to (`fstatfs`'s `f_type`), if it can be read.
+#[cfg(target_os = "linux")]
+pub fn fs_magic(fd: i32) -> Option<i64> {
+    if fd < 0 {
+        return None;
+    }
+    let mut fs = std::mem::MaybeUninit::<libc::statfs>::uninit();
+    // SAFETY: fstatfs writes a `struct statfs` into the buffer we own; any fd number is valid.
+    if unsafe { libc::fstatfs(fd, fs.as_mut_ptr()) } != 0 {
+        return None;
+    }
+    // SAFETY: fstatfs succeeded, so it filled the structure.
+    let fs = unsafe { fs.assume_init() };
+    #[allow(clippy::unnecessary_cast)]
+    Some(fs.f_type as i64)
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn fs_magic(_fd: i32) -> Option<i64> {
+    None
+}
+
+/// The filesystem magic of the open file `fd` refers to, when that file is certainly no
+/// dma_buf: its filesystem is known and is neither the dma-buf filesystem nor the
+/// anonymous-inode one (where dma-bufs lived before Linux 5.3). `None` otherwise, and where the
+/// layer cannot tell.
+pub fn certainly_not_dma_buf(fd: i32) -> Option<i64> {
+    fs_magic(fd).filter(|&m| m != DMA_BUF_MAGIC && m != ANON_INODE_FS_MAGIC)
+}
+
+/// A filesystem magic by name, for messages.
+pub fn fs_name(magic: i64) -> String {
+    match magic {
+        0x0102_1994 => "tmpfs (a memfd or POSIX shared memory)".to_owned(),
+        0x9584_58f6 => "hugetlbfs (a memfd of huge pages)".to_owned(),
+        0x0000_9fa0 => "procfs".to_owned(),
+        0x6265_6572 => "sysfs".to_owned(),
+        0x0000_1373 => "devtmpfs or devfs (a device file)".to_owned(),
+        0x0050_4950 => "pipefs (a pipe)".to_owned(),
+        0x534f_434b => "sockfs (a socket)".to_owned(),
+        0x0000_ef53 => "ext2/3/4".to_owned(),
+        0x5846_5342 => "xfs".to_owned(),
+        0x9123_683e => "btrfs".to_owned(),
+        0x794c_7630 => "overlayfs".to_owned(),
+        DMA_BUF_MAGIC => "dma-buf".to_owned(),
+        ANON_INODE_FS_MAGIC => "anon_inodefs".to_owned(),
+        other => format!("a filesystem of magic 0x{other:x}"),
+    }
+}
+
+/// The payload identity of the file `fd` refers to, if it has one of its own (a regular file,
+/// such as a memfd, or a dma-buf); `None` for a device file, an anonymous inode, a closed fd,
+/// or where the layer cannot tell.
+#[cfg(target_os = "linux")]
+pub fn payload_id(fd: i32) -> Option<PayloadId> {
+    if fd < 0 {
+        return None;
+    }
+    let mut stat = std::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: fstat writes a `struct stat` into the buffer we own; any fd number is valid.
+    if unsafe { libc::fstat(fd, stat.as_mut_ptr()) } != 0 {
+        return None;
+    }
+    // SAFETY: fstat succeeded, so it filled the structure.
+    let stat = unsafe { stat.assume_init() };
+    let magic = fs_magic(fd)?;
+    let regular = stat.st_mode & libc::S_IFMT == libc::S_IFREG;
+    if magic == ANON_INODE_FS_MAGIC || !(regular || magic == DMA_BUF_MAGIC) {
+        return None;
+    }
+    Some(PayloadId {
+        dev: stat.st_dev,
+        ino: stat.st_ino,
+        ctime_sec: stat.st_ctime,
+        ctime_nsec: stat.st_ctime_nsec,
+    })
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn payload_id(_fd: i32) -> Option<PayloadId> {
+    None
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+
+    fn memfd() -> OwnedFd {
+        // SAFETY: a NUL-terminated name; memfd_create returns a new descriptor or -1.
+        let fd = unsafe { libc::memfd_create(c"exportcheck-test".as_ptr(), libc::MFD_CLOEXEC) };
+        assert!(fd >= 0);
+        // SAFETY: a descriptor memfd_create has just made, owned by nothing else.
+        unsafe { OwnedFd::from_raw_fd(fd) }
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "memfd_create and fstat: system calls Miri isolates")]
+    fn a_memfd_has_an_identity_of_its_own_and_is_no_dma_buf() {
+        let (a, b) = (memfd(), memfd());
+        let id_a = payload_id(a.as_raw_fd()).expect("a memfd has an identity");
+        assert_ne!(Some(id_a), payload_id(b.as_raw_fd()));
+        let copy = a.try_clone().expect("dup");
+        assert_eq!(payload_id(copy.as_raw_fd()), Some(id_a));
+        let magic = certainly_not_dma_buf(a.as_raw_fd()).expect("a memfd is no dma-buf");
+        assert!(fs_name(magic).starts_with("tmpfs"), "{magic:x}");
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "opens files: system calls Miri isolates")]
+    fn a_device_file_a_pipe_or_a_closed_fd_has_none() {
+        let null = std::fs::File::open("/dev/null").expect("open");
+        assert_eq!(payload_id(null.as_raw_fd()), None);
+        let mut pipe = [0; 2];
+        // SAFETY: pipe writes two descriptors into the array we own.
+        assert_eq!(unsafe { libc::pipe(pipe.as_mut_ptr()) }, 0);
+        assert_eq!(payload_id(pipe[0]), None);
+        for fd in pipe {
+            // SAFETY: descriptors pipe made for this test.
+            unsafe { libc::close(fd) };
+        }
+        assert_eq!(payload_id(-1), None);
+        assert_eq!(certainly_not_dma_buf(-1), None);
+    }
+}

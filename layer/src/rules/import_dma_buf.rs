@@ -1,0 +1,102 @@
+//! `VUID-VkImportMemoryFdInfoKHR-handleType-00670` for a `DMA_BUF` import: "fd must be a valid
+//! handle of the type specified by handleType", and a `DMA_BUF_BIT_EXT` handle "is a file
+//! descriptor for a Linux dma_buf". An open fd whose file lives on a filesystem that is neither
+//! the dma-buf one nor the anonymous-inode one (where dma-bufs lived before Linux 5.3) is
+//! certainly none: a memfd (what lavapipe exports as `OPAQUE_FD`), a pipe, a disk file. The
+//! rest of 00670 (a negative or closed fd) is `rules::import_fd`'s.
+//!
+//! When the layer knows the export the fd came from (in this process, or from the shared
+//! directory), the finding names it: typically an `OPAQUE_FD` export imported as a dma-buf.
+
+use super::import_match::{describe_shared_origin, WithOrigin};
+use crate::args::FdImport;
+use crate::finding::{Finding, ObjectRef};
+use crate::os::payload::fs_name;
+use crate::state::opaque_exports::ExportOrigin;
+use crate::vk_names;
+use crate::vuid;
+use ash::vk;
+
+/// Whether the import is a `DMA_BUF` import of an fd that is certainly no dma_buf.
+#[inline(always)]
+pub fn evaluate(import: &FdImport) -> bool {
+    import.handle_type == vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT
+        && import.not_dma_buf.is_some()
+}
+
+/// The finding of an import [`evaluate`] found broken; `origin`: the export the fd came from,
+/// if the layer knows it.
+#[cold]
+pub fn describe(device: u64, import: &FdImport, origin: Option<&ExportOrigin>) -> Finding {
+    let magic = import.not_dma_buf.unwrap_or_default();
+    let exported = match origin {
+        Some(o) => match o.exporter {
+            Some(e) => format!(
+                " It was {}: import it as {}.",
+                describe_shared_origin(&e, o),
+                vk_names::handle_types(e.handle_type)
+            ),
+            None => format!(
+                " vkGetMemoryFdKHR exported it as VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT \
+                 from {} (allocated on {} with allocationSize {}, memoryTypeIndex {}): import \
+                 it with that handle type.",
+                vk_names::handle(vk::ObjectType::DEVICE_MEMORY, o.memory),
+                vk_names::handle(vk::ObjectType::DEVICE, o.device),
+                o.size,
+                o.memory_type_index
+            ),
+        },
+        None => String::new(),
+    };
+    let finding = Finding::new(
+        vuid::IMPORT_FD_HANDLE_TYPE_00670,
+        "vkAllocateMemory",
+        "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd",
+        format!(
+            "vkAllocateMemory(): pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd ({}) is a \
+             file of {} (filesystem magic 0x{magic:x}), not a Linux dma_buf (0x444d4142); \
+             with handleType VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT it must be a \
+             dma_buf.{exported}",
+            import.fd,
+            fs_name(magic)
+        ),
+    )
+    .with(ObjectRef::device(device));
+    match origin {
+        Some(o) => finding.with_origin(o),
+        None => finding,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn import(handle_type: vk::ExternalMemoryHandleTypeFlags, magic: Option<i64>) -> FdImport {
+        FdImport {
+            handle_type,
+            fd: 7,
+            open: Some(true),
+            not_dma_buf: magic,
+        }
+    }
+
+    #[test]
+    fn only_a_dma_buf_import_of_a_file_known_to_be_none_is_00670() {
+        let dma_buf = vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT;
+        assert!(evaluate(&import(dma_buf, Some(0x0102_1994))));
+        assert!(!evaluate(&import(dma_buf, None)));
+        let opaque = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
+        assert!(!evaluate(&import(opaque, Some(0x0102_1994))));
+        let f = describe(0xd0, &import(dma_buf, Some(0x0102_1994)), None);
+        assert_eq!(f.id, vuid::IMPORT_FD_HANDLE_TYPE_00670);
+        assert!(
+            f.message.contains(
+                "fd (7) is a file of tmpfs (a memfd or POSIX shared memory) (filesystem magic \
+                 0x1021994), not a Linux dma_buf"
+            ),
+            "{}",
+            f.message
+        );
+    }
+}

@@ -1,0 +1,238 @@
+//! The exports of the shared directory's files, read incrementally: each lookup reads only the
+//! records appended since the last one.
+
+use super::record::{self, Decoded, SharedExport, SIZE};
+use super::writer::MAX_RECORDS;
+use crate::os::payload::PayloadId;
+use crate::state::opaque_exports::ExportOrigin;
+use parking_lot::Mutex;
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+use std::sync::LazyLock;
+
+/// The most records the process indexes from all files together (64 MiB of files).
+const MAX_INDEXED: usize = 1 << 18;
+
+#[derive(Default)]
+struct Cursor {
+    /// Bytes read and indexed.
+    offset: u64,
+    /// The file cannot be trusted: it is not read again.
+    ignored: bool,
+}
+
+#[derive(Default)]
+struct Index {
+    files: HashMap<OsString, Cursor>,
+    exports: HashMap<PayloadId, Vec<SharedExport>>,
+    indexed: usize,
+    /// Warnings not yet reported.
+    warnings: Vec<String>,
+    full_warned: bool,
+}
+
+static INDEX: LazyLock<Mutex<Index>> = LazyLock::new(|| Mutex::new(Index::default()));
+
+/// See `super::find`.
+pub fn find(dir: &Path, payload: PayloadId) -> Option<ExportOrigin> {
+    let mut index = INDEX.lock();
+    index.refresh(dir);
+    origin_among(index.exports.get(&payload)?)
+}
+
+/// See `super::take_warnings`.
+pub fn take_warnings() -> Vec<String> {
+    std::mem::take(&mut INDEX.lock().warnings)
+}
+
+/// The origin the records of one payload give: the allocation that created it if exactly one
+/// did; if none did, the allocation that exported it if exactly one did; else none (the
+/// records disagree, and the layer does not guess).
+fn origin_among(records: &[SharedExport]) -> Option<ExportOrigin> {
+    let allocation = |e: &SharedExport| (e.exporter().pid, e.origin.device, e.origin.memory);
+    let one = |created: bool| {
+        let mut candidates = records.iter().filter(|e| e.origin.created_here == created);
+        let first = candidates.next()?;
+        candidates
+            .all(|e| allocation(e) == allocation(first))
+            .then_some(first.origin)
+    };
+    let created = records.iter().any(|e| e.origin.created_here);
+    if created {
+        one(true)
+    } else {
+        one(false)
+    }
+}
+
+impl Index {
+    fn warn(&mut self, text: String) {
+        self.warnings.push(text);
+    }
+
+    /// Reads what the directory's files gained since the last call.
+    fn refresh(&mut self, dir: &Path) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let cursor = self.files.entry(name.clone()).or_default();
+            if cursor.ignored {
+                continue;
+            }
+            let path = entry.path();
+            if !name.to_string_lossy().ends_with(".exports") {
+                cursor.ignored = true;
+                self.warn(format!(
+                    "shared_exports_dir: {} is not a file the layer writes; it is ignored",
+                    path.display()
+                ));
+                continue;
+            }
+            if let Err(why) = self.read_file(&name, &path) {
+                if let Some(cursor) = self.files.get_mut(&name) {
+                    cursor.ignored = true;
+                }
+                self.warn(format!(
+                    "shared_exports_dir: {} {why}; the file is ignored, and imports of the \
+                     payloads it records are not checked against their exports",
+                    path.display()
+                ));
+            }
+        }
+    }
+
+    /// Indexes the whole records `path` gained; why the file cannot be trusted, if so.
+    fn read_file(&mut self, name: &OsString, path: &Path) -> Result<(), String> {
+        let mut file = open(path)?;
+        let offset = self.files.get(name).map_or(0, |c| c.offset);
+        let cap = (MAX_RECORDS * SIZE) as u64;
+        let len = file.metadata().map_err(|e| e.to_string())?.len();
+        if len > cap {
+            return Err(format!(
+                "holds {len} bytes, more than a process writes ({cap})"
+            ));
+        }
+        if len <= offset {
+            return Ok(());
+        }
+        let mut bytes = Vec::new();
+        std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(offset))
+            .map_err(|e| e.to_string())?;
+        (&mut file)
+            .take(len - offset)
+            .read_to_end(&mut bytes)
+            .map_err(|e| e.to_string())?;
+        let whole = bytes.len() / SIZE;
+        let mut read = 0;
+        for (i, chunk) in bytes.chunks_exact(SIZE).enumerate() {
+            let chunk: &[u8; SIZE] = chunk.try_into().expect("a whole record");
+            match record::decode(chunk) {
+                Decoded::Export(export) => self.add(export),
+                Decoded::Foreign => {
+                    return Err(format!(
+                        "is not in the layer's format (record {} has another magic or version)",
+                        (offset as usize) / SIZE + i
+                    ))
+                }
+                // The last record may be one a writer has not finished: read it again later.
+                Decoded::Damaged if i + 1 == whole && bytes.len() == whole * SIZE => break,
+                Decoded::Damaged => {
+                    return Err(format!(
+                        "has a damaged record ({}: its checksum does not match)",
+                        (offset as usize) / SIZE + i
+                    ))
+                }
+            }
+            read += SIZE;
+        }
+        if let Some(cursor) = self.files.get_mut(name) {
+            cursor.offset = offset + read as u64;
+        }
+        Ok(())
+    }
+
+    fn add(&mut self, export: SharedExport) {
+        if self.indexed >= MAX_INDEXED {
+            if !self.full_warned {
+                self.full_warned = true;
+                self.warn(format!(
+                    "shared_exports_dir: {MAX_INDEXED} exports indexed, the most the layer \
+                     reads; later exports of other processes are not matched"
+                ));
+            }
+            return;
+        }
+        self.indexed += 1;
+        self.exports.entry(export.payload).or_default().push(export);
+    }
+}
+
+/// `path` opened for reading, if it is a regular file of the effective user's.
+#[cfg(unix)]
+fn open(path: &Path) -> Result<File, String> {
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| format!("cannot be opened ({e})"))?;
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    if !meta.file_type().is_file() {
+        Err("is not a regular file".to_owned())
+    } else if meta.uid() != me {
+        Err(format!(
+            "is owned by uid {}, not by this user ({me})",
+            meta.uid()
+        ))
+    } else {
+        Ok(file)
+    }
+}
+
+#[cfg(not(unix))]
+fn open(_path: &Path) -> Result<File, String> {
+    Err("cannot be read on this system".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::opaque_exports::Exporter;
+
+    fn export(pid: u32, memory: u64, created_here: bool, size: u64) -> SharedExport {
+        let mut e = super::super::record::tests::sample();
+        e.origin.memory = memory;
+        e.origin.created_here = created_here;
+        e.origin.size = size;
+        e.origin.exporter = Some(Exporter {
+            pid,
+            ..e.exporter()
+        });
+        e
+    }
+
+    #[test]
+    fn the_creating_allocation_wins_and_two_creators_match_nothing() {
+        let a = export(10, 0x1, true, 4096);
+        let b_reexport = export(11, 0x2, false, 8192);
+        assert_eq!(origin_among(&[b_reexport, a]), Some(a.origin));
+        // Only re-exports, all of one allocation: that one.
+        assert_eq!(
+            origin_among(&[b_reexport, b_reexport]),
+            Some(b_reexport.origin)
+        );
+        // Two allocations claim to have created the payload: nothing is matched.
+        let c = export(12, 0x1, true, 4096);
+        assert_eq!(origin_among(&[a, c]), None);
+        let d = export(11, 0x3, false, 4096);
+        assert_eq!(origin_among(&[b_reexport, d]), None);
+        assert_eq!(origin_among(&[]), None);
+    }
+}

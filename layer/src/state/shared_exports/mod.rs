@@ -1,0 +1,142 @@
+//! What the layers of several processes share about their exports, so that an import in one
+//! process is checked against the export another process made (setting
+//! `shared_exports_dir`; `exportcheck run` gives every process of a run the same directory).
+//! docs/cross-process.md tells the user's side.
+//!
+//! **The directory** is private to the user: the layer creates it with mode 0700 if it does not
+//! exist, and uses none that is not a directory owned by the effective user and closed to group
+//! and others. Each process appends to a file of its own (`<pid>-<nanoseconds>.exports`, created
+//! with `O_EXCL` and mode 0600; a forked child makes its own at its first export), so writers
+//! never share a file.
+//!
+//! **A record** ([`record`]) is written by `vkGetMemoryFdKHR` (`OPAQUE_FD` and `DMA_BUF`)
+//! before it returns the fd to the app, so before the fd can reach another process: an import
+//! anywhere finds it, even after the exporter exited or crashed. The payload is named by its
+//! identity as the OS gives it ([`crate::os::payload`]): device, inode and the inode's change
+//! time, which a later file that reused the inode number does not share; an fd without an
+//! identity of its own (a device file) is not recorded. Each memory object's export is recorded
+//! once per handle type and payload, and at most [`writer::MAX_RECORDS`] per process.
+//!
+//! **A reader** ([`index`]) indexes the directory's files incrementally at an import it cannot
+//! match in the process: a file it cannot trust (not a regular file of the user's, another
+//! format, a damaged record that is not the last one, which is being written) is ignored, with
+//! a warning, once. The payload's origin is the one record of an allocation that created it; if
+//! several allocations claim the same payload the layer matches nothing.
+
+mod index;
+pub mod record;
+mod writer;
+
+pub use record::SharedExport;
+
+use super::opaque_exports::ExportOrigin;
+use crate::os::payload::PayloadId;
+use ash::vk;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The shared directory of this process, once an instance named one.
+static DIR: OnceLock<PathBuf> = OnceLock::new();
+
+/// Whether the process shares its exports (an instance named a usable directory).
+#[inline(always)]
+pub fn enabled() -> bool {
+    DIR.get().is_some()
+}
+
+/// The shared directory, if any.
+pub fn dir() -> Option<&'static Path> {
+    DIR.get().map(PathBuf::as_path)
+}
+
+/// At `vkCreateInstance` with the setting `shared_exports_dir = dir`: makes `dir` the process's
+/// shared directory (creating it, mode 0700, if it does not exist). A warning if it cannot be
+/// used, or if an earlier instance named another directory (the first one stays).
+pub fn configure(dir: &str) -> Result<(), String> {
+    let path = PathBuf::from(dir);
+    if let Some(current) = DIR.get() {
+        return if *current == path {
+            Ok(())
+        } else {
+            Err(format!(
+                "shared_exports_dir: the process already shares its exports in {}; {} is not used",
+                current.display(),
+                path.display()
+            ))
+        };
+    }
+    usable(&path).map_err(|why| {
+        format!(
+            "shared_exports_dir: {} cannot be used ({why}); imports are not checked against \
+             exports of other processes",
+            path.display()
+        )
+    })?;
+    let _ = DIR.set(path);
+    Ok(())
+}
+
+/// Whether `dir` is a directory private to the effective user, creating it if need be.
+#[cfg(unix)]
+fn usable(dir: &Path) -> Result<(), String> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    if !dir.is_absolute() {
+        return Err("not an absolute path".to_owned());
+    }
+    match std::fs::DirBuilder::new().mode(0o700).create(dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(format!("cannot create it: {e}")),
+    }
+    let meta = std::fs::symlink_metadata(dir).map_err(|e| e.to_string())?;
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    if !meta.file_type().is_dir() {
+        Err("not a directory (or a symbolic link)".to_owned())
+    } else if meta.uid() != me {
+        Err(format!(
+            "owned by uid {}, not by this user ({me})",
+            meta.uid()
+        ))
+    } else if meta.mode() & 0o077 != 0 {
+        Err(format!(
+            "mode {:o}: open to group or others, it must be private to the user (0700)",
+            meta.mode() & 0o777
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(not(unix))]
+fn usable(_dir: &Path) -> Result<(), String> {
+    Err("cross-process checking needs a POSIX system".to_owned())
+}
+
+/// After `vkGetMemoryFdKHR` returned an fd of `payload` as `handle_type` for the allocation
+/// `origin` (seen in this process): records it in the process's file. A warning, once per
+/// process, if the file cannot be written.
+pub fn publish(
+    payload: PayloadId,
+    origin: ExportOrigin,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+) -> Option<String> {
+    let dir = DIR.get()?;
+    writer::publish(dir, payload, origin, handle_type)
+}
+
+/// The export of `payload` some process of the run recorded, with its `exporter` set: the one
+/// allocation that created the payload, or (none did) the one allocation that exported it.
+/// `None` if no record names it, or several allocations claim it.
+pub fn find(payload: PayloadId) -> Option<ExportOrigin> {
+    let dir = DIR.get()?;
+    index::find(dir, payload)
+}
+
+/// The warnings about the directory's files not yet reported (each once).
+pub fn take_warnings() -> Vec<String> {
+    if !enabled() {
+        return Vec::new();
+    }
+    index::take_warnings()
+}

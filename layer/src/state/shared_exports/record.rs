@@ -1,0 +1,259 @@
+//! One export as the layer writes it to its process's file of the shared directory: a fixed
+//! 256-byte record, versioned and checksummed, so that a reader can tell a whole record from a
+//! torn, corrupt or foreign one. Native byte order: the files never leave the machine.
+//!
+//! | bytes   | field |
+//! |---------|-------|
+//! | 0–7     | magic `XCEXPRT1` (the format's version is its last byte) |
+//! | 8–15    | FNV-1a 64 of bytes 16–255 |
+//! | 16–47   | the payload: `st_dev`, `st_ino`, change time (seconds, nanoseconds) |
+//! | 48–63   | pid, handle type, memory type index, flags |
+//! | 64–95   | allocationSize, `VkDevice`, `VkDeviceMemory`, dedicated image or buffer |
+//! | 96–103  | device mask, physical-device count (`u32::MAX`: unknown) |
+//! | 104–135 | deviceUUID, driverUUID |
+//! | 136–151 | the process's name (`/proc/self/comm`) |
+//! | 152–215 | the physical devices' deviceUUIDs in order (up to four) |
+//! | 216–255 | zero |
+
+use super::super::device_groups::{members, PhysicalDevices, Uuid};
+use super::super::opaque_exports::{DeviceMask, ExportOrigin, Exporter};
+use crate::os::payload::PayloadId;
+use ash::vk;
+
+/// The size of one record.
+pub const SIZE: usize = 256;
+const MAGIC: [u8; 8] = *b"XCEXPRT1";
+/// The most physical devices whose deviceUUIDs a record carries.
+const MAX_UUIDS: usize = 4;
+
+const CREATED_HERE: u32 = 1;
+const HAS_DEVICE_UUID: u32 = 1 << 1;
+const HAS_DRIVER_UUID: u32 = 1 << 2;
+const DEDICATED_IMAGE: u32 = 1 << 3;
+const DEDICATED_BUFFER: u32 = 1 << 4;
+const MASK_KNOWN: u32 = 1 << 5;
+const MASK_NAMED: u32 = 1 << 6;
+const UUIDS_KNOWN: u32 = 1 << 7;
+
+/// An export another process (or this one) recorded: the payload, who exported it, and the
+/// allocation it was exported from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SharedExport {
+    pub payload: PayloadId,
+    pub origin: ExportOrigin,
+}
+
+impl SharedExport {
+    /// The exporting process and handle type (always set in a shared export).
+    pub fn exporter(&self) -> Exporter {
+        self.origin.exporter.unwrap_or_default()
+    }
+}
+
+/// What a record's bytes say.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Decoded {
+    Export(SharedExport),
+    /// Not a record of this format and version (a foreign file, or another version's).
+    Foreign,
+    /// The magic is right but the checksum is not: torn (being written) or corrupt.
+    Damaged,
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+struct Writer<'a>(&'a mut [u8; SIZE]);
+
+impl Writer<'_> {
+    fn put(&mut self, at: usize, bytes: &[u8]) {
+        self.0[at..at + bytes.len()].copy_from_slice(bytes);
+    }
+}
+
+struct Reader<'a>(&'a [u8; SIZE]);
+
+impl Reader<'_> {
+    fn u32(&self, at: usize) -> u32 {
+        u32::from_ne_bytes(self.0[at..at + 4].try_into().expect("4 bytes"))
+    }
+    fn u64(&self, at: usize) -> u64 {
+        u64::from_ne_bytes(self.0[at..at + 8].try_into().expect("8 bytes"))
+    }
+    fn uuid(&self, at: usize) -> Uuid {
+        self.0[at..at + 16].try_into().expect("16 bytes")
+    }
+}
+
+/// The record of `export`.
+pub fn encode(export: &SharedExport) -> [u8; SIZE] {
+    let mut bytes = [0u8; SIZE];
+    let (p, o, e) = (export.payload, export.origin, export.exporter());
+    let mut flags = 0;
+    let mut set = |bit, on: bool| flags |= if on { bit } else { 0 };
+    set(CREATED_HERE, o.created_here);
+    set(HAS_DEVICE_UUID, o.device_uuid.is_some());
+    set(HAS_DRIVER_UUID, o.driver_uuid.is_some());
+    let dedicated = o.dedicated_to.map_or((0, 0), |(t, h)| (t.as_raw(), h));
+    set(
+        DEDICATED_IMAGE,
+        dedicated.0 == vk::ObjectType::IMAGE.as_raw(),
+    );
+    set(
+        DEDICATED_BUFFER,
+        dedicated.0 == vk::ObjectType::BUFFER.as_raw(),
+    );
+    set(MASK_KNOWN, o.device_mask.is_some());
+    set(MASK_NAMED, o.device_mask.is_some_and(|m| m.named));
+    let uuids = o
+        .physical_devices
+        .ordered
+        .map(members)
+        .filter(|u| u.len() <= MAX_UUIDS);
+    set(UUIDS_KNOWN, uuids.is_some());
+    let mut w = Writer(&mut bytes);
+    w.put(0, &MAGIC);
+    w.put(16, &p.dev.to_ne_bytes());
+    w.put(24, &p.ino.to_ne_bytes());
+    w.put(32, &p.ctime_sec.to_ne_bytes());
+    w.put(40, &p.ctime_nsec.to_ne_bytes());
+    w.put(48, &e.pid.to_ne_bytes());
+    w.put(52, &e.handle_type.as_raw().to_ne_bytes());
+    w.put(56, &o.memory_type_index.to_ne_bytes());
+    w.put(60, &flags.to_ne_bytes());
+    w.put(64, &o.size.to_ne_bytes());
+    w.put(72, &o.device.to_ne_bytes());
+    w.put(80, &o.memory.to_ne_bytes());
+    w.put(88, &dedicated.1.to_ne_bytes());
+    w.put(96, &o.device_mask.map_or(0, |m| m.mask).to_ne_bytes());
+    w.put(
+        100,
+        &o.physical_devices.count.unwrap_or(u32::MAX).to_ne_bytes(),
+    );
+    w.put(104, &o.device_uuid.unwrap_or_default());
+    w.put(120, &o.driver_uuid.unwrap_or_default());
+    w.put(136, &e.name);
+    for (i, uuid) in uuids.iter().flatten().enumerate() {
+        w.put(152 + 16 * i, uuid);
+    }
+    let sum = fnv1a(&bytes[16..]);
+    bytes[8..16].copy_from_slice(&sum.to_ne_bytes());
+    bytes
+}
+
+/// What `bytes` say: an export, or why not.
+pub fn decode(bytes: &[u8; SIZE]) -> Decoded {
+    if bytes[..8] != MAGIC {
+        return Decoded::Foreign;
+    }
+    let r = Reader(bytes);
+    if r.u64(8) != fnv1a(&bytes[16..]) {
+        return Decoded::Damaged;
+    }
+    let flags = r.u32(60);
+    let has = |bit| flags & bit != 0;
+    let count = Some(r.u32(100)).filter(|&c| c != u32::MAX);
+    let uuids = has(UUIDS_KNOWN).then(|| {
+        let n = count.map_or(0, |c| c as usize).min(MAX_UUIDS);
+        (0..n).map(|i| r.uuid(152 + 16 * i)).collect()
+    });
+    let dedicated_to = if has(DEDICATED_IMAGE) {
+        Some((vk::ObjectType::IMAGE, r.u64(88)))
+    } else if has(DEDICATED_BUFFER) {
+        Some((vk::ObjectType::BUFFER, r.u64(88)))
+    } else {
+        None
+    };
+    Decoded::Export(SharedExport {
+        payload: PayloadId {
+            dev: r.u64(16),
+            ino: r.u64(24),
+            ctime_sec: r.u64(32) as i64,
+            ctime_nsec: r.u64(40) as i64,
+        },
+        origin: ExportOrigin {
+            device: r.u64(72),
+            memory: r.u64(80),
+            size: r.u64(64),
+            memory_type_index: r.u32(56),
+            created_here: has(CREATED_HERE),
+            dedicated_to,
+            device_uuid: has(HAS_DEVICE_UUID).then(|| r.uuid(104)),
+            driver_uuid: has(HAS_DRIVER_UUID).then(|| r.uuid(120)),
+            physical_devices: PhysicalDevices::new(count, uuids),
+            device_mask: has(MASK_KNOWN).then(|| DeviceMask {
+                mask: r.u32(96),
+                named: has(MASK_NAMED),
+            }),
+            exporter: Some(Exporter {
+                pid: r.u32(48),
+                name: bytes[136..152].try_into().expect("16 bytes"),
+                handle_type: vk::ExternalMemoryHandleTypeFlags::from_raw(r.u32(52)),
+            }),
+        },
+    })
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+
+    pub(crate) fn sample() -> SharedExport {
+        SharedExport {
+            payload: PayloadId {
+                dev: 12,
+                ino: 345,
+                ctime_sec: 1_700_000_000,
+                ctime_nsec: 123_456_789,
+            },
+            origin: ExportOrigin {
+                device: 0xd000,
+                memory: 0x3000,
+                size: 65536,
+                memory_type_index: 2,
+                created_here: true,
+                dedicated_to: Some((vk::ObjectType::BUFFER, 0xb0)),
+                device_uuid: Some([1; 16]),
+                driver_uuid: None,
+                physical_devices: PhysicalDevices::new(Some(2), Some(vec![[1; 16], [2; 16]])),
+                device_mask: Some(DeviceMask {
+                    mask: 2,
+                    named: true,
+                }),
+                exporter: Some(Exporter {
+                    pid: 1234,
+                    name: *b"encoder\0\0\0\0\0\0\0\0\0",
+                    handle_type: vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD,
+                }),
+            },
+        }
+    }
+
+    #[test]
+    fn a_record_reads_back_as_written() {
+        let export = sample();
+        assert_eq!(decode(&encode(&export)), Decoded::Export(export));
+        let mut plain = sample();
+        plain.origin.dedicated_to = None;
+        plain.origin.device_mask = None;
+        plain.origin.physical_devices = PhysicalDevices::new(None, None);
+        assert_eq!(decode(&encode(&plain)), Decoded::Export(plain));
+    }
+
+    #[test]
+    fn any_changed_byte_is_damage_and_another_magic_is_foreign() {
+        let bytes = encode(&sample());
+        for at in (8..SIZE).step_by(7) {
+            let mut changed = bytes;
+            changed[at] ^= 0x40;
+            assert_eq!(decode(&changed), Decoded::Damaged, "byte {at}");
+        }
+        let mut foreign = bytes;
+        foreign[7] = b'2';
+        assert_eq!(decode(&foreign), Decoded::Foreign);
+        assert_eq!(decode(&[0; SIZE]), Decoded::Foreign);
+    }
+}

@@ -1,0 +1,145 @@
+//! The process's own file of the shared directory: created at its first export (again in a
+//! forked child, whose exports are its own), appended one whole record per `write`.
+
+use super::record::{self, SharedExport};
+use crate::os::payload::PayloadId;
+use crate::state::opaque_exports::{ExportOrigin, Exporter};
+use ash::vk;
+use parking_lot::Mutex;
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
+
+/// The most records one process writes (4 MiB).
+pub const MAX_RECORDS: usize = 16_384;
+
+/// One memory object's export of one payload as one handle type.
+type Key = (u64, u64, u32, PayloadId);
+
+struct ProcessFile {
+    pid: u32,
+    /// `None` until the first export.
+    file: Option<File>,
+    /// The file could not be made or written: the process records no more.
+    failed: bool,
+    name: [u8; 16],
+    written: HashSet<Key>,
+}
+
+static FILE: Mutex<Option<ProcessFile>> = Mutex::new(None);
+
+/// The process's name (`/proc/self/comm`), NUL-padded.
+fn process_name() -> [u8; 16] {
+    let mut name = [0u8; 16];
+    if let Ok(comm) = std::fs::read("/proc/self/comm") {
+        let comm = comm.strip_suffix(b"\n").unwrap_or(&comm);
+        let n = comm.len().min(15);
+        name[..n].copy_from_slice(&comm[..n]);
+    }
+    name
+}
+
+/// A new file of this process in `dir`, private to the user.
+#[cfg(unix)]
+fn create(dir: &Path, pid: u32) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let mut attempt = 0u32;
+    loop {
+        let path = dir.join(format!("{pid}-{nanos:x}-{attempt}.exports"));
+        let made = std::fs::OpenOptions::new()
+            .append(true)
+            .create_new(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(path);
+        match made {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 16 => {
+                attempt += 1;
+            }
+            other => return other,
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn create(_dir: &Path, _pid: u32) -> std::io::Result<File> {
+    Err(std::io::ErrorKind::Unsupported.into())
+}
+
+/// Records the export (see `super::publish`); a warning when the process's file cannot be
+/// made or written, or is full (once: the process then records no more).
+pub fn publish(
+    dir: &Path,
+    payload: PayloadId,
+    origin: ExportOrigin,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+) -> Option<String> {
+    let pid = std::process::id();
+    let mut guard = FILE.lock();
+    if guard.as_ref().is_some_and(|f| f.pid != pid) {
+        // A forked child: the parent's file and what it wrote are the parent's.
+        *guard = None;
+    }
+    let process = guard.get_or_insert_with(|| ProcessFile {
+        pid,
+        file: None,
+        failed: false,
+        name: process_name(),
+        written: HashSet::new(),
+    });
+    let key = (origin.device, origin.memory, handle_type.as_raw(), payload);
+    if process.written.contains(&key) {
+        return None;
+    }
+    if process.failed || process.written.len() >= MAX_RECORDS {
+        return None;
+    }
+    if process.file.is_none() {
+        match create(dir, pid) {
+            Ok(file) => process.file = Some(file),
+            Err(e) => {
+                process.failed = true;
+                return Some(format!(
+                    "shared_exports_dir: cannot create this process's file in {} ({e}); its \
+                     exports are not shared with other processes",
+                    dir.display()
+                ));
+            }
+        }
+    }
+    let file = process.file.as_mut()?;
+    let export = SharedExport {
+        payload,
+        origin: ExportOrigin {
+            exporter: Some(Exporter {
+                pid,
+                name: process.name,
+                handle_type,
+            }),
+            ..origin
+        },
+    };
+    let written = file.write_all(&record::encode(&export));
+    process.written.insert(key);
+    let full = process.written.len() >= MAX_RECORDS;
+    match written {
+        Err(e) => {
+            process.failed = true;
+            Some(format!(
+                "shared_exports_dir: cannot write this process's file in {} ({e}); its later \
+                 exports are not shared with other processes",
+                dir.display()
+            ))
+        }
+        Ok(()) if full => Some(format!(
+            "shared_exports_dir: this process recorded {MAX_RECORDS} exports in {}, the most \
+             it records; its later exports are not shared with other processes",
+            dir.display()
+        )),
+        Ok(()) => None,
+    }
+}

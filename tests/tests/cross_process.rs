@@ -1,0 +1,471 @@
+//! Cross-process checking (docs/cross-process.md): memory exported as an fd in one process and
+//! imported in another. Each side is a child process (this test binary, exec'd again) with the
+//! layer through the real loader; the fd goes from the exporter to the importer over a Unix
+//! socket (`SCM_RIGHTS`); both name one shared directory
+//! (`VK_EXPORTCHECK_VALIDATION_SHARED_EXPORTS_DIR`, what `exportcheck run` sets). The importer
+//! asserts on what its app's messenger heard: the exact IDs, and messages naming both sides.
+
+#![cfg(target_os = "linux")]
+
+use ash::vk::{self, Handle};
+use exportcheck_tests::child::{is_child, Child, ChildRun, Running, CHILD_ENV};
+use exportcheck_tests::ids::*;
+use exportcheck_tests::test_driver;
+use exportcheck_tests::{expect, fds, Device, Instance, DMA_BUF, OPAQUE_FD, SIZE};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::fd::AsRawFd;
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+const DIR_VAR: &str = "VK_EXPORTCHECK_VALIDATION_SHARED_EXPORTS_DIR";
+const PLAN_VAR: &str = "EXPORTCHECK_TEST_PLAN";
+const SOCKET_VAR: &str = "EXPORTCHECK_TEST_SOCKET";
+
+/// The driver both sides run on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum On {
+    Lavapipe,
+    TestDriver,
+}
+
+/// What one exporter/importer pair does.
+#[derive(Clone, Copy, Debug)]
+struct Plan {
+    on: On,
+    export_size: u64,
+    export_type: u32,
+    import_size: u64,
+    import_type: u32,
+    import_as: vk::ExternalMemoryHandleTypeFlags,
+    /// The importer imports dedicated to a buffer of its own.
+    dedicated_buffer: bool,
+    /// The exporter frees everything and exits before the importer imports.
+    exporter_exits_first: bool,
+    /// What the importer's messenger must hear at vkAllocateMemory, in order.
+    expect: &'static [&'static str],
+}
+
+impl Plan {
+    /// A valid pair on `on`: the import gives what the export was allocated with.
+    const fn valid(on: On) -> Self {
+        Self {
+            on,
+            export_size: SIZE,
+            export_type: 0,
+            import_size: SIZE,
+            import_type: 0,
+            import_as: OPAQUE_FD,
+            dedicated_buffer: false,
+            exporter_exits_first: false,
+            expect: &[],
+        }
+    }
+
+    fn encode(&self) -> String {
+        format!(
+            "{:?},{},{},{},{},{},{},{},{}",
+            self.on,
+            self.export_size,
+            self.export_type,
+            self.import_size,
+            self.import_type,
+            self.import_as.as_raw(),
+            self.dedicated_buffer,
+            self.exporter_exits_first,
+            self.expect.join("+")
+        )
+    }
+
+    /// The plan the parent passed (the IDs by their catalog names).
+    fn from_env() -> (Self, Vec<String>) {
+        let text = std::env::var(PLAN_VAR).expect("the parent passes a plan");
+        let f: Vec<&str> = text.split(',').collect();
+        let plan = Self {
+            on: if f[0] == "Lavapipe" {
+                On::Lavapipe
+            } else {
+                On::TestDriver
+            },
+            export_size: f[1].parse().unwrap(),
+            export_type: f[2].parse().unwrap(),
+            import_size: f[3].parse().unwrap(),
+            import_type: f[4].parse().unwrap(),
+            import_as: vk::ExternalMemoryHandleTypeFlags::from_raw(f[5].parse().unwrap()),
+            dedicated_buffer: f[6] == "true",
+            exporter_exits_first: f[7] == "true",
+            expect: &[],
+        };
+        let ids = f[8]
+            .split('+')
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect();
+        (plan, ids)
+    }
+
+    fn instance(&self) -> Instance {
+        match self.on {
+            On::Lavapipe => Instance::new(),
+            On::TestDriver => test_driver::instance(None),
+        }
+    }
+
+    fn device(&self, inst: &Instance) -> Device {
+        match self.on {
+            On::Lavapipe => inst.fd_device(),
+            On::TestDriver => inst.device(&[
+                ash::khr::external_memory::NAME,
+                ash::khr::external_memory_fd::NAME,
+                ash::ext::external_memory_dma_buf::NAME,
+            ]),
+        }
+    }
+}
+
+/// One pair under way.
+struct Pair {
+    importer: Running,
+    exporter: Running,
+}
+
+/// Starts the importer (which listens on a socket of `dir`) and the exporter of `plan`, both
+/// sharing exports in `dir/exports`; `n` tells this pair's socket from others'.
+fn start(plan: &Plan, dir: &Path, n: usize) -> Pair {
+    let socket = dir.join(format!("pair-{n}.sock"));
+    let exports = dir.join("exports");
+    let child = |role: &str| {
+        Child::new(role)
+            .env(DIR_VAR, &exports)
+            .env(PLAN_VAR, plan.encode())
+            .env(SOCKET_VAR, &socket)
+    };
+    let importer = child("import").spawn();
+    let exporter = child("export").spawn();
+    Pair { importer, exporter }
+}
+
+impl Pair {
+    fn wait(self) -> (ChildRun, ChildRun) {
+        (self.exporter.wait(), self.importer.wait())
+    }
+}
+
+/// A private directory for one test's pairs.
+fn private_dir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temp dir")
+}
+
+/// Runs one pair of `plan` to the end.
+fn run(plan: Plan) -> (ChildRun, ChildRun) {
+    let dir = private_dir();
+    start(&plan, dir.path(), 0).wait()
+}
+
+/// In a child: its role.
+fn child_role() {
+    let role = std::env::var(CHILD_ENV).expect("a child");
+    let socket = PathBuf::from(std::env::var(SOCKET_VAR).expect("socket"));
+    let (plan, ids) = Plan::from_env();
+    match role.as_str() {
+        "export" => export_side(&plan, &socket),
+        "import" => import_side(&plan, &socket, &ids),
+        other => panic!("unknown role {other}"),
+    }
+}
+
+/// Connects to the importer's socket, waiting for it to listen.
+fn connect(socket: &Path) -> UnixStream {
+    let start = Instant::now();
+    loop {
+        match UnixStream::connect(socket) {
+            Ok(stream) => return stream,
+            Err(e) if start.elapsed() < Duration::from_secs(300) => {
+                let _ = e;
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(e) => panic!("connect {}: {e}", socket.display()),
+        }
+    }
+}
+
+/// The exporter: allocates, exports an opaque fd, sends it with its pid, name and memory.
+fn export_side(plan: &Plan, socket: &Path) {
+    let inst = plan.instance();
+    let dev = plan.device(&inst);
+    let mut export = vk::ExportMemoryAllocateInfo::default().handle_types(OPAQUE_FD);
+    let info = vk::MemoryAllocateInfo::default()
+        .allocation_size(plan.export_size)
+        .memory_type_index(plan.export_type)
+        .push_next(&mut export);
+    let memory = dev.allocate_with(&info).expect("vkAllocateMemory");
+    let (r, fd) = dev.get_fd(memory, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    let mut stream = connect(socket);
+    fds::send_fd(stream.as_raw_fd(), fd);
+    let name = std::fs::read_to_string("/proc/self/comm").expect("comm");
+    writeln!(
+        stream,
+        "{} 0x{:x} {}",
+        std::process::id(),
+        memory.as_raw(),
+        name.trim_end()
+    )
+    .expect("write");
+    fds::close(fd);
+    if !plan.exporter_exits_first {
+        // Wait for the importer's word that it imported.
+        let mut done = String::new();
+        BufReader::new(&stream).read_line(&mut done).expect("read");
+        assert_eq!(done, "imported\n");
+    }
+    dev.free(memory);
+    expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
+    // The stream closes as the process ends: the importer of an exporter that exits first
+    // waits for that.
+}
+
+/// Whether the process `pid` has ended: gone, or a zombie its parent has not waited for yet.
+fn has_ended(pid: &str) -> bool {
+    let start = Instant::now();
+    loop {
+        let ended = match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => true,
+            // `pid (comm) S ...`: the state follows the last parenthesis.
+            Ok(stat) => stat
+                .rsplit_once(") ")
+                .is_some_and(|(_, rest)| rest.starts_with('Z') || rest.starts_with('X')),
+        };
+        if ended || start.elapsed() > Duration::from_secs(60) {
+            return ended;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The importer: receives the fd, imports it as the plan says, and asserts what it hears.
+fn import_side(plan: &Plan, socket: &Path, ids: &[String]) {
+    let listener = UnixListener::bind(socket).expect("bind");
+    let inst = plan.instance();
+    let dev = plan.device(&inst);
+    let (stream, _) = listener.accept().expect("accept");
+    let fd = fds::recv_fd(stream.as_raw_fd());
+    let mut reader = BufReader::new(&stream);
+    let mut line = String::new();
+    reader.read_line(&mut line).expect("read");
+    let mut words = line.split_whitespace();
+    let (pid, memory, name) = (
+        words.next().expect("pid"),
+        words.next().expect("memory"),
+        words.next().expect("name"),
+    );
+    if plan.exporter_exits_first {
+        let mut rest = Vec::new();
+        reader.read_to_end(&mut rest).expect("read to the end");
+        assert!(has_ended(pid), "the exporter has ended");
+    }
+    let buffer = plan
+        .dedicated_buffer
+        .then(|| dev.external_buffer(vk::BufferUsageFlags::TRANSFER_DST, OPAQUE_FD));
+    let mut import = vk::ImportMemoryFdInfoKHR::default()
+        .handle_type(plan.import_as)
+        .fd(fd);
+    let mut dedicated =
+        vk::MemoryDedicatedAllocateInfo::default().buffer(buffer.unwrap_or_default());
+    let mut info = vk::MemoryAllocateInfo::default()
+        .allocation_size(plan.import_size)
+        .memory_type_index(plan.import_type)
+        .push_next(&mut import);
+    if buffer.is_some() {
+        info = info.push_next(&mut dedicated);
+    }
+    let result = dev.allocate_with(&info);
+    if ids.is_empty() {
+        expect::silent_for(&inst, &[ALLOCATE]);
+    } else {
+        let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+        for m in expect::only(&inst, ALLOCATE, &ids) {
+            if m.id == SHARED_EXPORTS_IGNORED {
+                expect::mentions(
+                    &m,
+                    &[
+                        "foreign.exports is not in the layer's format",
+                        "the file is ignored",
+                    ],
+                );
+                continue;
+            }
+            let exporter = if m.id == IMPORT_FD_HANDLE_TYPE_00670 {
+                format!("exported by pid {pid} (`{name}`) as VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT from VkDeviceMemory {memory}")
+            } else {
+                format!(
+                    "exported by pid {pid} (`{name}`) as \
+                     VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT from VkDeviceMemory {memory} \
+                     with allocationSize {}, memoryTypeIndex {}, not dedicated",
+                    plan.export_size, plan.export_type
+                )
+            };
+            expect::mentions(&m, &[&exporter]);
+            if m.id != IMPORT_FD_HANDLE_TYPE_00670 {
+                expect::mentions(
+                    &m,
+                    &[&format!(
+                        "imported here with allocationSize {}, memoryTypeIndex {}",
+                        plan.import_size, plan.import_type
+                    )],
+                );
+            }
+        }
+    }
+    match result {
+        Ok(imported) => dev.free(imported),
+        Err(_) => fds::close_if_open(fd),
+    }
+    if let Some(buffer) = buffer {
+        dev.destroy_buffer(buffer);
+    }
+    if !plan.exporter_exits_first {
+        (&stream).write_all(b"imported\n").expect("write");
+    }
+}
+
+#[test]
+fn a_valid_import_of_another_process_s_export_is_silent_on_lavapipe() {
+    if is_child() {
+        return child_role();
+    }
+    run(Plan::valid(On::Lavapipe));
+}
+
+#[test]
+fn a_valid_import_of_another_process_s_export_is_silent_on_the_test_driver() {
+    if is_child() {
+        return child_role();
+    }
+    run(Plan {
+        export_type: 1,
+        import_type: 1,
+        ..Plan::valid(On::TestDriver)
+    });
+}
+
+#[test]
+fn another_size_than_the_exporter_s_is_01742_naming_both_sides_on_lavapipe() {
+    if is_child() {
+        return child_role();
+    }
+    run(Plan {
+        import_size: SIZE * 2,
+        expect: &[ALLOC_SIZE_01742],
+        ..Plan::valid(On::Lavapipe)
+    });
+}
+
+#[test]
+fn another_memory_type_than_the_exporter_s_is_01742_on_the_test_driver() {
+    if is_child() {
+        return child_role();
+    }
+    run(Plan {
+        export_type: 1,
+        import_type: 0,
+        expect: &[ALLOC_SIZE_01742],
+        ..Plan::valid(On::TestDriver)
+    });
+}
+
+#[test]
+fn an_opaque_fd_imported_as_a_dma_buf_is_00670_naming_the_exporter() {
+    if is_child() {
+        return child_role();
+    }
+    run(Plan {
+        import_as: DMA_BUF,
+        expect: &[IMPORT_FD_HANDLE_TYPE_00670],
+        ..Plan::valid(On::TestDriver)
+    });
+}
+
+#[test]
+fn a_dedicated_import_of_memory_exported_without_is_01879_on_lavapipe() {
+    if is_child() {
+        return child_role();
+    }
+    run(Plan {
+        dedicated_buffer: true,
+        expect: &[DEDICATED_BUFFER_01879],
+        ..Plan::valid(On::Lavapipe)
+    });
+}
+
+#[test]
+fn an_exporter_that_exited_before_the_import_is_still_matched() {
+    if is_child() {
+        return child_role();
+    }
+    run(Plan {
+        import_size: SIZE / 2,
+        exporter_exits_first: true,
+        expect: &[ALLOC_SIZE_01742],
+        ..Plan::valid(On::Lavapipe)
+    });
+    run(Plan {
+        exporter_exits_first: true,
+        ..Plan::valid(On::Lavapipe)
+    });
+}
+
+#[test]
+fn a_foreign_file_in_the_directory_is_ignored_with_a_warning_and_the_rest_still_matched() {
+    if is_child() {
+        return child_role();
+    }
+    let dir = private_dir();
+    let exports = dir.path().join("exports");
+    std::os::unix::fs::DirBuilderExt::mode(&mut std::fs::DirBuilder::new(), 0o700)
+        .create(&exports)
+        .expect("mkdir");
+    std::fs::write(exports.join("foreign.exports"), [0x5a; 512]).expect("write");
+    let plan = Plan {
+        import_size: SIZE * 2,
+        expect: &[SHARED_EXPORTS_IGNORED, ALLOC_SIZE_01742],
+        ..Plan::valid(On::Lavapipe)
+    };
+    start(&plan, dir.path(), 0).wait();
+}
+
+/// 100 pairs at once on `on`, every other one importing another size: each wrong one gets
+/// exactly its own finding, naming its own exporter; each right one nothing.
+fn hundred_pairs(on: On) {
+    let dir = private_dir();
+    let wrong = Plan {
+        import_size: SIZE * 2,
+        expect: &[ALLOC_SIZE_01742],
+        ..Plan::valid(on)
+    };
+    let pairs: Vec<Pair> = (0..100)
+        .map(|n| {
+            let plan = if n % 2 == 0 { wrong } else { Plan::valid(on) };
+            start(&plan, dir.path(), n)
+        })
+        .collect();
+    for pair in pairs {
+        pair.wait();
+    }
+}
+
+#[test]
+fn a_hundred_pairs_at_once_lose_no_finding_and_make_none_up_on_the_test_driver() {
+    if is_child() {
+        return child_role();
+    }
+    hundred_pairs(On::TestDriver);
+}
+
+#[test]
+fn a_hundred_pairs_at_once_lose_no_finding_and_make_none_up_on_lavapipe() {
+    if is_child() {
+        return child_role();
+    }
+    hundred_pairs(On::Lavapipe);
+}
