@@ -2,7 +2,8 @@
 //! processes (cli/tests/programs/processes.c, compiled here with `cc -lvulkan`): a worker forked
 //! without exec, a child that outlives its parent, a child inheriting exported fds, and apps that
 //! crash after a finding. Every process's findings must reach the summary, the JSON and the
-//! JUnit report. Needs the layer library next to the `exportcheck` binary
+//! JUnit report; and an fd exported in one process and imported in another (cross-process
+//! checking, on by default). Needs the layer library next to the `exportcheck` binary
 //! (`cargo build -p exportcheck-layer`).
 
 #![cfg(target_os = "linux")]
@@ -17,6 +18,7 @@ use std::sync::OnceLock;
 const LAVAPIPE: &str = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
 const FD_00671: &str = "VUID-VkMemoryGetFdInfoKHR-handleType-00671";
 const LEAKED: &str = "EXPORTCHECK-exported-fd-leaked";
+const SIZE_01742: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01742";
 
 /// The test program, compiled once per test binary.
 fn program() -> &'static Path {
@@ -36,7 +38,8 @@ fn program() -> &'static Path {
     })
 }
 
-/// `exportcheck run --report R --junit J [extra] -- processes MODE` on lavapipe.
+/// `exportcheck run --report R --junit J [extra] -- processes MODE...` on lavapipe (`mode`: the
+/// program's arguments, separated by spaces).
 fn run(mode: &str, extra: &[&str], envs: &[(&str, &str)]) -> (Output, serde_json::Value, String) {
     let dir = tempfile::tempdir().expect("temp dir");
     let (report, junit) = (dir.path().join("report.json"), dir.path().join("junit.xml"));
@@ -51,7 +54,7 @@ fn run(mode: &str, extra: &[&str], envs: &[(&str, &str)]) -> (Output, serde_json
         .args(extra)
         .arg("--")
         .arg(program())
-        .arg(mode)
+        .args(mode.split(' '))
         .output()
         .expect("run exportcheck");
     let json = read_json(&report);
@@ -142,4 +145,66 @@ fn an_app_that_aborts_after_a_finding_fails_the_run_with_the_finding_reported() 
 #[test]
 fn an_app_that_segfaults_after_a_finding_fails_the_run_with_the_finding_reported() {
     assert_crash_reported("segv", libc::SIGSEGV, "SIGSEGV");
+}
+
+/// The IDs of the app's findings, without lavapipe's driver-contract warnings (its exported fds
+/// lack FD_CLOEXEC).
+fn app_ids(json: &serde_json::Value) -> Vec<String> {
+    let mut ids = ids(json);
+    ids.retain(|id| !id.starts_with("EXPORTCHECK-driver-"));
+    ids
+}
+
+#[test]
+fn an_import_of_another_size_than_the_exporting_process_gave_fails_the_run() {
+    let (out, json, xml) = run("share 131072", &[], &[]);
+    let (_, stderr) = texts(&out);
+    assert_eq!(out.status.code(), Some(86), "{stderr}");
+    assert_eq!(app_ids(&json), [SIZE_01742], "{json}");
+    let processes: Vec<u64> = json["processes"]
+        .as_array()
+        .expect("processes")
+        .iter()
+        .map(|p| p["pid"].as_u64().expect("pid"))
+        .collect();
+    assert_eq!(processes.len(), 2, "the exporter and the importer: {json}");
+    let finding = json["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .find(|f| f["id"] == SIZE_01742)
+        .expect("01742");
+    let message = finding["message"].as_str().expect("message");
+    let named = processes
+        .iter()
+        .any(|pid| message.contains(&format!("exported by pid {pid} (`exportcheck-pro`)")));
+    assert!(named, "the exporting process is named: {message}");
+    assert!(
+        message.contains("with allocationSize 65536, memoryTypeIndex 0, not dedicated")
+            && message.contains("imported here with allocationSize 131072, memoryTypeIndex 0"),
+        "{message}"
+    );
+    assert!(xml.contains(&format!("name=\"{SIZE_01742}\"")), "{xml}");
+}
+
+#[test]
+fn an_import_of_the_exporting_process_s_size_passes_the_run() {
+    let (out, json, _) = run("share 65536", &[], &[]);
+    let (_, stderr) = texts(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(app_ids(&json).is_empty(), "{json}");
+    let dir = json["settings"]["shared_exports_dir"].clone();
+    assert!(
+        dir.as_str().is_some_and(|d| d.ends_with("/exports")),
+        "on by default, in the run's directory: {json}"
+    );
+}
+
+#[test]
+fn an_empty_shared_exports_dir_turns_cross_process_checking_off() {
+    let off = [("VK_EXPORTCHECK_VALIDATION_SHARED_EXPORTS_DIR", "")];
+    let (out, json, _) = run("share 131072", &[], &off);
+    let (_, stderr) = texts(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(app_ids(&json).is_empty(), "{json}");
 }

@@ -469,3 +469,34 @@ fn a_hundred_pairs_at_once_lose_no_finding_and_make_none_up_on_lavapipe() {
     }
     hundred_pairs(On::Lavapipe);
 }
+
+#[test]
+fn a_directory_open_to_others_is_refused_with_a_warning_at_vkcreateinstance() {
+    if is_child() {
+        // The warning comes in vkCreateInstance: a messenger chained to its create info hears it.
+        let inst = Instance::with(exportcheck_tests::Options {
+            messenger_in_create_info: true,
+            ..Default::default()
+        });
+        let messages = inst.settings_messages();
+        assert_eq!(messages.len(), 1, "settings messages: {messages:#?}");
+        assert_eq!(
+            messages[0].severity,
+            vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
+        );
+        expect::mentions(
+            &messages[0],
+            &[
+                "cannot be used (mode 755: open to group or others, it must be private to the \
+               user (0700)); imports are not checked against exports of other processes",
+            ],
+        );
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = private_dir();
+    let open = dir.path().join("open");
+    std::fs::create_dir(&open).expect("mkdir");
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    Child::new("1").env(DIR_VAR, &open).run();
+}

@@ -11,8 +11,15 @@
  *   fd-child       exports an fd correctly (check_fd_leaks on), forks a child that never touches
  *                  Vulkan and exits while the fd is open; then closes the fd, frees, exits 0.
  *   abort, segv    breaks 00671, then aborts / dereferences NULL.
+ *   share SIZE     exports 65536 bytes as an opaque fd, forks and execs `processes import SIZE`
+ *                  with one end of a socket pair as its fd 3, sends it the fd (SCM_RIGHTS),
+ *                  waits for it, frees and exits 0. The importer imports the fd with
+ *                  allocationSize SIZE, frees what it got and exits 0: with any other SIZE than
+ *                  65536 it breaks VUID-VkMemoryAllocateInfo-allocationSize-01742, which only
+ *                  cross-process checking can see.
  */
 #include <signal.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,12 +189,97 @@ static int daemon_finds_later(void) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : 3;
 }
 
+/* Sends `fd` over `sock` with one byte of data. */
+static void send_fd(int sock, int fd) {
+    char byte = 'F';
+    struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+    union {
+        char buf[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr msg = {.msg_iov = &iov,
+                         .msg_iovlen = 1,
+                         .msg_control = control.buf,
+                         .msg_controllen = sizeof control.buf};
+    struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+    cmsg->cmsg_level = SOL_SOCKET;
+    cmsg->cmsg_type = SCM_RIGHTS;
+    cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+    if (sendmsg(sock, &msg, 0) != 1) check(VK_ERROR_UNKNOWN, "sendmsg");
+}
+
+/* Receives an fd sent with send_fd. */
+static int recv_fd(int sock) {
+    char byte;
+    struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+    union {
+        char buf[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    struct msghdr msg = {.msg_iov = &iov,
+                         .msg_iovlen = 1,
+                         .msg_control = control.buf,
+                         .msg_controllen = sizeof control.buf};
+    if (recvmsg(sock, &msg, 0) != 1) check(VK_ERROR_UNKNOWN, "recvmsg");
+    struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+    if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS) check(VK_ERROR_UNKNOWN, "no fd received");
+    int fd;
+    memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
+    return fd;
+}
+
+static int share(const char *program, const char *size) {
+    struct app a = start();
+    VkDeviceMemory memory = allocate(&a, 1);
+    int fd = export_fd(&a, memory);
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) return 3;
+    pid_t importer = fork();
+    if (importer == 0) {
+        if (dup2(pair[1], 3) != 3) _exit(3);
+        execl(program, program, "import", size, (char *)NULL);
+        _exit(3);
+    }
+    close(pair[1]);
+    send_fd(pair[0], fd);
+    close(fd);
+    int status = 0;
+    waitpid(importer, &status, 0);
+    vkFreeMemory(a.device, memory, NULL);
+    stop(&a);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 3;
+}
+
+static int import(const char *size) {
+    struct app a = start();
+    int fd = recv_fd(3);
+    VkImportMemoryFdInfoKHR import = {.sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR,
+                                      .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT,
+                                      .fd = fd};
+    VkMemoryAllocateInfo mai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                                .pNext = &import,
+                                .allocationSize = strtoull(size, NULL, 10),
+                                .memoryTypeIndex = 0};
+    VkDeviceMemory memory;
+    if (vkAllocateMemory(a.device, &mai, NULL, &memory) == VK_SUCCESS) {
+        vkFreeMemory(a.device, memory, NULL);
+    } else {
+        close(fd);
+    }
+    stop(&a);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "";
     if (strcmp(mode, "fork-worker") == 0) return fork_worker();
     if (strcmp(mode, "child-last") == 0) return child_last();
     if (strcmp(mode, "fd-child") == 0) return fd_child();
     if (strcmp(mode, "daemon") == 0) return daemon_finds_later();
+    if (strcmp(mode, "share") == 0 && argc > 2) return share(argv[0], argv[2]);
+    if (strcmp(mode, "import") == 0 && argc > 2) return import(argv[2]);
     if (strcmp(mode, "abort") == 0 || strcmp(mode, "segv") == 0) {
         struct app a = start();
         break_00671(&a);

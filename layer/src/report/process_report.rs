@@ -266,6 +266,7 @@ pub fn render() -> Option<String> {
             "message_format_json": s.message_format_json,
             "report_file": s.report_file,
             "check_fd_leaks": s.check_fd_leaks,
+            "shared_exports_dir": s.shared_exports_dir,
         },
         "journal": journal,
         "findings": findings,

@@ -218,6 +218,121 @@ mod tests {
         e
     }
 
+    /// A fresh private directory under the system's temporary directory.
+    fn private_dir(name: &str) -> std::path::PathBuf {
+        use std::os::unix::fs::DirBuilderExt;
+        let dir = std::env::temp_dir().join(format!(
+            "exportcheck-index-{name}-{}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos())
+        ));
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(&dir)
+            .expect("mkdir");
+        dir
+    }
+
+    fn lookup(index: &mut Index, dir: &Path, payload: PayloadId) -> Option<ExportOrigin> {
+        index.refresh(dir);
+        origin_among(index.exports.get(&payload)?)
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "reads directories: system calls Miri isolates")]
+    fn a_record_is_found_by_its_whole_identity_and_a_reused_inode_is_not() {
+        let dir = private_dir("identity");
+        let e = export(10, 0x1, true, 4096);
+        std::fs::write(dir.join("10-1-0.exports"), record::encode(&e)).expect("write");
+        let mut index = Index::default();
+        assert_eq!(lookup(&mut index, &dir, e.payload), Some(e.origin));
+        // The same device and inode with another change time: a later file that reused the
+        // inode number, not the payload.
+        let reused = PayloadId {
+            ctime_nsec: e.payload.ctime_nsec + 1,
+            ..e.payload
+        };
+        assert_eq!(lookup(&mut index, &dir, reused), None);
+        assert!(take(&mut index).is_empty());
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+
+    fn take(index: &mut Index) -> Vec<String> {
+        std::mem::take(&mut index.warnings)
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "reads directories: system calls Miri isolates")]
+    fn a_record_being_written_is_read_once_whole_and_nothing_is_read_twice() {
+        let dir = private_dir("torn");
+        let (a, b) = (export(10, 0x1, true, 4096), export(10, 0x2, true, 8192));
+        let mut b = b;
+        b.payload.ino += 1;
+        let path = dir.join("10-1-0.exports");
+        let (ra, rb) = (record::encode(&a), record::encode(&b));
+        // The first record and half of the second.
+        std::fs::write(&path, [&ra[..], &rb[..100]].concat()).expect("write");
+        let mut index = Index::default();
+        assert_eq!(lookup(&mut index, &dir, a.payload), Some(a.origin));
+        assert_eq!(lookup(&mut index, &dir, b.payload), None);
+        // The second one whole, but its checksum not yet right (a torn write): not read yet.
+        let mut torn = rb;
+        torn[200] ^= 1;
+        std::fs::write(&path, [&ra[..], &torn[..]].concat()).expect("write");
+        assert_eq!(lookup(&mut index, &dir, b.payload), None);
+        std::fs::write(&path, [&ra[..], &rb[..]].concat()).expect("write");
+        assert_eq!(lookup(&mut index, &dir, b.payload), Some(b.origin));
+        assert!(take(&mut index).is_empty());
+        // The first record was indexed once.
+        assert_eq!(index.exports[&a.payload].len(), 1);
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "reads directories: system calls Miri isolates")]
+    fn an_untrusted_file_is_ignored_with_one_warning_and_the_others_still_read() {
+        let dir = private_dir("untrusted");
+        let good = export(10, 0x1, true, 4096);
+        std::fs::write(dir.join("10-1-0.exports"), record::encode(&good)).expect("write");
+        // Another format; a damaged record that is not the last; a file of another name; a
+        // symbolic link; a file larger than any process writes.
+        std::fs::write(dir.join("foreign.exports"), [0x5a; SIZE]).expect("write");
+        let mut damaged = record::encode(&export(11, 0x1, true, 8192));
+        damaged[100] ^= 1;
+        let second = record::encode(&export(11, 0x2, true, 8192));
+        std::fs::write(
+            dir.join("11-1-0.exports"),
+            [&damaged[..], &second[..]].concat(),
+        )
+        .expect("write");
+        std::fs::write(dir.join("notes.txt"), "x").expect("write");
+        std::os::unix::fs::symlink(dir.join("10-1-0.exports"), dir.join("link.exports"))
+            .expect("symlink");
+        let big = std::fs::File::create(dir.join("big.exports")).expect("create");
+        big.set_len((MAX_RECORDS * SIZE + SIZE) as u64)
+            .expect("set_len");
+        let mut index = Index::default();
+        assert_eq!(lookup(&mut index, &dir, good.payload), Some(good.origin));
+        let mut warnings = take(&mut index);
+        warnings.sort();
+        assert_eq!(warnings.len(), 5, "{warnings:#?}");
+        for (warning, says) in warnings.iter().zip([
+            "11-1-0.exports has a damaged record (0: its checksum does not match)",
+            "big.exports holds",
+            "foreign.exports is not in the layer's format",
+            "link.exports cannot be opened",
+            "notes.txt is not a file the layer writes",
+        ]) {
+            assert!(warning.contains(says), "{warning} / {says}");
+        }
+        // Once: the files are not read again.
+        assert_eq!(lookup(&mut index, &dir, good.payload), Some(good.origin));
+        assert!(take(&mut index).is_empty());
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+
     #[test]
     fn the_creating_allocation_wins_and_two_creators_match_nothing() {
         let a = export(10, 0x1, true, 4096);

@@ -140,3 +140,46 @@ pub fn take_warnings() -> Vec<String> {
     }
     index::take_warnings()
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::usable;
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+
+    #[test]
+    #[cfg_attr(miri, ignore = "makes directories: system calls Miri isolates")]
+    fn only_a_directory_private_to_the_user_is_used() {
+        let base = std::env::temp_dir().join(format!("exportcheck-usable-{}", std::process::id()));
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(&base)
+            .expect("mkdir");
+        // Made if missing, mode 0700.
+        let made = base.join("made");
+        assert_eq!(usable(&made), Ok(()));
+        let mode = std::fs::metadata(&made).expect("made").permissions().mode();
+        assert_eq!(mode & 0o777, 0o700);
+        assert_eq!(usable(&made), Ok(()), "an existing private directory");
+        // Open to group or others; a file; a symbolic link; a relative path; no parent.
+        let open = base.join("open");
+        std::fs::DirBuilder::new()
+            .mode(0o755)
+            .create(&open)
+            .expect("mkdir");
+        std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        assert!(usable(&open).unwrap_err().contains("mode 755"));
+        let file = base.join("file");
+        std::fs::write(&file, "").expect("write");
+        assert!(usable(&file).unwrap_err().contains("not a directory"));
+        let link = base.join("link");
+        std::os::unix::fs::symlink(&made, &link).expect("symlink");
+        assert!(usable(&link).unwrap_err().contains("not a directory"));
+        assert!(usable(std::path::Path::new("relative"))
+            .unwrap_err()
+            .contains("absolute"));
+        assert!(usable(&base.join("no/parent"))
+            .unwrap_err()
+            .contains("cannot create it"));
+        std::fs::remove_dir_all(&base).expect("clean up");
+    }
+}
