@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #
-# runs each target (default: checks, pnext_walker, settings) for SECONDS (default 600), one after
+# runs each target (default: checks, pnext_walker, settings, shared_exports) for SECONDS (default 600), one after
 # the other, starting from a temporary copy of its seed corpus (fuzz/corpus/<target>/ is never
 # written), and prints per target the runs executed, exec/s, coverage (cov, ft) and the corpus
 # size it reached. Exits non-zero when a target crashed (the input is in
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-600}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(checks pnext_walker settings)
+[ ${#targets[@]} -gt 0 ] || targets=(checks pnext_walker settings shared_exports)
 
 if ! rustup run nightly rustc --version >/dev/null 2>&1; then
     rustup toolchain install nightly --profile minimal

@@ -6,6 +6,7 @@ pub use VkLayer_exportcheck as layer;
 
 pub mod checks;
 pub mod settings;
+pub mod shared_exports;
 pub mod walker;
 
 use arbitrary::{Arbitrary, Result, Unstructured};

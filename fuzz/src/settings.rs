@@ -298,6 +298,10 @@ fn as_text(s: &Settings) -> Vec<RawSetting> {
         raw("message_format_json", s.message_format_json.to_string()),
         raw("report_file", s.report_file.clone().unwrap_or_default()),
         raw("check_fd_leaks", s.check_fd_leaks.to_string()),
+        raw(
+            "shared_exports_dir",
+            s.shared_exports_dir.clone().unwrap_or_default(),
+        ),
     ]
 }
 

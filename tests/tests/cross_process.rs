@@ -32,7 +32,10 @@ enum On {
 /// What one exporter/importer pair does.
 #[derive(Clone, Copy, Debug)]
 struct Plan {
+    /// The exporter's driver.
     on: On,
+    /// The importer's driver.
+    import_on: On,
     export_size: u64,
     export_type: u32,
     import_size: u64,
@@ -40,6 +43,8 @@ struct Plan {
     import_as: vk::ExternalMemoryHandleTypeFlags,
     /// The importer imports dedicated to a buffer of its own.
     dedicated_buffer: bool,
+    /// The importer imports dedicated to an image of its own.
+    dedicated_image: bool,
     /// The exporter frees everything and exits before the importer imports.
     exporter_exits_first: bool,
     /// What the importer's messenger must hear at vkAllocateMemory, in order.
@@ -51,12 +56,14 @@ impl Plan {
     const fn valid(on: On) -> Self {
         Self {
             on,
+            import_on: on,
             export_size: SIZE,
             export_type: 0,
             import_size: SIZE,
             import_type: 0,
             import_as: OPAQUE_FD,
             dedicated_buffer: false,
+            dedicated_image: false,
             exporter_exits_first: false,
             expect: &[],
         }
@@ -64,14 +71,16 @@ impl Plan {
 
     fn encode(&self) -> String {
         format!(
-            "{:?},{},{},{},{},{},{},{},{}",
+            "{:?},{:?},{},{},{},{},{},{},{},{},{}",
             self.on,
+            self.import_on,
             self.export_size,
             self.export_type,
             self.import_size,
             self.import_type,
             self.import_as.as_raw(),
             self.dedicated_buffer,
+            self.dedicated_image,
             self.exporter_exits_first,
             self.expect.join("+")
         )
@@ -81,22 +90,27 @@ impl Plan {
     fn from_env() -> (Self, Vec<String>) {
         let text = std::env::var(PLAN_VAR).expect("the parent passes a plan");
         let f: Vec<&str> = text.split(',').collect();
-        let plan = Self {
-            on: if f[0] == "Lavapipe" {
+        let on = |s: &str| {
+            if s == "Lavapipe" {
                 On::Lavapipe
             } else {
                 On::TestDriver
-            },
-            export_size: f[1].parse().unwrap(),
-            export_type: f[2].parse().unwrap(),
-            import_size: f[3].parse().unwrap(),
-            import_type: f[4].parse().unwrap(),
-            import_as: vk::ExternalMemoryHandleTypeFlags::from_raw(f[5].parse().unwrap()),
-            dedicated_buffer: f[6] == "true",
-            exporter_exits_first: f[7] == "true",
+            }
+        };
+        let plan = Self {
+            on: on(f[0]),
+            import_on: on(f[1]),
+            export_size: f[2].parse().unwrap(),
+            export_type: f[3].parse().unwrap(),
+            import_size: f[4].parse().unwrap(),
+            import_type: f[5].parse().unwrap(),
+            import_as: vk::ExternalMemoryHandleTypeFlags::from_raw(f[6].parse().unwrap()),
+            dedicated_buffer: f[7] == "true",
+            dedicated_image: f[8] == "true",
+            exporter_exits_first: f[9] == "true",
             expect: &[],
         };
-        let ids = f[8]
+        let ids = f[10]
             .split('+')
             .filter(|s| !s.is_empty())
             .map(str::to_owned)
@@ -104,15 +118,17 @@ impl Plan {
         (plan, ids)
     }
 
-    fn instance(&self) -> Instance {
-        match self.on {
+    /// An instance on `on`.
+    fn instance(on: On) -> Instance {
+        match on {
             On::Lavapipe => Instance::new(),
             On::TestDriver => test_driver::instance(None),
         }
     }
 
-    fn device(&self, inst: &Instance) -> Device {
-        match self.on {
+    /// A device of `inst` on `on` for fd exports and imports.
+    fn device(on: On, inst: &Instance) -> Device {
+        match on {
             On::Lavapipe => inst.fd_device(),
             On::TestDriver => inst.device(&[
                 ash::khr::external_memory::NAME,
@@ -146,8 +162,10 @@ fn start(plan: &Plan, dir: &Path, n: usize) -> Pair {
 }
 
 impl Pair {
+    /// Waits for both, the importer first (an exporter fails when its importer did).
     fn wait(self) -> (ChildRun, ChildRun) {
-        (self.exporter.wait(), self.importer.wait())
+        let importer = self.importer.wait();
+        (self.exporter.wait(), importer)
     }
 }
 
@@ -191,8 +209,8 @@ fn connect(socket: &Path) -> UnixStream {
 
 /// The exporter: allocates, exports an opaque fd, sends it with its pid, name and memory.
 fn export_side(plan: &Plan, socket: &Path) {
-    let inst = plan.instance();
-    let dev = plan.device(&inst);
+    let inst = Plan::instance(plan.on);
+    let dev = Plan::device(plan.on, &inst);
     let mut export = vk::ExportMemoryAllocateInfo::default().handle_types(OPAQUE_FD);
     let info = vk::MemoryAllocateInfo::default()
         .allocation_size(plan.export_size)
@@ -246,8 +264,8 @@ fn has_ended(pid: &str) -> bool {
 /// The importer: receives the fd, imports it as the plan says, and asserts what it hears.
 fn import_side(plan: &Plan, socket: &Path, ids: &[String]) {
     let listener = UnixListener::bind(socket).expect("bind");
-    let inst = plan.instance();
-    let dev = plan.device(&inst);
+    let inst = Plan::instance(plan.import_on);
+    let dev = Plan::device(plan.import_on, &inst);
     let (stream, _) = listener.accept().expect("accept");
     let fd = fds::recv_fd(stream.as_raw_fd());
     let mut reader = BufReader::new(&stream);
@@ -270,13 +288,17 @@ fn import_side(plan: &Plan, socket: &Path, ids: &[String]) {
     let mut import = vk::ImportMemoryFdInfoKHR::default()
         .handle_type(plan.import_as)
         .fd(fd);
-    let mut dedicated =
-        vk::MemoryDedicatedAllocateInfo::default().buffer(buffer.unwrap_or_default());
+    let image = plan
+        .dedicated_image
+        .then(|| dev.external_image(vk::ImageUsageFlags::SAMPLED, OPAQUE_FD));
+    let mut dedicated = vk::MemoryDedicatedAllocateInfo::default()
+        .buffer(buffer.unwrap_or_default())
+        .image(image.unwrap_or_default());
     let mut info = vk::MemoryAllocateInfo::default()
         .allocation_size(plan.import_size)
         .memory_type_index(plan.import_type)
         .push_next(&mut import);
-    if buffer.is_some() {
+    if buffer.is_some() || image.is_some() {
         info = info.push_next(&mut dedicated);
     }
     let result = dev.allocate_with(&info);
@@ -323,6 +345,9 @@ fn import_side(plan: &Plan, socket: &Path, ids: &[String]) {
     }
     if let Some(buffer) = buffer {
         dev.destroy_buffer(buffer);
+    }
+    if let Some(image) = image {
+        dev.destroy_image(image);
     }
     if !plan.exporter_exits_first {
         (&stream).write_all(b"imported\n").expect("write");
@@ -394,6 +419,37 @@ fn a_dedicated_import_of_memory_exported_without_is_01879_on_lavapipe() {
     run(Plan {
         dedicated_buffer: true,
         expect: &[DEDICATED_BUFFER_01879],
+        ..Plan::valid(On::Lavapipe)
+    });
+}
+
+#[test]
+fn a_dedicated_image_import_of_memory_exported_without_is_01878_on_lavapipe() {
+    if is_child() {
+        return child_role();
+    }
+    run(Plan {
+        dedicated_image: true,
+        expect: &[DEDICATED_IMAGE_01878],
+        ..Plan::valid(On::Lavapipe)
+    });
+}
+
+#[test]
+fn an_import_on_another_physical_device_and_driver_is_00668_01746_01520_00644() {
+    if is_child() {
+        return child_role();
+    }
+    // Lavapipe exports, the test driver imports: their deviceUUIDs and driverUUIDs differ, so
+    // the importing device is also made of other physical devices than the exporting one.
+    run(Plan {
+        import_on: On::TestDriver,
+        expect: &[
+            IMPORT_FD_00668,
+            IMPORT_FD_01746,
+            IMPORT_FD_01520,
+            ALLOC_NONE_00644,
+        ],
         ..Plan::valid(On::Lavapipe)
     });
 }

@@ -24,8 +24,10 @@ struct Cursor {
     ignored: bool,
 }
 
+/// The exports of one shared directory's files, as far as read (the process has one, behind
+/// [`find`]; tools and the fuzz target make their own).
 #[derive(Default)]
-struct Index {
+pub struct Index {
     files: HashMap<OsString, Cursor>,
     exports: HashMap<PayloadId, Vec<SharedExport>>,
     indexed: usize,
@@ -40,12 +42,12 @@ static INDEX: LazyLock<Mutex<Index>> = LazyLock::new(|| Mutex::new(Index::defaul
 pub fn find(dir: &Path, payload: PayloadId) -> Option<ExportOrigin> {
     let mut index = INDEX.lock();
     index.refresh(dir);
-    origin_among(index.exports.get(&payload)?)
+    index.origin(payload)
 }
 
 /// See `super::take_warnings`.
 pub fn take_warnings() -> Vec<String> {
-    std::mem::take(&mut INDEX.lock().warnings)
+    INDEX.lock().take_warnings()
 }
 
 /// The origin the records of one payload give: the allocation that created it if exactly one
@@ -69,12 +71,32 @@ fn origin_among(records: &[SharedExport]) -> Option<ExportOrigin> {
 }
 
 impl Index {
+    /// An index that has read nothing yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The origin of `payload` the records read so far give (see [`origin_among`]).
+    pub fn origin(&self, payload: PayloadId) -> Option<ExportOrigin> {
+        origin_among(self.exports.get(&payload)?)
+    }
+
+    /// How many records were indexed.
+    pub fn indexed(&self) -> usize {
+        self.indexed
+    }
+
+    /// The warnings not yet taken.
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.warnings)
+    }
+
     fn warn(&mut self, text: String) {
         self.warnings.push(text);
     }
 
     /// Reads what the directory's files gained since the last call.
-    fn refresh(&mut self, dir: &Path) {
+    pub fn refresh(&mut self, dir: &Path) {
         let Ok(entries) = std::fs::read_dir(dir) else {
             return;
         };

@@ -5,9 +5,9 @@
 //!
 //! **The directory** is private to the user: the layer creates it with mode 0700 if it does not
 //! exist, and uses none that is not a directory owned by the effective user and closed to group
-//! and others. Each process appends to a file of its own (`<pid>-<nanoseconds>.exports`, created
-//! with `O_EXCL` and mode 0600; a forked child makes its own at its first export), so writers
-//! never share a file.
+//! and others. Each process appends to a file of its own (`<pid>-<hex nanoseconds>-<n>.exports`,
+//! created with `O_EXCL` and mode 0600; a forked child makes its own at its first export), so
+//! writers never share a file.
 //!
 //! **A record** ([`record`]) is written by `vkGetMemoryFdKHR` (`OPAQUE_FD` and `DMA_BUF`)
 //! before it returns the fd to the app, so before the fd can reach another process: an import
@@ -23,7 +23,7 @@
 //! a warning, once. The payload's origin is the one record of an allocation that created it; if
 //! several allocations claim the same payload the layer matches nothing.
 
-mod index;
+pub mod index;
 pub mod record;
 mod writer;
 
