@@ -5,6 +5,8 @@
 #   scripts/instructions.sh                            # none, exportcheck, khronos: about 10 s
 #   scripts/instructions.sh --configs none,exportcheck # without the Khronos layer: about 2 s
 #   scripts/instructions.sh --fail-on-miss             # exit 2 when a target is missed
+#   EXPORTCHECK_BENCH_SHARED_EXPORTS_DIR=$(mktemp -d) scripts/instructions.sh --configs none,exportcheck
+#                                                      # with cross-process checking on
 # Builds the layer, the test driver and the benchmark in release mode first (incremental), and
 # installs valgrind and the Khronos layer if missing (scripts/install-deps.sh). Other arguments
 # go to exportcheck-bench. Writes target/bench/results-instructions.json; the callgrind

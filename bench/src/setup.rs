@@ -207,18 +207,27 @@ impl Paths {
         let _ = std::fs::remove_file(&log);
         let settings = self.settings_file(label);
         let log_path = log.display();
+        // Cross-process checking, measured on demand (docs/performance.md): the layer then
+        // records every fd export in this directory.
+        let shared = std::env::var(SHARED_EXPORTS_VAR)
+            .map(|dir| format!("exportcheck_validation.shared_exports_dir = {dir}\n"))
+            .unwrap_or_default();
         write(
             &settings,
             &format!(
                 "# Written by exportcheck-bench: layer messages go to a file, not to stdout.\n\
                  khronos_validation.log_filename = {log_path}\n\
-                 exportcheck_validation.log_filename = {log_path}\n"
+                 exportcheck_validation.log_filename = {log_path}\n{shared}"
             ),
         )?;
         cmd.env("VK_LAYER_SETTINGS_PATH", &settings);
         Ok(log)
     }
 }
+
+/// The bench's own variable naming a directory for the layer's `shared_exports_dir` in every
+/// configuration (unset: cross-process checking is off, as by default).
+pub const SHARED_EXPORTS_VAR: &str = "EXPORTCHECK_BENCH_SHARED_EXPORTS_DIR";
 
 /// A library a run used: where it was copied from, and what it was.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]

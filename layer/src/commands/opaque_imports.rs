@@ -73,7 +73,10 @@ fn share_export(state: &DeviceState, memory: &MemoryRecord, handle_type: u32, fd
     let Some(payload) = payload::payload_id(fd) else {
         return;
     };
-    if let Some(warning) = shared_exports::publish(payload, origin(state, memory), t) {
+    let published = shared_exports::publish((memory.device, memory.memory), payload, t, &|| {
+        origin(state, memory)
+    });
+    if let Some(warning) = published {
         let command = "vkGetMemoryFdKHR";
         let outcome = boundary::contain(command, || shared_rules::ignored(command, vec![warning]));
         report_only(state, command, &outcome);

@@ -113,16 +113,17 @@ fn usable(_dir: &Path) -> Result<(), String> {
     Err("cross-process checking needs a POSIX system".to_owned())
 }
 
-/// After `vkGetMemoryFdKHR` returned an fd of `payload` as `handle_type` for the allocation
-/// `origin` (seen in this process): records it in the process's file. A warning, once per
-/// process, if the file cannot be written.
+/// After `vkGetMemoryFdKHR` returned an fd of `payload` as `handle_type` for `memory` of
+/// `device`: records it in the process's file, with the allocation `origin` describes (asked only
+/// the first time). A warning, once per process, if the file cannot be written.
 pub fn publish(
+    device_memory: (u64, u64),
     payload: PayloadId,
-    origin: ExportOrigin,
     handle_type: vk::ExternalMemoryHandleTypeFlags,
+    origin: &dyn Fn() -> ExportOrigin,
 ) -> Option<String> {
     let dir = DIR.get()?;
-    writer::publish(dir, payload, origin, handle_type)
+    writer::publish(dir, device_memory, payload, handle_type, origin)
 }
 
 /// The export of `payload` some process of the run recorded, with its `exporter` set: the one

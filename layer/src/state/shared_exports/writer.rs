@@ -6,7 +6,7 @@ use crate::os::payload::PayloadId;
 use crate::state::opaque_exports::{ExportOrigin, Exporter};
 use ash::vk;
 use parking_lot::Mutex;
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 use std::fs::File;
 use std::io::Write;
 use std::path::Path;
@@ -24,7 +24,7 @@ struct ProcessFile {
     /// The file could not be made or written: the process records no more.
     failed: bool,
     name: [u8; 16],
-    written: HashSet<Key>,
+    written: FxHashSet<Key>,
 }
 
 static FILE: Mutex<Option<ProcessFile>> = Mutex::new(None);
@@ -70,13 +70,15 @@ fn create(_dir: &Path, _pid: u32) -> std::io::Result<File> {
     Err(std::io::ErrorKind::Unsupported.into())
 }
 
-/// Records the export (see `super::publish`); a warning when the process's file cannot be
-/// made or written, or is full (once: the process then records no more).
+/// Records the export of `payload` from `memory` of `device` (see `super::publish`), asking
+/// `origin` only when it was not recorded yet; a warning when the process's file cannot be made
+/// or written, or is full (once: the process then records no more).
 pub fn publish(
     dir: &Path,
+    (device, memory): (u64, u64),
     payload: PayloadId,
-    origin: ExportOrigin,
     handle_type: vk::ExternalMemoryHandleTypeFlags,
+    origin: &dyn Fn() -> ExportOrigin,
 ) -> Option<String> {
     let pid = std::process::id();
     let mut guard = FILE.lock();
@@ -89,9 +91,9 @@ pub fn publish(
         file: None,
         failed: false,
         name: process_name(),
-        written: HashSet::new(),
+        written: FxHashSet::default(),
     });
-    let key = (origin.device, origin.memory, handle_type.as_raw(), payload);
+    let key = (device, memory, handle_type.as_raw(), payload);
     if process.written.contains(&key) {
         return None;
     }
@@ -120,7 +122,7 @@ pub fn publish(
                 name: process.name,
                 handle_type,
             }),
-            ..origin
+            ..origin()
         },
     };
     let written = file.write_all(&record::encode(&export));
