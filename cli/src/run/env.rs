@@ -57,7 +57,8 @@ pub const LIST_SEPARATOR: &str = if cfg!(windows) { ";" } else { ":" };
 ///   exported-fd leaks too, whose `fstat` per export the layer's default spares interactive use;
 /// * `VK_EXPORTCHECK_VALIDATION_SHARED_EXPORTS_DIR`: the run's private exports directory, unless
 ///   the user set it (to a directory of their own, or to nothing to turn cross-process checking
-///   off), so that every process of the run checks its imports against the others' exports.
+///   off), so that every process of the run checks its imports against the others' exports
+///   (POSIX systems only: elsewhere the layer has no cross-process checking).
 #[must_use]
 pub fn child_env(
     lookup: &dyn Fn(&str) -> Option<OsString>,
@@ -115,7 +116,7 @@ pub fn child_env(
     if lookup(FD_LEAKS_VAR).is_none() {
         vars.push((FD_LEAKS_VAR, OsString::from("true")));
     }
-    if lookup(SHARED_EXPORTS_VAR).is_none() {
+    if cfg!(unix) && lookup(SHARED_EXPORTS_VAR).is_none() {
         vars.push((SHARED_EXPORTS_VAR, exports_dir.as_os_str().to_owned()));
     }
     vars

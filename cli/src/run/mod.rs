@@ -67,11 +67,15 @@ impl Scratch {
 }
 
 /// A new directory only the user can enter.
+#[cfg(unix)]
 fn private_dir(dir: &Path) -> std::io::Result<()> {
-    let mut builder = std::fs::DirBuilder::new();
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir)
+    std::os::unix::fs::DirBuilderExt::mode(&mut std::fs::DirBuilder::new(), 0o700).create(dir)
+}
+
+/// A new directory (in the user's own temporary directory, which is private to them).
+#[cfg(not(unix))]
+fn private_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir(dir)
 }
 
 /// Runs the command; returns the exit code.
