@@ -163,6 +163,23 @@ pub fn hold_open_file(_fd: i32) -> Option<HeldFile> {
     None
 }
 
+/// `file` moved to a descriptor numbered as [`hold_open_file`] numbers its own (away from the
+/// low numbers an app's own files get, and that apps close in bulk); `file` itself if it
+/// cannot be.
+#[cfg(unix)]
+pub fn numbered_high(file: std::fs::File) -> std::fs::File {
+    use std::os::fd::{AsRawFd, FromRawFd};
+    let lowest = (soft_open_file_limit().saturating_mul(3) / 4).min(1024) as libc::c_int;
+    // SAFETY: F_DUPFD_CLOEXEC makes a new descriptor of an open file we own.
+    let high = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_DUPFD_CLOEXEC, lowest) };
+    if high < 0 {
+        return file;
+    }
+    // SAFETY: a descriptor fcntl has just made, owned by nothing else (`file` is closed as it
+    // drops here).
+    unsafe { std::fs::File::from_raw_fd(high) }
+}
+
 /// A descriptor the layer holds of a file (closed when dropped).
 #[derive(Debug)]
 pub struct HeldFile(#[cfg(unix)] std::os::fd::OwnedFd);

@@ -41,6 +41,7 @@ struct Plan {
     import_size: u64,
     import_type: u32,
     import_as: vk::ExternalMemoryHandleTypeFlags,
+    export_as: vk::ExternalMemoryHandleTypeFlags,
     /// The importer imports dedicated to a buffer of its own.
     dedicated_buffer: bool,
     /// The importer imports dedicated to an image of its own.
@@ -62,6 +63,7 @@ impl Plan {
             import_size: SIZE,
             import_type: 0,
             import_as: OPAQUE_FD,
+            export_as: OPAQUE_FD,
             dedicated_buffer: false,
             dedicated_image: false,
             exporter_exits_first: false,
@@ -71,7 +73,7 @@ impl Plan {
 
     fn encode(&self) -> String {
         format!(
-            "{:?},{:?},{},{},{},{},{},{},{},{},{}",
+            "{:?},{:?},{},{},{},{},{},{},{},{},{},{}",
             self.on,
             self.import_on,
             self.export_size,
@@ -79,6 +81,7 @@ impl Plan {
             self.import_size,
             self.import_type,
             self.import_as.as_raw(),
+            self.export_as.as_raw(),
             self.dedicated_buffer,
             self.dedicated_image,
             self.exporter_exits_first,
@@ -105,12 +108,13 @@ impl Plan {
             import_size: f[4].parse().unwrap(),
             import_type: f[5].parse().unwrap(),
             import_as: vk::ExternalMemoryHandleTypeFlags::from_raw(f[6].parse().unwrap()),
-            dedicated_buffer: f[7] == "true",
-            dedicated_image: f[8] == "true",
-            exporter_exits_first: f[9] == "true",
+            export_as: vk::ExternalMemoryHandleTypeFlags::from_raw(f[7].parse().unwrap()),
+            dedicated_buffer: f[8] == "true",
+            dedicated_image: f[9] == "true",
+            exporter_exits_first: f[10] == "true",
             expect: &[],
         };
-        let ids = f[10]
+        let ids = f[11]
             .split('+')
             .filter(|s| !s.is_empty())
             .map(str::to_owned)
@@ -211,13 +215,13 @@ fn connect(socket: &Path) -> UnixStream {
 fn export_side(plan: &Plan, socket: &Path) {
     let inst = Plan::instance(plan.on);
     let dev = Plan::device(plan.on, &inst);
-    let mut export = vk::ExportMemoryAllocateInfo::default().handle_types(OPAQUE_FD);
+    let mut export = vk::ExportMemoryAllocateInfo::default().handle_types(plan.export_as);
     let info = vk::MemoryAllocateInfo::default()
         .allocation_size(plan.export_size)
         .memory_type_index(plan.export_type)
         .push_next(&mut export);
     let memory = dev.allocate_with(&info).expect("vkAllocateMemory");
-    let (r, fd) = dev.get_fd(memory, OPAQUE_FD);
+    let (r, fd) = dev.get_fd(memory, plan.export_as);
     assert_eq!(r, vk::Result::SUCCESS);
     let mut stream = connect(socket);
     fds::send_fd(stream.as_raw_fd(), fd);
@@ -407,6 +411,20 @@ fn an_opaque_fd_imported_as_a_dma_buf_is_00670_naming_the_exporter() {
     run(Plan {
         import_as: DMA_BUF,
         expect: &[IMPORT_FD_HANDLE_TYPE_00670],
+        ..Plan::valid(On::TestDriver)
+    });
+}
+
+#[test]
+fn a_driver_s_dma_buf_export_that_is_no_dma_buf_imported_as_one_is_not_the_app_s_00670() {
+    if is_child() {
+        return child_role();
+    }
+    // The test driver returns a memfd for a DMA_BUF export: a driver defect, which the import
+    // as DMA_BUF must not blame on the app.
+    run(Plan {
+        export_as: DMA_BUF,
+        import_as: DMA_BUF,
         ..Plan::valid(On::TestDriver)
     });
 }

@@ -73,7 +73,8 @@ fn importing_an_exported_opaque_fd_is_silent() {
 
 #[test]
 fn an_import_structure_with_handle_type_0_is_ignored_whatever_its_fd() {
-    let inst = Instance::new();
+    // Reasons about fd numbers: no other test may open one meanwhile.
+    let inst = Instance::exclusive();
     let dev = inst.fd_device();
     let none = vk::ExternalMemoryHandleTypeFlags::empty();
     for fd in [-1, closed_fd()] {
@@ -158,7 +159,7 @@ fn dma_buf_on_a_device_without_its_extension_is_parameter_and_a_memfd_no_dma_buf
     expect::mentions(
         &m[1],
         &[&format!(
-            "fd ({fd}) is a file of tmpfs (a memfd or POSIX shared memory) (filesystem magic \
+            "fd ({fd}) is a memfd or POSIX shared memory file (tmpfs) (filesystem magic \
              0x1021994), not a Linux dma_buf"
         )],
     );
@@ -167,7 +168,8 @@ fn dma_buf_on_a_device_without_its_extension_is_parameter_and_a_memfd_no_dma_buf
 
 #[test]
 fn a_closed_or_negative_fd_is_00670() {
-    let inst = Instance::new();
+    // Reasons about fd numbers: no other test may open one meanwhile.
+    let inst = Instance::exclusive();
     let dev = inst.fd_device();
     for (fd, says) in [
         (

@@ -102,6 +102,49 @@ fn dma_buf_export_of_dma_buf_memory_is_silent_and_a_real_cloexec_fd() {
 }
 
 #[test]
+fn a_dma_buf_export_imported_as_one_is_silent_though_the_driver_s_fd_is_no_dma_buf() {
+    // The test driver's DMA_BUF export is a memfd: a DMA_BUF import of it breaks 00670 by the
+    // driver's doing, which the app is not told of. An opaque fd of it imported as DMA_BUF is
+    // the app's error.
+    let inst = instance(None);
+    let dev = dma_buf_device(&inst);
+    let mem = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD | DMA_BUF), None);
+    let import = |fd: i32| {
+        let mut info = vk::ImportMemoryFdInfoKHR::default()
+            .handle_type(DMA_BUF)
+            .fd(fd);
+        let allocate = vk::MemoryAllocateInfo::default()
+            .allocation_size(SIZE)
+            .memory_type_index(0)
+            .push_next(&mut info);
+        dev.allocate_with(&allocate)
+    };
+    let (r, fd) = dev.get_fd(mem, DMA_BUF);
+    assert_eq!(r, vk::Result::SUCCESS);
+    let imported = import(fd).expect("the test driver imports its own fd");
+    expect::silent_for(&inst, &[CMD, ALLOCATE]);
+    dev.free(imported);
+    let other = dev.allocate_exporting(SIZE, 0, Some(OPAQUE_FD), None);
+    let (r, fd) = dev.get_fd(other, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    let result = import(fd);
+    let m = expect::one(&inst, ALLOCATE, IMPORT_FD_HANDLE_TYPE_00670);
+    expect::mentions(
+        &m,
+        &[
+            "is a memfd or POSIX shared memory file (tmpfs)",
+            "vkGetMemoryFdKHR exported it as VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT from",
+        ],
+    );
+    match result {
+        Ok(memory) => dev.free(memory),
+        Err(_) => fds::close_if_open(fd),
+    }
+    dev.free(other);
+    dev.free(mem);
+}
+
+#[test]
 fn dma_buf_export_of_opaque_fd_only_memory_is_00671() {
     let inst = exclusive(None);
     let dev = dma_buf_device(&inst);

@@ -16,6 +16,7 @@ use crate::rules::win32_khr::GLOBAL_SHARE_HANDLE_TYPES;
 use crate::rules::{import_dma_buf, shared_exports as shared_rules};
 use crate::state::consumed_fds::{self, ImportedInto};
 use crate::state::device_masks;
+use crate::state::driver_dma_bufs;
 use crate::state::kmt_exports;
 use crate::state::opaque_exports::{self, DeviceMask, ExportOrigin};
 use crate::state::shared_exports;
@@ -56,8 +57,23 @@ pub fn after_export(state: &DeviceState, memory: &MemoryRecord, handle_type: u32
     if handle_type == OPAQUE_FD.as_raw() && !opaque_exports::is_held(memory.device, memory.memory) {
         remember_export(state, memory, fd);
     }
+    if handle_type == DMA_BUF.as_raw() {
+        note_dma_buf_export(fd);
+    }
     if shared_exports::enabled() {
         share_export(state, memory, handle_type, fd);
+    }
+}
+
+/// A `DMA_BUF` export whose fd is no dma_buf (a driver defect): its imports as `DMA_BUF` are not
+/// the app's error.
+#[cold]
+#[inline(never)]
+fn note_dma_buf_export(fd: i32) {
+    if payload::certainly_not_dma_buf(fd).is_some() {
+        if let Some(payload) = payload::payload_id(fd) {
+            driver_dma_bufs::remember(payload);
+        }
     }
 }
 
@@ -196,7 +212,15 @@ pub fn check_import(state: &DeviceState, facts: &AllocationFacts, chain: &ChainR
 #[cold]
 #[inline(never)]
 fn report_not_dma_buf(state: &DeviceState, import: &FdImport) -> Decision {
-    let origin = opaque_exports::origin_of(import.fd).or_else(|| shared_origin(state, import.fd));
+    let payload = payload::payload_id(import.fd);
+    // The driver returned it for a DMA_BUF export (in this process or another): its defect.
+    let by_driver = payload.is_some_and(driver_dma_bufs::contains)
+        || shared_origin(state, import.fd, DMA_BUF).is_some();
+    if by_driver {
+        return Decision::CallDown;
+    }
+    let origin =
+        opaque_exports::origin_of(import.fd).or_else(|| shared_origin(state, import.fd, OPAQUE_FD));
     let outcome = boundary::contain("vkAllocateMemory", || Outcome {
         findings: vec![import_dma_buf::describe(
             state.handle(),
@@ -208,16 +232,20 @@ fn report_not_dma_buf(state: &DeviceState, import: &FdImport) -> Decision {
     decide(state, "vkAllocateMemory", &outcome)
 }
 
-/// The export of the payload `fd` refers to that another process (or this one, in an export
-/// the layer no longer holds) recorded in the shared directory, if any; the directory's
-/// warnings reported.
+/// The export as `exported_as` of the payload `fd` refers to that another process (or this one,
+/// in an export the layer no longer holds) recorded in the shared directory, if any; the
+/// directory's warnings reported.
 #[cold]
 #[inline(never)]
-fn shared_origin(state: &DeviceState, fd: i32) -> Option<ExportOrigin> {
+fn shared_origin(
+    state: &DeviceState,
+    fd: i32,
+    exported_as: vk::ExternalMemoryHandleTypeFlags,
+) -> Option<ExportOrigin> {
     if !shared_exports::enabled() {
         return None;
     }
-    let origin = payload::payload_id(fd).and_then(shared_exports::find);
+    let origin = payload::payload_id(fd).and_then(|p| shared_exports::find(p, exported_as));
     let warnings = shared_exports::take_warnings();
     if !warnings.is_empty() {
         let command = "vkAllocateMemory";
@@ -299,7 +327,8 @@ fn check_opaque_import(
     chain: &ChainRead,
     fd: i32,
 ) -> Decision {
-    let Some(origin) = opaque_exports::origin_of(fd).or_else(|| shared_origin(state, fd)) else {
+    let shared = || shared_origin(state, fd, OPAQUE_FD);
+    let Some(origin) = opaque_exports::origin_of(fd).or_else(shared) else {
         return Decision::CallDown;
     };
     let import = importing(state, ImportedHandle::OpaqueFd(fd), facts, chain);

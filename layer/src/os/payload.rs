@@ -2,19 +2,24 @@
 //! processes ([`payload_id`]), and whether it certainly is no Linux dma_buf
 //! ([`certainly_not_dma_buf`]).
 //!
-//! **Identity.** A memfd (lavapipe's and the test driver's exports) is a regular file with an
-//! inode of its own; a dma-buf (Linux 5.3 and later) is a file of the dma-buf pseudo filesystem,
-//! also with an inode of its own. `(st_dev, st_ino)` then names the payload in every process
-//! that holds an fd of it, and the inode's change time (to the nanosecond) tells it from a later
-//! file that reused the inode number after the payload was gone. Descriptors of a character or
-//! block device (a driver whose exports are fds of its device file), and anonymous-inode files
-//! (one inode shared by every such file; dma-bufs before Linux 5.3), share one identity between
-//! payloads: they get none, and nothing is matched by it.
+//! **Identity.** A memfd (lavapipe's and the test driver's exports) is a file of tmpfs (or of
+//! hugetlbfs) with an inode of its own; a dma-buf (Linux 5.3 and later) is a file of the dma-buf
+//! pseudo filesystem, also with an inode of its own. These filesystems number inodes from one
+//! counter that only wraps after 2^32 files, so `(st_dev, st_ino)` names the payload in every
+//! process that holds an fd of it, and the inode's change time tells it from a later file that
+//! reused the number after the payload was gone. Nothing else gets an identity: descriptors of a
+//! character device (a driver whose exports are fds of its device file) and anonymous-inode
+//! files (dma-bufs before Linux 5.3) share one inode between payloads, and disk filesystems reuse
+//! a freed inode number at once, within the change time's granularity.
 
 /// `DMA_BUF_MAGIC` of `<linux/magic.h>`: the dma-buf pseudo filesystem (Linux 5.3 and later).
 pub const DMA_BUF_MAGIC: i64 = 0x444d_4142;
 /// `ANON_INODE_FS_MAGIC`: anonymous-inode files, which dma-bufs were before Linux 5.3.
 pub const ANON_INODE_FS_MAGIC: i64 = 0x0904_1934;
+/// `TMPFS_MAGIC`: memfds, POSIX shared memory (and devtmpfs).
+pub const TMPFS_MAGIC: i64 = 0x0102_1994;
+/// `HUGETLBFS_MAGIC`: memfds of huge pages.
+pub const HUGETLBFS_MAGIC: i64 = 0x9584_58f6;
 
 /// A payload's identity, as any process holding an fd of it sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,24 +52,82 @@ pub fn fs_magic(_fd: i32) -> Option<i64> {
     None
 }
 
-/// The filesystem magic of the open file `fd` refers to, when that file is certainly no
-/// dma_buf: its filesystem is known and is neither the dma-buf filesystem nor the
-/// anonymous-inode one (where dma-bufs lived before Linux 5.3). `None` otherwise, and where the
-/// layer cannot tell.
-pub fn certainly_not_dma_buf(fd: i32) -> Option<i64> {
-    fs_magic(fd).filter(|&m| m != DMA_BUF_MAGIC && m != ANON_INODE_FS_MAGIC)
+/// What a file that is no dma_buf is: its filesystem's magic and its type (`st_mode & S_IFMT`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotDmaBuf {
+    pub magic: i64,
+    pub file_type: u32,
+}
+
+impl NotDmaBuf {
+    /// The file for a message: `a memfd or POSIX shared memory file (tmpfs)`, `a character
+    /// device`, ...
+    pub fn describe(self) -> String {
+        let fs = fs_name(self.magic);
+        match self.file_type {
+            t if t == S_IFREG && self.magic == TMPFS_MAGIC => {
+                "a memfd or POSIX shared memory file (tmpfs)".to_owned()
+            }
+            t if t == S_IFREG && self.magic == HUGETLBFS_MAGIC => {
+                "a memfd of huge pages (hugetlbfs)".to_owned()
+            }
+            t if t == S_IFREG => format!("a regular file ({fs})"),
+            t if t == S_IFCHR => format!("a character device ({fs})"),
+            t if t == S_IFBLK => format!("a block device ({fs})"),
+            t if t == S_IFIFO => "a pipe or FIFO".to_owned(),
+            t if t == S_IFSOCK => "a socket".to_owned(),
+            t if t == S_IFDIR => format!("a directory ({fs})"),
+            _ => format!("a file of {fs}"),
+        }
+    }
+}
+
+const S_IFREG: u32 = 0o100_000;
+const S_IFCHR: u32 = 0o020_000;
+const S_IFBLK: u32 = 0o060_000;
+const S_IFIFO: u32 = 0o010_000;
+const S_IFSOCK: u32 = 0o140_000;
+const S_IFDIR: u32 = 0o040_000;
+
+/// What the open file `fd` refers to, when it is certainly no dma_buf: its filesystem is known
+/// and is neither the dma-buf filesystem nor the anonymous-inode one (where dma-bufs lived
+/// before Linux 5.3). `None` otherwise, and where the layer cannot tell.
+pub fn certainly_not_dma_buf(fd: i32) -> Option<NotDmaBuf> {
+    let magic = fs_magic(fd).filter(|&m| m != DMA_BUF_MAGIC && m != ANON_INODE_FS_MAGIC)?;
+    Some(NotDmaBuf {
+        magic,
+        file_type: file_type(fd)?,
+    })
+}
+
+/// `st_mode & S_IFMT` of the file `fd` refers to.
+#[cfg(unix)]
+fn file_type(fd: i32) -> Option<u32> {
+    let mut stat = std::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: fstat writes a `struct stat` into the buffer we own; any fd number is valid.
+    if unsafe { libc::fstat(fd, stat.as_mut_ptr()) } != 0 {
+        return None;
+    }
+    // SAFETY: fstat succeeded, so it filled the structure.
+    let stat = unsafe { stat.assume_init() };
+    #[allow(clippy::unnecessary_cast)]
+    Some(stat.st_mode as u32 & 0o170_000)
+}
+
+#[cfg(not(unix))]
+fn file_type(_fd: i32) -> Option<u32> {
+    None
 }
 
 /// A filesystem magic by name, for messages.
 pub fn fs_name(magic: i64) -> String {
     match magic {
-        0x0102_1994 => "tmpfs (a memfd or POSIX shared memory)".to_owned(),
-        0x9584_58f6 => "hugetlbfs (a memfd of huge pages)".to_owned(),
+        TMPFS_MAGIC => "tmpfs".to_owned(),
+        HUGETLBFS_MAGIC => "hugetlbfs".to_owned(),
         0x0000_9fa0 => "procfs".to_owned(),
         0x6265_6572 => "sysfs".to_owned(),
-        0x0000_1373 => "devtmpfs or devfs (a device file)".to_owned(),
-        0x0050_4950 => "pipefs (a pipe)".to_owned(),
-        0x534f_434b => "sockfs (a socket)".to_owned(),
+        0x5049_5045 => "pipefs".to_owned(),
+        0x534f_434b => "sockfs".to_owned(),
         0x0000_ef53 => "ext2/3/4".to_owned(),
         0x5846_5342 => "xfs".to_owned(),
         0x9123_683e => "btrfs".to_owned(),
@@ -75,9 +138,9 @@ pub fn fs_name(magic: i64) -> String {
     }
 }
 
-/// The payload identity of the file `fd` refers to, if it has one of its own (a regular file,
-/// such as a memfd, or a dma-buf); `None` for a device file, an anonymous inode, a closed fd,
-/// or where the layer cannot tell.
+/// The payload identity of the file `fd` refers to, if it has one of its own (a memfd, a file of
+/// POSIX shared memory, a dma-buf); `None` for anything else (a device file, an anonymous inode,
+/// a file on disk), a closed fd, or where the layer cannot tell.
 #[cfg(target_os = "linux")]
 pub fn payload_id(fd: i32) -> Option<PayloadId> {
     if fd < 0 {
@@ -92,7 +155,8 @@ pub fn payload_id(fd: i32) -> Option<PayloadId> {
     let stat = unsafe { stat.assume_init() };
     let magic = fs_magic(fd)?;
     let regular = stat.st_mode & libc::S_IFMT == libc::S_IFREG;
-    if magic == ANON_INODE_FS_MAGIC || !(regular || magic == DMA_BUF_MAGIC) {
+    let memfd = regular && (magic == TMPFS_MAGIC || magic == HUGETLBFS_MAGIC);
+    if !(memfd || magic == DMA_BUF_MAGIC) {
         return None;
     }
     Some(PayloadId {
@@ -129,8 +193,11 @@ mod tests {
         assert_ne!(Some(id_a), payload_id(b.as_raw_fd()));
         let copy = a.try_clone().expect("dup");
         assert_eq!(payload_id(copy.as_raw_fd()), Some(id_a));
-        let magic = certainly_not_dma_buf(a.as_raw_fd()).expect("a memfd is no dma-buf");
-        assert!(fs_name(magic).starts_with("tmpfs"), "{magic:x}");
+        let file = certainly_not_dma_buf(a.as_raw_fd()).expect("a memfd is no dma-buf");
+        assert_eq!(
+            file.describe(),
+            "a memfd or POSIX shared memory file (tmpfs)"
+        );
     }
 
     #[test]
@@ -142,6 +209,18 @@ mod tests {
         // SAFETY: pipe writes two descriptors into the array we own.
         assert_eq!(unsafe { libc::pipe(pipe.as_mut_ptr()) }, 0);
         assert_eq!(payload_id(pipe[0]), None);
+        let pipe_file = certainly_not_dma_buf(pipe[0]).expect("a pipe is no dma-buf");
+        assert_eq!(pipe_file.describe(), "a pipe or FIFO");
+        assert_eq!(fs_name(pipe_file.magic), "pipefs");
+        let device = certainly_not_dma_buf(null.as_raw_fd()).expect("no dma-buf");
+        assert!(
+            device.describe().starts_with("a character device ("),
+            "{device:?}"
+        );
+        // A regular file elsewhere than tmpfs has no identity (a disk filesystem reuses inode
+        // numbers at once).
+        let proc_file = std::fs::File::open("/proc/self/status").expect("open");
+        assert_eq!(payload_id(proc_file.as_raw_fd()), None);
         for fd in pipe {
             // SAFETY: descriptors pipe made for this test.
             unsafe { libc::close(fd) };

@@ -11,7 +11,7 @@
 use super::import_match::{describe_shared_origin, WithOrigin};
 use crate::args::FdImport;
 use crate::finding::{Finding, ObjectRef};
-use crate::os::payload::fs_name;
+use crate::os::payload::{NotDmaBuf, DMA_BUF_MAGIC};
 use crate::state::opaque_exports::ExportOrigin;
 use crate::vk_names;
 use crate::vuid;
@@ -28,7 +28,10 @@ pub fn evaluate(import: &FdImport) -> bool {
 /// if the layer knows it.
 #[cold]
 pub fn describe(device: u64, import: &FdImport, origin: Option<&ExportOrigin>) -> Finding {
-    let magic = import.not_dma_buf.unwrap_or_default();
+    let file = import.not_dma_buf.unwrap_or(NotDmaBuf {
+        magic: 0,
+        file_type: 0,
+    });
     let exported = match origin {
         Some(o) => match o.exporter {
             Some(e) => format!(
@@ -53,12 +56,13 @@ pub fn describe(device: u64, import: &FdImport, origin: Option<&ExportOrigin>) -
         "vkAllocateMemory",
         "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd",
         format!(
-            "vkAllocateMemory(): pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd ({}) is a \
-             file of {} (filesystem magic 0x{magic:x}), not a Linux dma_buf (0x444d4142); \
-             with handleType VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT it must be a \
-             dma_buf.{exported}",
+            "vkAllocateMemory(): pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd ({}) is {} \
+             (filesystem magic 0x{:x}), not a Linux dma_buf (a file of the dma-buf filesystem, \
+             0x{DMA_BUF_MAGIC:x}); with handleType \
+             VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT it must be a dma_buf.{exported}",
             import.fd,
-            fs_name(magic)
+            file.describe(),
+            file.magic
         ),
     )
     .with(ObjectRef::device(device));
@@ -72,28 +76,31 @@ pub fn describe(device: u64, import: &FdImport, origin: Option<&ExportOrigin>) -
 mod tests {
     use super::*;
 
-    fn import(handle_type: vk::ExternalMemoryHandleTypeFlags, magic: Option<i64>) -> FdImport {
+    fn import(handle_type: vk::ExternalMemoryHandleTypeFlags, memfd: bool) -> FdImport {
         FdImport {
             handle_type,
             fd: 7,
             open: Some(true),
-            not_dma_buf: magic,
+            not_dma_buf: memfd.then_some(NotDmaBuf {
+                magic: 0x0102_1994,
+                file_type: 0o100_000,
+            }),
         }
     }
 
     #[test]
     fn only_a_dma_buf_import_of_a_file_known_to_be_none_is_00670() {
         let dma_buf = vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT;
-        assert!(evaluate(&import(dma_buf, Some(0x0102_1994))));
-        assert!(!evaluate(&import(dma_buf, None)));
+        assert!(evaluate(&import(dma_buf, true)));
+        assert!(!evaluate(&import(dma_buf, false)));
         let opaque = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
-        assert!(!evaluate(&import(opaque, Some(0x0102_1994))));
-        let f = describe(0xd0, &import(dma_buf, Some(0x0102_1994)), None);
+        assert!(!evaluate(&import(opaque, true)));
+        let f = describe(0xd0, &import(dma_buf, true), None);
         assert_eq!(f.id, vuid::IMPORT_FD_HANDLE_TYPE_00670);
         assert!(
             f.message.contains(
-                "fd (7) is a file of tmpfs (a memfd or POSIX shared memory) (filesystem magic \
-                 0x1021994), not a Linux dma_buf"
+                "fd (7) is a memfd or POSIX shared memory file (tmpfs) (filesystem magic \
+                 0x1021994), not a Linux dma_buf (a file of the dma-buf filesystem, 0x444d4142)"
             ),
             "{}",
             f.message

@@ -155,25 +155,26 @@ impl WithOrigin for Finding {
     }
 }
 
-/// Who exported a payload another process's layer recorded: `pid 1234 (`encoder`)`, or this
-/// process (whose export the layer no longer holds).
+/// Who exported a payload the shared directory recorded: `pid 1234 (`encoder`)` (this process,
+/// if the layer no longer holds its own export; the pid alone cannot tell which).
 pub fn exporting_process(exporter: &Exporter) -> String {
-    if exporter.pid == std::process::id() {
-        format!("this process (pid {}, `{}`)", exporter.pid, exporter.name())
-    } else {
-        format!("pid {} (`{}`)", exporter.pid, exporter.name())
-    }
+    format!("pid {} (`{}`)", exporter.pid, exporter.name())
 }
 
 /// Where an export the shared directory recorded came from, for a message: the process, the
 /// handle type and the allocation, with that process's handles.
 pub fn describe_shared_origin(exporter: &Exporter, origin: &ExportOrigin) -> String {
     format!(
-        "exported by {} as {} from VkDeviceMemory 0x{:x} with allocationSize {}, \
-         memoryTypeIndex {}{} (on that process's VkDevice 0x{:x}{})",
+        "exported by {} as {} from VkDeviceMemory 0x{:x}{} with allocationSize {}, \
+         memoryTypeIndex {}{} (on that process's VkDevice 0x{:x})",
         exporting_process(exporter),
         vk_names::handle_types(exporter.handle_type),
         origin.memory,
+        if origin.created_here {
+            ""
+        } else {
+            " (which imported the payload from elsewhere)"
+        },
         origin.size,
         origin.memory_type_index,
         match origin.dedicated_to {
@@ -187,12 +188,7 @@ pub fn describe_shared_origin(exporter: &Exporter, origin: &ExportOrigin) -> Str
             ),
             None => ", not dedicated".to_owned(),
         },
-        origin.device,
-        if origin.created_here {
-            ""
-        } else {
-            ", which imported the payload from elsewhere"
-        }
+        origin.device
     )
 }
 

@@ -10,6 +10,7 @@ pub mod dedicated_images;
 pub mod device;
 pub mod device_groups;
 pub mod device_masks;
+pub mod driver_dma_bufs;
 pub mod fd_exports;
 pub mod freed;
 pub mod instance;

@@ -5,6 +5,7 @@ use super::record::{self, Decoded, SharedExport, SIZE};
 use super::writer::MAX_RECORDS;
 use crate::os::payload::PayloadId;
 use crate::state::opaque_exports::ExportOrigin;
+use ash::vk;
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -22,6 +23,24 @@ struct Cursor {
     offset: u64,
     /// The file cannot be trusted: it is not read again.
     ignored: bool,
+    /// The offset of a record found damaged by the last read: one a writer may have been
+    /// writing. Damaged again at the next read, it is.
+    damaged_at: Option<u64>,
+}
+
+/// Why a file was not read (whole).
+enum Unread {
+    /// It cannot be trusted: ignored from now on, with a warning.
+    Untrusted(String),
+    /// It could not be read now (out of descriptors, an I/O error): tried again at the next
+    /// lookup.
+    NotNow,
+}
+
+impl From<std::io::Error> for Unread {
+    fn from(_: std::io::Error) -> Self {
+        Unread::NotNow
+    }
 }
 
 /// The exports of one shared directory's files, as far as read (the process has one, behind
@@ -39,10 +58,14 @@ pub struct Index {
 static INDEX: LazyLock<Mutex<Index>> = LazyLock::new(|| Mutex::new(Index::default()));
 
 /// See `super::find`.
-pub fn find(dir: &Path, payload: PayloadId) -> Option<ExportOrigin> {
+pub fn find(
+    dir: &Path,
+    payload: PayloadId,
+    exported_as: vk::ExternalMemoryHandleTypeFlags,
+) -> Option<ExportOrigin> {
     let mut index = INDEX.lock();
     index.refresh(dir);
-    index.origin(payload)
+    index.origin(payload, exported_as)
 }
 
 /// See `super::take_warnings`.
@@ -50,24 +73,33 @@ pub fn take_warnings() -> Vec<String> {
     INDEX.lock().take_warnings()
 }
 
-/// The origin the records of one payload give: the allocation that created it if exactly one
-/// did; if none did, the allocation that exported it if exactly one did; else none (the
-/// records disagree, and the layer does not guess).
-fn origin_among(records: &[SharedExport]) -> Option<ExportOrigin> {
+/// The origin the records of one payload exported as `exported_as` give: the allocation that
+/// created it if exactly one did; if none did, the allocation that exported it if exactly one
+/// did; else none (the records disagree, and the layer does not guess). Also none when those
+/// exports were made on physical devices or drivers of different UUIDs: the payload went from
+/// one device to another (as a dma-buf, say), and which export the imported fd came from, the
+/// one whose device the UUID rules speak of, cannot be known.
+fn origin_among(
+    records: &[SharedExport],
+    exported_as: vk::ExternalMemoryHandleTypeFlags,
+) -> Option<ExportOrigin> {
     let allocation = |e: &SharedExport| (e.exporter().pid, e.origin.device, e.origin.memory);
-    let one = |created: bool| {
-        let mut candidates = records.iter().filter(|e| e.origin.created_here == created);
-        let first = candidates.next()?;
-        candidates
-            .all(|e| allocation(e) == allocation(first))
-            .then_some(first.origin)
+    let uuids = |e: &SharedExport| (e.origin.device_uuid, e.origin.driver_uuid);
+    let of_type = || {
+        records
+            .iter()
+            .filter(|e| e.exporter().handle_type == exported_as)
     };
-    let created = records.iter().any(|e| e.origin.created_here);
-    if created {
-        one(true)
-    } else {
-        one(false)
+    let first = of_type().next()?;
+    if !of_type().all(|e| uuids(e) == uuids(first)) {
+        return None;
     }
+    let created = of_type().any(|e| e.origin.created_here);
+    let mut candidates = of_type().filter(|e| e.origin.created_here == created);
+    let first = candidates.next()?;
+    candidates
+        .all(|e| allocation(e) == allocation(first))
+        .then_some(first.origin)
 }
 
 impl Index {
@@ -76,9 +108,14 @@ impl Index {
         Self::default()
     }
 
-    /// The origin of `payload` the records read so far give (see [`origin_among`]).
-    pub fn origin(&self, payload: PayloadId) -> Option<ExportOrigin> {
-        origin_among(self.exports.get(&payload)?)
+    /// The origin of `payload` exported as `exported_as` the records read so far give (see
+    /// [`origin_among`]).
+    pub fn origin(
+        &self,
+        payload: PayloadId,
+        exported_as: vk::ExternalMemoryHandleTypeFlags,
+    ) -> Option<ExportOrigin> {
+        origin_among(self.exports.get(&payload)?, exported_as)
     }
 
     /// How many records were indexed.
@@ -115,7 +152,21 @@ impl Index {
                 ));
                 continue;
             }
-            if let Err(why) = self.read_file(&name, &path) {
+            // The entry's own type and size (lstat: a symbolic link is not followed). A file
+            // that has not grown since the last read is not opened.
+            let offset = cursor.offset;
+            let read = match entry.metadata() {
+                Err(_) => Err(Unread::NotNow),
+                Ok(m) if m.file_type().is_symlink() => {
+                    Err(Unread::Untrusted("is a symbolic link".to_owned()))
+                }
+                Ok(m) if !m.file_type().is_file() => {
+                    Err(Unread::Untrusted("is not a regular file".to_owned()))
+                }
+                Ok(m) if m.len() == offset => Ok(()),
+                Ok(_) => self.read_file(&name, &path),
+            };
+            if let Err(Unread::Untrusted(why)) = read {
                 if let Some(cursor) = self.files.get_mut(&name) {
                     cursor.ignored = true;
                 }
@@ -128,57 +179,65 @@ impl Index {
         }
     }
 
-    /// Indexes the whole records `path` gained; why the file cannot be trusted, if so.
-    fn read_file(&mut self, name: &OsString, path: &Path) -> Result<(), String> {
+    /// Indexes the whole records `path` gained.
+    fn read_file(&mut self, name: &OsString, path: &Path) -> Result<(), Unread> {
         let mut file = open(path)?;
-        let offset = self.files.get(name).map_or(0, |c| c.offset);
+        let (offset, damaged_at) = self
+            .files
+            .get(name)
+            .map_or((0, None), |c| (c.offset, c.damaged_at));
         let cap = (MAX_RECORDS * SIZE) as u64;
-        let len = file.metadata().map_err(|e| e.to_string())?.len();
+        let len = file.metadata()?.len();
         if len > cap {
-            return Err(format!(
+            return Err(Unread::Untrusted(format!(
                 "holds {len} bytes, more than a process writes ({cap})"
-            ));
+            )));
         }
         if len <= offset {
             return Ok(());
         }
         let mut bytes = Vec::new();
-        std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(offset))
-            .map_err(|e| e.to_string())?;
-        (&mut file)
-            .take(len - offset)
-            .read_to_end(&mut bytes)
-            .map_err(|e| e.to_string())?;
-        let whole = bytes.len() / SIZE;
-        let mut read = 0;
-        for (i, chunk) in bytes.chunks_exact(SIZE).enumerate() {
+        std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(offset))?;
+        (&mut file).take(len - offset).read_to_end(&mut bytes)?;
+        let mut read = 0u64;
+        let mut damaged = None;
+        for chunk in bytes.chunks_exact(SIZE) {
+            let at = offset + read;
             let chunk: &[u8; SIZE] = chunk.try_into().expect("a whole record");
             match record::decode(chunk) {
                 Decoded::Export(export) => self.add(export),
                 Decoded::Foreign => {
-                    return Err(format!(
+                    return Err(Unread::Untrusted(format!(
                         "is not in the layer's format (record {} has another magic or version)",
-                        (offset as usize) / SIZE + i
-                    ))
+                        at / SIZE as u64
+                    )))
                 }
-                // The last record may be one a writer has not finished: read it again later.
-                Decoded::Damaged if i + 1 == whole && bytes.len() == whole * SIZE => break,
-                Decoded::Damaged => {
-                    return Err(format!(
+                Decoded::Damaged if damaged_at == Some(at) => {
+                    return Err(Unread::Untrusted(format!(
                         "has a damaged record ({}: its checksum does not match)",
-                        (offset as usize) / SIZE + i
-                    ))
+                        at / SIZE as u64
+                    )))
+                }
+                // Perhaps one a writer had not finished when it was read: read again later.
+                Decoded::Damaged => {
+                    damaged = Some(at);
+                    break;
                 }
             }
-            read += SIZE;
+            read += SIZE as u64;
         }
         if let Some(cursor) = self.files.get_mut(name) {
-            cursor.offset = offset + read as u64;
+            cursor.offset = offset + read;
+            cursor.damaged_at = damaged;
         }
         Ok(())
     }
 
     fn add(&mut self, export: SharedExport) {
+        if export.boot != record::boot_id() {
+            // A payload of another boot: nothing of this one.
+            return;
+        }
         if self.indexed >= MAX_INDEXED {
             if !self.full_warned {
                 self.full_warned = true;
@@ -196,31 +255,39 @@ impl Index {
 
 /// `path` opened for reading, if it is a regular file of the effective user's.
 #[cfg(unix)]
-fn open(path: &Path) -> Result<File, String> {
+fn open(path: &Path) -> Result<File, Unread> {
     use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
     let file = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
         .open(path)
-        .map_err(|e| format!("cannot be opened ({e})"))?;
-    let meta = file.metadata().map_err(|e| e.to_string())?;
+        .map_err(|e| match e.raw_os_error() {
+            // A symbolic link (O_NOFOLLOW), or a file the user may not read: for good.
+            Some(libc::ELOOP | libc::EACCES | libc::EPERM | libc::ENXIO) => {
+                Unread::Untrusted(format!("cannot be opened ({e})"))
+            }
+            _ => Unread::NotNow,
+        })?;
+    let meta = file.metadata()?;
     // SAFETY: geteuid has no preconditions.
     let me = unsafe { libc::geteuid() };
     if !meta.file_type().is_file() {
-        Err("is not a regular file".to_owned())
+        Err(Unread::Untrusted("is not a regular file".to_owned()))
     } else if meta.uid() != me {
-        Err(format!(
+        Err(Unread::Untrusted(format!(
             "is owned by uid {}, not by this user ({me})",
             meta.uid()
-        ))
+        )))
     } else {
         Ok(file)
     }
 }
 
 #[cfg(not(unix))]
-fn open(_path: &Path) -> Result<File, String> {
-    Err("cannot be read on this system".to_owned())
+fn open(_path: &Path) -> Result<File, Unread> {
+    Err(Unread::Untrusted(
+        "cannot be read on this system".to_owned(),
+    ))
 }
 
 #[cfg(test)]
@@ -257,9 +324,11 @@ mod tests {
         dir
     }
 
+    const OPAQUE: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
+
     fn lookup(index: &mut Index, dir: &Path, payload: PayloadId) -> Option<ExportOrigin> {
         index.refresh(dir);
-        origin_among(index.exports.get(&payload)?)
+        index.origin(payload, OPAQUE)
     }
 
     #[test]
@@ -299,10 +368,11 @@ mod tests {
         let mut index = Index::default();
         assert_eq!(lookup(&mut index, &dir, a.payload), Some(a.origin));
         assert_eq!(lookup(&mut index, &dir, b.payload), None);
-        // The second one whole, but its checksum not yet right (a torn write): not read yet.
+        // The second one whole, but its checksum not yet right (read while being written), and
+        // a third being written after it: not read yet, nor ignored.
         let mut torn = rb;
         torn[200] ^= 1;
-        std::fs::write(&path, [&ra[..], &torn[..]].concat()).expect("write");
+        std::fs::write(&path, [&ra[..], &torn[..], &ra[..10]].concat()).expect("write");
         assert_eq!(lookup(&mut index, &dir, b.payload), None);
         std::fs::write(&path, [&ra[..], &rb[..]].concat()).expect("write");
         assert_eq!(lookup(&mut index, &dir, b.payload), Some(b.origin));
@@ -337,6 +407,9 @@ mod tests {
             .expect("set_len");
         let mut index = Index::default();
         assert_eq!(lookup(&mut index, &dir, good.payload), Some(good.origin));
+        // A damaged record is damage only when it still is at the next read (a record being
+        // written is read again).
+        assert_eq!(lookup(&mut index, &dir, good.payload), Some(good.origin));
         let mut warnings = take(&mut index);
         warnings.sort();
         assert_eq!(warnings.len(), 5, "{warnings:#?}");
@@ -344,7 +417,7 @@ mod tests {
             "11-1-0.exports has a damaged record (0: its checksum does not match)",
             "big.exports holds",
             "foreign.exports is not in the layer's format",
-            "link.exports cannot be opened",
+            "link.exports is a symbolic link",
             "notes.txt is not a file the layer writes",
         ]) {
             assert!(warning.contains(says), "{warning} / {says}");
@@ -357,19 +430,40 @@ mod tests {
 
     #[test]
     fn the_creating_allocation_wins_and_two_creators_match_nothing() {
+        let among = |records: &[SharedExport]| origin_among(records, OPAQUE);
         let a = export(10, 0x1, true, 4096);
         let b_reexport = export(11, 0x2, false, 8192);
-        assert_eq!(origin_among(&[b_reexport, a]), Some(a.origin));
+        assert_eq!(among(&[b_reexport, a]), Some(a.origin));
         // Only re-exports, all of one allocation: that one.
-        assert_eq!(
-            origin_among(&[b_reexport, b_reexport]),
-            Some(b_reexport.origin)
-        );
+        assert_eq!(among(&[b_reexport, b_reexport]), Some(b_reexport.origin));
         // Two allocations claim to have created the payload: nothing is matched.
         let c = export(12, 0x1, true, 4096);
-        assert_eq!(origin_among(&[a, c]), None);
+        assert_eq!(among(&[a, c]), None);
         let d = export(11, 0x3, false, 4096);
-        assert_eq!(origin_among(&[b_reexport, d]), None);
-        assert_eq!(origin_among(&[]), None);
+        assert_eq!(among(&[b_reexport, d]), None);
+        assert_eq!(among(&[]), None);
+    }
+
+    #[test]
+    fn only_exports_of_the_handle_type_count_and_devices_that_differ_match_nothing() {
+        // A creates the payload on one GPU and exports it as a dma-buf; B imports it on another
+        // GPU and exports it as an opaque fd: an opaque-fd import is of B's export, whose
+        // allocation did not create the payload.
+        let mut a = export(10, 0x1, true, 4096);
+        a.origin.exporter = Some(Exporter {
+            handle_type: vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT,
+            ..a.exporter()
+        });
+        let mut b = export(11, 0x2, false, 4096);
+        b.origin.device_uuid = Some([9; 16]);
+        assert_eq!(origin_among(&[a, b], OPAQUE), Some(b.origin));
+        assert_eq!(
+            origin_among(&[a, b], vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT),
+            Some(a.origin)
+        );
+        // Opaque-fd exports of one payload on two devices: which one the fd came from is not
+        // known.
+        let c = export(12, 0x3, true, 4096);
+        assert_eq!(origin_among(&[b, c], OPAQUE), None);
     }
 }

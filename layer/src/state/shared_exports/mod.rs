@@ -72,8 +72,11 @@ pub fn configure(dir: &str) -> Result<(), String> {
             path.display()
         )
     })?;
-    let _ = DIR.set(path);
-    Ok(())
+    match DIR.set(path) {
+        Ok(()) => Ok(()),
+        // Another instance named one at the same time: that one stays.
+        Err(path) => configure(&path.to_string_lossy()),
+    }
 }
 
 /// Whether `dir` is a directory private to the effective user, creating it if need be.
@@ -126,12 +129,16 @@ pub fn publish(
     writer::publish(dir, device_memory, payload, handle_type, origin)
 }
 
-/// The export of `payload` some process of the run recorded, with its `exporter` set: the one
-/// allocation that created the payload, or (none did) the one allocation that exported it.
-/// `None` if no record names it, or several allocations claim it.
-pub fn find(payload: PayloadId) -> Option<ExportOrigin> {
+/// The export of `payload` as `exported_as` some process of the run recorded, with its
+/// `exporter` set: the one allocation that created the payload, or (none did) the one allocation
+/// that exported it. `None` if no record names it, several allocations claim it, or its exports
+/// were made on devices of different UUIDs.
+pub fn find(
+    payload: PayloadId,
+    exported_as: vk::ExternalMemoryHandleTypeFlags,
+) -> Option<ExportOrigin> {
     let dir = DIR.get()?;
-    index::find(dir, payload)
+    index::find(dir, payload, exported_as)
 }
 
 /// The warnings about the directory's files not yet reported (each once).

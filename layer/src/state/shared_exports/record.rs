@@ -13,7 +13,8 @@
 //! | 104–135 | deviceUUID, driverUUID |
 //! | 136–151 | the process's name (`/proc/self/comm`) |
 //! | 152–215 | the physical devices' deviceUUIDs in order (up to four) |
-//! | 216–255 | zero |
+//! | 216–231 | the boot's ID (`/proc/sys/kernel/random/boot_id`): inode numbers restart at boot |
+//! | 232–255 | zero |
 
 use super::super::device_groups::{members, PhysicalDevices, Uuid};
 use super::super::opaque_exports::{DeviceMask, ExportOrigin, Exporter};
@@ -41,6 +42,29 @@ const UUIDS_KNOWN: u32 = 1 << 7;
 pub struct SharedExport {
     pub payload: PayloadId,
     pub origin: ExportOrigin,
+    /// The boot it was recorded in ([`boot_id`]).
+    pub boot: [u8; 16],
+}
+
+/// This boot's ID (`/proc/sys/kernel/random/boot_id`, 32 hexadecimal digits), or zeros where
+/// it cannot be read: a record of another boot names a payload of another boot, whatever its
+/// inode.
+pub fn boot_id() -> [u8; 16] {
+    static ID: std::sync::OnceLock<[u8; 16]> = std::sync::OnceLock::new();
+    *ID.get_or_init(|| {
+        let mut id = [0u8; 16];
+        let text = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").unwrap_or_default();
+        let digits: Vec<u8> = text
+            .bytes()
+            .filter_map(|c| (c as char).to_digit(16).map(|d| d as u8))
+            .collect();
+        if digits.len() == 32 {
+            for (i, pair) in digits.chunks_exact(2).enumerate() {
+                id[i] = pair[0] << 4 | pair[1];
+            }
+        }
+        id
+    })
 }
 
 impl SharedExport {
@@ -139,6 +163,7 @@ pub fn encode(export: &SharedExport) -> [u8; SIZE] {
     for (i, uuid) in uuids.iter().flatten().enumerate() {
         w.put(152 + 16 * i, uuid);
     }
+    w.put(216, &export.boot);
     let sum = fnv1a(&bytes[16..]);
     bytes[8..16].copy_from_slice(&sum.to_ne_bytes());
     bytes
@@ -194,6 +219,7 @@ pub fn decode(bytes: &[u8; SIZE]) -> Decoded {
                 handle_type: vk::ExternalMemoryHandleTypeFlags::from_raw(r.u32(52)),
             }),
         },
+        boot: r.uuid(216),
     })
 }
 
@@ -229,6 +255,7 @@ pub(super) mod tests {
                     handle_type: vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD,
                 }),
             },
+            boot: boot_id(),
         }
     }
 

@@ -2,7 +2,10 @@
 //! forked child, whose exports are its own), appended one whole record per `write`.
 
 use super::record::{self, SharedExport};
+#[cfg(unix)]
+use crate::os;
 use crate::os::payload::PayloadId;
+use crate::os::FileId;
 use crate::state::opaque_exports::{ExportOrigin, Exporter};
 use ash::vk;
 use parking_lot::Mutex;
@@ -19,8 +22,8 @@ type Key = (u64, u64, u32, PayloadId);
 
 struct ProcessFile {
     pid: u32,
-    /// `None` until the first export.
-    file: Option<File>,
+    /// `None` until the first export; with what it is, to tell it is still the layer's.
+    file: Option<(File, FileId)>,
     /// The file could not be made or written: the process records no more.
     failed: bool,
     name: [u8; 16],
@@ -70,6 +73,32 @@ fn create(_dir: &Path, _pid: u32) -> std::io::Result<File> {
     Err(std::io::ErrorKind::Unsupported.into())
 }
 
+/// The new file at a high descriptor number, with its identity.
+#[cfg(unix)]
+fn held(file: File) -> std::io::Result<(File, FileId)> {
+    let file = os::numbered_high(file);
+    let id = os::file_id(std::os::fd::AsRawFd::as_raw_fd(&file));
+    id.map(|id| (file, id))
+        .ok_or_else(|| std::io::Error::other("fstat failed"))
+}
+
+#[cfg(not(unix))]
+fn held(_file: File) -> std::io::Result<(File, FileId)> {
+    Err(std::io::ErrorKind::Unsupported.into())
+}
+
+/// Whether the layer's descriptor still refers to its file (the app may have closed it, or put
+/// another file on its number).
+#[cfg(unix)]
+fn still_ours(file: &File, id: FileId) -> bool {
+    os::file_id(std::os::fd::AsRawFd::as_raw_fd(file)) == Some(id)
+}
+
+#[cfg(not(unix))]
+fn still_ours(_file: &File, _id: FileId) -> bool {
+    false
+}
+
 /// Records the export of `payload` from `memory` of `device` (see `super::publish`), asking
 /// `origin` only when it was not recorded yet; a warning when the process's file cannot be made
 /// or written, or is full (once: the process then records no more).
@@ -101,7 +130,8 @@ pub fn publish(
         return None;
     }
     if process.file.is_none() {
-        match create(dir, pid) {
+        let made = create(dir, pid).and_then(held);
+        match made {
             Ok(file) => process.file = Some(file),
             Err(e) => {
                 process.failed = true;
@@ -113,7 +143,18 @@ pub fn publish(
             }
         }
     }
-    let file = process.file.as_mut()?;
+    let (file, id) = process.file.as_mut()?;
+    if !still_ours(file, *id) {
+        // The app closed the layer's descriptor (or put another file on its number): write
+        // nothing into a file of the app's.
+        process.failed = true;
+        std::mem::forget(process.file.take());
+        return Some(format!(
+            "shared_exports_dir: the process closed or replaced the layer's descriptor of its \
+             file in {}; its later exports are not shared with other processes",
+            dir.display()
+        ));
+    }
     let export = SharedExport {
         payload,
         origin: ExportOrigin {
@@ -124,6 +165,7 @@ pub fn publish(
             }),
             ..origin()
         },
+        boot: record::boot_id(),
     };
     let written = file.write_all(&record::encode(&export));
     process.written.insert(key);
