@@ -44,20 +44,25 @@ pub struct FileId {
     pub ino: u64,
 }
 
-/// The identity of the file `fd` refers to, or `None` if it is not open (or not POSIX).
+/// `fstat` of `fd`, or `None` if it is not open.
 #[cfg(unix)]
-pub fn file_id(fd: i32) -> Option<FileId> {
+pub fn fstat(fd: i32) -> Option<libc::stat> {
     if fd < 0 {
         return None;
     }
     let mut stat = std::mem::MaybeUninit::<libc::stat>::uninit();
     // SAFETY: fstat writes a `struct stat` into the buffer we own; any fd number is valid.
-    let r = unsafe { libc::fstat(fd, stat.as_mut_ptr()) };
-    if r != 0 {
+    if unsafe { libc::fstat(fd, stat.as_mut_ptr()) } != 0 {
         return None;
     }
     // SAFETY: fstat succeeded, so it filled the structure.
-    let stat = unsafe { stat.assume_init() };
+    Some(unsafe { stat.assume_init() })
+}
+
+/// The identity of the file `fd` refers to, or `None` if it is not open (or not POSIX).
+#[cfg(unix)]
+pub fn file_id(fd: i32) -> Option<FileId> {
+    let stat = fstat(fd)?;
     // The casts are needed where st_dev is not a u64 (macOS: i32).
     #[allow(clippy::unnecessary_cast)]
     Some(FileId {

@@ -103,15 +103,8 @@ pub fn certainly_not_dma_buf(fd: i32) -> Option<NotDmaBuf> {
 /// `st_mode & S_IFMT` of the file `fd` refers to.
 #[cfg(unix)]
 fn file_type(fd: i32) -> Option<u32> {
-    let mut stat = std::mem::MaybeUninit::<libc::stat>::uninit();
-    // SAFETY: fstat writes a `struct stat` into the buffer we own; any fd number is valid.
-    if unsafe { libc::fstat(fd, stat.as_mut_ptr()) } != 0 {
-        return None;
-    }
-    // SAFETY: fstat succeeded, so it filled the structure.
-    let stat = unsafe { stat.assume_init() };
     #[allow(clippy::unnecessary_cast)]
-    Some(stat.st_mode as u32 & 0o170_000)
+    super::fstat(fd).map(|stat| stat.st_mode as u32 & 0o170_000)
 }
 
 #[cfg(not(unix))]
@@ -143,16 +136,7 @@ pub fn fs_name(magic: i64) -> String {
 /// a file on disk), a closed fd, or where the layer cannot tell.
 #[cfg(target_os = "linux")]
 pub fn payload_id(fd: i32) -> Option<PayloadId> {
-    if fd < 0 {
-        return None;
-    }
-    let mut stat = std::mem::MaybeUninit::<libc::stat>::uninit();
-    // SAFETY: fstat writes a `struct stat` into the buffer we own; any fd number is valid.
-    if unsafe { libc::fstat(fd, stat.as_mut_ptr()) } != 0 {
-        return None;
-    }
-    // SAFETY: fstat succeeded, so it filled the structure.
-    let stat = unsafe { stat.assume_init() };
+    let stat = super::fstat(fd)?;
     let magic = fs_magic(fd)?;
     let regular = stat.st_mode & libc::S_IFMT == libc::S_IFREG;
     let memfd = regular && (magic == TMPFS_MAGIC || magic == HUGETLBFS_MAGIC);
