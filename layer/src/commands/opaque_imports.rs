@@ -7,7 +7,7 @@ use crate::args::HandleImports;
 use crate::args::{ChainRead, FdImport};
 use crate::boundary;
 use crate::finding::Outcome;
-use crate::os::payload;
+use crate::os::payload::{self, PayloadId};
 use crate::os::HeldFile;
 use crate::pipeline::policy::{decide, report_only, Decision};
 use crate::rules::fd_ownership;
@@ -57,31 +57,18 @@ pub fn after_export(state: &DeviceState, memory: &MemoryRecord, handle_type: u32
     if handle_type == OPAQUE_FD.as_raw() && !opaque_exports::is_held(memory.device, memory.memory) {
         remember_export(state, memory, fd);
     }
-    if handle_type == DMA_BUF.as_raw() {
-        note_dma_buf_export(fd);
-    }
-    if shared_exports::enabled() {
-        share_export(state, memory, handle_type, fd);
+    if handle_type == DMA_BUF.as_raw() || shared_exports::enabled() {
+        note_payload(state, memory, handle_type, fd);
     }
 }
 
-/// A `DMA_BUF` export whose fd is no dma_buf (a driver defect): its imports as `DMA_BUF` are not
-/// the app's error.
+/// What an fd export's payload tells others: a `DMA_BUF` export whose fd is no dma_buf (a
+/// driver defect: its imports as `DMA_BUF` are not the app's error), and, with a shared
+/// directory, the export itself, recorded for the other processes of the run before the fd
+/// reaches the app (and so any of them).
 #[cold]
 #[inline(never)]
-fn note_dma_buf_export(fd: i32) {
-    if payload::certainly_not_dma_buf(fd).is_some() {
-        if let Some(payload) = payload::payload_id(fd) {
-            driver_dma_bufs::remember(payload);
-        }
-    }
-}
-
-/// With a shared directory: records an fd export for the other processes of the run, before
-/// the fd reaches the app (and so any of them).
-#[cold]
-#[inline(never)]
-fn share_export(state: &DeviceState, memory: &MemoryRecord, handle_type: u32, fd: i32) {
+fn note_payload(state: &DeviceState, memory: &MemoryRecord, handle_type: u32, fd: i32) {
     let t = vk::ExternalMemoryHandleTypeFlags::from_raw(handle_type);
     if t != OPAQUE_FD && t != DMA_BUF {
         return;
@@ -89,6 +76,12 @@ fn share_export(state: &DeviceState, memory: &MemoryRecord, handle_type: u32, fd
     let Some(payload) = payload::payload_id(fd) else {
         return;
     };
+    if t == DMA_BUF && payload::certainly_not_dma_buf(fd).is_some() {
+        driver_dma_bufs::remember(payload);
+    }
+    if !shared_exports::enabled() {
+        return;
+    }
     let published = shared_exports::publish((memory.device, memory.memory), payload, t, &|| {
         origin(state, memory)
     });
@@ -215,12 +208,12 @@ fn report_not_dma_buf(state: &DeviceState, import: &FdImport) -> Decision {
     let payload = payload::payload_id(import.fd);
     // The driver returned it for a DMA_BUF export (in this process or another): its defect.
     let by_driver = payload.is_some_and(driver_dma_bufs::contains)
-        || shared_origin(state, import.fd, DMA_BUF).is_some();
+        || shared_origin(state, payload, DMA_BUF).is_some();
     if by_driver {
         return Decision::CallDown;
     }
     let origin =
-        opaque_exports::origin_of(import.fd).or_else(|| shared_origin(state, import.fd, OPAQUE_FD));
+        opaque_exports::origin_of(import.fd).or_else(|| shared_origin(state, payload, OPAQUE_FD));
     let outcome = boundary::contain("vkAllocateMemory", || Outcome {
         findings: vec![import_dma_buf::describe(
             state.handle(),
@@ -232,20 +225,20 @@ fn report_not_dma_buf(state: &DeviceState, import: &FdImport) -> Decision {
     decide(state, "vkAllocateMemory", &outcome)
 }
 
-/// The export as `exported_as` of the payload `fd` refers to that another process (or this one,
-/// in an export the layer no longer holds) recorded in the shared directory, if any; the
-/// directory's warnings reported.
+/// The export as `exported_as` of `payload` that another process (or this one, in an export the
+/// layer no longer holds) recorded in the shared directory, if any; the directory's warnings
+/// reported.
 #[cold]
 #[inline(never)]
 fn shared_origin(
     state: &DeviceState,
-    fd: i32,
+    payload: Option<PayloadId>,
     exported_as: vk::ExternalMemoryHandleTypeFlags,
 ) -> Option<ExportOrigin> {
     if !shared_exports::enabled() {
         return None;
     }
-    let origin = payload::payload_id(fd).and_then(|p| shared_exports::find(p, exported_as));
+    let origin = payload.and_then(|p| shared_exports::find(p, exported_as));
     let warnings = shared_exports::take_warnings();
     if !warnings.is_empty() {
         let command = "vkAllocateMemory";
@@ -327,7 +320,7 @@ fn check_opaque_import(
     chain: &ChainRead,
     fd: i32,
 ) -> Decision {
-    let shared = || shared_origin(state, fd, OPAQUE_FD);
+    let shared = || shared_origin(state, payload::payload_id(fd), OPAQUE_FD);
     let Some(origin) = opaque_exports::origin_of(fd).or_else(shared) else {
         return Decision::CallDown;
     };

@@ -192,6 +192,19 @@ pub fn describe_shared_origin(exporter: &Exporter, origin: &ExportOrigin) -> Str
     )
 }
 
+/// A finding of `vkAllocateMemory` on `device` about an import of `origin`'s export.
+fn import_finding(
+    device: u64,
+    origin: &ExportOrigin,
+    id: &'static str,
+    field: &'static str,
+    message: String,
+) -> Finding {
+    Finding::new(id, "vkAllocateMemory", field, message)
+        .with(ObjectRef::device(device))
+        .with_origin(origin)
+}
+
 /// A UUID in hexadecimal.
 fn uuid(u: Option<[u8; vk::UUID_SIZE]>) -> String {
     u.unwrap_or_default()
@@ -228,11 +241,7 @@ fn describe_compatibility(
         uuid(import.driver_uuid)
     );
     let field = "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd";
-    let finding = |id, message: String| {
-        Finding::new(id, "vkAllocateMemory", field, message)
-            .with(ObjectRef::device(device))
-            .with_origin(origin)
-    };
+    let finding = |id, message| import_finding(device, origin, id, field, message);
     let mut out = Vec::new();
     if broken.has(INCOMPATIBLE_EXPORTER) {
         out.push(finding(
@@ -293,11 +302,7 @@ fn describe_device_group(
             exporting_process(&e)
         ),
     };
-    let finding = |id, field: &'static str, message: String| {
-        Finding::new(id, "vkAllocateMemory", field, message)
-            .with(ObjectRef::device(device))
-            .with_origin(origin)
-    };
+    let finding = |id, field, message| import_finding(device, origin, id, field, message);
     let mut out = Vec::new();
     if broken.has(OTHER_PHYSICAL_DEVICES) {
         out.push(finding(
@@ -390,11 +395,7 @@ pub fn describe(
             "a Win32 handle",
         )
     };
-    let finding = |id, field: &'static str, message: String| {
-        Finding::new(id, "vkAllocateMemory", field, message)
-            .with(ObjectRef::device(device))
-            .with_origin(origin)
-    };
+    let finding = |id, field, message| import_finding(device, origin, id, field, message);
     let mut out = Vec::new();
     if broken.has(OTHER_PHYSICAL_DEVICE) {
         out.push(finding(
