@@ -76,31 +76,113 @@ pub fn file_id(_fd: i32) -> Option<FileId> {
     None
 }
 
-/// Whether the fds `a` and `b` refer to the same open file description (`kcmp(KCMP_FILE)`):
-/// what `dup`, `fork` and `SCM_RIGHTS` share, and a new `open` of the same file does not.
-/// `None` where the kernel cannot tell (not Linux, kcmp unavailable or refused, an fd not open).
-#[cfg(target_os = "linux")]
+/// Whether the fds `a` and `b` of this process refer to the same open file description
+/// (`kcmp(KCMP_FILE)`): what `dup`, `fork` and `SCM_RIGHTS` share, and a new `open` of the same
+/// file does not. `None` where the kernel cannot tell (not Linux, kcmp unavailable or refused, an
+/// fd not open).
 pub fn same_open_file(a: i32, b: i32) -> Option<bool> {
+    let pid = std::process::id();
+    kcmp_files(pid, a, pid, b).ok()
+}
+
+/// Whether fd `a` of process `pid_a` and fd `b` of process `pid_b` refer to the same open file
+/// description (`kcmp(KCMP_FILE)`, which compares them across processes too, for a caller that
+/// may read both processes as `ptrace` would: the same user, unless a security module or a
+/// seccomp profile says no). `Err(errno)` where the kernel did not tell: `EBADF` (an fd not
+/// open), `ESRCH` (no such process), `EPERM` (refused), `ENOSYS` (no kcmp, or not Linux).
+#[cfg(target_os = "linux")]
+pub fn kcmp_files(pid_a: u32, a: i32, pid_b: u32, b: i32) -> Result<bool, i32> {
     const KCMP_FILE: libc::c_long = 0;
-    let pid = libc::c_long::from(std::process::id() as i32);
-    // SAFETY: kcmp only compares kernel objects of this process; any fd numbers are valid
-    // arguments (a closed one is an error, not undefined behaviour).
+    if a < 0 || b < 0 {
+        return Err(libc::EBADF);
+    }
+    // SAFETY: kcmp only compares kernel objects of the two processes; any pid and fd numbers are
+    // valid arguments (a closed fd or a missing process is an error, not undefined behaviour).
     let r = unsafe {
         libc::syscall(
             libc::SYS_kcmp,
-            pid,
-            pid,
+            libc::c_long::from(pid_a as i32),
+            libc::c_long::from(pid_b as i32),
             KCMP_FILE,
             libc::c_long::from(a),
             libc::c_long::from(b),
         )
     };
-    (r >= 0).then_some(r == 0)
+    if r < 0 {
+        return Err(std::io::Error::last_os_error()
+            .raw_os_error()
+            .unwrap_or(libc::ENOSYS));
+    }
+    Ok(r == 0)
 }
 
 #[cfg(not(target_os = "linux"))]
-pub fn same_open_file(_a: i32, _b: i32) -> Option<bool> {
-    None
+pub fn kcmp_files(_pid_a: u32, _a: i32, _pid_b: u32, _b: i32) -> Result<bool, i32> {
+    Err(38) // ENOSYS
+}
+
+/// Whether this process may compare open file descriptions with kcmp: `Err(errno)` where the
+/// kernel refuses it (`EPERM`: a container's seccomp profile; `ENOSYS`: no kcmp). Asked once per
+/// process (a forked child inherits the answer, as it inherits the seccomp filter).
+pub fn kcmp_refused() -> Option<i32> {
+    static REFUSED: std::sync::OnceLock<Option<i32>> = std::sync::OnceLock::new();
+    *REFUSED.get_or_init(|| {
+        if cfg!(miri) {
+            return Some(38);
+        }
+        let pid = std::process::id();
+        // Descriptor 0 compared with itself: any open descriptor is the same as itself; one that
+        // is not open is EBADF, which says kcmp itself works.
+        match kcmp_files(pid, 0, pid, 0) {
+            Ok(_) => None,
+            Err(e) if e == EBADF => None,
+            Err(e) => Some(e),
+        }
+    })
+}
+
+#[cfg(unix)]
+const EBADF: i32 = libc::EBADF;
+#[cfg(not(unix))]
+const EBADF: i32 = 9;
+
+/// An errno by name, for messages.
+pub fn errno_name(errno: i32) -> String {
+    match errno {
+        1 => "EPERM".to_owned(),
+        3 => "ESRCH".to_owned(),
+        9 => "EBADF".to_owned(),
+        13 => "EACCES".to_owned(),
+        38 => "ENOSYS".to_owned(),
+        other => format!("errno {other}"),
+    }
+}
+
+/// When process `pid` started, in clock ticks after boot (`/proc/<pid>/stat`, field 22): with
+/// the boot's ID, it tells a process from a later one that reused its pid. `None` where it
+/// cannot be read (no such process, not Linux).
+pub fn process_start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The name (field 2) is in parentheses and may hold spaces or parentheses: the fields after
+    // the last ')' start with the third.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_ascii_whitespace().nth(19)?.parse().ok()
+}
+
+/// This process's start time ([`process_start_time`]), read once per process (again in a forked
+/// child).
+pub fn own_start_time() -> Option<u64> {
+    static OWN: parking_lot::Mutex<Option<(u32, Option<u64>)>> = parking_lot::Mutex::new(None);
+    let pid = std::process::id();
+    let mut own = OWN.lock();
+    match *own {
+        Some((p, start)) if p == pid => start,
+        _ => {
+            let start = process_start_time(pid);
+            *own = Some((pid, start));
+            start
+        }
+    }
 }
 
 /// How many descriptors the layer holds at once ([`HeldFile`]s alive), in the whole process.
@@ -229,8 +311,10 @@ pub fn open_fds_of(wanted: &[FileId]) -> Vec<(i32, FileId)> {
         .collect()
 }
 
+/// Every fd number open in this process (`/proc/self/fd` on Linux, else every number below the
+/// open-file limit that is open); empty where the layer cannot tell (not POSIX).
 #[cfg(target_os = "linux")]
-fn open_fd_numbers() -> Vec<i32> {
+pub fn open_fd_numbers() -> Vec<i32> {
     // The directory's own fd shows up in the listing while it is open: it is a directory, never
     // one of the wanted files.
     match std::fs::read_dir("/proc/self/fd") {
@@ -242,12 +326,12 @@ fn open_fd_numbers() -> Vec<i32> {
 }
 
 #[cfg(all(unix, not(target_os = "linux")))]
-fn open_fd_numbers() -> Vec<i32> {
+pub fn open_fd_numbers() -> Vec<i32> {
     fallback_fd_numbers()
 }
 
 #[cfg(not(unix))]
-fn open_fd_numbers() -> Vec<i32> {
+pub fn open_fd_numbers() -> Vec<i32> {
     Vec::new()
 }
 

@@ -321,6 +321,7 @@ pub const EXPORTED_FD_LEAKED: &str = "EXPORTCHECK-exported-fd-leaked";
 pub const FD_IMPORTED_TWICE: &str = "EXPORTCHECK-fd-imported-twice";
 pub const FD_CLOSED_AFTER_IMPORT: &str = "EXPORTCHECK-fd-closed-after-import";
 pub const SHARED_EXPORTS_IGNORED: &str = "EXPORTCHECK-shared-exports-ignored";
+pub const KCMP_REFUSED: &str = "EXPORTCHECK-kcmp-refused";
 
 // Driver-contract checks: what the driver returned.
 pub const DRIVER_INVALID_FD: &str = "EXPORTCHECK-driver-invalid-fd";
@@ -544,6 +545,7 @@ pub const ALL: &[&str] = &[
     FD_IMPORTED_TWICE,
     FD_CLOSED_AFTER_IMPORT,
     SHARED_EXPORTS_IGNORED,
+    KCMP_REFUSED,
     DRIVER_INVALID_FD,
     DRIVER_FD_NOT_CLOEXEC,
     DRIVER_FD_NOT_NEW,

@@ -11,6 +11,7 @@ pub mod calls;
 pub mod child;
 pub mod env;
 pub mod expect;
+pub mod fd_export;
 pub mod fds;
 pub mod hostile;
 pub mod layer_stats;

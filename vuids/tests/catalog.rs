@@ -240,6 +240,7 @@ const EXPECTED_IDS: &[&str] = &[
     "EXPORTCHECK-fd-imported-twice",
     "EXPORTCHECK-fd-closed-after-import",
     "EXPORTCHECK-shared-exports-ignored",
+    "EXPORTCHECK-kcmp-refused",
     "EXPORTCHECK-ahb-properties-wrong-stype",
     "EXPORTCHECK-ahb-properties-chain-loops",
 ];
@@ -394,6 +395,7 @@ fn severities_and_test_locations_match_the_design() {
         "EXPORTCHECK-driver-null-android-hardware-buffer",
         "EXPORTCHECK-exported-fd-leaked",
         "EXPORTCHECK-shared-exports-ignored",
+        "EXPORTCHECK-kcmp-refused",
     ]
     .into_iter()
     .collect();

@@ -3,10 +3,11 @@
 //! [`crate::rules::fd_leaks::check_leaks`].
 
 use crate::finding::ObjectRef;
-use crate::os::{self, FileId};
+use crate::os::{self, payload, FileId, HeldFile};
 use crate::pipeline::policy::report_only;
 use crate::rules::fd_leaks::{check_leaks, Checkpoint};
 use crate::state::fd_exports::{remember_import, was_imported, FreedExport};
+use crate::state::opaque_exports;
 use crate::state::registry::lookup_memory;
 use crate::state::{DeviceState, MemoryLookup, MemoryRecord, PackedAllocation};
 use std::sync::Once;
@@ -18,51 +19,102 @@ pub fn record_export(state: &DeviceState, memory: u64, fd: i32) {
         return;
     };
     if let Some(file) = os::file_id(fd) {
-        exports.record(memory, file, fd);
+        // A file of its own (a memfd, a dma-buf) names the payload; any other (a driver's
+        // device file) only its open file description does.
+        let shared_file = payload::payload_id(fd).is_none();
+        exports.record(memory, file, shared_file, fd);
         register_exit_check();
     }
 }
 
-/// Before `vkAllocateMemory` imports `fd`: the identity of its file, to remember after success.
-#[inline]
-pub fn import_identity(state: &DeviceState, fd: Option<i32>) -> Option<FileId> {
-    state.fd_exports.as_ref()?;
-    os::file_id(fd?)
+/// What an import hands the driver, as the leak check knows it: the file, and the layer's
+/// descriptor of the export whose open file description it is, if the layer holds one.
+#[derive(Clone, Copy, Debug)]
+pub struct ImportedFile {
+    file: FileId,
+    export: Option<i32>,
 }
 
-/// After a successful import of `file`.
+/// Before `vkAllocateMemory` imports `fd`: what it hands the driver, to remember after success.
 #[inline]
-pub fn record_import(file: Option<FileId>) {
-    if let Some(file) = file {
-        remember_import(file);
+pub fn import_identity(state: &DeviceState, fd: Option<i32>) -> Option<ImportedFile> {
+    state.fd_exports.as_ref()?;
+    let fd = fd?;
+    Some(ImportedFile {
+        file: os::file_id(fd)?,
+        export: opaque_exports::held_number_of(fd),
+    })
+}
+
+/// After a successful import of `imported`.
+#[inline]
+pub fn record_import(imported: Option<ImportedFile>) {
+    if let Some(imported) = imported {
+        remember_import(imported.file);
+        if let Some(held) = imported.export {
+            opaque_exports::mark_imported(held);
+        }
     }
+}
+
+/// The exports of an allocation being freed, and, for a file shared with other payloads, the
+/// layer's descriptors of their open file descriptions, closed once the process's fds were
+/// looked at after the free.
+pub struct Freeing {
+    export: FreedExport,
+    held: Vec<HeldFile>,
 }
 
 /// At `vkFreeMemory` of a live allocation (`record`), before the call goes down (the driver may
 /// reuse the handle as soon as it freed it): takes what was exported from it, if anything.
 #[inline]
-pub fn take_export(state: &DeviceState, memory: &MemoryRecord) -> Option<FreedExport> {
+pub fn take_export(state: &DeviceState, memory: &MemoryRecord) -> Option<Freeing> {
     let exports = state.fd_exports.as_ref()?;
     exports.adopt();
     let (_, exported) = exports.live.remove(&memory.memory)?;
     let name = state.name_of(ObjectRef::memory(memory.memory));
-    Some(FreedExport {
-        record: *memory,
-        name,
-        exported,
+    let held = if exported.shared_file {
+        opaque_exports::take_held(memory.device, memory.memory)
+    } else {
+        Vec::new()
+    };
+    Some(Freeing {
+        export: FreedExport {
+            record: *memory,
+            name,
+            exported,
+        },
+        held,
     })
 }
 
 /// After the driver freed the memory of `freed` (so its own fd of the file is closed): a
 /// warning when an fd exported from it is still open under the number the driver returned;
 /// otherwise the export waits for the vkDestroyDevice/exit check (an fd may have been
-/// duplicated or moved).
+/// duplicated or moved). An export of a file shared with other payloads is looked for in the
+/// whole fd table now, by its open file description: the layer lets its own descriptor of it go
+/// with the allocation, so that it never keeps the memory alive.
 #[inline]
-pub fn after_free(state: &DeviceState, freed: Option<FreedExport>) {
-    let (Some(exports), Some(freed)) = (&state.fd_exports, freed) else {
+pub fn after_free(state: &DeviceState, freeing: Option<Freeing>) {
+    let (
+        Some(exports),
+        Some(Freeing {
+            export: freed,
+            held,
+        }),
+    ) = (&state.fd_exports, freeing)
+    else {
         return;
     };
-    let open = open_under_returned_numbers(&freed);
+    let shared_file = freed.exported.shared_file;
+    let open = if shared_file {
+        let held: Vec<i32> = held.iter().map(HeldFile::number).collect();
+        descriptions_among(&freed, &held, os::open_fd_numbers())
+    } else {
+        open_under_returned_numbers(&freed)
+    };
+    // The layer's descriptors of the export go now (after the scan).
+    drop(held);
     if !open.is_empty() {
         let outcome = check_leaks(
             Checkpoint::Free,
@@ -72,6 +124,9 @@ pub fn after_free(state: &DeviceState, freed: Option<FreedExport>) {
             was_imported,
         );
         report_only(state, Checkpoint::Free.command(), &outcome);
+        return;
+    }
+    if shared_file {
         return;
     }
     let due = exports.keep_pending(freed);
@@ -110,17 +165,46 @@ fn check_all(state: &DeviceState, checkpoint: Checkpoint) -> crate::finding::Out
     outcome
 }
 
-/// The fd numbers the driver returned for `export` that still refer to its file.
+/// The fd numbers the driver returned for `export` that still refer to it: to its file, or,
+/// for a file shared with other payloads, to an open file description of its exports the layer
+/// holds.
 fn open_under_returned_numbers(export: &FreedExport) -> Vec<(i32, FileId)> {
+    let returned = export.exported.fds.iter().copied();
+    if export.exported.shared_file {
+        let held = opaque_exports::held_of(export.record.device, export.record.memory);
+        return descriptions_among(export, &held, returned);
+    }
     let file = export.exported.file;
     let held = super::opaque_imports::held_numbers();
-    export
-        .exported
-        .fds
-        .iter()
+    returned
         .filter(|fd| !held.contains(fd))
-        .filter(|&&fd| os::file_id(fd) == Some(file))
-        .map(|&fd| (fd, file))
+        .filter(|&fd| os::file_id(fd) == Some(file))
+        .map(|fd| (fd, file))
+        .collect()
+}
+
+/// The fds among `numbers` that refer to one of the open file descriptions of `export` the
+/// layer holds as `held` (never a descriptor of the layer's own): `kcmp` tells them from the
+/// driver's own descriptors of the same file and from its other exports.
+fn descriptions_among(
+    export: &FreedExport,
+    held: &[i32],
+    numbers: impl IntoIterator<Item = i32>,
+) -> Vec<(i32, FileId)> {
+    if held.is_empty() {
+        return Vec::new();
+    }
+    let file = export.exported.file;
+    let layers = super::opaque_imports::held_numbers();
+    numbers
+        .into_iter()
+        .filter(|fd| !layers.contains(fd) && !held.contains(fd))
+        .filter(|&fd| os::file_id(fd) == Some(file))
+        .filter(|&fd| {
+            held.iter()
+                .any(|&h| os::same_open_file(h, fd) == Some(true))
+        })
+        .map(|fd| (fd, file))
         .collect()
 }
 

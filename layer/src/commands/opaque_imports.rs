@@ -7,11 +7,13 @@ use crate::args::HandleImports;
 use crate::args::{ChainRead, FdImport};
 use crate::boundary;
 use crate::finding::Outcome;
-use crate::os::payload::{self, PayloadId};
+use crate::os;
+use crate::os::payload::{self, Identity};
 use crate::os::HeldFile;
 use crate::pipeline::policy::{decide, report_only, Decision};
 use crate::rules::fd_ownership;
 use crate::rules::import_match::{self, ImportedHandle, OpaqueImport};
+use crate::rules::open_file::{self, Refused};
 use crate::rules::win32_khr::GLOBAL_SHARE_HANDLE_TYPES;
 use crate::rules::{import_dma_buf, shared_exports as shared_rules};
 use crate::state::consumed_fds::{self, ImportedInto};
@@ -54,37 +56,58 @@ pub fn after_allocate(
 pub fn after_export(state: &DeviceState, memory: &MemoryRecord, handle_type: u32, fd: i32) {
     // The number is a new fd of the app's, whatever an import did with it before.
     consumed_fds::forget_number(fd);
-    if handle_type == OPAQUE_FD.as_raw() && !opaque_exports::is_held(memory.device, memory.memory) {
-        remember_export(state, memory, fd);
-    }
+    let held = if handle_type == OPAQUE_FD.as_raw() {
+        remember_export(state, memory, fd)
+    } else {
+        None
+    };
     if handle_type == DMA_BUF.as_raw() || shared_exports::enabled() {
-        note_payload(state, memory, handle_type, fd);
+        note_payload(state, memory, handle_type, fd, held);
     }
 }
 
 /// What an fd export's payload tells others: a `DMA_BUF` export whose fd is no dma_buf (a
 /// driver defect: its imports as `DMA_BUF` are not the app's error), and, with a shared
 /// directory, the export itself, recorded for the other processes of the run before the fd
-/// reaches the app (and so any of them).
+/// reaches the app (and so any of them). An export whose file is shared with other payloads (a
+/// device file) is recorded with the layer's descriptor of it (`held`), by which another
+/// process tells it apart with `kcmp`; without one it is not recorded.
 #[cold]
 #[inline(never)]
-fn note_payload(state: &DeviceState, memory: &MemoryRecord, handle_type: u32, fd: i32) {
+fn note_payload(
+    state: &DeviceState,
+    memory: &MemoryRecord,
+    handle_type: u32,
+    fd: i32,
+    held: Option<i32>,
+) {
     let t = vk::ExternalMemoryHandleTypeFlags::from_raw(handle_type);
     if t != OPAQUE_FD && t != DMA_BUF {
         return;
     }
-    let Some(payload) = payload::payload_id(fd) else {
+    let Some(identity) = payload::identity(fd) else {
         return;
     };
-    if t == DMA_BUF && payload::certainly_not_dma_buf(fd).is_some() {
+    let (payload, open_file) = match identity {
+        Identity::Payload(payload) => (payload, None),
+        Identity::OpenFile(file) => match held {
+            Some(held) => (file, Some(held)),
+            None => return,
+        },
+    };
+    if t == DMA_BUF && open_file.is_none() && payload::certainly_not_dma_buf(fd).is_some() {
         driver_dma_bufs::remember(payload);
     }
     if !shared_exports::enabled() {
         return;
     }
-    let published = shared_exports::publish((memory.device, memory.memory), payload, t, &|| {
-        origin(state, memory)
-    });
+    let published = shared_exports::publish(
+        (memory.device, memory.memory),
+        payload,
+        open_file,
+        t,
+        &|| origin(state, memory),
+    );
     if let Some(warning) = published {
         let command = "vkGetMemoryFdKHR";
         let outcome = boundary::contain(command, || shared_rules::ignored(command, vec![warning]));
@@ -118,10 +141,15 @@ fn origin(state: &DeviceState, memory: &MemoryRecord) -> ExportOrigin {
     }
 }
 
-/// The first export of `memory` (on this thread, or since an export was dropped).
+/// An opaque-fd export of `memory`: the number of the layer's descriptor of its open file
+/// description, if it holds one.
 #[inline(never)]
-fn remember_export(state: &DeviceState, memory: &MemoryRecord, fd: i32) {
-    opaque_exports::remember(origin(state, memory), fd);
+fn remember_export(state: &DeviceState, memory: &MemoryRecord, fd: i32) -> Option<i32> {
+    if let Some(errno) = os::kcmp_refused() {
+        warn_kcmp_refused(state, "vkGetMemoryFdKHR", errno, Refused::InProcess);
+        return None;
+    }
+    opaque_exports::remember((memory.device, memory.memory), || origin(state, memory), fd)
 }
 
 /// After a valid `vkGetMemoryWin32HandleKHR` of a global share handle type returned `handle`
@@ -208,12 +236,12 @@ fn report_not_dma_buf(state: &DeviceState, import: &FdImport) -> Decision {
     let payload = payload::payload_id(import.fd);
     // The driver returned it for a DMA_BUF export (in this process or another): its defect.
     let by_driver = payload.is_some_and(driver_dma_bufs::contains)
-        || shared_origin(state, payload, DMA_BUF).is_some();
+        || shared_origin(state, import.fd, DMA_BUF).is_some();
     if by_driver {
         return Decision::CallDown;
     }
     let origin =
-        opaque_exports::origin_of(import.fd).or_else(|| shared_origin(state, payload, OPAQUE_FD));
+        opaque_exports::origin_of(import.fd).or_else(|| shared_origin(state, import.fd, OPAQUE_FD));
     let outcome = boundary::contain("vkAllocateMemory", || Outcome {
         findings: vec![import_dma_buf::describe(
             state.handle(),
@@ -225,27 +253,57 @@ fn report_not_dma_buf(state: &DeviceState, import: &FdImport) -> Decision {
     decide(state, "vkAllocateMemory", &outcome)
 }
 
-/// The export as `exported_as` of `payload` that another process (or this one, in an export the
-/// layer no longer holds) recorded in the shared directory, if any; the directory's warnings
-/// reported.
+/// The export as `exported_as` of the payload of `fd` that another process (or this one, in an
+/// export the layer no longer holds) recorded in the shared directory, if any; the directory's
+/// warnings reported. A payload with a file of its own is found by that file's identity; one
+/// whose file is shared with other payloads (a driver's device file) by its open file
+/// description, with `kcmp` against the exporting process's descriptor of it.
 #[cold]
 #[inline(never)]
 fn shared_origin(
     state: &DeviceState,
-    payload: Option<PayloadId>,
+    fd: i32,
     exported_as: vk::ExternalMemoryHandleTypeFlags,
 ) -> Option<ExportOrigin> {
     if !shared_exports::enabled() {
         return None;
     }
-    let origin = payload.and_then(|p| shared_exports::find(p, exported_as));
+    let command = "vkAllocateMemory";
+    let origin = match payload::identity(fd)? {
+        Identity::Payload(payload) => shared_exports::find(payload, exported_as),
+        Identity::OpenFile(file) => {
+            match shared_exports::find_open_file((file.dev, file.ino), fd, exported_as) {
+                Ok(origin) => origin,
+                Err(errno) => {
+                    warn_kcmp_refused(state, command, errno, Refused::AcrossProcesses);
+                    None
+                }
+            }
+        }
+    };
     let warnings = shared_exports::take_warnings();
     if !warnings.is_empty() {
-        let command = "vkAllocateMemory";
         let outcome = boundary::contain(command, || shared_rules::ignored(command, warnings));
         report_only(state, command, &outcome);
     }
     origin
+}
+
+/// `EXPORTCHECK-kcmp-refused`, once per process and kind.
+#[cold]
+#[inline(never)]
+fn warn_kcmp_refused(state: &DeviceState, command: &'static str, errno: i32, kind: Refused) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static IN_PROCESS: AtomicBool = AtomicBool::new(false);
+    static ACROSS: AtomicBool = AtomicBool::new(false);
+    let said = match kind {
+        Refused::InProcess => &IN_PROCESS,
+        Refused::AcrossProcesses => &ACROSS,
+    };
+    if !said.swap(true, Ordering::AcqRel) {
+        let outcome = boundary::contain(command, || open_file::refused(command, errno, kind));
+        report_only(state, command, &outcome);
+    }
 }
 
 /// Before an fd import goes down: the layer's hold of the open file description it hands over.
@@ -320,7 +378,7 @@ fn check_opaque_import(
     chain: &ChainRead,
     fd: i32,
 ) -> Decision {
-    let shared = || shared_origin(state, payload::payload_id(fd), OPAQUE_FD);
+    let shared = || shared_origin(state, fd, OPAQUE_FD);
     let Some(origin) = opaque_exports::origin_of(fd).or_else(shared) else {
         return Decision::CallDown;
     };

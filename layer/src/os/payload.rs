@@ -156,6 +156,40 @@ pub fn payload_id(_fd: i32) -> Option<PayloadId> {
     None
 }
 
+/// How the layer knows an exported fd's payload, in this process and across processes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Identity {
+    /// The file is the payload's own ([`payload_id`]): its identity names the payload wherever
+    /// an fd of it is, even after every process that exported it exited.
+    Payload(PayloadId),
+    /// The file is shared with other payloads (a driver's device file, such as NVIDIA's
+    /// `/dev/nvidiactl`, every export a new open file description of it): only the open file
+    /// description tells the export, by `kcmp` against a descriptor of it the layer holds.
+    /// Device, inode and change time of the shared file, which narrow the candidates.
+    OpenFile(PayloadId),
+}
+
+/// How the layer knows the payload of the fd `fd` ([`Identity`]); `None` if it is not open (or
+/// not Linux).
+#[cfg(target_os = "linux")]
+pub fn identity(fd: i32) -> Option<Identity> {
+    if let Some(payload) = payload_id(fd) {
+        return Some(Identity::Payload(payload));
+    }
+    let stat = super::fstat(fd)?;
+    Some(Identity::OpenFile(PayloadId {
+        dev: stat.st_dev,
+        ino: stat.st_ino,
+        ctime_sec: stat.st_ctime,
+        ctime_nsec: stat.st_ctime_nsec,
+    }))
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn identity(_fd: i32) -> Option<Identity> {
+    None
+}
+
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;

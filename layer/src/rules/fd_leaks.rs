@@ -44,7 +44,9 @@ impl Checkpoint {
 }
 
 /// A warning for each export whose file is open in `open` (fd number, identity), unless the file
-/// was imported (`imported`: the driver holds those fds). `device` is the device's handle.
+/// was imported (`imported`: the driver holds those fds). `device` is the device's handle. For
+/// an export of a file shared with other payloads, `open` holds only fds of its own open file
+/// descriptions, and those an import handed to the driver are not among them.
 pub fn check_leaks(
     checkpoint: Checkpoint,
     device: u64,
@@ -60,7 +62,7 @@ pub fn check_leaks(
             .filter(|(_, id)| *id == file)
             .map(|(fd, _)| *fd)
             .collect();
-        if fds.is_empty() || imported(file) {
+        if fds.is_empty() || (!export.exported.shared_file && imported(file)) {
             continue;
         }
         outcome.push(leak(checkpoint, device, export, &fds));
@@ -97,19 +99,29 @@ fn leak(checkpoint: Checkpoint, device: u64, export: &FreedExport, open: &[i32])
         .map(|n| format!(" \"{n}\""))
         .unwrap_or_default();
     let file = export.exported.file;
+    let what = if export.exported.shared_file {
+        format!(
+            "an open file description vkGetMemoryFdKHR returned for it (of a file the driver's \
+             exports and its own descriptors share: device {:#x}, inode {}; told apart from \
+             them by kcmp)",
+            file.dev, file.ino
+        )
+    } else {
+        format!(
+            "the file vkGetMemoryFdKHR exported from it (device {:#x}, inode {})",
+            file.dev, file.ino
+        )
+    };
     Finding::new(
         vuid::EXPORTED_FD_LEAKED,
         command,
         "",
         format!(
-            "{command}(): {}{name} {}, but the file vkGetMemoryFdKHR exported from it (device \
-             {:#x}, inode {}) is still open in this process {numbers} and was never imported. \
-             The app owns every exported fd: close it, or import it with \
+            "{command}(): {}{name} {}, but {what} is still open in this process {numbers} and \
+             was never imported. The app owns every exported fd: close it, or import it with \
              VkImportMemoryFdInfoKHR; an open fd keeps the memory alive.",
             describe_allocation(&export.record),
             checkpoint.when(),
-            file.dev,
-            file.ino
         ),
     )
     .with(ObjectRef::device(device))
@@ -135,6 +147,7 @@ mod tests {
             exported: ExportedFile {
                 file,
                 fds: fds.to_vec(),
+                shared_file: false,
             },
         }
     }

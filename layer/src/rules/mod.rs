@@ -33,6 +33,7 @@ pub mod import_win32;
 pub mod import_zircon;
 pub mod metal;
 pub mod metal_properties;
+pub mod open_file;
 pub mod query;
 pub mod rdma;
 pub mod resource_export;

@@ -26,6 +26,11 @@ pub struct ExportedFile {
     pub file: FileId,
     /// The fd numbers the driver returned (the latest [`KEPT_NUMBERS`]).
     pub fds: Vec<i32>,
+    /// The file is shared with other payloads (a driver's device file, every export a new open
+    /// file description of it, as NVIDIA's `/dev/nvidiactl`): an fd is this export's only when
+    /// `kcmp` says it is the open file description the layer holds
+    /// (`state::opaque_exports::held_of`), never by the file alone.
+    pub shared_file: bool,
 }
 
 /// The exports of a memory object that is gone (or going): what it was, its debug name then.
@@ -71,19 +76,19 @@ impl FdExports {
         }
     }
 
-    /// Records that `fd`, of file `file`, was exported from `memory`.
-    pub fn record(&self, memory: u64, file: FileId, fd: i32) {
+    /// Records that `fd`, of file `file` (shared with other payloads: `shared_file`), was
+    /// exported from `memory`.
+    pub fn record(&self, memory: u64, file: FileId, shared_file: bool, fd: i32) {
         self.adopt();
-        let mut entry = self.live.entry(memory).or_insert_with(|| ExportedFile {
+        let exported = || ExportedFile {
             file,
             fds: Vec::new(),
-        });
-        if entry.file != file {
+            shared_file,
+        };
+        let mut entry = self.live.entry(memory).or_insert_with(exported);
+        if entry.file != file || entry.shared_file != shared_file {
             // A driver that exports another file for the same memory: follow the latest.
-            *entry = ExportedFile {
-                file,
-                fds: Vec::new(),
-            };
+            *entry = exported();
         }
         if entry.fds.len() == KEPT_NUMBERS {
             entry.fds.remove(0);
@@ -164,19 +169,20 @@ mod tests {
     fn keeps_the_latest_numbers_and_follows_a_new_file() {
         let exports = FdExports::new();
         for fd in 0..10 {
-            exports.record(0x10, FILE, fd);
+            exports.record(0x10, FILE, false, fd);
         }
         assert_eq!(
             exports.live.get(&0x10).unwrap().fds,
             (2..10).collect::<Vec<_>>()
         );
         let other = FileId { dev: 1, ino: 3 };
-        exports.record(0x10, other, 42);
+        exports.record(0x10, other, false, 42);
         assert_eq!(
             *exports.live.get(&0x10).unwrap(),
             ExportedFile {
                 file: other,
-                fds: vec![42]
+                fds: vec![42],
+                shared_file: false,
             }
         );
     }
@@ -190,6 +196,7 @@ mod tests {
             exported: ExportedFile {
                 file: FILE,
                 fds: vec![3],
+                shared_file: false,
             },
         };
         for m in 1..PENDING_LIMIT as u64 {
@@ -199,7 +206,7 @@ mod tests {
         assert_eq!(full.len(), PENDING_LIMIT, "all handed back at the limit");
         assert_eq!(full[0].record.memory, 1);
         exports.keep_pending(freed(7));
-        exports.record(0x99, FILE, 5);
+        exports.record(0x99, FILE, false, 5);
         let (live, pending) = exports.take_all(|m| (record(m), Some("live".into())));
         assert_eq!((live.len(), pending.len()), (1, 1));
         assert_eq!(

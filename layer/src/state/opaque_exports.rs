@@ -20,7 +20,6 @@
 //! alive that the app's own objects do not. An import after that is not checked.
 
 use super::device_groups::PhysicalDevices;
-use super::last_digest::LastDigest;
 use crate::os::{self, FileId, HeldFile};
 use ash::vk;
 use parking_lot::Mutex;
@@ -100,6 +99,9 @@ struct Held {
     file: FileId,
     held: HeldFile,
     origin: ExportOrigin,
+    /// An import in this process handed this open file description to the driver: its fds are
+    /// the driver's now, never the app's leaks.
+    imported: bool,
 }
 
 static EXPORTS: Mutex<Vec<Held>> = Mutex::new(Vec::new());
@@ -123,30 +125,123 @@ pub fn anything_tracked() -> bool {
     TRACKED.load(Ordering::Acquire) != 0
 }
 
-/// After `vkGetMemoryFdKHR` returned the opaque fd `fd` for the allocation `origin`: holds its
-/// open file description (once per memory object and open file description).
-/// Only the first export of a memory object is held: a driver gives later exports of it the
-/// same open file description (a `dup` of its own, or of the dma-buf it keeps), and one that
-/// does not only leaves their imports unchecked. So a repeated export makes no system call.
-pub fn remember(origin: ExportOrigin, fd: i32) {
+/// After `vkGetMemoryFdKHR` returned the opaque fd `fd` for `memory` of `device` (the
+/// allocation `origin` describes, asked only when a new export is held): holds its
+/// open file description, unless the layer holds it already (a driver that returns a `dup` of
+/// one descriptor of its own for every export of an allocation, as Mesa's do: one `kcmp`, and
+/// nothing more is held). A driver whose every export is a new open file description (NVIDIA's)
+/// gets each held, at most [`PER_ALLOCATION`] of one allocation (the oldest let go first: an
+/// app that exports the same memory every frame piles up nothing) and [`LIMIT`] in the process,
+/// within the layer's descriptor budget ([`os::held_file_budget`]; past either, the process's
+/// oldest export is let go). Returns the number of the layer's descriptor of this export's open
+/// file description, if it holds one.
+pub fn remember(
+    (device, memory): (u64, u64),
+    origin: impl FnOnce() -> ExportOrigin,
+    fd: i32,
+) -> Option<i32> {
     let mut exports = EXPORTS.lock();
-    let known = exports
+    let of_memory = |e: &Held| e.origin.memory == memory && e.origin.device == device;
+    if let Some(known) = exports
         .iter()
-        .any(|e| e.origin.memory == origin.memory && e.origin.device == origin.device);
-    if known {
-        LAST_HELD.set_last(held_key(origin.device, origin.memory));
-        return;
+        .filter(|e| of_memory(e))
+        .find(|e| os::same_open_file(e.held.number(), fd) == Some(true))
+    {
+        return Some(known.held.number());
+    }
+    let file = os::file_id(fd)?;
+    if exports.iter().filter(|e| of_memory(e)).count() >= PER_ALLOCATION {
+        let oldest = exports.iter().position(of_memory)?;
+        exports.remove(oldest);
     }
     if exports.len() >= LIMIT {
-        return;
+        exports.remove(0);
     }
-    let Some(file) = os::file_id(fd) else {
-        return;
+    let held = match os::hold_open_file(fd) {
+        Some(held) => held,
+        // The layer's descriptor budget is spent: let the oldest export go, if it holds any.
+        None if !exports.is_empty() => {
+            exports.remove(0);
+            os::hold_open_file(fd)?
+        }
+        None => return None,
     };
-    if let Some(held) = os::hold_open_file(fd) {
-        exports.push(Held { file, held, origin });
-        set_count(&HELD, exports.len());
+    let number = held.number();
+    exports.push(Held {
+        file,
+        held,
+        origin: origin(),
+        imported: false,
+    });
+    set_count(&HELD, exports.len());
+    Some(number)
+}
+
+/// The most open file descriptions of one allocation's exports the layer holds at once.
+pub const PER_ALLOCATION: usize = 4;
+
+/// The number of the layer's descriptor of the export whose open file description `fd`
+/// refers to, if it holds one.
+pub fn held_number_of(fd: i32) -> Option<i32> {
+    if HELD.load(Ordering::Acquire) == 0 {
+        return None;
     }
+    let file = os::file_id(fd)?;
+    EXPORTS
+        .lock()
+        .iter()
+        .filter(|e| e.file == file)
+        .find(|e| os::same_open_file(e.held.number(), fd) == Some(true))
+        .map(|e| e.held.number())
+}
+
+/// After a successful import of the export the layer holds as `held` ([`held_number_of`]
+/// before the call): its open file description is the driver's now, and its fds are no leak of
+/// the app's.
+pub fn mark_imported(held: i32) {
+    let mut exports = EXPORTS.lock();
+    if let Some(e) = exports.iter_mut().find(|e| e.held.number() == held) {
+        e.imported = true;
+    }
+}
+
+/// The numbers of the layer's descriptors of `memory`'s exports not imported in this process:
+/// an fd of the app's is one of them exactly when `kcmp` says it is the same open file
+/// description as one of these.
+pub fn held_of(device: u64, memory: u64) -> Vec<i32> {
+    if HELD.load(Ordering::Acquire) == 0 {
+        return Vec::new();
+    }
+    EXPORTS
+        .lock()
+        .iter()
+        .filter(|e| e.origin.device == device && e.origin.memory == memory && !e.imported)
+        .map(|e| e.held.number())
+        .collect()
+}
+
+/// Before `vkFreeMemory` of `memory`: the layer's descriptors of its exports not imported in
+/// this process, taken out of the table (the export is gone for import matching), to be closed
+/// by the caller once it looked at the process's fds after the free.
+pub fn take_held(device: u64, memory: u64) -> Vec<HeldFile> {
+    if HELD.load(Ordering::Acquire) == 0 {
+        return Vec::new();
+    }
+    let mut exports = EXPORTS.lock();
+    let mut taken = Vec::new();
+    let mut kept = Vec::with_capacity(exports.len());
+    for e in exports.drain(..) {
+        if e.origin.device == device && e.origin.memory == memory {
+            if !e.imported {
+                taken.push(e.held);
+            }
+        } else {
+            kept.push(e);
+        }
+    }
+    *exports = kept;
+    set_count(&HELD, exports.len());
+    taken
 }
 
 /// The image or buffer of each live allocation that was exportable as an opaque fd or a global
@@ -174,23 +269,6 @@ pub fn dedicated_of(device: u64, memory: u64) -> Option<(vk::ObjectType, u64)> {
     DEDICATED.lock().get(&(device, memory)).copied()
 }
 
-/// The (device, memory) some thread last found held: a repeated export of the same memory
-/// takes no lock (bumped by every forget that drops an export: a freed handle may be reused by a
-/// new allocation).
-static LAST_HELD: LastDigest = LastDigest::new();
-
-#[inline(always)]
-fn held_key(device: u64, memory: u64) -> u64 {
-    memory ^ device.rotate_left(29)
-}
-
-/// Whether an export of `memory` is held, as some thread last saw it with the current
-/// generation (see [`LAST_HELD`]).
-#[inline(always)]
-pub fn is_held(device: u64, memory: u64) -> bool {
-    LAST_HELD.is_last(held_key(device, memory))
-}
-
 /// Drops the exports `drop` selects (closing the layer's descriptors).
 #[cold]
 #[inline(never)]
@@ -199,9 +277,8 @@ fn forget(drop: &dyn Fn(&ExportOrigin) -> bool) {
     let before = exports.len();
     exports.retain(|e| !drop(&e.origin));
     if exports.len() != before {
-        LAST_HELD.invalidate();
+        set_count(&HELD, exports.len());
     }
-    set_count(&HELD, exports.len());
 }
 
 /// The allocation `fd` was exported from, if it refers to the open file description of an
@@ -282,8 +359,13 @@ mod tests {
     )]
     fn an_export_is_found_by_its_open_file_description_not_its_number() {
         let a = std::fs::File::open("/proc/self/exe").expect("open");
-        remember(origin(0x51), a.as_raw_fd());
-        remember(origin(0x51), a.as_raw_fd());
+        let first = remember((0xd0d0, 0x51), || origin(0x51), a.as_raw_fd());
+        assert!(first.is_some());
+        assert_eq!(
+            remember((0xd0d0, 0x51), || unreachable!(), a.as_raw_fd()),
+            first,
+            "the same open file description is held once"
+        );
         // A duplicate is the same open file description.
         let copy = a.try_clone().expect("dup");
         assert_eq!(origin_of(copy.as_raw_fd()), Some(origin(0x51)));

@@ -91,6 +91,22 @@ pub enum MemoryBacking {
     None,
 }
 
+/// What `vkGetMemoryFdKHR` returns for an `OPAQUE_FD` export.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FdExport {
+    /// A new descriptor of the allocation's own memfd (what lavapipe does): one inode per
+    /// payload.
+    #[default]
+    Memfd,
+    /// As NVIDIA's driver does: every export a new open file description of one character
+    /// device shared by all exports and by descriptors the driver keeps open itself (here
+    /// `/dev/ptmx`, every open of which is a new pseudo-terminal: its number tells the driver
+    /// which export an imported fd is, as NVIDIA's tells its memory object); a successful
+    /// import closes the app's fd. See `crate::device_file`.
+    DeviceFile,
+}
+
 /// Physical-device features the driver reports (and accepts in `vkCreateDevice`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -135,6 +151,8 @@ pub struct Config {
     pub external_memory: BTreeMap<u32, HandleTypeSupport>,
     pub misbehave: Misbehave,
     pub memory_backing: MemoryBacking,
+    /// What an `OPAQUE_FD` export returns.
+    pub fd_export: FdExport,
     /// `VkPhysicalDeviceLimits::maxMemoryAllocationCount` (reported, not enforced).
     pub max_memory_allocation_count: u32,
     /// How many physical devices each instance has, all in one device group (1 to
@@ -208,6 +226,7 @@ impl Default for Config {
             external_memory: default_external_memory(),
             misbehave: Misbehave::default(),
             memory_backing: MemoryBacking::default(),
+            fd_export: FdExport::default(),
             max_memory_allocation_count: DEFAULT_MAX_MEMORY_ALLOCATION_COUNT,
             physical_device_count: 1,
         }
@@ -335,6 +354,8 @@ struct RawConfig {
     misbehave: Misbehave,
     #[serde(default)]
     memory_backing: MemoryBacking,
+    #[serde(default)]
+    fd_export: FdExport,
     #[serde(default)]
     max_memory_allocation_count: Option<u32>,
     #[serde(default)]
@@ -476,6 +497,7 @@ impl Config {
             features: raw.features,
             misbehave: raw.misbehave,
             memory_backing: raw.memory_backing,
+            fd_export: raw.fd_export,
             max_memory_allocation_count: raw
                 .max_memory_allocation_count
                 .unwrap_or(DEFAULT_MAX_MEMORY_ALLOCATION_COUNT),
@@ -781,6 +803,14 @@ mod tests {
         let c = Config::from_json(r#"{"memory_backing": "memfd"}"#).unwrap();
         assert_eq!(c.memory_backing, MemoryBacking::Memfd);
         assert!(Config::from_json(r#"{"memory_backing": "file"}"#).is_err());
+    }
+
+    #[test]
+    fn fd_exports_are_memfds_unless_device_files_are_asked_for() {
+        assert_eq!(Config::default().fd_export, FdExport::Memfd);
+        let c = Config::from_json(r#"{"fd_export": "device_file"}"#).unwrap();
+        assert_eq!(c.fd_export, FdExport::DeviceFile);
+        assert!(Config::from_json(r#"{"fd_export": "pipe"}"#).is_err());
     }
 
     #[test]

@@ -97,6 +97,9 @@ unsafe fn create(
             return vk::Result::ERROR_INITIALIZATION_FAILED;
         }
     };
+    if config.fd_export == crate::config::FdExport::DeviceFile {
+        crate::device_file::open_own_descriptors();
+    }
     let physical_devices: Vec<_> = (0..config.physical_device_count)
         .map(|index| Arc::new(PhysicalDevice::new(config.clone(), index)))
         .collect();

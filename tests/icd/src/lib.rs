@@ -14,6 +14,7 @@ pub mod buffer;
 pub mod config;
 pub mod counters;
 pub mod device;
+pub mod device_file;
 mod ffi;
 pub mod format;
 pub mod image;

@@ -10,9 +10,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use crate::config::{
-    MemoryBacking, HANDLE_TYPE_MTLBUFFER, HANDLE_TYPE_MTLHEAP, HANDLE_TYPE_MTLTEXTURE,
+    FdExport, MemoryBacking, HANDLE_TYPE_MTLBUFFER, HANDLE_TYPE_MTLHEAP, HANDLE_TYPE_MTLTEXTURE,
 };
 use crate::device::{self, Device};
+use crate::device_file;
 use crate::ffi::{self, entry};
 use crate::objects::{lock, Set};
 
@@ -353,6 +354,23 @@ unsafe fn allocate(
         imported_type = Some(ty);
     }
     let fd = match import_fd_info.filter(|i| !i.handle_type.is_empty()) {
+        Some(i)
+            if dev.config.fd_export == FdExport::DeviceFile
+                && i.handle_type == vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD =>
+        {
+            let backing = match device_file::import(i.fd, size) {
+                Ok(Some(backing)) => backing,
+                // An export of another process: new memory.
+                Ok(None) => match new_memfd(size) {
+                    Some(fd) => fd,
+                    None => return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY,
+                },
+                Err(e) => return e,
+            };
+            imported_type = Some(i.handle_type.as_raw());
+            lock(owned_fds()).insert(backing.as_raw_fd());
+            Some(backing)
+        }
         Some(i) => match import_fd(i.handle_type.as_raw(), i.fd, size) {
             Ok(fd) => {
                 imported_type = Some(i.handle_type.as_raw());
@@ -561,7 +579,14 @@ pub(crate) unsafe extern "system" fn get_memory_fd(
                     return Ok(fd);
                 }
             }
-            let fd = dup_fd(a.backing_fd()?, !m.fd_without_cloexec)?;
+            let device_file = dev.config.fd_export == FdExport::DeviceFile
+                && handle_type == vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD.as_raw();
+            let fd = if device_file {
+                let size = a.size;
+                device_file::export(a.backing_fd()?, size, !m.fd_without_cloexec)?
+            } else {
+                dup_fd(a.backing_fd()?, !m.fd_without_cloexec)?
+            };
             if m.same_fd_twice {
                 a.cached_fd = Some(fd);
             }

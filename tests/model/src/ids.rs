@@ -195,6 +195,7 @@ pub const EXPORTED_FD_LEAKED: &str = "EXPORTCHECK-exported-fd-leaked";
 pub const FD_IMPORTED_TWICE: &str = "EXPORTCHECK-fd-imported-twice";
 pub const FD_CLOSED_AFTER_IMPORT: &str = "EXPORTCHECK-fd-closed-after-import";
 pub const SHARED_EXPORTS_IGNORED: &str = "EXPORTCHECK-shared-exports-ignored";
+pub const KCMP_REFUSED: &str = "EXPORTCHECK-kcmp-refused";
 
 // Commands, as the messages name them.
 pub const GET_FD: &str = "vkGetMemoryFdKHR";

@@ -3,7 +3,7 @@
 
 use super::record::{self, Decoded, SharedExport, SIZE};
 use super::writer::MAX_RECORDS;
-use crate::os::payload::PayloadId;
+use crate::os::{self, payload::PayloadId};
 use crate::state::opaque_exports::ExportOrigin;
 use ash::vk;
 use parking_lot::Mutex;
@@ -49,6 +49,9 @@ impl From<std::io::Error> for Unread {
 pub struct Index {
     files: HashMap<OsString, Cursor>,
     exports: HashMap<PayloadId, Vec<SharedExport>>,
+    /// Exports known by their open file description, by the device and inode of the file they
+    /// share with other payloads, in the order they were read.
+    open_files: HashMap<(u64, u64), Vec<SharedExport>>,
     indexed: usize,
     /// Warnings not yet reported.
     warnings: Vec<String>,
@@ -67,6 +70,51 @@ pub fn find(
     index.refresh(dir);
     index.origin(payload, exported_as)
 }
+
+/// See `super::find_open_file`.
+pub fn find_open_file(
+    dir: &Path,
+    file: (u64, u64),
+    fd: i32,
+    exported_as: vk::ExternalMemoryHandleTypeFlags,
+) -> Result<Option<ExportOrigin>, i32> {
+    let candidates = {
+        let mut index = INDEX.lock();
+        index.refresh(dir);
+        index.open_file_candidates(file, exported_as)
+    };
+    let me = std::process::id();
+    let (mut found, mut compared, mut refused) = (None, false, None);
+    for e in candidates {
+        let Some(open) = e.open_file else {
+            continue;
+        };
+        let pid = e.exporter().pid;
+        // A process that reused the pid is not the exporter.
+        if os::process_start_time(pid) != Some(open.start_time) {
+            continue;
+        }
+        match os::kcmp_files(pid, open.held_fd, me, fd) {
+            Ok(true) if found.is_some_and(|f| f != e.origin) => return Ok(None),
+            Ok(true) => found = Some(e.origin),
+            Ok(false) => compared = true,
+            Err(errno) if REFUSED.contains(&errno) => refused = Some(errno),
+            // The exporter let the descriptor go (its allocation was freed) or exited.
+            Err(_) => compared = true,
+        }
+    }
+    match (found, refused) {
+        (Some(origin), _) => Ok(Some(origin)),
+        (None, Some(errno)) if !compared => Err(errno),
+        _ => Ok(None),
+    }
+}
+
+/// The errors of a kcmp the kernel refused (rather than one about a closed fd or a process gone).
+#[cfg(unix)]
+const REFUSED: [i32; 3] = [libc::EPERM, libc::EACCES, libc::ENOSYS];
+#[cfg(not(unix))]
+const REFUSED: [i32; 3] = [1, 13, 38];
 
 /// See `super::take_warnings`.
 pub fn take_warnings() -> Vec<String> {
@@ -116,6 +164,26 @@ impl Index {
         exported_as: vk::ExternalMemoryHandleTypeFlags,
     ) -> Option<ExportOrigin> {
         origin_among(self.exports.get(&payload)?, exported_as)
+    }
+
+    /// The latest record of each descriptor an exporting process held of an export of `file`
+    /// (device, inode) as `exported_as`: a later one under the same number is a later export
+    /// (the earlier one's descriptor was let go with its allocation).
+    pub fn open_file_candidates(
+        &self,
+        file: (u64, u64),
+        exported_as: vk::ExternalMemoryHandleTypeFlags,
+    ) -> Vec<SharedExport> {
+        let mut latest: HashMap<(u32, u64, i32), SharedExport> = HashMap::new();
+        for e in self.open_files.get(&file).into_iter().flatten() {
+            let (Some(open), exporter) = (e.open_file, e.exporter()) else {
+                continue;
+            };
+            if exporter.handle_type == exported_as {
+                latest.insert((exporter.pid, open.start_time, open.held_fd), *e);
+            }
+        }
+        latest.into_values().collect()
     }
 
     /// How many records were indexed.
@@ -249,7 +317,12 @@ impl Index {
             return;
         }
         self.indexed += 1;
-        self.exports.entry(export.payload).or_default().push(export);
+        if export.open_file.is_some() {
+            let file = (export.payload.dev, export.payload.ino);
+            self.open_files.entry(file).or_default().push(export);
+        } else {
+            self.exports.entry(export.payload).or_default().push(export);
+        }
     }
 }
 

@@ -13,8 +13,12 @@
 //! before it returns the fd to the app, so before the fd can reach another process: an import
 //! anywhere finds it, even after the exporter exited or crashed. The payload is named by its
 //! identity as the OS gives it ([`crate::os::payload`]): device, inode and the inode's change
-//! time, which a later file that reused the inode number does not share; an fd without an
-//! identity of its own (a device file) is not recorded. Each memory object's export is recorded
+//! time, which a later file that reused the inode number does not share. An export whose file
+//! is shared with other payloads (a driver's device file, such as NVIDIA's `/dev/nvidiactl`) is
+//! recorded with the exporting process's start time and the layer's descriptor of its open file
+//! description, which an importer compares with its own fd by `kcmp(KCMP_FILE)` (across
+//! processes, as the kernel allows a process of the same user); such a record is good while the
+//! exporting allocation lives. Each memory object's export is recorded
 //! once per handle type and payload, and at most [`writer::MAX_RECORDS`] per process.
 //!
 //! **A reader** ([`index`]) indexes the directory's files incrementally at an import it cannot
@@ -122,11 +126,12 @@ fn usable(_dir: &Path) -> Result<(), String> {
 pub fn publish(
     device_memory: (u64, u64),
     payload: PayloadId,
+    held_fd: Option<i32>,
     handle_type: vk::ExternalMemoryHandleTypeFlags,
     origin: &dyn Fn() -> ExportOrigin,
 ) -> Option<String> {
     let dir = DIR.get()?;
-    writer::publish(dir, device_memory, payload, handle_type, origin)
+    writer::publish(dir, device_memory, payload, held_fd, handle_type, origin)
 }
 
 /// The export of `payload` as `exported_as` some process of the run recorded, with its
@@ -139,6 +144,22 @@ pub fn find(
 ) -> Option<ExportOrigin> {
     let dir = DIR.get()?;
     index::find(dir, payload, exported_as)
+}
+
+/// The export as `exported_as` some process of the run recorded whose open file description is
+/// the one `fd` refers to, for an fd whose file (`file`: device and inode) is shared with other
+/// payloads: compared by `kcmp` with the exporting process's descriptor of it, in that process
+/// if it is still the one that recorded it. `Err(errno)` when kcmp was refused for every
+/// candidate (`EPERM`: the processes may not read each other, as with ptrace).
+pub fn find_open_file(
+    file: (u64, u64),
+    fd: i32,
+    exported_as: vk::ExternalMemoryHandleTypeFlags,
+) -> Result<Option<ExportOrigin>, i32> {
+    let Some(dir) = DIR.get() else {
+        return Ok(None);
+    };
+    index::find_open_file(dir, file, fd, exported_as)
 }
 
 /// The warnings about the directory's files not yet reported (each once).

@@ -4,7 +4,7 @@
 //!
 //! | bytes   | field |
 //! |---------|-------|
-//! | 0–7     | magic `XCEXPRT1` (the format's version is its last byte) |
+//! | 0–7     | magic `XCEXPRT2` (the format's version is its last byte) |
 //! | 8–15    | FNV-1a 64 of bytes 16–255 |
 //! | 16–47   | the payload: `st_dev`, `st_ino`, change time (seconds, nanoseconds) |
 //! | 48–63   | pid, handle type, memory type index, flags |
@@ -14,7 +14,16 @@
 //! | 136–151 | the process's name (`/proc/self/comm`) |
 //! | 152–215 | the physical devices' deviceUUIDs in order (up to four) |
 //! | 216–231 | the boot's ID (`/proc/sys/kernel/random/boot_id`): inode numbers restart at boot |
-//! | 232–255 | zero |
+//! | 232–235 | an open-file export: the exporter's descriptor of it (else zero) |
+//! | 236–239 | zero |
+//! | 240–247 | an open-file export: the exporting process's start time (else zero) |
+//! | 248–255 | zero |
+//!
+//! An **open-file export** (flag bit 8) is one whose file is shared with other payloads (a
+//! driver's device file): bytes 16–47 name that file, and the export is the open file
+//! description the exporting process's layer holds under the descriptor of bytes 232–235 while
+//! the exporting allocation lives, which an importer compares with its fd by `kcmp`, after
+//! checking that the process with that pid is the one that started at the recorded time.
 
 use super::super::device_groups::{members, PhysicalDevices, Uuid};
 use super::super::opaque_exports::{DeviceMask, ExportOrigin, Exporter};
@@ -23,7 +32,7 @@ use ash::vk;
 
 /// The size of one record.
 pub const SIZE: usize = 256;
-const MAGIC: [u8; 8] = *b"XCEXPRT1";
+const MAGIC: [u8; 8] = *b"XCEXPRT2";
 /// The most physical devices whose deviceUUIDs a record carries.
 const MAX_UUIDS: usize = 4;
 
@@ -35,6 +44,7 @@ const DEDICATED_BUFFER: u32 = 1 << 4;
 const MASK_KNOWN: u32 = 1 << 5;
 const MASK_NAMED: u32 = 1 << 6;
 const UUIDS_KNOWN: u32 = 1 << 7;
+const OPEN_FILE: u32 = 1 << 8;
 
 /// An export another process (or this one) recorded: the payload, who exported it, and the
 /// allocation it was exported from.
@@ -44,6 +54,18 @@ pub struct SharedExport {
     pub origin: ExportOrigin,
     /// The boot it was recorded in ([`boot_id`]).
     pub boot: [u8; 16],
+    /// An export known by its open file description (the payload names a file shared with
+    /// other payloads): where the exporting process holds it.
+    pub open_file: Option<OpenFileRef>,
+}
+
+/// Where an exporting process holds the open file description of an export.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OpenFileRef {
+    /// The exporting layer's descriptor of it.
+    pub held_fd: i32,
+    /// The exporting process's start time (`crate::os::process_start_time`).
+    pub start_time: u64,
 }
 
 /// This boot's ID (`/proc/sys/kernel/random/boot_id`, 32 hexadecimal digits), or zeros where
@@ -142,6 +164,7 @@ pub fn encode(export: &SharedExport) -> [u8; SIZE] {
         .map(members)
         .filter(|u| u.len() <= MAX_UUIDS);
     set(UUIDS_KNOWN, uuids.is_some());
+    set(OPEN_FILE, export.open_file.is_some());
     let mut w = Writer(&mut bytes);
     w.put(0, &MAGIC);
     w.put(16, &p.dev.to_ne_bytes());
@@ -168,6 +191,10 @@ pub fn encode(export: &SharedExport) -> [u8; SIZE] {
         w.put(152 + 16 * i, uuid);
     }
     w.put(216, &export.boot);
+    if let Some(open) = export.open_file {
+        w.put(232, &open.held_fd.to_ne_bytes());
+        w.put(240, &open.start_time.to_ne_bytes());
+    }
     let sum = fnv1a(&bytes[16..]);
     bytes[8..16].copy_from_slice(&sum.to_ne_bytes());
     bytes
@@ -224,6 +251,10 @@ pub fn decode(bytes: &[u8; SIZE]) -> Decoded {
             }),
         },
         boot: r.uuid(216),
+        open_file: has(OPEN_FILE).then(|| OpenFileRef {
+            held_fd: r.u32(232) as i32,
+            start_time: r.u64(240),
+        }),
     })
 }
 
@@ -260,6 +291,7 @@ pub(super) mod tests {
                 }),
             },
             boot: boot_id(),
+            open_file: None,
         }
     }
 
@@ -272,6 +304,12 @@ pub(super) mod tests {
         plain.origin.device_mask = None;
         plain.origin.physical_devices = PhysicalDevices::new(None, None);
         assert_eq!(decode(&encode(&plain)), Decoded::Export(plain));
+        let mut open = sample();
+        open.open_file = Some(OpenFileRef {
+            held_fd: 1000,
+            start_time: 123_456_789_012,
+        });
+        assert_eq!(decode(&encode(&open)), Decoded::Export(open));
     }
 
     #[test]
@@ -283,7 +321,7 @@ pub(super) mod tests {
             assert_eq!(decode(&changed), Decoded::Damaged, "byte {at}");
         }
         let mut foreign = bytes;
-        foreign[7] = b'2';
+        foreign[7] = b'1';
         assert_eq!(decode(&foreign), Decoded::Foreign);
         assert_eq!(decode(&[0; SIZE]), Decoded::Foreign);
     }

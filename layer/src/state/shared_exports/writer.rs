@@ -1,7 +1,7 @@
 //! The process's own file of the shared directory: created at its first export (again in a
 //! forked child, whose exports are its own), appended one whole record per `write`.
 
-use super::record::{self, SharedExport};
+use super::record::{self, OpenFileRef, SharedExport};
 #[cfg(unix)]
 use crate::os;
 use crate::os::payload::PayloadId;
@@ -17,8 +17,9 @@ use std::path::Path;
 /// The most records one process writes (4 MiB).
 pub const MAX_RECORDS: usize = 16_384;
 
-/// One memory object's export of one payload as one handle type.
-type Key = (u64, u64, u32, PayloadId);
+/// One memory object's export of one payload as one handle type (and, for an export known by
+/// its open file description, the layer's descriptor of it).
+type Key = (u64, u64, u32, PayloadId, Option<i32>);
 
 struct ProcessFile {
     pid: u32,
@@ -31,6 +32,11 @@ struct ProcessFile {
 }
 
 static FILE: Mutex<Option<ProcessFile>> = Mutex::new(None);
+
+/// This process's start time, where the OS tells it.
+fn os_start_time() -> Option<u64> {
+    crate::os::own_start_time()
+}
 
 /// The process's name (`/proc/self/comm`), NUL-padded.
 fn process_name() -> [u8; 16] {
@@ -106,9 +112,19 @@ pub fn publish(
     dir: &Path,
     (device, memory): (u64, u64),
     payload: PayloadId,
+    held_fd: Option<i32>,
     handle_type: vk::ExternalMemoryHandleTypeFlags,
     origin: &dyn Fn() -> ExportOrigin,
 ) -> Option<String> {
+    // An export known by its open file description is found by the process's start time and
+    // the layer's descriptor: without the start time (no /proc), it cannot be.
+    let open_file = match held_fd {
+        Some(held_fd) => Some(OpenFileRef {
+            held_fd,
+            start_time: os_start_time()?,
+        }),
+        None => None,
+    };
     let pid = std::process::id();
     let mut guard = FILE.lock();
     if guard.as_ref().is_some_and(|f| f.pid != pid) {
@@ -122,7 +138,7 @@ pub fn publish(
         name: process_name(),
         written: FxHashSet::default(),
     });
-    let key = (device, memory, handle_type.as_raw(), payload);
+    let key = (device, memory, handle_type.as_raw(), payload, held_fd);
     if process.written.contains(&key) {
         return None;
     }
@@ -166,6 +182,7 @@ pub fn publish(
             ..origin()
         },
         boot: record::boot_id(),
+        open_file,
     };
     let written = file.write_all(&record::encode(&export));
     process.written.insert(key);
