@@ -204,9 +204,10 @@ pub struct FdImport {
     /// Whether `fd` is open in this process (`fcntl(F_GETFD)`), asked by the command before the
     /// rules run; `None` where the layer cannot tell (not POSIX, or not asked).
     pub open: Option<bool>,
-    /// For a `DMA_BUF` import of an open fd: what its file is when it is certainly no dma_buf
-    /// (`os::payload::certainly_not_dma_buf`); `None` otherwise.
-    pub not_dma_buf: Option<crate::os::payload::NotDmaBuf>,
+    /// For a `DMA_BUF` or `OPAQUE_FD` import of an open fd: what its file is when it certainly is
+    /// no handle of that type (`os::payload::certainly_not_dma_buf`,
+    /// `os::payload::certainly_no_opaque_fd`); `None` otherwise.
+    pub not_of_type: Option<crate::os::payload::FileKind>,
 }
 
 impl FdImport {

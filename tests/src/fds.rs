@@ -34,6 +34,12 @@ pub fn close_if_open(fd: i32) {
     }
 }
 
+/// Whether `fd` is open now.
+pub fn is_open(fd: i32) -> bool {
+    // SAFETY: F_GETFD only reads the descriptor table; any number is a valid argument.
+    fd >= 0 && unsafe { libc::fcntl(fd, libc::F_GETFD) } >= 0
+}
+
 /// `dup(fd)`, asserting it worked.
 #[track_caller]
 pub fn dup(fd: i32) -> i32 {
@@ -122,5 +128,63 @@ pub fn recv_fd(socket: i32) -> i32 {
             (libc::SOL_SOCKET, libc::SCM_RIGHTS)
         );
         libc::CMSG_DATA(cmsg).cast::<i32>().read_unaligned()
+    }
+}
+
+/// Makes the kernel refuse `kcmp` to this process from now on (`EPERM`), as a container's
+/// seccomp profile does: a seccomp filter (with no-new-privileges, which any process may set),
+/// inherited by its children and never lifted. Only for a child process of a test.
+#[cfg(target_os = "linux")]
+pub fn refuse_kcmp() {
+    const SECCOMP_RET_ALLOW: u32 = 0x7fff_0000;
+    const SECCOMP_RET_ERRNO: u32 = 0x0005_0000;
+    const BPF_LD_W_ABS: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS
+    const BPF_JEQ_K: u16 = 0x15; // BPF_JMP | BPF_JEQ | BPF_K
+    const BPF_RET_K: u16 = 0x06; // BPF_RET | BPF_K
+    let filter = [
+        // The system call's number (`struct seccomp_data::nr`, at offset 0).
+        libc::sock_filter {
+            code: BPF_LD_W_ABS,
+            jt: 0,
+            jf: 0,
+            k: 0,
+        },
+        libc::sock_filter {
+            code: BPF_JEQ_K,
+            jt: 0,
+            jf: 1,
+            k: libc::SYS_kcmp as u32,
+        },
+        libc::sock_filter {
+            code: BPF_RET_K,
+            jt: 0,
+            jf: 0,
+            k: SECCOMP_RET_ERRNO | libc::EPERM as u32,
+        },
+        libc::sock_filter {
+            code: BPF_RET_K,
+            jt: 0,
+            jf: 0,
+            k: SECCOMP_RET_ALLOW,
+        },
+    ];
+    let program = libc::sock_fprog {
+        len: filter.len() as u16,
+        filter: filter.as_ptr().cast_mut(),
+    };
+    // SAFETY: prctl with documented arguments; the program outlives the call (the kernel copies
+    // it).
+    unsafe {
+        assert_eq!(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), 0);
+        assert_eq!(
+            libc::prctl(
+                libc::PR_SET_SECCOMP,
+                libc::SECCOMP_MODE_FILTER,
+                &program as *const libc::sock_fprog
+            ),
+            0,
+            "seccomp: {}",
+            std::io::Error::last_os_error()
+        );
     }
 }

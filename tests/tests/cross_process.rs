@@ -9,6 +9,7 @@
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::child::{is_child, Child, ChildRun, Running, CHILD_ENV};
+use exportcheck_tests::fd_export::FdExport;
 use exportcheck_tests::ids::*;
 use exportcheck_tests::test_driver;
 use exportcheck_tests::{expect, fds, Device, Instance, DMA_BUF, OPAQUE_FD, SIZE};
@@ -27,6 +28,9 @@ const SOCKET_VAR: &str = "EXPORTCHECK_TEST_SOCKET";
 enum On {
     Lavapipe,
     TestDriver,
+    /// The test driver exporting as NVIDIA's driver does: every export a new open file
+    /// description of one device file (`fd_export: device_file`).
+    DeviceFiles,
 }
 
 /// What one exporter/importer pair does.
@@ -48,6 +52,8 @@ struct Plan {
     dedicated_image: bool,
     /// The exporter frees everything and exits before the importer imports.
     exporter_exits_first: bool,
+    /// The importer runs under a seccomp filter that refuses kcmp (as a container's may).
+    importer_refuses_kcmp: bool,
     /// What the importer's messenger must hear at vkAllocateMemory, in order.
     expect: &'static [&'static str],
 }
@@ -67,13 +73,14 @@ impl Plan {
             dedicated_buffer: false,
             dedicated_image: false,
             exporter_exits_first: false,
+            importer_refuses_kcmp: false,
             expect: &[],
         }
     }
 
     fn encode(&self) -> String {
         format!(
-            "{:?},{:?},{},{},{},{},{},{},{},{},{},{}",
+            "{:?},{:?},{},{},{},{},{},{},{},{},{},{},{}",
             self.on,
             self.import_on,
             self.export_size,
@@ -85,6 +92,7 @@ impl Plan {
             self.dedicated_buffer,
             self.dedicated_image,
             self.exporter_exits_first,
+            self.importer_refuses_kcmp,
             self.expect.join("+")
         )
     }
@@ -93,12 +101,10 @@ impl Plan {
     fn from_env() -> (Self, Vec<String>) {
         let text = std::env::var(PLAN_VAR).expect("the parent passes a plan");
         let f: Vec<&str> = text.split(',').collect();
-        let on = |s: &str| {
-            if s == "Lavapipe" {
-                On::Lavapipe
-            } else {
-                On::TestDriver
-            }
+        let on = |s: &str| match s {
+            "Lavapipe" => On::Lavapipe,
+            "DeviceFiles" => On::DeviceFiles,
+            _ => On::TestDriver,
         };
         let plan = Self {
             on: on(f[0]),
@@ -112,9 +118,10 @@ impl Plan {
             dedicated_buffer: f[8] == "true",
             dedicated_image: f[9] == "true",
             exporter_exits_first: f[10] == "true",
+            importer_refuses_kcmp: f[11] == "true",
             expect: &[],
         };
-        let ids = f[11]
+        let ids = f[12]
             .split('+')
             .filter(|s| !s.is_empty())
             .map(str::to_owned)
@@ -127,6 +134,7 @@ impl Plan {
         match on {
             On::Lavapipe => Instance::new(),
             On::TestDriver => test_driver::instance(None),
+            On::DeviceFiles => test_driver::instance(FdExport::DeviceFile.config()),
         }
     }
 
@@ -134,7 +142,7 @@ impl Plan {
     fn device(on: On, inst: &Instance) -> Device {
         match on {
             On::Lavapipe => inst.fd_device(),
-            On::TestDriver => inst.device(&[
+            On::TestDriver | On::DeviceFiles => inst.device(&[
                 ash::khr::external_memory::NAME,
                 ash::khr::external_memory_fd::NAME,
                 ash::ext::external_memory_dma_buf::NAME,
@@ -268,6 +276,9 @@ fn has_ended(pid: &str) -> bool {
 /// The importer: receives the fd, imports it as the plan says, and asserts what it hears.
 fn import_side(plan: &Plan, socket: &Path, ids: &[String]) {
     let listener = UnixListener::bind(socket).expect("bind");
+    if plan.importer_refuses_kcmp {
+        fds::refuse_kcmp();
+    }
     let inst = Plan::instance(plan.import_on);
     let dev = Plan::device(plan.import_on, &inst);
     let (stream, _) = listener.accept().expect("accept");
@@ -311,6 +322,13 @@ fn import_side(plan: &Plan, socket: &Path, ids: &[String]) {
     } else {
         let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
         for m in expect::only(&inst, ALLOCATE, &ids) {
+            if m.id == KCMP_REFUSED {
+                expect::mentions(
+                    &m,
+                    &["kcmp(KCMP_FILE) is refused against the other processes of the run (EPERM"],
+                );
+                continue;
+            }
             if m.id == SHARED_EXPORTS_IGNORED {
                 expect::mentions(
                     &m,
@@ -506,6 +524,71 @@ fn a_foreign_file_in_the_directory_is_ignored_with_a_warning_and_the_rest_still_
         ..Plan::valid(On::Lavapipe)
     };
     start(&plan, dir.path(), 0).wait();
+}
+
+#[test]
+fn on_device_files_a_valid_import_of_another_process_s_export_is_silent() {
+    if is_child() {
+        return child_role();
+    }
+    run(Plan::valid(On::DeviceFiles));
+}
+
+#[test]
+fn on_device_files_another_size_than_the_exporter_s_is_01742_found_by_kcmp() {
+    if is_child() {
+        return child_role();
+    }
+    run(Plan {
+        import_size: SIZE / 2,
+        expect: &[ALLOC_SIZE_01742],
+        ..Plan::valid(On::DeviceFiles)
+    });
+}
+
+#[test]
+fn on_device_files_a_dedicated_import_of_memory_exported_without_is_01879() {
+    if is_child() {
+        return child_role();
+    }
+    run(Plan {
+        dedicated_buffer: true,
+        expect: &[DEDICATED_BUFFER_01879],
+        ..Plan::valid(On::DeviceFiles)
+    });
+}
+
+#[test]
+fn on_device_files_an_opaque_fd_imported_as_a_dma_buf_is_00670_naming_the_exporter() {
+    if is_child() {
+        return child_role();
+    }
+    run(Plan {
+        import_as: DMA_BUF,
+        expect: &[IMPORT_FD_HANDLE_TYPE_00670],
+        ..Plan::valid(On::DeviceFiles)
+    });
+}
+
+#[test]
+fn on_device_files_kcmp_refused_to_the_importer_is_said_once_and_nothing_is_matched() {
+    if is_child() {
+        return child_role();
+    }
+    run(Plan {
+        import_size: SIZE / 2,
+        importer_refuses_kcmp: true,
+        expect: &[KCMP_REFUSED],
+        ..Plan::valid(On::DeviceFiles)
+    });
+}
+
+#[test]
+fn a_hundred_pairs_at_once_lose_no_finding_and_make_none_up_on_device_files() {
+    if is_child() {
+        return child_role();
+    }
+    hundred_pairs(On::DeviceFiles);
 }
 
 /// 100 pairs at once on `on`, every other one importing another size: each wrong one gets

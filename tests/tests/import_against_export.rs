@@ -5,11 +5,67 @@
 //! the open file description vkGetMemoryFdKHR returned, so a duplicate is matched and a closed
 //! and reused number is not.
 //!
+//! Each scenario runs on lavapipe (an export is a `dup` of the allocation's memfd) and on the
+//! test driver exporting as NVIDIA's driver does (every export a new open file description of
+//! one device file, which the driver's own descriptors share): the tests `<scenario>::lavapipe`
+//! and `<scenario>::device_files` (which runs in a child process: one driver per process).
+//!
 //! Every test reasons about fd numbers, so each holds the binary exclusively.
 
 use ash::vk::{self, Handle};
+use exportcheck_tests::fd_export::FdExport;
 use exportcheck_tests::ids::*;
+use exportcheck_tests::test_driver;
 use exportcheck_tests::{expect, fds, Device, Instance, OPAQUE_FD, SIZE};
+
+/// The driver a scenario runs on.
+#[derive(Clone, Copy)]
+enum On {
+    Lavapipe,
+    DeviceFiles,
+}
+
+impl On {
+    /// An instance alone in the binary.
+    fn exclusive(self) -> Instance {
+        match self {
+            On::Lavapipe => Instance::exclusive(),
+            On::DeviceFiles => test_driver::exclusive(FdExport::DeviceFile.config()),
+        }
+    }
+}
+
+macro_rules! on_both_drivers {
+    ($($scenario:ident),* $(,)?) => {
+        $(
+            mod $scenario {
+                #[test]
+                fn lavapipe() {
+                    super::$scenario(super::On::Lavapipe)
+                }
+                /// In a child process of its own: one driver per process.
+                #[test]
+                fn device_files() {
+                    if exportcheck_tests::child::is_child() {
+                        return super::$scenario(super::On::DeviceFiles);
+                    }
+                    exportcheck_tests::child::Child::new("device_files").run();
+                }
+            }
+        )*
+    };
+}
+
+on_both_drivers!(
+    an_import_of_another_size_than_the_export_is_01742,
+    an_import_of_the_export_s_size_and_type_is_silent_also_through_a_duplicate,
+    a_duplicate_of_the_exported_fd_is_recognised,
+    a_closed_and_reused_fd_number_is_not_taken_for_the_export,
+    a_dedicated_import_of_memory_not_dedicated_is_01878_or_01879,
+    a_dedicated_import_of_memory_dedicated_alike_is_silent,
+    importing_a_duplicate_made_before_the_first_import_or_a_new_export_is_silent,
+    every_export_of_an_allocation_is_known
+);
 
 /// Exports `memory` as an opaque fd the test now owns.
 #[track_caller]
@@ -29,9 +85,8 @@ fn clean_up(dev: &Device, result: Result<vk::DeviceMemory, vk::Result>, fd: i32)
     }
 }
 
-#[test]
-fn an_import_of_another_size_than_the_export_is_01742() {
-    let inst = Instance::exclusive();
+fn an_import_of_another_size_than_the_export_is_01742(on: On) {
+    let inst = on.exclusive();
     let dev = inst.fd_device();
     let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
     let fd = export(&dev, memory);
@@ -62,9 +117,8 @@ fn an_import_of_another_size_than_the_export_is_01742() {
     dev.free(memory);
 }
 
-#[test]
-fn an_import_of_the_export_s_size_and_type_is_silent_also_through_a_duplicate() {
-    let inst = Instance::exclusive();
+fn an_import_of_the_export_s_size_and_type_is_silent_also_through_a_duplicate(on: On) {
+    let inst = on.exclusive();
     let dev = inst.fd_device();
     let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
     let fd = export(&dev, memory);
@@ -78,9 +132,8 @@ fn an_import_of_the_export_s_size_and_type_is_silent_also_through_a_duplicate() 
     dev.free(memory);
 }
 
-#[test]
-fn a_duplicate_of_the_exported_fd_is_recognised() {
-    let inst = Instance::exclusive();
+fn a_duplicate_of_the_exported_fd_is_recognised(on: On) {
+    let inst = on.exclusive();
     let dev = inst.fd_device();
     let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
     let fd = export(&dev, memory);
@@ -94,39 +147,38 @@ fn a_duplicate_of_the_exported_fd_is_recognised() {
     dev.free(memory);
 }
 
-#[test]
-fn a_closed_and_reused_fd_number_is_not_taken_for_the_export() {
-    let inst = Instance::exclusive();
+fn a_closed_and_reused_fd_number_is_not_taken_for_the_export(on: On) {
+    let inst = on.exclusive();
     let dev = inst.fd_device();
     let small = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let big = dev.allocate(2 * SIZE, Some(OPAQUE_FD));
     let number = export(&dev, small);
+    let big_fd = export(&dev, big);
     fds::close(number);
     // The number reused for an export of another allocation: that one is what it is checked
     // against (the sizes match: silent).
-    let big = dev.allocate(2 * SIZE, Some(OPAQUE_FD));
-    let big_fd = export(&dev, big);
     fds::dup2(big_fd, number);
     fds::close(big_fd);
     let imported = dev
         .import_fd(number, 2 * SIZE)
         .expect("import of the second export");
     expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
-    // An export's number reused for a file that is no export at all: nothing to check it
-    // against (the driver refuses the import).
+    // An export's number reused for a file that is no export at all (/dev/null, which no
+    // driver exports: 00670): no export to check it against (the driver refuses the import).
     let small_fd = export(&dev, small);
     let other = std::fs::File::open("/dev/null").expect("open /dev/null");
     fds::dup2(std::os::fd::AsRawFd::as_raw_fd(&other), small_fd);
     let result = dev.import_fd(small_fd, 3 * SIZE);
-    expect::silent(&inst, ALLOCATE);
+    let m = expect::one(&inst, ALLOCATE, IMPORT_FD_HANDLE_TYPE_00670);
+    expect::mentions(&m, &[&format!("fd ({small_fd}) is a character device")]);
     clean_up(&dev, result, small_fd);
     dev.free(imported);
     dev.free(big);
     dev.free(small);
 }
 
-#[test]
-fn a_dedicated_import_of_memory_not_dedicated_is_01878_or_01879() {
-    let inst = Instance::exclusive();
+fn a_dedicated_import_of_memory_not_dedicated_is_01878_or_01879(on: On) {
+    let inst = on.exclusive();
     let dev = inst.fd_device();
     let image = dev.external_image(vk::ImageUsageFlags::SAMPLED, OPAQUE_FD);
     let buffer = dev.external_buffer(vk::BufferUsageFlags::TRANSFER_SRC, OPAQUE_FD);
@@ -157,9 +209,8 @@ fn a_dedicated_import_of_memory_not_dedicated_is_01878_or_01879() {
     dev.destroy_buffer(buffer);
 }
 
-#[test]
-fn a_dedicated_import_of_memory_dedicated_alike_is_silent() {
-    let inst = Instance::exclusive();
+fn a_dedicated_import_of_memory_dedicated_alike_is_silent(on: On) {
+    let inst = on.exclusive();
     let dev = inst.fd_device();
     let usage = vk::ImageUsageFlags::SAMPLED;
     let (first, second) = (
@@ -180,9 +231,8 @@ fn a_dedicated_import_of_memory_dedicated_alike_is_silent() {
     dev.destroy_image(second);
 }
 
-#[test]
-fn importing_a_duplicate_made_before_the_first_import_or_a_new_export_is_silent() {
-    let inst = Instance::exclusive();
+fn importing_a_duplicate_made_before_the_first_import_or_a_new_export_is_silent(on: On) {
+    let inst = on.exclusive();
     let dev = inst.fd_device();
     let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
     let fd = export(&dev, memory);
@@ -199,5 +249,55 @@ fn importing_a_duplicate_made_before_the_first_import_or_a_new_export_is_silent(
     expect::silent_for(&inst, &[ALLOCATE, GET_FD, FREE]);
     dev.free(third);
     dev.free(second);
+    dev.free(memory);
+}
+
+/// A driver may make every export of an allocation a new open file description (NVIDIA's
+/// does): an import of a later one is checked as the first is.
+fn every_export_of_an_allocation_is_known(on: On) {
+    let inst = on.exclusive();
+    let dev = inst.fd_device();
+    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let first = export(&dev, memory);
+    let second = export(&dev, memory);
+    let result = dev.import_fd(second, SIZE / 2);
+    let m = expect::one(&inst, ALLOCATE, ALLOC_SIZE_01742);
+    expect::mentions(&m, &[&format!("imports fd {second}")]);
+    clean_up(&dev, result, second);
+    let imported = dev
+        .import_fd(first, SIZE)
+        .expect("import of the first export");
+    expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
+    dev.free(imported);
+    dev.free(memory);
+}
+
+/// Where the kernel refuses kcmp (a container's seccomp profile), the layer says so once, at the
+/// first export, and matches no import with an export: nothing is judged on a guess.
+#[test]
+fn kcmp_refused_is_said_once_and_no_import_is_matched() {
+    if !exportcheck_tests::child::is_child() {
+        exportcheck_tests::child::Child::new("refuses kcmp").run();
+        return;
+    }
+    fds::refuse_kcmp();
+    let inst = Instance::exclusive();
+    let dev = inst.fd_device();
+    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let fd = export(&dev, memory);
+    let m = expect::one(&inst, GET_FD, KCMP_REFUSED);
+    expect::mentions(
+        &m,
+        &[
+            "kcmp(KCMP_FILE) is refused in this process (EPERM",
+            "imports of opaque fds are not checked against the exports they came from",
+        ],
+    );
+    let again = export(&dev, memory);
+    expect::silent(&inst, GET_FD);
+    let result = dev.import_fd(fd, SIZE / 2);
+    expect::silent(&inst, ALLOCATE);
+    clean_up(&dev, result, fd);
+    fds::close(again);
     dev.free(memory);
 }

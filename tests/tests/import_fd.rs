@@ -194,6 +194,73 @@ fn a_closed_or_negative_fd_is_00670() {
     }
 }
 
+/// An open fd of a file no driver exports: a pipe, a socket, a directory, `/dev/null`, a procfs
+/// file. Each is 00670, with what the file is.
+#[test]
+fn an_opaque_fd_import_of_a_file_no_driver_exports_is_00670() {
+    use std::os::fd::IntoRawFd;
+    let inst = Instance::exclusive();
+    let dev = inst.fd_device();
+    let mut pipe = [-1; 2];
+    // SAFETY: pipe writes two descriptors into the array we own.
+    assert_eq!(unsafe { libc::pipe(pipe.as_mut_ptr()) }, 0);
+    let mut pair = [-1; 2];
+    // SAFETY: socketpair writes two descriptors into the array we own.
+    let rc = unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, pair.as_mut_ptr()) };
+    assert_eq!(rc, 0);
+    // The call goes down as the app made it, and lavapipe reads the fd: the other ends closed,
+    // it reads the end of the file rather than wait.
+    fds::close(pipe[1]);
+    fds::close(pair[1]);
+    let open = |path: &str| std::fs::File::open(path).expect(path).into_raw_fd();
+    for (fd, is) in [
+        (pipe[0], "is a pipe or FIFO, which no driver exports"),
+        (pair[0], "is a socket, which no driver exports"),
+        (open("/tmp"), "is a directory ("),
+        (open("/dev/null"), "is a character device ("),
+        (open("/proc/self/status"), "is a regular file (procfs)"),
+    ] {
+        let result = import(&dev, OPAQUE_FD, fd, std::ptr::null());
+        let m = expect::one(&inst, ALLOCATE, IMPORT_FD_HANDLE_TYPE_00670);
+        expect::mentions(
+            &m,
+            &[
+                &format!("pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd ({fd}) {is}"),
+                "with handleType VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT it must be an \
+                 opaque fd that vkGetMemoryFdKHR (or another API's export of an opaque fd) \
+                 returned",
+            ],
+        );
+        clean_up(&dev, result, fd);
+    }
+}
+
+/// A file a driver may export as an opaque fd is not judged by what it is: a memfd (lavapipe's
+/// exports; here one of the app's own, which lavapipe imports), a device file (NVIDIA's exports
+/// are descriptors of /dev/nvidiactl; here /dev/zero, which lavapipe refuses), a regular file
+/// on a disk (a driver without memfd_create backs its exports with one).
+#[test]
+fn an_opaque_fd_import_of_a_file_a_driver_may_export_is_not_00670() {
+    use std::os::fd::IntoRawFd;
+    let inst = Instance::exclusive();
+    let dev = inst.fd_device();
+    // SAFETY: a NUL-terminated name; memfd_create returns a new descriptor or -1.
+    let memfd = unsafe { libc::memfd_create(c"app-memory".as_ptr(), libc::MFD_CLOEXEC) };
+    assert!(memfd >= 0);
+    // SAFETY: our own memfd.
+    assert_eq!(unsafe { libc::ftruncate(memfd, SIZE as libc::off_t) }, 0);
+    let disk = tempfile::tempfile_in(env!("CARGO_TARGET_TMPDIR")).expect("a file on disk");
+    disk.set_len(SIZE).expect("set_len");
+    let zero = std::fs::File::open("/dev/zero")
+        .expect("/dev/zero")
+        .into_raw_fd();
+    for fd in [memfd, zero, disk.into_raw_fd()] {
+        let result = import(&dev, OPAQUE_FD, fd, std::ptr::null());
+        expect::silent(&inst, ALLOCATE);
+        clean_up(&dev, result, fd);
+    }
+}
+
 #[test]
 fn two_import_operations_are_06657() {
     let inst = Instance::new();

@@ -175,20 +175,26 @@ fn judge_dedicated_and_import(
 fn ask_whether_import_fd_is_open(chain: &mut ChainRead) {
     if let Some(import) = chain.import_fd.as_mut().filter(|i| i.imports()) {
         import.open = crate::os::is_open(import.fd);
-        if import.open == Some(true)
-            && import.handle_type == ash::vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT
-        {
-            ask_whether_dma_buf(import);
+        if import.open == Some(true) {
+            ask_what_the_file_is(import);
         }
     }
 }
 
-/// For a `DMA_BUF` import of an open fd: whether its file is certainly no dma_buf (one
-/// `fstatfs`).
+/// For an fd import of an open fd: whether its file is certainly no handle of its handle type
+/// (`fstat`, `fstatfs`).
 #[cold]
 #[inline(never)]
-fn ask_whether_dma_buf(import: &mut crate::args::FdImport) {
-    import.not_dma_buf = crate::os::payload::certainly_not_dma_buf(import.fd);
+fn ask_what_the_file_is(import: &mut crate::args::FdImport) {
+    use crate::os::payload;
+    let t = import.handle_type;
+    import.not_of_type = if t == ash::vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT {
+        payload::certainly_not_dma_buf(import.fd)
+    } else if t == ash::vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD {
+        payload::certainly_no_opaque_fd(import.fd)
+    } else {
+        None
+    };
 }
 
 /// The full check of a `vkAllocateMemory` call, its findings reported: whether it goes down.

@@ -15,7 +15,7 @@ use crate::rules::fd_ownership;
 use crate::rules::import_match::{self, ImportedHandle, OpaqueImport};
 use crate::rules::open_file::{self, Refused};
 use crate::rules::win32_khr::GLOBAL_SHARE_HANDLE_TYPES;
-use crate::rules::{import_dma_buf, shared_exports as shared_rules};
+use crate::rules::{import_fd_type, shared_exports as shared_rules};
 use crate::state::consumed_fds::{self, ImportedInto};
 use crate::state::device_masks;
 use crate::state::driver_dma_bufs;
@@ -219,31 +219,34 @@ pub fn check_import(state: &DeviceState, facts: &AllocationFacts, chain: &ChainR
         decide(state, "vkAllocateMemory", &outcome);
         return Decision::Skip;
     }
+    if import_fd_type::evaluate(&import) {
+        return report_not_of_type(state, &import);
+    }
     if handle_type == OPAQUE_FD {
         return check_opaque_import(state, facts, chain, fd);
-    }
-    if import_dma_buf::evaluate(&import) {
-        return report_not_dma_buf(state, &import);
     }
     Decision::CallDown
 }
 
-/// A `DMA_BUF` import of an fd that is no dma_buf: reported with the export it came from, if
-/// the layer knows it.
+/// An fd import of an fd that certainly is no handle of its type: reported, a `DMA_BUF` one with
+/// the export it came from, if the layer knows it.
 #[cold]
 #[inline(never)]
-fn report_not_dma_buf(state: &DeviceState, import: &FdImport) -> Decision {
-    let payload = payload::payload_id(import.fd);
-    // The driver returned it for a DMA_BUF export (in this process or another): its defect.
-    let by_driver = payload.is_some_and(driver_dma_bufs::contains)
-        || shared_origin(state, import.fd, DMA_BUF).is_some();
-    if by_driver {
-        return Decision::CallDown;
-    }
-    let origin =
-        opaque_exports::origin_of(import.fd).or_else(|| shared_origin(state, import.fd, OPAQUE_FD));
+fn report_not_of_type(state: &DeviceState, import: &FdImport) -> Decision {
+    let origin = if import.handle_type == DMA_BUF {
+        let payload = payload::payload_id(import.fd);
+        // The driver returned it for a DMA_BUF export (in this process or another): its defect.
+        let by_driver = payload.is_some_and(driver_dma_bufs::contains)
+            || shared_origin(state, import.fd, DMA_BUF).is_some();
+        if by_driver {
+            return Decision::CallDown;
+        }
+        opaque_exports::origin_of(import.fd).or_else(|| shared_origin(state, import.fd, OPAQUE_FD))
+    } else {
+        None
+    };
     let outcome = boundary::contain("vkAllocateMemory", || Outcome {
-        findings: vec![import_dma_buf::describe(
+        findings: vec![import_fd_type::describe(
             state.handle(),
             import,
             origin.as_ref(),

@@ -52,14 +52,14 @@ pub fn fs_magic(_fd: i32) -> Option<i64> {
     None
 }
 
-/// What a file that is no dma_buf is: its filesystem's magic and its type (`st_mode & S_IFMT`).
+/// What a file is, for a message: its filesystem's magic and its type (`st_mode & S_IFMT`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NotDmaBuf {
+pub struct FileKind {
     pub magic: i64,
     pub file_type: u32,
 }
 
-impl NotDmaBuf {
+impl FileKind {
     /// The file for a message: `a memfd or POSIX shared memory file (tmpfs)`, `a character
     /// device`, ...
     pub fn describe(self) -> String {
@@ -92,13 +92,47 @@ const S_IFDIR: u32 = 0o040_000;
 /// What the open file `fd` refers to, when it is certainly no dma_buf: its filesystem is known
 /// and is neither the dma-buf filesystem nor the anonymous-inode one (where dma-bufs lived
 /// before Linux 5.3). `None` otherwise, and where the layer cannot tell.
-pub fn certainly_not_dma_buf(fd: i32) -> Option<NotDmaBuf> {
+pub fn certainly_not_dma_buf(fd: i32) -> Option<FileKind> {
     let magic = fs_magic(fd).filter(|&m| m != DMA_BUF_MAGIC && m != ANON_INODE_FS_MAGIC)?;
-    Some(NotDmaBuf {
+    Some(FileKind {
         magic,
         file_type: file_type(fd)?,
     })
 }
+
+/// What the open file `fd` refers to, when it certainly is no payload a driver exports as an
+/// opaque fd: a pipe, a socket, a directory, `/dev/null`, or a regular file of procfs or sysfs.
+/// A regular file elsewhere is not judged: a driver without `memfd_create` backs its exports
+/// with a file it creates (Mesa's in `$XDG_RUNTIME_DIR`, which may be on a disk); nor is any
+/// other device file (NVIDIA's exports are descriptors of `/dev/nvidiactl`), nor an
+/// anonymous-inode file. `None` where the layer cannot tell.
+#[cfg(target_os = "linux")]
+pub fn certainly_no_opaque_fd(fd: i32) -> Option<FileKind> {
+    let stat = super::fstat(fd)?;
+    let file_type = stat.st_mode & libc::S_IFMT;
+    let magic = fs_magic(fd)?;
+    let certain = match file_type {
+        libc::S_IFIFO | libc::S_IFSOCK | libc::S_IFDIR => true,
+        libc::S_IFREG => magic == PROC_SUPER_MAGIC || magic == SYSFS_MAGIC,
+        // /dev/null: major 1, minor 3.
+        libc::S_IFCHR => libc::major(stat.st_rdev) == 1 && libc::minor(stat.st_rdev) == 3,
+        _ => false,
+    };
+    // `mode_t` is a u32 on Linux's C libraries, but not by contract.
+    #[allow(clippy::unnecessary_cast)]
+    let file_type = file_type as u32;
+    certain.then_some(FileKind { magic, file_type })
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn certainly_no_opaque_fd(_fd: i32) -> Option<FileKind> {
+    None
+}
+
+/// `PROC_SUPER_MAGIC`
+const PROC_SUPER_MAGIC: i64 = 0x9fa0;
+/// `SYSFS_MAGIC`
+const SYSFS_MAGIC: i64 = 0x6265_6572;
 
 /// `st_mode & S_IFMT` of the file `fd` refers to.
 #[cfg(unix)]
@@ -117,8 +151,8 @@ pub fn fs_name(magic: i64) -> String {
     match magic {
         TMPFS_MAGIC => "tmpfs".to_owned(),
         HUGETLBFS_MAGIC => "hugetlbfs".to_owned(),
-        0x0000_9fa0 => "procfs".to_owned(),
-        0x6265_6572 => "sysfs".to_owned(),
+        PROC_SUPER_MAGIC => "procfs".to_owned(),
+        SYSFS_MAGIC => "sysfs".to_owned(),
         0x5049_5045 => "pipefs".to_owned(),
         0x534f_434b => "sockfs".to_owned(),
         0x0000_ef53 => "ext2/3/4".to_owned(),
@@ -239,11 +273,20 @@ mod tests {
         // numbers at once).
         let proc_file = std::fs::File::open("/proc/self/status").expect("open");
         assert_eq!(payload_id(proc_file.as_raw_fd()), None);
+        assert!(certainly_no_opaque_fd(pipe[0]).is_some());
         for fd in pipe {
             // SAFETY: descriptors pipe made for this test.
             unsafe { libc::close(fd) };
         }
         assert_eq!(payload_id(-1), None);
         assert_eq!(certainly_not_dma_buf(-1), None);
+        // No driver exports a pipe, /dev/null or a procfs file as an opaque fd; a memfd, a disk
+        // file or another device file may be one.
+        assert!(certainly_no_opaque_fd(null.as_raw_fd()).is_some());
+        assert!(certainly_no_opaque_fd(proc_file.as_raw_fd()).is_some());
+        assert!(certainly_no_opaque_fd(memfd().as_raw_fd()).is_none());
+        let zero = std::fs::File::open("/dev/zero").expect("open");
+        assert!(certainly_no_opaque_fd(zero.as_raw_fd()).is_none());
+        assert_eq!(certainly_no_opaque_fd(-1), None);
     }
 }

@@ -76,7 +76,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                         handle_type: import.handle_type,
                         fd: import.fd,
                         open: None,
-                        not_dma_buf: None,
+                        not_of_type: None,
                     });
                     import_operations += defines_import(import.handle_type);
                     1 << 3
@@ -579,7 +579,7 @@ mod tests {
             handle_type: vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD,
             fd: 7,
             open: None,
-            not_dma_buf: None,
+            not_of_type: None,
         };
         assert_eq!(
             (chain.import_fd, chain.import_operations),

@@ -224,7 +224,7 @@ fn each_broken_allocate_rule_is_described_once() {
             handle_type: vk::ExternalMemoryHandleTypeFlags::from_raw(handle_type),
             fd,
             open,
-            not_dma_buf: None,
+            not_of_type: None,
         }),
         import_operations: operations,
         ..ChainRead::COMPLETE

@@ -140,7 +140,7 @@ mod tests {
                 handle_type,
                 fd,
                 open: Some(open),
-                not_dma_buf: None,
+                not_of_type: None,
             }),
             import_operations: u32::from(!handle_type.is_empty()),
             ..ChainRead::COMPLETE

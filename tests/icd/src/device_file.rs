@@ -25,6 +25,11 @@ const OWN_DESCRIPTORS: usize = 3;
 /// Exports remembered for imports (the oldest forgotten past this).
 const REMEMBERED: usize = 512;
 
+/// The lowest number of the driver's own copies of allocations' memfds: away from the low
+/// numbers an app reasons about (a test that closes an fd and reuses its number must not hit
+/// one).
+const BOOKKEEPING_FLOOR: libc::c_int = 256;
+
 /// `TIOCGPTN`: the pseudo-terminal number of a `/dev/ptmx` descriptor.
 const TIOCGPTN: libc::c_ulong = 0x8004_5430;
 
@@ -59,6 +64,17 @@ fn number_of(fd: RawFd) -> Option<u32> {
     (r == 0).then_some(number)
 }
 
+/// The driver's own copy of the memfd `fd`, numbered from [`BOOKKEEPING_FLOOR`] up.
+fn copy_high(fd: RawFd) -> Result<OwnedFd, vk::Result> {
+    // SAFETY: F_DUPFD_CLOEXEC on a memfd the driver owns; a failure is an error, not UB.
+    let copy = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, BOOKKEEPING_FLOOR) };
+    if copy < 0 {
+        return Err(vk::Result::ERROR_TOO_MANY_OBJECTS);
+    }
+    // SAFETY: a descriptor fcntl has just made, owned by nothing else.
+    Ok(unsafe { OwnedFd::from_raw_fd(copy) })
+}
+
 /// At `vkCreateInstance` in this mode: the driver's own descriptors of the device, kept open
 /// for the life of the process (made once).
 pub fn open_own_descriptors() {
@@ -76,13 +92,7 @@ pub fn open_own_descriptors() {
 pub fn export(backing: RawFd, size: u64, cloexec: bool) -> Result<RawFd, vk::Result> {
     let fd = open_device(cloexec)?;
     let number = number_of(fd.as_raw_fd()).ok_or(vk::Result::ERROR_UNKNOWN)?;
-    // SAFETY: F_DUPFD_CLOEXEC on the allocation's own memfd.
-    let copy = unsafe { libc::fcntl(backing, libc::F_DUPFD_CLOEXEC, 0) };
-    if copy < 0 {
-        return Err(vk::Result::ERROR_TOO_MANY_OBJECTS);
-    }
-    // SAFETY: a descriptor fcntl has just made, owned by nothing else.
-    let backing = unsafe { OwnedFd::from_raw_fd(copy) };
+    let backing = copy_high(backing)?;
     let mut exports = lock(&EXPORTS);
     // A number is reused once its pseudo-terminal is closed: the latest export has it.
     exports.retain(|e| e.number != number);
@@ -110,14 +120,7 @@ pub fn import(fd: RawFd, size: u64) -> Result<Option<OwnedFd>, vk::Result> {
         let exports = lock(&EXPORTS);
         match exports.iter().find(|e| e.number == number) {
             Some(e) if e.size < size => return Err(vk::Result::ERROR_INVALID_EXTERNAL_HANDLE),
-            // SAFETY: F_DUPFD_CLOEXEC on the driver's own descriptor of the memfd.
-            Some(e) => {
-                match unsafe { libc::fcntl(e.backing.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 0) } {
-                    -1 => return Err(vk::Result::ERROR_TOO_MANY_OBJECTS),
-                    // SAFETY: a descriptor fcntl has just made, owned by nothing else.
-                    copy => Some(unsafe { OwnedFd::from_raw_fd(copy) }),
-                }
-            }
+            Some(e) => Some(copy_high(e.backing.as_raw_fd())?),
             None => None,
         }
     };

@@ -101,6 +101,8 @@ impl SharedExport {
 }
 
 /// What a record's bytes say.
+// Decoded one record at a time, and moved at once into the index: no need to box the export.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, PartialEq, Eq)]
 pub enum Decoded {
     Export(SharedExport),
