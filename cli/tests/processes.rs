@@ -3,14 +3,14 @@
 //! without exec, a child that outlives its parent, a child inheriting exported fds, and apps that
 //! crash after a finding. Every process's findings must reach the summary, the JSON and the
 //! JUnit report; and an fd exported in one process and imported in another (cross-process
-//! checking, on by default). Needs the layer library next to the `exportcheck` binary
-//! (`cargo build -p exportcheck-layer`).
+//! checking, on by default). The layer library next to the `exportcheck` binary is built first
+//! if need be (`common::exportcheck_with_layer`).
 
 #![cfg(target_os = "linux")]
 
 mod common;
 
-use common::{exportcheck, read_json, texts};
+use common::{exportcheck_with_layer, read_json, texts};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::OnceLock;
@@ -43,7 +43,7 @@ fn program() -> &'static Path {
 fn run(mode: &str, extra: &[&str], envs: &[(&str, &str)]) -> (Output, serde_json::Value, String) {
     let dir = tempfile::tempdir().expect("temp dir");
     let (report, junit) = (dir.path().join("report.json"), dir.path().join("junit.xml"));
-    let out = exportcheck()
+    let out = exportcheck_with_layer()
         .env("VK_DRIVER_FILES", LAVAPIPE)
         .envs(envs.iter().copied())
         .arg("run")
