@@ -208,3 +208,44 @@ fn an_empty_shared_exports_dir_turns_cross_process_checking_off() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(app_ids(&json).is_empty(), "{json}");
 }
+
+#[test]
+fn a_gpu_process_that_ends_with_exit_and_found_nothing_counts_and_the_run_passes() {
+    let (out, json, xml) = run("gpu-process", &[], &[]);
+    let (stdout, stderr) = texts(&out);
+    let gpu: u64 = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("gpu-process "))
+        .and_then(|pid| pid.trim().parse().ok())
+        .unwrap_or_else(|| panic!("the app names its GPU process:\n{stdout}"));
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("exportcheck: no findings (1 process reported)"),
+        "the GPU process counts: {stderr}"
+    );
+    assert!(stderr.contains("exportcheck: PASSED"), "{stderr}");
+    assert!(!stderr.contains("never loaded"), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "process {gpu} (" // its executable, then why it left no report
+        )) && stderr.contains("ended without writing its report")
+            && stderr.contains("0 findings read from its journal"),
+        "the run says how the GPU process ended: {stderr}"
+    );
+    let processes: Vec<u64> = json["processes"]
+        .as_array()
+        .expect("processes")
+        .iter()
+        .map(|p| p["pid"].as_u64().expect("pid"))
+        .collect();
+    assert_eq!(
+        processes,
+        [gpu],
+        "only the GPU process loaded the layer: {json}"
+    );
+    assert!(ids(&json).is_empty(), "{json}");
+    assert!(
+        xml.contains(&format!("<property name=\"processes\" value=\"{gpu}\"")),
+        "{xml}"
+    );
+}
