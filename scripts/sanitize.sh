@@ -18,6 +18,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
+# Every mode builds what its tests load, with its own flags, before running them: the tests must
+# not build it again with cargo's defaults (tests/src/built.rs).
+export EXPORTCHECK_TEST_PREBUILT=1
 toolchain=${SANITIZE_TOOLCHAIN:-nightly}
 host=$(rustc -vV | sed -n 's/^host: //p')
 supp=$repo/scripts/sanitizers

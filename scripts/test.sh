@@ -6,8 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cargo fmt --all -- --check
-# The end-to-end tests load target/debug/libVkLayer_exportcheck.so through the loader.
+# The end-to-end tests load target/debug/libVkLayer_exportcheck.so through the loader. Built
+# here, so the tests need not build it themselves (tests/src/built.rs).
 cargo build --workspace --all-targets
+export EXPORTCHECK_TEST_PREBUILT=1
 cargo clippy --workspace --all-targets -- -D warnings
 # The panic-injection test build (tests/tests/panic_injection.rs and panic_after_call.rs load it): its own target dir.
 cargo build -q -p exportcheck-layer --features panic-injection --target-dir target/panic-injection

@@ -3,14 +3,14 @@
 //! without exec, a child that outlives its parent, a child inheriting exported fds, and apps that
 //! crash after a finding. Every process's findings must reach the summary, the JSON and the
 //! JUnit report; and an fd exported in one process and imported in another (cross-process
-//! checking, on by default). Needs the layer library next to the `exportcheck` binary
-//! (`cargo build -p exportcheck-layer`).
+//! checking, on by default). The layer library next to the `exportcheck` binary is built first
+//! if need be (`common::exportcheck_with_layer`).
 
 #![cfg(target_os = "linux")]
 
 mod common;
 
-use common::{exportcheck, read_json, texts};
+use common::{exportcheck_with_layer, read_json, texts};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::OnceLock;
@@ -43,7 +43,7 @@ fn program() -> &'static Path {
 fn run(mode: &str, extra: &[&str], envs: &[(&str, &str)]) -> (Output, serde_json::Value, String) {
     let dir = tempfile::tempdir().expect("temp dir");
     let (report, junit) = (dir.path().join("report.json"), dir.path().join("junit.xml"));
-    let out = exportcheck()
+    let out = exportcheck_with_layer()
         .env("VK_DRIVER_FILES", LAVAPIPE)
         .envs(envs.iter().copied())
         .arg("run")
@@ -207,4 +207,45 @@ fn an_empty_shared_exports_dir_turns_cross_process_checking_off() {
     let (_, stderr) = texts(&out);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(app_ids(&json).is_empty(), "{json}");
+}
+
+#[test]
+fn a_gpu_process_that_ends_with_exit_and_found_nothing_counts_and_the_run_passes() {
+    let (out, json, xml) = run("gpu-process", &[], &[]);
+    let (stdout, stderr) = texts(&out);
+    let gpu: u64 = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("gpu-process "))
+        .and_then(|pid| pid.trim().parse().ok())
+        .unwrap_or_else(|| panic!("the app names its GPU process:\n{stdout}"));
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("exportcheck: no findings (1 process reported)"),
+        "the GPU process counts: {stderr}"
+    );
+    assert!(stderr.contains("exportcheck: PASSED"), "{stderr}");
+    assert!(!stderr.contains("never loaded"), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "process {gpu} (" // its executable, then why it left no report
+        )) && stderr.contains("ended without writing its report")
+            && stderr.contains("0 findings read from its journal"),
+        "the run says how the GPU process ended: {stderr}"
+    );
+    let processes: Vec<u64> = json["processes"]
+        .as_array()
+        .expect("processes")
+        .iter()
+        .map(|p| p["pid"].as_u64().expect("pid"))
+        .collect();
+    assert_eq!(
+        processes,
+        [gpu],
+        "only the GPU process loaded the layer: {json}"
+    );
+    assert!(ids(&json).is_empty(), "{json}");
+    assert!(
+        xml.contains(&format!("<property name=\"processes\" value=\"{gpu}\"")),
+        "{xml}"
+    );
 }

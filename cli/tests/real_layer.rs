@@ -1,24 +1,19 @@
 //! `exportcheck run` with the real layer, the real Vulkan loader and Mesa lavapipe, on the bundled
 //! demo: with its bad exports it fails the run and writes a report naming the VUIDs; with
-//! `--correct-only` it exits 0. Needs `cargo build --workspace` first (the layer library and the
-//! demo next to this binary), as scripts/test.sh does.
+//! `--correct-only` it exits 0. The layer library and the demo next to this binary are built first
+//! if need be (`common::built`).
 
 mod common;
 
-use common::{exportcheck, texts};
-use std::path::{Path, PathBuf};
+use common::{built, exportcheck, texts};
+use std::path::PathBuf;
 
 const LAVAPIPE: &str = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
 
+/// The demo (built with the layer, next to the `exportcheck` binary).
 fn demo() -> PathBuf {
-    let bin = Path::new(env!("CARGO_BIN_EXE_exportcheck"));
-    let demo = bin.with_file_name("exportcheck-demo");
-    assert!(
-        demo.exists(),
-        "{} is missing: run `cargo build --workspace` first",
-        demo.display()
-    );
-    demo
+    built("libVkLayer_exportcheck.so");
+    built("exportcheck-demo")
 }
 
 fn temp_dir(name: &str) -> PathBuf {

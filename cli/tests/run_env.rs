@@ -3,14 +3,14 @@
 //! reports): whatever the variable, the layer is loaded exactly once, from `--layer`, above the
 //! user's own layers, which stay loaded, and the run fails on the demo's findings. The loader's
 //! own log (`VK_LOADER_DEBUG=layer`, on the app's stderr) shows the stack. Needs the layer, the
-//! demo and the helper layer of tests/hide-semaphore-fd-layer built next to this binary
-//! (`cargo build --workspace`).
+//! demo and the helper layer of tests/hide-semaphore-fd-layer next to this binary, built first
+//! if need be (`common::built`).
 
 #![cfg(target_os = "linux")]
 
 mod common;
 
-use common::{exportcheck, texts};
+use common::{built, exportcheck, texts};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -21,16 +21,6 @@ const HELPER: &str = "VK_LAYER_EXPORTCHECK_TEST_hide_semaphore_fd";
 const DEVICE_SELECT: &str = "VK_LAYER_MESA_device_select";
 const SYSTEM_LAYERS: &str = "/usr/share/vulkan/explicit_layer.d";
 const FD_00671: &str = "VUID-VkMemoryGetFdInfoKHR-handleType-00671";
-
-fn built(name: &str) -> PathBuf {
-    let path = Path::new(env!("CARGO_BIN_EXE_exportcheck")).with_file_name(name);
-    assert!(
-        path.exists(),
-        "{} is missing: run `cargo build --workspace` first",
-        path.display()
-    );
-    path
-}
 
 /// The layer library `exportcheck run` loads by default.
 fn our_library() -> PathBuf {

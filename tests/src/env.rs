@@ -7,32 +7,21 @@ use std::sync::OnceLock;
 pub const LAVAPIPE_ICD: &str = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
 pub const LAYER_NAME: &str = "VK_LAYER_EXPORTCHECK_validation";
 
-/// `target/<profile>` of the running test binary (`target/<profile>/deps/<test>`).
-pub fn target_profile_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("current_exe");
-    let deps = exe.parent().expect("deps dir");
-    deps.parent().expect("profile dir").to_path_buf()
-}
+pub use crate::built::target_profile_dir;
 
 /// Names another build of the layer for this process's tests (e.g. the panic-injection build);
 /// read once, when the first instance of the process sets the loader up.
 pub const LAYER_LIBRARY_OVERRIDE: &str = "EXPORTCHECK_TEST_LAYER_LIBRARY";
 
-/// The layer library built by `cargo build` for this profile, or the one
-/// [`LAYER_LIBRARY_OVERRIDE`] names.
+/// The layer library built by `cargo build` for this profile (built now if need be: see
+/// [`crate::built`]), or the one [`LAYER_LIBRARY_OVERRIDE`] names.
 pub fn layer_library() -> PathBuf {
     if let Some(lib) = std::env::var_os(LAYER_LIBRARY_OVERRIDE) {
         let lib = PathBuf::from(lib);
         assert!(lib.exists(), "{} is missing", lib.display());
         return lib;
     }
-    let lib = target_profile_dir().join("libVkLayer_exportcheck.so");
-    assert!(
-        lib.exists(),
-        "{} is missing: build the workspace first (`cargo build --workspace`, as scripts/test.sh does)",
-        lib.display()
-    );
-    lib
+    crate::built::artifact("libVkLayer_exportcheck.so")
 }
 
 /// Writes a layer manifest for `library` into `dir` and returns the directory.
@@ -99,15 +88,10 @@ pub enum Driver {
     LavapipeAndTestDriver,
 }
 
-/// The test driver library built by `cargo build` for this profile.
+/// The test driver library built by `cargo build` for this profile (built now if need be: see
+/// [`crate::built`]).
 pub fn test_driver_library() -> PathBuf {
-    let lib = target_profile_dir().join("libexportcheck_test_icd.so");
-    assert!(
-        lib.exists(),
-        "{} is missing: build the workspace first (`cargo build --workspace`, as scripts/test.sh does)",
-        lib.display()
-    );
-    lib
+    crate::built::artifact("libexportcheck_test_icd.so")
 }
 
 /// Writes a driver manifest for the test driver `library` into `dir`; returns its path.

@@ -7,6 +7,7 @@
 //! (`VK_LAYER_PATH`, `VK_INSTANCE_LAYERS`, `VK_DRIVER_FILES`) before the loader is loaded.
 
 pub mod app;
+pub mod built;
 pub mod calls;
 pub mod child;
 pub mod env;

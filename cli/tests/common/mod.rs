@@ -22,6 +22,20 @@ pub fn exportcheck() -> Command {
     c
 }
 
+/// A file cargo builds next to the `exportcheck` binary (the layer, the demo, the helper layer),
+/// built first if need be (`cargo build --workspace`, once per process: see
+/// `exportcheck_tests::built`).
+pub fn built(name: &str) -> PathBuf {
+    exportcheck_tests::built::artifact(name)
+}
+
+/// [`exportcheck`], with the real layer built next to it (for `exportcheck run` without
+/// `--layer`).
+pub fn exportcheck_with_layer() -> Command {
+    built("libVkLayer_exportcheck.so");
+    exportcheck()
+}
+
 /// stdout and stderr as text.
 pub fn texts(out: &Output) -> (String, String) {
     (

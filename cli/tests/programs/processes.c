@@ -10,6 +10,10 @@
  *                  have ended.
  *   fd-child       exports an fd correctly (check_fd_leaks on), forks a child that never touches
  *                  Vulkan and exits while the fd is open; then closes the fd, frees, exits 0.
+ *   gpu-process    a parent that never touches Vulkan forks a "GPU process", which creates an
+ *                  instance and a device, finds nothing and ends with _exit(0), as browsers'
+ *                  GPU processes do (no vkDestroyInstance, no exit handlers: no report); the
+ *                  parent waits for it, prints "gpu-process PID" and exits 0.
  *   abort, segv    breaks 00671, then aborts / dereferences NULL.
  *   share SIZE     exports 65536 bytes as an opaque fd, forks and execs `processes import SIZE`
  *                  with one end of a socket pair as its fd 3, sends it the fd (SCM_RIGHTS),
@@ -189,6 +193,18 @@ static int daemon_finds_later(void) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : 3;
 }
 
+static int gpu_process(void) {
+    pid_t gpu = fork();
+    if (gpu == 0) {
+        start();
+        _exit(0);
+    }
+    int status = 0;
+    waitpid(gpu, &status, 0);
+    printf("gpu-process %d\n", (int)gpu);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 3;
+}
+
 /* Sends `fd` over `sock` with one byte of data. */
 static void send_fd(int sock, int fd) {
     char byte = 'F';
@@ -278,6 +294,7 @@ int main(int argc, char **argv) {
     if (strcmp(mode, "child-last") == 0) return child_last();
     if (strcmp(mode, "fd-child") == 0) return fd_child();
     if (strcmp(mode, "daemon") == 0) return daemon_finds_later();
+    if (strcmp(mode, "gpu-process") == 0) return gpu_process();
     if (strcmp(mode, "share") == 0 && argc > 2) return share(argv[0], argv[2]);
     if (strcmp(mode, "import") == 0 && argc > 2) return import(argv[2]);
     if (strcmp(mode, "abort") == 0 || strcmp(mode, "segv") == 0) {

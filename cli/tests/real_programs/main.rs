@@ -7,8 +7,9 @@
 //! Lavapipe lacks `VK_KHR_external_semaphore_fd`, which the tests require at device creation
 //! though the memory tests never use a semaphore: the test-only layer in
 //! `tests/hide-semaphore-fd-layer`, below ours, hides that one requirement. See
-//! docs/real-programs.md. Needs piglit and the Khronos layer (scripts/install-deps.sh) and
-//! `cargo build --workspace` (the layer and the helper layer next to the `exportcheck` binary).
+//! docs/real-programs.md. Needs piglit and the Khronos layer (scripts/install-deps.sh); the layer
+//! and the helper layer next to the `exportcheck` binary are built first if need be
+//! (`common::built`).
 
 #[path = "../common/mod.rs"]
 mod common;

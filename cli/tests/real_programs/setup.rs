@@ -35,13 +35,7 @@ pub fn temp_dir() -> tempfile::TempDir {
 /// Writes the helper layer's manifest into `dir`, naming the library cargo built next to the
 /// `exportcheck` binary (same profile), and returns `dir`.
 pub fn helper_manifest_dir(dir: &Path) -> PathBuf {
-    let exe = Path::new(env!("CARGO_BIN_EXE_exportcheck"));
-    let library = exe.with_file_name("libVkLayer_exportcheck_hide_semaphore_fd.so");
-    assert!(
-        library.exists(),
-        "{} is missing: run `cargo build --workspace` first",
-        library.display()
-    );
+    let library = crate::common::built("libVkLayer_exportcheck_hide_semaphore_fd.so");
     let source = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/hide-semaphore-fd-layer/VkLayer_exportcheck_hide_semaphore_fd.json");
     let mut manifest: serde_json::Value =

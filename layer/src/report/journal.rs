@@ -1,7 +1,8 @@
 //! The journal of the process report: every finding, one JSON line each, appended to a file next
 //! to the report as it happens, so that a process that crashes (or is killed, or calls `_exit`,
 //! or `exec`s) before it writes its report loses none. The first line says which process wrote
-//! it. `exportcheck run` reads the lines the process's report does not account for. The format
+//! it; it is written at the process's first `vkCreateInstance`, so that a process that loaded the
+//! layer is known to `exportcheck run` however it ends, findings or not. `exportcheck run` reads the lines the process's report does not account for. The format
 //! is documented in docs/report.md.
 
 use serde::Serialize;

@@ -2,8 +2,10 @@
 //! last time it was seen. One document per process (`%p` in the path becomes the ID of the
 //! process writing it), rewritten at each `vkDestroyInstance` and at exit, atomically (written
 //! aside, then renamed). Each finding is also appended to the process's journal as it happens
-//! ([`super::journal`]). A child forked without exec starts with nothing found: its report and
-//! journal are its own, written only if it creates an instance or finds something.
+//! ([`super::journal`]), which is opened at the process's first instance: its header line makes
+//! the process known to `exportcheck run` however it ends (`_exit` writes no report). A child
+//! forked without exec starts with nothing found: its report and journal are its own, written
+//! only if it creates an instance or finds something.
 //! The format is documented in docs/report.md and docs/report.schema.json.
 
 use super::journal::Journal;
@@ -99,7 +101,9 @@ fn path(dest: &Destination) -> String {
 }
 
 /// Turns the report on for this process (the first instance with a `report_file` decides the
-/// path and settings).
+/// path and settings), at `vkCreateInstance`, and opens the process's journal if it has none
+/// yet: its header line, on disk before the app goes on, says the process loaded the layer,
+/// however it ends (a process that calls `_exit` writes no report).
 pub fn enable(settings: &Settings) {
     let Some(pattern) = &settings.report_file else {
         return;
@@ -108,7 +112,16 @@ pub fn enable(settings: &Settings) {
         pattern: pattern.clone(),
         settings: settings.clone(),
     });
-    STATE.lock().of_this_process().active = true;
+    {
+        let mut guard = STATE.lock();
+        let state = guard.of_this_process();
+        state.active = true;
+        if state.journal.is_none() {
+            if let Some(dest) = DESTINATION.get() {
+                state.journal = Journal::open(&path(dest));
+            }
+        }
+    }
     HOOKS.call_once(|| {
         #[cfg(unix)]
         // SAFETY: registers plain extern "C" functions: the exit hook catches every panic; the

@@ -1,6 +1,7 @@
 //! Device memory: every allocation is a `memfd` of its size (made at allocation, or at first
 //! use with `"memory_backing": "none"`); fds are imported by taking
-//! ownership and exported as new descriptors of that memfd; RDMA addresses, Win32 handles and
+//! ownership and exported as new descriptors of that memfd; imported host memory is the app's
+//! own (mapped, it is the app's pointer); RDMA addresses, Win32 handles and
 //! Metal handles are made-up values, distinct per allocation and handle type.
 
 use ash::vk;
@@ -120,16 +121,36 @@ pub struct Allocation {
     /// The handle a Metal, Win32, Zircon or Android hardware buffer import gave: (its handle
     /// type, its value). Exporting the memory as that type returns it.
     imported_handle: Option<(u32, u64)>,
-    mapping: Option<(usize, usize)>,
+    /// `VkImportMemoryHostPointerInfoEXT::pHostPointer`: the app's memory, which this allocation
+    /// is (a mapping of it is the pointer itself; the driver never frees or unmaps it).
+    host_pointer: Option<usize>,
+    mapping: Option<Mapping>,
     /// `same_fd_twice`: the one descriptor handed out for every export (owned by the app).
     cached_fd: Option<RawFd>,
 }
 
+/// A live `vkMapMemory` of an allocation.
+enum Mapping {
+    /// `(address, length)` of the allocation's memfd, mapped by the driver, which unmaps it.
+    Own(usize, usize),
+    /// The app's host memory (an imported host pointer): nothing to unmap.
+    Host,
+}
+
+impl Mapping {
+    /// Ends the mapping: unmaps what the driver mapped, never the app's memory.
+    fn end(self) {
+        if let Mapping::Own(addr, len) = self {
+            // SAFETY: (addr, len) is a mapping the allocation made with mmap and owned until now.
+            unsafe { libc::munmap(addr as *mut c_void, len) };
+        }
+    }
+}
+
 impl Drop for Allocation {
     fn drop(&mut self) {
-        if let Some((addr, len)) = self.mapping.take() {
-            // SAFETY: (addr, len) is a mapping this allocation made with mmap and still owns.
-            unsafe { libc::munmap(addr as *mut c_void, len) };
+        if let Some(mapping) = self.mapping.take() {
+            mapping.end();
         }
         let mut owned = lock(owned_fds());
         if let Some(fd) = self.fd.take() {
@@ -297,7 +318,7 @@ unsafe fn allocate(
     };
     let heap_size = dev.config.memory_heaps[ty.heap as usize].size;
     // SAFETY: `p_next` heads a valid chain; each structure is read as the type its sType names.
-    let (export, export_nv, import_fd_info, import_metal, dedicated_to, foreign) = unsafe {
+    let (export, export_nv, import_fd_info, import_metal, dedicated_to, foreign, host) = unsafe {
         let find = |s| ffi::find_in_chain(info.p_next, s);
         (
             find(vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO).map(|p| {
@@ -319,6 +340,8 @@ unsafe fn allocate(
                 (vk::Handle::as_raw(d.image), vk::Handle::as_raw(d.buffer))
             }),
             foreign_import(info.p_next),
+            find(vk::StructureType::IMPORT_MEMORY_HOST_POINTER_INFO_EXT)
+                .map(|p| *p.cast::<vk::ImportMemoryHostPointerInfoEXT<'_>>()),
         )
     };
     // Memory exported as an Android hardware buffer and dedicated to an image has the image's
@@ -353,6 +376,17 @@ unsafe fn allocate(
     if let Some((ty, _)) = imported_handle {
         imported_type = Some(ty);
     }
+    let host_pointer = match host.filter(|i| !i.handle_type.is_empty()) {
+        Some(i) => {
+            let ty = i.handle_type.as_raw();
+            if !is_importable_host_pointer(i.handle_type, i.p_host_pointer) {
+                return vk::Result::ERROR_INVALID_EXTERNAL_HANDLE;
+            }
+            imported_type = Some(ty);
+            Some(i.p_host_pointer as usize)
+        }
+        None => None,
+    };
     let fd = match import_fd_info.filter(|i| !i.handle_type.is_empty()) {
         Some(i)
             if dev.config.fd_export == FdExport::DeviceFile
@@ -378,7 +412,7 @@ unsafe fn allocate(
             }
             Err(e) => return e,
         },
-        None if dev.config.memory_backing == MemoryBacking::None => None,
+        None if host_pointer.is_some() || dev.config.memory_backing == MemoryBacking::None => None,
         None => {
             let Some(fd) = new_memfd(size) else {
                 return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY;
@@ -399,6 +433,7 @@ unsafe fn allocate(
         imported_type,
         dedicated_to,
         imported_handle,
+        host_pointer,
         mapping: None,
         cached_fd: None,
     };
@@ -458,6 +493,12 @@ pub(crate) unsafe extern "system" fn map_memory(
         if a.mapping.is_some() || !in_range {
             return FAILED;
         }
+        if let Some(pointer) = a.host_pointer {
+            // The app's own memory: the mapping is its pointer (VK_EXT_external_memory_host).
+            a.mapping = Some(Mapping::Host);
+            *out = (pointer + offset as usize) as *mut c_void;
+            return vk::Result::SUCCESS;
+        }
         let Ok(len) = usize::try_from(a.size) else {
             return FAILED;
         };
@@ -478,7 +519,7 @@ pub(crate) unsafe extern "system" fn map_memory(
         if addr == libc::MAP_FAILED {
             return FAILED;
         }
-        a.mapping = Some((addr as usize, len));
+        a.mapping = Some(Mapping::Own(addr as usize, len));
         *out = (addr as usize + offset as usize) as *mut c_void;
         vk::Result::SUCCESS
     })
@@ -490,12 +531,11 @@ pub(crate) unsafe extern "system" fn unmap_memory(device: vk::Device, memory: vk
             return;
         };
         let mut mem = lock(&dev.memory);
-        if let Some((addr, len)) = mem
+        if let Some(mapping) = mem
             .get_mut(&vk::Handle::as_raw(memory))
             .and_then(|a| a.mapping.take())
         {
-            // SAFETY: (addr, len) is this allocation's own live mapping, now forgotten.
-            unsafe { libc::munmap(addr as *mut c_void, len) };
+            mapping.end();
         }
     })
 }
@@ -984,20 +1024,28 @@ pub(crate) unsafe extern "system" fn get_memory_host_pointer_properties(
             else {
                 return vk::Result::ERROR_UNKNOWN;
             };
-            let host_types = vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT
-                | vk::ExternalMemoryHandleTypeFlags::HOST_MAPPED_FOREIGN_MEMORY_EXT;
-            let address = p_host_pointer as u64;
-            if address == 0
-                || !address.is_multiple_of(MIN_IMPORTED_HOST_POINTER_ALIGNMENT)
-                || !handle_type.as_raw().is_power_of_two()
-                || !host_types.contains(handle_type)
-            {
+            if !is_importable_host_pointer(handle_type, p_host_pointer) {
                 return vk::Result::ERROR_INVALID_EXTERNAL_HANDLE;
             }
             out.memory_type_bits = host_visible_types(&dev);
             vk::Result::SUCCESS
         },
     )
+}
+
+/// Whether the driver takes `pointer` as host memory of `handle_type`: non-NULL, aligned to
+/// [`MIN_IMPORTED_HOST_POINTER_ALIGNMENT`], of one host handle type. The pointer is not read.
+fn is_importable_host_pointer(
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+    pointer: *const c_void,
+) -> bool {
+    let host_types = vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT
+        | vk::ExternalMemoryHandleTypeFlags::HOST_MAPPED_FOREIGN_MEMORY_EXT;
+    let address = pointer as u64;
+    address != 0
+        && address.is_multiple_of(MIN_IMPORTED_HOST_POINTER_ALIGNMENT)
+        && handle_type.as_raw().is_power_of_two()
+        && host_types.contains(handle_type)
 }
 
 fn host_visible_types(dev: &Device) -> u32 {
