@@ -569,3 +569,34 @@ fn semaphore_fds_pass_through_the_layer_untouched() {
     drop(dev);
     silent(&inst, &["vkDestroyDevice"]);
 }
+
+#[test]
+fn threads_exporting_importing_and_freeing_at_once_hear_nothing() {
+    // Numbers are closed (by the app, and by SwiftShader at each free of an import) and reused
+    // by other threads all the time: no number may be taken for another thread's import.
+    let inst = exclusive();
+    let dev = inst.fd_device();
+    std::thread::scope(|s| {
+        for _ in 0..8 {
+            s.spawn(|| {
+                for round in 0..40 {
+                    let a = dev.allocate(SIZE, Some(OPAQUE_FD));
+                    let (fd, unused) = (export(&dev, a), export(&dev, a));
+                    fds::close(unused);
+                    let b = import_exportable(&dev, fd);
+                    let c = dev.import_fd(export(&dev, b), SIZE).expect("import");
+                    if round % 2 == 0 {
+                        dev.free(a);
+                    }
+                    dev.free(b);
+                    dev.free(c);
+                    if round % 2 == 1 {
+                        dev.free(a);
+                    }
+                }
+            });
+        }
+    });
+    drop(dev);
+    silent(&inst, &[ALLOCATE, GET_FD, FREE, "vkDestroyDevice"]);
+}
