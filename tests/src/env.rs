@@ -1,10 +1,14 @@
-//! Points the real Vulkan loader at the freshly built layer and at lavapipe, once per process.
+//! Points the real Vulkan loader at the freshly built layer and at a driver (lavapipe by default,
+//! SwiftShader, or the project's test driver), once per process.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// Lavapipe's driver manifest, from Debian's mesa-vulkan-drivers.
 pub const LAVAPIPE_ICD: &str = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
+/// SwiftShader's driver manifest, from Debian's chromium-common (Chromium's own copy of Google's
+/// CPU Vulkan driver; not on the loader's default search path).
+pub const SWIFTSHADER_ICD: &str = "/usr/lib/chromium/vk_swiftshader_icd.json";
 pub const LAYER_NAME: &str = "VK_LAYER_EXPORTCHECK_validation";
 
 pub use crate::built::target_profile_dir;
@@ -86,6 +90,27 @@ pub enum Driver {
     TestDriver,
     /// Both, in that order: two physical devices of different drivers in one instance.
     LavapipeAndTestDriver,
+    /// Google's SwiftShader (Debian's chromium-common): exposes VK_KHR_external_memory_fd and
+    /// VK_KHR_external_semaphore_fd, and keeps an imported fd open until the memory is freed.
+    SwiftShader,
+}
+
+/// Lavapipe's manifest; panics, saying how to install it, when it is missing.
+pub fn lavapipe_icd() -> PathBuf {
+    assert!(
+        Path::new(LAVAPIPE_ICD).exists(),
+        "{LAVAPIPE_ICD} is missing: install mesa-vulkan-drivers (scripts/install-deps.sh does)"
+    );
+    PathBuf::from(LAVAPIPE_ICD)
+}
+
+/// SwiftShader's manifest; panics, saying how to install it, when it is missing.
+pub fn swiftshader_icd() -> PathBuf {
+    assert!(
+        Path::new(SWIFTSHADER_ICD).exists(),
+        "{SWIFTSHADER_ICD} is missing: install chromium-common (scripts/install-deps.sh does)"
+    );
+    PathBuf::from(SWIFTSHADER_ICD)
 }
 
 /// The test driver library built by `cargo build` for this profile (built now if need be: see
@@ -139,18 +164,16 @@ pub fn setup_with(driver: Driver) {
         };
         let dir = write_manifest(&dir, &library);
         let driver_files = match driver {
-            Driver::Lavapipe => {
-                assert!(
-                    Path::new(LAVAPIPE_ICD).exists(),
-                    "{LAVAPIPE_ICD} is missing: install mesa-vulkan-drivers (scripts/install-deps.sh does)"
-                );
-                PathBuf::from(LAVAPIPE_ICD)
-            }
+            Driver::Lavapipe => lavapipe_icd(),
+            Driver::SwiftShader => swiftshader_icd(),
             // Not in the layer directory, where the loader would warn about a manifest
             // without a layer (a message the stacked-layer tests would see).
-            Driver::TestDriver => write_driver_manifest(&dir.join("driver"), &test_driver_library()),
+            Driver::TestDriver => {
+                write_driver_manifest(&dir.join("driver"), &test_driver_library())
+            }
             Driver::LavapipeAndTestDriver => {
-                let test_driver = write_driver_manifest(&dir.join("driver"), &test_driver_library());
+                let test_driver =
+                    write_driver_manifest(&dir.join("driver"), &test_driver_library());
                 let mut both = PathBuf::from(LAVAPIPE_ICD).into_os_string();
                 both.push(":");
                 both.push(test_driver);

@@ -1,9 +1,9 @@
 //! End-to-end test harness: loads the built layer through the real Vulkan loader
-//! (`libvulkan.so.1`) over a real driver (Mesa lavapipe), with the app's own debug-utils
-//! messenger capturing what a user would see.
+//! (`libvulkan.so.1`) over a real driver (Mesa lavapipe; SwiftShader in its own test files), with
+//! the app's own debug-utils messenger capturing what a user would see.
 //!
 //! Environment: the harness writes a layer manifest pointing at the `libVkLayer_exportcheck.so`
-//! of the profile the tests were built with, and points the loader at it and at lavapipe
+//! of the profile the tests were built with, and points the loader at it and at the driver
 //! (`VK_LAYER_PATH`, `VK_INSTANCE_LAYERS`, `VK_DRIVER_FILES`) before the loader is loaded.
 
 pub mod app;
@@ -17,6 +17,7 @@ pub mod fds;
 pub mod hostile;
 pub mod layer_stats;
 pub mod panic_layer;
+pub mod swiftshader;
 pub mod test_driver;
 
 /// The model of the rules (`tests/model`): which IDs a call must produce.

@@ -2,7 +2,8 @@
 //! imported in another. Each side is a child process (this test binary, exec'd again) with the
 //! layer through the real loader; the fd goes from the exporter to the importer over a Unix
 //! socket (`SCM_RIGHTS`); both name one shared directory
-//! (`VK_EXPORTCHECK_VALIDATION_SHARED_EXPORTS_DIR`, what `exportcheck run` sets). The importer
+//! (`VK_EXPORTCHECK_VALIDATION_SHARED_EXPORTS_DIR`, what `exportcheck run` sets). On lavapipe,
+//! SwiftShader and the test driver, and across two of them. The importer
 //! asserts on what its app's messenger heard: the exact IDs, and messages naming both sides.
 
 #![cfg(target_os = "linux")]
@@ -11,8 +12,8 @@ use ash::vk::{self, Handle};
 use exportcheck_tests::child::{is_child, Child, ChildRun, Running, CHILD_ENV};
 use exportcheck_tests::fd_export::FdExport;
 use exportcheck_tests::ids::*;
-use exportcheck_tests::test_driver;
 use exportcheck_tests::{expect, fds, Device, Instance, DMA_BUF, OPAQUE_FD, SIZE};
+use exportcheck_tests::{swiftshader, test_driver};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::net::{UnixListener, UnixStream};
@@ -31,6 +32,7 @@ enum On {
     /// The test driver exporting as NVIDIA's driver does: every export a new open file
     /// description of one device file (`fd_export: device_file`).
     DeviceFiles,
+    SwiftShader,
 }
 
 /// What one exporter/importer pair does.
@@ -104,6 +106,7 @@ impl Plan {
         let on = |s: &str| match s {
             "Lavapipe" => On::Lavapipe,
             "DeviceFiles" => On::DeviceFiles,
+            "SwiftShader" => On::SwiftShader,
             _ => On::TestDriver,
         };
         let plan = Self {
@@ -135,13 +138,14 @@ impl Plan {
             On::Lavapipe => Instance::new(),
             On::TestDriver => test_driver::instance(None),
             On::DeviceFiles => test_driver::instance(FdExport::DeviceFile.config()),
+            On::SwiftShader => swiftshader::instance(),
         }
     }
 
     /// A device of `inst` on `on` for fd exports and imports.
     fn device(on: On, inst: &Instance) -> Device {
         match on {
-            On::Lavapipe => inst.fd_device(),
+            On::Lavapipe | On::SwiftShader => inst.fd_device(),
             On::TestDriver | On::DeviceFiles => inst.device(&[
                 ash::khr::external_memory::NAME,
                 ash::khr::external_memory_fd::NAME,
@@ -508,6 +512,69 @@ fn an_exporter_that_exited_before_the_import_is_still_matched() {
 }
 
 #[test]
+fn a_valid_import_of_another_process_s_export_is_silent_on_swiftshader() {
+    if is_child() {
+        return child_role();
+    }
+    // SwiftShader keeps the imported fd (the one received over the socket) until the free.
+    run(Plan::valid(On::SwiftShader));
+    run(Plan {
+        exporter_exits_first: true,
+        ..Plan::valid(On::SwiftShader)
+    });
+}
+
+#[test]
+fn another_size_than_the_exporter_s_is_01742_naming_both_sides_on_swiftshader() {
+    if is_child() {
+        return child_role();
+    }
+    for import_size in [SIZE / 2, SIZE * 2] {
+        run(Plan {
+            import_size,
+            expect: &[ALLOC_SIZE_01742],
+            ..Plan::valid(On::SwiftShader)
+        });
+    }
+    run(Plan {
+        import_size: SIZE / 2,
+        exporter_exits_first: true,
+        expect: &[ALLOC_SIZE_01742],
+        ..Plan::valid(On::SwiftShader)
+    });
+}
+
+#[test]
+fn a_dedicated_import_of_memory_exported_without_is_01879_on_swiftshader() {
+    if is_child() {
+        return child_role();
+    }
+    run(Plan {
+        dedicated_buffer: true,
+        expect: &[DEDICATED_BUFFER_01879],
+        ..Plan::valid(On::SwiftShader)
+    });
+}
+
+#[test]
+fn a_swiftshader_export_imported_on_lavapipe_is_00668_01746_01520_00644() {
+    if is_child() {
+        return child_role();
+    }
+    // Both memfds, so lavapipe would map it; but their deviceUUIDs and driverUUIDs differ.
+    run(Plan {
+        import_on: On::Lavapipe,
+        expect: &[
+            IMPORT_FD_00668,
+            IMPORT_FD_01746,
+            IMPORT_FD_01520,
+            ALLOC_NONE_00644,
+        ],
+        ..Plan::valid(On::SwiftShader)
+    });
+}
+
+#[test]
 fn a_foreign_file_in_the_directory_is_ignored_with_a_warning_and_the_rest_still_matched() {
     if is_child() {
         return child_role();
@@ -625,6 +692,14 @@ fn a_hundred_pairs_at_once_lose_no_finding_and_make_none_up_on_lavapipe() {
         return child_role();
     }
     hundred_pairs(On::Lavapipe);
+}
+
+#[test]
+fn a_hundred_pairs_at_once_lose_no_finding_and_make_none_up_on_swiftshader() {
+    if is_child() {
+        return child_role();
+    }
+    hundred_pairs(On::SwiftShader);
 }
 
 #[test]

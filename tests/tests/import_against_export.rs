@@ -5,24 +5,27 @@
 //! the open file description vkGetMemoryFdKHR returned, so a duplicate is matched and a closed
 //! and reused number is not.
 //!
-//! Each scenario runs on lavapipe (an export is a `dup` of the allocation's memfd) and on the
-//! test driver exporting as NVIDIA's driver does (every export a new open file description of
-//! one device file, which the driver's own descriptors share): the tests `<scenario>::lavapipe`
-//! and `<scenario>::device_files` (which runs in a child process: one driver per process).
+//! Each scenario runs on lavapipe (an export is a `dup` of the allocation's memfd), on
+//! SwiftShader (the same, but it keeps an imported fd open) and on the test driver exporting as
+//! NVIDIA's driver does (every export a new open file description of one device file, which the
+//! driver's own descriptors share): the tests `<scenario>::lavapipe`, `<scenario>::swiftshader`
+//! and `<scenario>::device_files` (the last two each in a child process: one driver per
+//! process).
 //!
 //! Every test reasons about fd numbers, so each holds the binary exclusively.
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::fd_export::FdExport;
 use exportcheck_tests::ids::*;
-use exportcheck_tests::test_driver;
 use exportcheck_tests::{expect, fds, Device, Instance, OPAQUE_FD, SIZE};
+use exportcheck_tests::{swiftshader, test_driver};
 
 /// The driver a scenario runs on.
 #[derive(Clone, Copy)]
 enum On {
     Lavapipe,
     DeviceFiles,
+    SwiftShader,
 }
 
 impl On {
@@ -31,6 +34,7 @@ impl On {
         match self {
             On::Lavapipe => Instance::exclusive(),
             On::DeviceFiles => test_driver::exclusive(FdExport::DeviceFile.config()),
+            On::SwiftShader => swiftshader::exclusive(),
         }
     }
 }
@@ -50,6 +54,14 @@ macro_rules! on_both_drivers {
                         return super::$scenario(super::On::DeviceFiles);
                     }
                     exportcheck_tests::child::Child::new("device_files").run();
+                }
+                /// In a child process of its own: one driver per process.
+                #[test]
+                fn swiftshader() {
+                    if exportcheck_tests::child::is_child() {
+                        return super::$scenario(super::On::SwiftShader);
+                    }
+                    exportcheck_tests::child::Child::new("swiftshader").run();
                 }
             }
         )*

@@ -365,7 +365,9 @@ impl World {
         let inst = match driver {
             Driver::Lavapipe => Instance::exclusive(),
             Driver::TestDriver => test_driver::exclusive(None),
-            Driver::LavapipeAndTestDriver => unreachable!("one driver at a time"),
+            Driver::LavapipeAndTestDriver | Driver::SwiftShader => {
+                unreachable!("one driver at a time")
+            }
         };
         Self { inst, driver }
     }
@@ -374,7 +376,9 @@ impl World {
         match self.driver {
             Driver::Lavapipe => Options::default(),
             Driver::TestDriver => test_driver::options(None),
-            Driver::LavapipeAndTestDriver => unreachable!("one driver at a time"),
+            Driver::LavapipeAndTestDriver | Driver::SwiftShader => {
+                unreachable!("one driver at a time")
+            }
         }
     }
 
@@ -384,7 +388,9 @@ impl World {
         match self.driver {
             Driver::Lavapipe => self.inst.fd_device(),
             Driver::TestDriver => export_device(&self.inst),
-            Driver::LavapipeAndTestDriver => unreachable!("one driver at a time"),
+            Driver::LavapipeAndTestDriver | Driver::SwiftShader => {
+                unreachable!("one driver at a time")
+            }
         }
     }
 
