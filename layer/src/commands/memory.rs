@@ -142,7 +142,7 @@ fn judge_dedicated_and_import(
     chain: &ChainRead,
     p_allocate_info: *const vk::MemoryAllocateInfo<'_>,
 ) -> Decision {
-    let dedicated_skip = dedicated::check(state, facts, chain) == Decision::Skip;
+    let dedicated_skip = dedicated::check(state, facts, chain, p_allocate_info) == Decision::Skip;
     if dedicated_skip || opaque_imports::check_import(state, facts, chain) == Decision::Skip {
         return Decision::Skip;
     }
