@@ -183,6 +183,10 @@ pub const IMPORT_HOST_POINTER_01749: &str =
 /// Met by construction, as [`EXPORT_STYPE`].
 pub const IMPORT_HOST_STYPE: &str = "VUID-VkImportMemoryHostPointerInfoEXT-sType-sType";
 pub const ALLOC_SIZE_01745: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01745";
+/// Against the driver's answer for the host pointer, which the layer asks itself.
+pub const ALLOC_TYPE_INDEX_01744: &str = "VUID-VkMemoryAllocateInfo-memoryTypeIndex-01744";
+/// Against the driver's answer for the Zircon VMO, which the layer asks itself.
+pub const ALLOC_NONE_04749: &str = "VUID-VkMemoryAllocateInfo-None-04749";
 pub const ALLOC_PNEXT_02805: &str = "VUID-VkMemoryAllocateInfo-pNext-02805";
 pub const ALLOC_PNEXT_02806: &str = "VUID-VkMemoryAllocateInfo-pNext-02806";
 pub const ALLOC_PNEXT_03332: &str = "VUID-VkMemoryAllocateInfo-pNext-03332";
@@ -443,6 +447,8 @@ pub const ALL: &[&str] = &[
     IMPORT_HOST_POINTER_01749,
     IMPORT_HOST_STYPE,
     ALLOC_SIZE_01745,
+    ALLOC_TYPE_INDEX_01744,
+    ALLOC_NONE_04749,
     ALLOC_PNEXT_02805,
     ALLOC_PNEXT_02806,
     ALLOC_PNEXT_03332,

@@ -2,8 +2,9 @@
 //! were exported from, end to end on the project's test driver configured with two physical
 //! devices in one device group (`physical_device_count`, see docs/test-driver.md):
 //! `VUID-VkMemoryAllocateInfo-None-00643` (the import's device mask, from
-//! `VkMemoryAllocateFlagsInfo` or all the device's physical devices, against the mask the payload
-//! was allocated with) and `VUID-VkMemoryAllocateInfo-None-00644` (the importing device made of
+//! `VkMemoryAllocateFlagsInfo` or its heap's default, all the device's physical devices with
+//! `VK_MEMORY_HEAP_MULTI_INSTANCE_BIT` and a single instance without, against the mask the
+//! payload was allocated with) and `VUID-VkMemoryAllocateInfo-None-00644` (the importing device made of
 //! other physical devices than the exporting one).
 //!
 //! Every test reasons about fd numbers, so each holds the binary exclusively.
@@ -28,7 +29,7 @@ fn both(inst: &Instance) -> Vec<vk::PhysicalDevice> {
 }
 
 /// `SIZE` bytes of memory type 0 exportable as an opaque fd, on the physical devices of
-/// `mask` (`VkMemoryAllocateFlagsInfo`) when given, else on all of the device's.
+/// `mask` (`VkMemoryAllocateFlagsInfo`) when given, else as its heap's default.
 fn allocate(dev: &Device, mask: Option<u32>) -> vk::DeviceMemory {
     let mut export = vk::ExportMemoryAllocateInfo::default().handle_types(OPAQUE_FD);
     let mut flags = vk::MemoryAllocateFlagsInfo::default()
@@ -74,56 +75,125 @@ fn export(dev: &Device, memory: vk::DeviceMemory) -> i32 {
     fd
 }
 
+/// The test driver's group of two, its heap 0 (of memory type 0) with
+/// `VK_MEMORY_HEAP_MULTI_INSTANCE_BIT`.
+const GROUP_OF_TWO_MULTI_INSTANCE: &str = r#"{"physical_device_count": 2,
+    "memory_heaps": [{"size": 1073741824, "flags": ["DEVICE_LOCAL", "MULTI_INSTANCE"]},
+                     {"size": 1073741824, "flags": []}]}"#;
+
+/// What the message says of a mask, as the import or the export gave it.
+fn described(mask: Option<u32>, multi_instance: bool) -> String {
+    match (mask, multi_instance) {
+        (Some(mask), _) => {
+            format!("device mask 0x{mask:x} (VkMemoryAllocateFlagsInfo::deviceMask)")
+        }
+        (None, false) => "device mask 0x1 (no VkMemoryAllocateFlagsInfo with \
+                          VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT, of a memory type whose heap lacks \
+                          VK_MEMORY_HEAP_MULTI_INSTANCE_BIT: a single instance, as if deviceMask \
+                          were 1)"
+            .to_owned(),
+        (None, true) => "device mask 0x3 (no VkMemoryAllocateFlagsInfo with \
+                         VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT, of a memory type whose heap has \
+                         VK_MEMORY_HEAP_MULTI_INSTANCE_BIT: all 2 physical devices (deviceUUID"
+            .to_owned(),
+    }
+}
+
+/// Exports memory allocated with `exported` and imports it with each of `imports` on `dev` and
+/// on `other` (of the same physical devices), expecting 00643 (naming both masks) when `bad`.
+fn judge_masks(
+    inst: &Instance,
+    devices: [&Device; 2],
+    exported: Option<u32>,
+    imports: &[Option<u32>],
+    bad: bool,
+    multi_instance: bool,
+) {
+    let memory = allocate(devices[0], exported);
+    expect::silent(inst, ALLOCATE);
+    for &mask in imports {
+        for importer in devices {
+            let fd = export(devices[0], memory);
+            expect::silent(inst, GET_FD);
+            import(importer, fd, mask);
+            if !bad {
+                expect::silent(inst, ALLOCATE);
+                continue;
+            }
+            let m = expect::one(inst, ALLOCATE, ALLOC_NONE_00643);
+            expect::mentions(
+                &m,
+                &[
+                    &format!(
+                        "vkGetMemoryFdKHR exported it from {}",
+                        expect::memory_name(memory)
+                    ),
+                    &format!("The import has {}", described(mask, multi_instance)),
+                    &format!(
+                        "but the payload was allocated with {}",
+                        described(exported, multi_instance)
+                    ),
+                ],
+            );
+        }
+    }
+    devices[0].free(memory);
+}
+
 #[test]
 fn an_import_with_another_device_mask_is_00643() {
     let inst = exclusive(Some(GROUP_OF_TWO));
     let group = both(&inst);
     let dev = inst.device_of_group(&group, &FD);
     let other = inst.device_of_group(&group, &FD);
-    let memory = allocate(&dev, Some(0b01));
-    expect::silent(&inst, ALLOCATE);
-    // Without a mask, the import is on both physical devices: not the export's mask.
-    for (importer, mask) in [(&dev, None), (&other, Some(0b10))] {
-        let fd = export(&dev, memory);
-        expect::silent(&inst, GET_FD);
-        import(importer, fd, mask);
-        let m = expect::one(&inst, ALLOCATE, ALLOC_NONE_00643);
-        let import_mask = match mask {
-            None => "The import has device mask 0x3 (no VkMemoryAllocateFlagsInfo with \
-                     VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT: all 2 physical devices (deviceUUID"
-                .to_owned(),
-            Some(mask) => format!(
-                "The import has device mask 0x{mask:x} (VkMemoryAllocateFlagsInfo::deviceMask)"
-            ),
-        };
-        expect::mentions(
-            &m,
-            &[
-                &format!(
-                    "vkGetMemoryFdKHR exported it from {}",
-                    expect::memory_name(memory)
-                ),
-                &import_mask,
-                "but the payload was allocated with device mask 0x1 \
-                 (VkMemoryAllocateFlagsInfo::deviceMask)",
-            ],
-        );
-    }
-    // The same mask, on the exporting device or another of the same physical devices: silent.
-    for importer in [&dev, &other] {
-        let fd = export(&dev, memory);
-        import(importer, fd, Some(0b01));
-        expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
-    }
-    // Memory allocated without a mask is on both: an import without one matches it.
-    let everywhere = allocate(&dev, None);
-    let fd = export(&dev, everywhere);
-    import(&other, fd, None);
-    let fd = export(&dev, everywhere);
-    import(&other, fd, Some(0b11));
-    expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
-    dev.free(everywhere);
-    dev.free(memory);
+    let devices = [&dev, &other];
+    // Named masks that differ.
+    judge_masks(
+        &inst,
+        devices,
+        Some(0b01),
+        &[Some(0b10), Some(0b11)],
+        true,
+        false,
+    );
+    // Heap 0 lacks MULTI_INSTANCE: without a mask, a single instance, as if the mask were 0x1;
+    // an import naming 0x3 (or 0x2) gives another.
+    judge_masks(&inst, devices, None, &[Some(0b11), Some(0b10)], true, false);
+    // Only named on the other side.
+    judge_masks(&inst, devices, Some(0b11), &[None], true, false);
+}
+
+#[test]
+fn an_import_with_the_same_device_mask_is_silent() {
+    let inst = exclusive(Some(GROUP_OF_TWO));
+    let group = both(&inst);
+    let dev = inst.device_of_group(&group, &FD);
+    let other = inst.device_of_group(&group, &FD);
+    let devices = [&dev, &other];
+    // A single instance (no mask, heap without MULTI_INSTANCE) is the mask 0x1, either way.
+    judge_masks(
+        &inst,
+        devices,
+        Some(0b01),
+        &[None, Some(0b01)],
+        false,
+        false,
+    );
+    judge_masks(&inst, devices, None, &[None, Some(0b01)], false, false);
+    judge_masks(&inst, devices, Some(0b11), &[Some(0b11)], false, false);
+}
+
+#[test]
+fn without_a_mask_a_multi_instance_heap_is_on_every_physical_device() {
+    let inst = exclusive(Some(GROUP_OF_TWO_MULTI_INSTANCE));
+    let group = both(&inst);
+    let dev = inst.device_of_group(&group, &FD);
+    let other = inst.device_of_group(&group, &FD);
+    let devices = [&dev, &other];
+    judge_masks(&inst, devices, None, &[Some(0b01)], true, true);
+    judge_masks(&inst, devices, Some(0b01), &[None], true, true);
+    judge_masks(&inst, devices, None, &[None, Some(0b11)], false, true);
+    judge_masks(&inst, devices, Some(0b11), &[None], false, true);
 }
 
 #[test]

@@ -204,6 +204,40 @@ fn a_dedicated_image_not_yet_bound_to_the_memory_is_01883() {
 }
 
 #[test]
+fn an_image_dedicated_with_the_nv_structure_is_no_01883() {
+    // The rule names VkMemoryDedicatedAllocateInfo only: memory dedicated to an image with
+    // VkDedicatedAllocationMemoryAllocateInfoNV may be exported before the image is bound.
+    let inst = exclusive(None);
+    let dev = dedicated_device(&inst);
+    let image = dev.external_image(vk::ImageUsageFlags::SAMPLED, AHB);
+    let mut export = vk::ExportMemoryAllocateInfo::default().handle_types(AHB);
+    let mut nv = vk::DedicatedAllocationMemoryAllocateInfoNV::default().image(image);
+    let info = vk::MemoryAllocateInfo::default()
+        .allocation_size(SIZE)
+        .memory_type_index(0)
+        .push_next(&mut export)
+        .push_next(&mut nv);
+    let mem = dev.allocate_with(&info).expect("dedicated allocation");
+    expect::silent(&inst, ALLOCATE);
+    let mut calls = Calls::of(COUNTED);
+    let (r, _) = call(&dev, mem);
+    assert_eq!(r, vk::Result::SUCCESS);
+    calls.assert(1, "passed down");
+    expect::silent(&inst, CMD);
+    // The same image dedicated with VkMemoryDedicatedAllocateInfo: 01883 (the negative).
+    let dedicated = dev
+        .allocate_dedicated(0, AHB, image, vk::Buffer::null())
+        .expect("dedicated allocation");
+    let (r, _) = call(&dev, dedicated);
+    assert_eq!(r, vk::Result::SUCCESS);
+    expect::one(&inst, CMD, AHB_PNEXT_01883);
+    dev.free(mem);
+    dev.free(dedicated);
+    dev.destroy_image(image);
+    drop(dev);
+}
+
+#[test]
 fn a_bound_to_another_memory_image_is_not_bound_to_this_one() {
     let inst = exclusive(None);
     let dev = dedicated_device(&inst);

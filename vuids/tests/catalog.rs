@@ -148,6 +148,8 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkImportMemoryFdInfoKHR-fd-00668",
     "VUID-VkImportMemoryFdInfoKHR-fd-01746",
     "VUID-VkImportMemoryFdInfoKHR-fd-01520",
+    "VUID-VkMemoryAllocateInfo-memoryTypeIndex-01744",
+    "VUID-VkMemoryAllocateInfo-None-04749",
     "VUID-VkMemoryDedicatedAllocateInfo-image-01432",
     "VUID-VkMemoryDedicatedAllocateInfo-image-01434",
     "VUID-VkMemoryDedicatedAllocateInfo-image-01797",

@@ -7,6 +7,7 @@
 use crate::args::ChainRead;
 use crate::boundary;
 use crate::pipeline::policy::{decide, Decision};
+use crate::raw;
 use crate::rules::android_export_size::exports_android_hardware_buffer;
 use crate::rules::dedicated::{self, Dedicated, Named};
 use crate::state::live_resources::{Found, ImageFacts};
@@ -16,16 +17,22 @@ use crate::vk_ext;
 use ash::vk::{self, Handle};
 
 /// Before the call goes down, when the chain has a `VkMemoryDedicatedAllocateInfo` naming
-/// `image` or `buffer`: reported, and whether the call goes down.
+/// `image` or `buffer` (`p_allocate_info`: the app's structure, which `read_allocate_info` read
+/// as valid): reported, and whether the call goes down.
 #[inline(never)]
-pub fn check(state: &DeviceState, facts: &AllocationFacts, chain: &ChainRead) -> Decision {
+pub fn check(
+    state: &DeviceState,
+    facts: &AllocationFacts,
+    chain: &ChainRead,
+    p_allocate_info: *const vk::MemoryAllocateInfo<'_>,
+) -> Decision {
     let Some((image, buffer)) = chain.dedicated_info else {
         return Decision::CallDown;
     };
     let size = size_judged(facts, chain, image);
     let (image_flags, image_is) = image_known(state, image, size.is_some());
     let (buffer_flags, buffer_is) = buffer_known(state, buffer, size.is_some());
-    let d = Dedicated {
+    let mut d = Dedicated {
         image,
         buffer,
         image_flags,
@@ -35,9 +42,20 @@ pub fn check(state: &DeviceState, facts: &AllocationFacts, chain: &ChainRead) ->
         size,
         android_export_size: exports_android_hardware_buffer(facts).then_some(facts.size),
     };
-    let broken = dedicated::evaluate(&d);
+    let mut broken = dedicated::evaluate(&d);
     if broken.is_empty() {
         return Decision::CallDown;
+    }
+    // An imported Android hardware buffer or QNX Screen buffer: the size rules exclude it.
+    if broken.has(dedicated::TOO_SMALL)
+        // SAFETY: the app's argument, which `read_allocate_info` read as valid.
+        && unsafe { raw::has_platform_buffer_import(p_allocate_info) }
+    {
+        d.size = None;
+        broken = dedicated::evaluate(&d);
+        if broken.is_empty() {
+            return Decision::CallDown;
+        }
     }
     let outcome = boundary::contain("vkAllocateMemory", || {
         dedicated::describe(state.handle(), &d, broken)
@@ -49,14 +67,31 @@ pub fn check(state: &DeviceState, facts: &AllocationFacts, chain: &ChainRead) ->
 }
 
 /// `allocationSize`, when `VUID-VkMemoryDedicatedAllocateInfo-image-02964` and `-buffer-02965`
-/// apply: "the memory is not an imported" one (the registry's text lost the handle type's
-/// name; an allocation that imports nothing is within it whatever that name is), and not an
-/// Android hardware buffer export dedicated to an image, whose allocationSize must be 0
-/// (`VUID-VkMemoryAllocateInfo-pNext-01874`; the Khronos layer ignores the size there too).
+/// apply: "the memory is not an imported Android Hardware Buffer or an imported QNX Screen
+/// buffer" (an import of any other handle type is judged: a `DMA_BUF` or `OPAQUE_FD` import
+/// dedicated to a resource must be as large as it), and not an Android hardware buffer export
+/// dedicated to an image, whose allocationSize must be 0 (`VUID-VkMemoryAllocateInfo-pNext-01874`;
+/// the Khronos layer ignores the size there too). A QNX Screen buffer import (a structure the
+/// first read does not read) is found by [`check`] only when a size rule would be reported.
+///
+/// Nor is an import whose `allocationSize` the implementation ignores and takes from the handle
+/// (`D3D11_TEXTURE`, `D3D11_TEXTURE_KMT`, `D3D12_RESOURCE`, and the Metal types, whose texture
+/// import dedicated to an image must even give 0: `VUID-VkMemoryAllocateInfo-pNext-10397`), as
+/// the Khronos layer ignores it; nor a chain of several import operations (06657), whose imported
+/// handle type is not one.
 fn size_judged(facts: &AllocationFacts, chain: &ChainRead, image: u64) -> Option<u64> {
+    use vk::ExternalMemoryHandleTypeFlags as T;
+    let size_not_given = T::ANDROID_HARDWARE_BUFFER_ANDROID
+        | T::D3D11_TEXTURE
+        | T::D3D11_TEXTURE_KMT
+        | T::D3D12_RESOURCE
+        | vk_ext::HANDLE_TYPE_MTLBUFFER
+        | vk_ext::HANDLE_TYPE_MTLTEXTURE
+        | vk_ext::HANDLE_TYPE_MTLHEAP;
     let android_image = image != 0 && exports_android_hardware_buffer(facts);
-    let imports = chain.import_operations > 0 || facts.import.is_some();
-    (!imports && !android_image).then_some(facts.size)
+    let ignored = facts.import.is_some_and(|t| t.intersects(size_not_given));
+    let unclear = chain.import_operations > 1;
+    (!ignored && !unclear && !android_image).then_some(facts.size)
 }
 
 /// What a handle that is not a live resource of `state` is.

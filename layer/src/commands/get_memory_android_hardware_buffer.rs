@@ -16,7 +16,7 @@ use crate::state::{AllocationFacts, DeviceState, MemoryRecord};
 use ash::vk;
 
 /// After `vkAllocateMemory` of `memory` succeeded: memory exported as an Android hardware buffer
-/// and dedicated to an image waits for that image to be bound to it, when the layer sees every
+/// and dedicated to an image by a `VkMemoryDedicatedAllocateInfo` waits for that image to be bound to it, when the layer sees every
 /// bind of that image (it intercepts the device's image commands, and the image is one it tracks,
 /// made for external memory; a sparse image is bound by the queue, which the layer does not see).
 pub fn after_allocate(
@@ -28,7 +28,8 @@ pub fn after_allocate(
     let exports_ahb = facts
         .export
         .is_some_and(|types| types.contains(android_hardware_buffer::HANDLE_TYPE));
-    let Some((vk::ObjectType::IMAGE, image)) = chain.dedicated_to else {
+    // Only a `VkMemoryDedicatedAllocateInfo` counts: the rule does not name the NV structure.
+    let Some((image, _)) = chain.dedicated_info else {
         return;
     };
     if !exports_ahb || image == 0 || !state.intercepts_images() {

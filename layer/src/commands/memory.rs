@@ -4,6 +4,7 @@ use super::android_imports;
 use super::dedicated;
 use super::fd_leaks;
 use super::get_memory_android_hardware_buffer;
+use super::import_queries;
 use super::opaque_imports;
 use super::resources;
 use crate::args::FdImport;
@@ -68,7 +69,8 @@ pub unsafe extern "system" fn allocate_memory(
                     // A dedicated allocation or an import: judged out of line.
                     let uncommon = chain.dedicated_info.is_some()
                         | chain.import_fd.is_some()
-                        | chain.handle_imports;
+                        | chain.handle_imports
+                        | chain.host.imported;
                     if (uncommon
                         && judge_dedicated_and_import(state, facts, chain, p_allocate_info)
                             == Decision::Skip)
@@ -133,7 +135,7 @@ pub unsafe extern "system" fn allocate_memory(
 
 /// The `VkMemoryDedicatedAllocateInfo` rules, the fd import checked against what the layer saw
 /// (exports, consumed fds), the Win32, Zircon, Metal and Android import structures, and an
-/// Android hardware buffer import against the driver's answer for the buffer:
+/// Android hardware buffer, host pointer or Zircon VMO import against the driver's answer for it:
 /// reported, and whether the call goes down.
 #[inline(never)]
 fn judge_dedicated_and_import(
@@ -142,8 +144,11 @@ fn judge_dedicated_and_import(
     chain: &ChainRead,
     p_allocate_info: *const vk::MemoryAllocateInfo<'_>,
 ) -> Decision {
-    let dedicated_skip = dedicated::check(state, facts, chain) == Decision::Skip;
+    let dedicated_skip = dedicated::check(state, facts, chain, p_allocate_info) == Decision::Skip;
     if dedicated_skip || opaque_imports::check_import(state, facts, chain) == Decision::Skip {
+        return Decision::Skip;
+    }
+    if chain.host.imported && import_queries::check_host(state, facts, chain) == Decision::Skip {
         return Decision::Skip;
     }
     if chain.handle_imports {
@@ -161,6 +166,11 @@ fn judge_dedicated_and_import(
         }
         if handles.android_buffer != 0
             && android_imports::check(state, facts, chain, &handles) == Decision::Skip
+        {
+            return Decision::Skip;
+        }
+        if handles.zircon.is_some()
+            && import_queries::check_zircon(state, facts, &handles) == Decision::Skip
         {
             return Decision::Skip;
         }

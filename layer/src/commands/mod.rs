@@ -19,6 +19,7 @@ pub mod get_memory_win32_handle_nv;
 pub mod get_memory_win32_handle_properties;
 pub mod get_memory_zircon_handle;
 pub mod get_memory_zircon_handle_properties;
+pub mod import_queries;
 pub mod instance;
 pub mod memory;
 pub mod names;

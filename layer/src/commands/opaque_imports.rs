@@ -133,9 +133,10 @@ fn origin(state: &DeviceState, memory: &MemoryRecord) -> ExportOrigin {
         device_uuid: state.device_uuid,
         driver_uuid: state.driver_uuid,
         physical_devices: state.physical_devices,
-        device_mask: DeviceMask::of(
+        device_mask: allocation_mask(
+            state,
             device_masks::mask_of(memory.device, memory.memory),
-            state.physical_devices,
+            facts.memory_type_index,
         ),
         exporter: None,
     }
@@ -404,8 +405,23 @@ fn importing<'a>(
         device_uuid: state.device_uuid,
         driver_uuid: state.driver_uuid,
         physical_devices: state.physical_devices,
-        device_mask: DeviceMask::of(chain.device_mask, state.physical_devices),
+        device_mask: allocation_mask(state, chain.device_mask, facts.memory_type_index),
     }
+}
+
+/// The device mask an allocation of `memory_type_index` on `state` is made with: `named`
+/// (`VkMemoryAllocateFlagsInfo` with `VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT`) or its heap's
+/// default; unknown where the layer does not know the memory type.
+fn allocation_mask(
+    state: &DeviceState,
+    named: Option<u32>,
+    memory_type_index: u32,
+) -> Option<DeviceMask> {
+    let heap_multi_instance = state
+        .facts
+        .memory_type(memory_type_index)
+        .map(|t| t.heap_flags.contains(vk::MemoryHeapFlags::MULTI_INSTANCE));
+    DeviceMask::of(named, state.physical_devices, heap_multi_instance)
 }
 
 /// The import against its export: reported, and whether the call goes down.

@@ -257,6 +257,28 @@ pub unsafe fn has_unread_sharing(p: *const vk::MemoryAllocateInfo<'_>) -> bool {
     found
 }
 
+/// Whether a `VkMemoryAllocateInfo` chain has an Android hardware buffer or a QNX Screen buffer
+/// import structure: memory `VUID-VkMemoryDedicatedAllocateInfo-image-02964` and `-buffer-02965`
+/// exclude ("an imported Android Hardware Buffer or an imported QNX Screen buffer"). A second
+/// walk, asked only of an allocation those rules would report.
+///
+/// # Safety
+/// As [`has_unread_sharing`].
+pub unsafe fn has_platform_buffer_import(p: *const vk::MemoryAllocateInfo<'_>) -> bool {
+    let mut found = false;
+    // SAFETY: the caller's contract; only sTypes are read.
+    unsafe {
+        walk_chain((*p).p_next, |s_type, _| {
+            found |= matches!(
+                s_type,
+                vk::StructureType::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID
+                    | vk::StructureType::IMPORT_SCREEN_BUFFER_INFO_QNX
+            );
+        });
+    }
+    found
+}
+
 /// 1 when an import structure of `handle_type` defines an import operation (not 0), else 0.
 fn defines_import(handle_type: vk::ExternalMemoryHandleTypeFlags) -> u32 {
     u32::from(!handle_type.is_empty())
@@ -666,10 +688,20 @@ mod tests {
                 ..Default::default()
             };
             // SAFETY: a valid chain of live structures.
-            unsafe { has_unread_sharing(&info) }
+            unsafe { (has_unread_sharing(&info), has_platform_buffer_import(&info)) }
         };
-        assert!(found(vk::StructureType::IMPORT_SCREEN_BUFFER_INFO_QNX));
-        assert!(!found(vk::StructureType::MEMORY_PRIORITY_ALLOCATE_INFO_EXT));
+        assert_eq!(
+            found(vk::StructureType::IMPORT_SCREEN_BUFFER_INFO_QNX),
+            (true, true)
+        );
+        assert_eq!(
+            found(vk::StructureType::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID),
+            (false, true)
+        );
+        assert_eq!(
+            found(vk::StructureType::MEMORY_PRIORITY_ALLOCATE_INFO_EXT),
+            (false, false)
+        );
     }
 
     #[test]

@@ -137,9 +137,9 @@ mod create_info;
 mod loader_link;
 pub mod resources;
 pub use create_info::{
-    has_unread_sharing, read_allocate_info, read_device_create_info, read_handle_imports,
-    read_instance_create_info, read_layer_settings, DeviceCreateRead, DeviceGroupRead,
-    InstanceCreateRead,
+    has_platform_buffer_import, has_unread_sharing, read_allocate_info, read_device_create_info,
+    read_handle_imports, read_instance_create_info, read_layer_settings, DeviceCreateRead,
+    DeviceGroupRead, InstanceCreateRead,
 };
 pub use loader_link::{take_device_link, take_instance_link};
 #[cfg(test)]

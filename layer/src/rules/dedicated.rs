@@ -34,6 +34,8 @@ pub const BUFFER_OF_OTHER_DEVICE: Broken = Broken::bit(7);
 pub const IMAGE_TOO_SMALL: Broken = Broken::bit(8);
 /// `VUID-VkMemoryDedicatedAllocateInfo-buffer-02965`: smaller than the buffer needs.
 pub const BUFFER_TOO_SMALL: Broken = Broken::bit(9);
+/// 02964 or 02965: smaller than the resource needs.
+pub const TOO_SMALL: Broken = Broken(IMAGE_TOO_SMALL.0 | BUFFER_TOO_SMALL.0);
 /// `VUID-VkMemoryAllocateInfo-pNext-07901`: an Android hardware buffer export dedicated to a
 /// valid buffer, of size 0.
 pub const ANDROID_BUFFER_ZERO_SIZE: Broken = Broken::bit(10);
@@ -68,9 +70,10 @@ pub struct Dedicated {
     pub buffer_flags: Option<vk::BufferCreateFlags>,
     pub image_is: Named,
     pub buffer_is: Named,
-    /// `allocationSize`, when 02964 and 02965 apply: the allocation imports nothing, and it is
-    /// not an Android hardware buffer export dedicated to an image, whose size the driver
-    /// decides (`VUID-VkMemoryAllocateInfo-pNext-01874` wants 0 there).
+    /// `allocationSize`, when 02964 and 02965 apply: the allocation imports no Android hardware
+    /// buffer or QNX Screen buffer, and it is not an Android hardware buffer export dedicated to
+    /// an image, whose size the driver decides (`VUID-VkMemoryAllocateInfo-pNext-01874` wants 0
+    /// there).
     pub size: Option<u64>,
     /// `allocationSize`, when the allocation is exported as an Android hardware buffer
     /// (`VUID-VkMemoryAllocateInfo-pNext-07901`).

@@ -84,8 +84,8 @@ pub struct OpaqueImport<'a> {
     pub driver_uuid: Option<[u8; vk::UUID_SIZE]>,
     /// The physical devices of the importing device.
     pub physical_devices: PhysicalDevices,
-    /// The import's device mask (`VkMemoryAllocateFlagsInfo`, or all the device's physical
-    /// devices), if the layer knows it.
+    /// The import's device mask (`VkMemoryAllocateFlagsInfo`, or its memory type heap's
+    /// default: all the device's physical devices or a single instance), if the layer knows it.
     pub device_mask: Option<DeviceMask>,
 }
 
@@ -270,13 +270,24 @@ fn describe_compatibility(
 
 /// A device mask for a message.
 fn describe_mask(mask: Option<DeviceMask>, devices: PhysicalDevices) -> String {
+    const NONE_NAMED: &str = "no VkMemoryAllocateFlagsInfo with VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT";
     match mask {
         Some(DeviceMask { mask, named: true }) => {
             format!("device mask 0x{mask:x} (VkMemoryAllocateFlagsInfo::deviceMask)")
         }
+        Some(DeviceMask { mask, named: false }) if devices.count == Some(1) => {
+            format!("device mask 0x{mask:x} ({NONE_NAMED}: its one physical device)")
+        }
+        Some(DeviceMask {
+            mask: 1,
+            named: false,
+        }) => format!(
+            "device mask 0x1 ({NONE_NAMED}, of a memory type whose heap lacks \
+             VK_MEMORY_HEAP_MULTI_INSTANCE_BIT: a single instance, as if deviceMask were 1)"
+        ),
         Some(DeviceMask { mask, named: false }) => format!(
-            "device mask 0x{mask:x} (no VkMemoryAllocateFlagsInfo with \
-             VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT: all {})",
+            "device mask 0x{mask:x} ({NONE_NAMED}, of a memory type whose heap has \
+             VK_MEMORY_HEAP_MULTI_INSTANCE_BIT: all {})",
             devices.describe()
         ),
         None => "an unknown device mask".to_owned(),
@@ -808,6 +819,25 @@ mod device_group_tests {
     }
 
     #[test]
+    fn without_a_named_mask_the_heap_decides_all_devices_or_one_instance() {
+        let group = PhysicalDevices::new(Some(2), Some(vec![A, B]));
+        let of = |named, multi| DeviceMask::of(named, group, multi);
+        assert_eq!(of(None, Some(true)), mask(0b11, false));
+        assert_eq!(of(None, Some(false)), mask(0b01, false));
+        assert_eq!(of(None, None), None);
+        assert_eq!(of(Some(0b10), None), mask(0b10, true));
+        // A single instance is the same mask as a named 0x1, either way round; not as 0x3.
+        let single = origin(group, of(None, Some(false)));
+        assert!(ids(0xd001, group, mask(0b01, true), &single).is_empty());
+        assert_eq!(
+            ids(0xd001, group, mask(0b11, true), &single),
+            [vuid::ALLOC_NONE_00643]
+        );
+        let named = origin(group, mask(0b01, true));
+        assert!(ids(0xd001, group, of(None, Some(false)), &named).is_empty());
+    }
+
+    #[test]
     fn other_physical_devices_are_00644_and_their_masks_are_not_judged() {
         let group = PhysicalDevices::new(Some(2), Some(vec![A, B]));
         let single = PhysicalDevices::new(Some(1), Some(vec![A]));
@@ -858,7 +888,7 @@ mod device_group_tests {
             "pAllocateInfo->pNext<VkMemoryAllocateFlagsInfo>.deviceMask"
         );
         let m = &found[0].message;
-        assert!(m.contains("The import has device mask 0x3 (no VkMemoryAllocateFlagsInfo with VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT: all 2 physical devices (deviceUUID"), "{m}");
+        assert!(m.contains("The import has device mask 0x3 (no VkMemoryAllocateFlagsInfo with VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT, of a memory type whose heap has VK_MEMORY_HEAP_MULTI_INSTANCE_BIT: all 2 physical devices (deviceUUID"), "{m}");
         assert!(
             m.contains("allocated with device mask 0x1 (VkMemoryAllocateFlagsInfo::deviceMask)"),
             "{m}"

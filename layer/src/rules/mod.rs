@@ -29,6 +29,7 @@ pub mod import_handles;
 pub mod import_host;
 pub mod import_match;
 pub mod import_metal;
+pub mod import_type_bits;
 pub mod import_win32;
 pub mod import_zircon;
 pub mod metal;

@@ -2,8 +2,8 @@
 //! handle and named one (`VkMemoryAllocateFlagsInfo` with `VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT`),
 //! by (device, memory): what an export of it records, for
 //! `VUID-VkMemoryAllocateInfo-None-00643` (an import's device mask against the mask the payload
-//! was allocated with). An allocation that names no mask is on all the device's physical
-//! devices, and is not in this table.
+//! was allocated with). An allocation that names no mask is not in this table: its mask is its
+//! memory type heap's default (`opaque_exports::DeviceMask::of`).
 
 use super::opaque_exports::set_count;
 use parking_lot::Mutex;

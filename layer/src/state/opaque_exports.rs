@@ -76,7 +76,9 @@ impl Exporter {
 }
 
 /// A device mask, and whether the app named it (`VkMemoryAllocateFlagsInfo` with
-/// `VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT`) or it is the default, all the device's physical devices.
+/// `VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT`) or it is the default: all the device's physical devices
+/// for a memory type whose heap has `VK_MEMORY_HEAP_MULTI_INSTANCE_BIT`, else a single instance,
+/// "as if deviceMask is set to one" (`VkMemoryAllocateFlagsInfo`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DeviceMask {
     pub mask: u32,
@@ -84,14 +86,21 @@ pub struct DeviceMask {
 }
 
 impl DeviceMask {
-    /// The mask an allocation of a device of `physical_devices` is made with: `named`, or all.
-    pub fn of(named: Option<u32>, physical_devices: PhysicalDevices) -> Option<Self> {
-        match named {
-            Some(mask) => Some(Self { mask, named: true }),
-            None => physical_devices
-                .all_mask()
-                .map(|mask| Self { mask, named: false }),
-        }
+    /// The mask an allocation of a device of `physical_devices` is made with: `named`, or the
+    /// default of its memory type's heap (`heap_multi_instance`: whether that heap has
+    /// `VK_MEMORY_HEAP_MULTI_INSTANCE_BIT`, if the layer knows).
+    pub fn of(
+        named: Option<u32>,
+        physical_devices: PhysicalDevices,
+        heap_multi_instance: Option<bool>,
+    ) -> Option<Self> {
+        let mask = match (named, heap_multi_instance) {
+            (Some(mask), _) => return Some(Self { mask, named: true }),
+            (None, Some(true)) => physical_devices.all_mask()?,
+            (None, Some(false)) => 1,
+            (None, None) => return None,
+        };
+        Some(Self { mask, named: false })
     }
 }
 

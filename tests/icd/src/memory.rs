@@ -946,7 +946,17 @@ pub(crate) unsafe extern "system" fn get_memory_zircon_handle_properties(
             if !is_own_zircon_handle(handle_type.as_raw(), handle) {
                 return vk::Result::ERROR_INVALID_EXTERNAL_HANDLE;
             }
-            out.memory_type_bits = all_types(&dev);
+            // The memory type of the allocation the handle was exported from, while that
+            // allocation is live; every type otherwise.
+            let id = u64::from((handle >> 8) & 0x1f_ffff);
+            let exported_from = lock(&dev.memory)
+                .values()
+                .find(|a| a.id & 0x1f_ffff == id)
+                .map(|a| a.memory_type_index);
+            out.memory_type_bits = match exported_from {
+                Some(index) => 1u32.checked_shl(index).unwrap_or(0),
+                None => all_types(&dev),
+            };
             vk::Result::SUCCESS
         },
     )
