@@ -105,7 +105,10 @@ pub unsafe extern "system" fn allocate_memory(
                     let memory = unsafe { raw::read_out(p_memory) }.unwrap_or_default();
                     if let AllocateInfoRead::Valid(facts, chain) = &info {
                         let type_flags = state.facts.type_flags(facts.memory_type_index);
-                        let allocation = PackedAllocation::pack(facts, type_flags);
+                        let mut allocation = PackedAllocation::pack(facts, type_flags);
+                        if let Some(handle_type) = chain.import_operation {
+                            allocation = allocation.with_import_operation(handle_type);
+                        }
                         record_allocation(state, memory.as_raw(), allocation);
                         if chain.dedicated_to.is_some() {
                             get_memory_android_hardware_buffer::after_allocate(
