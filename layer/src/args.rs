@@ -67,11 +67,6 @@ pub struct ChainRead {
     /// non-zero `handleType`, or a `VkImportAndroidHardwareBufferInfoANDROID` with a buffer):
     /// `VUID-VkMemoryAllocateInfo-None-06657`.
     pub import_operations: u32,
-    /// The handle type of the chain's import operation, when it defines exactly one (an Android
-    /// hardware buffer type only from a `VkImportAndroidHardwareBufferInfoANDROID` with a
-    /// buffer): "the handle type the memory was imported with" of the bind rules
-    /// (`rules::bind_handle_types`). `None` without an import operation, or with more than one.
-    pub import_operation: Option<vk::ExternalMemoryHandleTypeFlags>,
     /// The image (`IMAGE`) or buffer (`BUFFER`) a `VkMemoryDedicatedAllocateInfo` (or the NV
     /// structure) dedicates the allocation to, when it names one.
     pub dedicated_to: Option<(vk::ObjectType, u64)>,
@@ -190,7 +185,6 @@ impl ChainRead {
         repeated: None,
         import_fd: None,
         import_operations: 0,
-        import_operation: None,
         dedicated_to: None,
         host: HostPointerChain::NONE,
         export_win32: false,

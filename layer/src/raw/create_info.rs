@@ -39,10 +39,6 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
     let mut repeated = None;
     let mut import_fd = None;
     let mut import_operations = 0u32;
-    // The handle type of the last import operation, and whether an Android hardware buffer
-    // structure defined one.
-    let mut import_type = None;
-    let mut android_import = false;
     let mut dedicated_to = None;
     let mut host = HostPointerChain::NONE;
     let mut export_win32 = false;
@@ -82,13 +78,13 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                         open: None,
                         not_dma_buf: None,
                     });
-                    note_import(&mut import_operations, &mut import_type, import.handle_type);
+                    import_operations += defines_import(import.handle_type);
                     1 << 3
                 }
                 vk::StructureType::IMPORT_MEMORY_HOST_POINTER_INFO_EXT => {
                     let import: vk::ImportMemoryHostPointerInfoEXT = read_node(node);
                     facts.import = Some(import.handle_type);
-                    note_import(&mut import_operations, &mut import_type, import.handle_type);
+                    import_operations += defines_import(import.handle_type);
                     host.imported = true;
                     host.handle_type = import.handle_type;
                     host.pointer = import.p_host_pointer as usize as u64;
@@ -97,7 +93,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                 vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_KHR => {
                     let handle_type = read_node::<ImportHead>(node).handle_type;
                     facts.import = Some(handle_type);
-                    note_import(&mut import_operations, &mut import_type, handle_type);
+                    import_operations += defines_import(handle_type);
                     handle_imports = true;
                     1 << 5
                 }
@@ -110,24 +106,20 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                 vk::StructureType::IMPORT_MEMORY_ZIRCON_HANDLE_INFO_FUCHSIA => {
                     let handle_type = read_node::<ImportHead>(node).handle_type;
                     facts.import = Some(handle_type);
-                    note_import(&mut import_operations, &mut import_type, handle_type);
+                    import_operations += defines_import(handle_type);
                     handle_imports = true;
                     1 << 6
                 }
                 vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT => {
                     let handle_type = read_node::<ImportHead>(node).handle_type;
                     facts.import = Some(handle_type);
-                    note_import(&mut import_operations, &mut import_type, handle_type);
+                    import_operations += defines_import(handle_type);
                     handle_imports = true;
                     1 << 7
                 }
                 vk::StructureType::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID => {
                     let a: vk::ImportAndroidHardwareBufferInfoANDROID = read_node(node);
-                    if !a.buffer.is_null() {
-                        import_operations += 1;
-                        import_type = Some(AHB);
-                        android_import = true;
-                    }
+                    import_operations += u32::from(!a.buffer.is_null());
                     facts.import =
                         Some(vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID);
                     handle_imports = true;
@@ -175,10 +167,6 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
         repeated,
         import_fd,
         import_operations,
-        // An Android hardware buffer type named by another import structure is no import of
-        // VkImportAndroidHardwareBufferInfoANDROID's: not taken for one.
-        import_operation: import_type
-            .filter(|t| import_operations == 1 && (*t == AHB) == android_import),
         dedicated_to,
         host,
         export_win32,
@@ -272,22 +260,6 @@ pub unsafe fn has_unread_sharing(p: *const vk::MemoryAllocateInfo<'_>) -> bool {
 /// 1 when an import structure of `handle_type` defines an import operation (not 0), else 0.
 fn defines_import(handle_type: vk::ExternalMemoryHandleTypeFlags) -> u32 {
     u32::from(!handle_type.is_empty())
-}
-
-const AHB: vk::ExternalMemoryHandleTypeFlags =
-    vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID;
-
-/// Counts an import structure's `handle_type` as an import operation when it defines one, and
-/// keeps it as the last one's type.
-fn note_import(
-    operations: &mut u32,
-    last: &mut Option<vk::ExternalMemoryHandleTypeFlags>,
-    handle_type: vk::ExternalMemoryHandleTypeFlags,
-) {
-    *operations += defines_import(handle_type);
-    if !handle_type.is_empty() {
-        *last = Some(handle_type);
-    }
 }
 
 /// A dedicated-allocation structure's image, else its buffer, when it names one.
@@ -619,55 +591,6 @@ mod tests {
         // another structure, not an fd import.
         let chain = read_imports(vk::StructureType::from_raw(1_000_999_991), host);
         assert_eq!((chain.import_fd, chain.import_operations), (None, 1));
-    }
-
-    #[test]
-    fn the_import_operation_is_known_only_when_there_is_exactly_one() {
-        let fd_type = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
-        let host = vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT;
-        let none = vk::ExternalMemoryHandleTypeFlags::empty();
-        let fd = vk::StructureType::IMPORT_MEMORY_FD_INFO_KHR;
-        // The fd import alone (the host structure of handleType 0 imports nothing).
-        assert_eq!(read_imports(fd, none).import_operation, Some(fd_type));
-        // Two import operations: neither is "the" import.
-        assert_eq!(read_imports(fd, host).import_operation, None);
-        // The host import alone (the first structure is no fd import).
-        let other = vk::StructureType::from_raw(1_000_999_991);
-        assert_eq!(read_imports(other, host).import_operation, Some(host));
-        assert_eq!(read_imports(other, none).import_operation, None);
-    }
-
-    /// Reads an allocate info whose chain is a `VkImportAndroidHardwareBufferInfoANDROID` of
-    /// `buffer`, after an fd import of `fd_type`.
-    fn read_android_import(buffer: usize, fd_type: vk::ExternalMemoryHandleTypeFlags) -> ChainRead {
-        let android = vk::ImportAndroidHardwareBufferInfoANDROID {
-            buffer: buffer as *mut _,
-            ..Default::default()
-        };
-        let mut fd = vk::ImportMemoryFdInfoKHR::default()
-            .handle_type(fd_type)
-            .fd(7);
-        fd.p_next = &android as *const _ as *const c_void;
-        let mut info = vk::MemoryAllocateInfo::default().allocation_size(64);
-        info.p_next = &fd as *const _ as *const c_void;
-        // SAFETY: a valid chain of live structures (the buffer is not read).
-        match unsafe { read_allocate_info(&info) } {
-            AllocateInfoRead::Valid(_, chain) => chain,
-            _ => panic!("a valid VkMemoryAllocateInfo"),
-        }
-    }
-
-    #[test]
-    fn an_android_import_is_one_only_with_a_buffer_and_only_from_its_structure() {
-        let none = vk::ExternalMemoryHandleTypeFlags::empty();
-        assert_eq!(
-            read_android_import(0x1000, none).import_operation,
-            Some(AHB)
-        );
-        // A NULL buffer imports nothing.
-        assert_eq!(read_android_import(0, none).import_operation, None);
-        // The Android type named by the fd structure is no Android hardware buffer import.
-        assert_eq!(read_android_import(0, AHB).import_operation, None);
     }
 
     #[test]
