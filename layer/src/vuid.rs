@@ -313,6 +313,21 @@ pub const ALLOC_CAPTURE_ADDRESS_03333: &str =
     "VUID-VkMemoryAllocateInfo-opaqueCaptureAddress-03333";
 pub const ALLOC_MAX_COUNT_04101: &str = "VUID-vkAllocateMemory-maxMemoryAllocationCount-04101";
 
+// vkBindBufferMemory(2) / vkBindImageMemory(2): the handle types of the bound memory against the
+// resource's (rules/bind_handle_types.rs)
+pub const BIND_BUFFER_MEMORY_02726: &str = "VUID-vkBindBufferMemory-memory-02726";
+pub const BIND_BUFFER_MEMORY_02985: &str = "VUID-vkBindBufferMemory-memory-02985";
+pub const BIND_BUFFER_MEMORY_02986: &str = "VUID-vkBindBufferMemory-memory-02986";
+pub const BIND_BUFFER_INFO_02726: &str = "VUID-VkBindBufferMemoryInfo-memory-02726";
+pub const BIND_BUFFER_INFO_02985: &str = "VUID-VkBindBufferMemoryInfo-memory-02985";
+pub const BIND_BUFFER_INFO_02986: &str = "VUID-VkBindBufferMemoryInfo-memory-02986";
+pub const BIND_IMAGE_MEMORY_02728: &str = "VUID-vkBindImageMemory-memory-02728";
+pub const BIND_IMAGE_MEMORY_02989: &str = "VUID-vkBindImageMemory-memory-02989";
+pub const BIND_IMAGE_MEMORY_02990: &str = "VUID-vkBindImageMemory-memory-02990";
+pub const BIND_IMAGE_INFO_02728: &str = "VUID-VkBindImageMemoryInfo-memory-02728";
+pub const BIND_IMAGE_INFO_02989: &str = "VUID-VkBindImageMemoryInfo-memory-02989";
+pub const BIND_IMAGE_INFO_02990: &str = "VUID-VkBindImageMemoryInfo-memory-02990";
+
 // The layer's own IDs.
 pub const EXTENSION_NOT_ENABLED: &str = "EXPORTCHECK-extension-not-enabled";
 pub const MEMORY_OF_OTHER_DEVICE: &str = "EXPORTCHECK-memory-of-other-device";
@@ -540,6 +555,18 @@ pub const ALL: &[&str] = &[
     ALLOC_CAPTURE_ADDRESS_03329,
     ALLOC_CAPTURE_ADDRESS_03333,
     ALLOC_MAX_COUNT_04101,
+    BIND_BUFFER_MEMORY_02726,
+    BIND_BUFFER_MEMORY_02985,
+    BIND_BUFFER_MEMORY_02986,
+    BIND_BUFFER_INFO_02726,
+    BIND_BUFFER_INFO_02985,
+    BIND_BUFFER_INFO_02986,
+    BIND_IMAGE_MEMORY_02728,
+    BIND_IMAGE_MEMORY_02989,
+    BIND_IMAGE_MEMORY_02990,
+    BIND_IMAGE_INFO_02728,
+    BIND_IMAGE_INFO_02989,
+    BIND_IMAGE_INFO_02990,
     EXTENSION_NOT_ENABLED,
     MEMORY_OF_OTHER_DEVICE,
     RDMA_TYPE_NOT_CAPABLE,

@@ -986,11 +986,25 @@ impl Device {
         usage: vk::BufferUsageFlags,
         handle_types: vk::ExternalMemoryHandleTypeFlags,
     ) -> vk::Buffer {
-        let mut external = vk::ExternalMemoryBufferCreateInfo::default().handle_types(handle_types);
-        let info = vk::BufferCreateInfo::default()
-            .size(4096)
-            .usage(usage)
-            .push_next(&mut external);
+        self.buffer_with(usage, Some(handle_types))
+    }
+
+    /// A 4 KiB buffer of `usage` made without a `VkExternalMemoryBufferCreateInfo`.
+    pub fn plain_buffer(&self, usage: vk::BufferUsageFlags) -> vk::Buffer {
+        self.buffer_with(usage, None)
+    }
+
+    fn buffer_with(
+        &self,
+        usage: vk::BufferUsageFlags,
+        handle_types: Option<vk::ExternalMemoryHandleTypeFlags>,
+    ) -> vk::Buffer {
+        let mut external = vk::ExternalMemoryBufferCreateInfo::default();
+        let mut info = vk::BufferCreateInfo::default().size(4096).usage(usage);
+        if let Some(types) = handle_types {
+            external = external.handle_types(types);
+            info = info.push_next(&mut external);
+        }
         // SAFETY: a valid create info.
         unsafe { self.device.create_buffer(&info, None) }.expect("vkCreateBuffer")
     }
@@ -1002,8 +1016,21 @@ impl Device {
         usage: vk::ImageUsageFlags,
         handle_types: vk::ExternalMemoryHandleTypeFlags,
     ) -> vk::Image {
-        let mut external = vk::ExternalMemoryImageCreateInfo::default().handle_types(handle_types);
-        let info = vk::ImageCreateInfo::default()
+        self.image_with(usage, Some(handle_types))
+    }
+
+    /// [`Device::external_image`] made without a `VkExternalMemoryImageCreateInfo`.
+    pub fn plain_image(&self, usage: vk::ImageUsageFlags) -> vk::Image {
+        self.image_with(usage, None)
+    }
+
+    fn image_with(
+        &self,
+        usage: vk::ImageUsageFlags,
+        handle_types: Option<vk::ExternalMemoryHandleTypeFlags>,
+    ) -> vk::Image {
+        let mut external = vk::ExternalMemoryImageCreateInfo::default();
+        let mut info = vk::ImageCreateInfo::default()
             .image_type(vk::ImageType::TYPE_2D)
             .format(vk::Format::R8G8B8A8_UNORM)
             .extent(vk::Extent3D {
@@ -1015,8 +1042,11 @@ impl Device {
             .array_layers(1)
             .samples(vk::SampleCountFlags::TYPE_1)
             .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(usage)
-            .push_next(&mut external);
+            .usage(usage);
+        if let Some(types) = handle_types {
+            external = external.handle_types(types);
+            info = info.push_next(&mut external);
+        }
         // SAFETY: a valid create info.
         unsafe { self.device.create_image(&info, None) }.expect("vkCreateImage")
     }

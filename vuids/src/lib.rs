@@ -207,11 +207,19 @@ pub fn catalog() -> &'static Catalog {
 /// (1.3.239) is too old to judge IDs by: IDs were renamed since.
 pub const REGISTRY_JSON: &str = include_str!("../registry/validusage-memory-sharing-1.4.360.json");
 
-/// The specification version of [`REGISTRY_JSON`].
+/// The reference registry of the rest of the sharing surface, made the same way at
+/// [`REGISTRY_VERSION`]: external semaphores and fences, resources created for sharing (among them
+/// the bind-memory rules that name external handle types, e.g. `VUID-vkBindBufferMemory-memory-02726`),
+/// DRM format modifiers and queue family ownership transfers. The catalog's spec IDs of those
+/// parts are checked against it.
+pub const RESOURCES_REGISTRY_JSON: &str =
+    include_str!("../registry/validusage-sync-and-resources-sharing-1.4.360.json");
+
+/// The specification version of [`REGISTRY_JSON`] and [`RESOURCES_REGISTRY_JSON`].
 pub const REGISTRY_VERSION: &str = "1.4.360";
 
-/// The IDs of [`REGISTRY_JSON`] with their text (`None` for the two whose text could not be
-/// extracted), parsed on first use.
+/// The IDs of [`REGISTRY_JSON`] and [`RESOURCES_REGISTRY_JSON`] with their text (`None` for the
+/// two whose text could not be extracted), parsed on first use.
 ///
 /// # Panics
 ///
@@ -224,9 +232,14 @@ pub fn registry() -> &'static std::collections::BTreeMap<String, Option<String>>
             struct File {
                 vuids: std::collections::BTreeMap<String, Option<String>>,
             }
-            serde_json::from_str::<File>(REGISTRY_JSON)
-                .expect("vuids/registry is malformed")
-                .vuids
+            let parse = |json| {
+                serde_json::from_str::<File>(json)
+                    .expect("vuids/registry is malformed")
+                    .vuids
+            };
+            let mut ids = parse(REGISTRY_JSON);
+            ids.extend(parse(RESOURCES_REGISTRY_JSON));
+            ids
         });
     &REGISTRY
 }
@@ -241,6 +254,9 @@ mod tests {
         assert!(registry().len() > 300, "{} IDs", registry().len());
         assert!(registry().contains_key("VUID-VkExportMemoryAllocateInfo-handleTypes-09860"));
         assert!(!registry().contains_key("VUID-VkExportMemoryAllocateInfo-handleTypes-00656"));
+        let version = format!("\"spec_version\": \"{REGISTRY_VERSION}\"");
+        assert!(RESOURCES_REGISTRY_JSON.contains(&version));
+        assert!(registry().contains_key("VUID-vkBindBufferMemory-memory-02726"));
     }
 
     #[test]

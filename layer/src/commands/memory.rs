@@ -107,7 +107,10 @@ pub unsafe extern "system" fn allocate_memory(
                     let memory = unsafe { raw::read_out(p_memory) }.unwrap_or_default();
                     if let AllocateInfoRead::Valid(facts, chain) = &info {
                         let type_flags = state.facts.type_flags(facts.memory_type_index);
-                        let allocation = PackedAllocation::pack(facts, type_flags);
+                        let mut allocation = PackedAllocation::pack(facts, type_flags);
+                        if chain.import_operations == 1 {
+                            allocation = with_import_operation(allocation, p_allocate_info);
+                        }
                         record_allocation(state, memory.as_raw(), allocation);
                         if chain.dedicated_to.is_some() {
                             get_memory_android_hardware_buffer::after_allocate(
@@ -131,6 +134,32 @@ pub unsafe extern "system" fn allocate_memory(
             },
         )
     })
+}
+
+/// `allocation`, made by exactly one import operation, knowing its handle type for the bind rules
+/// (`rules::bind_handle_types`), when the recorded import structure (the chain's last) is
+/// certainly the one that defines it: one of a non-zero type other than an Android hardware
+/// buffer's (a structure of type 0 defines no import); for that type, a
+/// `VkImportAndroidHardwareBufferInfoANDROID` with a buffer (a second read of the chain: one with
+/// a NULL buffer imports nothing, and another structure naming that type is no such import).
+#[cold]
+#[inline(never)]
+fn with_import_operation(
+    allocation: PackedAllocation,
+    p_allocate_info: *const vk::MemoryAllocateInfo<'_>,
+) -> PackedAllocation {
+    let Some(handle_type) = allocation.facts().import.filter(|t| !t.is_empty()) else {
+        return allocation;
+    };
+    if handle_type == vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID {
+        // SAFETY: the app's argument, which `read_allocate_info` read as valid; the call has not
+        // returned to the app yet.
+        let handles = unsafe { raw::read_handle_imports(p_allocate_info) };
+        if handles.android_buffer == 0 {
+            return allocation;
+        }
+    }
+    allocation.with_import_operation(handle_type)
 }
 
 /// The `VkMemoryDedicatedAllocateInfo` rules, the fd import checked against what the layer saw

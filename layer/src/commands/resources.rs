@@ -1,17 +1,21 @@
-//! Buffers and images, for exported memory: their create infos are recorded (after
+//! Buffers and images, for exported and imported memory: their create infos are recorded (after
 //! `vkCreateBuffer`/`vkCreateImage` succeeded), and memory bound to them
 //! (`vkBind{Buffer,Image}Memory` and their `2` variants) is judged against them
-//! (`rules::resource_export`). Every call goes down as the app made it.
+//! (`rules::bind_handle_types`, `rules::resource_export`). Every call goes down as the app made
+//! it.
 
 use crate::boundary;
 use crate::finding::{ObjectRef, Outcome};
 use crate::pipeline::policy::{decide, Decision};
 use crate::raw::{self, resources as read};
+use crate::rules::bind_handle_types;
 use crate::rules::common::describe_allocation;
 use crate::rules::resource_export::{self, ResourceUse};
 use crate::state::registry::DEVICES;
 use crate::state::resources::{Resource, ResourceQuery};
-use crate::state::{DeviceState, ExternalMemorySupport, HandleTypeSupport, MemoryLookup};
+use crate::state::{
+    DeviceState, ExternalMemorySupport, HandleTypeSupport, MemoryLookup, MemoryRecord,
+};
 use ash::vk::{self, Handle};
 use std::sync::Arc;
 
@@ -161,8 +165,62 @@ pub fn judge(
     })
 }
 
-/// Judges each binding of exported, not dedicated, live memory of the device to a tracked
-/// resource of type `ty`; reports; whether the call goes down.
+/// The handle types the live buffer (`BUFFER`) or image (`IMAGE`) `handle` of the device was
+/// created for, when the layer read its create info to the end.
+fn resource_handle_types(
+    state: &DeviceState,
+    ty: vk::ObjectType,
+    handle: u64,
+) -> Option<vk::ExternalMemoryHandleTypeFlags> {
+    if ty == vk::ObjectType::BUFFER {
+        state.live.buffer(handle)?.facts?.external
+    } else {
+        state.live.image(handle)?.facts?.external
+    }
+}
+
+/// The handle types of exported or imported memory against those of the resource it is bound to
+/// (`rules::bind_handle_types`).
+fn judge_handle_types(
+    state: &DeviceState,
+    command: &'static str,
+    field: &str,
+    (ty, resource): (vk::ObjectType, u64),
+    record: &MemoryRecord,
+) -> Outcome {
+    let Some(resource_types) = resource_handle_types(state, ty, resource) else {
+        return Outcome::default(); // Not a resource of the device the layer knows in full.
+    };
+    let export = record.export().unwrap_or_default();
+    let import = record.import_operation();
+    let broken = bind_handle_types::evaluate(export, import, resource_types);
+    if broken.is_empty() {
+        return Outcome::default();
+    }
+    boundary::contain(command, || {
+        bind_handle_types::describe(
+            &bind_handle_types::Binding {
+                command,
+                field: field.to_owned(),
+                device: state.handle(),
+                memory: record.memory,
+                memory_info: describe_allocation(record),
+                export,
+                import,
+                resource: ObjectRef {
+                    ty,
+                    handle: resource,
+                },
+                resource_types,
+            },
+            broken,
+        )
+    })
+}
+
+/// Judges each binding of exported or imported live memory of the device: its handle types
+/// against the resource's, and for exported, not dedicated memory, what the driver says of the
+/// export for a tracked resource of type `ty`; reports; whether the call goes down.
 fn judge_bindings(
     state: &DeviceState,
     command: &'static str,
@@ -175,6 +233,11 @@ fn judge_bindings(
         else {
             continue; // Not this layer's rule (memory-parameter is the Khronos layer's).
         };
+        if !record.is_shared() {
+            continue; // Neither exported nor imported: nothing to judge.
+        }
+        let found = judge_handle_types(state, command, field, (ty, *resource), &record);
+        outcome.findings.extend(found.findings);
         let Some(export) = record.export().filter(|t| !t.is_empty()) else {
             continue;
         };

@@ -22,7 +22,6 @@ pub unsafe fn read_buffer_create_info(
     else {
         return (None, None);
     };
-    let facts = Some(BufferFacts { flags: info.flags });
     let mut external = vk::ExternalMemoryHandleTypeFlags::empty();
     let mut usage = u64::from(info.usage.as_raw());
     // SAFETY: each node is read as the structure its sType names.
@@ -39,6 +38,10 @@ pub unsafe fn read_buffer_create_info(
             _ => {}
         })
     };
+    let facts = Some(BufferFacts {
+        flags: info.flags,
+        external: (end == ChainEnd::Complete).then_some(external),
+    });
     let Ok(usage) = u32::try_from(usage) else {
         return (facts, None);
     };

@@ -11,6 +11,7 @@ pub mod alloc_zero_size;
 pub mod android_export_size;
 pub mod android_hardware_buffer;
 pub mod android_hardware_buffer_properties;
+pub mod bind_handle_types;
 pub mod common;
 pub mod dedicated;
 pub mod driver_contract;

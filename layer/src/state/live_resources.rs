@@ -14,7 +14,7 @@ use ash::vk;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
-/// What an image's create info says that the dedicated-allocation rules read.
+/// What an image's create info says that the dedicated-allocation and bind rules read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ImageFacts {
     pub flags: vk::ImageCreateFlags,
@@ -24,10 +24,13 @@ pub struct ImageFacts {
     pub external: Option<vk::ExternalMemoryHandleTypeFlags>,
 }
 
-/// What a buffer's create info says that the dedicated-allocation rules read.
+/// What a buffer's create info says that the dedicated-allocation and bind rules read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BufferFacts {
     pub flags: vk::BufferCreateFlags,
+    /// `VkExternalMemoryBufferCreateInfo::handleTypes` (empty without one); `None` when the
+    /// create info's chain could not be read to its end.
+    pub external: Option<vk::ExternalMemoryHandleTypeFlags>,
 }
 
 /// A live resource: its create info's facts (`None` when the create info could not be read),

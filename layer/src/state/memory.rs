@@ -62,6 +62,19 @@ impl MemoryRecord {
         self.allocation.export_nv()
     }
 
+    /// The handle type of the allocation's one import operation, when it is known
+    /// ([`PackedAllocation::with_import_operation`]).
+    #[inline(always)]
+    pub fn import_operation(&self) -> Option<vk::ExternalMemoryHandleTypeFlags> {
+        self.allocation.import_operation()
+    }
+
+    /// Whether the memory is exported or imported ([`PackedAllocation::is_shared`]).
+    #[inline(always)]
+    pub fn is_shared(&self) -> bool {
+        self.allocation.is_shared()
+    }
+
     /// Property flags of the allocation's memory type (empty if out of range).
     #[inline(always)]
     pub fn type_flags(&self) -> vk::MemoryPropertyFlags {
@@ -88,6 +101,9 @@ const HAS_EXPORT_NV: u8 = 1 << 1;
 const HAS_IMPORT: u8 = 1 << 2;
 const EXPORT_WIN32_NV: u8 = 1 << 3;
 const DEDICATED: u8 = 1 << 4;
+/// `import` is the handle type of the allocation's one import operation
+/// (`ChainRead::import_operation`).
+const IMPORT_OPERATION: u8 = 1 << 5;
 
 impl PackedAllocation {
     /// Nothing: what an empty memo slot holds.
@@ -138,6 +154,28 @@ impl PackedAllocation {
     #[inline(always)]
     pub fn export_nv(&self) -> Option<vk::ExternalMemoryHandleTypeFlagsNV> {
         (self.bits & HAS_EXPORT_NV != 0).then_some(self.export_nv)
+    }
+
+    /// This, knowing the handle type of the allocation's one import operation. Kept only when it
+    /// is the type of the import structure recorded (the last one of the chain).
+    #[must_use]
+    pub fn with_import_operation(mut self, handle_type: vk::ExternalMemoryHandleTypeFlags) -> Self {
+        let kept = self.bits & HAS_IMPORT != 0 && handle_type == self.import;
+        self.bits |= u8::from(kept) * IMPORT_OPERATION;
+        self
+    }
+
+    /// The handle type of the allocation's one import operation, when it is known.
+    #[inline(always)]
+    pub fn import_operation(&self) -> Option<vk::ExternalMemoryHandleTypeFlags> {
+        (self.bits & IMPORT_OPERATION != 0).then_some(self.import)
+    }
+
+    /// Whether the memory is exported (`VkExportMemoryAllocateInfo::handleTypes` not 0) or
+    /// imported by a known import operation: the one test a bind pays for memory that is neither.
+    #[inline(always)]
+    pub fn is_shared(&self) -> bool {
+        (self.export.as_raw() | u32::from(self.bits & IMPORT_OPERATION)) != 0
     }
 
     /// The record of `memory`, an allocation of `device` made with this.
@@ -191,5 +229,39 @@ mod tests {
                 (facts.export, facts.export_nv)
             );
         }
+    }
+
+    #[test]
+    fn the_import_operation_is_kept_only_when_it_is_the_recorded_import() {
+        let fd = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
+        let flags = vk::MemoryPropertyFlags::empty();
+        let imported = AllocationFacts {
+            import: Some(fd),
+            ..Default::default()
+        };
+        let packed = PackedAllocation::pack(&imported, flags);
+        assert_eq!(packed.import_operation(), None);
+        assert!(!packed.is_shared(), "not known as an import operation");
+        let known = packed.with_import_operation(fd);
+        assert_eq!(known.import_operation(), Some(fd));
+        assert!(known.is_shared());
+        assert_eq!(known.facts(), imported, "the facts are unchanged");
+        // Another type than the structure recorded (two import structures): not kept.
+        let host = vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT;
+        assert_eq!(packed.with_import_operation(host).import_operation(), None);
+        // No import structure at all: nothing to keep.
+        let plain = PackedAllocation::pack(&AllocationFacts::default(), flags);
+        assert_eq!(plain.with_import_operation(fd).import_operation(), None);
+        assert!(!plain.is_shared());
+        let exported = AllocationFacts {
+            export: Some(fd),
+            ..Default::default()
+        };
+        assert!(PackedAllocation::pack(&exported, flags).is_shared());
+        let exports_nothing = AllocationFacts {
+            export: Some(vk::ExternalMemoryHandleTypeFlags::empty()),
+            ..Default::default()
+        };
+        assert!(!PackedAllocation::pack(&exports_nothing, flags).is_shared());
     }
 }

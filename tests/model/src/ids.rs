@@ -227,3 +227,17 @@ pub const BIND_BUFFER: &str = "vkBindBufferMemory";
 pub const BIND_BUFFER2: &str = "vkBindBufferMemory2";
 pub const BIND_IMAGE: &str = "vkBindImageMemory";
 pub const BIND_IMAGE2: &str = "vkBindImageMemory2";
+
+// The handle types of memory bound to a buffer or image against the resource's
+pub const BIND_BUFFER_MEMORY_02726: &str = "VUID-vkBindBufferMemory-memory-02726";
+pub const BIND_BUFFER_MEMORY_02985: &str = "VUID-vkBindBufferMemory-memory-02985";
+pub const BIND_BUFFER_MEMORY_02986: &str = "VUID-vkBindBufferMemory-memory-02986";
+pub const BIND_BUFFER_INFO_02726: &str = "VUID-VkBindBufferMemoryInfo-memory-02726";
+pub const BIND_BUFFER_INFO_02985: &str = "VUID-VkBindBufferMemoryInfo-memory-02985";
+pub const BIND_BUFFER_INFO_02986: &str = "VUID-VkBindBufferMemoryInfo-memory-02986";
+pub const BIND_IMAGE_MEMORY_02728: &str = "VUID-vkBindImageMemory-memory-02728";
+pub const BIND_IMAGE_MEMORY_02989: &str = "VUID-vkBindImageMemory-memory-02989";
+pub const BIND_IMAGE_MEMORY_02990: &str = "VUID-vkBindImageMemory-memory-02990";
+pub const BIND_IMAGE_INFO_02728: &str = "VUID-VkBindImageMemoryInfo-memory-02728";
+pub const BIND_IMAGE_INFO_02989: &str = "VUID-VkBindImageMemoryInfo-memory-02989";
+pub const BIND_IMAGE_INFO_02990: &str = "VUID-VkBindImageMemoryInfo-memory-02990";
