@@ -93,6 +93,20 @@ pub enum Driver {
     /// Google's SwiftShader (Debian's chromium-common): exposes VK_KHR_external_memory_fd and
     /// VK_KHR_external_semaphore_fd, and keeps an imported fd open until the memory is freed.
     SwiftShader,
+    /// The real driver whose manifest [`REAL_DRIVER_ICD`] names (NVIDIA's on a GPU machine): the
+    /// tests that use it are `#[ignore]`d, and run with `--ignored` where one is installed.
+    Real,
+}
+
+/// The variable naming a real driver's manifest for [`Driver::Real`], e.g.
+/// `/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json`.
+pub const REAL_DRIVER_ICD: &str = "EXPORTCHECK_TEST_REAL_ICD";
+
+/// The real driver's manifest; panics, saying how to name it, when it is not named.
+pub fn real_driver_icd() -> PathBuf {
+    let icd = std::env::var_os(REAL_DRIVER_ICD)
+        .unwrap_or_else(|| panic!("{REAL_DRIVER_ICD} names no driver manifest"));
+    PathBuf::from(icd)
 }
 
 /// Lavapipe's manifest; panics, saying how to install it, when it is missing.
@@ -166,6 +180,7 @@ pub fn setup_with(driver: Driver) {
         let driver_files = match driver {
             Driver::Lavapipe => lavapipe_icd(),
             Driver::SwiftShader => swiftshader_icd(),
+            Driver::Real => real_driver_icd(),
             // Not in the layer directory, where the loader would warn about a manifest
             // without a layer (a message the stacked-layer tests would see).
             Driver::TestDriver => {

@@ -12,7 +12,8 @@ use ash::vk::{self, Handle};
 use exportcheck_tests::child::{is_child, Child, ChildRun, Running, CHILD_ENV};
 use exportcheck_tests::fd_export::FdExport;
 use exportcheck_tests::ids::*;
-use exportcheck_tests::{expect, fds, Device, Instance, DMA_BUF, OPAQUE_FD, SIZE};
+use exportcheck_tests::env::Driver;
+use exportcheck_tests::{expect, fds, Device, Instance, Options, DMA_BUF, OPAQUE_FD, SIZE};
 use exportcheck_tests::{swiftshader, test_driver};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::fd::AsRawFd;
@@ -33,6 +34,8 @@ enum On {
     /// description of one device file (`fd_export: device_file`).
     DeviceFiles,
     SwiftShader,
+    /// The real driver `EXPORTCHECK_TEST_REAL_ICD` names (NVIDIA's on the GPU machine).
+    Real,
 }
 
 /// What one exporter/importer pair does.
@@ -107,6 +110,7 @@ impl Plan {
             "Lavapipe" => On::Lavapipe,
             "DeviceFiles" => On::DeviceFiles,
             "SwiftShader" => On::SwiftShader,
+            "Real" => On::Real,
             _ => On::TestDriver,
         };
         let plan = Self {
@@ -139,13 +143,17 @@ impl Plan {
             On::TestDriver => test_driver::instance(None),
             On::DeviceFiles => test_driver::instance(FdExport::DeviceFile.config()),
             On::SwiftShader => swiftshader::instance(),
+            On::Real => Instance::with(Options {
+                driver: Driver::Real,
+                ..Options::default()
+            }),
         }
     }
 
     /// A device of `inst` on `on` for fd exports and imports.
     fn device(on: On, inst: &Instance) -> Device {
         match on {
-            On::Lavapipe | On::SwiftShader => inst.fd_device(),
+            On::Lavapipe | On::SwiftShader | On::Real => inst.fd_device(),
             On::TestDriver | On::DeviceFiles => inst.device(&[
                 ash::khr::external_memory::NAME,
                 ash::khr::external_memory_fd::NAME,
@@ -168,6 +176,8 @@ fn start(plan: &Plan, dir: &Path, n: usize) -> Pair {
     let exports = dir.join("exports");
     let child = |role: &str| {
         Child::new(role)
+            // The real driver's pairs are #[ignore]d tests: their children run them all the same.
+            .arg("--include-ignored")
             .env(DIR_VAR, &exports)
             .env(PLAN_VAR, plan.encode())
             .env(SOCKET_VAR, &socket)
@@ -656,6 +666,37 @@ fn a_hundred_pairs_at_once_lose_no_finding_and_make_none_up_on_device_files() {
         return child_role();
     }
     hundred_pairs(On::DeviceFiles);
+}
+
+#[test]
+#[ignore = "needs a real driver: EXPORTCHECK_TEST_REAL_ICD names its manifest"]
+fn on_a_real_driver_a_valid_import_of_another_process_s_export_is_silent() {
+    if is_child() {
+        return child_role();
+    }
+    run(Plan::valid(On::Real));
+}
+
+#[test]
+#[ignore = "needs a real driver: EXPORTCHECK_TEST_REAL_ICD names its manifest"]
+fn on_a_real_driver_another_size_than_the_exporter_s_is_01742() {
+    if is_child() {
+        return child_role();
+    }
+    run(Plan {
+        import_size: SIZE * 2,
+        expect: &[ALLOC_SIZE_01742],
+        ..Plan::valid(On::Real)
+    });
+}
+
+#[test]
+#[ignore = "needs a real driver: EXPORTCHECK_TEST_REAL_ICD names its manifest"]
+fn on_a_real_driver_a_hundred_pairs_at_once_lose_no_finding_and_make_none_up() {
+    if is_child() {
+        return child_role();
+    }
+    hundred_pairs(On::Real);
 }
 
 /// 100 pairs at once on `on`, every other one importing another size: each wrong one gets

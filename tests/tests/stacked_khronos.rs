@@ -91,7 +91,7 @@ fn stacked(layers: &'static [&'static CStr], driver: Driver) {
     let instance_extensions: &'static [&'static CStr] = match driver {
         // VK_NV_external_memory requires it.
         Driver::TestDriver => &[ash::nv::external_memory_capabilities::NAME],
-        Driver::Lavapipe | Driver::SwiftShader => &[],
+        Driver::Lavapipe | Driver::SwiftShader | Driver::Real => &[],
         Driver::LavapipeAndTestDriver => unreachable!("each driver is stacked alone"),
     };
     let inst = Instance::with(Options {
@@ -124,7 +124,7 @@ fn stacked(layers: &'static [&'static CStr], driver: Driver) {
     let driver_ids: Vec<&str> = about_driver.iter().map(|m| m.id.as_str()).collect();
     let expected_driver_ids: &[&str] = match driver {
         Driver::Lavapipe => &[DRIVER_FD_NOT_CLOEXEC],
-        Driver::TestDriver | Driver::SwiftShader => &[],
+        Driver::TestDriver | Driver::SwiftShader | Driver::Real => &[],
         Driver::LavapipeAndTestDriver => unreachable!("each driver is stacked alone"),
     };
     assert_eq!(driver_ids, expected_driver_ids, "{about_driver:#?}");

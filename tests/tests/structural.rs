@@ -365,7 +365,7 @@ impl World {
         let inst = match driver {
             Driver::Lavapipe => Instance::exclusive(),
             Driver::TestDriver => test_driver::exclusive(None),
-            Driver::LavapipeAndTestDriver | Driver::SwiftShader => {
+            Driver::LavapipeAndTestDriver | Driver::SwiftShader | Driver::Real => {
                 unreachable!("one driver at a time")
             }
         };
@@ -376,7 +376,7 @@ impl World {
         match self.driver {
             Driver::Lavapipe => Options::default(),
             Driver::TestDriver => test_driver::options(None),
-            Driver::LavapipeAndTestDriver | Driver::SwiftShader => {
+            Driver::LavapipeAndTestDriver | Driver::SwiftShader | Driver::Real => {
                 unreachable!("one driver at a time")
             }
         }
@@ -388,7 +388,7 @@ impl World {
         match self.driver {
             Driver::Lavapipe => self.inst.fd_device(),
             Driver::TestDriver => export_device(&self.inst),
-            Driver::LavapipeAndTestDriver | Driver::SwiftShader => {
+            Driver::LavapipeAndTestDriver | Driver::SwiftShader | Driver::Real => {
                 unreachable!("one driver at a time")
             }
         }

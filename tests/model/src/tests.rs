@@ -626,6 +626,9 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         FD_CLOSED_AFTER_IMPORT,
         // The shared directory of cross-process checking (tests/tests/cross_process.rs).
         SHARED_EXPORTS_IGNORED,
+        // What the kernel allows (kcmp refused under a seccomp filter: cross_process.rs,
+        // import_against_export.rs).
+        KCMP_REFUSED,
         // Against the buffer or image the allocation is dedicated to.
         DEDICATED_IMAGE_01432,
         DEDICATED_IMAGE_01434,
