@@ -199,7 +199,14 @@ impl Registry {
     /// The registry embedded in the project (the current spec's IDs of the surface).
     #[must_use]
     pub fn embedded() -> Self {
-        Self::parse(exportcheck_vuids::REGISTRY_JSON).expect("the embedded registry parses")
+        let mut registry =
+            Self::parse(exportcheck_vuids::REGISTRY_JSON).expect("the embedded registry parses");
+        // The sync-and-resources registry: its IDs are current spec IDs (the bind-time
+        // handle-type rules the catalog checks are there), its keys outside the scope.
+        let resources = Self::parse(exportcheck_vuids::RESOURCES_REGISTRY_JSON)
+            .expect("the embedded resources registry parses");
+        registry.all.extend(resources.all);
+        registry
     }
 
     /// Reads and parses the file at `path`.
