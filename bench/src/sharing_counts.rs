@@ -121,8 +121,11 @@ pub fn count_op(
             let mut buffer = vec![0u8; (size + alignment) as usize];
             let offset = buffer.as_ptr().align_offset(alignment as usize);
             let pointer = buffer[offset..].as_mut_ptr().cast();
+            // A memory type the driver says the pointer can be imported as
+            // (VUID-VkMemoryAllocateInfo-memoryTypeIndex-01744), asked once, outside the count.
+            let memory_type = vk.host_pointer_memory_type(pointer)?;
             let r = count(config, op, n, out, &mut || {
-                vk.import_host_and_free(pointer, size)
+                vk.import_host_and_free(pointer, size, memory_type)
             });
             drop(buffer);
             r

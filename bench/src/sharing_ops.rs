@@ -66,15 +66,45 @@ impl Vk {
         }
     }
 
-    /// One host-memory import cycle: `size` bytes at `pointer` imported, then freed.
+    /// The lowest memory type the driver says host memory at `pointer` can be imported as.
+    pub fn host_pointer_memory_type(&self, pointer: *mut c_void) -> Result<u32, String> {
+        let get = self
+            .get_host_pointer_properties
+            .ok_or("vkGetMemoryHostPointerPropertiesEXT is NULL")?;
+        let mut properties = vk::MemoryHostPointerPropertiesEXT::default();
+        // SAFETY: a live device with VK_EXT_external_memory_host, live aligned host memory of the
+        // caller, and an output structure of ours.
+        let r = unsafe {
+            get(
+                self.device.handle(),
+                vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT,
+                pointer,
+                &mut properties,
+            )
+        };
+        match (r, properties.memory_type_bits) {
+            (vk::Result::SUCCESS, bits) if bits != 0 => Ok(bits.trailing_zeros()),
+            (r, bits) => Err(format!(
+                "vkGetMemoryHostPointerPropertiesEXT: {r:?}, memoryTypeBits {bits:#x}"
+            )),
+        }
+    }
+
+    /// One host-memory import cycle: `size` bytes at `pointer` imported as `memory_type`, then
+    /// freed.
     #[inline]
-    pub fn import_host_and_free(&self, pointer: *mut c_void, size: u64) -> vk::Result {
+    pub fn import_host_and_free(
+        &self,
+        pointer: *mut c_void,
+        size: u64,
+        memory_type: u32,
+    ) -> vk::Result {
         let mut import = vk::ImportMemoryHostPointerInfoEXT::default()
             .handle_type(vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT)
             .host_pointer(pointer);
         let info = vk::MemoryAllocateInfo::default()
             .allocation_size(size)
-            .memory_type_index(self.plain_type)
+            .memory_type_index(memory_type)
             .push_next(&mut import);
         // SAFETY: valid device and allocate info; `pointer` is live host memory of the caller.
         match unsafe { self.device.allocate_memory(&info, None) } {
