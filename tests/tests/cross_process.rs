@@ -10,9 +10,9 @@
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::child::{is_child, Child, ChildRun, Running, CHILD_ENV};
+use exportcheck_tests::env::Driver;
 use exportcheck_tests::fd_export::FdExport;
 use exportcheck_tests::ids::*;
-use exportcheck_tests::env::Driver;
 use exportcheck_tests::{expect, fds, Device, Instance, Options, DMA_BUF, OPAQUE_FD, SIZE};
 use exportcheck_tests::{swiftshader, test_driver};
 use std::io::{BufRead, BufReader, Read, Write};

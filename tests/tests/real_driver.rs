@@ -143,7 +143,9 @@ fn imports_are_checked_against_the_export_each_came_from() {
         Ok(imported) => dev.free(imported),
         Err(_) => fds::close_if_open(second),
     }
-    let imported = dev.import_fd(first, SIZE).expect("import of the right size");
+    let imported = dev
+        .import_fd(first, SIZE)
+        .expect("import of the right size");
     expect::silent_for(&inst, &[ALLOCATE, GET_FD]);
     dev.free(imported);
     dev.free(memory);

@@ -66,9 +66,10 @@ pub struct Freeing {
 }
 
 /// At `vkFreeMemory` of a live allocation (`record`), before the call goes down (the driver may
-/// reuse the handle as soon as it freed it): takes what was exported from it, if anything.
+/// reuse the handle as soon as it freed it): takes what was exported from it, if anything (boxed:
+/// a free of memory never exported moves only a pointer).
 #[inline]
-pub fn take_export(state: &DeviceState, memory: &MemoryRecord) -> Option<Freeing> {
+pub fn take_export(state: &DeviceState, memory: &MemoryRecord) -> Option<Box<Freeing>> {
     let exports = state.fd_exports.as_ref()?;
     exports.adopt();
     let (_, exported) = exports.live.remove(&memory.memory)?;
@@ -78,14 +79,14 @@ pub fn take_export(state: &DeviceState, memory: &MemoryRecord) -> Option<Freeing
     } else {
         Vec::new()
     };
-    Some(Freeing {
+    Some(Box::new(Freeing {
         export: FreedExport {
             record: *memory,
             name,
             exported,
         },
         held,
-    })
+    }))
 }
 
 /// After the driver freed the memory of `freed` (so its own fd of the file is closed): a
@@ -95,17 +96,14 @@ pub fn take_export(state: &DeviceState, memory: &MemoryRecord) -> Option<Freeing
 /// whole fd table now, by its open file description: the layer lets its own descriptor of it go
 /// with the allocation, so that it never keeps the memory alive.
 #[inline]
-pub fn after_free(state: &DeviceState, freeing: Option<Freeing>) {
-    let (
-        Some(exports),
-        Some(Freeing {
-            export: freed,
-            held,
-        }),
-    ) = (&state.fd_exports, freeing)
-    else {
+pub fn after_free(state: &DeviceState, freeing: Option<Box<Freeing>>) {
+    let (Some(exports), Some(freeing)) = (&state.fd_exports, freeing) else {
         return;
     };
+    let Freeing {
+        export: freed,
+        held,
+    } = *freeing;
     let shared_file = freed.exported.shared_file;
     let open = if shared_file {
         let held: Vec<i32> = held.iter().map(HeldFile::number).collect();
