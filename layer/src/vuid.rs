@@ -203,6 +203,8 @@ pub const IMPORT_WIN32_HANDLE_TYPE_01439: &str =
 pub const IMPORT_WIN32_HANDLE_TYPE_01440: &str =
     "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-01440";
 pub const IMPORT_WIN32_HANDLE_01441: &str = "VUID-VkImportMemoryWin32HandleInfoKHR-handle-01441";
+pub const IMPORT_WIN32_HANDLE_TYPE_09861: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-09861";
 /// Met by construction, as [`EXPORT_STYPE`].
 pub const IMPORT_WIN32_STYPE: &str = "VUID-VkImportMemoryWin32HandleInfoKHR-sType-sType";
 pub const IMPORT_WIN32_NV_HANDLE_TYPE_PARAM: &str =
@@ -279,6 +281,7 @@ pub const IMPORT_FD_STYPE: &str = "VUID-VkImportMemoryFdInfoKHR-sType-sType";
 pub const IMPORT_FD_00668: &str = "VUID-VkImportMemoryFdInfoKHR-fd-00668";
 pub const IMPORT_FD_01746: &str = "VUID-VkImportMemoryFdInfoKHR-fd-01746";
 pub const IMPORT_FD_01520: &str = "VUID-VkImportMemoryFdInfoKHR-fd-01520";
+pub const IMPORT_FD_HANDLE_TYPE_09862: &str = "VUID-VkImportMemoryFdInfoKHR-handleType-09862";
 pub const ALLOC_NONE_00643: &str = "VUID-VkMemoryAllocateInfo-None-00643";
 pub const ALLOC_NONE_00644: &str = "VUID-VkMemoryAllocateInfo-None-00644";
 pub const ALLOC_SIZE_01742: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01742";
@@ -469,6 +472,7 @@ pub const ALL: &[&str] = &[
     ALLOC_PNEXT_03332,
     IMPORT_WIN32_HANDLE_TYPE_PARAM,
     IMPORT_WIN32_HANDLE_TYPE_00660,
+    IMPORT_WIN32_HANDLE_TYPE_09861,
     IMPORT_WIN32_HANDLE_TYPE_00661,
     IMPORT_WIN32_HANDLE_TYPE_01439,
     IMPORT_WIN32_HANDLE_TYPE_01440,
@@ -525,6 +529,7 @@ pub const ALL: &[&str] = &[
     IMPORT_FD_00668,
     IMPORT_FD_01746,
     IMPORT_FD_01520,
+    IMPORT_FD_HANDLE_TYPE_09862,
     ALLOC_NONE_00643,
     ALLOC_NONE_00644,
     ALLOC_SIZE_01742,

@@ -5,6 +5,7 @@ use super::dedicated;
 use super::fd_leaks;
 use super::get_memory_android_hardware_buffer;
 use super::import_queries;
+use super::import_support;
 use super::opaque_imports;
 use super::resources;
 use crate::args::FdImport;
@@ -164,8 +165,9 @@ fn with_import_operation(
 
 /// The `VkMemoryDedicatedAllocateInfo` rules, the fd import checked against what the layer saw
 /// (exports, consumed fds), the Win32, Zircon, Metal and Android import structures, and an
-/// Android hardware buffer, host pointer or Zircon VMO import against the driver's answer for it:
-/// reported, and whether the call goes down.
+/// Android hardware buffer, host pointer or Zircon VMO import against the driver's answer for it,
+/// a dedicated fd or Win32 import against its resource's import support: reported, and whether
+/// the call goes down.
 #[inline(never)]
 fn judge_dedicated_and_import(
     state: &DeviceState,
@@ -203,9 +205,12 @@ fn judge_dedicated_and_import(
         {
             return Decision::Skip;
         }
+        if import_support::check(state, chain, handles.win32) == Decision::Skip {
+            return Decision::Skip;
+        }
         return opaque_imports::check_global_share_import(state, facts, chain, &handles);
     }
-    Decision::CallDown
+    import_support::check(state, chain, None)
 }
 
 /// What the OS says of the fd an fd import names (one `fcntl`, only when the chain imports one):

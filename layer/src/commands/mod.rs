@@ -20,6 +20,7 @@ pub mod get_memory_win32_handle_properties;
 pub mod get_memory_zircon_handle;
 pub mod get_memory_zircon_handle_properties;
 pub mod import_queries;
+pub mod import_support;
 pub mod instance;
 pub mod memory;
 pub mod names;

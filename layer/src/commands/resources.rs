@@ -19,7 +19,7 @@ use crate::state::{
 use ash::vk::{self, Handle};
 use std::sync::Arc;
 
-/// The driver's answers for exporting `types` (those valid on the device: others were reported
+/// The driver's answers for exporting or importing `types` (those valid on the device: others were reported
 /// at allocation, and asking about them would be an invalid call of our own) for `resource`.
 pub fn support_for(
     state: &DeviceState,
@@ -39,7 +39,7 @@ pub fn support_for(
     support
 }
 
-/// One query of the driver (through the next layer) about exporting `bit` for `query`.
+/// One query of the driver (through the next layer) about `bit` for `query`.
 fn ask_driver(
     state: &DeviceState,
     query: &ResourceQuery,
@@ -48,8 +48,11 @@ fn ask_driver(
     let queries = &state.queries;
     let unknown = HandleTypeSupport {
         result: vk::Result::SUCCESS,
-        // Not asked: taken as supported, so nothing is reported.
-        features: vk::ExternalMemoryFeatureFlags::EXPORTABLE,
+        // Not asked: taken as supported for export and import, so nothing is reported.
+        features: vk::ExternalMemoryFeatureFlags::from_raw(
+            vk::ExternalMemoryFeatureFlags::EXPORTABLE.as_raw()
+                | vk::ExternalMemoryFeatureFlags::IMPORTABLE.as_raw(),
+        ),
         compatible: vk::ExternalMemoryHandleTypeFlags::from_raw(u32::MAX),
     };
     match query {
@@ -108,18 +111,34 @@ fn ask_driver(
     }
 }
 
-/// How messages describe a resource's create info.
-fn describe_resource(resource: &Resource) -> String {
+/// How messages describe a resource's create info (flags none as `0`).
+pub(super) fn describe_resource(resource: &Resource) -> String {
+    fn flags(value: impl std::fmt::Debug, empty: bool) -> String {
+        if empty {
+            "0".to_owned()
+        } else {
+            format!("{value:?}")
+        }
+    }
     match &resource.query {
-        ResourceQuery::Buffer(b) => format!("flags {:?}, usage {:?}", b.flags, b.usage),
+        ResourceQuery::Buffer(b) => format!(
+            "flags {}, usage {}",
+            flags(b.flags, b.flags.is_empty()),
+            flags(b.usage, b.usage.is_empty())
+        ),
         ResourceQuery::Image(i) => format!(
-            "format {:?}, imageType {:?}, tiling {:?}, usage {:?}, flags {:?}",
-            i.format, i.image_type, i.tiling, i.usage, i.flags
+            "format {:?}, imageType {:?}, tiling {:?}, usage {}, flags {}",
+            i.format,
+            i.image_type,
+            i.tiling,
+            flags(i.usage, i.usage.is_empty()),
+            flags(i.flags, i.flags.is_empty())
         ),
     }
 }
 
-fn query_name(resource: &Resource) -> &'static str {
+/// The query that answers for `resource`, by name.
+pub(super) fn query_name(resource: &Resource) -> &'static str {
     match resource.query {
         ResourceQuery::Buffer(_) => "vkGetPhysicalDeviceExternalBufferProperties",
         ResourceQuery::Image(_) => "vkGetPhysicalDeviceImageFormatProperties2",

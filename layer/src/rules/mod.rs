@@ -39,6 +39,7 @@ pub mod open_file;
 pub mod query;
 pub mod rdma;
 pub mod resource_export;
+pub mod resource_import;
 pub mod shared_exports;
 pub mod win32_khr;
 pub mod win32_nv;

@@ -115,6 +115,8 @@ pub const IMPORT_WIN32_HANDLE_TYPE_01439: &str =
 pub const IMPORT_WIN32_HANDLE_TYPE_01440: &str =
     "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-01440";
 pub const IMPORT_WIN32_HANDLE_01441: &str = "VUID-VkImportMemoryWin32HandleInfoKHR-handle-01441";
+pub const IMPORT_WIN32_HANDLE_TYPE_09861: &str =
+    "VUID-VkImportMemoryWin32HandleInfoKHR-handleType-09861";
 pub const IMPORT_WIN32_NV_HANDLE_TYPE_PARAM: &str =
     "VUID-VkImportMemoryWin32HandleInfoNV-handleType-parameter";
 pub const IMPORT_WIN32_NV_HANDLE_TYPE_01327: &str =
@@ -148,6 +150,7 @@ pub const IMPORT_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkImportMemoryFdInfoKHR-hand
 pub const IMPORT_FD_00668: &str = "VUID-VkImportMemoryFdInfoKHR-fd-00668";
 pub const IMPORT_FD_01746: &str = "VUID-VkImportMemoryFdInfoKHR-fd-01746";
 pub const IMPORT_FD_01520: &str = "VUID-VkImportMemoryFdInfoKHR-fd-01520";
+pub const IMPORT_FD_HANDLE_TYPE_09862: &str = "VUID-VkImportMemoryFdInfoKHR-handleType-09862";
 pub const ALLOC_NONE_00643: &str = "VUID-VkMemoryAllocateInfo-None-00643";
 pub const ALLOC_NONE_00644: &str = "VUID-VkMemoryAllocateInfo-None-00644";
 pub const ALLOC_TYPE_INDEX_01744: &str = "VUID-VkMemoryAllocateInfo-memoryTypeIndex-01744";

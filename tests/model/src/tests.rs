@@ -647,8 +647,11 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         ALLOC_SIZE_02383,
         ALLOC_TYPE_INDEX_02385,
         ALLOC_PNEXT_02387,
+        // Against the driver's answer for the buffer or image the memory is for.
         EXPORT_HANDLE_TYPES_09860,
         ALLOC_PNEXT_00639,
+        IMPORT_FD_HANDLE_TYPE_09862,
+        IMPORT_WIN32_HANDLE_TYPE_09861,
         EXPORTED_FD_LEAKED,
         INTERNAL_ERROR,
     ];
