@@ -11,6 +11,7 @@ use super::resources;
 use crate::args::FdImport;
 use crate::boundary;
 use crate::fault_injection;
+use crate::os::HeldFile;
 use crate::pipeline::policy::{decide, reject_unknown_device, Decision};
 use crate::raw::{self, AllocateInfoRead, ChainRead};
 use crate::rules::alloc;
@@ -84,18 +85,11 @@ pub unsafe extern "system" fn allocate_memory(
                     return vk::Result::ERROR_INITIALIZATION_FAILED;
                 };
                 // Before the call: a successful import hands the fd to the driver, which may close it.
-                let held = match &info {
+                let (held, imported) = match &info {
                     AllocateInfoRead::Valid(_, chain) if chain.import_fd.is_some() => {
-                        opaque_imports::before_import(chain)
+                        before_fd_import(state, chain)
                     }
-                    _ => None,
-                };
-                let imported = match &info {
-                    AllocateInfoRead::Valid(_, chain) => fd_leaks::import_identity(
-                        state,
-                        chain.import_fd.filter(FdImport::imports).map(|i| i.fd),
-                    ),
-                    _ => None,
+                    _ => (None, None),
                 };
                 // 2. Call down. From here on, a panic returns the driver's result.
                 // SAFETY: the app's arguments, as checked, passed to the next layer's own entry
@@ -128,13 +122,30 @@ pub unsafe extern "system" fn allocate_memory(
                             opaque_imports::after_import(state, memory.as_raw(), chain, held);
                         }
                     }
-                    fd_leaks::record_import(imported);
+                    if imported.is_some() {
+                        fd_leaks::record_import(imported);
+                    }
                     fault_injection::inject_panic(fault_injection::Site::After, ALLOCATE);
                 }
                 result
             },
         )
     })
+}
+
+/// Before an fd import goes down: the layer's hold of the open file description it hands over,
+/// and what the leak check remembers of it.
+#[cold]
+#[inline(never)]
+fn before_fd_import(
+    state: &DeviceState,
+    chain: &ChainRead,
+) -> (Option<HeldFile>, Option<fd_leaks::ImportedFile>) {
+    let fd = chain.import_fd.filter(FdImport::imports).map(|i| i.fd);
+    (
+        opaque_imports::before_import(chain),
+        fd_leaks::import_identity(state, fd),
+    )
 }
 
 /// `allocation`, made by exactly one import operation, knowing its handle type for the bind rules
