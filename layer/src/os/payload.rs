@@ -191,6 +191,8 @@ pub fn payload_id(_fd: i32) -> Option<PayloadId> {
 }
 
 /// How the layer knows an exported fd's payload, in this process and across processes.
+// Only Linux's [`identity`] makes one: elsewhere the layer knows no fd's payload.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Identity {
     /// The file is the payload's own ([`payload_id`]): its identity names the payload wherever
