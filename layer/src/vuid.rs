@@ -168,10 +168,11 @@ pub const AHB_PROPS_OUTPUT_PARAM: &str =
     "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-pProperties-parameter";
 /// The spec's `VUID-VkAndroidHardwareBufferPropertiesANDROID-sType-sType` is outside the
 /// reference registry of the sharing surface: the layer's own ID.
-pub const AHB_PROPS_WRONG_STYPE: &str = "EXPORTCHECK-ahb-properties-wrong-stype";
+pub const AHB_PROPS_WRONG_STYPE: &str = "VUID-VkAndroidHardwareBufferPropertiesANDROID-sType-sType";
 /// The output structure's pNext chain loops (the spec's `-sType-unique` of the structure is
 /// outside the reference registry): the layer's own ID.
-pub const AHB_PROPS_CHAIN_LOOPS: &str = "EXPORTCHECK-ahb-properties-chain-loops";
+pub const AHB_PROPS_CHAIN_LOOPS: &str =
+    "VUID-VkAndroidHardwareBufferPropertiesANDROID-sType-unique";
 
 // Host-pointer imports (VK_EXT_external_memory_host), at vkAllocateMemory
 pub const IMPORT_HOST_HANDLE_TYPE_PARAM: &str =

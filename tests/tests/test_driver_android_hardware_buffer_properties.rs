@@ -15,8 +15,8 @@ const COUNTED: &CStr = c"vkGetAndroidHardwareBufferPropertiesANDROID";
 const DEVICE_PARAM: &str = "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-device-parameter";
 const BUFFER_PARAM: &str = "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-buffer-parameter";
 const OUTPUT_PARAM: &str = "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-pProperties-parameter";
-const WRONG_STYPE: &str = "EXPORTCHECK-ahb-properties-wrong-stype";
-const CHAIN_LOOPS: &str = "EXPORTCHECK-ahb-properties-chain-loops";
+const WRONG_STYPE: &str = "VUID-VkAndroidHardwareBufferPropertiesANDROID-sType-sType";
+const CHAIN_LOOPS: &str = "VUID-VkAndroidHardwareBufferPropertiesANDROID-sType-unique";
 const UNWRITTEN: u32 = 0x5e47;
 const AHB: vk::ExternalMemoryHandleTypeFlags =
     vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID;

@@ -215,10 +215,16 @@ pub const REGISTRY_JSON: &str = include_str!("../registry/validusage-memory-shar
 pub const RESOURCES_REGISTRY_JSON: &str =
     include_str!("../registry/validusage-sync-and-resources-sharing-1.4.360.json");
 
+/// Implicit valid usage of the specification at [`REGISTRY_VERSION`] that the two reference
+/// registries leave out (the sType and pNext rules of a structure they do not cover), copied from
+/// the specification's reference pages: current spec IDs the layer checks.
+pub const IMPLICIT_REGISTRY_JSON: &str = include_str!("../registry/implicit-1.4.360.json");
+
 /// The specification version of [`REGISTRY_JSON`] and [`RESOURCES_REGISTRY_JSON`].
 pub const REGISTRY_VERSION: &str = "1.4.360";
 
-/// The IDs of [`REGISTRY_JSON`] and [`RESOURCES_REGISTRY_JSON`] with their text (`None` for the
+/// The IDs of [`REGISTRY_JSON`], [`RESOURCES_REGISTRY_JSON`] and [`IMPLICIT_REGISTRY_JSON`] with
+/// their text (`None` for the
 /// two whose text could not be extracted), parsed on first use.
 ///
 /// # Panics
@@ -239,6 +245,7 @@ pub fn registry() -> &'static std::collections::BTreeMap<String, Option<String>>
             };
             let mut ids = parse(REGISTRY_JSON);
             ids.extend(parse(RESOURCES_REGISTRY_JSON));
+            ids.extend(parse(IMPLICIT_REGISTRY_JSON));
             ids
         });
     &REGISTRY
@@ -257,6 +264,10 @@ mod tests {
         let version = format!("\"spec_version\": \"{REGISTRY_VERSION}\"");
         assert!(RESOURCES_REGISTRY_JSON.contains(&version));
         assert!(registry().contains_key("VUID-vkBindBufferMemory-memory-02726"));
+        assert!(IMPLICIT_REGISTRY_JSON.contains(&version));
+        assert!(
+            registry().contains_key("VUID-VkAndroidHardwareBufferPropertiesANDROID-sType-sType")
+        );
     }
 
     #[test]

@@ -119,6 +119,8 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-device-parameter",
     "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-buffer-parameter",
     "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-pProperties-parameter",
+    "VUID-VkAndroidHardwareBufferPropertiesANDROID-sType-sType",
+    "VUID-VkAndroidHardwareBufferPropertiesANDROID-sType-unique",
     // vkAllocateMemory / vkFreeMemory
     "VUID-VkMemoryAllocateInfo-pNext-00640",
     "VUID-VkMemoryAllocateInfo-sType-unique",
@@ -258,8 +260,6 @@ const EXPECTED_IDS: &[&str] = &[
     "EXPORTCHECK-fd-closed-after-import",
     "EXPORTCHECK-shared-exports-ignored",
     "EXPORTCHECK-kcmp-refused",
-    "EXPORTCHECK-ahb-properties-wrong-stype",
-    "EXPORTCHECK-ahb-properties-chain-loops",
 ];
 
 const DEVICE_PARAMETER_NOTE: &str = "A garbage VkDevice passed to the loader's trampoline (a \

@@ -202,10 +202,14 @@ impl Registry {
         let mut registry =
             Self::parse(exportcheck_vuids::REGISTRY_JSON).expect("the embedded registry parses");
         // The sync-and-resources registry: its IDs are current spec IDs (the bind-time
-        // handle-type rules the catalog checks are there), its keys outside the scope.
+        // handle-type rules the catalog checks are there), its keys outside the scope; and so
+        // are the implicit rules both leave out (an output structure's sType, say).
         let resources = Self::parse(exportcheck_vuids::RESOURCES_REGISTRY_JSON)
             .expect("the embedded resources registry parses");
         registry.all.extend(resources.all);
+        let implicit = Self::parse(exportcheck_vuids::IMPLICIT_REGISTRY_JSON)
+            .expect("the embedded implicit registry parses");
+        registry.all.extend(implicit.all);
         registry
     }
 

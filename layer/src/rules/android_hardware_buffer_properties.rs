@@ -42,8 +42,9 @@ pub const HANDLE_TYPE: vk::ExternalMemoryHandleTypeFlags =
 /// layer can be sure of: `buffer` is NULL (whether another value points to a valid
 /// `AHardwareBuffer` only the Android runtime can tell). Blocks: the pointer is known to be bad.
 const NULL_BUFFER: Broken = Broken::rule(0);
-/// `EXPORTCHECK-ahb-properties-chain-loops`: the output structure's `pNext` chain loops back on
-/// itself. Blocks: the driver would walk it forever.
+/// `VUID-VkAndroidHardwareBufferPropertiesANDROID-sType-unique`, where it is certain: the output
+/// structure's `pNext` chain loops back on itself, so its structures and their `sType`s repeat.
+/// Blocks: the driver would walk it forever.
 const CHAIN_LOOPS: Broken = Broken::rule(1);
 
 #[inline(always)]
@@ -84,8 +85,9 @@ fn describe_values(
                 "pProperties->pNext",
                 format!(
                     "{name}(): the pNext chain of pProperties loops back on itself, so \
-                     structures repeat in it. The call was not passed to the driver, which \
-                     would walk the chain forever."
+                     structures repeat in it, and with them their sType values, which must be \
+                     unique in the chain. The call was not passed to the driver, which would \
+                     walk the chain forever."
                 ),
             )
             .with(device_ref),
