@@ -20,7 +20,8 @@
 //! alive that the app's own objects do not. An import after that is not checked.
 
 use super::device_groups::PhysicalDevices;
-use crate::os::{self, FileId, HeldFile};
+use super::shared_exports;
+use crate::os::{self, payload, FileId, HeldFile};
 use ash::vk;
 use parking_lot::Mutex;
 use std::collections::HashMap;
@@ -108,6 +109,10 @@ struct Held {
     file: FileId,
     held: HeldFile,
     origin: ExportOrigin,
+    /// The file is shared with other payloads and the process shares its exports: the shared
+    /// directory records this export by the held descriptor's number, and is told before it goes
+    /// ([`let_go`]).
+    shared_record: bool,
     /// An import in this process handed this open file description to the driver: its fds are
     /// the driver's now, never the app's leaks.
     imported: bool,
@@ -161,25 +166,27 @@ pub fn remember(
     let file = os::file_id(fd)?;
     if exports.iter().filter(|e| of_memory(e)).count() >= PER_ALLOCATION {
         let oldest = exports.iter().position(of_memory)?;
-        exports.remove(oldest);
+        let_go(exports.remove(oldest));
     }
     if exports.len() >= LIMIT {
-        exports.remove(0);
+        let_go(exports.remove(0));
     }
     let held = match os::hold_open_file(fd) {
         Some(held) => held,
         // The layer's descriptor budget is spent: let the oldest export go, if it holds any.
         None if !exports.is_empty() => {
-            exports.remove(0);
+            let_go(exports.remove(0));
             os::hold_open_file(fd)?
         }
         None => return None,
     };
     let number = held.number();
+    let shared_record = shared_exports::enabled() && payload::payload_id(fd).is_none();
     exports.push(Held {
         file,
         held,
         origin: origin(),
+        shared_record,
         imported: false,
     });
     set_count(&HELD, exports.len());
@@ -241,6 +248,7 @@ pub fn take_held(device: u64, memory: u64) -> Vec<HeldFile> {
     let mut kept = Vec::with_capacity(exports.len());
     for e in exports.drain(..) {
         if e.origin.device == device && e.origin.memory == memory {
+            retire(&e);
             if !e.imported {
                 taken.push(e.held);
             }
@@ -284,10 +292,30 @@ pub fn dedicated_of(device: u64, memory: u64) -> Option<(vk::ObjectType, u64)> {
 fn forget(drop: &dyn Fn(&ExportOrigin) -> bool) {
     let mut exports = EXPORTS.lock();
     let before = exports.len();
-    exports.retain(|e| !drop(&e.origin));
+    exports.retain(|e| {
+        let going = drop(&e.origin);
+        if going {
+            retire(e);
+        }
+        !going
+    });
     if exports.len() != before {
         set_count(&HELD, exports.len());
     }
+}
+
+/// Before the layer lets the export `e` go: its record in the shared directory is retired, so
+/// that no process takes the descriptor's number, once reused, for this export.
+fn retire(e: &Held) {
+    if e.shared_record {
+        shared_exports::retire(e.file, e.held.number());
+    }
+}
+
+/// Lets the export `e` go (closing the layer's descriptor), its record retired first.
+fn let_go(e: Held) {
+    retire(&e);
+    drop(e);
 }
 
 /// The allocation `fd` was exported from, if it refers to the open file description of an

@@ -103,6 +103,17 @@ pub fn find_open_file(
             Err(_) => compared = true,
         }
     }
+    // The descriptor may have been let go (and its number reused) since the records were
+    // read: its retirement, recorded before it was closed, is read now.
+    if let Some(origin) = found {
+        let still = INDEX
+            .lock()
+            .refreshed(dir)
+            .open_file_candidates(file, exported_as)
+            .iter()
+            .any(|e| e.origin == origin);
+        return Ok(still.then_some(origin));
+    }
     match (found, refused) {
         (Some(origin), _) => Ok(Some(origin)),
         (None, Some(errno)) if !compared => Err(errno),
@@ -167,8 +178,9 @@ impl Index {
     }
 
     /// The latest record of each descriptor an exporting process held of an export of `file`
-    /// (device, inode) as `exported_as`: a later one under the same number is a later export
-    /// (the earlier one's descriptor was let go with its allocation).
+    /// (device, inode) as `exported_as`, unless it says the descriptor was let go: a later one
+    /// under the same number is a later export (the earlier one's descriptor was let go with its
+    /// allocation, and a retirement recorded before it was closed).
     pub fn open_file_candidates(
         &self,
         file: (u64, u64),
@@ -176,14 +188,16 @@ impl Index {
     ) -> Vec<SharedExport> {
         let mut latest: HashMap<(u32, u64, i32), SharedExport> = HashMap::new();
         for e in self.open_files.get(&file).into_iter().flatten() {
-            let (Some(open), exporter) = (e.open_file, e.exporter()) else {
-                continue;
-            };
-            if exporter.handle_type == exported_as {
-                latest.insert((exporter.pid, open.start_time, open.held_fd), *e);
+            if let Some(open) = e.open_file {
+                latest.insert((e.exporter().pid, open.start_time, open.held_fd), *e);
             }
         }
-        latest.into_values().collect()
+        latest
+            .into_values()
+            .filter(|e| {
+                e.exporter().handle_type == exported_as && e.open_file.is_some_and(|o| !o.retired)
+            })
+            .collect()
     }
 
     /// How many records were indexed.
@@ -198,6 +212,12 @@ impl Index {
 
     fn warn(&mut self, text: String) {
         self.warnings.push(text);
+    }
+
+    /// This, having read what the directory's files gained.
+    fn refreshed(&mut self, dir: &Path) -> &mut Self {
+        self.refresh(dir);
+        self
     }
 
     /// Reads what the directory's files gained since the last call.
@@ -499,6 +519,38 @@ mod tests {
         assert_eq!(lookup(&mut index, &dir, good.payload), Some(good.origin));
         assert!(take(&mut index).is_empty());
         std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+
+    #[test]
+    fn the_latest_record_of_a_held_descriptor_counts_and_a_retired_one_matches_nothing() {
+        use super::super::record::OpenFileRef;
+        let open = |memory, retired| {
+            let mut e = export(10, memory, true, 4096);
+            e.open_file = Some(OpenFileRef {
+                held_fd: 900,
+                start_time: 77,
+                retired,
+            });
+            e
+        };
+        let file = (open(0x1, false).payload.dev, open(0x1, false).payload.ino);
+        let mut index = Index::default();
+        let memories = |index: &Index| -> Vec<u64> {
+            index
+                .open_file_candidates(file, OPAQUE)
+                .iter()
+                .map(|e| e.origin.memory)
+                .collect()
+        };
+        index.add(open(0x1, false));
+        assert_eq!(memories(&index), [0x1]);
+        // Let go: until the number holds another export, it is none.
+        index.add(open(0x1, true));
+        assert!(memories(&index).is_empty());
+        index.add(open(0x2, false));
+        assert_eq!(memories(&index), [0x2]);
+        // A record by inode alone is no candidate of the shared file's.
+        assert!(index.exports.is_empty());
     }
 
     #[test]

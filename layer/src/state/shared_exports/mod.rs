@@ -146,6 +146,14 @@ pub fn find(
     index::find(dir, payload, exported_as)
 }
 
+/// Before the layer lets go its descriptor `held_fd` of an export of the shared file `file`:
+/// records that (see `record`), if it recorded that export.
+pub fn retire(file: crate::os::FileId, held_fd: i32) {
+    if enabled() {
+        writer::retire(file, held_fd);
+    }
+}
+
 /// The export as `exported_as` some process of the run recorded whose open file description is
 /// the one `fd` refers to, for an fd whose file (`file`: device and inode) is shared with other
 /// payloads: compared by `kcmp` with the exporting process's descriptor of it, in that process

@@ -23,7 +23,10 @@
 //! driver's device file): bytes 16–47 name that file, and the export is the open file
 //! description the exporting process's layer holds under the descriptor of bytes 232–235 while
 //! the exporting allocation lives, which an importer compares with its fd by `kcmp`, after
-//! checking that the process with that pid is the one that started at the recorded time.
+//! checking that the process with that pid is the one that started at the recorded time. A
+//! retired record (flag bit 9) says the process let that descriptor go: written before the
+//! descriptor is closed, so that an importer that found the number holding its fd's open file
+//! description after that close also finds the retirement.
 
 use super::super::device_groups::{members, PhysicalDevices, Uuid};
 use super::super::opaque_exports::{DeviceMask, ExportOrigin, Exporter};
@@ -45,6 +48,7 @@ const MASK_KNOWN: u32 = 1 << 5;
 const MASK_NAMED: u32 = 1 << 6;
 const UUIDS_KNOWN: u32 = 1 << 7;
 const OPEN_FILE: u32 = 1 << 8;
+const RETIRED: u32 = 1 << 9;
 
 /// An export another process (or this one) recorded: the payload, who exported it, and the
 /// allocation it was exported from.
@@ -66,6 +70,10 @@ pub struct OpenFileRef {
     pub held_fd: i32,
     /// The exporting process's start time (`crate::os::process_start_time`).
     pub start_time: u64,
+    /// The exporting process let the descriptor go (its allocation was freed, or the layer
+    /// holds other exports instead): a later record under the same number is another export,
+    /// and until then none is.
+    pub retired: bool,
 }
 
 /// This boot's ID (`/proc/sys/kernel/random/boot_id`, 32 hexadecimal digits), or zeros where
@@ -167,6 +175,7 @@ pub fn encode(export: &SharedExport) -> [u8; SIZE] {
         .filter(|u| u.len() <= MAX_UUIDS);
     set(UUIDS_KNOWN, uuids.is_some());
     set(OPEN_FILE, export.open_file.is_some());
+    set(RETIRED, export.open_file.is_some_and(|o| o.retired));
     let mut w = Writer(&mut bytes);
     w.put(0, &MAGIC);
     w.put(16, &p.dev.to_ne_bytes());
@@ -256,6 +265,7 @@ pub fn decode(bytes: &[u8; SIZE]) -> Decoded {
         open_file: has(OPEN_FILE).then(|| OpenFileRef {
             held_fd: r.u32(232) as i32,
             start_time: r.u64(240),
+            retired: has(RETIRED),
         }),
     })
 }
@@ -310,8 +320,15 @@ pub(super) mod tests {
         open.open_file = Some(OpenFileRef {
             held_fd: 1000,
             start_time: 123_456_789_012,
+            retired: false,
         });
         assert_eq!(decode(&encode(&open)), Decoded::Export(open));
+        let mut retired = open;
+        retired.open_file = Some(OpenFileRef {
+            retired: true,
+            ..open.open_file.unwrap()
+        });
+        assert_eq!(decode(&encode(&retired)), Decoded::Export(retired));
     }
 
     #[test]

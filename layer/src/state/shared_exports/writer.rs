@@ -122,6 +122,7 @@ pub fn publish(
         Some(held_fd) => Some(OpenFileRef {
             held_fd,
             start_time: os_start_time()?,
+            retired: false,
         }),
         None => None,
     };
@@ -202,5 +203,64 @@ pub fn publish(
             dir.display()
         )),
         Ok(()) => None,
+    }
+}
+
+/// Records that this process let go its descriptor `held_fd` of an export of the shared file
+/// `file` (before it is closed: see `record`), and forgets what it recorded under that number,
+/// so that a later export held under it is recorded anew. Nothing if the process recorded nothing.
+pub fn retire(file: FileId, held_fd: i32) {
+    let pid = std::process::id();
+    let mut guard = FILE.lock();
+    let Some(process) = guard.as_mut().filter(|p| p.pid == pid && !p.failed) else {
+        return;
+    };
+    let before = process.written.len();
+    process.written.retain(|key| key.4 != Some(held_fd));
+    if process.written.len() == before {
+        return; // Nothing recorded under that number.
+    }
+    let Some(start_time) = os_start_time() else {
+        return;
+    };
+    let Some((out, id)) = process.file.as_mut() else {
+        return;
+    };
+    if !still_ours(out, *id) {
+        return;
+    }
+    let export = SharedExport {
+        payload: PayloadId {
+            dev: file.dev,
+            ino: file.ino,
+            ctime_sec: 0,
+            ctime_nsec: 0,
+        },
+        origin: ExportOrigin {
+            device: 0,
+            memory: 0,
+            size: 0,
+            memory_type_index: 0,
+            created_here: false,
+            dedicated_to: None,
+            device_uuid: None,
+            driver_uuid: None,
+            physical_devices: Default::default(),
+            device_mask: None,
+            exporter: Some(Exporter {
+                pid,
+                name: process.name,
+                handle_type: vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD,
+            }),
+        },
+        boot: record::boot_id(),
+        open_file: Some(OpenFileRef {
+            held_fd,
+            start_time,
+            retired: true,
+        }),
+    };
+    if out.write_all(&record::encode(&export)).is_err() {
+        process.failed = true;
     }
 }
