@@ -121,14 +121,17 @@ pub fn kcmp_files(_pid_a: u32, _a: i32, _pid_b: u32, _b: i32) -> Result<bool, i3
     Err(38) // ENOSYS
 }
 
-/// Whether this process may compare open file descriptions with kcmp: `Err(errno)` where the
-/// kernel refuses it (`EPERM`: a container's seccomp profile; `ENOSYS`: no kcmp). Asked once per
+/// Whether Linux refuses this process kcmp: `Some(errno)` where it does (`EPERM`: a container's seccomp profile; `ENOSYS`: no kcmp). Asked once per
 /// process (a forked child inherits the answer, as it inherits the seccomp filter).
 pub fn kcmp_refused() -> Option<i32> {
     static REFUSED: std::sync::OnceLock<Option<i32>> = std::sync::OnceLock::new();
     *REFUSED.get_or_init(|| {
         if cfg!(miri) {
             return Some(38);
+        }
+        if !cfg!(target_os = "linux") {
+            // No kcmp to be refused: the layer knows no open file description there at all.
+            return None;
         }
         let pid = std::process::id();
         // Descriptor 0 compared with itself: any open descriptor is the same as itself; one that
@@ -242,7 +245,11 @@ pub fn hold_open_file(fd: i32) -> Option<HeldFile> {
     }
     HELD_FILES.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
     // SAFETY: a descriptor fcntl has just made, owned by nothing else.
-    Some(HeldFile(unsafe { std::os::fd::OwnedFd::from_raw_fd(held) }))
+    let fd = unsafe { std::os::fd::OwnedFd::from_raw_fd(held) };
+    Some(HeldFile {
+        fd: Some(fd),
+        seal: false,
+    })
 }
 
 #[cfg(not(unix))]
@@ -267,15 +274,29 @@ pub fn numbered_high(file: std::fs::File) -> std::fs::File {
     unsafe { std::fs::File::from_raw_fd(high) }
 }
 
-/// A descriptor the layer holds of a file (closed when dropped).
+/// A descriptor the layer holds of a file (closed when dropped, unless sealed).
 #[derive(Debug)]
-pub struct HeldFile(#[cfg(unix)] std::os::fd::OwnedFd);
+pub struct HeldFile {
+    #[cfg(unix)]
+    fd: Option<std::os::fd::OwnedFd>,
+    /// When dropped, the number is not closed but given a private memfd of the layer's for the
+    /// rest of the process ([`HeldFile::seal_on_drop`]).
+    seal: bool,
+}
 
 impl Drop for HeldFile {
     fn drop(&mut self) {
-        // The descriptor itself is closed by its `OwnedFd` right after.
         #[cfg(unix)]
-        HELD_FILES.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+        {
+            if self.seal {
+                if let Some(fd) = self.fd.take() {
+                    seal_number(fd);
+                    return; // Still held: the count stays.
+                }
+            }
+            // The descriptor itself is closed by its `OwnedFd` right after.
+            HELD_FILES.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+        }
     }
 }
 
@@ -284,13 +305,47 @@ impl HeldFile {
     pub fn number(&self) -> i32 {
         #[cfg(unix)]
         {
-            std::os::fd::AsRawFd::as_raw_fd(&self.0)
+            self.fd.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd)
         }
         #[cfg(not(unix))]
         {
             -1
         }
     }
+
+    /// When dropped, the file it holds is let go but its number is not: a private memfd of the
+    /// layer's takes it (`dup3`, atomically), for the rest of the process. For a number another
+    /// process may still take for this file (a shared-directory record the layer could not
+    /// retire), which must never refer to another file of the same kind again.
+    pub fn seal_on_drop(&mut self) {
+        self.seal = true;
+    }
+}
+
+/// `fd`'s number given a private memfd (the file it referred to let go), kept open for the rest
+/// of the process; simply closed where there is no memfd.
+#[cfg(unix)]
+fn seal_number(fd: std::os::fd::OwnedFd) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::IntoRawFd;
+        let name = c"exportcheck: a retired export's number";
+        // SAFETY: memfd_create reads the NUL-terminated name and makes a new descriptor.
+        let memfd = unsafe { libc::memfd_create(name.as_ptr(), libc::MFD_CLOEXEC) };
+        if memfd >= 0 {
+            let number = fd.into_raw_fd();
+            // SAFETY: dup3 replaces the layer's own descriptor `number` with the memfd (closing
+            // the file it held), then the memfd's first descriptor is closed: both are the
+            // layer's.
+            unsafe {
+                libc::dup3(memfd, number, libc::O_CLOEXEC);
+                libc::close(memfd);
+            }
+            return;
+        }
+    }
+    drop(fd);
+    HELD_FILES.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
 }
 
 mod held_number;

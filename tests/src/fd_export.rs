@@ -9,8 +9,6 @@
 //! [`in_both_fd_export_modes!`](crate::in_both_fd_export_modes) turns scenarios
 //! `fn name(mode: FdExport)` into the tests `name::memfd` and `name::device_file`.
 
-use crate::ids::FREE;
-
 const DESTROY_DEVICE: &str = "vkDestroyDevice";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,14 +36,15 @@ impl FdExport {
         Box::leak(text.into_boxed_str())
     }
 
-    /// Where the layer reports an exported fd the app copied (`dup`) or moved and left open
-    /// after freeing its memory: at `vkDestroyDevice` where the file names the payload (the
-    /// layer looks for it then), at `vkFreeMemory` where only the open file description does
-    /// (the layer lets its descriptor of it go with the allocation, so it looks at the free).
-    pub fn copy_found_at(self) -> &'static str {
+    /// Where the layer reports an exported fd the app copied (`dup`) or moved and left open after
+    /// freeing its memory: at `vkDestroyDevice` where the file names the payload (the layer looks
+    /// for it then); nowhere where only the open file description does (the layer lets its
+    /// descriptor of it go with the allocation, and at the free a copy may still be in a correct
+    /// program's hands for a moment).
+    pub fn copy_found_at(self) -> Option<&'static str> {
         match self {
-            FdExport::Memfd => DESTROY_DEVICE,
-            FdExport::DeviceFile => FREE,
+            FdExport::Memfd => Some(DESTROY_DEVICE),
+            FdExport::DeviceFile => None,
         }
     }
 

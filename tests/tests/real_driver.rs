@@ -100,9 +100,12 @@ fn exports_closed_then_freed_are_silent_with_the_leak_check() {
     expect::silent_for(&inst, &[GET_FD, FREE, DESTROY]);
 }
 
+/// The number the driver returned, still open at the free, is reported, told apart from the
+/// driver's own descriptors of the same file by `kcmp`; a copy of a closed one is not looked for
+/// (it may be in a correct program's hands for a moment, and the layer cannot look later).
 #[test]
 #[ignore = "needs a real driver: EXPORTCHECK_TEST_REAL_ICD names its manifest"]
-fn an_export_left_open_or_copied_is_reported_at_the_free() {
+fn an_export_left_open_is_reported_at_the_free() {
     let inst = exclusive();
     let dev = inst.fd_device();
     let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
@@ -117,7 +120,7 @@ fn an_export_left_open_or_copied_is_reported_at_the_free() {
         &m,
         &[
             "\"left-open\" is being freed",
-            &format!("as fd {open}, {copy} (vkGetMemoryFdKHR returned fd {open}, {moved};"),
+            &format!("as fd {open} and was never imported"),
             "told apart from them by kcmp",
         ],
     );

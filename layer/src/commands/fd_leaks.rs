@@ -92,9 +92,9 @@ pub fn take_export(state: &DeviceState, memory: &MemoryRecord) -> Option<Box<Fre
 /// After the driver freed the memory of `freed` (so its own fd of the file is closed): a
 /// warning when an fd exported from it is still open under the number the driver returned;
 /// otherwise the export waits for the vkDestroyDevice/exit check (an fd may have been
-/// duplicated or moved). An export of a file shared with other payloads is looked for in the
-/// whole fd table now, by its open file description: the layer lets its own descriptor of it go
-/// with the allocation, so that it never keeps the memory alive.
+/// duplicated or moved). An export of a file shared with other payloads is looked for under the
+/// numbers the driver returned, by its open file description, and not later: the layer lets its
+/// own descriptor of it go with the allocation, so that it never keeps the memory alive.
 #[inline]
 pub fn after_free(state: &DeviceState, freeing: Option<Box<Freeing>>) {
     let (Some(exports), Some(freeing)) = (&state.fd_exports, freeing) else {
@@ -106,8 +106,11 @@ pub fn after_free(state: &DeviceState, freeing: Option<Box<Freeing>>) {
     } = *freeing;
     let shared_file = freed.exported.shared_file;
     let open = if shared_file {
+        // Only the numbers the driver returned: a copy may still be in a correct program's
+        // hands for a moment (a library that duplicates what it sends, an import under way in
+        // another thread), and the layer cannot look for it later.
         let held: Vec<i32> = held.iter().map(HeldFile::number).collect();
-        descriptions_among(&freed, &held, os::open_fd_numbers())
+        descriptions_among(&freed, &held, freed.exported.fds.iter().copied())
     } else {
         open_under_returned_numbers(&freed)
     };
@@ -167,18 +170,23 @@ fn check_all(state: &DeviceState, checkpoint: Checkpoint) -> crate::finding::Out
 /// for a file shared with other payloads, to an open file description of its exports the layer
 /// holds.
 fn open_under_returned_numbers(export: &FreedExport) -> Vec<(i32, FileId)> {
-    let returned = export.exported.fds.iter().copied();
-    if export.exported.shared_file {
-        let held = opaque_exports::held_of(export.record.device, export.record.memory);
-        return descriptions_among(export, &held, returned);
-    }
     let file = export.exported.file;
-    let held = super::opaque_imports::held_numbers();
-    returned
-        .filter(|fd| !held.contains(fd))
+    let layers = super::opaque_imports::held_numbers();
+    let open: Vec<i32> = export
+        .exported
+        .fds
+        .iter()
+        .copied()
+        .filter(|fd| !layers.contains(fd))
         .filter(|&fd| os::file_id(fd) == Some(file))
-        .map(|fd| (fd, file))
-        .collect()
+        .collect();
+    let open = if export.exported.shared_file {
+        let (device, memory) = (export.record.device, export.record.memory);
+        opaque_exports::described(device, memory, &open)
+    } else {
+        open
+    };
+    open.into_iter().map(|fd| (fd, file)).collect()
 }
 
 /// The fds among `numbers` that refer to one of the open file descriptions of `export` the

@@ -230,7 +230,8 @@ pub fn check_import(state: &DeviceState, facts: &AllocationFacts, chain: &ChainR
 }
 
 /// An fd import of an fd that certainly is no handle of its type: reported, a `DMA_BUF` one with
-/// the export it came from, if the layer knows it.
+/// the export it came from, if the layer knows it. One that a driver returned for an export of
+/// its type (in this process or another) is not the app's error.
 #[cold]
 #[inline(never)]
 fn report_not_of_type(state: &DeviceState, import: &FdImport) -> Decision {
@@ -244,6 +245,12 @@ fn report_not_of_type(state: &DeviceState, import: &FdImport) -> Decision {
         }
         opaque_exports::origin_of(import.fd).or_else(|| shared_origin(state, import.fd, OPAQUE_FD))
     } else {
+        // The driver returned it for an export (a driver's own defect, not the app's).
+        let exported = opaque_exports::origin_of(import.fd)
+            .or_else(|| shared_origin(state, import.fd, OPAQUE_FD));
+        if exported.is_some() {
+            return Decision::CallDown;
+        }
         None
     };
     let outcome = boundary::contain("vkAllocateMemory", || Outcome {

@@ -1,7 +1,8 @@
 //! `EXPORTCHECK-kcmp-refused`: the kernel refuses `kcmp(KCMP_FILE)`, by which the layer tells
 //! an exported fd's open file description from another's (a container's seccomp profile gives
-//! `EPERM`, a kernel without it `ENOSYS`; across processes, a security module that keeps the
-//! processes from reading each other gives `EPERM`). A warning, once per process and kind: the
+//! `EPERM`, a kernel without it `ENOSYS`; across processes, `EPERM` where the importer may not
+//! read the exporter as ptrace would: another user's process, one that is not dumpable, a
+//! security module's or a seccomp profile's refusal). A warning, once per process and kind: the
 //! checks that need it match nothing, so nothing is judged wrongly, but less is checked.
 
 use crate::finding::{Finding, Outcome};
@@ -33,8 +34,9 @@ pub fn refused(command: &'static str, errno: i32, kind: Refused) -> Outcome {
         ),
         Refused::AcrossProcesses => format!(
             "{command}(): kcmp(KCMP_FILE) is refused against the other processes of the run \
-             ({errno}: they may not read each other as ptrace would, e.g. under Yama's \
-             ptrace_scope 2 or 3, or another user's process), so an imported fd whose file is \
+             ({errno}: they may not read each other as ptrace would: another user's process, \
+             one that is not dumpable, a security module or a seccomp profile), so an imported \
+             fd whose file is \
              shared with other payloads (a driver's device file, such as /dev/nvidiactl) is \
              not matched with another process's export: such imports are not checked against \
              their exports."

@@ -11,13 +11,17 @@
 //! what `dup`, `dup2`, `fork` and sending the fd over a socket preserve, and what a closed and
 //! reused number, or another file, never has. The file identity only narrows the candidates.
 //!
-//! **What holding costs.** One descriptor per exported memory object (at most [`LIMIT`] in the
-//! process, and all the layer's held descriptors together within
-//! [`os::held_file_budget`], a sixteenth of the soft open-file limit; past it, exports are not
-//! recorded and their imports not checked), numbered high
-//! (see [`os::hold_open_file`]). It is closed when the exporting memory is freed or its device
-//! destroyed: the memory keeps its payload alive until then anyway, so the layer keeps nothing
-//! alive that the app's own objects do not. An import after that is not checked.
+//! **What holding costs.** One descriptor per open file description exported (a driver that
+//! returns a `dup` of one descriptor of its own for every export of an allocation: one per
+//! memory object; one that makes a new open file description per export, as NVIDIA's does: one
+//! per export), at most [`PER_ALLOCATION`] per memory object and [`LIMIT`] in the process, and all
+//! the layer's held descriptors together within [`os::held_file_budget`], a sixteenth of the soft
+//! open-file limit; past any of them the oldest export is let go (its imports go unchecked),
+//! numbered high (see [`os::hold_open_file`]). It is closed when the exporting memory is freed or
+//! its device destroyed: the memory keeps its payload alive until then anyway, so the layer keeps
+//! nothing alive that the app's own objects do not. An import after that is not checked. Before
+//! an export recorded in the shared directory by its descriptor's number is let go, its record
+//! is retired (`state::shared_exports`).
 
 use super::device_groups::PhysicalDevices;
 use super::shared_exports;
@@ -221,18 +225,27 @@ pub fn mark_imported(held: i32) {
     }
 }
 
-/// The numbers of the layer's descriptors of `memory`'s exports not imported in this process:
-/// an fd of the app's is one of them exactly when `kcmp` says it is the same open file
-/// description as one of these.
-pub fn held_of(device: u64, memory: u64) -> Vec<i32> {
-    if HELD.load(Ordering::Acquire) == 0 {
+/// Which of `numbers` refer to one of the open file descriptions of `memory`'s exports the layer
+/// holds (those an import handed to the driver excepted), by `kcmp`, compared under the table's
+/// lock: no other thread lets a held descriptor go, and its number be reused, meanwhile.
+pub fn described(device: u64, memory: u64, numbers: &[i32]) -> Vec<i32> {
+    if HELD.load(Ordering::Acquire) == 0 || numbers.is_empty() {
         return Vec::new();
     }
-    EXPORTS
-        .lock()
+    let exports = EXPORTS.lock();
+    let held: Vec<i32> = exports
         .iter()
         .filter(|e| e.origin.device == device && e.origin.memory == memory && !e.imported)
         .map(|e| e.held.number())
+        .collect();
+    numbers
+        .iter()
+        .copied()
+        .filter(|fd| !held.contains(fd))
+        .filter(|&fd| {
+            held.iter()
+                .any(|&h| os::same_open_file(h, fd) == Some(true))
+        })
         .collect()
 }
 
@@ -246,9 +259,9 @@ pub fn take_held(device: u64, memory: u64) -> Vec<HeldFile> {
     let mut exports = EXPORTS.lock();
     let mut taken = Vec::new();
     let mut kept = Vec::with_capacity(exports.len());
-    for e in exports.drain(..) {
+    for mut e in exports.drain(..) {
         if e.origin.device == device && e.origin.memory == memory {
-            retire(&e);
+            retire(&mut e);
             if !e.imported {
                 taken.push(e.held);
             }
@@ -292,29 +305,26 @@ pub fn dedicated_of(device: u64, memory: u64) -> Option<(vk::ObjectType, u64)> {
 fn forget(drop: &dyn Fn(&ExportOrigin) -> bool) {
     let mut exports = EXPORTS.lock();
     let before = exports.len();
-    exports.retain(|e| {
-        let going = drop(&e.origin);
-        if going {
-            retire(e);
-        }
-        !going
-    });
+    let (gone, kept): (Vec<Held>, Vec<Held>) = exports.drain(..).partition(|e| drop(&e.origin));
+    *exports = kept;
+    gone.into_iter().for_each(let_go);
     if exports.len() != before {
         set_count(&HELD, exports.len());
     }
 }
 
 /// Before the layer lets the export `e` go: its record in the shared directory is retired, so
-/// that no process takes the descriptor's number, once reused, for this export.
-fn retire(e: &Held) {
-    if e.shared_record {
-        shared_exports::retire(e.file, e.held.number());
+/// that no process takes the descriptor's number, once reused, for this export; where that cannot
+/// be recorded, the number is sealed instead (it never refers to another file again).
+fn retire(e: &mut Held) {
+    if e.shared_record && !shared_exports::retire(e.file, e.held.number()) {
+        e.held.seal_on_drop();
     }
 }
 
 /// Lets the export `e` go (closing the layer's descriptor), its record retired first.
-fn let_go(e: Held) {
-    retire(&e);
+fn let_go(mut e: Held) {
+    retire(&mut e);
     drop(e);
 }
 

@@ -50,8 +50,9 @@ pub struct Index {
     files: HashMap<OsString, Cursor>,
     exports: HashMap<PayloadId, Vec<SharedExport>>,
     /// Exports known by their open file description, by the device and inode of the file they
-    /// share with other payloads, in the order they were read.
-    open_files: HashMap<(u64, u64), Vec<SharedExport>>,
+    /// share with other payloads, in the order they were read, with the name of the file that
+    /// records each.
+    open_files: HashMap<(u64, u64), Vec<(SharedExport, OsString)>>,
     indexed: usize,
     /// Warnings not yet reported.
     warnings: Vec<String>,
@@ -84,7 +85,7 @@ pub fn find_open_file(
         index.open_file_candidates(file, exported_as)
     };
     let me = std::process::id();
-    let (mut found, mut compared, mut refused) = (None, false, None);
+    let (mut found, mut compared, mut refused) = (None::<SharedExport>, false, None);
     for e in candidates {
         let Some(open) = e.open_file else {
             continue;
@@ -95,8 +96,8 @@ pub fn find_open_file(
             continue;
         }
         match os::kcmp_files(pid, open.held_fd, me, fd) {
-            Ok(true) if found.is_some_and(|f| f != e.origin) => return Ok(None),
-            Ok(true) => found = Some(e.origin),
+            Ok(true) if found.is_some_and(|f| f.origin != e.origin) => return Ok(None),
+            Ok(true) => found = Some(e),
             Ok(false) => compared = true,
             Err(errno) if REFUSED.contains(&errno) => refused = Some(errno),
             // The exporter let the descriptor go (its allocation was freed) or exited.
@@ -105,18 +106,18 @@ pub fn find_open_file(
     }
     // The descriptor may have been let go (and its number reused) since the records were
     // read: its retirement, recorded before it was closed, is read now.
-    if let Some(origin) = found {
+    // The record itself (the same process, start time and descriptor number, still its latest
+    // and not retired), not only the same origin.
+    if let Some(matched) = found {
         let still = INDEX
             .lock()
             .refreshed(dir)
             .open_file_candidates(file, exported_as)
-            .iter()
-            .any(|e| e.origin == origin);
-        return Ok(still.then_some(origin));
+            .contains(&matched);
+        return Ok(still.then_some(matched.origin));
     }
-    match (found, refused) {
-        (Some(origin), _) => Ok(Some(origin)),
-        (None, Some(errno)) if !compared => Err(errno),
+    match refused {
+        Some(errno) if !compared => Err(errno),
         _ => Ok(None),
     }
 }
@@ -186,10 +187,32 @@ impl Index {
         file: (u64, u64),
         exported_as: vk::ExternalMemoryHandleTypeFlags,
     ) -> Vec<SharedExport> {
-        let mut latest: HashMap<(u32, u64, i32), SharedExport> = HashMap::new();
-        for e in self.open_files.get(&file).into_iter().flatten() {
+        // Past the index's bound, retirements may be unread: no record is trusted.
+        if self.full_warned {
+            return Vec::new();
+        }
+        let entries = self.open_files.get(&file).map_or(&[][..], Vec::as_slice);
+        // A program image's file per process: exec keeps the pid and the start time, closes the
+        // held descriptors and makes a new file; the newest file (its name's time) speaks.
+        let mut newest: HashMap<(u32, u64), u128> = HashMap::new();
+        for (e, name) in entries {
             if let Some(open) = e.open_file {
-                latest.insert((e.exporter().pid, open.start_time, open.held_fd), *e);
+                let stamp = newest
+                    .entry((e.exporter().pid, open.start_time))
+                    .or_default();
+                *stamp = (*stamp).max(file_stamp(name));
+            }
+        }
+        let mut latest: HashMap<(u32, u64, i32), SharedExport> = HashMap::new();
+        for (e, name) in entries {
+            let Some(open) = e.open_file else {
+                continue;
+            };
+            let process = (e.exporter().pid, open.start_time);
+            // A file found untrusted since: its later records, retirements among them, are unread.
+            let trusted = self.files.get(name).is_some_and(|c| !c.ignored);
+            if trusted && newest.get(&process) == Some(&file_stamp(name)) {
+                latest.insert((process.0, process.1, open.held_fd), *e);
             }
         }
         latest
@@ -293,7 +316,7 @@ impl Index {
             let at = offset + read;
             let chunk: &[u8; SIZE] = chunk.try_into().expect("a whole record");
             match record::decode(chunk) {
-                Decoded::Export(export) => self.add(export),
+                Decoded::Export(export) => self.add(export, name),
                 Decoded::Foreign => {
                     return Err(Unread::Untrusted(format!(
                         "is not in the layer's format (record {} has another magic or version)",
@@ -321,7 +344,7 @@ impl Index {
         Ok(())
     }
 
-    fn add(&mut self, export: SharedExport) {
+    fn add(&mut self, export: SharedExport, name: &OsString) {
         if export.boot != record::boot_id() {
             // A payload of another boot: nothing of this one.
             return;
@@ -339,11 +362,21 @@ impl Index {
         self.indexed += 1;
         if export.open_file.is_some() {
             let file = (export.payload.dev, export.payload.ino);
-            self.open_files.entry(file).or_default().push(export);
+            let entry = (export, name.clone());
+            self.open_files.entry(file).or_default().push(entry);
         } else {
             self.exports.entry(export.payload).or_default().push(export);
         }
     }
+}
+
+/// When the process file `name` (`<pid>-<hex nanoseconds>-<n>.exports`) was made: its name's
+/// time (0 if it has none).
+fn file_stamp(name: &OsString) -> u128 {
+    name.to_str()
+        .and_then(|n| n.split('-').nth(1))
+        .and_then(|hex| u128::from_str_radix(hex, 16).ok())
+        .unwrap_or(0)
 }
 
 /// `path` opened for reading, if it is a regular file of the effective user's.
@@ -535,6 +568,8 @@ mod tests {
         };
         let file = (open(0x1, false).payload.dev, open(0x1, false).payload.ino);
         let mut index = Index::default();
+        let name = OsString::from("10-1f-0.exports");
+        index.files.insert(name.clone(), Cursor::default());
         let memories = |index: &Index| -> Vec<u64> {
             index
                 .open_file_candidates(file, OPAQUE)
@@ -542,15 +577,25 @@ mod tests {
                 .map(|e| e.origin.memory)
                 .collect()
         };
-        index.add(open(0x1, false));
+        index.add(open(0x1, false), &name);
         assert_eq!(memories(&index), [0x1]);
         // Let go: until the number holds another export, it is none.
-        index.add(open(0x1, true));
+        index.add(open(0x1, true), &name);
         assert!(memories(&index).is_empty());
-        index.add(open(0x2, false));
+        index.add(open(0x2, false), &name);
         assert_eq!(memories(&index), [0x2]);
         // A record by inode alone is no candidate of the shared file's.
         assert!(index.exports.is_empty());
+        // The same process after exec (a newer file): its old image's records say nothing.
+        let after_exec = OsString::from("10-2a-0.exports");
+        index.files.insert(after_exec.clone(), Cursor::default());
+        index.add(open(0x3, true), &after_exec);
+        assert!(memories(&index).is_empty());
+        index.add(open(0x4, false), &after_exec);
+        assert_eq!(memories(&index), [0x4]);
+        // A file found untrusted since: its records are no candidates.
+        index.files.get_mut(&after_exec).expect("file").ignored = true;
+        assert!(memories(&index).is_empty());
     }
 
     #[test]

@@ -147,11 +147,10 @@ pub fn find(
 }
 
 /// Before the layer lets go its descriptor `held_fd` of an export of the shared file `file`:
-/// records that (see `record`), if it recorded that export.
-pub fn retire(file: crate::os::FileId, held_fd: i32) {
-    if enabled() {
-        writer::retire(file, held_fd);
-    }
+/// records that (see `record`), if it recorded that export. `false` when it cannot: the number
+/// must then never refer to another export's file again.
+pub fn retire(file: crate::os::FileId, held_fd: i32) -> bool {
+    !enabled() || writer::retire(file, held_fd)
 }
 
 /// The export as `exported_as` some process of the run recorded whose open file description is

@@ -29,6 +29,11 @@ struct ProcessFile {
     failed: bool,
     name: [u8; 16],
     written: FxHashSet<Key>,
+    /// Records in the file.
+    records: usize,
+    /// Records of exports known by their open file description not retired yet: each may need
+    /// one more record, its retirement, which the file keeps room for.
+    outstanding: usize,
 }
 
 static FILE: Mutex<Option<ProcessFile>> = Mutex::new(None);
@@ -138,12 +143,16 @@ pub fn publish(
         failed: false,
         name: process_name(),
         written: FxHashSet::default(),
+        records: 0,
+        outstanding: 0,
     });
     let key = (device, memory, handle_type.as_raw(), payload, held_fd);
     if process.written.contains(&key) {
         return None;
     }
-    if process.failed || process.written.len() >= MAX_RECORDS {
+    // An export known by its open file description takes its record and its retirement's room.
+    let need = if open_file.is_some() { 2 } else { 1 };
+    if process.failed || process.records + process.outstanding + need > MAX_RECORDS {
         return None;
     }
     if process.file.is_none() {
@@ -187,7 +196,9 @@ pub fn publish(
     };
     let written = file.write_all(&record::encode(&export));
     process.written.insert(key);
-    let full = process.written.len() >= MAX_RECORDS;
+    process.records += 1;
+    process.outstanding += usize::from(open_file.is_some());
+    let full = process.records + process.outstanding >= MAX_RECORDS;
     match written {
         Err(e) => {
             process.failed = true;
@@ -208,26 +219,29 @@ pub fn publish(
 
 /// Records that this process let go its descriptor `held_fd` of an export of the shared file
 /// `file` (before it is closed: see `record`), and forgets what it recorded under that number,
-/// so that a later export held under it is recorded anew. Nothing if the process recorded nothing.
-pub fn retire(file: FileId, held_fd: i32) {
+/// so that a later export held under it is recorded anew. `false` when it recorded an export
+/// under that number and cannot record its retirement: the number must then never refer to
+/// another export's file again.
+pub fn retire(file: FileId, held_fd: i32) -> bool {
     let pid = std::process::id();
     let mut guard = FILE.lock();
-    let Some(process) = guard.as_mut().filter(|p| p.pid == pid && !p.failed) else {
-        return;
+    let Some(process) = guard.as_mut().filter(|p| p.pid == pid) else {
+        return true;
     };
     let before = process.written.len();
     process.written.retain(|key| key.4 != Some(held_fd));
     if process.written.len() == before {
-        return; // Nothing recorded under that number.
+        return true; // Nothing recorded under that number.
     }
-    let Some(start_time) = os_start_time() else {
-        return;
-    };
-    let Some((out, id)) = process.file.as_mut() else {
-        return;
+    process.outstanding = process.outstanding.saturating_sub(1);
+    let start_time = os_start_time();
+    let (Some(start_time), Some((out, id)), false) =
+        (start_time, process.file.as_mut(), process.failed)
+    else {
+        return false;
     };
     if !still_ours(out, *id) {
-        return;
+        return false;
     }
     let export = SharedExport {
         payload: PayloadId {
@@ -262,5 +276,8 @@ pub fn retire(file: FileId, held_fd: i32) {
     };
     if out.write_all(&record::encode(&export)).is_err() {
         process.failed = true;
+        return false;
     }
+    process.records += 1;
+    true
 }
