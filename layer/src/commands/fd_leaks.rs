@@ -114,7 +114,7 @@ pub fn after_free(state: &DeviceState, freeing: Option<Box<Freeing>>) {
     } else {
         open_under_returned_numbers(&freed)
     };
-    // The layer's descriptors of the export go now (after the scan).
+    // The layer's descriptors of the export go now (after the look).
     drop(held);
     if !open.is_empty() {
         let outcome = check_leaks(

@@ -29,7 +29,7 @@ pub struct ExportedFile {
     /// The file is shared with other payloads (a driver's device file, every export a new open
     /// file description of it, as NVIDIA's `/dev/nvidiactl`): an fd is this export's only when
     /// `kcmp` says it is the open file description the layer holds
-    /// (`state::opaque_exports::held_of`), never by the file alone.
+    /// (`state::opaque_exports::described`), never by the file alone.
     pub shared_file: bool,
 }
 
