@@ -26,16 +26,6 @@ impl FdExport {
         }
     }
 
-    /// The same configuration with more keys: `extra` is JSON object members without braces
-    /// (e.g. `"physical_device_count": 2`).
-    pub fn config_with(self, extra: &str) -> &'static str {
-        let text = match self {
-            FdExport::Memfd => format!("{{{extra}}}"),
-            FdExport::DeviceFile => format!(r#"{{"fd_export": "device_file", {extra}}}"#),
-        };
-        Box::leak(text.into_boxed_str())
-    }
-
     /// Where the layer reports an exported fd the app copied (`dup`) or moved and left open after
     /// freeing its memory: at `vkDestroyDevice` where the file names the payload (the layer looks
     /// for it then); nowhere where only the open file description does (the layer lets its
