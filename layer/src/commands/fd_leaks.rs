@@ -9,6 +9,7 @@ use crate::rules::fd_leaks::{check_leaks, Checkpoint};
 use crate::state::fd_exports::{remember_import, was_imported, FreedExport};
 use crate::state::opaque_exports;
 use crate::state::registry::lookup_memory;
+use crate::state::shared_exports;
 use crate::state::{DeviceState, MemoryLookup, MemoryRecord, PackedAllocation};
 use std::sync::Once;
 
@@ -75,7 +76,7 @@ pub fn take_export(state: &DeviceState, memory: &MemoryRecord) -> Option<Box<Fre
     let (_, exported) = exports.live.remove(&memory.memory)?;
     let name = state.name_of(ObjectRef::memory(memory.memory));
     let held = if exported.shared_file {
-        opaque_exports::take_held(memory.device, memory.memory)
+        opaque_exports::take_held(memory.device, memory.memory, &shared_exports::retire)
     } else {
         Vec::new()
     };

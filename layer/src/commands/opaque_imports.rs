@@ -142,6 +142,13 @@ fn origin(state: &DeviceState, memory: &MemoryRecord) -> ExportOrigin {
     }
 }
 
+/// The shared directory's part in the held exports: an export whose file is shared with other
+/// payloads is recorded by its held descriptor's number, and retired before it goes.
+pub const SHARED: opaque_exports::Shared = opaque_exports::Shared {
+    recorded: &|fd| shared_exports::enabled() && payload::payload_id(fd).is_none(),
+    retire: &shared_exports::retire,
+};
+
 /// An opaque-fd export of `memory`: the number of the layer's descriptor of its open file
 /// description, if it holds one.
 #[inline(never)]
@@ -150,7 +157,12 @@ fn remember_export(state: &DeviceState, memory: &MemoryRecord, fd: i32) -> Optio
         warn_kcmp_refused(state, "vkGetMemoryFdKHR", errno, Refused::InProcess);
         return None;
     }
-    opaque_exports::remember((memory.device, memory.memory), || origin(state, memory), fd)
+    opaque_exports::remember(
+        (memory.device, memory.memory),
+        || origin(state, memory),
+        fd,
+        SHARED,
+    )
 }
 
 /// After a valid `vkGetMemoryWin32HandleKHR` of a global share handle type returned `handle`
@@ -349,7 +361,7 @@ pub fn before_free(state: &DeviceState, memory: u64) {
 #[inline(never)]
 fn forget_memory(state: &DeviceState, memory: u64) {
     let device = state.handle();
-    opaque_exports::forget_memory(device, memory);
+    opaque_exports::forget_memory(device, memory, &shared_exports::retire);
     device_masks::forget_memory(device, memory);
     let lost = consumed_fds::forget_memory(device, memory);
     kmt_exports::forget_memory(device, memory);
@@ -358,7 +370,7 @@ fn forget_memory(state: &DeviceState, memory: u64) {
 
 /// At `vkDestroyDevice`.
 pub fn at_destroy(state: &DeviceState) {
-    opaque_exports::forget_device(state.handle());
+    opaque_exports::forget_device(state.handle(), &shared_exports::retire);
     device_masks::forget_device(state.handle());
     let lost = consumed_fds::forget_device(state.handle());
     kmt_exports::forget_device(state.handle());

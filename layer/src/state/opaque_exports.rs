@@ -24,8 +24,7 @@
 //! is retired (`state::shared_exports`).
 
 use super::device_groups::PhysicalDevices;
-use super::shared_exports;
-use crate::os::{self, payload, FileId, HeldFile};
+use crate::os::{self, FileId, HeldFile};
 use ash::vk;
 use parking_lot::Mutex;
 use std::collections::HashMap;
@@ -157,6 +156,7 @@ pub fn remember(
     (device, memory): (u64, u64),
     origin: impl FnOnce() -> ExportOrigin,
     fd: i32,
+    shared: Shared,
 ) -> Option<i32> {
     let mut exports = EXPORTS.lock();
     let of_memory = |e: &Held| e.origin.memory == memory && e.origin.device == device;
@@ -170,22 +170,22 @@ pub fn remember(
     let file = os::file_id(fd)?;
     if exports.iter().filter(|e| of_memory(e)).count() >= PER_ALLOCATION {
         let oldest = exports.iter().position(of_memory)?;
-        let_go(exports.remove(oldest));
+        let_go(exports.remove(oldest), shared.retire);
     }
     if exports.len() >= LIMIT {
-        let_go(exports.remove(0));
+        let_go(exports.remove(0), shared.retire);
     }
     let held = match os::hold_open_file(fd) {
         Some(held) => held,
         // The layer's descriptor budget is spent: let the oldest export go, if it holds any.
         None if !exports.is_empty() => {
-            let_go(exports.remove(0));
+            let_go(exports.remove(0), shared.retire);
             os::hold_open_file(fd)?
         }
         None => return None,
     };
     let number = held.number();
-    let shared_record = shared_exports::enabled() && payload::payload_id(fd).is_none();
+    let shared_record = (shared.recorded)(fd);
     exports.push(Held {
         file,
         held,
@@ -196,6 +196,22 @@ pub fn remember(
     set_count(&HELD, exports.len());
     Some(number)
 }
+
+/// What the shared directory (`state::shared_exports`, which the commands pass in: this module
+/// knows nothing of it) needs of the held exports.
+#[derive(Clone, Copy)]
+pub struct Shared<'a> {
+    /// Whether the directory records the export of `fd` by the held descriptor's number (the
+    /// process shares its exports, and the file is shared with other payloads); asked only when
+    /// a new export is held.
+    pub recorded: &'a dyn Fn(i32) -> bool,
+    /// Records that the held descriptor `number` of an export of `file` is let go, before it is;
+    /// `false` when it cannot be recorded (the number is then sealed: [`HeldFile::seal_on_drop`]).
+    pub retire: Retire<'a>,
+}
+
+/// See [`Shared::retire`].
+pub type Retire<'a> = &'a dyn Fn(FileId, i32) -> bool;
 
 /// The most open file descriptions of one allocation's exports the layer holds at once.
 pub const PER_ALLOCATION: usize = 4;
@@ -252,7 +268,7 @@ pub fn described(device: u64, memory: u64, numbers: &[i32]) -> Vec<i32> {
 /// Before `vkFreeMemory` of `memory`: the layer's descriptors of its exports not imported in
 /// this process, taken out of the table (the export is gone for import matching), to be closed
 /// by the caller once it looked at the process's fds after the free.
-pub fn take_held(device: u64, memory: u64) -> Vec<HeldFile> {
+pub fn take_held(device: u64, memory: u64, retire: Retire) -> Vec<HeldFile> {
     if HELD.load(Ordering::Acquire) == 0 {
         return Vec::new();
     }
@@ -261,7 +277,7 @@ pub fn take_held(device: u64, memory: u64) -> Vec<HeldFile> {
     let mut kept = Vec::with_capacity(exports.len());
     for mut e in exports.drain(..) {
         if e.origin.device == device && e.origin.memory == memory {
-            retire(&mut e);
+            retire_record(&mut e, retire);
             if !e.imported {
                 taken.push(e.held);
             }
@@ -302,12 +318,14 @@ pub fn dedicated_of(device: u64, memory: u64) -> Option<(vk::ObjectType, u64)> {
 /// Drops the exports `drop` selects (closing the layer's descriptors).
 #[cold]
 #[inline(never)]
-fn forget(drop: &dyn Fn(&ExportOrigin) -> bool) {
+fn forget(drop: &dyn Fn(&ExportOrigin) -> bool, retire: Retire) {
     let mut exports = EXPORTS.lock();
     let before = exports.len();
     let (gone, kept): (Vec<Held>, Vec<Held>) = exports.drain(..).partition(|e| drop(&e.origin));
     *exports = kept;
-    gone.into_iter().for_each(let_go);
+    for e in gone {
+        let_go(e, retire);
+    }
     if exports.len() != before {
         set_count(&HELD, exports.len());
     }
@@ -316,15 +334,15 @@ fn forget(drop: &dyn Fn(&ExportOrigin) -> bool) {
 /// Before the layer lets the export `e` go: its record in the shared directory is retired, so
 /// that no process takes the descriptor's number, once reused, for this export; where that cannot
 /// be recorded, the number is sealed instead (it never refers to another file again).
-fn retire(e: &mut Held) {
-    if e.shared_record && !shared_exports::retire(e.file, e.held.number()) {
+fn retire_record(e: &mut Held, retire: Retire) {
+    if e.shared_record && !retire(e.file, e.held.number()) {
         e.held.seal_on_drop();
     }
 }
 
 /// Lets the export `e` go (closing the layer's descriptor), its record retired first.
-fn let_go(mut e: Held) {
-    retire(&mut e);
+fn let_go(mut e: Held, retire: Retire) {
+    retire_record(&mut e, retire);
     drop(e);
 }
 
@@ -345,9 +363,9 @@ pub fn origin_of(fd: i32) -> Option<ExportOrigin> {
 
 /// Before `vkFreeMemory` of `memory` goes down: closes what the layer holds of its exports.
 #[inline(always)]
-pub fn forget_memory(device: u64, memory: u64) {
+pub fn forget_memory(device: u64, memory: u64, retire: Retire) {
     if HELD.load(Ordering::Acquire) != 0 {
-        forget(&|o| o.device == device && o.memory == memory);
+        forget(&|o| o.device == device && o.memory == memory, retire);
     }
     if DEDICATED_COUNT.load(Ordering::Acquire) != 0 {
         forget_dedicated(device, memory);
@@ -363,8 +381,8 @@ fn forget_dedicated(device: u64, memory: u64) {
 }
 
 /// At `vkDestroyDevice`: closes what the layer holds of the device's exports.
-pub fn forget_device(device: u64) {
-    forget(&|o| o.device == device);
+pub fn forget_device(device: u64, retire: Retire) {
+    forget(&|o| o.device == device, retire);
     let mut dedicated = DEDICATED.lock();
     dedicated.retain(|(d, _), _| *d != device);
     set_count(&DEDICATED_COUNT, dedicated.len());
@@ -382,6 +400,11 @@ pub fn held_numbers() -> Vec<i32> {
 mod tests {
     use super::*;
     use std::os::fd::AsRawFd;
+
+    const NOT_SHARED: Shared = Shared {
+        recorded: &|_| false,
+        retire: &|_, _| true,
+    };
 
     fn origin(memory: u64) -> ExportOrigin {
         ExportOrigin {
@@ -406,10 +429,10 @@ mod tests {
     )]
     fn an_export_is_found_by_its_open_file_description_not_its_number() {
         let a = std::fs::File::open("/proc/self/exe").expect("open");
-        let first = remember((0xd0d0, 0x51), || origin(0x51), a.as_raw_fd());
+        let first = remember((0xd0d0, 0x51), || origin(0x51), a.as_raw_fd(), NOT_SHARED);
         assert!(first.is_some());
         assert_eq!(
-            remember((0xd0d0, 0x51), || unreachable!(), a.as_raw_fd()),
+            remember((0xd0d0, 0x51), || unreachable!(), a.as_raw_fd(), NOT_SHARED),
             first,
             "the same open file description is held once"
         );
@@ -427,7 +450,7 @@ mod tests {
         // The layer's own descriptor is not one of the low numbers.
         let held = held_numbers();
         assert!(held.iter().all(|&n| n > copy.as_raw_fd()), "{held:?}");
-        forget_memory(0xd0d0, 0x51);
+        forget_memory(0xd0d0, 0x51, &|_, _| true);
         assert_eq!(origin_of(copy.as_raw_fd()), None);
     }
 }
