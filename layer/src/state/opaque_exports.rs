@@ -274,18 +274,19 @@ pub fn take_held(device: u64, memory: u64, retire: Retire) -> Vec<HeldFile> {
     }
     let mut exports = EXPORTS.lock();
     let mut taken = Vec::new();
-    let mut kept = Vec::with_capacity(exports.len());
-    for mut e in exports.drain(..) {
-        if e.origin.device == device && e.origin.memory == memory {
-            retire_record(&mut e, retire);
-            if !e.imported {
-                taken.push(e.held);
-            }
-        } else {
-            kept.push(e);
+    let mut i = 0;
+    while i < exports.len() {
+        let e = &exports[i];
+        if e.origin.device != device || e.origin.memory != memory {
+            i += 1;
+            continue;
+        }
+        let mut e = exports.remove(i);
+        retire_record(&mut e, retire);
+        if !e.imported {
+            taken.push(e.held);
         }
     }
-    *exports = kept;
     set_count(&HELD, exports.len());
     taken
 }
@@ -321,10 +322,13 @@ pub fn dedicated_of(device: u64, memory: u64) -> Option<(vk::ObjectType, u64)> {
 fn forget(drop: &dyn Fn(&ExportOrigin) -> bool, retire: Retire) {
     let mut exports = EXPORTS.lock();
     let before = exports.len();
-    let (gone, kept): (Vec<Held>, Vec<Held>) = exports.drain(..).partition(|e| drop(&e.origin));
-    *exports = kept;
-    for e in gone {
-        let_go(e, retire);
+    let mut i = 0;
+    while i < exports.len() {
+        if drop(&exports[i].origin) {
+            let_go(exports.remove(i), retire);
+        } else {
+            i += 1;
+        }
     }
     if exports.len() != before {
         set_count(&HELD, exports.len());
