@@ -59,26 +59,17 @@ impl ExportEntry for GetMemoryWin32Handle {
             },
         );
         if result == vk::Result::SUCCESS {
-            // SAFETY: the gate read this structure (not NULL, the command's sType); read again.
-            let info = unsafe { Self::read(&(p_info, p_handle)) }.0;
-            if let StructArg::Valid(info) = info {
-                if win32_khr::is_counted_nt_export(&info, judged.memory) {
-                    s.nt_handle_exports
-                        .record(judged.memory.memory, info.handle_type());
-                }
-                let t = info.handle_type();
-                if is_one_of(t, win32_khr::GLOBAL_SHARE_HANDLE_TYPES) {
-                    // SAFETY: the gate found pHandle not NULL; the driver has just written it.
-                    // A NULL handle names nothing (the driver contract reports it).
-                    let handle = unsafe { raw::read_out(p_handle) }.filter(|&h| h != 0);
-                    if let Some(handle) = handle {
-                        opaque_imports::after_global_share_export(
-                            s,
-                            judged.memory,
-                            t,
-                            handle as u64,
-                        );
-                    }
+            // The handle type the gate read and judged (a valid call's, or one with warnings).
+            let t = vk::ExternalMemoryHandleTypeFlags::from_raw(judged.handle_type);
+            if win32_khr::is_counted_nt_export(t, judged.memory) {
+                s.nt_handle_exports.record(judged.memory.memory, t);
+            }
+            if is_one_of(t, win32_khr::GLOBAL_SHARE_HANDLE_TYPES) {
+                // SAFETY: the gate found pHandle not NULL; the driver has just written it.
+                // A NULL handle names nothing (the driver contract reports it).
+                let handle = unsafe { raw::read_out(p_handle) }.filter(|&h| h != 0);
+                if let Some(handle) = handle {
+                    opaque_imports::after_global_share_export(s, judged.memory, t, handle as u64);
                 }
             }
         }

@@ -174,10 +174,12 @@ pub fn after_global_share_export(
     handle_type: vk::ExternalMemoryHandleTypeFlags,
     handle: u64,
 ) {
-    let (device, ht) = (memory.device, handle_type.as_raw());
-    if !kmt_exports::is_last_recorded(device, memory.memory, ht, handle) {
-        kmt_exports::remember(origin(state, memory), ht, handle);
-    }
+    kmt_exports::remember(
+        (memory.device, memory.memory),
+        handle_type.as_raw(),
+        handle,
+        || origin(state, memory),
+    );
 }
 
 /// Before `vkAllocateMemory` goes down: an import of a global share handle the layer saw

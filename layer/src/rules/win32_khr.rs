@@ -72,10 +72,14 @@ fn evaluate_values(_: &DeviceFacts, info: &InfoFields, record: &MemoryRecord) ->
         .with(NOT_EXPORTED, !exported_with(info, record))
 }
 
-/// Whether a successful export of `info`'s handle type from its memory is one 00663 counts: an
-/// NT handle type the memory was exported with (a "valid unique combination").
-pub fn is_counted_nt_export(info: &InfoFields, record: &MemoryRecord) -> bool {
-    is_one_of(info.handle_type(), NT_HANDLE_TYPES) && exported_with(info, record)
+/// Whether a successful export of `handle_type` from its memory is one 00663 counts: an NT
+/// handle type the memory was exported with (a "valid unique combination").
+pub fn is_counted_nt_export(
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+    record: &MemoryRecord,
+) -> bool {
+    is_one_of(handle_type, NT_HANDLE_TYPES)
+        && matches!(record.export(), Some(types) if types.contains(handle_type))
 }
 
 /// 00663 of a call, given the NT handle types of its memory that earlier calls exported
@@ -239,10 +243,16 @@ mod tests {
     #[test]
     fn only_valid_nt_exports_are_counted() {
         let record = record_on(DEVICE, exported(OPAQUE_WIN32 | OPAQUE_WIN32_KMT));
-        assert!(is_counted_nt_export(&fields(OPAQUE_WIN32), &record));
-        assert!(!is_counted_nt_export(&fields(OPAQUE_WIN32_KMT), &record));
+        assert!(is_counted_nt_export(
+            fields(OPAQUE_WIN32).handle_type(),
+            &record
+        ));
+        assert!(!is_counted_nt_export(
+            fields(OPAQUE_WIN32_KMT).handle_type(),
+            &record
+        ));
         let d3d12 = vk::ExternalMemoryHandleTypeFlags::D3D12_HEAP;
-        assert!(!is_counted_nt_export(&fields(d3d12), &record));
+        assert!(!is_counted_nt_export(fields(d3d12).handle_type(), &record));
     }
 
     #[test]

@@ -16,7 +16,6 @@
 //! At most [`LIMIT`] handles are recorded at once; past it, exports are not recorded and their
 //! imports not checked.
 
-use super::last_digest::LastDigest;
 use super::opaque_exports::{set_count, ExportOrigin};
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -34,29 +33,15 @@ static EXPORTS: Mutex<Vec<Exported>> = Mutex::new(Vec::new());
 /// How many are recorded (written under the lock; part of `opaque_exports`' summed count, which
 /// is all a `vkFreeMemory` reads when nothing is tracked).
 static COUNT: AtomicUsize = AtomicUsize::new(0);
-/// The export some thread recorded last (its handle type and value, device and memory): a
-/// repeated export of the same handle of the same memory, the common case, is known recorded
-/// without the lock (bumped by every forget).
-static LAST: LastDigest = LastDigest::new();
-
-#[inline(always)]
-fn key(handle_type: u32, handle: u64, device: u64, memory: u64) -> u64 {
-    handle
-        ^ u64::from(handle_type).rotate_left(13)
-        ^ memory.rotate_left(23)
-        ^ device.rotate_left(37)
-}
-
-/// Whether `handle` of `handle_type` is recorded for `memory` of `device`, as the last export
-/// recorded in the current generation (`false` only means: ask [`remember`]).
-#[inline(always)]
-pub fn is_last_recorded(device: u64, memory: u64, handle_type: u32, handle: u64) -> bool {
-    LAST.is_last(key(handle_type, handle, device, memory))
-}
-
 /// After `vkGetMemoryWin32HandleKHR` returned the global share handle `handle` of
-/// `handle_type` for the allocation `origin`.
-pub fn remember(origin: ExportOrigin, handle_type: u32, handle: u64) {
+/// `handle_type` for `memory` of `device`: recorded with its allocation, `origin` (made only
+/// when the handle is not already recorded for that memory, a repeated export's common case).
+pub fn remember(
+    (device, memory): (u64, u64),
+    handle_type: u32,
+    handle: u64,
+    origin: impl FnOnce() -> ExportOrigin,
+) {
     let mut exports = EXPORTS.lock();
     // The same name again (a repeated export), or a name whose memory the layer did not see
     // freed: the latest export is what it names. Found in place, nothing moves or is counted.
@@ -64,18 +49,17 @@ pub fn remember(origin: ExportOrigin, handle_type: u32, handle: u64) {
         .iter_mut()
         .find(|e| e.handle_type == handle_type && e.handle == handle)
     {
-        known.origin = origin;
+        if known.origin.device != device || known.origin.memory != memory {
+            known.origin = origin();
+        }
     } else if exports.len() < LIMIT {
         exports.push(Exported {
             handle_type,
             handle,
-            origin,
+            origin: origin(),
         });
         set_count(&COUNT, exports.len());
-    } else {
-        return;
     }
-    LAST.set_last(key(handle_type, handle, origin.device, origin.memory));
 }
 
 /// The allocation the global share handle `handle` of `handle_type` was exported from, while it
@@ -96,7 +80,6 @@ pub fn origin_of(handle_type: u32, handle: u64) -> Option<ExportOrigin> {
 fn forget(drop: &dyn Fn(&ExportOrigin) -> bool) {
     let mut exports = EXPORTS.lock();
     exports.retain(|e| !drop(&e.origin));
-    LAST.invalidate();
     set_count(&COUNT, exports.len());
 }
 
@@ -138,14 +121,21 @@ mod tests {
     #[test]
     fn a_handle_names_its_memory_until_that_memory_is_freed() {
         const KMT: u32 = 1 << 2;
-        remember(origin(0x61), KMT, 0x4000);
-        remember(origin(0x61), KMT, 0x4000);
+        let record = |memory: u64, handle: u64| {
+            remember((0xd1d1, memory), KMT, handle, || origin(memory));
+        };
+        record(0x61, 0x4000);
+        record(0x61, 0x4000);
         assert_eq!(origin_of(KMT, 0x4000), Some(origin(0x61)));
+        // The same name from other memory (whose free the layer missed): the latest export.
+        record(0x63, 0x4000);
+        assert_eq!(origin_of(KMT, 0x4000), Some(origin(0x63)));
+        record(0x61, 0x4000);
         // Another handle type with the same value is another name.
         assert_eq!(origin_of(1 << 4, 0x4000), None);
         forget_memory(0xd1d1, 0x61);
         assert_eq!(origin_of(KMT, 0x4000), None);
-        remember(origin(0x62), KMT, 0x4001);
+        record(0x62, 0x4001);
         forget_device(0xd1d1);
         assert_eq!(origin_of(KMT, 0x4001), None);
     }

@@ -15,7 +15,6 @@ pub mod fd_exports;
 pub mod freed;
 pub mod instance;
 pub mod kmt_exports;
-pub mod last_digest;
 pub mod live_memory;
 pub mod live_resources;
 pub mod lookup;
