@@ -94,6 +94,13 @@ impl Outcome {
         self.findings.iter().any(|f| f.severity == Severity::Error)
     }
 
+    /// Adds the findings of another of the call's checks: a call's findings are reported
+    /// together, and it is skipped when any of its checks blocks it.
+    pub fn absorb(&mut self, other: Outcome) {
+        self.findings.extend(other.findings);
+        self.blocked |= other.blocked;
+    }
+
     pub fn ids(&self) -> Vec<&'static str> {
         self.findings.iter().map(|f| f.id).collect()
     }

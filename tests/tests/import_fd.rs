@@ -293,3 +293,34 @@ fn two_import_operations_are_06657() {
     expect::one(&inst, ALLOCATE, ALLOC_PNEXT_PNEXT);
     dev.free(memory);
 }
+
+/// One call's findings come together, and a check that keeps the call from the driver hides no
+/// other check's: a NULL `pMemory` (blocked) with an import of a pipe as an opaque fd (00670)
+/// gets both, in one report, and the call does not go down (the pipe stays the test's).
+#[test]
+fn a_blocked_import_still_gets_its_import_findings() {
+    let inst = Instance::exclusive();
+    let dev = inst.fd_device();
+    let mut pipe = [-1; 2];
+    // SAFETY: pipe writes two descriptors into the array we own.
+    assert_eq!(unsafe { libc::pipe(pipe.as_mut_ptr()) }, 0);
+    let import = vk::ImportMemoryFdInfoKHR::default()
+        .handle_type(OPAQUE_FD)
+        .fd(pipe[0]);
+    let mut info = vk::MemoryAllocateInfo::default()
+        .allocation_size(SIZE)
+        .memory_type_index(0);
+    info.p_next = &import as *const _ as *const std::ffi::c_void;
+    // SAFETY: a valid structure and chain; the NULL output is the point (the layer stops it).
+    let result = unsafe { dev.allocate_raw(&info, std::ptr::null_mut()) };
+    assert_eq!(result, vk::Result::ERROR_VALIDATION_FAILED_EXT);
+    let found = expect::only(
+        &inst,
+        ALLOCATE,
+        &[ALLOC_PMEMORY_PARAM, IMPORT_FD_HANDLE_TYPE_00670],
+    );
+    expect::mentions(&found[1], &["is a pipe or FIFO, which no driver exports"]);
+    fds::assert_open(pipe[0]);
+    fds::close(pipe[0]);
+    fds::close(pipe[1]);
+}

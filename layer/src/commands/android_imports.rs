@@ -7,27 +7,28 @@
 
 use crate::args::{ChainRead, HandleImports};
 use crate::boundary;
-use crate::pipeline::policy::{decide, Decision};
+use crate::finding::Outcome;
 use crate::rules::import_android_properties::{self, AndroidImport, BufferProperties};
 use crate::state::{AllocationFacts, DeviceState};
 use ash::vk::{self, Handle};
 
 /// Before the call goes down, for a chain with a `VkImportAndroidHardwareBufferInfoANDROID`:
-/// reported, and whether the call goes down.
+/// its findings added to the call's.
 #[inline(never)]
 pub fn check(
     state: &DeviceState,
     facts: &AllocationFacts,
     chain: &ChainRead,
     handles: &HandleImports,
-) -> Decision {
+    call: &mut Outcome,
+) {
     // The one import operation of the call, of a non-NULL buffer, on a device that takes it.
     let enabled = state
         .facts
         .extensions
         .android_external_memory_android_hardware_buffer;
     if !enabled || handles.android_buffer == 0 || chain.import_operations != 1 {
-        return Decision::CallDown;
+        return;
     }
     let image = chain.dedicated_info.map_or(0, |(image, _)| image);
     let image_format = match image {
@@ -47,16 +48,15 @@ pub fn check(
     };
     let compare_format = image_format.is_some_and(|f| f != vk::Format::UNDEFINED);
     let Some(answer) = ask_driver(state, handles.android_buffer, compare_format) else {
-        return Decision::CallDown;
+        return;
     };
     let broken = import_android_properties::evaluate(&import, &answer);
     if broken.is_empty() {
-        return Decision::CallDown;
+        return;
     }
-    let outcome = boundary::contain("vkAllocateMemory", || {
+    call.absorb(boundary::contain("vkAllocateMemory", || {
         import_android_properties::describe(state.handle(), &import, &answer, broken)
-    });
-    decide(state, "vkAllocateMemory", &outcome)
+    }));
 }
 
 /// The driver's answer for `buffer`, with its format when `format` is asked; `None` when a

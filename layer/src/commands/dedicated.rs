@@ -6,7 +6,7 @@
 
 use crate::args::ChainRead;
 use crate::boundary;
-use crate::pipeline::policy::{decide, Decision};
+use crate::finding::Outcome;
 use crate::raw;
 use crate::rules::android_export_size::exports_android_hardware_buffer;
 use crate::rules::dedicated::{self, Dedicated, Named};
@@ -18,16 +18,17 @@ use ash::vk::{self, Handle};
 
 /// Before the call goes down, when the chain has a `VkMemoryDedicatedAllocateInfo` naming
 /// `image` or `buffer` (`p_allocate_info`: the app's structure, which `read_allocate_info` read
-/// as valid): reported, and whether the call goes down.
+/// as valid): its findings added to the call's.
 #[inline(never)]
 pub fn check(
     state: &DeviceState,
     facts: &AllocationFacts,
     chain: &ChainRead,
     p_allocate_info: *const vk::MemoryAllocateInfo<'_>,
-) -> Decision {
+    call: &mut Outcome,
+) {
     let Some((image, buffer)) = chain.dedicated_info else {
-        return Decision::CallDown;
+        return;
     };
     let size = size_judged(facts, chain, image);
     let (image_flags, image_is) = image_known(state, image, size.is_some());
@@ -44,7 +45,7 @@ pub fn check(
     };
     let mut broken = dedicated::evaluate(&d);
     if broken.is_empty() {
-        return Decision::CallDown;
+        return;
     }
     // An imported Android hardware buffer or QNX Screen buffer: the size rules exclude it.
     if broken.has(dedicated::TOO_SMALL)
@@ -54,16 +55,14 @@ pub fn check(
         d.size = None;
         broken = dedicated::evaluate(&d);
         if broken.is_empty() {
-            return Decision::CallDown;
+            return;
         }
     }
-    let outcome = boundary::contain("vkAllocateMemory", || {
+    let mut outcome = boundary::contain("vkAllocateMemory", || {
         dedicated::describe(state.handle(), &d, broken)
     });
-    match decide(state, "vkAllocateMemory", &outcome) {
-        _ if dedicated::blocks(broken) => Decision::Skip,
-        decision => decision,
-    }
+    outcome.blocked |= dedicated::blocks(broken);
+    call.absorb(outcome);
 }
 
 /// `allocationSize`, when `VUID-VkMemoryDedicatedAllocateInfo-image-02964` and `-buffer-02965`

@@ -11,7 +11,6 @@
 use crate::args::{ChainRead, HandleImports};
 use crate::boundary;
 use crate::finding::Outcome;
-use crate::pipeline::policy::{decide, Decision};
 use crate::rules::host_pointer_properties::{misaligned, HOST_TYPES};
 use crate::rules::import_type_bits::{self, Asked};
 use crate::state::{AllocationFacts, DeviceState};
@@ -21,12 +20,17 @@ use std::ffi::c_void;
 const ZIRCON_VMO: vk::ExternalMemoryHandleTypeFlags =
     vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA;
 
-/// Before the call goes down, for a chain with a `VkImportMemoryHostPointerInfoEXT`: reported,
-/// and whether the call goes down.
+/// Before the call goes down, for a chain with a `VkImportMemoryHostPointerInfoEXT`: its
+/// findings added to the call's.
 #[inline(never)]
-pub fn check_host(state: &DeviceState, facts: &AllocationFacts, chain: &ChainRead) -> Decision {
+pub fn check_host(
+    state: &DeviceState,
+    facts: &AllocationFacts,
+    chain: &ChainRead,
+    call: &mut Outcome,
+) {
     let Some((handle_type, pointer)) = chain.host.import() else {
-        return Decision::CallDown;
+        return;
     };
     let one_host_type = handle_type.as_raw().is_power_of_two() && HOST_TYPES.contains(handle_type);
     let alignment = state.facts.host_pointer_alignment;
@@ -40,7 +44,7 @@ pub fn check_host(state: &DeviceState, facts: &AllocationFacts, chain: &ChainRea
         .get_memory_host_pointer_properties
         .filter(|_| askable)
     else {
-        return Decision::CallDown;
+        return;
     };
     let mut properties = vk::MemoryHostPointerPropertiesEXT::default();
     // SAFETY: a live device that enabled VK_EXT_external_memory_host, a host-pointer handle
@@ -55,19 +59,26 @@ pub fn check_host(state: &DeviceState, facts: &AllocationFacts, chain: &ChainRea
         )
     };
     let asked = Asked::HostPointer(handle_type, pointer);
-    judge(state, facts, asked, result, properties.memory_type_bits)
+    judge(
+        state,
+        facts,
+        asked,
+        (result, properties.memory_type_bits),
+        call,
+    );
 }
 
 /// Before the call goes down, for a chain with a `VkImportMemoryZirconHandleInfoFUCHSIA`:
-/// reported, and whether the call goes down.
+/// its findings added to the call's.
 #[inline(never)]
 pub fn check_zircon(
     state: &DeviceState,
     facts: &AllocationFacts,
     handles: &HandleImports,
-) -> Decision {
+    call: &mut Outcome,
+) {
     let Some((handle_type, handle)) = handles.zircon else {
-        return Decision::CallDown;
+        return;
     };
     let askable = state.facts.extensions.fuchsia_external_memory
         && handle_type == ZIRCON_VMO
@@ -77,7 +88,7 @@ pub fn check_zircon(
         .get_memory_zircon_handle_properties
         .filter(|_| askable)
     else {
-        return Decision::CallDown;
+        return;
     };
     let mut properties = vk::MemoryZirconHandlePropertiesFUCHSIA::default();
     // SAFETY: a live device that enabled VK_FUCHSIA_external_memory, the one handle type the
@@ -91,21 +102,26 @@ pub fn check_zircon(
         )
     };
     let asked = Asked::ZirconVmo(handle);
-    judge(state, facts, asked, result, properties.memory_type_bits)
+    judge(
+        state,
+        facts,
+        asked,
+        (result, properties.memory_type_bits),
+        call,
+    );
 }
 
-/// The import's memory type against the driver's answer: reported, and whether the call goes
-/// down.
+/// The import's memory type against the driver's answer: its finding added to the call's.
 fn judge(
     state: &DeviceState,
     facts: &AllocationFacts,
     asked: Asked,
-    result: vk::Result,
-    memory_type_bits: u32,
-) -> Decision {
+    (result, memory_type_bits): (vk::Result, u32),
+    call: &mut Outcome,
+) {
     let index = facts.memory_type_index;
     if result != vk::Result::SUCCESS || !import_type_bits::evaluate(index, memory_type_bits) {
-        return Decision::CallDown;
+        return;
     }
     let outcome = boundary::contain("vkAllocateMemory", || Outcome {
         findings: vec![import_type_bits::describe(
@@ -116,5 +132,5 @@ fn judge(
         )],
         ..Outcome::default()
     });
-    decide(state, "vkAllocateMemory", &outcome)
+    call.absorb(outcome);
 }

@@ -9,7 +9,6 @@ use super::resources::{describe_resource, query_name, support_for};
 use crate::args::{ChainRead, Win32Import};
 use crate::boundary;
 use crate::finding::{ObjectRef, Outcome};
-use crate::pipeline::policy::{decide, Decision};
 use crate::rules::resource_import::{self, DedicatedImport};
 use crate::state::DeviceState;
 use crate::vuid;
@@ -18,11 +17,16 @@ use ash::vk;
 const ALLOCATE: &str = "vkAllocateMemory";
 
 /// Judges the chain's fd import and `win32` (its `VkImportMemoryWin32HandleInfoKHR`, when the
-/// command read one) against the resources its `VkMemoryDedicatedAllocateInfo` names: reported,
-/// and whether the call goes down.
-pub fn check(state: &DeviceState, chain: &ChainRead, win32: Option<Win32Import>) -> Decision {
+/// command read one) against the resources its `VkMemoryDedicatedAllocateInfo` names: the
+/// findings added to the call's (`outcome`).
+pub fn check(
+    state: &DeviceState,
+    chain: &ChainRead,
+    win32: Option<Win32Import>,
+    outcome: &mut Outcome,
+) {
     let Some((image, buffer)) = chain.dedicated_info else {
-        return Decision::CallDown;
+        return;
     };
     let imports = [
         chain.import_fd.map(|i| {
@@ -40,7 +44,6 @@ pub fn check(state: &DeviceState, chain: &ChainRead, win32: Option<Win32Import>)
             )
         }),
     ];
-    let mut outcome = Outcome::default();
     for (id, structure, handle_type) in imports.into_iter().flatten() {
         // 0 defines no import; more than one bit is `handleType-parameter`'s.
         if !handle_type.as_raw().is_power_of_two() {
@@ -51,16 +54,10 @@ pub fn check(state: &DeviceState, chain: &ChainRead, win32: Option<Win32Import>)
             (vk::ObjectType::BUFFER, buffer),
         ] {
             if handle != 0 {
-                judge(
-                    state,
-                    (id, structure, handle_type),
-                    (ty, handle),
-                    &mut outcome,
-                );
+                judge(state, (id, structure, handle_type), (ty, handle), outcome);
             }
         }
     }
-    decide(state, ALLOCATE, &outcome)
 }
 
 /// One import structure against one tracked resource (others are not judged).

@@ -11,6 +11,7 @@ use super::resources;
 use crate::args::FdImport;
 use crate::boundary;
 use crate::fault_injection;
+use crate::finding::Outcome;
 use crate::os::HeldFile;
 use crate::pipeline::policy::{decide, reject_unknown_device, Decision};
 use crate::raw::{self, AllocateInfoRead, ChainRead};
@@ -58,28 +59,26 @@ pub unsafe extern "system" fn allocate_memory(
                         chain.unread_sharing = unsafe { raw::has_unread_sharing(p_allocate_info) };
                     }
                 }
-                // The common call has nothing to report: it skips the full check.
+                // The common call has nothing to report and is neither dedicated nor an import:
+                // it skips the full check.
                 let live = state.memories.live();
                 let broken = alloc::evaluate_allocate(&state.facts, &info, p_memory.is_null())
                     .and(alloc_count::evaluate(&state.facts, live));
-                if (!broken.is_empty() || fault_injection::injecting_panics())
-                    && validate_allocate(state, &info, broken, live) == Decision::Skip
+                let uncommon = match &info {
+                    AllocateInfoRead::Valid(_, chain) => {
+                        chain.dedicated_to.is_some()
+                            | chain.dedicated_info.is_some()
+                            | chain.import_fd.is_some()
+                            | chain.handle_imports
+                            | chain.host.imported
+                    }
+                    _ => false,
+                };
+                if (!broken.is_empty() || uncommon || fault_injection::injecting_panics())
+                    && judge_allocate(state, &info, (broken, live), p_allocate_info)
+                        == Decision::Skip
                 {
                     return Decision::SKIPPED_RESULT;
-                }
-                if let AllocateInfoRead::Valid(facts, chain) = &info {
-                    // A dedicated allocation or an import: judged out of line.
-                    let uncommon = chain.dedicated_info.is_some()
-                        | chain.import_fd.is_some()
-                        | chain.handle_imports
-                        | chain.host.imported;
-                    if (uncommon
-                        && judge_dedicated_and_import(state, facts, chain, p_allocate_info)
-                            == Decision::Skip)
-                        || judge_dedicated(state, facts, chain) == Decision::Skip
-                    {
-                        return Decision::SKIPPED_RESULT;
-                    }
                 }
                 let Some(next) = state.next.allocate_memory else {
                     return vk::Result::ERROR_INITIALIZATION_FAILED;
@@ -174,54 +173,73 @@ fn with_import_operation(
     allocation.with_import_operation(handle_type)
 }
 
+/// The full check of a `vkAllocateMemory` call that breaks a rule of the structures' values or
+/// is dedicated or an import: every check's findings gathered, reported together, and one
+/// decision whether it goes down (a check that blocks the call hides no other's findings).
+#[inline(never)]
+fn judge_allocate(
+    state: &DeviceState,
+    info: &AllocateInfoRead,
+    (broken, live): (Broken, u64),
+    p_allocate_info: *const vk::MemoryAllocateInfo<'_>,
+) -> Decision {
+    let mut call = Outcome::default();
+    if !broken.is_empty() || fault_injection::injecting_panics() {
+        call = boundary::contain(ALLOCATE, || {
+            let mut outcome = alloc::describe_allocate(&state.facts, info, broken);
+            alloc_count::describe(&state.facts, live, broken, &mut outcome);
+            outcome
+        });
+        call.blocked |= alloc::blocks(broken);
+    }
+    if let AllocateInfoRead::Valid(facts, chain) = info {
+        judge_dedicated_and_import(state, facts, chain, p_allocate_info, &mut call);
+        judge_dedicated(state, facts, chain, &mut call);
+    }
+    if call.findings.is_empty() {
+        return Decision::CallDown; // A valid import or dedicated allocation: the common case.
+    }
+    decide(state, ALLOCATE, &call)
+}
+
 /// The `VkMemoryDedicatedAllocateInfo` rules, the fd import checked against what the layer saw
 /// (exports, consumed fds), the Win32, Zircon, Metal and Android import structures, and an
 /// Android hardware buffer, host pointer or Zircon VMO import against the driver's answer for it,
-/// a dedicated fd or Win32 import against its resource's import support: reported, and whether
-/// the call goes down.
-#[inline(never)]
+/// a dedicated fd or Win32 import against its resource's import support: their findings added to
+/// the call's.
 fn judge_dedicated_and_import(
     state: &DeviceState,
     facts: &AllocationFacts,
     chain: &ChainRead,
     p_allocate_info: *const vk::MemoryAllocateInfo<'_>,
-) -> Decision {
-    let dedicated_skip = dedicated::check(state, facts, chain, p_allocate_info) == Decision::Skip;
-    if dedicated_skip || opaque_imports::check_import(state, facts, chain) == Decision::Skip {
-        return Decision::Skip;
+    call: &mut Outcome,
+) {
+    dedicated::check(state, facts, chain, p_allocate_info, call);
+    opaque_imports::check_import(state, facts, chain, call);
+    if chain.host.imported {
+        import_queries::check_host(state, facts, chain, call);
     }
-    if chain.host.imported && import_queries::check_host(state, facts, chain) == Decision::Skip {
-        return Decision::Skip;
+    if !chain.handle_imports {
+        import_support::check(state, chain, None, call);
+        return;
     }
-    if chain.handle_imports {
-        // SAFETY: the app's argument, which `read_allocate_info` has just read as valid.
-        let handles = unsafe { raw::read_handle_imports(p_allocate_info) };
-        let allocation = import_handles::Allocation::of(facts, chain.dedicated_info);
-        let broken = import_handles::evaluate(&state.facts, &allocation, &handles);
-        if !broken.is_empty() {
-            let outcome = boundary::contain(ALLOCATE, || {
-                import_handles::describe(&state.facts, &allocation, &handles, broken)
-            });
-            if decide(state, ALLOCATE, &outcome) == Decision::Skip {
-                return Decision::Skip;
-            }
-        }
-        if handles.android_buffer != 0
-            && android_imports::check(state, facts, chain, &handles) == Decision::Skip
-        {
-            return Decision::Skip;
-        }
-        if handles.zircon.is_some()
-            && import_queries::check_zircon(state, facts, &handles) == Decision::Skip
-        {
-            return Decision::Skip;
-        }
-        if import_support::check(state, chain, handles.win32) == Decision::Skip {
-            return Decision::Skip;
-        }
-        return opaque_imports::check_global_share_import(state, facts, chain, &handles);
+    // SAFETY: the app's argument, which `read_allocate_info` has just read as valid.
+    let handles = unsafe { raw::read_handle_imports(p_allocate_info) };
+    let allocation = import_handles::Allocation::of(facts, chain.dedicated_info);
+    let broken = import_handles::evaluate(&state.facts, &allocation, &handles);
+    if !broken.is_empty() {
+        call.absorb(boundary::contain(ALLOCATE, || {
+            import_handles::describe(&state.facts, &allocation, &handles, broken)
+        }));
     }
-    import_support::check(state, chain, None)
+    if handles.android_buffer != 0 {
+        android_imports::check(state, facts, chain, &handles, call);
+    }
+    if handles.zircon.is_some() {
+        import_queries::check_zircon(state, facts, &handles, call);
+    }
+    import_support::check(state, chain, handles.win32, call);
+    opaque_imports::check_global_share_import(state, facts, chain, &handles, call);
 }
 
 /// What the OS says of the fd an fd import names (one `fcntl`, only when the chain imports one):
@@ -252,48 +270,22 @@ fn ask_what_the_file_is(import: &mut crate::args::FdImport) {
     };
 }
 
-/// The full check of a `vkAllocateMemory` call, its findings reported: whether it goes down.
-#[inline(never)]
-fn validate_allocate(
-    state: &DeviceState,
-    info: &AllocateInfoRead,
-    broken: Broken,
-    live: u64,
-) -> Decision {
-    let outcome = boundary::contain(ALLOCATE, || {
-        let mut outcome = alloc::describe_allocate(&state.facts, info, broken);
-        alloc_count::describe(&state.facts, live, broken, &mut outcome);
-        outcome
-    });
-    match decide(state, ALLOCATE, &outcome) {
-        _ if alloc::blocks(broken) => Decision::Skip,
-        decision => decision,
-    }
-}
-
 /// An exported allocation dedicated to a buffer or image is judged against that resource's
-/// create info (`rules::resource_export`): reported, and whether the call goes down.
-#[inline(always)]
-fn judge_dedicated(state: &DeviceState, facts: &AllocationFacts, chain: &ChainRead) -> Decision {
-    let (Some((ty, handle)), Some(export)) = (chain.dedicated_to, facts.export) else {
-        return Decision::CallDown;
-    };
-    if export.is_empty() {
-        return Decision::CallDown;
-    }
-    judge_dedicated_resource(state, facts, ty, handle, export)
-}
-
-#[inline(never)]
-fn judge_dedicated_resource(
+/// create info (`rules::resource_export`): the findings added to the call's.
+fn judge_dedicated(
     state: &DeviceState,
     facts: &AllocationFacts,
-    ty: vk::ObjectType,
-    handle: u64,
-    export: vk::ExternalMemoryHandleTypeFlags,
-) -> Decision {
+    chain: &ChainRead,
+    call: &mut Outcome,
+) {
+    let (Some((ty, handle)), Some(export)) = (chain.dedicated_to, facts.export) else {
+        return;
+    };
+    if export.is_empty() {
+        return;
+    }
     let Some(tracked) = state.resources.get(ty, handle) else {
-        return Decision::CallDown;
+        return;
     };
     let structure = if ty == vk::ObjectType::IMAGE {
         "image"
@@ -315,7 +307,7 @@ fn judge_dedicated_resource(
         true,
         (ty, handle, &tracked),
     );
-    decide(state, ALLOCATE, &outcome)
+    call.absorb(outcome);
 }
 
 pub unsafe extern "system" fn free_memory(

@@ -10,7 +10,7 @@ use crate::finding::Outcome;
 use crate::os;
 use crate::os::payload::{self, Identity};
 use crate::os::HeldFile;
-use crate::pipeline::policy::{decide, report_only, Decision};
+use crate::pipeline::policy::report_only;
 use crate::rules::fd_ownership;
 use crate::rules::import_match::{self, ImportedHandle, OpaqueImport};
 use crate::rules::open_file::{self, Refused};
@@ -183,24 +183,25 @@ pub fn after_global_share_export(
 }
 
 /// Before `vkAllocateMemory` goes down: an import of a global share handle the layer saw
-/// exported (its memory still live), checked against the export's allocation; reported, and
-/// whether the call goes down.
+/// exported (its memory still live), checked against the export's allocation: the findings
+/// added to the call's.
 #[inline(never)]
 pub fn check_global_share_import(
     state: &DeviceState,
     facts: &AllocationFacts,
     chain: &ChainRead,
     handles: &HandleImports,
-) -> Decision {
+    call: &mut Outcome,
+) {
     let Some(win32) = handles.win32 else {
-        return Decision::CallDown;
+        return;
     };
     let t = win32.handle_type;
     if !t.as_raw().is_power_of_two() || !GLOBAL_SHARE_HANDLE_TYPES.contains(t) || win32.name {
-        return Decision::CallDown;
+        return;
     }
     let Some(origin) = kmt_exports::origin_of(t.as_raw(), win32.handle_value) else {
-        return Decision::CallDown;
+        return;
     };
     let import = importing(
         state,
@@ -208,14 +209,19 @@ pub fn check_global_share_import(
         facts,
         chain,
     );
-    judge(state, &import, &origin)
+    judge(state, &import, &origin, call);
 }
 
 /// Before `vkAllocateMemory` goes down: an fd import of an fd an earlier import consumed
 /// (blocked), and an import of an opaque fd the layer saw exported, checked against the
-/// export's allocation; reported, and whether the call goes down.
+/// export's allocation: the findings added to the call's.
 #[inline]
-pub fn check_import(state: &DeviceState, facts: &AllocationFacts, chain: &ChainRead) -> Decision {
+pub fn check_import(
+    state: &DeviceState,
+    facts: &AllocationFacts,
+    chain: &ChainRead,
+    call: &mut Outcome,
+) {
     let Some(
         import @ FdImport {
             handle_type,
@@ -225,22 +231,21 @@ pub fn check_import(state: &DeviceState, facts: &AllocationFacts, chain: &ChainR
         },
     ) = chain.import_fd.filter(FdImport::imports)
     else {
-        return Decision::CallDown;
+        return;
     };
     if let Some((into, by)) = consumed_fds::imported_into(fd) {
-        let outcome = boundary::contain("vkAllocateMemory", || {
+        let mut outcome = boundary::contain("vkAllocateMemory", || {
             fd_ownership::imported_twice(state.handle(), fd, into, by)
         });
-        decide(state, "vkAllocateMemory", &outcome);
-        return Decision::Skip;
+        outcome.blocked = true;
+        call.absorb(outcome);
+        return;
     }
     if import_fd_type::evaluate(&import) {
-        return report_not_of_type(state, &import);
+        report_not_of_type(state, &import, call);
+    } else if handle_type == OPAQUE_FD {
+        check_opaque_import(state, facts, chain, fd, call);
     }
-    if handle_type == OPAQUE_FD {
-        return check_opaque_import(state, facts, chain, fd);
-    }
-    Decision::CallDown
 }
 
 /// An fd import of an fd that certainly is no handle of its type: reported, a `DMA_BUF` one with
@@ -248,14 +253,14 @@ pub fn check_import(state: &DeviceState, facts: &AllocationFacts, chain: &ChainR
 /// its type (in this process or another) is not the app's error.
 #[cold]
 #[inline(never)]
-fn report_not_of_type(state: &DeviceState, import: &FdImport) -> Decision {
+fn report_not_of_type(state: &DeviceState, import: &FdImport, call: &mut Outcome) {
     let origin = if import.handle_type == DMA_BUF {
         let payload = payload::payload_id(import.fd);
         // The driver returned it for a DMA_BUF export (in this process or another): its defect.
         let by_driver = payload.is_some_and(driver_dma_bufs::contains)
             || shared_origin(state, import.fd, DMA_BUF).is_some();
         if by_driver {
-            return Decision::CallDown;
+            return;
         }
         opaque_exports::origin_of(import.fd).or_else(|| shared_origin(state, import.fd, OPAQUE_FD))
     } else {
@@ -263,19 +268,18 @@ fn report_not_of_type(state: &DeviceState, import: &FdImport) -> Decision {
         let exported = opaque_exports::origin_of(import.fd)
             .or_else(|| shared_origin(state, import.fd, OPAQUE_FD));
         if exported.is_some() {
-            return Decision::CallDown;
+            return;
         }
         None
     };
-    let outcome = boundary::contain("vkAllocateMemory", || Outcome {
+    call.absorb(boundary::contain("vkAllocateMemory", || Outcome {
         findings: vec![import_fd_type::describe(
             state.handle(),
             import,
             origin.as_ref(),
         )],
         ..Outcome::default()
-    });
-    decide(state, "vkAllocateMemory", &outcome)
+    }));
 }
 
 /// The export as `exported_as` of the payload of `fd` that another process (or this one, in an
@@ -402,13 +406,14 @@ fn check_opaque_import(
     facts: &AllocationFacts,
     chain: &ChainRead,
     fd: i32,
-) -> Decision {
+    call: &mut Outcome,
+) {
     let shared = || shared_origin(state, fd, OPAQUE_FD);
     let Some(origin) = opaque_exports::origin_of(fd).or_else(shared) else {
-        return Decision::CallDown;
+        return;
     };
     let import = importing(state, ImportedHandle::OpaqueFd(fd), facts, chain);
-    judge(state, &import, &origin)
+    judge(state, &import, &origin, call);
 }
 
 /// The import of `handle` that `vkAllocateMemory` on `state` makes.
@@ -445,15 +450,14 @@ fn allocation_mask(
     DeviceMask::of(named, state.physical_devices, heap_multi_instance)
 }
 
-/// The import against its export: reported, and whether the call goes down.
-fn judge(state: &DeviceState, import: &OpaqueImport, origin: &ExportOrigin) -> Decision {
+/// The import against its export: the findings added to the call's.
+fn judge(state: &DeviceState, import: &OpaqueImport, origin: &ExportOrigin, call: &mut Outcome) {
     let broken = import_match::evaluate(import, origin);
     if broken.is_empty() {
-        return Decision::CallDown;
+        return;
     }
-    let outcome = boundary::contain("vkAllocateMemory", || Outcome {
+    call.absorb(boundary::contain("vkAllocateMemory", || Outcome {
         findings: import_match::describe(state.handle(), import, origin, broken),
         ..Outcome::default()
-    });
-    decide(state, "vkAllocateMemory", &outcome)
+    }));
 }

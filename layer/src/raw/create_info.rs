@@ -609,7 +609,7 @@ mod tests {
         );
         let chain = read_imports(vk::StructureType::IMPORT_MEMORY_FD_INFO_KHR, host);
         assert_eq!(chain.import_operations, 2);
-        // VUID-VkImportMemoryFdInfoKHR-sType-sType holds by construction: another sType is
+        // `vuid::IMPORT_FD_STYPE` holds by construction: another sType is
         // another structure, not an fd import.
         let chain = read_imports(vk::StructureType::from_raw(1_000_999_991), host);
         assert_eq!((chain.import_fd, chain.import_operations), (None, 1));
@@ -617,7 +617,7 @@ mod tests {
 
     #[test]
     fn a_dedicated_allocation_is_read_only_by_its_s_type() {
-        // VUID-VkMemoryDedicatedAllocateInfo-sType-sType holds by construction.
+        // `vuid::DEDICATED_STYPE` holds by construction.
         let read = |s_type| {
             let mut dedicated = vk::MemoryDedicatedAllocateInfo::default()
                 .image(vk::Image::from_raw(0x1a))
@@ -641,7 +641,7 @@ mod tests {
     #[test]
     fn a_chained_structure_is_recognised_only_by_its_s_type() {
         // An export structure whose sType says something else is not export info: the rule
-        // VUID-VkExportMemoryAllocateInfo(NV)-sType-sType holds by construction.
+        // `vuid::EXPORT_STYPE` and `vuid::EXPORT_NV_STYPE` hold by construction.
         let other = |n| vk::StructureType::from_raw(1_000_999_990 + n);
         let facts = read_with(other(1), other(2));
         assert_eq!((facts.export, facts.export_nv), (None, None));
@@ -706,7 +706,7 @@ mod tests {
 
     #[test]
     fn a_host_pointer_import_is_recognised_only_by_its_s_type() {
-        // VUID-VkImportMemoryHostPointerInfoEXT-sType-sType holds by construction too.
+        // `vuid::IMPORT_HOST_STYPE` holds by construction too.
         let pointer = 0x7000 as *mut c_void;
         let mut import = vk::ImportMemoryHostPointerInfoEXT::default()
             .handle_type(vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT)

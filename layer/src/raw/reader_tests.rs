@@ -115,7 +115,7 @@ fn a_win32_export_structure_is_known_by_its_s_type_only() {
     };
     assert!(chain.export_win32);
     // The same structure with another sType is another structure
-    // (VUID-VkExportMemoryWin32HandleInfoKHR-sType-sType holds by construction).
+    // (`vuid::EXPORT_WIN32_STYPE` holds by construction).
     let other = vk::ExportMemoryWin32HandleInfoKHR {
         s_type: vk::StructureType::EXPORT_MEMORY_WIN32_HANDLE_INFO_NV,
         ..Default::default()
@@ -145,7 +145,7 @@ fn a_win32_nv_export_structure_is_known_by_its_s_type_only() {
     };
     assert!(facts.export_win32_nv && !chain.export_win32);
     // The same structure with another sType is another structure
-    // (VUID-VkExportMemoryWin32HandleInfoNV-sType-sType holds by construction).
+    // (`vuid::EXPORT_WIN32_NV_STYPE` holds by construction).
     for s_type in [
         vk::StructureType::EXPORT_MEMORY_WIN32_HANDLE_INFO_KHR,
         vk::StructureType::from_raw(1_000_999_990),
@@ -608,7 +608,7 @@ fn win32_import_structures_are_read_by_their_s_type_only() {
         handles.win32_nv,
         Some((vk::ExternalMemoryHandleTypeFlagsNV::OPAQUE_WIN32_KMT, true))
     );
-    // VUID-VkImportMemoryWin32HandleInfoKHR-sType-sType and -NV-sType-sType hold by
+    // `vuid::IMPORT_WIN32_STYPE` and `vuid::IMPORT_WIN32_NV_STYPE` hold by
     // construction: with another sType the nodes are other structures.
     let other_nv = vk::ImportMemoryWin32HandleInfoNV {
         s_type: vk::StructureType::from_raw(1_000_999_993),
@@ -665,9 +665,8 @@ fn zircon_metal_and_android_imports_are_read_by_their_s_type_only() {
         Some((crate::vk_ext::HANDLE_TYPE_MTLTEXTURE, true))
     );
     assert!(handles.android);
-    // VUID-VkImportMemoryZirconHandleInfoFUCHSIA-, -VkImportMemoryMetalHandleInfoEXT- and
-    // -VkImportAndroidHardwareBufferInfoANDROID-sType-sType hold by construction: with another
-    // sType the nodes are other structures.
+    // `vuid::IMPORT_ZIRCON_STYPE`, `vuid::IMPORT_METAL_STYPE` and `vuid::IMPORT_AHB_STYPE` hold by
+    // construction: with another sType the nodes are other structures.
     let other_android = vk::ImportAndroidHardwareBufferInfoANDROID {
         s_type: vk::StructureType::from_raw(1_000_999_995),
         ..android
