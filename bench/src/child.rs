@@ -3,17 +3,8 @@
 //! [`RESULT_MARKER`].
 
 use crate::model::{ChildResult, Config, Driver, Mode, Suite, RESULT_MARKER};
+use crate::suite_context::Ctx;
 use crate::{suite_calls, suite_memory};
-
-/// What a child's measurements need.
-pub struct Ctx {
-    pub entry: ash::Entry,
-    pub driver: Driver,
-    pub config: Config,
-    pub mode: Mode,
-    /// File name of the driver's library (to tell driver functions from layer functions).
-    pub driver_library: String,
-}
 
 /// Arguments of `exportcheck-bench child`.
 #[derive(Debug, PartialEq)]

@@ -4,7 +4,7 @@
 //!
 //! The parent runs one child per configuration on the test driver, under
 //! `valgrind --tool=callgrind --collect-atstart=no --toggle-collect=SYMBOL --dump-after=SYMBOL`,
-//! where SYMBOL is [`exportcheck_bench_counted`]: nothing is counted but the calls made inside
+//! where SYMBOL is [`exportcheck_bench_counted`](crate::counted::exportcheck_bench_counted): nothing is counted but the calls made inside
 //! it, and callgrind writes one profile (`callgrind.out.K`, K = 1, 2, ...) each time it returns.
 //! The child warms each operation up outside it, then calls it with N and with 2N iterations;
 //! it prints which (operation, iterations) each call was. Per operation, instructions per call
@@ -18,165 +18,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
+use crate::counted::{count, ChildCounts, Count, Op, ALLOCATION_SIZE, ITERATIONS, SYMBOL, WARMUP};
 use crate::model::{Config, Driver, RESULT_MARKER};
 use crate::report::Verdict;
 use crate::setup::Paths;
 use crate::vkctx::{ExportKind, Vk};
-
-/// The counted function's symbol, as callgrind is told it.
-pub const SYMBOL: &str = "exportcheck_bench_counted";
-/// Size of every allocation of this mode: 64 KiB.
-pub const ALLOCATION_SIZE: u64 = 64 * 1024;
-/// N: the counted calls run N and 2N iterations. A multiple of the layer's ring sizes (its freed
-/// ring has 64 slots), so that a measurement holds whole turns of anything periodic.
-pub const ITERATIONS: u64 = 256;
-/// Uncounted iterations of each operation before its counted ones: more than any per-thread
-/// ring or memo of the layer holds, so the counted calls see its steady state.
-pub const WARMUP: u64 = 128;
-
-/// Runs `op` `iterations` times: the only code callgrind counts. Returns the first result that
-/// is not `VK_SUCCESS`, else `VK_SUCCESS`.
-#[no_mangle]
-#[inline(never)]
-pub fn exportcheck_bench_counted(
-    iterations: u64,
-    op: &mut dyn FnMut() -> vk::Result,
-) -> vk::Result {
-    let mut result = vk::Result::SUCCESS;
-    for _ in 0..iterations {
-        let r = op();
-        if r != vk::Result::SUCCESS && result == vk::Result::SUCCESS {
-            result = r;
-        }
-    }
-    result
-}
-
-/// An operation whose instructions are counted. Its name in results.json is the timing
-/// suite's key of the same measurement (`export_fd`, `alloc_free`, `unchecked`, ...).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Op {
-    ExportFd,
-    AllocFree,
-    Unchecked,
-    ExportRdma,
-    ExportWin32,
-    ExportMetal,
-    ExportWin32Khr,
-    ExportZircon,
-    QueryFdProperties,
-    QueryHostPointerProperties,
-    ExportAhb,
-    QueryWin32Properties,
-    QueryZirconProperties,
-    QueryAhbProperties,
-    ImportFd,
-    ImportHostPointer,
-}
-
-impl Op {
-    pub const ALL: [Op; 16] = [
-        Op::ExportFd,
-        Op::AllocFree,
-        Op::Unchecked,
-        Op::ExportRdma,
-        Op::ExportWin32,
-        Op::ExportMetal,
-        Op::ExportWin32Khr,
-        Op::ExportZircon,
-        Op::QueryFdProperties,
-        Op::QueryHostPointerProperties,
-        Op::ExportAhb,
-        Op::QueryWin32Properties,
-        Op::QueryZirconProperties,
-        Op::QueryAhbProperties,
-        Op::ImportFd,
-        Op::ImportHostPointer,
-    ];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Op::ExportFd => "vkGetMemoryFdKHR + close (OPAQUE_FD)",
-            Op::AllocFree => "vkAllocateMemory + vkFreeMemory (64 KiB, export OPAQUE_FD)",
-            Op::Unchecked => "vkGetBufferMemoryRequirements (not checked)",
-            Op::ExportRdma => "vkGetMemoryRemoteAddressNV",
-            Op::ExportWin32 => "vkGetMemoryWin32HandleNV",
-            Op::ExportMetal => "vkGetMemoryMetalHandleEXT",
-            Op::ExportWin32Khr => "vkGetMemoryWin32HandleKHR (OPAQUE_WIN32_KMT)",
-            Op::ExportZircon => "vkGetMemoryZirconHandleFUCHSIA",
-            Op::QueryFdProperties => "vkGetMemoryFdPropertiesKHR (DMA_BUF, an exported fd)",
-            Op::QueryHostPointerProperties => {
-                "vkGetMemoryHostPointerPropertiesEXT (HOST_ALLOCATION, aligned)"
-            }
-            Op::ExportAhb => "vkGetMemoryAndroidHardwareBufferANDROID",
-            Op::QueryWin32Properties => {
-                "vkGetMemoryWin32HandlePropertiesKHR (D3D12_RESOURCE, an exported handle)"
-            }
-            Op::QueryZirconProperties => {
-                "vkGetMemoryZirconHandlePropertiesFUCHSIA (an exported VMO)"
-            }
-            Op::QueryAhbProperties => {
-                "vkGetAndroidHardwareBufferPropertiesANDROID (an exported buffer)"
-            }
-            Op::ImportFd => {
-                "vkGetMemoryFdKHR + vkAllocateMemory importing it + vkFreeMemory (OPAQUE_FD)"
-            }
-            Op::ImportHostPointer => "vkAllocateMemory importing host memory + vkFreeMemory",
-        }
-    }
-
-    /// The most instructions per call the layer may add.
-    pub fn target(self) -> u64 {
-        match self {
-            Op::Unchecked => UNCHECKED_ADDED_MAX,
-            Op::AllocFree => ALLOC_FREE_ADDED_MAX,
-            Op::ExportFd
-            | Op::ExportRdma
-            | Op::ExportWin32
-            | Op::ExportMetal
-            | Op::ExportWin32Khr
-            | Op::ExportZircon
-            | Op::ExportAhb => EXPORT_ADDED_MAX,
-            // A query is checked like an export (one device lookup, the structural rules, a
-            // few value rules, the call down), so it has the same budget.
-            Op::QueryFdProperties
-            | Op::QueryHostPointerProperties
-            | Op::QueryWin32Properties
-            | Op::QueryZirconProperties
-            | Op::QueryAhbProperties => QUERY_ADDED_MAX,
-            // An export, an allocation and a free.
-            Op::ImportFd => EXPORT_ADDED_MAX + ALLOC_FREE_ADDED_MAX,
-            Op::ImportHostPointer => ALLOC_FREE_ADDED_MAX,
-        }
-    }
-}
-
-/// Targets, in instructions the layer adds per call.
-pub const EXPORT_ADDED_MAX: u64 = 120;
-pub const QUERY_ADDED_MAX: u64 = EXPORT_ADDED_MAX;
-pub const ALLOC_FREE_ADDED_MAX: u64 = 600;
-pub const UNCHECKED_ADDED_MAX: u64 = 0;
-
-/// One call of the counted function: which operation, how many iterations, and (filled in by
-/// the parent from callgrind's profile) the instructions counted.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Count {
-    pub op: Op,
-    pub iterations: u64,
-    #[serde(default)]
-    pub ir: u64,
-}
-
-/// What a counting child did, in the order it called the counted function.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct ChildCounts {
-    /// Whether the child ran with address-space randomisation off (see [`no_randomization`]).
-    pub fixed_addresses: bool,
-    pub counts: Vec<Count>,
-    /// Operations not counted, with why.
-    pub skipped: BTreeMap<Op, String>,
-}
 
 // ---------------------------------------------------------------------------------------------
 // The child.
@@ -367,47 +213,6 @@ fn count_op(vk: &Vk, config: Config, op: Op, n: u64, out: &mut ChildCounts) -> R
     }
 }
 
-/// Warms `op` up, then counts it with `n` and `2n` iterations. Under the Khronos layer, an
-/// operation that fails outright is recorded as skipped (the timing suite's rule: its 1.3.239
-/// passes vkGetMemoryMetalHandleEXT down with its own wrapped handle).
-pub(crate) fn count(
-    config: Config,
-    op: Op,
-    n: u64,
-    out: &mut ChildCounts,
-    f: &mut dyn FnMut() -> vk::Result,
-) -> Result<(), String> {
-    let first = f();
-    if first != vk::Result::SUCCESS {
-        if config == Config::Khronos {
-            out.skipped.insert(
-                op,
-                format!("returns {first:?} under the Khronos layer (not counted)"),
-            );
-            return Ok(());
-        }
-        return Err(format!("{}: {first:?}", op.label()));
-    }
-    for _ in 1..WARMUP {
-        let r = f();
-        if r != vk::Result::SUCCESS {
-            return Err(format!("{} (warm-up): {r:?}", op.label()));
-        }
-    }
-    for iterations in [n, 2 * n] {
-        let r = exportcheck_bench_counted(iterations, f);
-        if r != vk::Result::SUCCESS {
-            return Err(format!("{} (counted): {r:?}", op.label()));
-        }
-        out.counts.push(Count {
-            op,
-            iterations,
-            ir: 0,
-        });
-    }
-    Ok(())
-}
-
 // ---------------------------------------------------------------------------------------------
 // The parent.
 
@@ -572,7 +377,7 @@ fn run_child(paths: &Paths, config: Config, label: &str) -> Result<ConfigCounts,
     let log = paths.configure(&mut cmd, Driver::TestDriver, label)?;
     no_randomization(&mut cmd);
     let start = Instant::now();
-    let mut counts: ChildCounts = crate::parent::run_reporting_child(&mut cmd, label)?;
+    let mut counts: ChildCounts = crate::reporting_child::run_reporting_child(&mut cmd, label)?;
     let dumps = read_dumps(&dir)?;
     if dumps.len() != counts.counts.len() {
         return Err(format!(
@@ -838,26 +643,6 @@ mod tests {
         assert_eq!(total_ir(profile), Some(12345));
         assert_eq!(total_ir("events: Ir\nsummary: 77 3\n"), Some(77));
         assert_eq!(total_ir("events: Ir\n"), None);
-    }
-
-    #[test]
-    fn the_counted_function_runs_exactly_n_iterations() {
-        let mut calls = 0u64;
-        let r = exportcheck_bench_counted(7, &mut || {
-            calls += 1;
-            vk::Result::SUCCESS
-        });
-        assert_eq!((r, calls), (vk::Result::SUCCESS, 7));
-        let mut k = 0;
-        let r = exportcheck_bench_counted(3, &mut || {
-            k += 1;
-            if k == 2 {
-                vk::Result::ERROR_UNKNOWN
-            } else {
-                vk::Result::SUCCESS
-            }
-        });
-        assert_eq!(r, vk::Result::ERROR_UNKNOWN);
     }
 
     fn counts(config: Config, per: &[(Op, u64, u64)]) -> ConfigCounts {

@@ -14,6 +14,7 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 mod child;
+mod counted;
 mod instructions;
 mod merge;
 mod model;
@@ -22,10 +23,12 @@ mod plot;
 mod procinfo;
 mod profile;
 mod report;
+mod reporting_child;
 mod setup;
 mod sharing_counts;
 mod sharing_ops;
 mod suite_calls;
+mod suite_context;
 mod suite_memory;
 mod table;
 mod throughput;

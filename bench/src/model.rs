@@ -289,5 +289,8 @@ pub mod keys {
     }
 }
 
+/// Size of every allocation the timing suites make.
+pub const ALLOCATION_SIZE: u64 = 4096;
+
 /// The line prefix a child prints before its JSON result on stdout.
 pub const RESULT_MARKER: &str = "EXPORTCHECK_BENCH_RESULT ";

@@ -2,7 +2,6 @@
 //! prints the table and writes `target/bench/results.json`.
 
 use serde::{Deserialize, Serialize};
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -10,8 +9,9 @@ use std::time::Instant;
 use crate::child::ChildArgs;
 use crate::instructions::{self, Instructions};
 use crate::merge::Merged;
-use crate::model::{ChildResult, Config, Driver, Mode, Suite, RESULT_MARKER};
+use crate::model::{ChildResult, Config, Driver, Mode, Suite};
 use crate::report::{self, Row, Verdict};
+use crate::reporting_child::run_reporting_child;
 use crate::setup::{self, LibraryInfo, Paths};
 use crate::table;
 
@@ -225,35 +225,6 @@ fn run_child(paths: &Paths, job: &Job) -> Result<ChildResult, String> {
         .map(|t| t.lines().count())
         .unwrap_or(0);
     Ok(result)
-}
-
-/// Runs a child that prints its result as one JSON line after `RESULT_MARKER` (every other line
-/// is shown, under `label`); the parsed result, or why there is none.
-pub fn run_reporting_child<T: serde::de::DeserializeOwned>(
-    cmd: &mut Command,
-    label: &str,
-) -> Result<T, String> {
-    let mut child = cmd.spawn().map_err(|e| format!("{label}: spawn: {e}"))?;
-    let mut result = None;
-    if let Some(stdout) = child.stdout.take() {
-        for line in BufReader::new(stdout).lines() {
-            let line = line.map_err(|e| format!("reading the child's stdout: {e}"))?;
-            match line.strip_prefix(RESULT_MARKER) {
-                Some(json) => {
-                    result = Some(
-                        serde_json::from_str::<T>(json)
-                            .map_err(|e| format!("bad result JSON: {e}"))?,
-                    )
-                }
-                None => eprintln!("  {label}: {line}"),
-            }
-        }
-    }
-    let status = child.wait().map_err(|e| e.to_string())?;
-    match (status.success(), result) {
-        (true, Some(r)) => Ok(r),
-        _ => Err(format!("{label}: child exited with {status}")),
-    }
 }
 
 fn default_out(paths: &Paths, mode: Mode, choice: InstructionChoice) -> PathBuf {

@@ -2,8 +2,7 @@
 //! untimed, for a profiler (`valgrind --tool=callgrind`, `perf record`); `scripts/profile.sh`
 //! sets the loader's environment as the benchmark does.
 
-use crate::model::{Config, Driver};
-use crate::suite_calls::ALLOCATION_SIZE;
+use crate::model::{Config, Driver, ALLOCATION_SIZE};
 use crate::vkctx::{ExportKind, Vk};
 use ash::vk;
 

@@ -1,8 +1,8 @@
 //! The instruction counts of the import paths and of the export and handle-property commands
 //! added with the whole sharing surface (`instructions.rs` counts the first ones): each sets up
-//! what its call needs on the test driver, then counts the call (`instructions::count`).
+//! what its call needs on the test driver, then counts the call (`counted::count`).
 
-use crate::instructions::{count, ChildCounts, Op, ALLOCATION_SIZE};
+use crate::counted::{count, ChildCounts, Op, ALLOCATION_SIZE};
 use crate::model::Config;
 use crate::sharing_ops::device_fn;
 use crate::vkctx::Vk;

@@ -4,14 +4,11 @@
 use ash::vk;
 use std::time::{Duration, Instant};
 
-use crate::child::Ctx;
-use crate::model::{keys, ChildResult, Config, CycleExport, Driver, Mode, Timing};
+use crate::model::{keys, ChildResult, Config, CycleExport, Driver, Mode, Timing, ALLOCATION_SIZE};
+use crate::suite_context::Ctx;
 use crate::timing::{measure, median, Plan};
 use crate::vkctx::{self, ExportKind, Vk};
 use crate::{procinfo, throughput};
-
-/// Size of every allocation the benchmark makes.
-pub const ALLOCATION_SIZE: u64 = 4096;
 
 /// Commands whose `vkGetDeviceProcAddr` pointer is recorded.
 const RECORDED_PROCS: [&std::ffi::CStr; 7] = [

@@ -3,9 +3,8 @@
 
 use ash::vk;
 
-use crate::child::Ctx;
-use crate::model::{keys, ChildResult, Config, Mode, ScalePoint};
-use crate::suite_calls::ALLOCATION_SIZE;
+use crate::model::{keys, ChildResult, Config, Mode, ScalePoint, ALLOCATION_SIZE};
+use crate::suite_context::Ctx;
 use crate::timing::{measure, Plan};
 use crate::vkctx::{ExportKind, Vk};
 

@@ -6,8 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
-use crate::model::{CycleExport, ThroughputPoint};
-use crate::suite_calls::ALLOCATION_SIZE;
+use crate::model::{CycleExport, ThroughputPoint, ALLOCATION_SIZE};
 use crate::vkctx::{ExportKind, Vk};
 
 /// One allocate + export (+ close) + free cycle.

@@ -35,47 +35,6 @@ pub fn is_open(fd: i32) -> Option<bool> {
     cfg!(unix).then(|| fd_flags(fd).is_some())
 }
 
-/// What an open file is, independently of the fd number that refers to it: the device and inode
-/// `fstat` reports. Two fds with the same identity refer to the same file (for the memfds and
-/// dma-bufs drivers export: the same memory).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct FileId {
-    pub dev: u64,
-    pub ino: u64,
-}
-
-/// `fstat` of `fd`, or `None` if it is not open.
-#[cfg(unix)]
-pub fn fstat(fd: i32) -> Option<libc::stat> {
-    if fd < 0 {
-        return None;
-    }
-    let mut stat = std::mem::MaybeUninit::<libc::stat>::uninit();
-    // SAFETY: fstat writes a `struct stat` into the buffer we own; any fd number is valid.
-    if unsafe { libc::fstat(fd, stat.as_mut_ptr()) } != 0 {
-        return None;
-    }
-    // SAFETY: fstat succeeded, so it filled the structure.
-    Some(unsafe { stat.assume_init() })
-}
-
-/// The identity of the file `fd` refers to, or `None` if it is not open (or not POSIX).
-#[cfg(unix)]
-pub fn file_id(fd: i32) -> Option<FileId> {
-    let stat = fstat(fd)?;
-    // The casts are needed where st_dev is not a u64 (macOS: i32).
-    #[allow(clippy::unnecessary_cast)]
-    Some(FileId {
-        dev: stat.st_dev as u64,
-        ino: stat.st_ino as u64,
-    })
-}
-
-#[cfg(not(unix))]
-pub fn file_id(_fd: i32) -> Option<FileId> {
-    None
-}
-
 /// Whether the fds `a` and `b` of this process refer to the same open file description
 /// (`kcmp(KCMP_FILE)`): what `dup`, `fork` and `SCM_RIGHTS` share, and a new `open` of the same
 /// file does not. `None` where the kernel cannot tell (not Linux, kcmp unavailable or refused, an
@@ -188,44 +147,10 @@ pub fn own_start_time() -> Option<u64> {
     }
 }
 
-/// How many descriptors the layer holds at once ([`HeldFile`]s alive), in the whole process.
-#[cfg(unix)]
-static HELD_FILES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-/// The most descriptors the layer holds at once with a soft open-file limit of `soft`: one
-/// sixteenth of it (64 of the usual 1024), never more than 512. Every one of them counts against
-/// the app's own limit, so the layer takes a small share and, past it, checks less (an export it
-/// does not hold leaves its imports unchecked) rather than make the app run out of descriptors.
-#[cfg(unix)]
-pub fn held_file_budget(soft: u64) -> usize {
-    usize::try_from(soft / 16).unwrap_or(usize::MAX).min(512)
-}
-
-/// The soft open-file limit (256 when it cannot be read).
-#[cfg(unix)]
-fn soft_open_file_limit() -> u64 {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit writes the structure we own.
-    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
-        limit.rlim_cur
-    } else {
-        256
-    }
-}
-
-/// Whether the layer may hold one more descriptor with a soft limit of `soft`.
-#[cfg(unix)]
-fn within_budget(soft: u64) -> bool {
-    HELD_FILES.load(std::sync::atomic::Ordering::Acquire) < held_file_budget(soft)
-}
-
 /// The layer's own descriptor of the open file `fd` refers to (`F_DUPFD_CLOEXEC`), numbered
 /// from three quarters of the soft open-file limit (at most 1024) up, away from the low numbers
 /// an app's own files get; `None` if it cannot be made or the layer already holds its budget
-/// ([`held_file_budget`]).
+/// ([`held_budget::held_file_budget`]).
 #[cfg(unix)]
 pub fn hold_open_file(fd: i32) -> Option<HeldFile> {
     use std::os::fd::FromRawFd;
@@ -348,8 +273,15 @@ fn seal_number(fd: std::os::fd::OwnedFd) {
     HELD_FILES.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
 }
 
+mod file_identity;
+mod held_budget;
 mod held_number;
 pub mod payload;
+#[cfg(unix)]
+pub use file_identity::fstat;
+pub use file_identity::{file_id, FileId};
+#[cfg(unix)]
+use held_budget::{soft_open_file_limit, within_budget, HELD_FILES};
 pub use held_number::{hold_number, HeldNumber};
 
 /// Every fd open in this process whose file is one of `wanted`, with its identity. Reads
@@ -409,16 +341,6 @@ fn fallback_fd_numbers() -> Vec<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[cfg(unix)]
-    #[test]
-    fn the_layer_holds_a_sixteenth_of_the_soft_limit_at_most_512() {
-        assert_eq!(held_file_budget(1024), 64);
-        assert_eq!(held_file_budget(256), 16);
-        assert_eq!(held_file_budget(15), 0);
-        assert_eq!(held_file_budget(1 << 20), 512);
-        assert_eq!(held_file_budget(u64::MAX), 512);
-    }
 
     #[cfg(target_os = "linux")]
     #[test]

@@ -1,10 +1,12 @@
 //! The layer's rooms depend on each other one way only (docs/architecture.md): each top-level
 //! module of `layer/src` may use only the modules below it in [`LAYERS`], and inside a room no
-//! two files use each other, directly or through others. Read from the sources: a `use` of
-//! `crate::room` or `super::file` outside the unit tests is a dependency.
+//! two files use each other, directly or through others. Read from the sources by
+//! `module_graph` (every form of `use` and every path in code, outside the unit tests).
 
+mod module_graph;
+
+use module_graph::{circles, shown, Crate};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 
 /// From the bottom up. A module may use the ones before it.
 const LAYERS: &[&str] = &[
@@ -28,51 +30,8 @@ const LAYERS: &[&str] = &[
     "introspect",
 ];
 
-/// Every `.rs` file under `src`, by module path (`rules/export`, `state`), without its tests.
-fn sources() -> BTreeMap<String, String> {
-    fn walk(dir: &Path, root: &Path, out: &mut BTreeMap<String, String>) {
-        for entry in std::fs::read_dir(dir).expect("layer/src is readable") {
-            let path = entry.expect("a directory entry").path();
-            if path.is_dir() {
-                walk(&path, root, out);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let rel = path
-                    .strip_prefix(root)
-                    .expect("under src")
-                    .with_extension("");
-                let module = rel.to_string_lossy().trim_end_matches("/mod").to_owned();
-                let text = std::fs::read_to_string(&path).expect("a source file");
-                let code = text
-                    .split("#[cfg(test)]")
-                    .next()
-                    .unwrap_or_default()
-                    .to_owned();
-                out.insert(module, code);
-            }
-        }
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut out = BTreeMap::new();
-    walk(&root, &root, &mut out);
-    out
-}
-
-/// The identifiers that follow `prefix` in code lines (comments skipped).
-fn uses<'a>(code: &'a str, prefix: &str) -> BTreeSet<&'a str> {
-    code.lines()
-        .filter(|line| !line.trim_start().starts_with("//"))
-        .flat_map(|line| {
-            line.match_indices(prefix)
-                .map(move |(at, _)| &line[at + prefix.len()..])
-        })
-        .map(|rest| {
-            let end = rest
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(rest.len());
-            &rest[..end]
-        })
-        .filter(|name| !name.is_empty())
-        .collect()
+fn layer() -> Crate {
+    Crate::from_disk(env!("CARGO_MANIFEST_DIR"), "lib.rs")
 }
 
 fn room(module: &str) -> &str {
@@ -83,19 +42,19 @@ fn room(module: &str) -> &str {
 fn rooms_use_only_the_rooms_below_them() {
     let rank = |room: &str| LAYERS.iter().position(|&r| r == room);
     let mut wrong = Vec::new();
-    for (module, code) in sources() {
-        let from = room(&module);
-        if from == "lib" {
-            continue;
+    for (module, targets) in layer().uses() {
+        if module.is_empty() {
+            continue; // lib.rs: the exported symbols, above every room.
         }
+        let from = room(&module);
         let Some(from_rank) = rank(from) else {
             wrong.push(format!("{module}: room {from} is not in LAYERS"));
             continue;
         };
-        for to in uses(&code, "crate::") {
-            match rank(to) {
-                Some(to_rank) if to_rank < from_rank || to == from => {}
-                _ => wrong.push(format!("{module} uses crate::{to}")),
+        for to in targets {
+            match rank(room(&to)) {
+                Some(to_rank) if to_rank <= from_rank && !to.is_empty() => {}
+                _ => wrong.push(format!("{module} uses {}", shown(&to))),
             }
         }
     }
@@ -108,36 +67,104 @@ fn rooms_use_only_the_rooms_below_them() {
 
 #[test]
 fn no_two_files_of_a_room_use_each_other() {
-    let sources = sources();
-    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (module, code) in &sources {
-        let parent = module.rsplit_once('/').map_or("", |(p, _)| p);
-        for name in uses(code, "super::") {
-            let target = if parent.is_empty() {
-                name.to_owned()
-            } else {
-                format!("{parent}/{name}")
-            };
-            if sources.contains_key(&target) {
-                edges.entry(module.clone()).or_default().insert(target);
-            }
-        }
-        for name in uses(code, &format!("crate::{}::", room(module))) {
-            let target = format!("{}/{name}", room(module));
-            if sources.contains_key(&target) && &target != module {
-                edges.entry(module.clone()).or_default().insert(target);
-            }
-        }
-    }
-    // A file reaches itself through the edges: a cycle.
-    for start in edges.keys() {
-        let mut seen = BTreeSet::new();
-        let mut stack: Vec<&String> = edges[start].iter().collect();
-        while let Some(next) = stack.pop() {
-            assert!(next != start, "{start} depends on itself through {seen:?}");
-            if seen.insert(next.clone()) {
-                stack.extend(edges.get(next).into_iter().flatten());
-            }
-        }
-    }
+    let within_rooms: BTreeMap<String, BTreeSet<String>> = layer()
+        .uses()
+        .into_iter()
+        .map(|(module, targets)| {
+            let same_room = targets
+                .into_iter()
+                .filter(|to| room(to) == room(&module))
+                .collect();
+            (module, same_room)
+        })
+        .collect();
+    let found = circles(&within_rooms);
+    assert!(
+        found.is_empty(),
+        "files of a room that use each other:\n{}",
+        found.join("\n")
+    );
+}
+
+// The reading itself.
+
+fn paths(text: &str) -> Vec<String> {
+    module_graph::parse(text).expect("not a test file").paths()
+}
+
+#[test]
+fn a_braced_import_is_read() {
+    assert_eq!(
+        paths("use super::{a, b as c, self};"),
+        ["super::a", "super::b", "super"]
+    );
+}
+
+#[test]
+fn a_nested_import_is_read() {
+    assert_eq!(
+        paths("pub(crate) use crate::{rules, state::{x::{self, Y}, z::*}};"),
+        [
+            "crate::rules",
+            "crate::state::x",
+            "crate::state::x::Y",
+            "crate::state::z"
+        ]
+    );
+    assert_eq!(paths("use super::super::os::f;"), ["super::super::os::f"]);
+}
+
+#[test]
+fn paths_in_code_are_read() {
+    assert_eq!(
+        paths("fn f() -> crate::x::T { super::y::g::<u8>(self::z::H) }"),
+        ["crate::x::T", "super::y::g", "self::z::H"]
+    );
+}
+
+#[test]
+fn comments_literals_and_tests_are_not_read() {
+    let text = r##"
+        // use crate::a;
+        /* use crate::b; /* nested */ crate::c::d() */
+        /// [`crate::e`]
+        fn f() -> char { let _ = "crate::g::h"; let _ = r#"super::i"#; let _ = b"\"crate::j"; '"' }
+        fn g<'a>(x: &'a str) -> &'a str { x }
+        #[cfg(test)]
+        mod tests { use super::k; }
+        #[cfg(all(test, unix))]
+        fn l() { crate::m::n() }
+        #[cfg(not(test))]
+        fn o() { crate::p::q() }
+    "##;
+    assert_eq!(paths(text), ["crate::p::q"]);
+}
+
+#[test]
+fn a_circle_through_a_braced_import_and_a_reexport_is_found() {
+    let files: BTreeMap<&str, &str> = [
+        ("src/lib.rs", "mod rules;"),
+        (
+            "src/rules/mod.rs",
+            "mod a; mod b; mod c; pub use c::Shared;",
+        ),
+        ("src/rules/a.rs", "use super::{b::{self}, Shared};"),
+        (
+            "src/rules/b.rs",
+            "pub fn f() { super::super::rules::a::g() }",
+        ),
+        ("src/rules/c.rs", "pub struct Shared;"),
+    ]
+    .into_iter()
+    .collect();
+    let read = |path: &std::path::Path| files.get(path.to_str()?).map(|t| t.to_string());
+    let uses = Crate::read(std::path::Path::new("src/lib.rs"), &read).uses();
+    assert_eq!(
+        uses["rules/a"],
+        BTreeSet::from(["rules/b".into(), "rules/c".into()])
+    );
+    assert_eq!(
+        circles(&uses),
+        ["rules/a -> rules/b -> rules/a (all of: rules/a, rules/b)"]
+    );
 }

@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use super::compute::{checked_name, in_registry_name, where_name, Row, Tally, Tested};
+use super::context::Context;
 use super::text::tally_line;
-use super::Context;
 
 /// Escapes text and attribute values.
 #[must_use]

@@ -18,7 +18,7 @@
 
 use serde_json::json;
 
-use super::Context;
+use super::context::Context;
 
 /// The report.
 #[must_use]

@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use super::compute::{checked_name, in_registry_name, where_name, Row, Tested};
+use super::context::Context;
 use super::text::tally_line;
-use super::Context;
 
 /// Escapes table-cell text (`|` would end the cell; line breaks the row).
 fn cell(s: &str) -> String {

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::compute::{checked_name, in_registry_name, where_name, Row, Tally};
-use super::Context;
+use super::context::Context;
 
 const HEADER: [&str; 8] = [
     "ID",

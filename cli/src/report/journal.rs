@@ -5,24 +5,13 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::load::Loaded;
-use super::model::{Finding, JournalHeader, ProcessInfo, Report, REPORT_VERSION};
+use super::loaded::{Loaded, Unfinished};
+use super::model::{Finding, JournalHeader, Report, REPORT_VERSION};
 
 /// Whether `name` is a journal's file name: `report-*.jsonl`.
 #[must_use]
 pub fn is_journal_name(name: &str) -> bool {
     name.starts_with("report-") && name.ends_with(".jsonl")
-}
-
-/// A process that left a journal its report does not account for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unfinished {
-    /// The process, as its journal names it.
-    pub process: ProcessInfo,
-    /// The journal.
-    pub journal: PathBuf,
-    /// How many findings were read from it.
-    pub findings: usize,
 }
 
 /// A journal: its header and its finding lines (a last line cut short by a crash is dropped).

@@ -2,31 +2,11 @@
 
 use std::path::{Path, PathBuf};
 
+use super::loaded::Loaded;
 use super::model::{Report, REPORT_VERSION};
 
 /// The file name pattern the layer is given: `%p` becomes the process id.
 pub const REPORT_PATTERN: &str = "report-%p.json";
-
-/// What a directory of reports held.
-#[derive(Debug, Default)]
-pub struct Loaded {
-    /// The reports that parsed, by file name.
-    pub reports: Vec<(PathBuf, Report)>,
-    /// The files that did not: path and why.
-    pub unreadable: Vec<(PathBuf, String)>,
-    /// Reports of a newer version than this CLI knows (read anyway).
-    pub newer: Vec<(PathBuf, u32)>,
-    /// Processes that never wrote the report their journal belongs to.
-    pub unfinished: Vec<super::journal::Unfinished>,
-}
-
-impl Loaded {
-    /// How many report files there were, readable or not.
-    #[must_use]
-    pub fn files(&self) -> usize {
-        self.reports.len() + self.unreadable.len()
-    }
-}
 
 /// Whether `name` is a report file name: `report-*.json`. The layer's temporary files (written
 /// first, then renamed) must not match.

@@ -3,6 +3,7 @@
 pub mod group;
 pub mod journal;
 pub mod load;
+pub mod loaded;
 pub mod merge;
 pub mod model;
 pub mod time;

@@ -6,7 +6,7 @@
 //! unique to it. Gone means the process closed or replaced the number (`close`, `dup2`) after
 //! handing it to the driver.
 
-use super::{file_id, FileId};
+use super::file_identity::{file_id, FileId};
 
 /// The layer's memfd under an fd number, closed when dropped if it is still there (never
 /// another file that took the number).
@@ -21,10 +21,11 @@ pub struct HeldNumber {
 /// takes the lowest free number from `number` up: atomically, so a number another thread took
 /// is never taken from it). `None` if the number is taken, is one of the standard streams (0 to
 /// 2, which programs replace by number), the layer holds its budget of descriptors
-/// ([`super::held_file_budget`]), or there is no memfd (not Linux).
+/// ([`super::held_budget::held_file_budget`]), or there is no memfd (not Linux).
 #[cfg(target_os = "linux")]
 pub fn hold_number(number: i32) -> Option<HeldNumber> {
-    if number <= 2 || !super::within_budget(super::soft_open_file_limit()) {
+    if number <= 2 || !super::held_budget::within_budget(super::held_budget::soft_open_file_limit())
+    {
         return None;
     }
     let name = c"exportcheck: an fd number handed to the driver";
@@ -52,7 +53,7 @@ pub fn hold_number(number: i32) -> Option<HeldNumber> {
         }
         return None;
     };
-    super::HELD_FILES.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+    super::held_budget::HELD_FILES.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
     Some(HeldNumber { number, id })
 }
 
@@ -80,7 +81,7 @@ impl Drop for HeldNumber {
                 // SAFETY: the number refers to the layer's own memfd (its unique inode).
                 unsafe { libc::close(self.number) };
             }
-            super::HELD_FILES.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+            super::held_budget::HELD_FILES.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
         }
     }
 }

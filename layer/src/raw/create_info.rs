@@ -1,6 +1,7 @@
 //! Readers of the create-info and allocate-info structures the layer tracks state from.
 
-use super::{c_string_array, read_node, read_struct, walk_chain, StructArg};
+use super::read::{c_string_array, read_node, read_struct, walk_chain};
+use crate::args::StructArg;
 use crate::args::{
     AllocateInfoRead, ChainRead, FdImport, HandleImports, HostPointerChain, Win32Import,
 };
@@ -487,10 +488,10 @@ pub unsafe fn read_layer_settings(head: *const c_void) -> Vec<crate::settings::R
             }
             for i in 0..info.setting_count as usize {
                 let setting = info.p_settings.add(i).read_unaligned();
-                if super::c_string(setting.p_layer_name).as_deref() != Some(LAYER_NAME) {
+                if super::read::c_string(setting.p_layer_name).as_deref() != Some(LAYER_NAME) {
                     continue;
                 }
-                let Some(name) = super::c_string(setting.p_setting_name) else {
+                let Some(name) = super::read::c_string(setting.p_setting_name) else {
                     continue;
                 };
                 out.push(RawSetting {
@@ -540,7 +541,9 @@ unsafe fn setting_values(setting: &vk::LayerSettingEXT<'_>) -> Vec<String> {
                 .collect(),
             vk::LayerSettingTypeEXT::STRING => (0..n)
                 .filter_map(|i| {
-                    super::c_string(p.cast::<*const std::ffi::c_char>().add(i).read_unaligned())
+                    super::read::c_string(
+                        p.cast::<*const std::ffi::c_char>().add(i).read_unaligned(),
+                    )
                 })
                 .collect(),
             _ => Vec::new(),

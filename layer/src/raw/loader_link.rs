@@ -1,6 +1,6 @@
 //! The loader's link info in `vkCreateInstance` / `vkCreateDevice`: where the next layer is.
 
-use super::walk_chain;
+use super::read::walk_chain;
 use ash::vk;
 use ash_layer::{LayerDeviceCreateInfo, LayerFunction, LayerInstanceCreateInfo};
 use std::ffi::c_void;

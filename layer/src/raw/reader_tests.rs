@@ -6,7 +6,7 @@
 use super::*;
 use crate::settings::sources::LAYER_NAME;
 use crate::state::Messenger;
-use ash::vk::Handle;
+use ash::vk::{self, Handle};
 use ash_layer::{
     LayerDeviceCreateInfo, LayerDeviceLink, LayerFunction, LayerInstanceCreateInfo,
     LayerInstanceLink,

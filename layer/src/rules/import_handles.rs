@@ -6,28 +6,11 @@
 //! allocation's); the files' bits are disjoint (a test below checks).
 
 use super::common::Broken;
+pub use super::import_handles_allocation::Allocation;
 use super::{import_android, import_metal, import_win32, import_zircon};
 use crate::args::HandleImports;
 use crate::finding::{Finding, ObjectRef, Outcome};
-use crate::state::{AllocationFacts, DeviceFacts};
-
-/// What the rules read besides the import structures: the allocation's size and the image a
-/// `VkMemoryDedicatedAllocateInfo` names (0 for none).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Allocation {
-    pub size: u64,
-    pub dedicated_image: u64,
-}
-
-impl Allocation {
-    /// From what the first read of the chain found.
-    pub fn of(facts: &AllocationFacts, dedicated_info: Option<(u64, u64)>) -> Self {
-        Self {
-            size: facts.size,
-            dedicated_image: dedicated_info.map_or(0, |(image, _)| image),
-        }
-    }
-}
+use crate::state::DeviceFacts;
 
 /// Every rule of the chain's handle import structures that the allocation breaks.
 pub fn evaluate(device: &DeviceFacts, allocation: &Allocation, h: &HandleImports) -> Broken {

@@ -11,7 +11,7 @@
 
 use super::common::{invalid_import_handle_type, structure_unavailable, Broken};
 use super::export::is_one_of;
-use super::import_handles::Allocation;
+use super::import_handles_allocation::Allocation;
 use super::metal::METAL_TYPES;
 use crate::finding::{Finding, Outcome};
 use crate::state::DeviceFacts;

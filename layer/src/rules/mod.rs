@@ -27,6 +27,7 @@ pub mod import_android_properties;
 pub mod import_fd;
 pub mod import_fd_type;
 pub mod import_handles;
+pub mod import_handles_allocation;
 pub mod import_host;
 pub mod import_match;
 pub mod import_metal;

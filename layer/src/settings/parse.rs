@@ -1,7 +1,7 @@
 //! Parsing setting values. Accepts the Khronos layer's spellings (`VK_DBG_LAYER_ACTION_LOG_MSG`,
 //! `true`/`false`, comma-separated lists) and short ones (`log`, `1`/`0`).
 
-use super::{DebugActions, LogTarget, ReportFlags, Settings};
+use super::values::{DebugActions, LogTarget, ReportFlags, Settings};
 use std::fmt;
 
 /// Why a value was refused.
