@@ -12,6 +12,12 @@
 //! - the hostile-input matrix (`tests/tests/hostile_*.rs`) and the structural table
 //!   (`tests/tests/structural.rs`) take the IDs each end-to-end call must produce from it.
 //!
+//! It covers every command the layer checks on its own arguments: the export commands,
+//! `vkAllocateMemory` (with the import structures of its chain) and `vkFreeMemory` ([`Command`],
+//! [`expected`]), and the handle-property queries ([`Query`], [`expected_query`], in
+//! `queries.rs`). The bind commands are judged against a buffer or image the layer recorded, not
+//! on their arguments alone: they are tested end to end (tests/tests/bind_handle_types.rs).
+//!
 //! Each rule is written here once. Plain integers throughout (handle types, memory property
 //! flags): the model shares no type with the layer or with `ash`.
 //!
@@ -29,8 +35,10 @@
 //! - An unknown `VkDevice` is the one finding of its call: the layer knows nothing else about it.
 
 pub mod ids;
+mod queries;
 
 use ids::*;
+pub use queries::{expected_query, Output, Query, QueryCall, QueryIds};
 
 /// `VkExternalMemoryHandleTypeFlagBits` (vk.xml, `bitpos`), and `...FlagBitsNV`.
 pub mod handle_type {

@@ -603,6 +603,28 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
     for command in Command::ALL {
         reached.insert(Expected::unknown_device(command).ids[0]);
     }
+    for query in Query::ALL {
+        reached.insert(Expected::unknown_query_device(query).ids[0]);
+        for d in &devices {
+            for call in query_sweep(query) {
+                for id in expected_query(d, &call).ids {
+                    let entry = catalog
+                        .get(id)
+                        .unwrap_or_else(|| panic!("{id} is not in the catalog"));
+                    assert!(
+                        entry.command == query.name() || entry.command == "*",
+                        "{id}: catalogued for {}, modelled for {}",
+                        entry.command,
+                        query.name()
+                    );
+                    if id.starts_with("VUID-") {
+                        assert!(registry.contains_key(id), "{id} is not in the registry");
+                    }
+                    reached.insert(id);
+                }
+            }
+        }
+    }
     // Depend on earlier calls: `win32_exported_before`, tested below; 01883 (the dedicated image
     // bound to the memory first) is judged end to end (tests/tests/test_driver_android_*.rs).
     reached.insert(WIN32_KHR_HANDLE_TYPE_00663);
@@ -679,7 +701,11 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
             ]
             .contains(&id)
     };
-    let commands: Vec<&str> = Command::ALL.iter().map(|c| c.name()).collect();
+    let commands: Vec<&str> = Command::ALL
+        .iter()
+        .map(|c| c.name())
+        .chain(Query::ALL.iter().map(|q| q.name()))
+        .collect();
     for entry in catalog.entries() {
         let id = entry.id.as_str();
         let ours = commands.contains(&entry.command.as_str()) || entry.command == "*";
@@ -871,4 +897,228 @@ fn zircon_and_metal_imports() {
         ids(&without, SIZE, metal(MTLBUFFER, true, false)),
         [ALLOC_PNEXT_PNEXT, IMPORT_METAL_HANDLE_TYPE_PARAM]
     );
+}
+
+/// Calls of `query` over handle types, handles, fd states, alignments and output structures.
+fn query_sweep(query: Query) -> Vec<QueryCall> {
+    let mut calls = Vec::new();
+    let outputs = [
+        Output::Null,
+        Output::WrongSType,
+        Output::Valid {
+            p_next: false,
+            loops: false,
+        },
+        Output::Valid {
+            p_next: true,
+            loops: false,
+        },
+        Output::Valid {
+            p_next: true,
+            loops: true,
+        },
+    ];
+    for handle_type in [
+        0,
+        OPAQUE_FD,
+        DMA_BUF,
+        OPAQUE_WIN32,
+        OPAQUE_WIN32_KMT,
+        D3D11_TEXTURE,
+        HOST_ALLOCATION,
+        HOST_MAPPED_FOREIGN_MEMORY,
+        ZIRCON_VMO,
+        MTLBUFFER,
+        MTLHEAP,
+        OPAQUE_FD | DMA_BUF,
+        1 << 13,
+    ] {
+        for handle in [0, -1, 3, 0x1000, 0x1001] {
+            for fd_open in [None, Some(false), Some(true)] {
+                for host_pointer_alignment in [None, Some(0x1000)] {
+                    for output in outputs {
+                        calls.push(QueryCall {
+                            query,
+                            handle_type,
+                            handle,
+                            fd_open,
+                            host_pointer_alignment,
+                            output,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    calls
+}
+
+/// A device with every extension.
+fn every_extension() -> Device {
+    Device {
+        extensions: Extensions::of(&Extension::ALL),
+        ..full()
+    }
+}
+
+#[test]
+fn a_valid_query_of_each_kind_is_silent() {
+    let d = every_extension();
+    for (query, handle_type, handle) in [
+        (Query::FdProperties, DMA_BUF, 3),
+        (Query::HostPointerProperties, HOST_ALLOCATION, 0x1000),
+        (
+            Query::HostPointerProperties,
+            HOST_MAPPED_FOREIGN_MEMORY,
+            0x2000,
+        ),
+        (Query::MetalHandleProperties, MTLTEXTURE, 0x40),
+        (Query::Win32HandleProperties, D3D12_RESOURCE, 0x40),
+        (Query::ZirconHandleProperties, ZIRCON_VMO, 7),
+        (Query::AndroidHardwareBufferProperties, 0, 0x40),
+    ] {
+        let call = QueryCall {
+            host_pointer_alignment: Some(0x1000),
+            ..QueryCall::new(query, handle_type, handle)
+        };
+        assert!(expected_query(&d, &call).is_silent(), "{call:?}");
+    }
+    // The Android query has no handleType: any value is not read.
+    let call = QueryCall::new(Query::AndroidHardwareBufferProperties, 1 << 13, 0x40);
+    assert!(expected_query(&d, &call).is_silent());
+    // Its output structure is extended: a chain that ends is the driver's to fill.
+    let call = QueryCall {
+        output: Output::Valid {
+            p_next: true,
+            loops: false,
+        },
+        ..call
+    };
+    assert!(expected_query(&d, &call).is_silent());
+}
+
+#[test]
+fn query_handle_and_type_rules() {
+    let d = every_extension();
+    let ids = |call: QueryCall| {
+        let e = expected_query(&d, &call);
+        (e.ids, e.blocked)
+    };
+    assert_eq!(
+        ids(QueryCall::new(Query::FdProperties, OPAQUE_FD, -1)),
+        (vec![FD_PROPS_HANDLE_TYPE_00674, FD_PROPS_FD_00673], true)
+    );
+    assert_eq!(
+        ids(QueryCall {
+            fd_open: Some(false),
+            ..QueryCall::new(Query::FdProperties, DMA_BUF, 9)
+        }),
+        (vec![FD_PROPS_FD_00673], true)
+    );
+    assert_eq!(
+        ids(QueryCall {
+            fd_open: None,
+            ..QueryCall::new(Query::FdProperties, DMA_BUF, 9)
+        }),
+        (vec![], false),
+        "the OS could not tell: not judged"
+    );
+    assert_eq!(
+        ids(QueryCall::new(Query::FdProperties, OPAQUE_FD | DMA_BUF, 3)),
+        (vec![FD_PROPS_HANDLE_TYPE_PARAM], false),
+        "several bits are no OPAQUE_FD"
+    );
+    assert_eq!(
+        ids(QueryCall {
+            host_pointer_alignment: Some(0x1000),
+            ..QueryCall::new(Query::HostPointerProperties, DMA_BUF, 0x1010)
+        }),
+        (
+            vec![HOST_PROPS_HANDLE_TYPE_01752, HOST_PROPS_POINTER_01753],
+            false
+        )
+    );
+    assert_eq!(
+        ids(QueryCall::new(
+            Query::HostPointerProperties,
+            HOST_ALLOCATION,
+            0x1010
+        )),
+        (vec![], false),
+        "the alignment unknown: not judged"
+    );
+    assert_eq!(
+        ids(QueryCall::new(Query::MetalHandleProperties, OPAQUE_FD, 0)),
+        (
+            vec![METAL_PROPS_HANDLE_TYPE_10417, METAL_PROPS_HANDLE_10416],
+            true
+        )
+    );
+    for opaque in [OPAQUE_WIN32, OPAQUE_WIN32_KMT] {
+        assert_eq!(
+            ids(QueryCall::new(Query::Win32HandleProperties, opaque, -1)),
+            (
+                vec![WIN32_PROPS_HANDLE_TYPE_00666, WIN32_PROPS_HANDLE_00665],
+                true
+            )
+        );
+    }
+    assert_eq!(
+        ids(QueryCall::new(Query::ZirconHandleProperties, 0, 0)),
+        (
+            vec![
+                ZIRCON_PROPS_HANDLE_TYPE_PARAM,
+                ZIRCON_PROPS_HANDLE_TYPE_04773,
+                ZIRCON_PROPS_HANDLE_04774
+            ],
+            true
+        )
+    );
+    assert_eq!(
+        ids(QueryCall::new(Query::AndroidHardwareBufferProperties, 0, 0)),
+        (vec![AHB_PROPS_BUFFER_PARAM], true)
+    );
+}
+
+#[test]
+fn query_output_rules_and_extensions() {
+    let d = every_extension();
+    for query in Query::ALL {
+        let ids = query.ids();
+        let valid = |output| QueryCall {
+            output,
+            ..QueryCall::new(query, 0, 0x40)
+        };
+        let e = expected_query(&d, &valid(Output::Null));
+        assert!(e.blocked && e.ids.contains(&ids.output), "{query:?}");
+        let e = expected_query(&d, &valid(Output::WrongSType));
+        assert!(e.blocked && e.ids.contains(&ids.s_type), "{query:?}");
+        let p_next = valid(Output::Valid {
+            p_next: true,
+            loops: false,
+        });
+        assert_eq!(
+            expected_query(&d, &p_next).ids.contains(&FD_PROPS_PNEXT),
+            query == Query::FdProperties
+        );
+        let loops = expected_query(
+            &d,
+            &valid(Output::Valid {
+                p_next: true,
+                loops: true,
+            }),
+        );
+        assert_eq!(
+            loops.ids.contains(&AHB_PROPS_STYPE_UNIQUE),
+            query == Query::AndroidHardwareBufferProperties
+        );
+        // Without its extension: the warning, and the call goes on.
+        let without = Device {
+            extensions: Extensions::of(&Extension::ALL).without(query.extension()),
+            ..full()
+        };
+        let e = expected_query(&without, &QueryCall::new(query, 0, 0x40));
+        assert_eq!(e.ids.first(), Some(&EXTENSION_NOT_ENABLED), "{query:?}");
+        assert_eq!(Expected::unknown_query_device(query).ids, [ids.device]);
+    }
 }
