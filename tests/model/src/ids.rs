@@ -144,6 +144,16 @@ pub const ALLOC_PNEXT_10397: &str = "VUID-VkMemoryAllocateInfo-pNext-10397";
 pub const EXPORT_NV_HANDLE_TYPES_PARAM: &str =
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter";
 pub const ALLOC_NONE_06657: &str = "VUID-VkMemoryAllocateInfo-None-06657";
+// VkImportMemoryHostPointerInfoEXT, and the allocation's host-pointer import rules
+pub const IMPORT_HOST_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportMemoryHostPointerInfoEXT-handleType-parameter";
+pub const IMPORT_HOST_HANDLE_TYPE_01748: &str =
+    "VUID-VkImportMemoryHostPointerInfoEXT-handleType-01748";
+pub const IMPORT_HOST_POINTER_01749: &str =
+    "VUID-VkImportMemoryHostPointerInfoEXT-pHostPointer-01749";
+pub const ALLOC_SIZE_01745: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01745";
+pub const ALLOC_PNEXT_02805: &str = "VUID-VkMemoryAllocateInfo-pNext-02805";
+pub const ALLOC_PNEXT_02806: &str = "VUID-VkMemoryAllocateInfo-pNext-02806";
 pub const IMPORT_FD_HANDLE_TYPE_00669: &str = "VUID-VkImportMemoryFdInfoKHR-handleType-00669";
 pub const IMPORT_FD_HANDLE_TYPE_00670: &str = "VUID-VkImportMemoryFdInfoKHR-handleType-00670";
 pub const IMPORT_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkImportMemoryFdInfoKHR-handleType-parameter";

@@ -454,6 +454,10 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         },
         // A memory type the device does not have (01714).
         Allocation::new(SIZE, 7, None, None),
+        Allocation {
+            dedicated: true,
+            ..Allocation::new(SIZE, 0, None, None)
+        },
     ];
     let mut memories = vec![
         Memory::Null,
@@ -573,6 +577,25 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
                 }),
                 ..Imports::NONE
             },
+            host(HOST_ALLOCATION, 0x1000),
+            Imports {
+                host: Some(HostImport {
+                    handle_type: OPAQUE_FD,
+                    pointer: 0x1010,
+                    alignment: Some(0x1000),
+                    dedicated_nv: true,
+                }),
+                ..Imports::NONE
+            },
+            Imports {
+                host: Some(HostImport {
+                    handle_type: HOST_MAPPED_FOREIGN_MEMORY,
+                    pointer: 0x30000,
+                    alignment: Some(0x30000),
+                    dedicated_nv: true,
+                }),
+                ..Imports::NONE
+            },
         ];
         for (allocation, imports) in allocations
             .into_iter()
@@ -677,29 +700,24 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         EXPORTED_FD_LEAKED,
         INTERNAL_ERROR,
     ];
-    // Host-pointer imports are not in the model yet: their rules are tested end to end in
-    // tests/tests/import_host_pointer.rs and by the layer's unit tests.
     let not_modelled_yet = |id: &str| {
-        id.starts_with("VUID-VkImportMemoryHostPointerInfoEXT-")
-            || [
-                "VUID-VkMemoryAllocateInfo-allocationSize-01745",
-                "VUID-VkMemoryAllocateInfo-pNext-02805",
-                "VUID-VkMemoryAllocateInfo-pNext-02806",
-                "VUID-VkMemoryAllocateInfo-pNext-03332",
-                // The heap sizes are not in the model (alloc_limits.rs, memory_limits.rs).
-                ALLOC_SIZE_01713,
-                // Nor the heap flags, the address flags, the capture address, the device's
-                // queues or its live allocations (alloc_features.rs, alloc_capture_address.rs,
-                // alloc_count.rs, tests/tests/memory_features.rs).
-                "VUID-vkAllocateMemory-tileMemoryHeap-10976",
-                "VUID-VkMemoryAllocateInfo-flags-03330",
-                "VUID-VkMemoryAllocateInfo-flags-03331",
-                "VUID-VkMemoryAllocateInfo-opaqueCaptureAddress-03329",
-                "VUID-VkMemoryAllocateInfo-opaqueCaptureAddress-03333",
-                "VUID-vkAllocateMemory-device-queuecount",
-                "VUID-vkAllocateMemory-maxMemoryAllocationCount-04101",
-            ]
-            .contains(&id)
+        [
+            // The capture address is not in the model (alloc_capture_address.rs).
+            "VUID-VkMemoryAllocateInfo-pNext-03332",
+            // The heap sizes are not in the model (alloc_limits.rs, memory_limits.rs).
+            ALLOC_SIZE_01713,
+            // Nor the heap flags, the address flags, the capture address, the device's
+            // queues or its live allocations (alloc_features.rs, alloc_capture_address.rs,
+            // alloc_count.rs, tests/tests/memory_features.rs).
+            "VUID-vkAllocateMemory-tileMemoryHeap-10976",
+            "VUID-VkMemoryAllocateInfo-flags-03330",
+            "VUID-VkMemoryAllocateInfo-flags-03331",
+            "VUID-VkMemoryAllocateInfo-opaqueCaptureAddress-03329",
+            "VUID-VkMemoryAllocateInfo-opaqueCaptureAddress-03333",
+            "VUID-vkAllocateMemory-device-queuecount",
+            "VUID-vkAllocateMemory-maxMemoryAllocationCount-04101",
+        ]
+        .contains(&id)
     };
     let commands: Vec<&str> = Command::ALL
         .iter()
@@ -1121,4 +1139,83 @@ fn query_output_rules_and_extensions() {
         assert_eq!(e.ids.first(), Some(&EXTENSION_NOT_ENABLED), "{query:?}");
         assert_eq!(Expected::unknown_query_device(query).ids, [ids.device]);
     }
+}
+
+/// A host-pointer import of `pointer` as `handle_type`, on a device whose alignment is 0x1000.
+fn host(handle_type: u32, pointer: u64) -> Imports {
+    Imports {
+        operations: u32::from(handle_type != 0),
+        host: Some(HostImport {
+            handle_type,
+            pointer,
+            alignment: Some(0x1000),
+            dedicated_nv: false,
+        }),
+        ..Imports::NONE
+    }
+}
+
+#[test]
+fn host_pointer_imports() {
+    let d = Device {
+        extensions: Extensions::of(&[
+            Extension::KhrExternalMemory,
+            Extension::ExtExternalMemoryHost,
+        ]),
+        ..full()
+    };
+    let ids = |allocation: Allocation, imports| {
+        let call = Call::Allocate {
+            info: Info::Valid(AllocateInfo {
+                imports,
+                ..AllocateInfo::of(allocation)
+            }),
+            output_null: false,
+        };
+        expected(&d, &call).ids
+    };
+    let plain = Allocation::new(0x2000, 0, None, None);
+    assert!(ids(plain, host(HOST_ALLOCATION, 0x1000)).is_empty());
+    assert!(ids(plain, host(HOST_MAPPED_FOREIGN_MEMORY, 0x3000)).is_empty());
+    assert_eq!(
+        ids(plain, host(HOST_ALLOCATION, 0x1010)),
+        [IMPORT_HOST_POINTER_01749]
+    );
+    assert_eq!(
+        ids(
+            Allocation::new(0x1800, 0, None, None),
+            host(HOST_ALLOCATION, 0x1000)
+        ),
+        [ALLOC_SIZE_01745]
+    );
+    // handleType 0 is no valid value (the member is not optional) and imports nothing.
+    assert_eq!(ids(plain, host(0, 0x1000)), [IMPORT_HOST_HANDLE_TYPE_PARAM]);
+    assert_eq!(
+        ids(plain, host(DMA_BUF, 0x1000)),
+        [IMPORT_HOST_HANDLE_TYPE_PARAM, IMPORT_HOST_HANDLE_TYPE_01748]
+    );
+    let dedicated = Allocation {
+        dedicated: true,
+        ..plain
+    };
+    let with_nv = Imports {
+        host: Some(HostImport {
+            dedicated_nv: true,
+            ..host(HOST_ALLOCATION, 0x1000).host.unwrap()
+        }),
+        ..host(HOST_ALLOCATION, 0x1000)
+    };
+    assert_eq!(
+        ids(dedicated, with_nv),
+        [ALLOC_PNEXT_02806, ALLOC_PNEXT_02805]
+    );
+    // The alignment unknown: neither the pointer nor the size is judged.
+    let unknown = Imports {
+        host: Some(HostImport {
+            alignment: None,
+            ..host(HOST_ALLOCATION, 0x1010).host.unwrap()
+        }),
+        ..host(HOST_ALLOCATION, 0x1010)
+    };
+    assert!(ids(Allocation::new(0x1801, 0, None, None), unknown).is_empty());
 }
