@@ -263,6 +263,8 @@ pub struct Allocation {
     pub import: Option<u32>,
     /// The chain had a `VkMemoryDedicatedAllocateInfo` naming an image or a buffer.
     pub dedicated: bool,
+    /// That structure's `image` is not `VK_NULL_HANDLE` (implies `dedicated`).
+    pub dedicated_image: bool,
 }
 
 impl Allocation {
@@ -1064,10 +1066,21 @@ fn allocate_rules(device: &Device, info: &AllocateInfo, e: &mut Expected) {
         // 07900: "If the parameters define an export operation, the handle type is
         // ANDROID_HARDWARE_BUFFER, and the pNext does not include a VkMemoryDedicatedAllocateInfo
         // structure, allocationSize must be greater than 0" (`dedicated`: the model's chain has
-        // such a structure, naming a buffer). 01874 (dedicated to an image: size 0) and 07901 (a
-        // valid buffer: size > 0) need the resource: tested end to end.
+        // such a structure, naming an image or a buffer). 07901 (a valid buffer: size > 0) needs
+        // the buffer to be live: tested end to end.
         if a.size == 0 && types & handle_type::ANDROID_HARDWARE_BUFFER != 0 && !a.dedicated {
             e.push(ALLOC_PNEXT_07900);
+        }
+        // 01874: "If the parameters do not define an import operation, and the pNext chain
+        // includes a VkExportMemoryAllocateInfo structure with ANDROID_HARDWARE_BUFFER included
+        // in its handleTypes member, and the pNext chain includes a VkMemoryDedicatedAllocateInfo
+        // structure with image not equal to VK_NULL_HANDLE, then allocationSize must be 0".
+        if a.size != 0
+            && types & handle_type::ANDROID_HARDWARE_BUFFER != 0
+            && a.dedicated_image
+            && info.imports.operations == 0
+        {
+            e.push(ALLOC_PNEXT_01874);
         }
     }
     // VkExportMemoryAllocateInfoNV -parameter.

@@ -458,6 +458,11 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
             dedicated: true,
             ..Allocation::new(SIZE, 0, None, None)
         },
+        Allocation {
+            dedicated: true,
+            dedicated_image: true,
+            ..Allocation::new(SIZE, 0, Some(ANDROID_HARDWARE_BUFFER), None)
+        },
     ];
     let mut memories = vec![
         Memory::Null,
@@ -686,7 +691,6 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         DEDICATED_COMMONPARENT,
         DEDICATED_IMAGE_02964,
         DEDICATED_BUFFER_02965,
-        ALLOC_PNEXT_01874,
         ALLOC_PNEXT_07901,
         // Against the driver's answer for the imported Android hardware buffer.
         ALLOC_SIZE_02383,
