@@ -5,6 +5,8 @@
 pub use VkLayer_exportcheck as layer;
 
 pub mod checks;
+pub mod checks_imports;
+pub mod checks_queries;
 pub mod settings;
 pub mod shared_exports;
 pub mod walker;

@@ -144,6 +144,16 @@ pub const ALLOC_PNEXT_10397: &str = "VUID-VkMemoryAllocateInfo-pNext-10397";
 pub const EXPORT_NV_HANDLE_TYPES_PARAM: &str =
     "VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter";
 pub const ALLOC_NONE_06657: &str = "VUID-VkMemoryAllocateInfo-None-06657";
+// VkImportMemoryHostPointerInfoEXT, and the allocation's host-pointer import rules
+pub const IMPORT_HOST_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportMemoryHostPointerInfoEXT-handleType-parameter";
+pub const IMPORT_HOST_HANDLE_TYPE_01748: &str =
+    "VUID-VkImportMemoryHostPointerInfoEXT-handleType-01748";
+pub const IMPORT_HOST_POINTER_01749: &str =
+    "VUID-VkImportMemoryHostPointerInfoEXT-pHostPointer-01749";
+pub const ALLOC_SIZE_01745: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01745";
+pub const ALLOC_PNEXT_02805: &str = "VUID-VkMemoryAllocateInfo-pNext-02805";
+pub const ALLOC_PNEXT_02806: &str = "VUID-VkMemoryAllocateInfo-pNext-02806";
 pub const IMPORT_FD_HANDLE_TYPE_00669: &str = "VUID-VkImportMemoryFdInfoKHR-handleType-00669";
 pub const IMPORT_FD_HANDLE_TYPE_00670: &str = "VUID-VkImportMemoryFdInfoKHR-handleType-00670";
 pub const IMPORT_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkImportMemoryFdInfoKHR-handleType-parameter";
@@ -170,6 +180,73 @@ pub const DEDICATED_BUFFER_02965: &str = "VUID-VkMemoryDedicatedAllocateInfo-buf
 pub const FREE_DEVICE_PARAM: &str = "VUID-vkFreeMemory-device-parameter";
 pub const FREE_MEMORY_PARAM: &str = "VUID-vkFreeMemory-memory-parameter";
 pub const FREE_MEMORY_PARENT: &str = "VUID-vkFreeMemory-memory-parent";
+
+// The handle-property queries: vkGetMemoryFdPropertiesKHR, vkGetMemoryHostPointerPropertiesEXT,
+// vkGetMemoryMetalHandlePropertiesEXT, vkGetMemoryWin32HandlePropertiesKHR,
+// vkGetMemoryZirconHandlePropertiesFUCHSIA, vkGetAndroidHardwareBufferPropertiesANDROID.
+pub const FD_PROPS_DEVICE_PARAM: &str = "VUID-vkGetMemoryFdPropertiesKHR-device-parameter";
+pub const FD_PROPS_FD_00673: &str = "VUID-vkGetMemoryFdPropertiesKHR-fd-00673";
+pub const FD_PROPS_HANDLE_TYPE_00674: &str = "VUID-vkGetMemoryFdPropertiesKHR-handleType-00674";
+pub const FD_PROPS_HANDLE_TYPE_PARAM: &str = "VUID-vkGetMemoryFdPropertiesKHR-handleType-parameter";
+pub const FD_PROPS_OUTPUT_PARAM: &str =
+    "VUID-vkGetMemoryFdPropertiesKHR-pMemoryFdProperties-parameter";
+pub const FD_PROPS_STYPE: &str = "VUID-VkMemoryFdPropertiesKHR-sType-sType";
+pub const FD_PROPS_PNEXT: &str = "VUID-VkMemoryFdPropertiesKHR-pNext-pNext";
+pub const HOST_PROPS_DEVICE_PARAM: &str =
+    "VUID-vkGetMemoryHostPointerPropertiesEXT-device-parameter";
+pub const HOST_PROPS_HANDLE_TYPE_01752: &str =
+    "VUID-vkGetMemoryHostPointerPropertiesEXT-handleType-01752";
+pub const HOST_PROPS_POINTER_01753: &str =
+    "VUID-vkGetMemoryHostPointerPropertiesEXT-pHostPointer-01753";
+pub const HOST_PROPS_HANDLE_TYPE_PARAM: &str =
+    "VUID-vkGetMemoryHostPointerPropertiesEXT-handleType-parameter";
+pub const HOST_PROPS_OUTPUT_PARAM: &str =
+    "VUID-vkGetMemoryHostPointerPropertiesEXT-pMemoryHostPointerProperties-parameter";
+pub const HOST_PROPS_STYPE: &str = "VUID-VkMemoryHostPointerPropertiesEXT-sType-sType";
+pub const HOST_PROPS_PNEXT: &str = "VUID-VkMemoryHostPointerPropertiesEXT-pNext-pNext";
+pub const METAL_PROPS_DEVICE_PARAM: &str =
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-device-parameter";
+pub const METAL_PROPS_HANDLE_10416: &str = "VUID-vkGetMemoryMetalHandlePropertiesEXT-handle-10416";
+pub const METAL_PROPS_HANDLE_TYPE_10417: &str =
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-handleType-10417";
+pub const METAL_PROPS_HANDLE_TYPE_PARAM: &str =
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-handleType-parameter";
+pub const METAL_PROPS_OUTPUT_PARAM: &str =
+    "VUID-vkGetMemoryMetalHandlePropertiesEXT-pMemoryMetalHandleProperties-parameter";
+pub const METAL_PROPS_STYPE: &str = "VUID-VkMemoryMetalHandlePropertiesEXT-sType-sType";
+pub const METAL_PROPS_PNEXT: &str = "VUID-VkMemoryMetalHandlePropertiesEXT-pNext-pNext";
+pub const WIN32_PROPS_DEVICE_PARAM: &str =
+    "VUID-vkGetMemoryWin32HandlePropertiesKHR-device-parameter";
+pub const WIN32_PROPS_HANDLE_00665: &str = "VUID-vkGetMemoryWin32HandlePropertiesKHR-handle-00665";
+pub const WIN32_PROPS_HANDLE_TYPE_00666: &str =
+    "VUID-vkGetMemoryWin32HandlePropertiesKHR-handleType-00666";
+pub const WIN32_PROPS_HANDLE_TYPE_PARAM: &str =
+    "VUID-vkGetMemoryWin32HandlePropertiesKHR-handleType-parameter";
+pub const WIN32_PROPS_OUTPUT_PARAM: &str =
+    "VUID-vkGetMemoryWin32HandlePropertiesKHR-pMemoryWin32HandleProperties-parameter";
+pub const WIN32_PROPS_STYPE: &str = "VUID-VkMemoryWin32HandlePropertiesKHR-sType-sType";
+pub const WIN32_PROPS_PNEXT: &str = "VUID-VkMemoryWin32HandlePropertiesKHR-pNext-pNext";
+pub const ZIRCON_PROPS_DEVICE_PARAM: &str =
+    "VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-device-parameter";
+pub const ZIRCON_PROPS_HANDLE_TYPE_04773: &str =
+    "VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-handleType-04773";
+pub const ZIRCON_PROPS_HANDLE_04774: &str =
+    "VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-zirconHandle-04774";
+pub const ZIRCON_PROPS_HANDLE_TYPE_PARAM: &str =
+    "VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-handleType-parameter";
+pub const ZIRCON_PROPS_OUTPUT_PARAM: &str =
+    "VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-pMemoryZirconHandleProperties-parameter";
+pub const ZIRCON_PROPS_STYPE: &str = "VUID-VkMemoryZirconHandlePropertiesFUCHSIA-sType-sType";
+pub const ZIRCON_PROPS_PNEXT: &str = "VUID-VkMemoryZirconHandlePropertiesFUCHSIA-pNext-pNext";
+pub const AHB_PROPS_DEVICE_PARAM: &str =
+    "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-device-parameter";
+pub const AHB_PROPS_BUFFER_PARAM: &str =
+    "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-buffer-parameter";
+pub const AHB_PROPS_OUTPUT_PARAM: &str =
+    "VUID-vkGetAndroidHardwareBufferPropertiesANDROID-pProperties-parameter";
+pub const AHB_PROPS_STYPE: &str = "VUID-VkAndroidHardwareBufferPropertiesANDROID-sType-sType";
+pub const AHB_PROPS_STYPE_UNIQUE: &str =
+    "VUID-VkAndroidHardwareBufferPropertiesANDROID-sType-unique";
 
 // The layer's own IDs.
 pub const EXTENSION_NOT_ENABLED: &str = "EXPORTCHECK-extension-not-enabled";
@@ -212,6 +289,13 @@ pub const GET_ZIRCON_HANDLE: &str = "vkGetMemoryZirconHandleFUCHSIA";
 pub const GET_ANDROID_HARDWARE_BUFFER: &str = "vkGetMemoryAndroidHardwareBufferANDROID";
 pub const ALLOCATE: &str = "vkAllocateMemory";
 pub const FREE: &str = "vkFreeMemory";
+pub const GET_FD_PROPERTIES: &str = "vkGetMemoryFdPropertiesKHR";
+pub const GET_HOST_POINTER_PROPERTIES: &str = "vkGetMemoryHostPointerPropertiesEXT";
+pub const GET_METAL_HANDLE_PROPERTIES: &str = "vkGetMemoryMetalHandlePropertiesEXT";
+pub const GET_WIN32_HANDLE_PROPERTIES: &str = "vkGetMemoryWin32HandlePropertiesKHR";
+pub const GET_ZIRCON_HANDLE_PROPERTIES: &str = "vkGetMemoryZirconHandlePropertiesFUCHSIA";
+pub const GET_ANDROID_HARDWARE_BUFFER_PROPERTIES: &str =
+    "vkGetAndroidHardwareBufferPropertiesANDROID";
 
 // Exported memory against its buffer or image, the allocation's own export rules
 pub const ALLOC_PNEXT_PNEXT: &str = "VUID-VkMemoryAllocateInfo-pNext-pNext";

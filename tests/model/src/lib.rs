@@ -12,6 +12,12 @@
 //! - the hostile-input matrix (`tests/tests/hostile_*.rs`) and the structural table
 //!   (`tests/tests/structural.rs`) take the IDs each end-to-end call must produce from it.
 //!
+//! It covers every command the layer checks on its own arguments: the export commands,
+//! `vkAllocateMemory` (with the import structures of its chain) and `vkFreeMemory` ([`Command`],
+//! [`expected`]), and the handle-property queries ([`Query`], [`expected_query`], in
+//! `queries.rs`). The bind commands are judged against a buffer or image the layer recorded, not
+//! on their arguments alone: they are tested end to end (tests/tests/bind_handle_types.rs).
+//!
 //! Each rule is written here once. Plain integers throughout (handle types, memory property
 //! flags): the model shares no type with the layer or with `ash`.
 //!
@@ -29,8 +35,10 @@
 //! - An unknown `VkDevice` is the one finding of its call: the layer knows nothing else about it.
 
 pub mod ids;
+mod queries;
 
 use ids::*;
+pub use queries::{expected_query, Output, Query, QueryCall, QueryIds};
 
 /// `VkExternalMemoryHandleTypeFlagBits` (vk.xml, `bitpos`), and `...FlagBitsNV`.
 pub mod handle_type {
@@ -255,6 +263,8 @@ pub struct Allocation {
     pub import: Option<u32>,
     /// The chain had a `VkMemoryDedicatedAllocateInfo` naming an image or a buffer.
     pub dedicated: bool,
+    /// That structure's `image` is not `VK_NULL_HANDLE` (implies `dedicated`).
+    pub dedicated_image: bool,
 }
 
 impl Allocation {
@@ -358,6 +368,22 @@ pub struct Imports {
     pub metal: Option<MetalImport>,
     /// The chain has a `VkImportAndroidHardwareBufferInfoANDROID`.
     pub android: bool,
+    /// The chain's `VkImportMemoryHostPointerInfoEXT`, if it has one.
+    pub host: Option<HostImport>,
+}
+
+/// `VkImportMemoryHostPointerInfoEXT`, and what its rules read besides.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HostImport {
+    pub handle_type: u32,
+    /// `pHostPointer`, as an address.
+    pub pointer: u64,
+    /// The device's `minImportedHostPointerAlignment`, as the layer learned it at
+    /// `vkCreateDevice` (`None`: not known; a power of two otherwise).
+    pub alignment: Option<u64>,
+    /// The chain has a `VkDedicatedAllocationMemoryAllocateInfoNV` naming an image or a buffer
+    /// (the KHR structure is [`Allocation::dedicated`]).
+    pub dedicated_nv: bool,
 }
 
 /// `VkImportMemoryMetalHandleInfoEXT`: its `handleType`, whether `handle` is not NULL, and
@@ -387,6 +413,7 @@ impl Imports {
         zircon: None,
         metal: None,
         android: false,
+        host: None,
     };
 
     /// One `VkImportMemoryFdInfoKHR` (an import operation unless `handle_type` is 0).
@@ -1039,10 +1066,21 @@ fn allocate_rules(device: &Device, info: &AllocateInfo, e: &mut Expected) {
         // 07900: "If the parameters define an export operation, the handle type is
         // ANDROID_HARDWARE_BUFFER, and the pNext does not include a VkMemoryDedicatedAllocateInfo
         // structure, allocationSize must be greater than 0" (`dedicated`: the model's chain has
-        // such a structure, naming a buffer). 01874 (dedicated to an image: size 0) and 07901 (a
-        // valid buffer: size > 0) need the resource: tested end to end.
+        // such a structure, naming an image or a buffer). 07901 (a valid buffer: size > 0) needs
+        // the buffer to be live: tested end to end.
         if a.size == 0 && types & handle_type::ANDROID_HARDWARE_BUFFER != 0 && !a.dedicated {
             e.push(ALLOC_PNEXT_07900);
+        }
+        // 01874: "If the parameters do not define an import operation, and the pNext chain
+        // includes a VkExportMemoryAllocateInfo structure with ANDROID_HARDWARE_BUFFER included
+        // in its handleTypes member, and the pNext chain includes a VkMemoryDedicatedAllocateInfo
+        // structure with image not equal to VK_NULL_HANDLE, then allocationSize must be 0".
+        if a.size != 0
+            && types & handle_type::ANDROID_HARDWARE_BUFFER != 0
+            && a.dedicated_image
+            && info.imports.operations == 0
+        {
+            e.push(ALLOC_PNEXT_01874);
         }
     }
     // VkExportMemoryAllocateInfoNV -parameter.
@@ -1079,6 +1117,51 @@ fn allocate_rules(device: &Device, info: &AllocateInfo, e: &mut Expected) {
         e.push(ALLOC_SIZE_07897);
     }
     import_rules(device, a.size, &info.imports, e);
+    if let Some(host) = info.imports.host {
+        host_import_rules(device, a, &host, e);
+    }
+}
+
+/// `VkImportMemoryHostPointerInfoEXT`, and the allocation's rules for a host-pointer import.
+///
+/// Not modelled, here nor for `VkImportMemoryFdInfoKHR`: `VUID-VkMemoryAllocateInfo-pNext-pNext`
+/// for the structure chained on a device without its extension (`VK_EXT_external_memory_host`,
+/// `VK_KHR_external_memory_fd`), which the spec's rule asks of every structure, as it is modelled
+/// for the Win32, Zircon, Metal and Android ones. The layer does not check it either: a missed
+/// finding, never a false one (reported with issue #24).
+fn host_import_rules(device: &Device, a: &Allocation, host: &HostImport, e: &mut Expected) {
+    use handle_type::{HOST_ALLOCATION, HOST_MAPPED_FOREIGN_MEMORY};
+    let t = host.handle_type;
+    // -parameter: "handleType must be a valid VkExternalMemoryHandleTypeFlagBits value" (vk.xml:
+    // the member is not optional, so 0 is no valid value either).
+    if !handle_type::one_of(t, device.valid_handle_types()) {
+        e.push(IMPORT_HOST_HANDLE_TYPE_PARAM);
+    }
+    // 01748: "If handleType is not 0, it must be HOST_ALLOCATION or HOST_MAPPED_FOREIGN_MEMORY".
+    let host_type = handle_type::one_of(t, HOST_ALLOCATION | HOST_MAPPED_FOREIGN_MEMORY);
+    if t != 0 && !host_type {
+        e.push(IMPORT_HOST_HANDLE_TYPE_01748);
+    }
+    // 01749: "pHostPointer must be a pointer aligned to an integer multiple of
+    // minImportedHostPointerAlignment" (judged where the alignment is known).
+    let misaligned = |value: u64| host.alignment.is_some_and(|al| al != 0 && value % al != 0);
+    if misaligned(host.pointer) {
+        e.push(IMPORT_HOST_POINTER_01749);
+    }
+    // "If the parameters define an import operation and the external handle is a host pointer"
+    // (docs/checks.md: a host-pointer handleType): 01745, allocationSize a multiple of the
+    // alignment; 02806 and 02805, no dedicated structure (KHR, NV) naming an image or a buffer.
+    if host_type {
+        if misaligned(a.size) {
+            e.push(ALLOC_SIZE_01745);
+        }
+        if a.dedicated {
+            e.push(ALLOC_PNEXT_02806);
+        }
+        if host.dedicated_nv {
+            e.push(ALLOC_PNEXT_02805);
+        }
+    }
 }
 
 /// The import structures of the chain.

@@ -454,6 +454,15 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         },
         // A memory type the device does not have (01714).
         Allocation::new(SIZE, 7, None, None),
+        Allocation {
+            dedicated: true,
+            ..Allocation::new(SIZE, 0, None, None)
+        },
+        Allocation {
+            dedicated: true,
+            dedicated_image: true,
+            ..Allocation::new(SIZE, 0, Some(ANDROID_HARDWARE_BUFFER), None)
+        },
     ];
     let mut memories = vec![
         Memory::Null,
@@ -573,6 +582,25 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
                 }),
                 ..Imports::NONE
             },
+            host(HOST_ALLOCATION, 0x1000),
+            Imports {
+                host: Some(HostImport {
+                    handle_type: OPAQUE_FD,
+                    pointer: 0x1010,
+                    alignment: Some(0x1000),
+                    dedicated_nv: true,
+                }),
+                ..Imports::NONE
+            },
+            Imports {
+                host: Some(HostImport {
+                    handle_type: HOST_MAPPED_FOREIGN_MEMORY,
+                    pointer: 0x30000,
+                    alignment: Some(0x30000),
+                    dedicated_nv: true,
+                }),
+                ..Imports::NONE
+            },
         ];
         for (allocation, imports) in allocations
             .into_iter()
@@ -602,6 +630,28 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
     }
     for command in Command::ALL {
         reached.insert(Expected::unknown_device(command).ids[0]);
+    }
+    for query in Query::ALL {
+        reached.insert(Expected::unknown_query_device(query).ids[0]);
+        for d in &devices {
+            for call in query_sweep(query) {
+                for id in expected_query(d, &call).ids {
+                    let entry = catalog
+                        .get(id)
+                        .unwrap_or_else(|| panic!("{id} is not in the catalog"));
+                    assert!(
+                        entry.command == query.name() || entry.command == "*",
+                        "{id}: catalogued for {}, modelled for {}",
+                        entry.command,
+                        query.name()
+                    );
+                    if id.starts_with("VUID-") {
+                        assert!(registry.contains_key(id), "{id} is not in the registry");
+                    }
+                    reached.insert(id);
+                }
+            }
+        }
     }
     // Depend on earlier calls: `win32_exported_before`, tested below; 01883 (the dedicated image
     // bound to the memory first) is judged end to end (tests/tests/test_driver_android_*.rs).
@@ -641,7 +691,6 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         DEDICATED_COMMONPARENT,
         DEDICATED_IMAGE_02964,
         DEDICATED_BUFFER_02965,
-        ALLOC_PNEXT_01874,
         ALLOC_PNEXT_07901,
         // Against the driver's answer for the imported Android hardware buffer.
         ALLOC_SIZE_02383,
@@ -655,31 +704,30 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         EXPORTED_FD_LEAKED,
         INTERNAL_ERROR,
     ];
-    // Host-pointer imports are not in the model yet: their rules are tested end to end in
-    // tests/tests/import_host_pointer.rs and by the layer's unit tests.
     let not_modelled_yet = |id: &str| {
-        id.starts_with("VUID-VkImportMemoryHostPointerInfoEXT-")
-            || [
-                "VUID-VkMemoryAllocateInfo-allocationSize-01745",
-                "VUID-VkMemoryAllocateInfo-pNext-02805",
-                "VUID-VkMemoryAllocateInfo-pNext-02806",
-                "VUID-VkMemoryAllocateInfo-pNext-03332",
-                // The heap sizes are not in the model (alloc_limits.rs, memory_limits.rs).
-                ALLOC_SIZE_01713,
-                // Nor the heap flags, the address flags, the capture address, the device's
-                // queues or its live allocations (alloc_features.rs, alloc_capture_address.rs,
-                // alloc_count.rs, tests/tests/memory_features.rs).
-                "VUID-vkAllocateMemory-tileMemoryHeap-10976",
-                "VUID-VkMemoryAllocateInfo-flags-03330",
-                "VUID-VkMemoryAllocateInfo-flags-03331",
-                "VUID-VkMemoryAllocateInfo-opaqueCaptureAddress-03329",
-                "VUID-VkMemoryAllocateInfo-opaqueCaptureAddress-03333",
-                "VUID-vkAllocateMemory-device-queuecount",
-                "VUID-vkAllocateMemory-maxMemoryAllocationCount-04101",
-            ]
-            .contains(&id)
+        [
+            // The capture address is not in the model (alloc_capture_address.rs).
+            "VUID-VkMemoryAllocateInfo-pNext-03332",
+            // The heap sizes are not in the model (alloc_limits.rs, memory_limits.rs).
+            ALLOC_SIZE_01713,
+            // Nor the heap flags, the address flags, the capture address, the device's
+            // queues or its live allocations (alloc_features.rs, alloc_capture_address.rs,
+            // alloc_count.rs, tests/tests/memory_features.rs).
+            "VUID-vkAllocateMemory-tileMemoryHeap-10976",
+            "VUID-VkMemoryAllocateInfo-flags-03330",
+            "VUID-VkMemoryAllocateInfo-flags-03331",
+            "VUID-VkMemoryAllocateInfo-opaqueCaptureAddress-03329",
+            "VUID-VkMemoryAllocateInfo-opaqueCaptureAddress-03333",
+            "VUID-vkAllocateMemory-device-queuecount",
+            "VUID-vkAllocateMemory-maxMemoryAllocationCount-04101",
+        ]
+        .contains(&id)
     };
-    let commands: Vec<&str> = Command::ALL.iter().map(|c| c.name()).collect();
+    let commands: Vec<&str> = Command::ALL
+        .iter()
+        .map(|c| c.name())
+        .chain(Query::ALL.iter().map(|q| q.name()))
+        .collect();
     for entry in catalog.entries() {
         let id = entry.id.as_str();
         let ours = commands.contains(&entry.command.as_str()) || entry.command == "*";
@@ -871,4 +919,307 @@ fn zircon_and_metal_imports() {
         ids(&without, SIZE, metal(MTLBUFFER, true, false)),
         [ALLOC_PNEXT_PNEXT, IMPORT_METAL_HANDLE_TYPE_PARAM]
     );
+}
+
+/// Calls of `query` over handle types, handles, fd states, alignments and output structures.
+fn query_sweep(query: Query) -> Vec<QueryCall> {
+    let mut calls = Vec::new();
+    let outputs = [
+        Output::Null,
+        Output::WrongSType,
+        Output::Valid {
+            p_next: false,
+            loops: false,
+        },
+        Output::Valid {
+            p_next: true,
+            loops: false,
+        },
+        Output::Valid {
+            p_next: true,
+            loops: true,
+        },
+    ];
+    for handle_type in [
+        0,
+        OPAQUE_FD,
+        DMA_BUF,
+        OPAQUE_WIN32,
+        OPAQUE_WIN32_KMT,
+        D3D11_TEXTURE,
+        HOST_ALLOCATION,
+        HOST_MAPPED_FOREIGN_MEMORY,
+        ZIRCON_VMO,
+        MTLBUFFER,
+        MTLHEAP,
+        OPAQUE_FD | DMA_BUF,
+        1 << 13,
+    ] {
+        for handle in [0, -1, 3, 0x1000, 0x1001] {
+            for fd_open in [None, Some(false), Some(true)] {
+                for host_pointer_alignment in [None, Some(0x1000)] {
+                    for output in outputs {
+                        calls.push(QueryCall {
+                            query,
+                            handle_type,
+                            handle,
+                            fd_open,
+                            host_pointer_alignment,
+                            output,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    calls
+}
+
+/// A device with every extension.
+fn every_extension() -> Device {
+    Device {
+        extensions: Extensions::of(&Extension::ALL),
+        ..full()
+    }
+}
+
+#[test]
+fn a_valid_query_of_each_kind_is_silent() {
+    let d = every_extension();
+    for (query, handle_type, handle) in [
+        (Query::FdProperties, DMA_BUF, 3),
+        (Query::HostPointerProperties, HOST_ALLOCATION, 0x1000),
+        (
+            Query::HostPointerProperties,
+            HOST_MAPPED_FOREIGN_MEMORY,
+            0x2000,
+        ),
+        (Query::MetalHandleProperties, MTLTEXTURE, 0x40),
+        (Query::Win32HandleProperties, D3D12_RESOURCE, 0x40),
+        (Query::ZirconHandleProperties, ZIRCON_VMO, 7),
+        (Query::AndroidHardwareBufferProperties, 0, 0x40),
+    ] {
+        let call = QueryCall {
+            host_pointer_alignment: Some(0x1000),
+            ..QueryCall::new(query, handle_type, handle)
+        };
+        assert!(expected_query(&d, &call).is_silent(), "{call:?}");
+    }
+    // The Android query has no handleType: any value is not read.
+    let call = QueryCall::new(Query::AndroidHardwareBufferProperties, 1 << 13, 0x40);
+    assert!(expected_query(&d, &call).is_silent());
+    // Its output structure is extended: a chain that ends is the driver's to fill.
+    let call = QueryCall {
+        output: Output::Valid {
+            p_next: true,
+            loops: false,
+        },
+        ..call
+    };
+    assert!(expected_query(&d, &call).is_silent());
+}
+
+#[test]
+fn query_handle_and_type_rules() {
+    let d = every_extension();
+    let ids = |call: QueryCall| {
+        let e = expected_query(&d, &call);
+        (e.ids, e.blocked)
+    };
+    assert_eq!(
+        ids(QueryCall::new(Query::FdProperties, OPAQUE_FD, -1)),
+        (vec![FD_PROPS_HANDLE_TYPE_00674, FD_PROPS_FD_00673], true)
+    );
+    assert_eq!(
+        ids(QueryCall {
+            fd_open: Some(false),
+            ..QueryCall::new(Query::FdProperties, DMA_BUF, 9)
+        }),
+        (vec![FD_PROPS_FD_00673], true)
+    );
+    assert_eq!(
+        ids(QueryCall {
+            fd_open: None,
+            ..QueryCall::new(Query::FdProperties, DMA_BUF, 9)
+        }),
+        (vec![], false),
+        "the OS could not tell: not judged"
+    );
+    assert_eq!(
+        ids(QueryCall::new(Query::FdProperties, OPAQUE_FD | DMA_BUF, 3)),
+        (vec![FD_PROPS_HANDLE_TYPE_PARAM], false),
+        "several bits are no OPAQUE_FD"
+    );
+    assert_eq!(
+        ids(QueryCall {
+            host_pointer_alignment: Some(0x1000),
+            ..QueryCall::new(Query::HostPointerProperties, DMA_BUF, 0x1010)
+        }),
+        (
+            vec![HOST_PROPS_HANDLE_TYPE_01752, HOST_PROPS_POINTER_01753],
+            false
+        )
+    );
+    assert_eq!(
+        ids(QueryCall::new(
+            Query::HostPointerProperties,
+            HOST_ALLOCATION,
+            0x1010
+        )),
+        (vec![], false),
+        "the alignment unknown: not judged"
+    );
+    assert_eq!(
+        ids(QueryCall::new(Query::MetalHandleProperties, OPAQUE_FD, 0)),
+        (
+            vec![METAL_PROPS_HANDLE_TYPE_10417, METAL_PROPS_HANDLE_10416],
+            true
+        )
+    );
+    for opaque in [OPAQUE_WIN32, OPAQUE_WIN32_KMT] {
+        assert_eq!(
+            ids(QueryCall::new(Query::Win32HandleProperties, opaque, -1)),
+            (
+                vec![WIN32_PROPS_HANDLE_TYPE_00666, WIN32_PROPS_HANDLE_00665],
+                true
+            )
+        );
+    }
+    assert_eq!(
+        ids(QueryCall::new(Query::ZirconHandleProperties, 0, 0)),
+        (
+            vec![
+                ZIRCON_PROPS_HANDLE_TYPE_PARAM,
+                ZIRCON_PROPS_HANDLE_TYPE_04773,
+                ZIRCON_PROPS_HANDLE_04774
+            ],
+            true
+        )
+    );
+    assert_eq!(
+        ids(QueryCall::new(Query::AndroidHardwareBufferProperties, 0, 0)),
+        (vec![AHB_PROPS_BUFFER_PARAM], true)
+    );
+}
+
+#[test]
+fn query_output_rules_and_extensions() {
+    let d = every_extension();
+    for query in Query::ALL {
+        let ids = query.ids();
+        let valid = |output| QueryCall {
+            output,
+            ..QueryCall::new(query, 0, 0x40)
+        };
+        let e = expected_query(&d, &valid(Output::Null));
+        assert!(e.blocked && e.ids.contains(&ids.output), "{query:?}");
+        let e = expected_query(&d, &valid(Output::WrongSType));
+        assert!(e.blocked && e.ids.contains(&ids.s_type), "{query:?}");
+        let p_next = valid(Output::Valid {
+            p_next: true,
+            loops: false,
+        });
+        assert_eq!(
+            expected_query(&d, &p_next).ids.contains(&FD_PROPS_PNEXT),
+            query == Query::FdProperties
+        );
+        let loops = expected_query(
+            &d,
+            &valid(Output::Valid {
+                p_next: true,
+                loops: true,
+            }),
+        );
+        assert_eq!(
+            loops.ids.contains(&AHB_PROPS_STYPE_UNIQUE),
+            query == Query::AndroidHardwareBufferProperties
+        );
+        // Without its extension: the warning, and the call goes on.
+        let without = Device {
+            extensions: Extensions::of(&Extension::ALL).without(query.extension()),
+            ..full()
+        };
+        let e = expected_query(&without, &QueryCall::new(query, 0, 0x40));
+        assert_eq!(e.ids.first(), Some(&EXTENSION_NOT_ENABLED), "{query:?}");
+        assert_eq!(Expected::unknown_query_device(query).ids, [ids.device]);
+    }
+}
+
+/// A host-pointer import of `pointer` as `handle_type`, on a device whose alignment is 0x1000.
+fn host(handle_type: u32, pointer: u64) -> Imports {
+    Imports {
+        operations: u32::from(handle_type != 0),
+        host: Some(HostImport {
+            handle_type,
+            pointer,
+            alignment: Some(0x1000),
+            dedicated_nv: false,
+        }),
+        ..Imports::NONE
+    }
+}
+
+#[test]
+fn host_pointer_imports() {
+    let d = Device {
+        extensions: Extensions::of(&[
+            Extension::KhrExternalMemory,
+            Extension::ExtExternalMemoryHost,
+        ]),
+        ..full()
+    };
+    let ids = |allocation: Allocation, imports| {
+        let call = Call::Allocate {
+            info: Info::Valid(AllocateInfo {
+                imports,
+                ..AllocateInfo::of(allocation)
+            }),
+            output_null: false,
+        };
+        expected(&d, &call).ids
+    };
+    let plain = Allocation::new(0x2000, 0, None, None);
+    assert!(ids(plain, host(HOST_ALLOCATION, 0x1000)).is_empty());
+    assert!(ids(plain, host(HOST_MAPPED_FOREIGN_MEMORY, 0x3000)).is_empty());
+    assert_eq!(
+        ids(plain, host(HOST_ALLOCATION, 0x1010)),
+        [IMPORT_HOST_POINTER_01749]
+    );
+    assert_eq!(
+        ids(
+            Allocation::new(0x1800, 0, None, None),
+            host(HOST_ALLOCATION, 0x1000)
+        ),
+        [ALLOC_SIZE_01745]
+    );
+    // handleType 0 is no valid value (the member is not optional) and imports nothing.
+    assert_eq!(ids(plain, host(0, 0x1000)), [IMPORT_HOST_HANDLE_TYPE_PARAM]);
+    assert_eq!(
+        ids(plain, host(DMA_BUF, 0x1000)),
+        [IMPORT_HOST_HANDLE_TYPE_PARAM, IMPORT_HOST_HANDLE_TYPE_01748]
+    );
+    let dedicated = Allocation {
+        dedicated: true,
+        ..plain
+    };
+    let with_nv = Imports {
+        host: Some(HostImport {
+            dedicated_nv: true,
+            ..host(HOST_ALLOCATION, 0x1000).host.unwrap()
+        }),
+        ..host(HOST_ALLOCATION, 0x1000)
+    };
+    assert_eq!(
+        ids(dedicated, with_nv),
+        [ALLOC_PNEXT_02806, ALLOC_PNEXT_02805]
+    );
+    // The alignment unknown: neither the pointer nor the size is judged.
+    let unknown = Imports {
+        host: Some(HostImport {
+            alignment: None,
+            ..host(HOST_ALLOCATION, 0x1010).host.unwrap()
+        }),
+        ..host(HOST_ALLOCATION, 0x1010)
+    };
+    assert!(ids(Allocation::new(0x1801, 0, None, None), unknown).is_empty());
 }

@@ -1,0 +1,158 @@
+//! The handle-property queries of the `checks` target: arbitrary arguments for each query, run
+//! through the layer's `rules::query` (`evaluate`, then `describe`) and through the model's
+//! `expected_query`. Only the arguments as the commands read them are built here (an fd is a
+//! sign-extended `int`, a Zircon handle a `u32`; the OS's answer for a negative fd is "not
+//! open"); no rule.
+
+use crate::{layer, Bits};
+use arbitrary::Arbitrary;
+use ash::vk;
+use exportcheck_spec_model::{self as model, Expected, Output, Query, QueryCall as ModelCall};
+use layer::finding::Outcome;
+use layer::raw::StructArg;
+use layer::rules::common::unknown_device;
+use layer::rules::query::{self, QueryCall, QueryCommand};
+use layer::rules::{
+    android_hardware_buffer_properties, fd_properties, host_pointer_properties, metal_properties,
+    win32_properties, zircon_properties,
+};
+use layer::state::DeviceFacts;
+
+#[derive(Arbitrary, Debug)]
+pub enum OutputIn {
+    Null,
+    WrongSType(i32),
+    Valid { p_next: bool, loops: bool },
+}
+
+/// One query call: which query (`Query::ALL[query % 6]`), its arguments, and the
+/// `minImportedHostPointerAlignment` the layer knows (`1 << (a % 17)`, or unknown).
+#[derive(Arbitrary, Debug)]
+pub struct QueryIn {
+    pub query: u8,
+    pub handle_type: Bits,
+    pub handle: i64,
+    pub fd_open: Option<bool>,
+    pub alignment: Option<u8>,
+    pub output: OutputIn,
+}
+
+/// The layer's descriptor of each query, in `Query::ALL`'s order.
+const COMMANDS: [&QueryCommand; 6] = [
+    &fd_properties::COMMAND,
+    &host_pointer_properties::COMMAND,
+    &metal_properties::COMMAND,
+    &win32_properties::COMMAND,
+    &zircon_properties::COMMAND,
+    &android_hardware_buffer_properties::COMMAND,
+];
+
+pub fn query_of(index: u8) -> Query {
+    Query::ALL[usize::from(index) % Query::ALL.len()]
+}
+
+/// Runs one query through the layer and the model, on `facts` (the calling device) and
+/// `device` (the same device, for the model).
+pub fn query_call(facts: &DeviceFacts, device: &model::Device, q: &QueryIn) -> (Outcome, Expected) {
+    let which = query_of(q.query);
+    let cmd = COMMANDS[usize::from(q.query) % COMMANDS.len()];
+    assert_eq!(
+        cmd.name,
+        which.name(),
+        "the model's queries in the same order"
+    );
+    // The handle as the command reads it.
+    let handle = match which {
+        Query::FdProperties => i64::from(q.handle as i32),
+        Query::ZirconHandleProperties => i64::from(q.handle as u32),
+        _ => q.handle,
+    };
+    // What the OS says of the fd: POSIX says a negative number is not open (`fcntl` fails); the
+    // other queries ask nothing.
+    let fd_open = match which {
+        Query::FdProperties if handle < 0 => Some(false),
+        Query::FdProperties => q.fd_open,
+        _ => None,
+    };
+    let alignment = q.alignment.map(|a| 1u64 << (a % 17));
+    let android = which == Query::AndroidHardwareBufferProperties;
+    let output = match q.output {
+        OutputIn::Null => StructArg::Null,
+        OutputIn::WrongSType(t) => {
+            let s_type = cmd.output.s_type.as_raw();
+            let t = if t == s_type { t ^ 1 } else { t };
+            StructArg::WrongSType(vk::StructureType::from_raw(t))
+        }
+        OutputIn::Valid { p_next, .. } => StructArg::Valid(p_next),
+    };
+    // Only the Android output chain is walked (it is extended), and only a chain can loop.
+    let output_loops = matches!(
+        q.output,
+        OutputIn::Valid {
+            p_next: true,
+            loops: true
+        }
+    ) && android;
+    let call = QueryCall {
+        // The Android query has no handleType: its command reads the one type it is about.
+        handle_type: if android {
+            android_hardware_buffer_properties::HANDLE_TYPE.as_raw()
+        } else {
+            q.handle_type.0
+        },
+        handle,
+        handle_open: fd_open,
+        output,
+        output_loops,
+    };
+    let facts = DeviceFacts {
+        host_pointer_alignment: alignment,
+        ..facts.clone()
+    };
+    let broken = query::evaluate(cmd, &facts, &call);
+    let outcome = if broken.is_empty() {
+        Outcome::default()
+    } else {
+        query::describe(cmd, &facts, &call, broken)
+    };
+    assert_eq!(
+        broken.0.count_ones() as usize,
+        outcome.findings.len(),
+        "{}: one finding per broken rule",
+        cmd.name
+    );
+    assert_eq!(
+        outcome.blocked,
+        query::blocks(cmd, broken),
+        "{}: blocked",
+        cmd.name
+    );
+
+    let model_call = ModelCall {
+        query: which,
+        handle_type: q.handle_type.0,
+        handle,
+        fd_open,
+        host_pointer_alignment: alignment,
+        output: match q.output {
+            OutputIn::Null => Output::Null,
+            OutputIn::WrongSType(_) => Output::WrongSType,
+            OutputIn::Valid { p_next, loops } => Output::Valid { p_next, loops },
+        },
+    };
+    (outcome, model::expected_query(device, &model_call))
+}
+
+/// A query on a device the layer does not know.
+pub fn unknown_device_query(query: u8, device: u64) -> (Outcome, Expected) {
+    let which = query_of(query);
+    let cmd = COMMANDS[usize::from(query) % COMMANDS.len()];
+    let outcome = unknown_device(cmd.name, cmd.device_vuid, device);
+    assert!(
+        outcome.findings[0]
+            .message
+            .contains(&format!("0x{device:x}")),
+        "the message names the unknown device"
+    );
+    (outcome, Expected::unknown_query_device(which))
+}
