@@ -202,6 +202,16 @@ impl FactsIn {
         }
     }
 
+    /// The structures of `vk_names::ALLOCATE_CHAIN` these facts come from (the import
+    /// structures: `ImportsIn::structures`).
+    fn structures(&self) -> u32 {
+        u32::from(self.export.is_some())
+            | u32::from(self.export_nv.is_some()) << 1
+            | u32::from(self.export_win32_nv) << 2
+            | u32::from(self.dedicated) << 9
+            | u32::from(self.export_win32_khr) << 12
+    }
+
     /// The same facts, for the model.
     fn to_model(&self) -> Allocation {
         Allocation {
@@ -237,16 +247,24 @@ impl DeviceIn {
             ohos_external_memory: e[11],
             khr_external_memory_win32: e[12],
             khr_swapchain: false,
+            // The model's devices: every structure it chains but the export, import and
+            // dedicated ones of the extensions above is available.
+            khr_dedicated_allocation: true,
+            nv_dedicated_allocation: true,
+            khr_buffer_device_address: true,
+            khr_device_group: true,
+        };
+        let api_version = if self.version_1_1 {
+            vk::API_VERSION_1_1
+        } else {
+            vk::API_VERSION_1_0
         };
         DeviceFacts {
             handle: self.handle,
             extensions,
             handle_types: extensions.handle_types(),
-            api_version: if self.version_1_1 {
-                vk::API_VERSION_1_1
-            } else {
-                vk::API_VERSION_1_0
-            },
+            unavailable_structures: extensions.unavailable_structures(api_version),
+            api_version,
             rdma_feature: self.rdma_feature,
             // The model knows the memory types, not their heaps: every type's heap is unbounded
             // (no 01713) and has no flags (no 10976), and a device listing no types has them
@@ -506,6 +524,7 @@ fn allocate_call(device: &DeviceIn, info: &AllocInfoIn, output_null: bool) -> (O
                 import_operations: imports.operations(),
                 handle_imports: imports.has_handle_imports(),
                 host: imports.layer_host(facts.dedicated),
+                structures: facts.structures() | imports.structures(),
                 ..layer::raw::ChainRead::COMPLETE
             },
         ),

@@ -64,6 +64,18 @@ impl ImportsIn {
             + u32::from(self.android == Some(true))
     }
 
+    /// The structures of `vk_names::ALLOCATE_CHAIN` the chain's import structures are.
+    pub fn structures(&self) -> u32 {
+        u32::from(self.fd.is_some()) << 3
+            | u32::from(self.host.is_some()) << 4
+            | u32::from(self.win32.is_some()) << 5
+            | u32::from(self.zircon.is_some()) << 6
+            | u32::from(self.metal.is_some()) << 7
+            | u32::from(self.android.is_some()) << 8
+            | u32::from(self.dedicated_nv) << 10
+            | u32::from(self.win32_nv.is_some()) << 13
+    }
+
     /// The chain has a Win32 (KHR or NV), Zircon, Metal or Android import structure.
     pub fn has_handle_imports(&self) -> bool {
         self.win32.is_some()

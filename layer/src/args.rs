@@ -61,6 +61,8 @@ pub struct ChainRead {
     /// The first structure type the layer reads that appeared twice in the chain
     /// (`VUID-VkMemoryAllocateInfo-sType-unique`).
     pub repeated: Option<vk::StructureType>,
+    /// The structures of `vk_names::ALLOCATE_CHAIN` the chain has, bit `i` for entry `i`.
+    pub structures: u32,
     /// The chain's `VkImportMemoryFdInfoKHR`, when it has one (whatever its `handleType`).
     pub import_fd: Option<FdImport>,
     /// How many structures of the chain define an import operation (an import structure with a
@@ -183,6 +185,7 @@ impl ChainRead {
     pub const COMPLETE: ChainRead = ChainRead {
         end: ChainEnd::Complete,
         repeated: None,
+        structures: 0,
         import_fd: None,
         import_operations: 0,
         dedicated_to: None,

@@ -51,6 +51,145 @@ pub const HANDLE_TYPE_EXTENSIONS: &[(u32, &str)] = &[
     (18, "VK_EXT_external_memory_metal"),
 ];
 
+/// A structure the layer reads in a `VkMemoryAllocateInfo` chain, with what makes it available on
+/// a device (`vk.xml`: the extension whose `<require>` names it, and the core version that does,
+/// if any): a device created with neither may not be given it
+/// (`VUID-VkMemoryAllocateInfo-pNext-pNext`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChainStructure {
+    pub name: &'static str,
+    pub s_type: vk::StructureType,
+    pub extension: &'static str,
+    /// The API version that made it core (`0`: none).
+    pub core: u32,
+}
+
+const fn chained(
+    name: &'static str,
+    s_type: vk::StructureType,
+    extension: &'static str,
+    core: u32,
+) -> ChainStructure {
+    ChainStructure {
+        name,
+        s_type,
+        extension,
+        core,
+    }
+}
+
+/// The structures of a `VkMemoryAllocateInfo` chain the layer reads; bit `i` of a chain's
+/// `structures` (`args::ChainRead`) is entry `i` (a test of `raw` keeps them in step, one of
+/// `layer/tests` compares them with the registry).
+pub const ALLOCATE_CHAIN: [ChainStructure; 15] = {
+    use vk::StructureType as S;
+    [
+        chained(
+            "VkExportMemoryAllocateInfo",
+            S::EXPORT_MEMORY_ALLOCATE_INFO,
+            "VK_KHR_external_memory",
+            vk::API_VERSION_1_1,
+        ),
+        chained(
+            "VkExportMemoryAllocateInfoNV",
+            S::EXPORT_MEMORY_ALLOCATE_INFO_NV,
+            "VK_NV_external_memory",
+            0,
+        ),
+        chained(
+            "VkExportMemoryWin32HandleInfoNV",
+            S::EXPORT_MEMORY_WIN32_HANDLE_INFO_NV,
+            "VK_NV_external_memory_win32",
+            0,
+        ),
+        chained(
+            "VkImportMemoryFdInfoKHR",
+            S::IMPORT_MEMORY_FD_INFO_KHR,
+            "VK_KHR_external_memory_fd",
+            0,
+        ),
+        chained(
+            "VkImportMemoryHostPointerInfoEXT",
+            S::IMPORT_MEMORY_HOST_POINTER_INFO_EXT,
+            "VK_EXT_external_memory_host",
+            0,
+        ),
+        chained(
+            "VkImportMemoryWin32HandleInfoKHR",
+            S::IMPORT_MEMORY_WIN32_HANDLE_INFO_KHR,
+            "VK_KHR_external_memory_win32",
+            0,
+        ),
+        chained(
+            "VkImportMemoryZirconHandleInfoFUCHSIA",
+            S::IMPORT_MEMORY_ZIRCON_HANDLE_INFO_FUCHSIA,
+            "VK_FUCHSIA_external_memory",
+            0,
+        ),
+        chained(
+            "VkImportMemoryMetalHandleInfoEXT",
+            crate::vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT,
+            "VK_EXT_external_memory_metal",
+            0,
+        ),
+        chained(
+            "VkImportAndroidHardwareBufferInfoANDROID",
+            S::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID,
+            "VK_ANDROID_external_memory_android_hardware_buffer",
+            0,
+        ),
+        chained(
+            "VkMemoryDedicatedAllocateInfo",
+            S::MEMORY_DEDICATED_ALLOCATE_INFO,
+            "VK_KHR_dedicated_allocation",
+            vk::API_VERSION_1_1,
+        ),
+        chained(
+            "VkDedicatedAllocationMemoryAllocateInfoNV",
+            S::DEDICATED_ALLOCATION_MEMORY_ALLOCATE_INFO_NV,
+            "VK_NV_dedicated_allocation",
+            0,
+        ),
+        chained(
+            "VkMemoryOpaqueCaptureAddressAllocateInfo",
+            S::MEMORY_OPAQUE_CAPTURE_ADDRESS_ALLOCATE_INFO,
+            "VK_KHR_buffer_device_address",
+            vk::API_VERSION_1_2,
+        ),
+        chained(
+            "VkExportMemoryWin32HandleInfoKHR",
+            S::EXPORT_MEMORY_WIN32_HANDLE_INFO_KHR,
+            "VK_KHR_external_memory_win32",
+            0,
+        ),
+        chained(
+            "VkImportMemoryWin32HandleInfoNV",
+            S::IMPORT_MEMORY_WIN32_HANDLE_INFO_NV,
+            "VK_NV_external_memory_win32",
+            0,
+        ),
+        chained(
+            "VkMemoryAllocateFlagsInfo",
+            S::MEMORY_ALLOCATE_FLAGS_INFO,
+            "VK_KHR_device_group",
+            vk::API_VERSION_1_1,
+        ),
+    ]
+};
+
+/// The bit of `s_type` in a chain's `structures`, `0` for a structure the layer does not read.
+#[cfg(test)]
+pub fn allocate_chain_bit(s_type: vk::StructureType) -> u32 {
+    let mut i = 0;
+    while i < ALLOCATE_CHAIN.len() {
+        if ALLOCATE_CHAIN[i].s_type == s_type {
+            return 1 << i;
+        }
+        i += 1;
+    }
+    0
+}
+
 /// The core `VkExternalMemoryHandleTypeFlagBits` (Vulkan 1.1, `VK_KHR_external_memory_capabilities`).
 pub const CORE_HANDLE_TYPES: vk::ExternalMemoryHandleTypeFlags =
     vk::ExternalMemoryHandleTypeFlags::from_raw(0x7f);

@@ -277,13 +277,13 @@ fn two_import_operations_are_06657() {
         &inst,
         ALLOCATE,
         &[
-            ALLOC_NONE_06657,
             ALLOC_PNEXT_PNEXT,
+            ALLOC_NONE_06657,
             IMPORT_ZIRCON_HANDLE_TYPE_PARAM,
             IMPORT_ZIRCON_HANDLE_04772,
         ],
     );
-    expect::mentions(&found[0], &["defines 2 import operations"]);
+    expect::mentions(&found[1], &["defines 2 import operations"]);
     clean_up(&dev, result, fd);
     // The same chain with the Zircon structure's handleType 0 defines one import: no 06657 (the
     // structure still needs its extension: pNext-pNext only).
@@ -323,4 +323,34 @@ fn a_blocked_import_still_gets_its_import_findings() {
     fds::assert_open(pipe[0]);
     fds::close(pipe[0]);
     fds::close(pipe[1]);
+}
+
+/// `VkImportMemoryFdInfoKHR` extends `VkMemoryAllocateInfo` only on a device created with
+/// `VK_KHR_external_memory_fd` (`VUID-VkMemoryAllocateInfo-pNext-pNext`), whatever its
+/// `handleType` (here 0, which imports nothing; lavapipe may still refuse the structure).
+#[test]
+fn an_fd_import_structure_needs_its_extension() {
+    let inst = Instance::new();
+    let without = inst.device(&[ash::khr::external_memory::NAME]);
+    let none = vk::ExternalMemoryHandleTypeFlags::empty();
+    let result = import(&without, none, -1, std::ptr::null());
+    let m = expect::one(&inst, ALLOCATE, ALLOC_PNEXT_PNEXT);
+    expect::mentions(
+        &m,
+        &[
+            "the pNext chain of pAllocateInfo has a VkImportMemoryFdInfoKHR, but VkDevice 0x",
+            "was created without VK_KHR_external_memory_fd in \
+             VkDeviceCreateInfo::ppEnabledExtensionNames.",
+        ],
+    );
+    if let Ok(memory) = result {
+        without.free(memory);
+    }
+    // With the extension, the same structure is silent.
+    let dev = inst.fd_device();
+    let result = import(&dev, none, -1, std::ptr::null());
+    expect::silent(&inst, ALLOCATE);
+    if let Ok(memory) = result {
+        dev.free(memory);
+    }
 }

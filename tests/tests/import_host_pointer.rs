@@ -17,16 +17,20 @@ const SIZE_01745: &str = "VUID-VkMemoryAllocateInfo-allocationSize-01745";
 const DEDICATED_02806: &str = "VUID-VkMemoryAllocateInfo-pNext-02806";
 const DEDICATED_NV_02805: &str = "VUID-VkMemoryAllocateInfo-pNext-02805";
 const CAPTURE_03332: &str = "VUID-VkMemoryAllocateInfo-pNext-03332";
+const ALLOC_PNEXT_PNEXT: &str = "VUID-VkMemoryAllocateInfo-pNext-pNext";
 const HOST_ALLOCATION: vk::ExternalMemoryHandleTypeFlags =
     vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT;
 
 /// Lavapipe's minImportedHostPointerAlignment (checked against the driver by [`Host::new`]).
 const ALIGNMENT: usize = 4096;
 
+/// A device taking host-pointer imports, and `VkMemoryOpaqueCaptureAddressAllocateInfo` (on the
+/// Vulkan 1.1 instance of the tests, its extension: `VUID-VkMemoryAllocateInfo-pNext-pNext`).
 fn host_device(inst: &Instance) -> Device {
     inst.device(&[
         ash::khr::external_memory::NAME,
         ash::ext::external_memory_host::NAME,
+        ash::khr::buffer_device_address::NAME,
     ])
 }
 
@@ -224,12 +228,17 @@ fn a_dedicated_host_pointer_import_is_02806_or_02805() {
            but the allocation imports a host pointer",
         ],
     );
-    // The NV structure (VK_NV_dedicated_allocation), naming the same buffer.
+    // The NV structure (VK_NV_dedicated_allocation, which lavapipe lacks: the device may not be
+    // given it, pNext-pNext), naming the same buffer.
     let nv = vk::DedicatedAllocationMemoryAllocateInfoNV::default().buffer(buffer);
     let more = (&nv as *const vk::DedicatedAllocationMemoryAllocateInfoNV<'_>).cast();
     bad_import(&dev, &host, (HOST_ALLOCATION, host.aligned, SIZE), more);
-    let m = expect::one(&inst, CMD, DEDICATED_NV_02805);
-    expect::mentions(&m, &["VkDedicatedAllocationMemoryAllocateInfoNV"]);
+    let m = expect::only(&inst, CMD, &[ALLOC_PNEXT_PNEXT, DEDICATED_NV_02805]);
+    expect::mentions(
+        &m[0],
+        &["has a VkDedicatedAllocationMemoryAllocateInfoNV, but VkDevice 0x"],
+    );
+    expect::mentions(&m[1], &["VkDedicatedAllocationMemoryAllocateInfoNV"]);
     // SAFETY: the buffer was never bound; no memory uses it.
     unsafe { dev.device.destroy_buffer(buffer, None) };
     assert_ne!(buffer.as_raw(), 0);
@@ -261,4 +270,29 @@ fn an_opaque_capture_address_with_a_host_pointer_import_is_03332() {
         &["opaqueCaptureAddress is not 0, but the pNext chain has a \
            VkImportMemoryHostPointerInfoEXT: it must be 0."],
     );
+}
+
+/// `VkImportMemoryHostPointerInfoEXT` extends `VkMemoryAllocateInfo` only on a device created
+/// with `VK_EXT_external_memory_host` (`VUID-VkMemoryAllocateInfo-pNext-pNext`); on such a device
+/// (`an_aligned_host_pointer_import_is_silent`) it is silent.
+#[test]
+fn a_host_pointer_import_structure_needs_its_extension() {
+    let inst = Instance::new();
+    let without = inst.device(&[ash::khr::external_memory::NAME]);
+    // handleType 0 imports nothing (and is no valid value: -parameter, as on any device).
+    let import = vk::ImportMemoryHostPointerInfoEXT::default();
+    let mut info = vk::MemoryAllocateInfo::default()
+        .allocation_size(SIZE)
+        .memory_type_index(0);
+    info.p_next = (&import as *const vk::ImportMemoryHostPointerInfoEXT<'_>).cast();
+    let memory = without.allocate_with(&info).expect("a plain allocation");
+    let m = expect::only(&inst, CMD, &[ALLOC_PNEXT_PNEXT, HANDLE_TYPE_PARAM]);
+    expect::mentions(
+        &m[0],
+        &[
+            "has a VkImportMemoryHostPointerInfoEXT, but VkDevice 0x",
+            "was created without VK_EXT_external_memory_host",
+        ],
+    );
+    without.free(memory);
 }

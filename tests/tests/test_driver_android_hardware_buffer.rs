@@ -208,7 +208,14 @@ fn an_image_dedicated_with_the_nv_structure_is_no_01883() {
     // The rule names VkMemoryDedicatedAllocateInfo only: memory dedicated to an image with
     // VkDedicatedAllocationMemoryAllocateInfoNV may be exported before the image is bound.
     let inst = exclusive(None);
-    let dev = dedicated_device(&inst);
+    // The NV structure extends VkMemoryAllocateInfo with its extension only (pNext-pNext).
+    let dev = inst.device(&[
+        ash::android::external_memory_android_hardware_buffer::NAME,
+        ash::khr::external_memory::NAME,
+        ash::khr::dedicated_allocation::NAME,
+        ash::khr::get_memory_requirements2::NAME,
+        ash::nv::dedicated_allocation::NAME,
+    ]);
     let image = dev.external_image(vk::ImageUsageFlags::SAMPLED, AHB);
     let mut export = vk::ExportMemoryAllocateInfo::default().handle_types(AHB);
     let mut nv = vk::DedicatedAllocationMemoryAllocateInfoNV::default().image(image);

@@ -86,12 +86,14 @@ pub unsafe extern "system" fn create_device(
                 ids.map(|(device, _)| device),
                 &read.group,
             );
+            let api_version = device_api_version(instance.api_version, properties.api_version);
             let state = DeviceState {
                 facts: DeviceFacts {
                     handle: device.as_raw(),
                     extensions: read.extensions,
                     handle_types: read.extensions.handle_types(),
-                    api_version: device_api_version(instance.api_version, properties.api_version),
+                    unavailable_structures: read.extensions.unavailable_structures(api_version),
+                    api_version,
                     rdma_feature: read.rdma_feature,
                     memory_types: instance
                         .next

@@ -35,7 +35,8 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
         memory_type_index: info.memory_type_index,
         ..Default::default()
     };
-    // The structure types read, as bits of a mask, to find the first one repeated.
+    // The structure types read, as bits of `vk_names::ALLOCATE_CHAIN`, to find the first one
+    // repeated and to say which the device may take.
     let mut seen = 0u32;
     let mut repeated = None;
     let mut import_fd = None;
@@ -166,6 +167,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
     let chain = ChainRead {
         end,
         repeated,
+        structures: seen,
         import_fd,
         import_operations,
         dedicated_to,
@@ -569,7 +571,15 @@ mod tests {
         info.p_next = &khr as *const _ as *const c_void;
         // SAFETY: a valid chain of live structures.
         match unsafe { read_allocate_info(&info) } {
-            AllocateInfoRead::Valid(facts, ChainRead::COMPLETE) => facts,
+            AllocateInfoRead::Valid(facts, chain)
+                if chain
+                    == (ChainRead {
+                        structures: chain.structures,
+                        ..ChainRead::COMPLETE
+                    }) =>
+            {
+                facts
+            }
             _ => panic!("a valid VkMemoryAllocateInfo with a complete chain"),
         }
     }

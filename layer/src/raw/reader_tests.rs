@@ -86,6 +86,8 @@ fn every_allocate_structure_is_read_within_its_own_size() {
                 dedicated_khr: true,
                 ..crate::args::HostPointerChain::NONE
             },
+            // VkExportMemoryAllocateInfo, the NV one and its Win32 one, the dedicated one.
+            structures: 1 | 1 << 1 | 1 << 2 | 1 << 9,
             ..super::ChainRead::COMPLETE
         }
     );
@@ -736,4 +738,30 @@ fn a_device_group_is_read_within_its_bounds() {
         ..Default::default()
     };
     assert_eq!(read(&null), DeviceGroupRead::Unreadable);
+}
+
+/// Each structure of `vk_names::ALLOCATE_CHAIN` is read as its entry's bit of
+/// `ChainRead::structures` (the bit `VUID-VkMemoryAllocateInfo-pNext-pNext` is judged by).
+#[test]
+fn each_chained_structure_sets_its_table_bit() {
+    for (i, structure) in crate::vk_names::ALLOCATE_CHAIN.iter().enumerate() {
+        // A zeroed node larger than any of these structures, with the entry's sType.
+        let mut node = [0u64; 16];
+        node[0] = structure.s_type.as_raw() as u32 as u64;
+        let info = vk::MemoryAllocateInfo {
+            p_next: node.as_ptr().cast(),
+            allocation_size: 4096,
+            ..Default::default()
+        };
+        // SAFETY: the node is live, zeroed past its sType (pNext NULL, handles NULL), and as
+        // large as every structure of the table.
+        let AllocateInfoRead::Valid(_, chain) = (unsafe { read_allocate_info(&info) }) else {
+            panic!("a valid VkMemoryAllocateInfo");
+        };
+        assert_eq!(chain.structures, 1 << i, "{}", structure.name);
+        assert_eq!(
+            crate::vk_names::allocate_chain_bit(structure.s_type),
+            1 << i
+        );
+    }
 }

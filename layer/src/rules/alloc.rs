@@ -37,46 +37,14 @@ const HANDLE_TYPES_VALUE: Broken = Broken::bit(7);
 const ZERO_SIZE_EXPORT: Broken = Broken::bit(8);
 /// `VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter`.
 const NV_HANDLE_TYPES_VALUE: Broken = Broken::bit(9);
-/// `VUID-VkMemoryAllocateInfo-pNext-pNext`, one bit per entry of [`EXPORT_STRUCTURES`].
-const UNAVAILABLE: u32 = 10;
+/// `VUID-VkMemoryAllocateInfo-pNext-pNext`, one bit per entry of `vk_names::ALLOCATE_CHAIN`
+/// (bits 48 to 62).
+const UNAVAILABLE: u32 = 48;
 /// The first of the [`import_fd`] rules' bits (`import_fd::RULES` of them).
 const IMPORTS: u32 = 16;
 /// The rules that block the call.
 const BLOCKING: Broken =
     Broken(OUTPUT_NULL.0 | INFO_NULL.0 | S_TYPE.0 | CHAIN_CYCLE.0 | alloc_limits::NO_SUCH_TYPE.0);
-
-/// The export structures of a `VkMemoryAllocateInfo` chain, each with what makes it available
-/// on a device (`VUID-VkMemoryAllocateInfo-pNext-pNext`); bit `i` of
-/// [`unavailable_export_structures`] is entry `i`.
-const EXPORT_STRUCTURES: [(&str, &str); 3] = [
-    (
-        "VkExportMemoryAllocateInfo",
-        "VK_KHR_external_memory in VkDeviceCreateInfo::ppEnabledExtensionNames, nor is its API \
-         version 1.1 or later",
-    ),
-    (
-        "VkExportMemoryAllocateInfoNV",
-        "VK_NV_external_memory in VkDeviceCreateInfo::ppEnabledExtensionNames",
-    ),
-    (
-        "VkExportMemoryWin32HandleInfoNV",
-        "VK_NV_external_memory_win32 in VkDeviceCreateInfo::ppEnabledExtensionNames",
-    ),
-];
-
-/// Which export structures of the chain the device cannot take, as bits of [`EXPORT_STRUCTURES`]:
-/// neither their extension is enabled nor their version core.
-#[inline(always)]
-fn unavailable_export_structures(device: &DeviceFacts, facts: &AllocationFacts) -> u8 {
-    let e = &device.extensions;
-    // `&` rather than `&&`: plain bit arithmetic, no branches.
-    let khr = facts.export.is_some()
-        & !e.khr_external_memory
-        & (device.api_version < vk::API_VERSION_1_1);
-    let nv = facts.export_nv.is_some() & !e.nv_external_memory;
-    let win32_nv = facts.export_win32_nv & !e.nv_external_memory_win32;
-    u8::from(khr) | u8::from(nv) << 1 | u8::from(win32_nv) << 2
-}
 
 /// `VUID-VkMemoryAllocateInfo-allocationSize-07899`: an export (a `VkExportMemoryAllocateInfo`
 /// with handle types, none of them an Android hardware buffer, whose size the driver decides)
@@ -114,7 +82,7 @@ pub fn evaluate_allocate(
             facts.export.is_some() & (facts.export_nv.is_some() | facts.export_win32_nv),
         )
         .and(Broken(
-            u64::from(unavailable_export_structures(device, facts)) << UNAVAILABLE,
+            u64::from(chain.structures & device.unavailable_structures) << UNAVAILABLE,
         ))
         .with(
             HANDLE_TYPES_VALUE,
@@ -128,7 +96,7 @@ pub fn evaluate_allocate(
             facts.export_nv.is_some_and(|t| !nv_mask.contains(t)),
         )
         .and(super::import_host::evaluate(device, facts, &chain.host))
-        .and(export_win32::evaluate(device, facts, chain))
+        .and(export_win32::evaluate(facts, chain))
         .and(Broken(import_fd::evaluate(device, chain).0 << IMPORTS))
         .and(alloc_limits::evaluate(device, facts))
         .and(android_export_size::evaluate(facts, chain))
@@ -191,7 +159,7 @@ pub fn describe_allocate(device: &DeviceFacts, info: &AllocateInfoRead, broken: 
     describe_chain(info, broken, &finding, &mut outcome);
     describe_export_structures(device, facts, broken, &finding, &mut outcome);
     super::import_host::describe(device, facts, &chain.host, broken, &finding, &mut outcome);
-    export_win32::describe(device, facts, broken, &finding, &mut outcome);
+    export_win32::describe(facts, broken, &finding, &mut outcome);
     alloc_limits::describe(device, facts, broken, &finding, &mut outcome);
     android_export_size::describe(facts, chain, broken, &finding, &mut outcome);
     alloc_features::describe(device, facts, chain, broken, &finding, &mut outcome);
@@ -206,6 +174,25 @@ pub fn describe_allocate(device: &DeviceFacts, info: &AllocateInfoRead, broken: 
     }
     debug_assert_eq!(outcome.blocked, broken.has(BLOCKING));
     outcome
+}
+
+/// The message of `VUID-VkMemoryAllocateInfo-pNext-pNext` for `structure` in the chain of an
+/// allocation on the device `device_name`, which may not be given it.
+#[cold]
+fn structure_unavailable(device_name: &str, structure: &vk_names::ChainStructure) -> String {
+    let core = match structure.core {
+        0 => String::new(),
+        v => format!(
+            ", nor is its API version {}.{} or later",
+            vk::api_version_major(v),
+            vk::api_version_minor(v)
+        ),
+    };
+    format!(
+        "vkAllocateMemory(): the pNext chain of pAllocateInfo has a {}, but {device_name} was \
+         created without {} in VkDeviceCreateInfo::ppEnabledExtensionNames{core}.",
+        structure.name, structure.extension
+    )
 }
 
 type MakeFinding<'a> = &'a dyn Fn(&'static str, &'static str, String) -> Finding;
@@ -282,15 +269,12 @@ fn describe_export_structures(
             ),
         ));
     }
-    for (i, (structure, needs)) in EXPORT_STRUCTURES.iter().enumerate() {
+    for (i, structure) in vk_names::ALLOCATE_CHAIN.iter().enumerate() {
         if broken.has(Broken::bit(UNAVAILABLE + i as u32)) {
             outcome.push(finding(
                 vuid::ALLOC_PNEXT_PNEXT,
                 "pAllocateInfo->pNext",
-                format!(
-                    "vkAllocateMemory(): the pNext chain of pAllocateInfo has a {structure}, \
-                     but {device_name} was created without {needs}."
-                ),
+                structure_unavailable(&device_name, structure),
             ));
         }
     }
@@ -385,8 +369,10 @@ pub fn check_free(device: &DeviceFacts, memory: u64, lookup: &MemoryLookup) -> O
 mod tests {
     #[test]
     fn the_allocation_rule_files_use_disjoint_bits() {
-        // alloc.rs: bits 0..=9, then one per export structure from UNAVAILABLE.
-        let own = (1u64 << (super::UNAVAILABLE + super::EXPORT_STRUCTURES.len() as u32)) - 1;
+        // alloc.rs: bits 0..=9, then one per chained structure from UNAVAILABLE.
+        let chained = crate::vk_names::ALLOCATE_CHAIN.len() as u32;
+        let own = 0x3ff | ((1u64 << chained) - 1) << super::UNAVAILABLE;
+        assert!(super::UNAVAILABLE + chained <= 64);
         let files = [
             own,
             super::super::import_host::BITS.0,
@@ -512,36 +498,52 @@ mod tests {
     }
 
     #[test]
-    fn export_structures_need_their_extension_or_version() {
+    fn every_chained_structure_needs_its_extension_or_version() {
         let mut device = fd_device();
         device.extensions.khr_external_memory = false;
         device.extensions.nv_external_memory = false;
         device.extensions.nv_external_memory_win32 = false;
-        // Vulkan 1.1 makes VkExportMemoryAllocateInfo core.
-        let info = AllocateInfoRead::Valid(exported(OPAQUE_FD), ChainRead::COMPLETE);
-        assert!(check_allocate(&device, &info, false).ids().is_empty());
+        device.extensions.khr_external_memory_fd = false;
+        let check_on = |device: &mut DeviceFacts, structures: u32| {
+            device.unavailable_structures =
+                device.extensions.unavailable_structures(device.api_version);
+            let chain = ChainRead {
+                structures,
+                ..ChainRead::COMPLETE
+            };
+            let info = AllocateInfoRead::Valid(not_exported(), chain);
+            check_allocate(device, &info, false)
+        };
+        // Vulkan 1.1 makes VkExportMemoryAllocateInfo (bit 0) and VkMemoryDedicatedAllocateInfo
+        // (bit 9) core; VkMemoryOpaqueCaptureAddressAllocateInfo (bit 11) needs 1.2.
+        assert!(check_on(&mut device, 1 | 1 << 9).ids().is_empty());
+        let out = check_on(&mut device, 1 << 11);
+        assert_eq!(out.ids(), [vuid::ALLOC_PNEXT_PNEXT]);
+        let msg = &out.findings[0].message;
+        assert!(msg.contains("has a VkMemoryOpaqueCaptureAddressAllocateInfo, but VkDevice 0xd000 was created without VK_KHR_buffer_device_address in VkDeviceCreateInfo::ppEnabledExtensionNames, nor is its API version 1.2 or later."), "{msg}");
         device.api_version = vk::API_VERSION_1_0;
-        let out = check_allocate(&device, &info, false);
+        let out = check_on(&mut device, 1);
         assert_eq!(out.ids(), [vuid::ALLOC_PNEXT_PNEXT]);
         let msg = &out.findings[0].message;
         assert!(msg.contains("has a VkExportMemoryAllocateInfo, but VkDevice 0xd000 was created without VK_KHR_external_memory"), "{msg}");
-        let facts = AllocationFacts {
-            export_nv: Some(vk::ExternalMemoryHandleTypeFlagsNV::OPAQUE_WIN32),
-            export_win32_nv: true,
-            ..not_exported()
-        };
-        let out = check_allocate(
-            &device,
-            &AllocateInfoRead::Valid(facts, ChainRead::COMPLETE),
-            false,
-        );
-        assert_eq!(
-            out.ids(),
-            [vuid::ALLOC_PNEXT_PNEXT, vuid::ALLOC_PNEXT_PNEXT]
-        );
-        assert!(out.findings[1]
-            .message
-            .contains("VkExportMemoryWin32HandleInfoNV"));
+        // The NV export structures and an fd import, each without its extension: one finding
+        // each, in the table's order.
+        let out = check_on(&mut device, 1 << 1 | 1 << 2 | 1 << 3);
+        assert_eq!(out.ids(), [vuid::ALLOC_PNEXT_PNEXT; 3]);
+        for (finding, structure) in out.findings.iter().zip([
+            "VkExportMemoryAllocateInfoNV, but",
+            "VkExportMemoryWin32HandleInfoNV, but",
+            "VkImportMemoryFdInfoKHR, but VkDevice 0xd000 was created without \
+             VK_KHR_external_memory_fd in VkDeviceCreateInfo::ppEnabledExtensionNames.",
+        ]) {
+            assert!(finding.message.contains(structure), "{}", finding.message);
+        }
+        // With their extensions enabled, none.
+        device.extensions.khr_external_memory = true;
+        device.extensions.nv_external_memory = true;
+        device.extensions.nv_external_memory_win32 = true;
+        device.extensions.khr_external_memory_fd = true;
+        assert!(check_on(&mut device, 0xf).ids().is_empty());
     }
 
     #[test]

@@ -15,9 +15,9 @@ use crate::vuid;
 use ash::vk;
 
 /// `VUID-VkMemoryAllocateInfo-pNext-01874`.
-const DEDICATED_IMAGE_NOT_ZERO: Broken = Broken::bit(48);
+const DEDICATED_IMAGE_NOT_ZERO: Broken = Broken::bit(42);
 /// `VUID-VkMemoryAllocateInfo-pNext-07900`.
-const NOT_DEDICATED_ZERO: Broken = Broken::bit(49);
+const NOT_DEDICATED_ZERO: Broken = Broken::bit(43);
 /// Every bit of this file's rules.
 pub const BITS: Broken = Broken(DEDICATED_IMAGE_NOT_ZERO.0 | NOT_DEDICATED_ZERO.0);
 

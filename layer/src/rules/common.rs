@@ -116,17 +116,6 @@ pub fn describe_dead_memory(memory: u64, lookup: &MemoryLookup) -> String {
     }
 }
 
-/// The message of `VUID-VkMemoryAllocateInfo-pNext-pNext` for `structure` in the chain of an
-/// allocation on the device `device_name`, created without `extension`.
-#[cold]
-pub fn structure_unavailable(device_name: &str, structure: &str, extension: &str) -> String {
-    format!(
-        "vkAllocateMemory(): the pNext chain of pAllocateInfo has a {structure}, but \
-         {device_name} was created without {extension} in \
-         VkDeviceCreateInfo::ppEnabledExtensionNames."
-    )
-}
-
 /// The message of an import structure's `-handleType-parameter` rule: `field` (the structure's
 /// path, e.g. `pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>`) has `handle_type`, not a valid
 /// value on `device`.

@@ -13,10 +13,10 @@
 //!   `pAttributes-parameter` (a valid `SECURITY_ATTRIBUTES` pointer when not NULL) cannot be
 //!   checked: nothing tells a valid pointer from another.
 
-use super::common::{structure_unavailable, Broken};
+use super::common::Broken;
 use crate::args::ChainRead;
 use crate::finding::{Finding, Outcome};
-use crate::state::{AllocationFacts, DeviceFacts};
+use crate::state::AllocationFacts;
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
@@ -24,47 +24,31 @@ use ash::vk;
 /// `VUID-VkExportMemoryWin32HandleInfoKHR-handleTypes-00657`. Bits of the allocation's
 /// [`Broken`] clear of `alloc.rs`'s, `import_fd.rs`'s (shifted to `alloc.rs`'s `IMPORTS`) and `import_host.rs`'s (a test in `alloc.rs` checks).
 const WITHOUT_OPAQUE_WIN32: Broken = Broken::bit(20);
-/// `VUID-VkMemoryAllocateInfo-pNext-pNext` for this structure.
-const UNAVAILABLE: Broken = Broken::bit(21);
 /// Every bit of this file's rules.
-pub const BITS: Broken = Broken(WITHOUT_OPAQUE_WIN32.0 | UNAVAILABLE.0);
+pub const BITS: Broken = WITHOUT_OPAQUE_WIN32;
 
 /// The rules the chain's `VkExportMemoryWin32HandleInfoKHR` breaks (none without one).
 #[inline(always)]
-pub fn evaluate(device: &DeviceFacts, facts: &AllocationFacts, chain: &ChainRead) -> Broken {
+pub fn evaluate(facts: &AllocationFacts, chain: &ChainRead) -> Broken {
     if !chain.export_win32 {
         return Broken::NONE;
     }
     let opaque_win32 = vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32;
-    Broken::NONE
-        .with(
-            WITHOUT_OPAQUE_WIN32,
-            facts.export.is_some_and(|t| !t.contains(opaque_win32)),
-        )
-        .with(UNAVAILABLE, !device.extensions.khr_external_memory_win32)
+    Broken::NONE.with(
+        WITHOUT_OPAQUE_WIN32,
+        facts.export.is_some_and(|t| !t.contains(opaque_win32)),
+    )
 }
 
 /// The findings of the rules of [`evaluate`] in `broken`; `finding` makes one of
 /// `vkAllocateMemory` (ID, field, message).
 pub fn describe(
-    device: &DeviceFacts,
     facts: &AllocationFacts,
     broken: Broken,
     finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
     outcome: &mut Outcome,
 ) {
     let field = "pAllocateInfo->pNext";
-    if broken.has(UNAVAILABLE) {
-        outcome.push(finding(
-            vuid::ALLOC_PNEXT_PNEXT,
-            field,
-            structure_unavailable(
-                &vk_names::handle(vk::ObjectType::DEVICE, device.handle),
-                "VkExportMemoryWin32HandleInfoKHR",
-                "VK_KHR_external_memory_win32",
-            ),
-        ));
-    }
     if let (true, Some(types)) = (broken.has(WITHOUT_OPAQUE_WIN32), facts.export) {
         outcome.push(finding(
             vuid::EXPORT_WIN32_HANDLE_TYPES_00657,
@@ -124,7 +108,20 @@ mod tests {
     fn without_the_extension_it_is_pnext_pnext_too() {
         let mut device = fd_device();
         device.extensions.khr_external_memory_win32 = false;
-        let out = check_allocate(&device, &with_win32(exported(OPAQUE_FD)), false);
+        device.unavailable_structures =
+            device.extensions.unavailable_structures(device.api_version);
+        let with_structure = |info: AllocateInfoRead| match info {
+            AllocateInfoRead::Valid(facts, chain) => AllocateInfoRead::Valid(
+                facts,
+                ChainRead {
+                    structures: 1 | 1 << 12,
+                    ..chain
+                },
+            ),
+            other => other,
+        };
+        let info = with_structure(with_win32(exported(OPAQUE_FD)));
+        let out = check_allocate(&device, &info, false);
         assert_eq!(
             out.ids(),
             [
@@ -132,7 +129,8 @@ mod tests {
                 vuid::EXPORT_WIN32_HANDLE_TYPES_00657
             ]
         );
-        let out = check_allocate(&device, &with_win32(exported(OPAQUE_WIN32)), false);
+        let info = with_structure(with_win32(exported(OPAQUE_WIN32)));
+        let out = check_allocate(&device, &info, false);
         assert_eq!(out.ids(), [vuid::ALLOC_PNEXT_PNEXT]);
     }
 }

@@ -41,11 +41,16 @@ pub fn fd_device() -> DeviceFacts {
         qnx_external_memory_screen_buffer: true,
         ohos_external_memory: true,
         khr_swapchain: false,
+        khr_dedicated_allocation: false,
+        nv_dedicated_allocation: true,
+        khr_buffer_device_address: false,
+        khr_device_group: false,
     };
     DeviceFacts {
         handle: DEVICE,
         extensions,
         handle_types: extensions.handle_types(),
+        unavailable_structures: extensions.unavailable_structures(vk::API_VERSION_1_1),
         api_version: vk::API_VERSION_1_1,
         rdma_feature: true,
         memory_types: Some(vec![

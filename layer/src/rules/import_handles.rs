@@ -1,13 +1,14 @@
 //! The import structures of handles the layer cannot open, at `vkAllocateMemory`: Win32 (KHR
-//! and NV, `import_win32`), Zircon (`import_zircon`), Metal (`import_metal`) and Android
-//! hardware buffers (`import_android`). They are judged out of line, only for a chain that has
+//! and NV, `import_win32`), Zircon (`import_zircon`) and Metal (`import_metal`); of an Android
+//! hardware buffer's, only whether the device takes it, which `alloc.rs` judges with every
+//! chained structure (`VUID-VkMemoryAllocateInfo-pNext-pNext`). They are judged out of line, only for a chain that has
 //! one (`ChainRead::handle_imports`), from a second read of the chain (`HandleImports`): an
 //! allocation without them pays one test. Their bits are their own [`Broken`] (not the
 //! allocation's); the files' bits are disjoint (a test below checks).
 
 use super::common::Broken;
 pub use super::import_handles_allocation::Allocation;
-use super::{import_android, import_metal, import_win32, import_zircon};
+use super::{import_metal, import_win32, import_zircon};
 use crate::args::HandleImports;
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::DeviceFacts;
@@ -23,7 +24,6 @@ pub fn evaluate(device: &DeviceFacts, allocation: &Allocation, h: &HandleImports
     import_win32::evaluate(device, h)
         .and(zircon.unwrap_or_default())
         .and(metal.unwrap_or_default())
-        .and(import_android::evaluate(device, h))
 }
 
 /// The findings of the rules in `broken` ([`evaluate`]'s bits), none blocking: the call goes
@@ -48,7 +48,6 @@ pub fn describe(
     if let Some(metal) = h.metal {
         import_metal::describe(device, allocation, metal, broken, &finding, &mut outcome);
     }
-    import_android::describe(device, broken, &finding, &mut outcome);
     outcome
 }
 
@@ -66,7 +65,6 @@ mod tests {
             super::import_win32::BITS.0,
             super::import_zircon::BITS.0,
             super::import_metal::BITS.0,
-            super::import_android::BITS.0,
         ];
         for (i, a) in files.iter().enumerate() {
             for b in &files[i + 1..] {

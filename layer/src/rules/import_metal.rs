@@ -9,7 +9,7 @@
 //!   one, `allocationSize` must be 0.
 //! - `VUID-VkMemoryAllocateInfo-pNext-pNext` without the extension.
 
-use super::common::{invalid_import_handle_type, structure_unavailable, Broken};
+use super::common::{invalid_import_handle_type, Broken};
 use super::export::is_one_of;
 use super::import_handles_allocation::Allocation;
 use super::metal::METAL_TYPES;
@@ -30,8 +30,6 @@ const NULL_HANDLE: Broken = Broken::bit(19);
 const TEXTURE_NOT_DEDICATED: Broken = Broken::bit(20);
 /// `VUID-VkMemoryAllocateInfo-pNext-10397`.
 const TEXTURE_SIZE: Broken = Broken::bit(21);
-/// `VUID-VkMemoryAllocateInfo-pNext-pNext` for the structure.
-const UNAVAILABLE: Broken = Broken::bit(22);
 /// Every bit of this file's rules (a test in `import_handles.rs` keeps them clear of the
 /// others').
 pub const BITS: Broken = Broken(0x3f << 17);
@@ -60,7 +58,6 @@ pub fn evaluate(
         .with(NULL_HANDLE, imports && !handle)
         .with(TEXTURE_NOT_DEDICATED, texture && !image)
         .with(TEXTURE_SIZE, texture && image && allocation.size != 0)
-        .with(UNAVAILABLE, !device.extensions.ext_external_memory_metal)
 }
 
 /// The findings of the rules in `broken` ([`evaluate`]'s bits; the others are ignored).
@@ -72,20 +69,8 @@ pub fn describe(
     finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
     outcome: &mut Outcome,
 ) {
-    let device_name = vk_names::handle(vk::ObjectType::DEVICE, device.handle);
     let types = vk_names::handle_types(handle_type);
     let type_field = "pAllocateInfo->pNext<VkImportMemoryMetalHandleInfoEXT>.handleType";
-    if broken.has(UNAVAILABLE) {
-        outcome.push(finding(
-            vuid::ALLOC_PNEXT_PNEXT,
-            "pAllocateInfo->pNext",
-            structure_unavailable(
-                &device_name,
-                "VkImportMemoryMetalHandleInfoEXT",
-                "VK_EXT_external_memory_metal",
-            ),
-        ));
-    }
     if broken.has(TYPE_VALUE) {
         outcome.push(finding(
             vuid::IMPORT_METAL_HANDLE_TYPE_PARAM,
@@ -211,11 +196,10 @@ mod tests {
             [vuid::ALLOC_PNEXT_10397]
         );
         assert_eq!(
+            // Without the extension, the type is no valid value (the structure itself,
+            // pNext-pNext, is `alloc.rs`'s).
             ids(&device(false), 64, (HANDLE_TYPE_MTLBUFFER, true), None),
-            [
-                vuid::ALLOC_PNEXT_PNEXT,
-                vuid::IMPORT_METAL_HANDLE_TYPE_PARAM
-            ]
+            [vuid::IMPORT_METAL_HANDLE_TYPE_PARAM]
         );
     }
 }

@@ -17,7 +17,7 @@
 //! - `VUID-VkMemoryAllocateInfo-pNext-pNext` for either structure on a device without its
 //!   extension.
 
-use super::common::{invalid_import_handle_type, structure_unavailable, Broken};
+use super::common::{invalid_import_handle_type, Broken};
 use super::export::is_one_of;
 use super::win32_khr::{GLOBAL_SHARE_HANDLE_TYPES, NT_HANDLE_TYPES};
 use crate::args::{HandleImports, Win32Import};
@@ -39,8 +39,6 @@ const HANDLE_AND_NAME: Broken = Broken::bit(3);
 const NO_HANDLE: Broken = Broken::bit(4);
 /// `VUID-VkImportMemoryWin32HandleInfoKHR-handleType-01440`.
 const NO_NAME: Broken = Broken::bit(5);
-/// `VUID-VkMemoryAllocateInfo-pNext-pNext` for the KHR structure.
-const UNAVAILABLE: Broken = Broken::bit(6);
 /// `VUID-VkMemoryAllocateInfo-pNext-00641`.
 const KHR_WITH_NV: Broken = Broken::bit(7);
 /// `VUID-VkImportMemoryWin32HandleInfoNV-handleType-parameter`.
@@ -49,8 +47,6 @@ const NV_TYPE_VALUE: Broken = Broken::bit(8);
 const NV_SEVERAL_TYPES: Broken = Broken::bit(9);
 /// `VUID-VkImportMemoryWin32HandleInfoNV-handle-01328`.
 const NV_NO_HANDLE: Broken = Broken::bit(10);
-/// `VUID-VkMemoryAllocateInfo-pNext-pNext` for the NV structure.
-const NV_UNAVAILABLE: Broken = Broken::bit(11);
 /// Every bit of this file's rules (clear of the other handle-import rule files': a test in
 /// `import_handles.rs` checks).
 pub const BITS: Broken = Broken(0xfff);
@@ -76,21 +72,15 @@ fn evaluate_khr(device: &DeviceFacts, import: &Win32Import) -> Broken {
         .with(HANDLE_AND_NAME, import.handle && import.name)
         .with(NO_HANDLE, neither)
         .with(NO_NAME, neither)
-        .with(UNAVAILABLE, !device.extensions.khr_external_memory_win32)
 }
 
 /// The rules the NV import structure breaks.
-fn evaluate_nv(
-    device: &DeviceFacts,
-    handle_type: vk::ExternalMemoryHandleTypeFlagsNV,
-    handle: bool,
-) -> Broken {
+fn evaluate_nv(handle_type: vk::ExternalMemoryHandleTypeFlagsNV, handle: bool) -> Broken {
     let defined = vk_names::valid_handle_type_nv_mask();
     Broken::NONE
         .with(NV_TYPE_VALUE, !defined.contains(handle_type))
         .with(NV_SEVERAL_TYPES, handle_type.as_raw().count_ones() > 1)
         .with(NV_NO_HANDLE, !handle_type.is_empty() && !handle)
-        .with(NV_UNAVAILABLE, !device.extensions.nv_external_memory_win32)
 }
 
 /// Every rule of the chain's Win32 import structures that the allocation breaks.
@@ -100,7 +90,7 @@ pub fn evaluate(device: &DeviceFacts, imports: &HandleImports) -> Broken {
         .map_or(Broken::NONE, |i| evaluate_khr(device, &i));
     let nv = imports
         .win32_nv
-        .map_or(Broken::NONE, |(t, h)| evaluate_nv(device, t, h));
+        .map_or(Broken::NONE, |(t, h)| evaluate_nv(t, h));
     khr.and(nv).with(
         KHR_WITH_NV,
         imports.win32.is_some() && imports.win32_nv.is_some(),
@@ -115,7 +105,6 @@ pub fn describe(
     finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
     outcome: &mut Outcome,
 ) {
-    let device_name = vk_names::handle(vk::ObjectType::DEVICE, device.handle);
     if broken.has(KHR_WITH_NV) {
         outcome.push(finding(
             vuid::ALLOC_PNEXT_00641,
@@ -127,16 +116,15 @@ pub fn describe(
         ));
     }
     if let Some(import) = imports.win32 {
-        describe_khr(device, &device_name, &import, broken, finding, outcome);
+        describe_khr(device, &import, broken, finding, outcome);
     }
     if let Some((handle_type, _)) = imports.win32_nv {
-        describe_nv(&device_name, handle_type, broken, finding, outcome);
+        describe_nv(handle_type, broken, finding, outcome);
     }
 }
 
 fn describe_khr(
     device: &DeviceFacts,
-    device_name: &str,
     import: &Win32Import,
     broken: Broken,
     finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
@@ -145,17 +133,6 @@ fn describe_khr(
     let t = import.handle_type;
     let types = vk_names::handle_types(t);
     let handle_type_field = "pAllocateInfo->pNext<VkImportMemoryWin32HandleInfoKHR>.handleType";
-    if broken.has(UNAVAILABLE) {
-        outcome.push(finding(
-            vuid::ALLOC_PNEXT_PNEXT,
-            "pAllocateInfo->pNext",
-            structure_unavailable(
-                device_name,
-                "VkImportMemoryWin32HandleInfoKHR",
-                "VK_KHR_external_memory_win32",
-            ),
-        ));
-    }
     if broken.has(TYPE_VALUE) {
         outcome.push(finding(
             vuid::IMPORT_WIN32_HANDLE_TYPE_PARAM,
@@ -224,7 +201,6 @@ fn describe_khr(
 }
 
 fn describe_nv(
-    device_name: &str,
     handle_type: vk::ExternalMemoryHandleTypeFlagsNV,
     broken: Broken,
     finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
@@ -232,17 +208,6 @@ fn describe_nv(
 ) {
     let types = vk_names::handle_types_nv(handle_type);
     let field = "pAllocateInfo->pNext<VkImportMemoryWin32HandleInfoNV>.handleType";
-    if broken.has(NV_UNAVAILABLE) {
-        outcome.push(finding(
-            vuid::ALLOC_PNEXT_PNEXT,
-            "pAllocateInfo->pNext",
-            structure_unavailable(
-                device_name,
-                "VkImportMemoryWin32HandleInfoNV",
-                "VK_NV_external_memory_win32",
-            ),
-        ));
-    }
     if broken.has(NV_TYPE_VALUE) {
         outcome.push(finding(
             vuid::IMPORT_WIN32_NV_HANDLE_TYPE_PARAM,
@@ -393,18 +358,14 @@ mod tests {
     }
 
     #[test]
-    fn without_their_extensions_they_are_pnext_pnext() {
+    fn without_their_extensions_their_values_are_judged_alike() {
+        // The structures themselves (pNext-pNext) are `alloc.rs`'s; a valid import's values are
+        // valid whatever the extensions (the Win32 handle types are core).
         let mut d = fd_device();
         d.extensions.khr_external_memory_win32 = false;
         d.extensions.nv_external_memory_win32 = false;
         d.handle_types = d.extensions.handle_types();
-        assert_eq!(
-            ids(&d, khr(T::OPAQUE_WIN32, true, false)),
-            [vuid::ALLOC_PNEXT_PNEXT]
-        );
-        assert_eq!(
-            ids(&d, nv(Nv::OPAQUE_WIN32, true)),
-            [vuid::ALLOC_PNEXT_PNEXT]
-        );
+        assert!(ids(&d, khr(T::OPAQUE_WIN32, true, false)).is_empty());
+        assert!(ids(&d, nv(Nv::OPAQUE_WIN32, true)).is_empty());
     }
 }

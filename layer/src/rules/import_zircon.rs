@@ -8,7 +8,7 @@
 //! - `VUID-VkMemoryAllocateInfo-allocationSize-07902`: a VMO import of 0 bytes.
 //! - `VUID-VkMemoryAllocateInfo-pNext-pNext` without the extension.
 
-use super::common::{invalid_import_handle_type, structure_unavailable, Broken};
+use super::common::{invalid_import_handle_type, Broken};
 use super::export::is_one_of;
 use super::import_handles_allocation::Allocation;
 use crate::finding::{Finding, Outcome};
@@ -25,8 +25,6 @@ const NOT_A_VMO: Broken = Broken::bit(13);
 const INVALID_HANDLE: Broken = Broken::bit(14);
 /// `VUID-VkMemoryAllocateInfo-allocationSize-07902`.
 const ZERO_SIZE: Broken = Broken::bit(15);
-/// `VUID-VkMemoryAllocateInfo-pNext-pNext` for the structure.
-const UNAVAILABLE: Broken = Broken::bit(16);
 /// Every bit of this file's rules (a test in `import_handles.rs` keeps them clear of the
 /// others').
 pub const BITS: Broken = Broken(0x1f << 12);
@@ -50,7 +48,6 @@ pub fn evaluate(
         .with(NOT_A_VMO, imports && handle_type != VMO)
         .with(INVALID_HANDLE, imports && handle == 0)
         .with(ZERO_SIZE, handle_type == VMO && allocation.size == 0)
-        .with(UNAVAILABLE, !device.extensions.fuchsia_external_memory)
 }
 
 /// The findings of the rules in `broken` ([`evaluate`]'s bits; the others are ignored).
@@ -61,20 +58,8 @@ pub fn describe(
     finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
     outcome: &mut Outcome,
 ) {
-    let device_name = vk_names::handle(vk::ObjectType::DEVICE, device.handle);
     let types = vk_names::handle_types(handle_type);
     let type_field = "pAllocateInfo->pNext<VkImportMemoryZirconHandleInfoFUCHSIA>.handleType";
-    if broken.has(UNAVAILABLE) {
-        outcome.push(finding(
-            vuid::ALLOC_PNEXT_PNEXT,
-            "pAllocateInfo->pNext",
-            structure_unavailable(
-                &device_name,
-                "VkImportMemoryZirconHandleInfoFUCHSIA",
-                "VK_FUCHSIA_external_memory",
-            ),
-        ));
-    }
     if broken.has(TYPE_VALUE) {
         outcome.push(finding(
             vuid::IMPORT_ZIRCON_HANDLE_TYPE_PARAM,
@@ -185,11 +170,10 @@ mod tests {
         );
         let off = device(false);
         assert_eq!(
+            // Without the extension, the type is no valid value (the structure itself,
+            // pNext-pNext, is `alloc.rs`'s).
             ids(&off, 64, VMO, 7),
-            [
-                vuid::ALLOC_PNEXT_PNEXT,
-                vuid::IMPORT_ZIRCON_HANDLE_TYPE_PARAM
-            ]
+            [vuid::IMPORT_ZIRCON_HANDLE_TYPE_PARAM]
         );
     }
 }

@@ -22,7 +22,6 @@ pub mod fd_leaks;
 pub mod fd_ownership;
 pub mod fd_properties;
 pub mod host_pointer_properties;
-pub mod import_android;
 pub mod import_android_properties;
 pub mod import_fd;
 pub mod import_fd_type;

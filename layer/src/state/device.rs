@@ -36,6 +36,12 @@ pub struct EnabledExtensions {
     pub ohos_external_memory: bool,
     /// `VK_KHR_swapchain`: images come from `vkGetSwapchainImagesKHR` too.
     pub khr_swapchain: bool,
+    /// The extensions of the other structures of a `VkMemoryAllocateInfo` chain
+    /// (`vk_names::ALLOCATE_CHAIN`).
+    pub khr_dedicated_allocation: bool,
+    pub nv_dedicated_allocation: bool,
+    pub khr_buffer_device_address: bool,
+    pub khr_device_group: bool,
 }
 
 impl EnabledExtensions {
@@ -59,6 +65,10 @@ impl EnabledExtensions {
             b"VK_QNX_external_memory_screen_buffer" => &mut self.qnx_external_memory_screen_buffer,
             b"VK_OHOS_external_memory" => &mut self.ohos_external_memory,
             b"VK_KHR_swapchain" => &mut self.khr_swapchain,
+            b"VK_KHR_dedicated_allocation" => &mut self.khr_dedicated_allocation,
+            b"VK_NV_dedicated_allocation" => &mut self.nv_dedicated_allocation,
+            b"VK_KHR_buffer_device_address" => &mut self.khr_buffer_device_address,
+            b"VK_KHR_device_group" => &mut self.khr_device_group,
             _ => return None,
         })
     }
@@ -74,6 +84,20 @@ impl EnabledExtensions {
     pub fn has(&self, name: &str) -> bool {
         let mut copy = *self;
         copy.flag(name.as_bytes()).is_some_and(|flag| *flag)
+    }
+
+    /// The structures of `vk_names::ALLOCATE_CHAIN` a device with these extensions and API
+    /// version `api_version` may not be given, as bits: neither their extension is enabled nor
+    /// their version core (`VUID-VkMemoryAllocateInfo-pNext-pNext`).
+    pub fn unavailable_structures(&self, api_version: u32) -> u32 {
+        vk_names::ALLOCATE_CHAIN
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| {
+                let core = s.core != 0 && api_version >= s.core;
+                !core && !self.has(s.extension)
+            })
+            .fold(0, |bits, (i, _)| bits | 1 << i)
     }
 
     /// The `VkExternalMemoryHandleTypeFlagBits` valid on a device with these extensions: the
@@ -95,6 +119,9 @@ pub struct DeviceFacts {
     pub extensions: EnabledExtensions,
     /// The handle-type bits valid on this device (`EnabledExtensions::handle_types`).
     pub handle_types: vk::ExternalMemoryHandleTypeFlags,
+    /// The structures of a `VkMemoryAllocateInfo` chain this device may not be given
+    /// (`EnabledExtensions::unavailable_structures`; bits of `vk_names::ALLOCATE_CHAIN`).
+    pub unavailable_structures: u32,
     /// The version of Vulkan the device offers the app: the lower of the instance's
     /// `VkApplicationInfo::apiVersion` (1.0 when absent) and the physical device's `apiVersion`.
     pub api_version: u32,

@@ -164,7 +164,7 @@ pub struct Config {
 pub const MAX_PHYSICAL_DEVICES: u8 = 4;
 
 /// The device extensions exposed by default.
-pub const DEFAULT_DEVICE_EXTENSIONS: [&str; 14] = [
+pub const DEFAULT_DEVICE_EXTENSIONS: [&str; 15] = [
     "VK_KHR_external_memory",
     "VK_KHR_external_memory_fd",
     "VK_EXT_external_memory_dma_buf",
@@ -177,6 +177,7 @@ pub const DEFAULT_DEVICE_EXTENSIONS: [&str; 14] = [
     "VK_ANDROID_external_memory_android_hardware_buffer",
     "VK_EXT_external_memory_host",
     "VK_KHR_dedicated_allocation",
+    "VK_NV_dedicated_allocation",
     "VK_KHR_get_memory_requirements2",
     "VK_KHR_bind_memory2",
 ];

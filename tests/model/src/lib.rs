@@ -1123,14 +1123,12 @@ fn allocate_rules(device: &Device, info: &AllocateInfo, e: &mut Expected) {
 }
 
 /// `VkImportMemoryHostPointerInfoEXT`, and the allocation's rules for a host-pointer import.
-///
-/// Not modelled, here nor for `VkImportMemoryFdInfoKHR`: `VUID-VkMemoryAllocateInfo-pNext-pNext`
-/// for the structure chained on a device without its extension (`VK_EXT_external_memory_host`,
-/// `VK_KHR_external_memory_fd`), which the spec's rule asks of every structure, as it is modelled
-/// for the Win32, Zircon, Metal and Android ones. The layer does not check it either: a missed
-/// finding, never a false one (reported with issue #24).
 fn host_import_rules(device: &Device, a: &Allocation, host: &HostImport, e: &mut Expected) {
     use handle_type::{HOST_ALLOCATION, HOST_MAPPED_FOREIGN_MEMORY};
+    // pNext-pNext: the structure extends VkMemoryAllocateInfo only with its extension.
+    if !device.has(Extension::ExtExternalMemoryHost) {
+        e.ids.push(ALLOC_PNEXT_PNEXT);
+    }
     let t = host.handle_type;
     // -parameter: "handleType must be a valid VkExternalMemoryHandleTypeFlagBits value" (vk.xml:
     // the member is not optional, so 0 is no valid value either).
@@ -1172,6 +1170,11 @@ fn import_rules(device: &Device, size: u64, imports: &Imports, e: &mut Expected)
     }
     win32_import_rules(device, imports, e);
     zircon_metal_android_import_rules(device, size, imports, e);
+    // pNext-pNext: VkImportMemoryFdInfoKHR extends VkMemoryAllocateInfo only with its
+    // extension, whatever its handleType.
+    if imports.fd.is_some() && !device.has(Extension::KhrExternalMemoryFd) {
+        e.ids.push(ALLOC_PNEXT_PNEXT);
+    }
     // VkImportMemoryFdInfoKHR: "If handleType is not 0, ..." (handleType 0: it is ignored).
     let Some(fd) = imports.fd.filter(|i| i.handle_type != 0) else {
         return;

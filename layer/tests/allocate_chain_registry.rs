@@ -1,0 +1,137 @@
+//! The table of `VkMemoryAllocateInfo` chain structures the layer reads
+//! (`vk_names::ALLOCATE_CHAIN`, which `VUID-VkMemoryAllocateInfo-pNext-pNext` is judged by) is
+//! the registry's: each entry extends `VkMemoryAllocateInfo` in `vuids/registry/vk.xml` (the
+//! Vulkan registry 1.4.359, as `../shared/registry/vk.xml`), its extension is one that requires it
+//! (or an alias of it), and its core version is the first that does. Every other structure that
+//! extends `VkMemoryAllocateInfo` is listed below as one the layer does not read.
+
+use std::collections::{BTreeMap, BTreeSet};
+use VkLayer_exportcheck::vk_names::ALLOCATE_CHAIN;
+
+/// The structures extending `VkMemoryAllocateInfo` that the layer does not read (their
+/// pNext-pNext is not judged: a missed finding, never a false one).
+const NOT_READ: &[&str] = &[
+    "VkExportMemorySciBufInfoNV",
+    "VkImportMemorySciBufInfoNV",
+    "VkMemoryPriorityAllocateInfoEXT",
+    "VkImportMemoryBufferCollectionFUCHSIA",
+    "VkExportMetalObjectCreateInfoEXT",
+    "VkImportMetalBufferInfoEXT",
+    "VkImportScreenBufferInfoQNX",
+    "VkMemoryDedicatedAllocateInfoTensorARM",
+    "VkImportNativeBufferInfoOHOS",
+];
+
+fn registry() -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../vuids/registry/vk.xml");
+    std::fs::read_to_string(path).expect("vuids/registry/vk.xml")
+}
+
+/// The value of attribute `name` in the tag text `tag`.
+fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    Some(&tag[at..at + tag[at..].find('"')?])
+}
+
+/// Every `<type category="struct" ...>` tag: name, `structextends` and `alias`.
+fn struct_tags(xml: &str) -> Vec<(String, Vec<String>, Option<String>)> {
+    xml.match_indices("<type category=\"struct\"")
+        .map(|(at, _)| {
+            let tag = &xml[at..at + xml[at..].find('>').expect("a closed tag")];
+            let extends = attribute(tag, "structextends")
+                .map(|e| e.split(',').map(str::to_owned).collect())
+                .unwrap_or_default();
+            let name = attribute(tag, "name").expect("a named type").to_owned();
+            (name, extends, attribute(tag, "alias").map(str::to_owned))
+        })
+        .collect()
+}
+
+/// The names of the types each `<feature>` (by its version number, `1.1`) and `<extension>` (by
+/// its name) requires.
+fn requirements(xml: &str) -> (BTreeMap<String, String>, BTreeMap<String, BTreeSet<String>>) {
+    let types_in = |block: &str| -> BTreeSet<String> {
+        block
+            .match_indices("<type name=\"")
+            .map(|(at, m)| {
+                let rest = &block[at + m.len()..];
+                rest[..rest.find('"').expect("a closed name")].to_owned()
+            })
+            .collect()
+    };
+    let mut core = BTreeMap::new();
+    for (at, _) in xml.match_indices("<feature api=") {
+        let block = &xml[at..at + xml[at..].find("</feature>").expect("a closed feature")];
+        let number = attribute(block, "number").expect("a feature's number");
+        for name in types_in(block) {
+            // The first (lowest) version that requires it.
+            core.entry(name)
+                .and_modify(|v: &mut String| {
+                    if number < v.as_str() {
+                        *v = number.to_owned();
+                    }
+                })
+                .or_insert_with(|| number.to_owned());
+        }
+    }
+    let mut extensions = BTreeMap::new();
+    for (at, _) in xml.match_indices("<extension name=") {
+        let block = &xml[at..at + xml[at..].find("</extension>").expect("a closed extension")];
+        let name = attribute(block, "name").expect("an extension's name");
+        extensions.insert(name.to_owned(), types_in(block));
+    }
+    (core, extensions)
+}
+
+#[test]
+fn the_chain_table_is_the_registry_s() {
+    let xml = registry();
+    let structs = struct_tags(&xml);
+    let (core, extensions) = requirements(&xml);
+    let extending: BTreeSet<&str> = structs
+        .iter()
+        .filter(|(_, extends, _)| extends.iter().any(|e| e == "VkMemoryAllocateInfo"))
+        .map(|(name, _, _)| name.as_str())
+        .collect();
+    for entry in ALLOCATE_CHAIN {
+        assert!(
+            extending.contains(entry.name),
+            "{} does not extend VkMemoryAllocateInfo",
+            entry.name
+        );
+        // The structure and its aliases (VkExportMemoryAllocateInfoKHR).
+        let names: BTreeSet<&str> = structs
+            .iter()
+            .filter(|(name, _, alias)| name == entry.name || alias.as_deref() == Some(entry.name))
+            .map(|(name, _, _)| name.as_str())
+            .collect();
+        let required = extensions
+            .get(entry.extension)
+            .unwrap_or_else(|| panic!("{}: no extension {}", entry.name, entry.extension));
+        assert!(
+            names.iter().any(|n| required.contains(*n)),
+            "{} is not required by {}",
+            entry.name,
+            entry.extension
+        );
+        let version = core.get(entry.name).map(|v| {
+            let (major, minor) = v.split_once('.').expect("major.minor");
+            ash::vk::make_api_version(0, major.parse().unwrap(), minor.parse().unwrap(), 0)
+        });
+        assert_eq!(
+            version.unwrap_or(0),
+            entry.core,
+            "{}: the core version",
+            entry.name
+        );
+    }
+    let read: BTreeSet<&str> = ALLOCATE_CHAIN.iter().map(|e| e.name).collect();
+    let unlisted: Vec<&&str> = extending
+        .iter()
+        .filter(|n| !read.contains(**n) && !NOT_READ.contains(n))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "structures extending VkMemoryAllocateInfo neither read nor listed: {unlisted:?}"
+    );
+}
