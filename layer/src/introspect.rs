@@ -2,6 +2,7 @@
 //! `exportcheck_tracked_counts` (look it up with `dlsym` in the loaded layer library).
 
 use crate::state::registry::{DEVICES, INSTANCES};
+use crate::state::{device_masks, driver_dma_bufs, opaque_exports};
 
 /// How many objects the layer tracks right now.
 #[repr(C)]
@@ -20,6 +21,16 @@ pub struct TrackedCounts {
     pub history_entries: u64,
     /// Live buffers and images (`state::live_resources`), over all devices.
     pub resources: u64,
+    /// Buffers and images made for external memory and the driver's answers about them
+    /// (`state::resources`), over all devices.
+    pub resource_entries: u64,
+    /// Exports the fd-leak check watches (`state::fd_exports`), over all devices.
+    pub fd_export_entries: u64,
+    /// The process-wide tables: held exports, global share handles, consumed fds, dedicated
+    /// allocations (`opaque_exports`, `kmt_exports`, `consumed_fds`), device masks
+    /// (`device_masks`) and the payloads a driver returned as dma-bufs (`driver_dma_bufs`, at most
+    /// 256, kept for the process's life).
+    pub process_entries: u64,
 }
 
 /// Counts what the registries hold.
@@ -39,5 +50,14 @@ pub fn tracked_counts() -> TrackedCounts {
             .map(|d| (d.nt_handle_exports.len() + d.unbound_dedicated_images.len()) as u64)
             .sum(),
         resources: devices.iter().map(|d| d.live.len() as u64).sum(),
+        resource_entries: devices.iter().map(|d| d.resources.entries() as u64).sum(),
+        fd_export_entries: devices
+            .iter()
+            .filter_map(|d| d.fd_exports.as_ref())
+            .map(|f| f.entries() as u64)
+            .sum(),
+        process_entries: (opaque_exports::entries()
+            + device_masks::entries()
+            + driver_dma_bufs::entries()) as u64,
     }
 }

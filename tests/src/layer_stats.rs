@@ -5,7 +5,7 @@
 //! `layer/src/introspect.rs`):
 //!
 //! ```c
-//! VkResult exportcheck_tracked_counts(TrackedCounts* pCounts); // seven uint64_t
+//! VkResult exportcheck_tracked_counts(TrackedCounts* pCounts); // ten uint64_t
 //! ```
 //!
 //! It is read from the copy of `libVkLayer_exportcheck.so` that the loader loaded into this
@@ -38,6 +38,14 @@ pub struct TrackedCounts {
     pub history_entries: u64,
     /// Live buffers and images, over all devices.
     pub resources: u64,
+    /// Buffers and images made for external memory and the driver's answers about them, over
+    /// all devices.
+    pub resource_entries: u64,
+    /// Exports the fd-leak check watches, over all devices.
+    pub fd_export_entries: u64,
+    /// The process-wide tables (held exports, global share handles, consumed fds, dedicated
+    /// allocations, device masks, driver dma-buf payloads).
+    pub process_entries: u64,
 }
 
 type TrackedCountsFn = unsafe extern "C" fn(*mut TrackedCounts) -> vk::Result;

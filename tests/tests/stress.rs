@@ -592,8 +592,22 @@ fn sixty_four_threads_export_name_free_and_churn_devices_and_instances() {
          {devices} devices and {instances} instances created and destroyed meanwhile; \
          findings of the deliberate bad calls, all as expected: {per_id:?}"
     );
-    // Everything the threads allocated was freed: the layer tracks what it did before.
-    assert_eq!(layer_stats::tracked_counts(), before);
+    // Everything the threads allocated was freed: the layer tracks what it did before, but for
+    // the freed exports the fd-leak check keeps for the device's destroy (its fds may have been
+    // duplicated or moved): at most 4096 per device, checked then (or when 4096 are kept).
+    let after = layer_stats::tracked_counts();
+    assert!(
+        after.fd_export_entries <= 4096,
+        "freed exports kept: {}",
+        after.fd_export_entries
+    );
+    assert_eq!(
+        TrackedCounts {
+            fd_export_entries: before.fd_export_entries,
+            ..after
+        },
+        before
+    );
     for id in per_id.keys() {
         let command = expected.iter().find(|e| e.id == *id).unwrap().command;
         expect::record(expect::Kind::Negative, &[id], command);

@@ -277,14 +277,7 @@ pub unsafe extern "system" fn destroy_device(
         let Some(state) = DEVICES.remove(device.as_raw()) else {
             return;
         };
-        super::fd_leaks::at_destroy(&state);
-        super::opaque_imports::at_destroy(&state);
-        // Other threads may still hold a snapshot with this state until their next call: what
-        // it tracked goes now.
-        state.memories.clear();
-        state.names.clear();
-        state.resources.clear();
-        state.live.clear();
+        super::memory_lifecycle::device_destroyed(&state);
         if let Some(next) = state.next.destroy_device {
             // SAFETY: the app's arguments, passed down.
             unsafe { next(device, p_allocator) };

@@ -3,27 +3,24 @@
 use super::android_imports;
 use super::dedicated;
 use super::fd_leaks;
-use super::get_memory_android_hardware_buffer;
 use super::import_queries;
 use super::import_support;
+use super::memory_lifecycle::{self, Imported};
 use super::opaque_imports;
 use super::resources;
 use crate::args::FdImport;
 use crate::boundary;
 use crate::fault_injection;
 use crate::finding::Outcome;
-use crate::os::HeldFile;
 use crate::pipeline::policy::{decide, reject_unknown_device, Decision};
 use crate::raw::{self, AllocateInfoRead, ChainRead};
 use crate::rules::alloc;
 use crate::rules::alloc_count;
 use crate::rules::common::Broken;
 use crate::rules::import_handles;
-use crate::state::registry::{
-    lookup_dead_memory, record_allocation, remember_free, take_allocation,
-};
+use crate::state::registry::{lookup_dead_memory, record_allocation, take_allocation};
 use crate::state::this_thread::with_device;
-use crate::state::{AllocationFacts, DeviceState, MemoryLookup, MemoryRecord, PackedAllocation};
+use crate::state::{AllocationFacts, DeviceState, MemoryLookup, PackedAllocation};
 use crate::vuid;
 use ash::vk::{self, Handle};
 
@@ -84,11 +81,14 @@ pub unsafe extern "system" fn allocate_memory(
                     return vk::Result::ERROR_INITIALIZATION_FAILED;
                 };
                 // Before the call: a successful import hands the fd to the driver, which may close it.
-                let (held, imported) = match &info {
+                let imported = match &info {
                     AllocateInfoRead::Valid(_, chain) if chain.import_fd.is_some() => {
                         before_fd_import(state, chain)
                     }
-                    _ => (None, None),
+                    _ => Imported {
+                        held: None,
+                        file: None,
+                    },
                 };
                 // 2. Call down. From here on, a panic returns the driver's result.
                 // SAFETY: the app's arguments, as checked, passed to the next layer's own entry
@@ -105,24 +105,14 @@ pub unsafe extern "system" fn allocate_memory(
                         if chain.import_operations == 1 {
                             allocation = with_import_operation(allocation, p_allocate_info);
                         }
-                        record_allocation(state, memory.as_raw(), allocation);
-                        if chain.dedicated_to.is_some() {
-                            get_memory_android_hardware_buffer::after_allocate(
-                                state,
-                                memory.as_raw(),
-                                facts,
-                                chain,
-                            );
-                        }
-                        if facts.dedicated || chain.device_mask.is_some() {
-                            opaque_imports::after_allocate(state, memory.as_raw(), facts, chain);
-                        }
-                        if let Some(held) = held {
-                            opaque_imports::after_import(state, memory.as_raw(), chain, held);
-                        }
-                    }
-                    if imported.is_some() {
-                        fd_leaks::record_import(imported);
+                        let memory = memory.as_raw();
+                        memory_lifecycle::allocated(
+                            state,
+                            memory,
+                            allocation,
+                            (facts, chain),
+                            imported,
+                        );
                     }
                     fault_injection::inject_panic(fault_injection::Site::After, ALLOCATE);
                 }
@@ -136,15 +126,12 @@ pub unsafe extern "system" fn allocate_memory(
 /// and what the leak check remembers of it.
 #[cold]
 #[inline(never)]
-fn before_fd_import(
-    state: &DeviceState,
-    chain: &ChainRead,
-) -> (Option<HeldFile>, Option<fd_leaks::ImportedFile>) {
+fn before_fd_import(state: &DeviceState, chain: &ChainRead) -> Imported {
     let fd = chain.import_fd.filter(FdImport::imports).map(|i| i.fd);
-    (
-        opaque_imports::before_import(chain),
-        fd_leaks::import_identity(state, fd),
-    )
+    Imported {
+        held: opaque_imports::before_import(chain),
+        file: fd_leaks::import_identity(state, fd),
+    }
 }
 
 /// `allocation`, made by exactly one import operation, knowing its handle type for the bind rules
@@ -339,28 +326,20 @@ pub unsafe extern "system" fn free_memory(
                     }
                     return;
                 }
-                // What was exported from it (fd-leak tracking only), read before its name goes.
-                let mut exported = None;
-                if let Some(allocation) = taken {
-                    if state.fd_exports.is_some() {
-                        let live = MemoryRecord {
-                            memory: handle,
-                            device: state.handle(),
-                            allocation,
-                        };
-                        exported = fd_leaks::take_export(state, &live);
-                    }
-                    remember_free(state, handle, allocation);
-                    opaque_imports::before_free(state, handle);
-                }
+                // Not `Option::map`: its closure is not inlined (26 instructions per free).
+                #[allow(clippy::manual_map)]
+                let freeing = match taken {
+                    Some(allocation) => Some(memory_lifecycle::freeing(state, handle, allocation)),
+                    None => None,
+                };
                 if let Some(next) = state.next.free_memory {
                     // SAFETY: the app's arguments, as checked, passed to the next layer's own
                     // entry point.
                     unsafe { next(device, memory, p_allocator) };
                     down.went(());
                 }
-                if exported.is_some() {
-                    fd_leaks::after_free(state, exported);
+                if let Some(freeing) = freeing {
+                    memory_lifecycle::freed(state, freeing);
                 }
             },
         )

@@ -23,6 +23,7 @@ pub mod import_queries;
 pub mod import_support;
 pub mod instance;
 pub mod memory;
+pub mod memory_lifecycle;
 pub mod names;
 pub mod opaque_imports;
 pub mod resources;

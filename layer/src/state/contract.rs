@@ -69,6 +69,12 @@ impl ContractState {
         }
     }
 
+    /// Forgets every memory object (its device is being destroyed).
+    pub fn forget_all(&self) {
+        self.last_fd.clear();
+        self.last_fd_entries.store(0, Ordering::Relaxed);
+    }
+
     /// How many memory objects the probes remember an fd of.
     pub fn probe_entries(&self) -> usize {
         self.last_fd.len()

@@ -12,6 +12,7 @@ use super::maps::HandleMap;
 use super::nt_handles::NtHandleExports;
 use super::resources::Resources;
 use crate::finding::ObjectRef;
+use crate::handle_kinds::{HandleKind, Memory};
 use crate::next_layer::DeviceDispatch;
 use crate::vk_names;
 use ash::vk;
@@ -103,12 +104,7 @@ impl EnabledExtensions {
     /// The `VkExternalMemoryHandleTypeFlagBits` valid on a device with these extensions: the
     /// core bits, and each bit whose extension is enabled.
     pub fn handle_types(&self) -> vk::ExternalMemoryHandleTypeFlags {
-        vk_names::HANDLE_TYPE_EXTENSIONS
-            .iter()
-            .filter(|(_, name)| self.has(name))
-            .fold(vk_names::CORE_HANDLE_TYPES, |all, (bit, _)| {
-                all | vk::ExternalMemoryHandleTypeFlags::from_raw(1 << bit)
-            })
+        vk::ExternalMemoryHandleTypeFlags::from_raw(Memory::valid_on(|name| self.has(name)))
     }
 }
 
@@ -239,6 +235,28 @@ pub struct DeviceState {
 impl DeviceState {
     pub fn handle(&self) -> u64 {
         self.facts.handle
+    }
+
+    /// Every per-memory table of the device forgets `memory`, which is being freed (the memory
+    /// map itself gave it up first; the recently freed remember it: `registry::remember_free`).
+    #[inline]
+    pub fn forget_memory(&self, memory: u64) {
+        self.contract.forget(memory);
+        self.nt_handle_exports.forget(memory);
+        self.unbound_dedicated_images.forget_memory(memory);
+    }
+
+    /// At `vkDestroyDevice`: every table of the device let go (other threads may still hold a
+    /// snapshot with this state until their next call). The one list of them: a table added to
+    /// [`DeviceState`] is cleared here, and counted by `introspect`.
+    pub fn forget_everything(&self) {
+        self.memories.clear();
+        self.contract.forget_all();
+        self.nt_handle_exports.forget_all();
+        self.unbound_dedicated_images.forget_all();
+        self.names.clear();
+        self.resources.clear();
+        self.live.clear();
     }
 
     /// The device can export memory (`VK_KHR_external_memory` or Vulkan 1.1): the layer

@@ -17,6 +17,11 @@ static MASKS: LazyLock<Mutex<HashMap<(u64, u64), u32>>> =
 /// is all a `vkFreeMemory` reads when nothing is tracked).
 static COUNT: AtomicUsize = AtomicUsize::new(0);
 
+/// How many allocations' device masks are remembered (introspection).
+pub fn entries() -> usize {
+    COUNT.load(Ordering::Acquire)
+}
+
 /// After `vkAllocateMemory` made `memory`, exportable as an opaque fd or a global share handle,
 /// with `VkMemoryAllocateFlagsInfo::deviceMask` `mask`.
 #[cold]

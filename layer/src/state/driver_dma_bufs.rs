@@ -26,6 +26,11 @@ pub fn remember(payload: PayloadId) {
     ANY.store(true, Ordering::Release);
 }
 
+/// How many payloads are remembered (introspection; at most 256, never forgotten otherwise).
+pub fn entries() -> usize {
+    PAYLOADS.lock().len()
+}
+
 /// Whether a `DMA_BUF` export of this process returned `payload`.
 pub fn contains(payload: PayloadId) -> bool {
     ANY.load(Ordering::Acquire) && PAYLOADS.lock().contains(&payload)

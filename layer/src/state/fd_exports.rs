@@ -68,6 +68,11 @@ impl FdExports {
 
     /// In a child forked without exec, at its first use: forgets the parent's exports (the
     /// child inherited their fds; they are the parent's to close). A no-op in the owner.
+    /// How many exports are watched, of live and of freed memory (introspection).
+    pub fn entries(&self) -> usize {
+        self.live.len() + self.pending.lock().len()
+    }
+
     pub fn adopt(&self) {
         let pid = std::process::id();
         if self.owner.swap(pid, Ordering::SeqCst) != pid {

@@ -58,6 +58,12 @@ impl NtHandleExports {
         }
     }
 
+    /// Forgets every memory object (its device is being destroyed).
+    pub fn forget_all(&self) {
+        self.exported.clear();
+        self.entries.store(0, Ordering::Relaxed);
+    }
+
     /// How many memory objects have an NT handle export remembered.
     pub fn len(&self) -> usize {
         self.exported.len()

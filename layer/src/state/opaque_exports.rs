@@ -136,6 +136,11 @@ pub(super) fn set_count(count: &AtomicUsize, len: usize) {
     TRACKED.fetch_add(len.wrapping_sub(old), Ordering::AcqRel);
 }
 
+/// How many entries this module, `consumed_fds` and `kmt_exports` hold, summed (introspection).
+pub fn entries() -> usize {
+    TRACKED.load(Ordering::Acquire)
+}
+
 /// Whether anything of an export, a dedicated allocation or a consumed fd is held.
 #[inline(always)]
 pub fn anything_tracked() -> bool {

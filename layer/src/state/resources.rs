@@ -166,6 +166,13 @@ impl Resources {
         answer
     }
 
+    /// How many buffers, images and driver answers are held (introspection).
+    pub fn entries(&self) -> usize {
+        self.tables.get().map_or(0, |t| {
+            t.buffers.len() + t.images.len() + t.answers.lock().len()
+        })
+    }
+
     pub fn clear(&self) {
         if let Some(tables) = self.tables.get() {
             tables.buffers.clear();

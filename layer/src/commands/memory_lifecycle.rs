@@ -1,0 +1,88 @@
+//! The lifecycle of a `VkDeviceMemory`, in one place: what each feature does when memory is
+//! made (`allocated`), when it is freed (`freeing`, before the call goes down, and `freed`,
+//! after), and when its device is destroyed (`device_destroyed`). `commands/memory.rs` and
+//! `commands/device.rs` call only these; a feature that tracks memory adds its hook here:
+//!
+//! | hook | the memory map and the device's tables | imports checked against exports (`opaque_imports`) | fd leaks (`fd_leaks`) | Android hardware buffer exports |
+//! |---|---|---|---|---|
+//! | `allocated` | the record (`registry::record_allocation`) | the dedicated resource and device mask of memory exportable as an opaque fd or global share handle; an fd import's consumed fd | the imported file | the dedicated image not bound yet (01883) |
+//! | `freeing` | the record taken out, remembered among the recently freed; every per-memory table forgets it (`DeviceState::forget_memory`) | the held exports, global share handles, device mask, consumed fds of the memory | the memory's exports, taken | (`DeviceState::forget_memory`) |
+//! | `freed` | | | the exports judged against what the process still holds | |
+//! | `device_destroyed` | every table of the device (`DeviceState::forget_everything`) | the device's | every export, judged | (`DeviceState::forget_everything`) |
+
+use super::fd_leaks;
+use super::get_memory_android_hardware_buffer;
+use super::opaque_imports;
+use crate::args::ChainRead;
+use crate::os::HeldFile;
+use crate::state::registry::{record_allocation, remember_free};
+use crate::state::{AllocationFacts, DeviceState, MemoryRecord, PackedAllocation};
+
+/// What an import handed to the driver, taken before `vkAllocateMemory` went down.
+pub struct Imported {
+    /// The layer's hold of the open file description of the imported fd.
+    pub held: Option<HeldFile>,
+    /// What the leak check knows of the imported file.
+    pub file: Option<fd_leaks::ImportedFile>,
+}
+
+/// After `vkAllocateMemory` made `memory` (`allocation`: what the layer records of it).
+#[inline(always)]
+pub fn allocated(
+    state: &DeviceState,
+    memory: u64,
+    allocation: PackedAllocation,
+    (facts, chain): (&AllocationFacts, &ChainRead),
+    imported: Imported,
+) {
+    record_allocation(state, memory, allocation);
+    if chain.dedicated_to.is_some() {
+        get_memory_android_hardware_buffer::after_allocate(state, memory, facts, chain);
+    }
+    if facts.dedicated || chain.device_mask.is_some() {
+        opaque_imports::after_allocate(state, memory, facts, chain);
+    }
+    if let Some(held) = imported.held {
+        opaque_imports::after_import(state, memory, chain, held);
+    }
+    if imported.file.is_some() {
+        fd_leaks::record_import(imported.file);
+    }
+}
+
+/// What `freeing` took for `freed`: the memory's exports the leak check judges after the free.
+pub struct Freeing(Option<Box<fd_leaks::Freeing>>);
+
+/// Before `vkFreeMemory` of live `memory` goes down (its record already taken out of the map:
+/// `allocation`).
+#[inline(always)]
+pub fn freeing(state: &DeviceState, memory: u64, allocation: PackedAllocation) -> Freeing {
+    // What was exported from it (fd-leak tracking only), read before its name goes.
+    let mut exported = None;
+    if state.fd_exports.is_some() {
+        let live = MemoryRecord {
+            memory,
+            device: state.handle(),
+            allocation,
+        };
+        exported = fd_leaks::take_export(state, &live);
+    }
+    remember_free(state, memory, allocation);
+    opaque_imports::before_free(state, memory);
+    Freeing(exported)
+}
+
+/// After `vkFreeMemory` went down.
+#[inline(always)]
+pub fn freed(state: &DeviceState, freeing: Freeing) {
+    if freeing.0.is_some() {
+        fd_leaks::after_free(state, freeing.0);
+    }
+}
+
+/// At `vkDestroyDevice`, before the call goes down: everything the layer holds for the device.
+pub fn device_destroyed(state: &DeviceState) {
+    fd_leaks::at_destroy(state);
+    opaque_imports::at_destroy(state);
+    state.forget_everything();
+}
