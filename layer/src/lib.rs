@@ -19,6 +19,7 @@ mod commands;
 mod dispatch;
 mod fault_injection;
 pub mod finding;
+pub mod handle_kinds;
 pub mod introspect;
 mod next_layer;
 mod os;

@@ -1,55 +1,8 @@
 //! Vulkan values by name, for messages: `VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT`, not `0x1`.
 
+use crate::handle_kinds::{HandleKind, Memory};
 use ash::vk;
 use std::fmt::Write;
-
-/// `VkExternalMemoryHandleTypeFlagBits` valid in Vulkan (bit 13, SCI_BUF, is Vulkan SC only).
-const HANDLE_TYPE_BITS: &[(u32, &str)] = &[
-    (0, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT"),
-    (1, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT"),
-    (2, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT_BIT"),
-    (3, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_TEXTURE_BIT"),
-    (4, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_TEXTURE_KMT_BIT"),
-    (5, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP_BIT"),
-    (6, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE_BIT"),
-    (7, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT"),
-    (
-        8,
-        "VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_MAPPED_FOREIGN_MEMORY_BIT_EXT",
-    ),
-    (9, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT"),
-    (
-        10,
-        "VK_EXTERNAL_MEMORY_HANDLE_TYPE_ANDROID_HARDWARE_BUFFER_BIT_ANDROID",
-    ),
-    (11, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_ZIRCON_VMO_BIT_FUCHSIA"),
-    (12, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_RDMA_ADDRESS_BIT_NV"),
-    (14, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_SCREEN_BUFFER_BIT_QNX"),
-    (
-        15,
-        "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OH_NATIVE_BUFFER_BIT_OHOS",
-    ),
-    (16, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLBUFFER_BIT_EXT"),
-    (17, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLTEXTURE_BIT_EXT"),
-    (18, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_MTLHEAP_BIT_EXT"),
-];
-
-/// The device extension that adds each `VkExternalMemoryHandleTypeFlagBits` bit beyond the core
-/// ones (bits 0 to 6, Vulkan 1.1), from `vk.xml`: a bit of an extension the device was created
-/// without is not a valid value on that device.
-pub const HANDLE_TYPE_EXTENSIONS: &[(u32, &str)] = &[
-    (7, "VK_EXT_external_memory_host"),
-    (8, "VK_EXT_external_memory_host"),
-    (9, "VK_EXT_external_memory_dma_buf"),
-    (10, "VK_ANDROID_external_memory_android_hardware_buffer"),
-    (11, "VK_FUCHSIA_external_memory"),
-    (12, "VK_NV_external_memory_rdma"),
-    (14, "VK_QNX_external_memory_screen_buffer"),
-    (15, "VK_OHOS_external_memory"),
-    (16, "VK_EXT_external_memory_metal"),
-    (17, "VK_EXT_external_memory_metal"),
-    (18, "VK_EXT_external_memory_metal"),
-];
 
 /// A structure the layer reads in a `VkMemoryAllocateInfo` chain, with what makes it available on
 /// a device (`vk.xml`: the extension whose `<require>` names it, and the core version that does,
@@ -192,15 +145,12 @@ pub fn allocate_chain_bit(s_type: vk::StructureType) -> u32 {
 
 /// The core `VkExternalMemoryHandleTypeFlagBits` (Vulkan 1.1, `VK_KHR_external_memory_capabilities`).
 pub const CORE_HANDLE_TYPES: vk::ExternalMemoryHandleTypeFlags =
-    vk::ExternalMemoryHandleTypeFlags::from_raw(0x7f);
+    vk::ExternalMemoryHandleTypeFlags::from_raw(Memory::CORE);
 
 /// The extension that adds the handle-type bit `bit` (one bit), or `None` for core and undefined
 /// bits.
 pub fn handle_type_extension(bit: vk::ExternalMemoryHandleTypeFlags) -> Option<&'static str> {
-    HANDLE_TYPE_EXTENSIONS
-        .iter()
-        .find(|(b, _)| 1 << b == bit.as_raw())
-        .map(|&(_, name)| name)
+    Memory::extension_of(bit.as_raw())
 }
 
 /// Says why `types` is not valid on a device whose valid bits are `valid`: the undefined bits,
@@ -211,29 +161,7 @@ pub fn invalid_handle_types(
     valid: vk::ExternalMemoryHandleTypeFlags,
     single: bool,
 ) -> String {
-    let mut reasons = Vec::new();
-    let undefined = types.as_raw() & !VALID_HANDLE_TYPES;
-    if undefined != 0 {
-        reasons.push(format!(
-            "0x{undefined:x} is not a VkExternalMemoryHandleTypeFlagBits value"
-        ));
-    }
-    let mut rest = types.as_raw() & VALID_HANDLE_TYPES & !valid.as_raw();
-    while rest != 0 {
-        let bit = vk::ExternalMemoryHandleTypeFlags::from_raw(rest & rest.wrapping_neg());
-        rest &= rest - 1;
-        reasons.push(format!(
-            "{} belongs to {}, which the device was created without",
-            handle_types(bit),
-            handle_type_extension(bit).unwrap_or("an extension")
-        ));
-    }
-    if single && types.is_empty() {
-        reasons.push("0 is no VkExternalMemoryHandleTypeFlagBits value".to_owned());
-    } else if single && types.as_raw().count_ones() > 1 {
-        reasons.push("it has more than one bit, and must be a single value".to_owned());
-    }
-    reasons.join("; ")
+    Memory::invalid_reasons(types.as_raw(), valid.as_raw(), single)
 }
 
 /// `VkExternalMemoryHandleTypeFlagBitsNV`.
@@ -274,13 +202,12 @@ const fn mask_of(table: &[(u32, &str)]) -> u32 {
     mask
 }
 
-const VALID_HANDLE_TYPES: u32 = mask_of(HANDLE_TYPE_BITS);
 const VALID_HANDLE_TYPES_NV: u32 = mask_of(HANDLE_TYPE_NV_BITS);
 
 /// All valid `VkExternalMemoryHandleTypeFlagBits`.
 #[inline(always)]
 pub const fn valid_handle_type_mask() -> vk::ExternalMemoryHandleTypeFlags {
-    vk::ExternalMemoryHandleTypeFlags::from_raw(VALID_HANDLE_TYPES)
+    vk::ExternalMemoryHandleTypeFlags::from_raw(Memory::VALID)
 }
 
 /// All valid `VkExternalMemoryHandleTypeFlagBitsNV`.
@@ -315,7 +242,7 @@ fn flags(value: u32, table: &[(u32, &str)]) -> String {
 }
 
 pub fn handle_types(value: vk::ExternalMemoryHandleTypeFlags) -> String {
-    flags(value.as_raw(), HANDLE_TYPE_BITS)
+    Memory::names(value.as_raw())
 }
 
 pub fn handle_types_nv(value: vk::ExternalMemoryHandleTypeFlagsNV) -> String {

@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// From the bottom up. A module may use the ones before it.
 const LAYERS: &[&str] = &[
+    "handle_kinds",
     "vk_ext",
     "vk_names",
     "vuid",

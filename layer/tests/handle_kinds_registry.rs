@@ -1,0 +1,80 @@
+//! The handle-type tables of `handle_kinds` are the registry's: for memory, semaphores and
+//! fences, every bit Vulkan (not only Vulkan SC) defines in `vuids/registry/vk.xml`, with its
+//! name, and for a bit an extension adds, that extension.
+
+use std::collections::BTreeSet;
+use VkLayer_exportcheck::handle_kinds::{Fence, HandleKind, Memory, Semaphore};
+
+fn registry() -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../vuids/registry/vk.xml");
+    std::fs::read_to_string(path).expect("vuids/registry/vk.xml")
+}
+
+/// The value of attribute `name` in the tag text `tag`.
+fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    Some(&tag[at..at + tag[at..].find('"')?])
+}
+
+/// Every `<enum bitpos=...>` tag of `block` (aliases have no bitpos).
+fn bit_tags(block: &str) -> impl Iterator<Item = &str> {
+    block.match_indices("<enum ").map(move |(at, _)| {
+        let end = block[at..].find('>').expect("a closed tag");
+        &block[at..at + end]
+    })
+}
+
+/// The registry's bits of the flag-bits type `flag_bits`: bit, name, extension.
+fn registry_bits(xml: &str, flag_bits: &str) -> BTreeSet<(u32, String, Option<String>)> {
+    let mut bits = BTreeSet::new();
+    let open = format!("<enums name=\"{flag_bits}\" type=\"bitmask\">");
+    let at = xml.find(&open).expect("the flag bits' enums");
+    let block = &xml[at..at + xml[at..].find("</enums>").expect("closed enums")];
+    for tag in bit_tags(block) {
+        if let (Some(bit), Some(name)) = (attribute(tag, "bitpos"), attribute(tag, "name")) {
+            bits.insert((bit.parse().unwrap(), name.to_owned(), None));
+        }
+    }
+    for (at, _) in xml.match_indices("<extension name=") {
+        let block = &xml[at..at + xml[at..].find("</extension>").expect("a closed extension")];
+        let head = &block[..block.find('>').expect("a closed tag")];
+        let vulkan =
+            attribute(head, "supported").is_some_and(|s| s.split(',').any(|api| api == "vulkan"));
+        if !vulkan {
+            continue;
+        }
+        let extension = attribute(head, "name").expect("a name").to_owned();
+        for tag in bit_tags(block) {
+            if attribute(tag, "extends") != Some(flag_bits) {
+                continue;
+            }
+            if let (Some(bit), Some(name)) = (attribute(tag, "bitpos"), attribute(tag, "name")) {
+                bits.insert((
+                    bit.parse().unwrap(),
+                    name.to_owned(),
+                    Some(extension.clone()),
+                ));
+            }
+        }
+    }
+    bits
+}
+
+fn table<K: HandleKind>() -> BTreeSet<(u32, String, Option<String>)> {
+    K::BITS
+        .iter()
+        .map(|b| (b.bit, b.name.to_owned(), b.extension.map(str::to_owned)))
+        .collect()
+}
+
+#[test]
+fn the_handle_type_tables_are_the_registry_s() {
+    let xml = registry();
+    for (flag_bits, ours) in [
+        (Memory::FLAG_BITS, table::<Memory>()),
+        (Semaphore::FLAG_BITS, table::<Semaphore>()),
+        (Fence::FLAG_BITS, table::<Fence>()),
+    ] {
+        assert_eq!(ours, registry_bits(&xml, flag_bits), "{flag_bits}");
+    }
+}
