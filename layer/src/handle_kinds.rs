@@ -47,6 +47,32 @@ const fn mask(bits: &[HandleTypeBit], core_only: bool) -> u32 {
     mask
 }
 
+/// Names the set bits of `value` from `table` (bit, name), `|`-separated; unknown bits as hex;
+/// `0` for none. Every flags type's names in messages are written by this.
+pub fn name_bits<'a>(value: u32, table: impl IntoIterator<Item = (u32, &'a str)>) -> String {
+    if value == 0 {
+        return "0".to_owned();
+    }
+    let mut out = String::new();
+    let mut unknown = value;
+    for (bit, name) in table {
+        if value & (1 << bit) != 0 {
+            if !out.is_empty() {
+                out.push('|');
+            }
+            out.push_str(name);
+            unknown &= !(1 << bit);
+        }
+    }
+    if unknown != 0 {
+        if !out.is_empty() {
+            out.push('|');
+        }
+        let _ = write!(out, "0x{unknown:x} (unknown bits)");
+    }
+    out
+}
+
 /// A kind of object whose payload an external handle carries.
 pub trait HandleKind {
     /// The flag-bits type's name, as messages name it.
@@ -80,27 +106,7 @@ pub trait HandleKind {
 
     /// Names the set bits of `value`, `|`-separated, unknown bits as hex, `0` for none.
     fn names(value: u32) -> String {
-        if value == 0 {
-            return "0".to_owned();
-        }
-        let mut out = String::new();
-        let mut unknown = value;
-        for b in Self::BITS {
-            if value & (1 << b.bit) != 0 {
-                if !out.is_empty() {
-                    out.push('|');
-                }
-                out.push_str(b.name);
-                unknown &= !(1 << b.bit);
-            }
-        }
-        if unknown != 0 {
-            if !out.is_empty() {
-                out.push('|');
-            }
-            let _ = write!(out, "0x{unknown:x}");
-        }
-        out
+        name_bits(value, Self::BITS.iter().map(|b| (b.bit, b.name)))
     }
 
     /// Says why `types` is not valid on a device whose valid bits are `valid`: the undefined
@@ -252,7 +258,7 @@ mod tests {
         assert_eq!(
             Semaphore::names(1 | 1 << 4 | 1 << 9),
             "VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT|\
-             VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_SYNC_FD_BIT|0x200"
+             VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_SYNC_FD_BIT|0x200 (unknown bits)"
         );
         assert_eq!(Fence::names(0), "0");
         assert_eq!(

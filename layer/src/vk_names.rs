@@ -2,7 +2,6 @@
 
 use crate::handle_kinds::{HandleKind, Memory};
 use ash::vk;
-use std::fmt::Write;
 
 /// A structure the layer reads in a `VkMemoryAllocateInfo` chain, with what makes it available on
 /// a device (`vk.xml`: the extension whose `<require>` names it, and the core version that does,
@@ -218,27 +217,7 @@ pub const fn valid_handle_type_nv_mask() -> vk::ExternalMemoryHandleTypeFlagsNV 
 
 /// Names the set bits of `value`, `|`-separated; unknown bits as hex; `0` for none.
 fn flags(value: u32, table: &[(u32, &str)]) -> String {
-    if value == 0 {
-        return "0".to_owned();
-    }
-    let mut out = String::new();
-    let mut unknown = value;
-    for (bit, name) in table {
-        if value & (1 << bit) != 0 {
-            if !out.is_empty() {
-                out.push('|');
-            }
-            out.push_str(name);
-            unknown &= !(1 << bit);
-        }
-    }
-    if unknown != 0 {
-        if !out.is_empty() {
-            out.push('|');
-        }
-        let _ = write!(out, "0x{unknown:x} (unknown bits)");
-    }
-    out
+    crate::handle_kinds::name_bits(value, table.iter().copied())
 }
 
 pub fn handle_types(value: vk::ExternalMemoryHandleTypeFlags) -> String {
