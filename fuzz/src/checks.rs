@@ -31,9 +31,10 @@ use layer::rules::driver_contract::{self, FdProbe, Returned};
 use layer::rules::export::{
     self as layer_export, ExportCall as LayerCall, ExportCommand, InfoFields,
 };
-use layer::rules::win32_nv;
+use layer::rules::get_memory_win32_handle_nv;
 use layer::rules::{
-    alloc, android_hardware_buffer, fd, import_handles, metal, rdma, win32_khr, zircon,
+    alloc, get_memory_android_hardware_buffer, get_memory_fd, get_memory_metal_handle,
+    get_memory_remote_address, get_memory_win32_handle, get_memory_zircon_handle, import_handles,
 };
 use layer::state::{
     AllocationFacts, DeviceFacts, EnabledExtensions, FreedMemory, MemoryLookup, MemoryRecord,
@@ -361,34 +362,34 @@ struct InfoCommand {
 }
 
 const FD: InfoCommand = InfoCommand {
-    cmd: &fd::COMMAND,
+    cmd: &get_memory_fd::COMMAND,
     model: Command::GetMemoryFd,
     fixed_handle_type: None,
 };
 const RDMA: InfoCommand = InfoCommand {
-    cmd: &rdma::COMMAND,
+    cmd: &get_memory_remote_address::COMMAND,
     model: Command::GetMemoryRemoteAddress,
     fixed_handle_type: None,
 };
 const METAL: InfoCommand = InfoCommand {
-    cmd: &metal::COMMAND,
+    cmd: &get_memory_metal_handle::COMMAND,
     model: Command::GetMemoryMetalHandle,
     fixed_handle_type: None,
 };
 const WIN32_KHR: InfoCommand = InfoCommand {
-    cmd: &win32_khr::COMMAND,
+    cmd: &get_memory_win32_handle::COMMAND,
     model: Command::GetMemoryWin32HandleKhr,
     fixed_handle_type: None,
 };
 const ZIRCON: InfoCommand = InfoCommand {
-    cmd: &zircon::COMMAND,
+    cmd: &get_memory_zircon_handle::COMMAND,
     model: Command::GetMemoryZirconHandle,
     fixed_handle_type: None,
 };
 const ANDROID_HARDWARE_BUFFER: InfoCommand = InfoCommand {
-    cmd: &android_hardware_buffer::COMMAND,
+    cmd: &get_memory_android_hardware_buffer::COMMAND,
     model: Command::GetMemoryAndroidHardwareBuffer,
-    fixed_handle_type: Some(android_hardware_buffer::HANDLE_TYPE.as_raw()),
+    fixed_handle_type: Some(get_memory_android_hardware_buffer::HANDLE_TYPE.as_raw()),
 };
 
 /// Runs an export command's rules as the pipeline does: `evaluate`, and `describe` of what it
@@ -483,7 +484,11 @@ fn win32_call(
         output_null,
         memory: memory_lookup(device, memory, lookup),
     };
-    let outcome = run_export_rules(&win32_nv::COMMAND, &device.to_facts(), &args);
+    let outcome = run_export_rules(
+        &get_memory_win32_handle_nv::COMMAND,
+        &device.to_facts(),
+        &args,
+    );
 
     let call = Call::Win32Handle {
         memory: memory_model(memory, lookup),

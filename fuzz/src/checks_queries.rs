@@ -13,8 +13,9 @@ use layer::raw::StructArg;
 use layer::rules::common::unknown_device;
 use layer::rules::query::{self, QueryCall, QueryCommand};
 use layer::rules::{
-    android_hardware_buffer_properties, fd_properties, host_pointer_properties, metal_properties,
-    win32_properties, zircon_properties,
+    get_android_hardware_buffer_properties, get_memory_fd_properties,
+    get_memory_host_pointer_properties, get_memory_metal_handle_properties,
+    get_memory_win32_handle_properties, get_memory_zircon_handle_properties,
 };
 use layer::state::DeviceFacts;
 
@@ -39,12 +40,12 @@ pub struct QueryIn {
 
 /// The layer's descriptor of each query, in `Query::ALL`'s order.
 const COMMANDS: [&QueryCommand; 6] = [
-    &fd_properties::COMMAND,
-    &host_pointer_properties::COMMAND,
-    &metal_properties::COMMAND,
-    &win32_properties::COMMAND,
-    &zircon_properties::COMMAND,
-    &android_hardware_buffer_properties::COMMAND,
+    &get_memory_fd_properties::COMMAND,
+    &get_memory_host_pointer_properties::COMMAND,
+    &get_memory_metal_handle_properties::COMMAND,
+    &get_memory_win32_handle_properties::COMMAND,
+    &get_memory_zircon_handle_properties::COMMAND,
+    &get_android_hardware_buffer_properties::COMMAND,
 ];
 
 pub fn query_of(index: u8) -> Query {
@@ -96,7 +97,7 @@ pub fn query_call(facts: &DeviceFacts, device: &model::Device, q: &QueryIn) -> (
     let call = QueryCall {
         // The Android query has no handleType: its command reads the one type it is about.
         handle_type: if android {
-            android_hardware_buffer_properties::HANDLE_TYPE.as_raw()
+            get_android_hardware_buffer_properties::HANDLE_TYPE.as_raw()
         } else {
             q.handle_type.0
         },

@@ -1,5 +1,5 @@
 //! `vkGetMemoryAndroidHardwareBufferANDROID`: the descriptor. Its rules are
-//! `rules::android_hardware_buffer`. The info structure has no `handleType`: it is read as the
+//! `rules::get_memory_android_hardware_buffer`. The info structure has no `handleType`: it is read as the
 //! command's one handle type. For 01883 the device remembers memory whose dedicated image is not
 //! bound to it yet (`state::dedicated_images`): [`after_allocate`] makes the entries.
 
@@ -7,10 +7,10 @@ use crate::args::{ChainRead, StructArg};
 use crate::boundary::Down;
 use crate::finding::Outcome;
 use crate::pipeline::export::{self, ExportEntry, Judged};
-use crate::rules::android_hardware_buffer;
 use crate::rules::common::Broken;
 use crate::rules::driver_contract::Returned;
 use crate::rules::export::{ExportCommand, InfoFields};
+use crate::rules::get_memory_android_hardware_buffer;
 use crate::state::resources::ResourceQuery;
 use crate::state::{AllocationFacts, DeviceState, MemoryRecord};
 use ash::vk;
@@ -27,7 +27,7 @@ pub fn after_allocate(
 ) {
     let exports_ahb = facts
         .export
-        .is_some_and(|types| types.contains(android_hardware_buffer::HANDLE_TYPE));
+        .is_some_and(|types| types.contains(get_memory_android_hardware_buffer::HANDLE_TYPE));
     // Only a `VkMemoryDedicatedAllocateInfo` counts: the rule does not name the NV structure.
     let Some((image, _)) = chain.dedicated_info else {
         return;
@@ -53,14 +53,18 @@ type Info = vk::MemoryGetAndroidHardwareBufferInfoANDROID<'static>;
 
 impl ExportEntry for GetMemoryAndroidHardwareBuffer {
     type Args = (*const Info, *mut *mut vk::AHardwareBuffer);
-    const RULES: &'static ExportCommand = &android_hardware_buffer::COMMAND;
+    const RULES: &'static ExportCommand = &get_memory_android_hardware_buffer::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(p_info, p_buffer): &Self::Args) -> (StructArg<InfoFields>, bool) {
         // SAFETY: the app's pointer (this function's contract).
         let info = unsafe {
             export::read_info(Self::RULES, p_info, |i| {
-                (i.p_next, i.memory, android_hardware_buffer::HANDLE_TYPE)
+                (
+                    i.p_next,
+                    i.memory,
+                    get_memory_android_hardware_buffer::HANDLE_TYPE,
+                )
             })
         };
         (info, p_buffer.is_null())
@@ -69,7 +73,7 @@ impl ExportEntry for GetMemoryAndroidHardwareBuffer {
     #[inline(always)]
     fn evaluate_history(state: &DeviceState, _: &InfoFields, memory: &MemoryRecord) -> Broken {
         let image = state.unbound_dedicated_images.image_of(memory.memory);
-        android_hardware_buffer::evaluate_history(image)
+        get_memory_android_hardware_buffer::evaluate_history(image)
     }
 
     fn describe_history(
@@ -79,7 +83,7 @@ impl ExportEntry for GetMemoryAndroidHardwareBuffer {
         outcome: &mut Outcome,
     ) {
         let image = state.unbound_dedicated_images.image_of(memory.memory);
-        android_hardware_buffer::describe_history(memory, image, broken, outcome);
+        get_memory_android_hardware_buffer::describe_history(memory, image, broken, outcome);
     }
 
     #[inline(always)]

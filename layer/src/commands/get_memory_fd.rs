@@ -1,4 +1,4 @@
-//! `vkGetMemoryFdKHR`: the descriptor. Its rules are `rules::fd`.
+//! `vkGetMemoryFdKHR`: the descriptor. Its rules are `rules::get_memory_fd`.
 
 use super::fd_leaks;
 use super::opaque_imports;
@@ -10,7 +10,7 @@ use crate::pipeline::policy::report_driver_contract;
 use crate::raw::{self, StructArg};
 use crate::rules::driver_contract::{self, FdProbe};
 use crate::rules::export::{ExportCommand, InfoFields};
-use crate::rules::fd;
+use crate::rules::get_memory_fd;
 use crate::state::DeviceState;
 use ash::vk;
 use std::ffi::c_int;
@@ -21,7 +21,7 @@ type Info = vk::MemoryGetFdInfoKHR<'static>;
 
 impl ExportEntry for GetMemoryFd {
     type Args = (*const Info, *mut c_int);
-    const RULES: &'static ExportCommand = &fd::COMMAND;
+    const RULES: &'static ExportCommand = &get_memory_fd::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(p_info, p_fd): &Self::Args) -> (StructArg<InfoFields>, bool) {
@@ -53,11 +53,14 @@ impl ExportEntry for GetMemoryFd {
             let probe = open_before.map(|previous| probe(s, memory.memory, fd, previous));
             fd_leaks::record_export(s, memory.memory, fd);
             opaque_imports::after_export(s, memory, judged.handle_type, fd);
-            fault_injection::inject_panic(fault_injection::Site::After, fd::COMMAND.name);
+            fault_injection::inject_panic(
+                fault_injection::Site::After,
+                get_memory_fd::COMMAND.name,
+            );
             let broken = driver_contract::evaluate_fd(fd, probe);
             if !broken.is_empty() {
                 let outcome = driver_contract::describe_fd(memory, fd, broken);
-                report_driver_contract(s, fd::COMMAND.name, outcome);
+                report_driver_contract(s, get_memory_fd::COMMAND.name, outcome);
             }
         }
         Some(result)

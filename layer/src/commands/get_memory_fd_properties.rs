@@ -1,8 +1,8 @@
-//! `vkGetMemoryFdPropertiesKHR`: the descriptor. Its rules are `rules::fd_properties`.
+//! `vkGetMemoryFdPropertiesKHR`: the descriptor. Its rules are `rules::get_memory_fd_properties`.
 
 use crate::os;
 use crate::pipeline::query::{self, QueryEntry};
-use crate::rules::fd_properties;
+use crate::rules::get_memory_fd_properties;
 use crate::rules::query::{QueryCall, QueryCommand};
 use crate::state::DeviceState;
 use ash::vk;
@@ -14,7 +14,7 @@ type Properties = vk::MemoryFdPropertiesKHR<'static>;
 
 impl QueryEntry for GetMemoryFdProperties {
     type Args = (vk::ExternalMemoryHandleTypeFlags, c_int, *mut Properties);
-    const RULES: &'static QueryCommand = &fd_properties::COMMAND;
+    const RULES: &'static QueryCommand = &get_memory_fd_properties::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(handle_type, fd, p_properties): &Self::Args) -> QueryCall {

@@ -1,8 +1,8 @@
 //! `vkGetMemoryHostPointerPropertiesEXT`: the descriptor. Its rules are
-//! `rules::host_pointer_properties`.
+//! `rules::get_memory_host_pointer_properties`.
 
 use crate::pipeline::query::{self, QueryEntry};
-use crate::rules::host_pointer_properties;
+use crate::rules::get_memory_host_pointer_properties;
 use crate::rules::query::{QueryCall, QueryCommand};
 use crate::state::DeviceState;
 use ash::vk;
@@ -18,7 +18,7 @@ impl QueryEntry for GetMemoryHostPointerProperties {
         *const c_void,
         *mut Properties,
     );
-    const RULES: &'static QueryCommand = &host_pointer_properties::COMMAND;
+    const RULES: &'static QueryCommand = &get_memory_host_pointer_properties::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(handle_type, p_host_pointer, p_properties): &Self::Args) -> QueryCall {

@@ -1,11 +1,11 @@
-//! `vkGetMemoryMetalHandleEXT`: the descriptor. Its rules are `rules::metal`.
+//! `vkGetMemoryMetalHandleEXT`: the descriptor. Its rules are `rules::get_memory_metal_handle`.
 
 use crate::args::StructArg;
 use crate::boundary::Down;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::rules::driver_contract::Returned;
 use crate::rules::export::{ExportCommand, InfoFields};
-use crate::rules::metal;
+use crate::rules::get_memory_metal_handle;
 use crate::state::DeviceState;
 use crate::vk_ext::MemoryGetMetalHandleInfoEXT as Info;
 use ash::vk;
@@ -15,7 +15,7 @@ pub struct GetMemoryMetalHandle;
 
 impl ExportEntry for GetMemoryMetalHandle {
     type Args = (*const Info, *mut *mut c_void);
-    const RULES: &'static ExportCommand = &metal::COMMAND;
+    const RULES: &'static ExportCommand = &get_memory_metal_handle::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(p_info, p_handle): &Self::Args) -> (StructArg<InfoFields>, bool) {

@@ -1,8 +1,8 @@
 //! `vkGetMemoryMetalHandlePropertiesEXT`: the descriptor. Its rules are
-//! `rules::metal_properties`.
+//! `rules::get_memory_metal_handle_properties`.
 
 use crate::pipeline::query::{self, QueryEntry};
-use crate::rules::metal_properties;
+use crate::rules::get_memory_metal_handle_properties;
 use crate::rules::query::{QueryCall, QueryCommand};
 use crate::state::DeviceState;
 use crate::vk_ext::MemoryMetalHandlePropertiesEXT as Properties;
@@ -17,7 +17,7 @@ impl QueryEntry for GetMemoryMetalHandleProperties {
         *const c_void,
         *mut Properties,
     );
-    const RULES: &'static QueryCommand = &metal_properties::COMMAND;
+    const RULES: &'static QueryCommand = &get_memory_metal_handle_properties::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(handle_type, p_handle, p_properties): &Self::Args) -> QueryCall {

@@ -1,11 +1,11 @@
-//! `vkGetMemoryRemoteAddressNV`: the descriptor. Its rules are `rules::rdma`.
+//! `vkGetMemoryRemoteAddressNV`: the descriptor. Its rules are `rules::get_memory_remote_address`.
 
 use crate::args::StructArg;
 use crate::boundary::Down;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::rules::driver_contract::Returned;
 use crate::rules::export::{ExportCommand, InfoFields};
-use crate::rules::rdma;
+use crate::rules::get_memory_remote_address;
 use crate::state::DeviceState;
 use ash::vk;
 
@@ -15,7 +15,7 @@ type Info = vk::MemoryGetRemoteAddressInfoNV<'static>;
 
 impl ExportEntry for GetMemoryRemoteAddress {
     type Args = (*const Info, *mut vk::RemoteAddressNV);
-    const RULES: &'static ExportCommand = &rdma::COMMAND;
+    const RULES: &'static ExportCommand = &get_memory_remote_address::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(p_info, p_address): &Self::Args) -> (StructArg<InfoFields>, bool) {

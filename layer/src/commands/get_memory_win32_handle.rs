@@ -1,4 +1,4 @@
-//! `vkGetMemoryWin32HandleKHR`: the descriptor. Its rules are `rules::win32_khr`; the device
+//! `vkGetMemoryWin32HandleKHR`: the descriptor. Its rules are `rules::get_memory_win32_handle`; the device
 //! remembers the NT handle types each memory was exported as (`state::nt_handles`), for 00663,
 //! and the process the global share handles returned (`state::kmt_exports`), for their imports.
 
@@ -11,7 +11,7 @@ use crate::rules::common::Broken;
 use crate::rules::driver_contract::Returned;
 use crate::rules::export::is_one_of;
 use crate::rules::export::{ExportCommand, InfoFields};
-use crate::rules::win32_khr;
+use crate::rules::get_memory_win32_handle;
 use crate::state::{DeviceState, MemoryRecord};
 use ash::vk;
 
@@ -21,7 +21,7 @@ type Info = vk::MemoryGetWin32HandleInfoKHR<'static>;
 
 impl ExportEntry for GetMemoryWin32Handle {
     type Args = (*const Info, *mut vk::HANDLE);
-    const RULES: &'static ExportCommand = &win32_khr::COMMAND;
+    const RULES: &'static ExportCommand = &get_memory_win32_handle::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(p_info, p_handle): &Self::Args) -> (StructArg<InfoFields>, bool) {
@@ -34,7 +34,7 @@ impl ExportEntry for GetMemoryWin32Handle {
 
     #[inline(always)]
     fn evaluate_history(state: &DeviceState, info: &InfoFields, memory: &MemoryRecord) -> Broken {
-        win32_khr::evaluate_history(info, state.nt_handle_exports.of(memory.memory))
+        get_memory_win32_handle::evaluate_history(info, state.nt_handle_exports.of(memory.memory))
     }
 
     #[inline(always)]
@@ -61,10 +61,10 @@ impl ExportEntry for GetMemoryWin32Handle {
         if result == vk::Result::SUCCESS {
             // The handle type the gate read and judged (a valid call's, or one with warnings).
             let t = vk::ExternalMemoryHandleTypeFlags::from_raw(judged.handle_type);
-            if win32_khr::is_counted_nt_export(t, judged.memory) {
+            if get_memory_win32_handle::is_counted_nt_export(t, judged.memory) {
                 s.nt_handle_exports.record(judged.memory.memory, t);
             }
-            if is_one_of(t, win32_khr::GLOBAL_SHARE_HANDLE_TYPES) {
+            if is_one_of(t, get_memory_win32_handle::GLOBAL_SHARE_HANDLE_TYPES) {
                 // SAFETY: the gate found pHandle not NULL; the driver has just written it.
                 // A NULL handle names nothing (the driver contract reports it).
                 let handle = unsafe { raw::read_out(p_handle) }.filter(|&h| h != 0);

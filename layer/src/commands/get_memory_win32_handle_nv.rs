@@ -1,4 +1,4 @@
-//! `vkGetMemoryWin32HandleNV`: the descriptor. Its rules are `rules::win32_nv`. The command has
+//! `vkGetMemoryWin32HandleNV`: the descriptor. Its rules are `rules::get_memory_win32_handle_nv`. The command has
 //! no info structure: its memory and handle type are plain parameters, read as one that is
 //! always there.
 
@@ -7,7 +7,7 @@ use crate::boundary::Down;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::rules::driver_contract::Returned;
 use crate::rules::export::{ExportCommand, InfoFields};
-use crate::rules::win32_nv;
+use crate::rules::get_memory_win32_handle_nv;
 use crate::state::DeviceState;
 use ash::vk::{self, Handle};
 
@@ -19,7 +19,7 @@ impl ExportEntry for GetMemoryWin32HandleNv {
         vk::ExternalMemoryHandleTypeFlagsNV,
         *mut vk::HANDLE,
     );
-    const RULES: &'static ExportCommand = &win32_nv::COMMAND;
+    const RULES: &'static ExportCommand = &get_memory_win32_handle_nv::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(memory, handle_type, p_handle): &Self::Args) -> (StructArg<InfoFields>, bool) {

@@ -1,9 +1,9 @@
 //! `vkGetMemoryWin32HandlePropertiesKHR`: the descriptor. Its rules are
-//! `rules::win32_properties`.
+//! `rules::get_memory_win32_handle_properties`.
 
 use crate::pipeline::query::{self, QueryEntry};
+use crate::rules::get_memory_win32_handle_properties;
 use crate::rules::query::{QueryCall, QueryCommand};
-use crate::rules::win32_properties;
 use crate::state::DeviceState;
 use ash::vk;
 
@@ -17,7 +17,7 @@ impl QueryEntry for GetMemoryWin32HandleProperties {
         vk::HANDLE,
         *mut Properties,
     );
-    const RULES: &'static QueryCommand = &win32_properties::COMMAND;
+    const RULES: &'static QueryCommand = &get_memory_win32_handle_properties::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(handle_type, handle, p_properties): &Self::Args) -> QueryCall {

@@ -1,4 +1,4 @@
-//! `vkGetMemoryZirconHandleFUCHSIA`: the descriptor. Its rules are `rules::zircon`.
+//! `vkGetMemoryZirconHandleFUCHSIA`: the descriptor. Its rules are `rules::get_memory_zircon_handle`.
 
 use crate::args::StructArg;
 use crate::boundary::Down;
@@ -6,7 +6,7 @@ use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw;
 use crate::rules::driver_contract::Returned;
 use crate::rules::export::{ExportCommand, InfoFields};
-use crate::rules::zircon;
+use crate::rules::get_memory_zircon_handle;
 use crate::state::DeviceState;
 use ash::vk;
 
@@ -16,7 +16,7 @@ type Info = vk::MemoryGetZirconHandleInfoFUCHSIA<'static>;
 
 impl ExportEntry for GetMemoryZirconHandle {
     type Args = (*const Info, *mut vk::zx_handle_t);
-    const RULES: &'static ExportCommand = &zircon::COMMAND;
+    const RULES: &'static ExportCommand = &get_memory_zircon_handle::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(p_info, p_handle): &Self::Args) -> (StructArg<InfoFields>, bool) {

@@ -1,9 +1,9 @@
 //! `vkGetMemoryZirconHandlePropertiesFUCHSIA`: the descriptor. Its rules are
-//! `rules::zircon_properties`.
+//! `rules::get_memory_zircon_handle_properties`.
 
 use crate::pipeline::query::{self, QueryEntry};
+use crate::rules::get_memory_zircon_handle_properties;
 use crate::rules::query::{QueryCall, QueryCommand};
-use crate::rules::zircon_properties;
 use crate::state::DeviceState;
 use ash::vk;
 
@@ -17,7 +17,7 @@ impl QueryEntry for GetMemoryZirconHandleProperties {
         vk::zx_handle_t,
         *mut Properties,
     );
-    const RULES: &'static QueryCommand = &zircon_properties::COMMAND;
+    const RULES: &'static QueryCommand = &get_memory_zircon_handle_properties::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(handle_type, zircon_handle, p_properties): &Self::Args) -> QueryCall {

@@ -11,7 +11,7 @@
 use crate::args::{ChainRead, HandleImports};
 use crate::boundary;
 use crate::finding::Outcome;
-use crate::rules::host_pointer_properties::{misaligned, HOST_TYPES};
+use crate::rules::get_memory_host_pointer_properties::{misaligned, HOST_TYPES};
 use crate::rules::import_type_bits::{self, Asked};
 use crate::state::{AllocationFacts, DeviceState};
 use ash::vk::{self, Handle};

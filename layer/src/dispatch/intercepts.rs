@@ -20,9 +20,11 @@ use crate::commands::get_memory_zircon_handle::get_memory_zircon_handle_fuchsia;
 use crate::commands::get_memory_zircon_handle_properties::get_memory_zircon_handle_properties_fuchsia;
 use crate::commands::{device, instance, memory, names, resources};
 use crate::rules::{
-    android_hardware_buffer, android_hardware_buffer_properties, fd, fd_properties,
-    host_pointer_properties, metal, metal_properties, rdma, win32_khr, win32_nv, win32_properties,
-    zircon, zircon_properties,
+    get_android_hardware_buffer_properties, get_memory_android_hardware_buffer, get_memory_fd,
+    get_memory_fd_properties, get_memory_host_pointer_properties, get_memory_metal_handle,
+    get_memory_metal_handle_properties, get_memory_remote_address, get_memory_win32_handle,
+    get_memory_win32_handle_nv, get_memory_win32_handle_properties, get_memory_zircon_handle,
+    get_memory_zircon_handle_properties,
 };
 use crate::state::DeviceState;
 use ash::vk;
@@ -121,14 +123,15 @@ pub const INTERCEPTS: &[Intercept] = &[
         name: b"vkGetMemoryFdKHR",
         function: || void_fn!(get_memory_fd_khr),
         level: device(|s| {
-            (fd::COMMAND.is_enabled)(&s.facts.extensions) && s.next.get_memory_fd.is_some()
+            (get_memory_fd::COMMAND.is_enabled)(&s.facts.extensions)
+                && s.next.get_memory_fd.is_some()
         }),
     },
     Intercept {
         name: b"vkGetMemoryFdPropertiesKHR",
         function: || void_fn!(get_memory_fd_properties_khr),
         level: device(|s| {
-            (fd_properties::COMMAND.is_enabled)(&s.facts.extensions)
+            (get_memory_fd_properties::COMMAND.is_enabled)(&s.facts.extensions)
                 && s.next.get_memory_fd_properties.is_some()
         }),
     },
@@ -136,7 +139,7 @@ pub const INTERCEPTS: &[Intercept] = &[
         name: b"vkGetMemoryHostPointerPropertiesEXT",
         function: || void_fn!(get_memory_host_pointer_properties_ext),
         level: device(|s| {
-            (host_pointer_properties::COMMAND.is_enabled)(&s.facts.extensions)
+            (get_memory_host_pointer_properties::COMMAND.is_enabled)(&s.facts.extensions)
                 && s.next.get_memory_host_pointer_properties.is_some()
         }),
     },
@@ -144,7 +147,7 @@ pub const INTERCEPTS: &[Intercept] = &[
         name: b"vkGetMemoryRemoteAddressNV",
         function: || void_fn!(get_memory_remote_address_nv),
         level: device(|s| {
-            (rdma::COMMAND.is_enabled)(&s.facts.extensions)
+            (get_memory_remote_address::COMMAND.is_enabled)(&s.facts.extensions)
                 && s.next.get_memory_remote_address.is_some()
         }),
     },
@@ -152,7 +155,7 @@ pub const INTERCEPTS: &[Intercept] = &[
         name: b"vkGetMemoryWin32HandleNV",
         function: || void_fn!(get_memory_win32_handle_nv),
         level: device(|s| {
-            (win32_nv::COMMAND.is_enabled)(&s.facts.extensions)
+            (get_memory_win32_handle_nv::COMMAND.is_enabled)(&s.facts.extensions)
                 && s.next.get_memory_win32_handle_nv.is_some()
         }),
     },
@@ -160,7 +163,7 @@ pub const INTERCEPTS: &[Intercept] = &[
         name: b"vkGetMemoryMetalHandleEXT",
         function: || void_fn!(get_memory_metal_handle_ext),
         level: device(|s| {
-            (metal::COMMAND.is_enabled)(&s.facts.extensions)
+            (get_memory_metal_handle::COMMAND.is_enabled)(&s.facts.extensions)
                 && s.next.get_memory_metal_handle.is_some()
         }),
     },
@@ -168,7 +171,7 @@ pub const INTERCEPTS: &[Intercept] = &[
         name: b"vkGetMemoryMetalHandlePropertiesEXT",
         function: || void_fn!(get_memory_metal_handle_properties_ext),
         level: device(|s| {
-            (metal_properties::COMMAND.is_enabled)(&s.facts.extensions)
+            (get_memory_metal_handle_properties::COMMAND.is_enabled)(&s.facts.extensions)
                 && s.next.get_memory_metal_handle_properties.is_some()
         }),
     },
@@ -176,7 +179,7 @@ pub const INTERCEPTS: &[Intercept] = &[
         name: b"vkGetMemoryWin32HandleKHR",
         function: || void_fn!(get_memory_win32_handle_khr),
         level: device(|s| {
-            (win32_khr::COMMAND.is_enabled)(&s.facts.extensions)
+            (get_memory_win32_handle::COMMAND.is_enabled)(&s.facts.extensions)
                 && s.next.get_memory_win32_handle.is_some()
         }),
     },
@@ -184,7 +187,7 @@ pub const INTERCEPTS: &[Intercept] = &[
         name: b"vkGetMemoryZirconHandleFUCHSIA",
         function: || void_fn!(get_memory_zircon_handle_fuchsia),
         level: device(|s| {
-            (zircon::COMMAND.is_enabled)(&s.facts.extensions)
+            (get_memory_zircon_handle::COMMAND.is_enabled)(&s.facts.extensions)
                 && s.next.get_memory_zircon_handle.is_some()
         }),
     },
@@ -192,7 +195,7 @@ pub const INTERCEPTS: &[Intercept] = &[
         name: b"vkGetMemoryAndroidHardwareBufferANDROID",
         function: || void_fn!(get_memory_android_hardware_buffer_android),
         level: device(|s| {
-            (android_hardware_buffer::COMMAND.is_enabled)(&s.facts.extensions)
+            (get_memory_android_hardware_buffer::COMMAND.is_enabled)(&s.facts.extensions)
                 && s.next.get_memory_android_hardware_buffer.is_some()
         }),
     },
@@ -200,7 +203,7 @@ pub const INTERCEPTS: &[Intercept] = &[
         name: b"vkGetMemoryWin32HandlePropertiesKHR",
         function: || void_fn!(get_memory_win32_handle_properties_khr),
         level: device(|s| {
-            (win32_properties::COMMAND.is_enabled)(&s.facts.extensions)
+            (get_memory_win32_handle_properties::COMMAND.is_enabled)(&s.facts.extensions)
                 && s.next.get_memory_win32_handle_properties.is_some()
         }),
     },
@@ -208,7 +211,7 @@ pub const INTERCEPTS: &[Intercept] = &[
         name: b"vkGetMemoryZirconHandlePropertiesFUCHSIA",
         function: || void_fn!(get_memory_zircon_handle_properties_fuchsia),
         level: device(|s| {
-            (zircon_properties::COMMAND.is_enabled)(&s.facts.extensions)
+            (get_memory_zircon_handle_properties::COMMAND.is_enabled)(&s.facts.extensions)
                 && s.next.get_memory_zircon_handle_properties.is_some()
         }),
     },
@@ -216,7 +219,7 @@ pub const INTERCEPTS: &[Intercept] = &[
         name: b"vkGetAndroidHardwareBufferPropertiesANDROID",
         function: || void_fn!(get_android_hardware_buffer_properties_android),
         level: device(|s| {
-            (android_hardware_buffer_properties::COMMAND.is_enabled)(&s.facts.extensions)
+            (get_android_hardware_buffer_properties::COMMAND.is_enabled)(&s.facts.extensions)
                 && s.next.get_android_hardware_buffer_properties.is_some()
         }),
     },

@@ -8,7 +8,11 @@
 use super::common::Broken;
 use super::export::{check, describe, evaluate, ExportCall, ExportCommand};
 use super::fixtures::*;
-use super::{alloc, android_hardware_buffer, fd, metal, rdma, win32_khr, win32_nv, zircon};
+use super::{
+    alloc, get_memory_android_hardware_buffer, get_memory_fd, get_memory_metal_handle,
+    get_memory_remote_address, get_memory_win32_handle, get_memory_win32_handle_nv,
+    get_memory_zircon_handle,
+};
 use crate::args::{AllocateInfoRead, ChainEnd, ChainRead};
 use crate::finding::Outcome;
 use crate::state::{AllocationFacts, DeviceFacts, EnabledExtensions, MemoryLookup, MemoryRecord};
@@ -118,13 +122,13 @@ fn record(device: &DeviceFacts, facts: AllocationFacts) -> MemoryRecord {
 )]
 fn each_broken_export_rule_is_described_once() {
     let commands: [&ExportCommand; 7] = [
-        &fd::COMMAND,
-        &rdma::COMMAND,
-        &metal::COMMAND,
-        &win32_nv::COMMAND,
-        &win32_khr::COMMAND,
-        &zircon::COMMAND,
-        &android_hardware_buffer::COMMAND,
+        &get_memory_fd::COMMAND,
+        &get_memory_remote_address::COMMAND,
+        &get_memory_metal_handle::COMMAND,
+        &get_memory_win32_handle_nv::COMMAND,
+        &get_memory_win32_handle::COMMAND,
+        &get_memory_zircon_handle::COMMAND,
+        &get_memory_android_hardware_buffer::COMMAND,
     ];
     let mut clean_calls = [0usize; 7];
     for device in devices() {
@@ -173,13 +177,13 @@ fn structural_rules_are_described_once_and_block() {
         },
     ];
     for cmd in [
-        &fd::COMMAND,
-        &rdma::COMMAND,
-        &metal::COMMAND,
-        &win32_nv::COMMAND,
-        &win32_khr::COMMAND,
-        &zircon::COMMAND,
-        &android_hardware_buffer::COMMAND,
+        &get_memory_fd::COMMAND,
+        &get_memory_remote_address::COMMAND,
+        &get_memory_metal_handle::COMMAND,
+        &get_memory_win32_handle_nv::COMMAND,
+        &get_memory_win32_handle::COMMAND,
+        &get_memory_zircon_handle::COMMAND,
+        &get_memory_android_hardware_buffer::COMMAND,
     ] {
         // The Win32 NV command has no info structure: it is never NULL nor mistyped.
         let calls = if cmd.info.is_some() {

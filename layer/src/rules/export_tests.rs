@@ -1,7 +1,11 @@
 use super::*;
 use crate::rules::common::{describe_allocation, unknown_device};
 use crate::rules::fixtures::*;
-use crate::rules::{android_hardware_buffer, fd, metal, rdma, win32_khr, win32_nv, zircon};
+use crate::rules::{
+    get_memory_android_hardware_buffer, get_memory_fd, get_memory_metal_handle,
+    get_memory_remote_address, get_memory_win32_handle, get_memory_win32_handle_nv,
+    get_memory_zircon_handle,
+};
 use crate::state::AllocationFacts;
 use crate::vk_ext::HANDLE_TYPE_MTLBUFFER;
 use crate::vuid;
@@ -18,28 +22,40 @@ fn commands() -> Vec<(&'static ExportCommand, u32, AllocationFacts)> {
         ..not_exported()
     };
     vec![
-        (&fd::COMMAND, OPAQUE_FD.as_raw(), exported(OPAQUE_FD)),
-        (&rdma::COMMAND, RDMA.as_raw(), rdma_facts),
         (
-            &metal::COMMAND,
+            &get_memory_fd::COMMAND,
+            OPAQUE_FD.as_raw(),
+            exported(OPAQUE_FD),
+        ),
+        (
+            &get_memory_remote_address::COMMAND,
+            RDMA.as_raw(),
+            rdma_facts,
+        ),
+        (
+            &get_memory_metal_handle::COMMAND,
             HANDLE_TYPE_MTLBUFFER.as_raw(),
             exported(HANDLE_TYPE_MTLBUFFER),
         ),
-        (&win32_nv::COMMAND, win32.as_raw(), win32_facts),
         (
-            &win32_khr::COMMAND,
+            &get_memory_win32_handle_nv::COMMAND,
+            win32.as_raw(),
+            win32_facts,
+        ),
+        (
+            &get_memory_win32_handle::COMMAND,
             vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32.as_raw(),
             exported(vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32),
         ),
         (
-            &zircon::COMMAND,
+            &get_memory_zircon_handle::COMMAND,
             vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA.as_raw(),
             exported(vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA),
         ),
         (
-            &android_hardware_buffer::COMMAND,
-            android_hardware_buffer::HANDLE_TYPE.as_raw(),
-            exported(android_hardware_buffer::HANDLE_TYPE),
+            &get_memory_android_hardware_buffer::COMMAND,
+            get_memory_android_hardware_buffer::HANDLE_TYPE.as_raw(),
+            exported(get_memory_android_hardware_buffer::HANDLE_TYPE),
         ),
     ]
 }

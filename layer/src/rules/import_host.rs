@@ -8,7 +8,7 @@
 
 use super::common::{invalid_import_handle_type, Broken};
 use super::export::is_one_of;
-use super::host_pointer_properties::{misaligned, HOST_TYPES};
+use super::get_memory_host_pointer_properties::{misaligned, HOST_TYPES};
 use crate::args::HostPointerChain;
 use crate::finding::{Finding, Outcome};
 use crate::state::{AllocationFacts, DeviceFacts};

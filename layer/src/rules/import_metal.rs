@@ -11,8 +11,8 @@
 
 use super::common::{invalid_import_handle_type, Broken};
 use super::export::is_one_of;
+use super::get_memory_metal_handle::METAL_TYPES;
 use super::import_handles_allocation::Allocation;
-use super::metal::METAL_TYPES;
 use crate::finding::{Finding, Outcome};
 use crate::state::DeviceFacts;
 use crate::vk_ext::HANDLE_TYPE_MTLTEXTURE;

@@ -19,7 +19,7 @@
 
 use super::common::{invalid_import_handle_type, Broken};
 use super::export::is_one_of;
-use super::win32_khr::{GLOBAL_SHARE_HANDLE_TYPES, NT_HANDLE_TYPES};
+use super::get_memory_win32_handle::{GLOBAL_SHARE_HANDLE_TYPES, NT_HANDLE_TYPES};
 use crate::args::{HandleImports, Win32Import};
 use crate::finding::{Finding, Outcome};
 use crate::state::DeviceFacts;

@@ -3,7 +3,7 @@
 
 use super::common::Broken;
 use super::export::is_one_of;
-use super::metal::METAL_TYPES;
+use super::get_memory_metal_handle::METAL_TYPES;
 use super::query::{OutputStructure, QueryCall, QueryCommand};
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::DeviceFacts;
