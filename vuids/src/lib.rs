@@ -91,6 +91,10 @@ impl Status {
 pub struct Entry {
     /// The ID as reported, e.g. `VUID-VkMemoryGetFdInfoKHR-handleType-00671`.
     pub id: String,
+    /// The name of its constant in `layer/src/vuid.rs`, which is generated from the catalog
+    /// (every checked ID has one, no other: `vuid_rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub constant: Option<String>,
     /// Whether Khronos or the layer defines the ID.
     pub origin: Origin,
     /// The Vulkan command the ID is checked in, or `"*"` for several or all export commands.
@@ -377,3 +381,6 @@ mod tests {
 
 mod checks_doc;
 pub use checks_doc::checks_markdown;
+
+mod vuid_rs;
+pub use vuid_rs::vuid_rs;
