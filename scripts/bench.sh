@@ -18,7 +18,9 @@ cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh vulkan-validationlayers valgrind
 
-cargo build --release -p exportcheck-layer -p exportcheck-test-icd -p exportcheck-bench
+# The same package set as every release build of the scripts (scripts/build-release.sh): the layer
+# measured is the one the package ships, compiled once.
+scripts/build-release.sh
 
 quick=0
 only_instructions=0

@@ -7,7 +7,7 @@
 #   scripts/instructions.sh --fail-on-miss             # exit 2 when a target is missed
 #   EXPORTCHECK_BENCH_SHARED_EXPORTS_DIR=$(mktemp -d) scripts/instructions.sh --configs none,exportcheck
 #                                                      # with cross-process checking on
-# Builds the layer, the test driver and the benchmark in release mode first (incremental), and
+# Builds the release binaries first (scripts/build-release.sh, incremental), and
 # installs valgrind and the Khronos layer if missing (scripts/install-deps.sh). Other arguments
 # go to exportcheck-bench. Writes target/bench/results-instructions.json; the callgrind
 # profiles are in target/bench/callgrind/ (callgrind_annotate reads them).
@@ -15,5 +15,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh vulkan-validationlayers valgrind >&2
-cargo build -q --release -p exportcheck-layer -p exportcheck-test-icd -p exportcheck-bench
+scripts/build-release.sh -q
 exec target/release/exportcheck-bench --instructions "$@"

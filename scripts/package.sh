@@ -10,7 +10,7 @@ command -v cargo-deb >/dev/null 2>&1 || cargo install cargo-deb --locked
 command -v zip >/dev/null 2>&1 || { scripts/install-deps.sh zip; }
 
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
-cargo build --release -p exportcheck-layer -p exportcheck-cli
+scripts/build-release.sh
 scripts/cross.sh >/dev/null
 dist=target/dist
 rm -rf "$dist" && mkdir -p "$dist" target/release/package

@@ -27,7 +27,12 @@ supp=$repo/scripts/sanitizers
 # Everything that runs the layer, the test ICD or their unit tests.
 packages=(-p exportcheck-layer -p exportcheck-test-icd -p exportcheck-tests)
 # The cdylibs the end-to-end tests load through the Vulkan loader (`cargo test` does not build
-# them where the tests look).
+# them where the tests look), built with the tests themselves: the same package set and targets as
+# `cargo test` below, so that cargo resolves the same dependency features and the test run
+# compiles nothing again (a build of the two libraries alone compiled ash, the layer, the test
+# ICD and the catalog a second time, with other features).
+sanitizer_build=("${packages[@]}" --lib --tests)
+# The cdylibs alone, for valgrind's ordinary debug build.
 libraries=(-p exportcheck-layer -p exportcheck-test-icd --lib)
 # Needs the allocator to hand a just-freed VkDeviceMemory handle out again (lavapipe's handles
 # are heap addresses). ASan's quarantine and valgrind's allocator delay reuse on purpose, so the
@@ -125,7 +130,7 @@ mode_asan() {
     export RUSTFLAGS="-Zsanitizer=address$(export_runtime __asan_ __lsan_ __sanitizer_)"
     export EXPORTCHECK_SANITIZER=asan # tests skip resident-memory bounds (shadow memory)
     local cargo_args=(--target "$host" --target-dir target/asan)
-    cargo "+$toolchain" build "${cargo_args[@]}" "${libraries[@]}"
+    cargo "+$toolchain" build "${cargo_args[@]}" "${sanitizer_build[@]}"
     panic_layer asan --target "$host"
     export "$runner_var=env LD_PRELOAD=$(keep_loaded)"
     # fast_unwind_on_malloc=0: exact allocation stacks (frame-pointer unwinding skips frames),
@@ -152,7 +157,7 @@ mode_tsan() {
     export RUSTFLAGS="-Zsanitizer=thread$(export_runtime __tsan_ __sanitizer_)"
     export EXPORTCHECK_SANITIZER=tsan # tests skip resident-memory bounds (shadow memory)
     local cargo_args=(-Zbuild-std --target "$host" --target-dir target/tsan)
-    cargo "+$toolchain" build "${cargo_args[@]}" "${libraries[@]}"
+    cargo "+$toolchain" build "${cargo_args[@]}" "${sanitizer_build[@]}"
     panic_layer tsan -Zbuild-std --target "$host"
     export "$runner_var=env LD_PRELOAD=$(keep_loaded)"
     export TSAN_OPTIONS="second_deadlock_stack=1:log_path=$reports/tsan"

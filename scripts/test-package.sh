@@ -8,7 +8,7 @@ scripts/package.sh >/dev/null
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 deb=$(ls target/dist/exportcheck_*.deb)
-cargo build -q --release -p exportcheck-demo
+scripts/build-release.sh -q # the demo (built already by package.sh: one package set)
 
 $sudo dpkg -i "$deb" >/dev/null
 trap '$sudo dpkg -r exportcheck >/dev/null 2>&1 || true' EXIT
