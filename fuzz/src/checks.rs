@@ -40,6 +40,7 @@ use layer::state::{
     AllocationFacts, DeviceFacts, EnabledExtensions, FreedMemory, MemoryLookup, MemoryRecord,
     MemoryTypeFacts,
 };
+use layer::vk_names::allocate_chain_bit;
 use layer::{vk_ext, vk_names, vuid};
 
 /// One input: a device, debug names, and up to 16 calls on it.
@@ -206,11 +207,20 @@ impl FactsIn {
     /// The structures of `vk_names::ALLOCATE_CHAIN` these facts come from (the import
     /// structures: `ImportsIn::structures`).
     fn structures(&self) -> u32 {
-        u32::from(self.export.is_some())
-            | u32::from(self.export_nv.is_some()) << 1
-            | u32::from(self.export_win32_nv) << 2
-            | u32::from(self.dedicated) << 9
-            | u32::from(self.export_win32_khr) << 12
+        use vk::StructureType as S;
+        [
+            (self.export.is_some(), S::EXPORT_MEMORY_ALLOCATE_INFO),
+            (self.export_nv.is_some(), S::EXPORT_MEMORY_ALLOCATE_INFO_NV),
+            (self.export_win32_nv, S::EXPORT_MEMORY_WIN32_HANDLE_INFO_NV),
+            (self.dedicated, S::MEMORY_DEDICATED_ALLOCATE_INFO),
+            (
+                self.export_win32_khr,
+                S::EXPORT_MEMORY_WIN32_HANDLE_INFO_KHR,
+            ),
+        ]
+        .into_iter()
+        .filter(|(present, _)| *present)
+        .fold(0, |bits, (_, s_type)| bits | allocate_chain_bit(s_type))
     }
 
     /// The same facts, for the model.

@@ -66,14 +66,37 @@ impl ImportsIn {
 
     /// The structures of `vk_names::ALLOCATE_CHAIN` the chain's import structures are.
     pub fn structures(&self) -> u32 {
-        u32::from(self.fd.is_some()) << 3
-            | u32::from(self.host.is_some()) << 4
-            | u32::from(self.win32.is_some()) << 5
-            | u32::from(self.zircon.is_some()) << 6
-            | u32::from(self.metal.is_some()) << 7
-            | u32::from(self.android.is_some()) << 8
-            | u32::from(self.dedicated_nv) << 10
-            | u32::from(self.win32_nv.is_some()) << 13
+        use vk::StructureType as S;
+        [
+            (self.fd.is_some(), S::IMPORT_MEMORY_FD_INFO_KHR),
+            (self.host.is_some(), S::IMPORT_MEMORY_HOST_POINTER_INFO_EXT),
+            (self.win32.is_some(), S::IMPORT_MEMORY_WIN32_HANDLE_INFO_KHR),
+            (
+                self.zircon.is_some(),
+                S::IMPORT_MEMORY_ZIRCON_HANDLE_INFO_FUCHSIA,
+            ),
+            (
+                self.metal.is_some(),
+                layer::vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT,
+            ),
+            (
+                self.android.is_some(),
+                S::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID,
+            ),
+            (
+                self.dedicated_nv,
+                S::DEDICATED_ALLOCATION_MEMORY_ALLOCATE_INFO_NV,
+            ),
+            (
+                self.win32_nv.is_some(),
+                S::IMPORT_MEMORY_WIN32_HANDLE_INFO_NV,
+            ),
+        ]
+        .into_iter()
+        .filter(|(present, _)| *present)
+        .fold(0, |bits, (_, s_type)| {
+            bits | layer::vk_names::allocate_chain_bit(s_type)
+        })
     }
 
     /// The chain has a Win32 (KHR or NV), Zircon, Metal or Android import structure.

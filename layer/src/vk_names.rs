@@ -129,8 +129,8 @@ pub const ALLOCATE_CHAIN: [ChainStructure; 15] = {
     ]
 };
 
-/// The bit of `s_type` in a chain's `structures`, `0` for a structure the layer does not read.
-#[cfg(test)]
+/// The bit of `s_type` in a chain's `structures`, `0` for a structure the layer does not read
+/// (for tools that build a `ChainRead` themselves: the chain reader names its bits in its match).
 pub fn allocate_chain_bit(s_type: vk::StructureType) -> u32 {
     let mut i = 0;
     while i < ALLOCATE_CHAIN.len() {
@@ -140,16 +140,6 @@ pub fn allocate_chain_bit(s_type: vk::StructureType) -> u32 {
         i += 1;
     }
     0
-}
-
-/// The core `VkExternalMemoryHandleTypeFlagBits` (Vulkan 1.1, `VK_KHR_external_memory_capabilities`).
-pub const CORE_HANDLE_TYPES: vk::ExternalMemoryHandleTypeFlags =
-    vk::ExternalMemoryHandleTypeFlags::from_raw(Memory::CORE);
-
-/// The extension that adds the handle-type bit `bit` (one bit), or `None` for core and undefined
-/// bits.
-pub fn handle_type_extension(bit: vk::ExternalMemoryHandleTypeFlags) -> Option<&'static str> {
-    Memory::extension_of(bit.as_raw())
 }
 
 /// Says why `types` is not valid on a device whose valid bits are `valid`: the undefined bits,
