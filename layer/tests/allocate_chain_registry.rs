@@ -6,6 +6,9 @@
 //! extends `VkMemoryAllocateInfo` is listed below as one the layer does not read.
 
 use std::collections::{BTreeMap, BTreeSet};
+mod registry_xml;
+
+use registry_xml::{attribute, blocks, registry};
 use VkLayer_exportcheck::vk_names::ALLOCATE_CHAIN;
 
 /// The structures extending `VkMemoryAllocateInfo` that the layer does not read (their
@@ -22,22 +25,10 @@ const NOT_READ: &[&str] = &[
     "VkImportNativeBufferInfoOHOS",
 ];
 
-fn registry() -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../vuids/registry/vk.xml");
-    std::fs::read_to_string(path).expect("vuids/registry/vk.xml")
-}
-
-/// The value of attribute `name` in the tag text `tag`.
-fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
-    let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
-    Some(&tag[at..at + tag[at..].find('"')?])
-}
-
 /// Every `<type category="struct" ...>` tag: name, `structextends` and `alias`.
 fn struct_tags(xml: &str) -> Vec<(String, Vec<String>, Option<String>)> {
-    xml.match_indices("<type category=\"struct\"")
-        .map(|(at, _)| {
-            let tag = &xml[at..at + xml[at..].find('>').expect("a closed tag")];
+    blocks(xml, "<type category=\"struct\"", ">")
+        .map(|tag| {
             let extends = attribute(tag, "structextends")
                 .map(|e| e.split(',').map(str::to_owned).collect())
                 .unwrap_or_default();
@@ -60,8 +51,7 @@ fn requirements(xml: &str) -> (BTreeMap<String, String>, BTreeMap<String, BTreeS
             .collect()
     };
     let mut core = BTreeMap::new();
-    for (at, _) in xml.match_indices("<feature api=") {
-        let block = &xml[at..at + xml[at..].find("</feature>").expect("a closed feature")];
+    for block in blocks(xml, "<feature api=", "</feature>") {
         let number = attribute(block, "number").expect("a feature's number");
         for name in types_in(block) {
             // The first (lowest) version that requires it.
@@ -75,8 +65,7 @@ fn requirements(xml: &str) -> (BTreeMap<String, String>, BTreeMap<String, BTreeS
         }
     }
     let mut extensions = BTreeMap::new();
-    for (at, _) in xml.match_indices("<extension name=") {
-        let block = &xml[at..at + xml[at..].find("</extension>").expect("a closed extension")];
+    for block in blocks(xml, "<extension name=", "</extension>") {
         let name = attribute(block, "name").expect("an extension's name");
         extensions.insert(name.to_owned(), types_in(block));
     }

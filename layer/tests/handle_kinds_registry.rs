@@ -2,41 +2,25 @@
 //! fences, every bit Vulkan (not only Vulkan SC) defines in `vuids/registry/vk.xml`, with its
 //! name, and for a bit an extension adds, that extension.
 
+mod registry_xml;
+
+use registry_xml::{attribute, blocks, registry};
 use std::collections::BTreeSet;
 use VkLayer_exportcheck::handle_kinds::{Fence, HandleKind, Memory, Semaphore};
-
-fn registry() -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../vuids/registry/vk.xml");
-    std::fs::read_to_string(path).expect("vuids/registry/vk.xml")
-}
-
-/// The value of attribute `name` in the tag text `tag`.
-fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
-    let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
-    Some(&tag[at..at + tag[at..].find('"')?])
-}
-
-/// Every `<enum bitpos=...>` tag of `block` (aliases have no bitpos).
-fn bit_tags(block: &str) -> impl Iterator<Item = &str> {
-    block.match_indices("<enum ").map(move |(at, _)| {
-        let end = block[at..].find('>').expect("a closed tag");
-        &block[at..at + end]
-    })
-}
 
 /// The registry's bits of the flag-bits type `flag_bits`: bit, name, extension.
 fn registry_bits(xml: &str, flag_bits: &str) -> BTreeSet<(u32, String, Option<String>)> {
     let mut bits = BTreeSet::new();
     let open = format!("<enums name=\"{flag_bits}\" type=\"bitmask\">");
-    let at = xml.find(&open).expect("the flag bits' enums");
-    let block = &xml[at..at + xml[at..].find("</enums>").expect("closed enums")];
-    for tag in bit_tags(block) {
+    let block = blocks(xml, &open, "</enums>")
+        .next()
+        .expect("the flag bits' enums");
+    for tag in blocks(block, "<enum ", ">") {
         if let (Some(bit), Some(name)) = (attribute(tag, "bitpos"), attribute(tag, "name")) {
             bits.insert((bit.parse().unwrap(), name.to_owned(), None));
         }
     }
-    for (at, _) in xml.match_indices("<extension name=") {
-        let block = &xml[at..at + xml[at..].find("</extension>").expect("a closed extension")];
+    for block in blocks(xml, "<extension name=", "</extension>") {
         let head = &block[..block.find('>').expect("a closed tag")];
         let vulkan =
             attribute(head, "supported").is_some_and(|s| s.split(',').any(|api| api == "vulkan"));
@@ -44,7 +28,7 @@ fn registry_bits(xml: &str, flag_bits: &str) -> BTreeSet<(u32, String, Option<St
             continue;
         }
         let extension = attribute(head, "name").expect("a name").to_owned();
-        for tag in bit_tags(block) {
+        for tag in blocks(block, "<enum ", ">") {
             if attribute(tag, "extends") != Some(flag_bits) {
                 continue;
             }
