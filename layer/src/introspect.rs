@@ -2,7 +2,7 @@
 //! `exportcheck_tracked_counts` (look it up with `dlsym` in the loaded layer library).
 
 use crate::state::registry::{DEVICES, INSTANCES};
-use crate::state::{device_masks, driver_dma_bufs, opaque_exports};
+use crate::state::{driver_dma_bufs, opaque_exports};
 
 /// How many objects the layer tracks right now.
 #[repr(C)]
@@ -14,9 +14,9 @@ pub struct TrackedCounts {
     pub memory_objects: u64,
     /// Debug names set with `vkSetDebugUtilsObjectNameEXT`, over all devices.
     pub debug_names: u64,
-    /// Per-memory entries of the driver-contract probes, over all devices.
+    /// Live memory records holding the fd of a driver-contract probe, over all devices.
     pub probe_entries: u64,
-    /// Per-memory entries of the rules about earlier calls (NT handles exported with
+    /// Facts of live memory records about earlier calls (NT handles exported with
     /// `vkGetMemoryWin32HandleKHR`, memory waiting for its dedicated image), over all devices.
     pub history_entries: u64,
     /// Live buffers and images (`state::live_resources`), over all devices.
@@ -26,29 +26,23 @@ pub struct TrackedCounts {
     pub resource_entries: u64,
     /// Exports the fd-leak check watches (`state::fd_exports`), over all devices.
     pub fd_export_entries: u64,
-    /// The process-wide tables: held exports, global share handles, consumed fds, dedicated
-    /// allocations (`opaque_exports`, `kmt_exports`, `consumed_fds`), device masks
-    /// (`device_masks`) and the payloads a driver returned as dma-bufs (`driver_dma_bufs`, at most
-    /// 256, kept for the process's life).
+    /// The process-wide tables: held exports, global share handles, consumed fds
+    /// (`opaque_exports`, `kmt_exports`, `consumed_fds`) and the payloads a driver returned as
+    /// dma-bufs (`driver_dma_bufs`, at most 256, kept for the process's life).
     pub process_entries: u64,
 }
 
 /// Counts what the registries hold.
 pub fn tracked_counts() -> TrackedCounts {
     let devices = DEVICES.values();
+    let rare: Vec<_> = devices.iter().map(|d| d.memories.rare_counts()).collect();
     TrackedCounts {
         instances: INSTANCES.values().len() as u64,
         devices: devices.len() as u64,
         memory_objects: devices.iter().map(|d| d.memories.count() as u64).sum(),
         debug_names: devices.iter().map(|d| d.names.len() as u64).sum(),
-        probe_entries: devices
-            .iter()
-            .map(|d| d.contract.probe_entries() as u64)
-            .sum(),
-        history_entries: devices
-            .iter()
-            .map(|d| (d.nt_handle_exports.len() + d.unbound_dedicated_images.len()) as u64)
-            .sum(),
+        probe_entries: rare.iter().map(|&(probed, _)| probed as u64).sum(),
+        history_entries: rare.iter().map(|&(_, history)| history as u64).sum(),
         resources: devices.iter().map(|d| d.live.len() as u64).sum(),
         resource_entries: devices.iter().map(|d| d.resources.entries() as u64).sum(),
         fd_export_entries: devices
@@ -56,8 +50,6 @@ pub fn tracked_counts() -> TrackedCounts {
             .filter_map(|d| d.fd_exports.as_ref())
             .map(|f| f.entries() as u64)
             .sum(),
-        process_entries: (opaque_exports::entries()
-            + device_masks::entries()
-            + driver_dma_bufs::entries()) as u64,
+        process_entries: (opaque_exports::entries() + driver_dma_bufs::entries()) as u64,
     }
 }

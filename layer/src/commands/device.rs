@@ -113,8 +113,6 @@ pub unsafe extern "system" fn create_device(
                 instance,
                 memories: Default::default(),
                 contract: Default::default(),
-                nt_handle_exports: Default::default(),
-                unbound_dedicated_images: Default::default(),
                 freed: Default::default(),
                 memory_names: Default::default(),
                 names: maps::handle_map(4),

@@ -1,7 +1,7 @@
 //! `vkGetMemoryAndroidHardwareBufferANDROID`: the descriptor. Its rules are
 //! `rules::get_memory_android_hardware_buffer`. The info structure has no `handleType`: it is read as the
 //! command's one handle type. For 01883 the device remembers memory whose dedicated image is not
-//! bound to it yet (`state::dedicated_images`): [`after_allocate`] makes the entries.
+//! bound to it yet (in its record's rare facts, `state::live_memory`): [`after_allocate`] makes the entries.
 
 use crate::args::{ChainRead, StructArg};
 use crate::boundary::Down;
@@ -43,7 +43,9 @@ pub fn after_allocate(
             ResourceQuery::Buffer(_) => false,
         });
     if trackable {
-        state.unbound_dedicated_images.remember(memory, image);
+        state
+            .memories
+            .update_rare(memory, |rare| rare.unbound_dedicated_image = Some(image));
     }
 }
 
@@ -72,7 +74,7 @@ impl ExportEntry for GetMemoryAndroidHardwareBuffer {
 
     #[inline(always)]
     fn evaluate_history(state: &DeviceState, _: &InfoFields, memory: &MemoryRecord) -> Broken {
-        let image = state.unbound_dedicated_images.image_of(memory.memory);
+        let image = state.memories.rare(memory).unbound_dedicated_image;
         get_memory_android_hardware_buffer::evaluate_history(image)
     }
 
@@ -82,7 +84,7 @@ impl ExportEntry for GetMemoryAndroidHardwareBuffer {
         broken: Broken,
         outcome: &mut Outcome,
     ) {
-        let image = state.unbound_dedicated_images.image_of(memory.memory);
+        let image = state.memories.rare(memory).unbound_dedicated_image;
         get_memory_android_hardware_buffer::describe_history(memory, image, broken, outcome);
     }
 

@@ -71,8 +71,9 @@ impl ExportEntry for GetMemoryFd {
 /// returns the same number, it made no new fd.
 #[cold]
 fn open_before_call(s: &DeviceState, memory: u64) -> Option<i32> {
-    s.contract
-        .last_fd(memory)
+    s.memories
+        .rare_from_map(memory)
+        .last_probed_fd
         .filter(|&fd| os::is_open(fd) == Some(true))
 }
 
@@ -80,7 +81,8 @@ fn open_before_call(s: &DeviceState, memory: u64) -> Option<i32> {
 #[cold]
 fn probe(s: &DeviceState, memory: u64, fd: i32, open_before: Option<i32>) -> FdProbe {
     if fd >= 0 {
-        s.contract.set_last_fd(memory, fd);
+        s.memories
+            .update_rare(memory, |rare| rare.last_probed_fd = Some(fd));
     }
     FdProbe {
         open: os::is_open(fd),

@@ -1,5 +1,5 @@
 //! `vkGetMemoryWin32HandleKHR`: the descriptor. Its rules are `rules::get_memory_win32_handle`; the device
-//! remembers the NT handle types each memory was exported as (`state::nt_handles`), for 00663,
+//! remembers the NT handle types each memory was exported as (in its record's rare facts, `state::live_memory`), for 00663,
 //! and the process the global share handles returned (`state::kmt_exports`), for their imports.
 
 use super::opaque_imports;
@@ -34,7 +34,8 @@ impl ExportEntry for GetMemoryWin32Handle {
 
     #[inline(always)]
     fn evaluate_history(state: &DeviceState, info: &InfoFields, memory: &MemoryRecord) -> Broken {
-        get_memory_win32_handle::evaluate_history(info, state.nt_handle_exports.of(memory.memory))
+        let exported = state.memories.rare(memory).nt_handle_exports;
+        get_memory_win32_handle::evaluate_history(info, exported)
     }
 
     #[inline(always)]
@@ -62,7 +63,8 @@ impl ExportEntry for GetMemoryWin32Handle {
             // The handle type the gate read and judged (a valid call's, or one with warnings).
             let t = vk::ExternalMemoryHandleTypeFlags::from_raw(judged.handle_type);
             if get_memory_win32_handle::is_counted_nt_export(t, judged.memory) {
-                s.nt_handle_exports.record(judged.memory.memory, t);
+                s.memories
+                    .update_rare(judged.memory.memory, |rare| rare.nt_handle_exports |= t);
             }
             if is_one_of(t, get_memory_win32_handle::GLOBAL_SHARE_HANDLE_TYPES) {
                 // SAFETY: the gate found pHandle not NULL; the driver has just written it.

@@ -3,12 +3,12 @@
 //! after), and when its device is destroyed (`device_destroyed`). `commands/memory.rs` and
 //! `commands/device.rs` call only these; a feature that tracks memory adds its hook here:
 //!
-//! | hook | the memory map and the device's tables | imports checked against exports (`opaque_imports`) | fd leaks (`fd_leaks`) | Android hardware buffer exports |
+//! | hook | the memory map (`state::live_memory`: one record per allocation) | imports checked against exports (`opaque_imports`) | fd leaks (`fd_leaks`) | Android hardware buffer exports |
 //! |---|---|---|---|---|
-//! | `allocated` | the record (`registry::record_allocation`) | the dedicated resource and device mask of memory exportable as an opaque fd or global share handle; an fd import's consumed fd | the imported file | the dedicated image not bound yet (01883) |
-//! | `freeing` | the record taken out, remembered among the recently freed; every per-memory table forgets it (`DeviceState::forget_memory`) | the held exports, global share handles, device mask, consumed fds of the memory | the memory's exports, taken | (`DeviceState::forget_memory`) |
+//! | `allocated` | the record (`registry::record_allocation`) | the dedicated resource and device mask of memory exportable as an opaque fd or global share handle, in the record's rare facts; an fd import's consumed fd | the imported file | the dedicated image not bound yet (01883), in the record's rare facts |
+//! | `freeing` | the record taken out, with all it held, and remembered among the recently freed | the held exports, global share handles and consumed fds of the memory | the memory's exports, taken | (the record) |
 //! | `freed` | | | the exports judged against what the process still holds | |
-//! | `device_destroyed` | every table of the device (`DeviceState::forget_everything`) | the device's | every export, judged | (`DeviceState::forget_everything`) |
+//! | `device_destroyed` | every table of the device (`DeviceState::forget_everything`) | the device's | every export, judged | (the records) |
 
 use super::fd_leaks;
 use super::get_memory_android_hardware_buffer;

@@ -17,7 +17,6 @@ use crate::rules::import_match::{self, ImportedHandle, OpaqueImport};
 use crate::rules::open_file::{self, Refused};
 use crate::rules::{import_fd_type, shared_exports as shared_rules};
 use crate::state::consumed_fds::{self, ImportedInto};
-use crate::state::device_masks;
 use crate::state::driver_dma_bufs;
 use crate::state::kmt_exports;
 use crate::state::opaque_exports::{self, DeviceMask, ExportOrigin};
@@ -43,11 +42,11 @@ pub fn after_allocate(
     if !export.intersects(OPAQUE_FD | DMA_BUF | GLOBAL_SHARE_HANDLE_TYPES) {
         return;
     }
-    if let Some(to) = chain.dedicated_to {
-        opaque_exports::remember_dedicated(state.handle(), memory, to);
-    }
-    if let Some(mask) = chain.device_mask {
-        device_masks::remember(state.handle(), memory, mask);
+    if chain.dedicated_to.is_some() || chain.device_mask.is_some() {
+        state.memories.update_rare(memory, |rare| {
+            rare.dedicated_to = chain.dedicated_to;
+            rare.device_mask = chain.device_mask;
+        });
     }
 }
 
@@ -118,26 +117,18 @@ fn note_payload(
 /// What the layer knows of the allocation `memory` as an export's origin.
 fn origin(state: &DeviceState, memory: &MemoryRecord) -> ExportOrigin {
     let facts = memory.facts();
-    let dedicated_to = if facts.dedicated {
-        opaque_exports::dedicated_of(memory.device, memory.memory)
-    } else {
-        None
-    };
+    let rare = state.memories.rare(memory);
     ExportOrigin {
         device: memory.device,
         memory: memory.memory,
         size: facts.size,
         memory_type_index: facts.memory_type_index,
         created_here: facts.import.is_none(),
-        dedicated_to,
+        dedicated_to: rare.dedicated_to.filter(|_| facts.dedicated),
         device_uuid: state.device_uuid,
         driver_uuid: state.driver_uuid,
         physical_devices: state.physical_devices,
-        device_mask: allocation_mask(
-            state,
-            device_masks::mask_of(memory.device, memory.memory),
-            facts.memory_type_index,
-        ),
+        device_mask: allocation_mask(state, rare.device_mask, facts.memory_type_index),
         exporter: None,
     }
 }
@@ -368,7 +359,6 @@ pub fn before_free(state: &DeviceState, memory: u64) {
 fn forget_memory(state: &DeviceState, memory: u64) {
     let device = state.handle();
     opaque_exports::forget_memory(device, memory, &shared_exports::retire);
-    device_masks::forget_memory(device, memory);
     let lost = consumed_fds::forget_memory(device, memory);
     kmt_exports::forget_memory(device, memory);
     report_lost(state, "vkFreeMemory", &lost);
@@ -377,7 +367,6 @@ fn forget_memory(state: &DeviceState, memory: u64) {
 /// At `vkDestroyDevice`.
 pub fn at_destroy(state: &DeviceState) {
     opaque_exports::forget_device(state.handle(), &shared_exports::retire);
-    device_masks::forget_device(state.handle());
     let lost = consumed_fds::forget_device(state.handle());
     kmt_exports::forget_device(state.handle());
     report_lost(state, "vkDestroyDevice", &lost);

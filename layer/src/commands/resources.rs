@@ -324,7 +324,7 @@ fn forget_and_destroy(
         state.live.remove(ty, handle);
         state.names.remove(&(ty, handle));
         if ty == vk::ObjectType::IMAGE {
-            state.unbound_dedicated_images.forget_image(handle);
+            state.memories.forget_unbound_image(Some(handle));
         }
         call_down(&state);
         down.went(());
@@ -363,13 +363,16 @@ fn judge_and_bind(
 /// Images of `bindings` went down to be bound (whatever the driver answered: the layer only
 /// keeps what it is sure of): their dedicated memory no longer waits for them.
 fn images_bound(state: &DeviceState, bindings: &[(String, read::Binding)], count: usize) {
-    let pending = &state.unbound_dedicated_images;
+    let memories = &state.memories;
+    if !memories.has_unbound_images() {
+        return;
+    }
     if bindings.len() != count {
-        pending.forget_all();
+        memories.forget_unbound_image(None);
         return;
     }
     for (_, (image, memory)) in bindings {
-        pending.bound(*image, *memory);
+        memories.bound_image(*image, *memory);
     }
 }
 

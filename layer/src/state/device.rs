@@ -1,7 +1,6 @@
 //! Per-`VkDevice` state: one shared, immutable record made at `vkCreateDevice`.
 
 use super::contract::ContractState;
-use super::dedicated_images::UnboundDedicatedImages;
 use super::device_groups::PhysicalDevices;
 use super::fd_exports::FdExports;
 use super::freed::RecentlyFreed;
@@ -9,7 +8,6 @@ use super::instance::InstanceState;
 use super::live_memory::LiveMemories;
 use super::live_resources::LiveResources;
 use super::maps::HandleMap;
-use super::nt_handles::NtHandleExports;
 use super::resources::Resources;
 use crate::finding::ObjectRef;
 use crate::handle_kinds::{HandleKind, Memory};
@@ -200,14 +198,11 @@ pub struct DeviceState {
     pub physical_device: vk::PhysicalDevice,
     pub instance: Arc<InstanceState>,
     pub next: DeviceDispatch,
-    /// Live memory objects of this device, by handle value.
+    /// Live memory objects of this device, by handle value: one record each, with everything
+    /// the device knows of it (`state::live_memory`).
     pub memories: LiveMemories,
     /// The driver-contract checks' own state.
     pub contract: ContractState,
-    /// The NT handle types each live memory object was exported as (`vkGetMemoryWin32HandleKHR`).
-    pub nt_handle_exports: NtHandleExports,
-    /// Memory exported as an Android hardware buffer whose dedicated image is not bound to it yet.
-    pub unbound_dedicated_images: UnboundDedicatedImages,
     /// Recently freed memory, to name the object of a use after free.
     pub freed: RecentlyFreed,
     /// Whether the app ever named a `VkDeviceMemory` (else freeing skips the names map).
@@ -237,23 +232,11 @@ impl DeviceState {
         self.facts.handle
     }
 
-    /// Every per-memory table of the device forgets `memory`, which is being freed (the memory
-    /// map itself gave it up first; the recently freed remember it: `registry::remember_free`).
-    #[inline]
-    pub fn forget_memory(&self, memory: u64) {
-        self.contract.forget(memory);
-        self.nt_handle_exports.forget(memory);
-        self.unbound_dedicated_images.forget_memory(memory);
-    }
-
     /// At `vkDestroyDevice`: every table of the device let go (other threads may still hold a
     /// snapshot with this state until their next call). The one list of them: a table added to
     /// [`DeviceState`] is cleared here, and counted by `introspect`.
     pub fn forget_everything(&self) {
         self.memories.clear();
-        self.contract.forget_all();
-        self.nt_handle_exports.forget_all();
-        self.unbound_dedicated_images.forget_all();
         self.names.clear();
         self.resources.clear();
         self.live.clear();

@@ -104,6 +104,9 @@ const DEDICATED: u8 = 1 << 4;
 /// `import` is the handle type of the allocation's one import operation
 /// (`ChainRead::import_operation`).
 const IMPORT_OPERATION: u8 = 1 << 5;
+/// The record may hold [`RareMemoryFacts`](super::live_memory::RareMemoryFacts): readers look
+/// them up only then (`LiveMemories::rare`).
+const MAY_HAVE_RARE_FACTS: u8 = 1 << 6;
 
 impl PackedAllocation {
     /// Nothing: what an empty memo slot holds.
@@ -163,6 +166,17 @@ impl PackedAllocation {
         let kept = self.bits & HAS_IMPORT != 0 && handle_type == self.import;
         self.bits |= u8::from(kept) * IMPORT_OPERATION;
         self
+    }
+
+    /// Whether the record may hold rare facts (set when the first is recorded, never cleared).
+    #[inline(always)]
+    pub fn may_have_rare_facts(&self) -> bool {
+        self.bits & MAY_HAVE_RARE_FACTS != 0
+    }
+
+    /// Marks the record as holding rare facts.
+    pub(super) fn mark_rare_facts(&mut self) {
+        self.bits |= MAY_HAVE_RARE_FACTS;
     }
 
     /// The handle type of the allocation's one import operation, when it is known.

@@ -6,10 +6,8 @@
 
 pub mod consumed_fds;
 pub mod contract;
-pub mod dedicated_images;
 pub mod device;
 pub mod device_groups;
-pub mod device_masks;
 pub mod driver_dma_bufs;
 pub mod fd_exports;
 pub mod freed;
@@ -20,7 +18,6 @@ pub mod live_resources;
 pub mod lookup;
 pub mod maps;
 pub mod memory;
-pub mod nt_handles;
 pub mod opaque_exports;
 pub mod queryable;
 pub mod registry;

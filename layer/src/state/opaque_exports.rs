@@ -27,9 +27,7 @@ use super::device_groups::PhysicalDevices;
 use crate::os::{self, FileId, HeldFile};
 use ash::vk;
 use parking_lot::Mutex;
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::LazyLock;
 
 /// The most exports held at once in the process.
 pub const LIMIT: usize = 256;
@@ -141,7 +139,7 @@ pub fn entries() -> usize {
     TRACKED.load(Ordering::Acquire)
 }
 
-/// Whether anything of an export, a dedicated allocation or a consumed fd is held.
+/// Whether anything of an export, a global share handle or a consumed fd is held.
 #[inline(always)]
 pub fn anything_tracked() -> bool {
     TRACKED.load(Ordering::Acquire) != 0
@@ -296,31 +294,6 @@ pub fn take_held(device: u64, memory: u64, retire: Retire) -> Vec<HeldFile> {
     taken
 }
 
-/// The image or buffer of each live allocation that was exportable as an opaque fd or a global
-/// share handle (`state::kmt_exports`) and dedicated to one, by (device, memory): what an export
-/// of it records.
-#[allow(clippy::type_complexity)]
-static DEDICATED: LazyLock<Mutex<HashMap<(u64, u64), (vk::ObjectType, u64)>>> =
-    LazyLock::new(|| Mutex::new(HashMap::new()));
-static DEDICATED_COUNT: AtomicUsize = AtomicUsize::new(0);
-
-/// After `vkAllocateMemory` made `memory`, exportable as an opaque fd or a global share handle,
-/// dedicated to `to`.
-pub fn remember_dedicated(device: u64, memory: u64, to: (vk::ObjectType, u64)) {
-    let mut dedicated = DEDICATED.lock();
-    dedicated.insert((device, memory), to);
-    set_count(&DEDICATED_COUNT, dedicated.len());
-}
-
-/// The image or buffer `memory` was dedicated to, if it was exportable as an opaque fd or a
-/// global share handle.
-pub fn dedicated_of(device: u64, memory: u64) -> Option<(vk::ObjectType, u64)> {
-    if DEDICATED_COUNT.load(Ordering::Acquire) == 0 {
-        return None;
-    }
-    DEDICATED.lock().get(&(device, memory)).copied()
-}
-
 /// Drops the exports `drop` selects (closing the layer's descriptors).
 #[cold]
 #[inline(never)]
@@ -376,25 +349,11 @@ pub fn forget_memory(device: u64, memory: u64, retire: Retire) {
     if HELD.load(Ordering::Acquire) != 0 {
         forget(&|o| o.device == device && o.memory == memory, retire);
     }
-    if DEDICATED_COUNT.load(Ordering::Acquire) != 0 {
-        forget_dedicated(device, memory);
-    }
-}
-
-#[cold]
-#[inline(never)]
-fn forget_dedicated(device: u64, memory: u64) {
-    let mut dedicated = DEDICATED.lock();
-    dedicated.remove(&(device, memory));
-    set_count(&DEDICATED_COUNT, dedicated.len());
 }
 
 /// At `vkDestroyDevice`: closes what the layer holds of the device's exports.
 pub fn forget_device(device: u64, retire: Retire) {
     forget(&|o| o.device == device, retire);
-    let mut dedicated = DEDICATED.lock();
-    dedicated.retain(|(d, _), _| *d != device);
-    set_count(&DEDICATED_COUNT, dedicated.len());
 }
 
 /// The numbers of the descriptors the layer holds: not the app's, never one of its leaks.

@@ -136,9 +136,8 @@ pub fn take_allocation(device: &DeviceState, memory: u64) -> Option<PackedAlloca
 }
 
 /// Remembers a taken allocation among the recently freed, with its debug name (which is
-/// dropped from the names map); the driver-contract probes forget it.
+/// dropped from the names map).
 pub fn remember_free(device: &DeviceState, memory: u64, allocation: PackedAllocation) {
-    device.forget_memory(memory);
     let name = if device.memory_names.load(Ordering::Relaxed) {
         device
             .names
