@@ -211,6 +211,20 @@ impl HandleKind for Memory {
     ];
 }
 
+/// `VkDeviceMemory` shared the `VK_NV_external_memory` way (`VkExternalMemoryHandleTypeFlagBitsNV`,
+/// a flags type of its own: every bit comes with the NV extensions that use it).
+pub enum MemoryNv {}
+
+impl HandleKind for MemoryNv {
+    const FLAG_BITS: &'static str = "VkExternalMemoryHandleTypeFlagBitsNV";
+    const BITS: &'static [HandleTypeBit] = &[
+        core(0, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT_NV"),
+        core(1, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT_BIT_NV"),
+        core(2, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_IMAGE_BIT_NV"),
+        core(3, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_IMAGE_KMT_BIT_NV"),
+    ];
+}
+
 /// `VkSemaphore`.
 pub enum Semaphore {}
 
@@ -261,6 +275,7 @@ mod tests {
              VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_SYNC_FD_BIT|0x200 (unknown bits)"
         );
         assert_eq!(Fence::names(0), "0");
+        assert_eq!(MemoryNv::VALID, 0xf);
         assert_eq!(
             Semaphore::invalid_reasons(1 << 7, Semaphore::CORE, true),
             "VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_ZIRCON_EVENT_BIT_FUCHSIA belongs to \

@@ -1,6 +1,6 @@
 //! Vulkan values by name, for messages: `VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT`, not `0x1`.
 
-use crate::handle_kinds::{HandleKind, Memory};
+use crate::handle_kinds::{HandleKind, Memory, MemoryNv};
 use ash::vk;
 
 /// A structure the layer reads in a `VkMemoryAllocateInfo` chain, with what makes it available on
@@ -153,14 +153,6 @@ pub fn invalid_handle_types(
     Memory::invalid_reasons(types.as_raw(), valid.as_raw(), single)
 }
 
-/// `VkExternalMemoryHandleTypeFlagBitsNV`.
-const HANDLE_TYPE_NV_BITS: &[(u32, &str)] = &[
-    (0, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT_NV"),
-    (1, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT_BIT_NV"),
-    (2, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_IMAGE_BIT_NV"),
-    (3, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_IMAGE_KMT_BIT_NV"),
-];
-
 /// `VkMemoryPropertyFlagBits`.
 const MEMORY_PROPERTY_BITS: &[(u32, &str)] = &[
     (0, "DEVICE_LOCAL"),
@@ -181,18 +173,6 @@ const MEMORY_ALLOCATE_BITS: &[(u32, &str)] = &[
     (3, "ZERO_INITIALIZE_EXT"),
 ];
 
-const fn mask_of(table: &[(u32, &str)]) -> u32 {
-    let mut mask = 0;
-    let mut i = 0;
-    while i < table.len() {
-        mask |= 1 << table[i].0;
-        i += 1;
-    }
-    mask
-}
-
-const VALID_HANDLE_TYPES_NV: u32 = mask_of(HANDLE_TYPE_NV_BITS);
-
 /// All valid `VkExternalMemoryHandleTypeFlagBits`.
 #[inline(always)]
 pub const fn valid_handle_type_mask() -> vk::ExternalMemoryHandleTypeFlags {
@@ -202,7 +182,7 @@ pub const fn valid_handle_type_mask() -> vk::ExternalMemoryHandleTypeFlags {
 /// All valid `VkExternalMemoryHandleTypeFlagBitsNV`.
 #[inline(always)]
 pub const fn valid_handle_type_nv_mask() -> vk::ExternalMemoryHandleTypeFlagsNV {
-    vk::ExternalMemoryHandleTypeFlagsNV::from_raw(VALID_HANDLE_TYPES_NV)
+    vk::ExternalMemoryHandleTypeFlagsNV::from_raw(MemoryNv::VALID)
 }
 
 /// Names the set bits of `value`, `|`-separated; unknown bits as hex; `0` for none.
@@ -215,7 +195,7 @@ pub fn handle_types(value: vk::ExternalMemoryHandleTypeFlags) -> String {
 }
 
 pub fn handle_types_nv(value: vk::ExternalMemoryHandleTypeFlagsNV) -> String {
-    flags(value.as_raw(), HANDLE_TYPE_NV_BITS)
+    MemoryNv::names(value.as_raw())
 }
 
 /// `VkExternalMemoryFeatureFlagBits`.

@@ -1,12 +1,12 @@
-//! The handle-type tables of `handle_kinds` are the registry's: for memory, semaphores and
-//! fences, every bit Vulkan (not only Vulkan SC) defines in `vuids/registry/vk.xml`, with its
+//! The handle-type tables of `handle_kinds` are the registry's: for memory (and its NV flags
+//! type), semaphores and fences, every bit Vulkan (not only Vulkan SC) defines in `vuids/registry/vk.xml`, with its
 //! name, and for a bit an extension adds, that extension.
 
 mod registry_xml;
 
 use registry_xml::{attribute, blocks, registry};
 use std::collections::BTreeSet;
-use VkLayer_exportcheck::handle_kinds::{Fence, HandleKind, Memory, Semaphore};
+use VkLayer_exportcheck::handle_kinds::{Fence, HandleKind, Memory, MemoryNv, Semaphore};
 
 /// The registry's bits of the flag-bits type `flag_bits`: bit, name, extension.
 fn registry_bits(xml: &str, flag_bits: &str) -> BTreeSet<(u32, String, Option<String>)> {
@@ -56,6 +56,7 @@ fn the_handle_type_tables_are_the_registry_s() {
     let xml = registry();
     for (flag_bits, ours) in [
         (Memory::FLAG_BITS, table::<Memory>()),
+        (MemoryNv::FLAG_BITS, table::<MemoryNv>()),
         (Semaphore::FLAG_BITS, table::<Semaphore>()),
         (Fence::FLAG_BITS, table::<Fence>()),
     ] {
