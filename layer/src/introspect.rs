@@ -19,10 +19,10 @@ pub struct TrackedCounts {
     /// Facts of live memory records about earlier calls (NT handles exported with
     /// `vkGetMemoryWin32HandleKHR`, memory waiting for its dedicated image), over all devices.
     pub history_entries: u64,
-    /// Live buffers and images (`state::live_resources`), over all devices.
+    /// Live buffers and images (`state::resources`), over all devices.
     pub resources: u64,
-    /// Buffers and images made for external memory and the driver's answers about them
-    /// (`state::resources`), over all devices.
+    /// Live buffers and images made for external memory (those whose record carries an export
+    /// query) and the driver's answers about them (`state::resources`), over all devices.
     pub resource_entries: u64,
     /// Exports the fd-leak check watches (`state::fd_exports`), over all devices.
     pub fd_export_entries: u64,
@@ -43,8 +43,11 @@ pub fn tracked_counts() -> TrackedCounts {
         debug_names: devices.iter().map(|d| d.names.len() as u64).sum(),
         probe_entries: rare.iter().map(|&(probed, _)| probed as u64).sum(),
         history_entries: rare.iter().map(|&(_, history)| history as u64).sum(),
-        resources: devices.iter().map(|d| d.live.len() as u64).sum(),
-        resource_entries: devices.iter().map(|d| d.resources.entries() as u64).sum(),
+        resources: devices.iter().map(|d| d.resources.len() as u64).sum(),
+        resource_entries: devices
+            .iter()
+            .map(|d| d.resources.export_entries() as u64)
+            .sum(),
         fd_export_entries: devices
             .iter()
             .filter_map(|d| d.fd_exports.as_ref())

@@ -34,7 +34,7 @@ pub fn check(
     let image_format = match image {
         0 => None,
         _ => state
-            .live
+            .resources
             .image(image)
             .and_then(|found| found.facts)
             .map(|f| f.format),

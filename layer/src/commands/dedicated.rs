@@ -1,6 +1,6 @@
 //! `VkMemoryDedicatedAllocateInfo` at `vkAllocateMemory`: the rules of `rules::dedicated`, with
 //! what the layer knows of the image or buffer it names: whether it is a live one of this device
-//! or of another (`state::live_resources`, `registry::find_resource_elsewhere`), its create
+//! or of another (`state::resources`, `registry::find_resource_elsewhere`), its create
 //! flags, and the driver's `VkMemoryRequirements::size` for it, asked by the layer once per
 //! resource when the size rules apply.
 
@@ -10,8 +10,8 @@ use crate::finding::Outcome;
 use crate::raw;
 use crate::rules::android_export_size::exports_android_hardware_buffer;
 use crate::rules::dedicated::{self, Dedicated, Named};
-use crate::state::live_resources::{Found, ImageFacts};
 use crate::state::registry::{find_resource_elsewhere, ResourceElsewhere};
+use crate::state::resources::{Found, ImageFacts};
 use crate::state::{AllocationFacts, DeviceState};
 use crate::vk_ext;
 use ash::vk::{self, Handle};
@@ -114,7 +114,7 @@ fn image_known(
         return (None, Named::Unjudged);
     }
     let ty = vk::ObjectType::IMAGE;
-    let Some(found) = state.live.image(image) else {
+    let Some(found) = state.resources.image(image) else {
         return (None, elsewhere(state, ty, image, state.sees_every_image()));
     };
     let flags = found.facts.map(|f| f.flags);
@@ -159,7 +159,7 @@ fn ask_image_requirement(state: &DeviceState, image: u64) -> Option<u64> {
     };
     let size = requirements.size;
     state
-        .live
+        .resources
         .set_requirement(vk::ObjectType::IMAGE, image, size);
     (size != 0).then_some(size)
 }
@@ -173,7 +173,7 @@ fn buffer_known(
         return (None, Named::Unjudged);
     }
     let ty = vk::ObjectType::BUFFER;
-    let Some(found) = state.live.buffer(buffer) else {
+    let Some(found) = state.resources.buffer(buffer) else {
         return (
             None,
             elsewhere(state, ty, buffer, state.sees_every_buffer()),
@@ -201,7 +201,7 @@ fn ask_buffer_requirement(state: &DeviceState, buffer: u64) -> Option<u64> {
     };
     let size = requirements.size;
     state
-        .live
+        .resources
         .set_requirement(vk::ObjectType::BUFFER, buffer, size);
     (size != 0).then_some(size)
 }

@@ -117,7 +117,6 @@ pub unsafe extern "system" fn create_device(
                 memory_names: Default::default(),
                 names: maps::handle_map(4),
                 resources: Default::default(),
-                live: Default::default(),
                 queries,
                 fd_exports,
                 device_uuid: ids.map(|(device, _)| device),

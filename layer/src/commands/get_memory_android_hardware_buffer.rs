@@ -11,7 +11,7 @@ use crate::rules::common::Broken;
 use crate::rules::driver_contract::Returned;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::get_memory_android_hardware_buffer;
-use crate::state::resources::ResourceQuery;
+use crate::state::resources::driver_answers::ResourceQuery;
 use crate::state::{AllocationFacts, DeviceState, MemoryRecord};
 use ash::vk;
 
@@ -37,8 +37,8 @@ pub fn after_allocate(
     }
     let trackable = state
         .resources
-        .get(vk::ObjectType::IMAGE, image)
-        .is_some_and(|r| match r.query {
+        .export_query(vk::ObjectType::IMAGE, image)
+        .is_some_and(|query| match query {
             ResourceQuery::Image(i) => !i.flags.contains(vk::ImageCreateFlags::SPARSE_BINDING),
             ResourceQuery::Buffer(_) => false,
         });

@@ -71,11 +71,11 @@ fn judge(
     (ty, handle): (vk::ObjectType, u64),
     outcome: &mut Outcome,
 ) {
-    let Some(tracked) = state.resources.get(ty, handle) else {
+    let Some(query) = state.resources.export_query(ty, handle) else {
         return;
     };
     // Asked only for a type valid on the device (others are `handleType-parameter`'s).
-    let support = support_for(state, &tracked, handle_type);
+    let support = support_for(state, &query, handle_type);
     let Some((_, answer)) = support.entries().next() else {
         return;
     };
@@ -90,8 +90,8 @@ fn judge(
             device: state.handle(),
             handle_type,
             resource: ObjectRef { ty, handle },
-            resource_info: &describe_resource(&tracked),
-            query: query_name(&tracked),
+            resource_info: &describe_resource(&query),
+            query: query_name(&query),
             answer,
         }));
         found

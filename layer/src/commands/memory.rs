@@ -271,7 +271,7 @@ fn judge_dedicated(
     if export.is_empty() {
         return;
     }
-    let Some(tracked) = state.resources.get(ty, handle) else {
+    let Some(query) = state.resources.export_query(ty, handle) else {
         return;
     };
     let structure = if ty == vk::ObjectType::IMAGE {
@@ -292,7 +292,7 @@ fn judge_dedicated(
         }),
         export,
         true,
-        (ty, handle, &tracked),
+        (ty, handle, &query),
     );
     call.absorb(outcome);
 }

@@ -12,7 +12,7 @@ use crate::rules::bind_handle_types;
 use crate::rules::common::describe_allocation;
 use crate::rules::resource_export::{self, ResourceUse};
 use crate::state::registry::DEVICES;
-use crate::state::resources::{Resource, ResourceQuery};
+use crate::state::resources::driver_answers::ResourceQuery;
 use crate::state::{
     DeviceState, ExternalMemorySupport, HandleTypeSupport, MemoryLookup, MemoryRecord,
 };
@@ -20,10 +20,11 @@ use ash::vk::{self, Handle};
 use std::sync::Arc;
 
 /// The driver's answers for exporting or importing `types` (those valid on the device: others were reported
-/// at allocation, and asking about them would be an invalid call of our own) for `resource`.
+/// at allocation, and asking about them would be an invalid call of our own) for the resource
+/// `query` asks about.
 pub fn support_for(
     state: &DeviceState,
-    resource: &Resource,
+    query: &ResourceQuery,
     types: vk::ExternalMemoryHandleTypeFlags,
 ) -> ExternalMemorySupport {
     let mut support = ExternalMemorySupport::default();
@@ -31,9 +32,9 @@ pub fn support_for(
     while rest != 0 {
         let bit = vk::ExternalMemoryHandleTypeFlags::from_raw(rest & rest.wrapping_neg());
         rest &= rest - 1;
-        let answer = state.resources.answer(&resource.query, bit, || {
-            ask_driver(state, &resource.query, bit)
-        });
+        let answer = state
+            .resources
+            .answer(query, bit, || ask_driver(state, query, bit));
         support.set(bit, answer);
     }
     support
@@ -111,8 +112,9 @@ fn ask_driver(
     }
 }
 
-/// How messages describe a resource's create info (flags none as `0`).
-pub(super) fn describe_resource(resource: &Resource) -> String {
+/// How messages describe a resource's create info, as its export query holds it (flags none as
+/// `0`).
+pub(super) fn describe_resource(query: &ResourceQuery) -> String {
     fn flags(value: impl std::fmt::Debug, empty: bool) -> String {
         if empty {
             "0".to_owned()
@@ -120,7 +122,7 @@ pub(super) fn describe_resource(resource: &Resource) -> String {
             format!("{value:?}")
         }
     }
-    match &resource.query {
+    match query {
         ResourceQuery::Buffer(b) => format!(
             "flags {}, usage {}",
             flags(b.flags, b.flags.is_empty()),
@@ -137,9 +139,9 @@ pub(super) fn describe_resource(resource: &Resource) -> String {
     }
 }
 
-/// The query that answers for `resource`, by name.
-pub(super) fn query_name(resource: &Resource) -> &'static str {
-    match resource.query {
+/// The driver's query that answers `query`, by name.
+pub(super) fn query_name(query: &ResourceQuery) -> &'static str {
+    match query {
         ResourceQuery::Buffer(_) => "vkGetPhysicalDeviceExternalBufferProperties",
         ResourceQuery::Image(_) => "vkGetPhysicalDeviceImageFormatProperties2",
     }
@@ -155,11 +157,11 @@ pub fn judge(
     memory: (Option<u64>, impl FnOnce() -> String),
     export: vk::ExternalMemoryHandleTypeFlags,
     dedicated: bool,
-    resource: (vk::ObjectType, u64, &Resource),
+    resource: (vk::ObjectType, u64, &ResourceQuery),
 ) -> Outcome {
-    let (ty, handle, tracked) = resource;
+    let (ty, handle, query) = resource;
     let (memory, memory_info) = memory;
-    let support = support_for(state, tracked, export);
+    let support = support_for(state, query, export);
     let broken = resource_export::evaluate(&support, dedicated);
     if broken.is_empty() {
         return Outcome::default();
@@ -172,8 +174,8 @@ pub fn judge(
                 device: state.handle(),
                 memory,
                 resource: ObjectRef { ty, handle },
-                resource_info: describe_resource(tracked),
-                query: query_name(tracked),
+                resource_info: describe_resource(query),
+                query: query_name(query),
                 memory_info: memory_info(),
                 export,
                 dedicated,
@@ -192,9 +194,9 @@ fn resource_handle_types(
     handle: u64,
 ) -> Option<vk::ExternalMemoryHandleTypeFlags> {
     if ty == vk::ObjectType::BUFFER {
-        state.live.buffer(handle)?.facts?.external
+        state.resources.buffer(handle)?.facts?.external
     } else {
-        state.live.image(handle)?.facts?.external
+        state.resources.image(handle)?.facts?.external
     }
 }
 
@@ -263,7 +265,7 @@ fn judge_bindings(
         if record.facts().dedicated {
             continue; // Judged at vkAllocateMemory, against the resource it is dedicated to.
         }
-        let Some(tracked) = state.resources.get(ty, *resource) else {
+        let Some(query) = state.resources.export_query(ty, *resource) else {
             continue;
         };
         let found = judge(
@@ -273,7 +275,7 @@ fn judge_bindings(
             (Some(*memory), || describe_allocation(&record)),
             export,
             false,
-            (ty, *resource, &tracked),
+            (ty, *resource, &query),
         );
         outcome.findings.extend(found.findings);
     }
@@ -321,7 +323,6 @@ fn forget_and_destroy(
             return;
         };
         state.resources.remove(ty, handle);
-        state.live.remove(ty, handle);
         state.names.remove(&(ty, handle));
         if ty == vk::ObjectType::IMAGE {
             state.memories.forget_unbound_image(Some(handle));
@@ -389,15 +390,12 @@ pub unsafe extern "system" fn create_buffer(
         |s| Some(unsafe { s.next.create_buffer?(device, p_create_info, p_allocator, p_buffer) }),
         |state| {
             // SAFETY: the create info the driver just accepted; *p_buffer was written.
-            let (facts, resource) = unsafe { read::read_buffer_create_info(p_create_info) };
+            let created = unsafe { read::read_buffer_create_info(p_create_info) };
             // SAFETY: as above.
             let Some(buffer) = (unsafe { raw::read_out(p_buffer) }) else {
                 return;
             };
-            state.live.insert_buffer(buffer.as_raw(), facts);
-            if let Some(resource) = resource {
-                state.resources.insert(buffer.as_raw(), resource);
-            }
+            state.resources.insert_buffer(buffer.as_raw(), created);
         },
     )
 }
@@ -415,15 +413,12 @@ pub unsafe extern "system" fn create_image(
         |s| Some(unsafe { s.next.create_image?(device, p_create_info, p_allocator, p_image) }),
         |state| {
             // SAFETY: the create info the driver just accepted; *p_image was written.
-            let (facts, resource) = unsafe { read::read_image_create_info(p_create_info) };
+            let created = unsafe { read::read_image_create_info(p_create_info) };
             // SAFETY: as above.
             let Some(image) = (unsafe { raw::read_out(p_image) }) else {
                 return;
             };
-            state.live.insert_image(image.as_raw(), facts);
-            if let Some(resource) = resource {
-                state.resources.insert(image.as_raw(), resource);
-            }
+            state.resources.insert_image(image.as_raw(), created);
         },
     )
 }

@@ -1,14 +1,14 @@
 //! Readers of the buffer and image create infos and of the bind infos: what the layer keeps of a
-//! resource made for external memory, and which memory is bound to which resource.
+//! buffer or image (`state::resources`), and which memory is bound to which resource.
 
 use super::{read_node, read_struct, walk_chain, ChainEnd, StructArg};
-use crate::state::live_resources::{BufferFacts, ImageFacts};
-use crate::state::resources::{BufferQuery, ImageQuery, Resource, ResourceQuery};
+use crate::state::resources::driver_answers::{BufferQuery, ImageQuery};
+use crate::state::resources::{BufferFacts, Created, ImageFacts};
 use ash::vk::{self, Handle};
 
 /// What to record from a `VkBufferCreateInfo`: the facts every live buffer keeps (`None` when
-/// the create info is NULL or of another `sType`), and the resource to judge exports against:
-/// only one made with external-memory handle types (`VkExternalMemoryBufferCreateInfo`), whose
+/// the create info is NULL or of another `sType`), and the query to judge its exports with:
+/// only for one made with external-memory handle types (`VkExternalMemoryBufferCreateInfo`), whose
 /// usage fits the query's 32-bit `VkBufferUsageFlags` (a `VkBufferUsageFlags2CreateInfo` with
 /// higher bits is not judged).
 ///
@@ -16,11 +16,11 @@ use ash::vk::{self, Handle};
 /// `p` is what the app passed to `vkCreateBuffer`: NULL or a readable create info and chain.
 pub unsafe fn read_buffer_create_info(
     p: *const vk::BufferCreateInfo<'_>,
-) -> (Option<BufferFacts>, Option<Resource>) {
+) -> Created<BufferFacts, BufferQuery> {
     // SAFETY: the caller's contract; NULL and sType are checked first.
     let StructArg::Valid(info) = (unsafe { read_struct(p, vk::StructureType::BUFFER_CREATE_INFO) })
     else {
-        return (None, None);
+        return Created::default();
     };
     let mut external = vk::ExternalMemoryHandleTypeFlags::empty();
     let mut usage = u64::from(info.usage.as_raw());
@@ -42,22 +42,23 @@ pub unsafe fn read_buffer_create_info(
         flags: info.flags,
         external: (end == ChainEnd::Complete).then_some(external),
     });
-    let Ok(usage) = u32::try_from(usage) else {
-        return (facts, None);
-    };
-    let resource = (end == ChainEnd::Complete && !external.is_empty()).then(|| Resource {
-        query: ResourceQuery::Buffer(BufferQuery {
+    let judged = end == ChainEnd::Complete && !external.is_empty();
+    let export_query = u32::try_from(usage)
+        .ok()
+        .filter(|_| judged)
+        .map(|usage| BufferQuery {
             flags: info.flags,
             usage: vk::BufferUsageFlags::from_raw(usage),
-        }),
-        external,
-    });
-    (facts, resource)
+        });
+    Created {
+        facts,
+        export_query,
+    }
 }
 
 /// What to record from a `VkImageCreateInfo`: the facts every live image keeps (`None` when the
-/// create info is NULL or of another `sType`), and the resource to judge exports against: only
-/// one made with external-memory handle types (`VkExternalMemoryImageCreateInfo`). Images with
+/// create info is NULL or of another `sType`), and the query to judge its exports with: only
+/// for one made with external-memory handle types (`VkExternalMemoryImageCreateInfo`). Images with
 /// DRM format modifier tiling are not judged there: the query needs the modifier, which the
 /// create info may leave to the driver.
 ///
@@ -65,11 +66,11 @@ pub unsafe fn read_buffer_create_info(
 /// `p` is what the app passed to `vkCreateImage`: NULL or a readable create info and chain.
 pub unsafe fn read_image_create_info(
     p: *const vk::ImageCreateInfo<'_>,
-) -> (Option<ImageFacts>, Option<Resource>) {
+) -> Created<ImageFacts, ImageQuery> {
     // SAFETY: the caller's contract; NULL and sType are checked first.
     let StructArg::Valid(info) = (unsafe { read_struct(p, vk::StructureType::IMAGE_CREATE_INFO) })
     else {
-        return (None, None);
+        return Created::default();
     };
     let mut external = vk::ExternalMemoryHandleTypeFlags::empty();
     let mut stencil_usage = None;
@@ -106,19 +107,19 @@ pub unsafe fn read_image_create_info(
     let judged = end == ChainEnd::Complete
         && !external.is_empty()
         && info.tiling != vk::ImageTiling::DRM_FORMAT_MODIFIER_EXT;
-    let resource = judged.then_some(Resource {
-        query: ResourceQuery::Image(ImageQuery {
-            format: info.format,
-            image_type: info.image_type,
-            tiling: info.tiling,
-            usage: info.usage,
-            flags: info.flags,
-            stencil_usage,
-            view_formats,
-        }),
-        external,
+    let export_query = judged.then_some(ImageQuery {
+        format: info.format,
+        image_type: info.image_type,
+        tiling: info.tiling,
+        usage: info.usage,
+        flags: info.flags,
+        stencil_usage,
+        view_formats,
     });
-    (facts, resource)
+    Created {
+        facts,
+        export_query,
+    }
 }
 
 /// One binding of memory to a buffer or image: `(resource handle, memory handle)`.

@@ -5,7 +5,7 @@
 //!
 //! What the layer knows of the resource comes in as plain values: its create flags and what it
 //! is ([`Named`]), which the command finds in the device's live buffers and images
-//! (`state::live_resources`, kept where the layer sees every one made) and, for the size, the
+//! (`state::resources`, kept where the layer sees every one made) and, for the size, the
 //! driver's `VkMemoryRequirements::size`. A resource it cannot judge is not judged.
 
 use super::common::Broken;

@@ -6,7 +6,6 @@ use super::fd_exports::FdExports;
 use super::freed::RecentlyFreed;
 use super::instance::InstanceState;
 use super::live_memory::LiveMemories;
-use super::live_resources::LiveResources;
 use super::maps::HandleMap;
 use super::resources::Resources;
 use crate::finding::ObjectRef;
@@ -209,11 +208,11 @@ pub struct DeviceState {
     pub memory_names: AtomicBool,
     /// Debug names set with `vkSetDebugUtilsObjectNameEXT`, by object type and handle value.
     pub names: HandleMap<(vk::ObjectType, u64), String>,
-    /// Buffers and images made for external memory, and the driver's answers about them.
+    /// Every live buffer and image made through the layer, one record each (all of them where
+    /// it sees every one made: [`DeviceState::sees_every_image`],
+    /// [`DeviceState::sees_every_buffer`]), and the driver's answers about exporting memory for
+    /// them.
     pub resources: Resources,
-    /// Every live buffer and image, where the layer sees every one made
-    /// ([`DeviceState::sees_every_image`], [`DeviceState::sees_every_buffer`]).
-    pub live: LiveResources,
     pub queries: DriverQueries,
     /// The fds exported from this device's memory, when the `check_fd_leaks` setting is on.
     pub fd_exports: Option<FdExports>,
@@ -239,7 +238,6 @@ impl DeviceState {
         self.memories.clear();
         self.names.clear();
         self.resources.clear();
-        self.live.clear();
     }
 
     /// The device can export memory (`VK_KHR_external_memory` or Vulkan 1.1): the layer

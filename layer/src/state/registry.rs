@@ -174,7 +174,7 @@ pub fn find_resource_elsewhere(
         if other.handle() == device.handle() {
             continue;
         }
-        if other.live.contains(ty, handle) {
+        if other.resources.contains(ty, handle) {
             return ResourceElsewhere::OtherDevice(other.handle());
         }
         every_one_seen &= match ty {
