@@ -27,7 +27,7 @@ use exportcheck_spec_model::{
 use layer::finding::{Finding, ObjectRef, Outcome, Severity};
 use layer::raw::{AllocateInfoRead, ChainEnd, StructArg};
 use layer::rules::common::unknown_device;
-use layer::rules::driver_contract::{self, FdProbe, Returned};
+use layer::features::driver_contract::rules::{self as driver_contract, FdProbe, Returned};
 use layer::rules::export::{
     self as layer_export, ExportCall as LayerCall, ExportCommand, InfoFields,
 };

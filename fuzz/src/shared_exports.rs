@@ -8,8 +8,8 @@
 //! - reading is incremental: an index that read the files before and after the appends holds
 //!   as many records, and gave as many warnings, as one that reads the final files at once.
 
-use crate::layer::state::shared_exports::index::Index;
-use crate::layer::state::shared_exports::record::{self, Decoded, SIZE};
+use crate::layer::features::cross_process::state::index::Index;
+use crate::layer::features::cross_process::state::record::{self, Decoded, SIZE};
 use arbitrary::Arbitrary;
 use std::path::{Path, PathBuf};
 

@@ -1,8 +1,9 @@
 //! What the layer is tracking, for tests and tools that check it does not grow: the exported
 //! `exportcheck_tracked_counts` (look it up with `dlsym` in the loaded layer library).
 
+use crate::features::import_matching::state::opaque_exports;
+use crate::state::driver_dma_bufs;
 use crate::state::registry::{DEVICES, INSTANCES};
-use crate::state::{driver_dma_bufs, opaque_exports};
 
 /// How many objects the layer tracks right now.
 #[repr(C)]
@@ -24,7 +25,7 @@ pub struct TrackedCounts {
     /// Live buffers and images made for external memory (those whose record carries an export
     /// query) and the driver's answers about them (`state::resources`), over all devices.
     pub resource_entries: u64,
-    /// Exports the fd-leak check watches (`state::fd_exports`), over all devices.
+    /// Exports the fd-leak check watches (`features::fd_leaks::state`), over all devices.
     pub fd_export_entries: u64,
     /// The process-wide tables: held exports, global share handles, consumed fds
     /// (`opaque_exports`, `kmt_exports`, `consumed_fds`) and the payloads a driver returned as

@@ -18,6 +18,7 @@ mod boundary;
 mod commands;
 mod dispatch;
 mod fault_injection;
+pub mod features;
 pub mod finding;
 pub mod handle_kinds;
 pub mod introspect;

@@ -2,11 +2,11 @@
 //! before `vkDestroyDevice` goes down.
 
 use crate::boundary;
+use crate::features::fd_leaks::state::FdExports;
 use crate::next_layer::{cast, DeviceDispatch};
 use crate::raw::{self, DeviceGroupRead};
 use crate::state::device::DriverQueries;
 use crate::state::device_groups::{PhysicalDevices, Uuid};
-use crate::state::fd_exports::FdExports;
 use crate::state::maps;
 use crate::state::queryable::{self, QueryNames};
 use crate::state::registry::{DEVICES, INSTANCES};

@@ -5,10 +5,10 @@
 
 use crate::args::{ChainRead, StructArg};
 use crate::boundary::Down;
+use crate::features::driver_contract::rules::Returned;
 use crate::finding::Outcome;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::rules::common::Broken;
-use crate::rules::driver_contract::Returned;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::get_memory_android_hardware_buffer;
 use crate::state::resources::driver_answers::ResourceQuery;

@@ -1,14 +1,14 @@
 //! `vkGetMemoryFdKHR`: the descriptor. Its rules are `rules::get_memory_fd`.
 
-use super::fd_leaks;
-use super::opaque_imports;
 use crate::boundary::Down;
 use crate::fault_injection;
+use crate::features::driver_contract::rules::{self as driver_contract, FdProbe};
+use crate::features::fd_leaks::hooks as fd_leaks;
+use crate::features::import_matching::hooks as import_matching;
 use crate::os;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::pipeline::policy::report_driver_contract;
 use crate::raw::{self, StructArg};
-use crate::rules::driver_contract::{self, FdProbe};
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::get_memory_fd;
 use crate::state::DeviceState;
@@ -52,7 +52,7 @@ impl ExportEntry for GetMemoryFd {
             let fd = unsafe { raw::read_out(p_fd) }.unwrap_or(-1);
             let probe = open_before.map(|previous| probe(s, memory.memory, fd, previous));
             fd_leaks::record_export(s, memory.memory, fd);
-            opaque_imports::after_export(s, memory, judged.handle_type, fd);
+            import_matching::after_export(s, memory, judged.handle_type, fd);
             fault_injection::inject_panic(
                 fault_injection::Site::After,
                 get_memory_fd::COMMAND.name,

@@ -2,8 +2,8 @@
 
 use crate::args::StructArg;
 use crate::boundary::Down;
+use crate::features::driver_contract::rules::Returned;
 use crate::pipeline::export::{self, ExportEntry, Judged};
-use crate::rules::driver_contract::Returned;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::get_memory_remote_address;
 use crate::state::DeviceState;

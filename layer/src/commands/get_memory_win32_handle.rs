@@ -1,14 +1,14 @@
 //! `vkGetMemoryWin32HandleKHR`: the descriptor. Its rules are `rules::get_memory_win32_handle`; the device
 //! remembers the NT handle types each memory was exported as (in its record's rare facts, `state::live_memory`), for 00663,
-//! and the process the global share handles returned (`state::kmt_exports`), for their imports.
+//! and the process the global share handles returned (`features::import_matching::state::kmt_exports`), for their imports.
 
-use super::opaque_imports;
 use crate::args::StructArg;
 use crate::boundary::Down;
+use crate::features::driver_contract::rules::Returned;
+use crate::features::import_matching::hooks as import_matching;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw;
 use crate::rules::common::Broken;
-use crate::rules::driver_contract::Returned;
 use crate::rules::export::is_one_of;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::get_memory_win32_handle;
@@ -71,7 +71,7 @@ impl ExportEntry for GetMemoryWin32Handle {
                 // A NULL handle names nothing (the driver contract reports it).
                 let handle = unsafe { raw::read_out(p_handle) }.filter(|&h| h != 0);
                 if let Some(handle) = handle {
-                    opaque_imports::after_global_share_export(s, judged.memory, t, handle as u64);
+                    import_matching::after_global_share_export(s, judged.memory, t, handle as u64);
                 }
             }
         }

@@ -2,9 +2,9 @@
 
 use crate::args::StructArg;
 use crate::boundary::Down;
+use crate::features::driver_contract::rules::Returned;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw;
-use crate::rules::driver_contract::Returned;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::get_memory_zircon_handle;
 use crate::state::DeviceState;

@@ -74,7 +74,7 @@ pub unsafe extern "system" fn create_instance(
             let read = unsafe { raw::read_instance_create_info(info) };
             let (settings, mut warnings) = read_settings(info);
             if let Some(dir) = &settings.shared_exports_dir {
-                if let Err(warning) = crate::state::shared_exports::configure(dir) {
+                if let Err(warning) = crate::features::cross_process::state::configure(dir) {
                     warnings.push(warning);
                 }
             }

@@ -2,15 +2,15 @@
 
 use super::android_imports;
 use super::dedicated;
-use super::fd_leaks;
 use super::import_queries;
 use super::import_support;
 use super::memory_lifecycle::{self, Imported};
-use super::opaque_imports;
 use super::resources;
 use crate::args::FdImport;
 use crate::boundary;
 use crate::fault_injection;
+use crate::features::fd_leaks::hooks as fd_leaks;
+use crate::features::import_matching::hooks as import_matching;
 use crate::finding::Outcome;
 use crate::pipeline::policy::{decide, reject_unknown_device, Decision};
 use crate::raw::{self, AllocateInfoRead, ChainRead};
@@ -129,7 +129,7 @@ pub unsafe extern "system" fn allocate_memory(
 fn before_fd_import(state: &DeviceState, chain: &ChainRead) -> Imported {
     let fd = chain.import_fd.filter(FdImport::imports).map(|i| i.fd);
     Imported {
-        held: opaque_imports::before_import(chain),
+        held: import_matching::before_import(chain),
         file: fd_leaks::import_identity(state, fd),
     }
 }
@@ -202,7 +202,7 @@ fn judge_dedicated_and_import(
     call: &mut Outcome,
 ) {
     dedicated::check(state, facts, chain, p_allocate_info, call);
-    opaque_imports::check_import(state, facts, chain, call);
+    import_matching::check_import(state, facts, chain, call);
     if chain.host.imported {
         import_queries::check_host(state, facts, chain, call);
     }
@@ -226,7 +226,7 @@ fn judge_dedicated_and_import(
         import_queries::check_zircon(state, facts, &handles, call);
     }
     import_support::check(state, chain, handles.win32, call);
-    opaque_imports::check_global_share_import(state, facts, chain, &handles, call);
+    import_matching::check_global_share_import(state, facts, chain, &handles, call);
 }
 
 /// What the OS says of the fd an fd import names (one `fcntl`, only when the chain imports one):

@@ -3,17 +3,17 @@
 //! after), and when its device is destroyed (`device_destroyed`). `commands/memory.rs` and
 //! `commands/device.rs` call only these; a feature that tracks memory adds its hook here:
 //!
-//! | hook | the memory map (`state::live_memory`: one record per allocation) | imports checked against exports (`opaque_imports`) | fd leaks (`fd_leaks`) | Android hardware buffer exports |
+//! | hook | the memory map (`state::live_memory`: one record per allocation) | imports checked against exports (`import_matching`) | fd leaks (`fd_leaks`) | Android hardware buffer exports |
 //! |---|---|---|---|---|
 //! | `allocated` | the record (`registry::record_allocation`) | the dedicated resource and device mask of memory exportable as an opaque fd or global share handle, in the record's rare facts; an fd import's consumed fd | the imported file | the dedicated image not bound yet (01883), in the record's rare facts |
 //! | `freeing` | the record taken out, with all it held, and remembered among the recently freed | the held exports, global share handles and consumed fds of the memory | the memory's exports, taken | (the record) |
 //! | `freed` | | | the exports judged against what the process still holds | |
 //! | `device_destroyed` | every table of the device (`DeviceState::forget_everything`) | the device's | every export, judged | (the records) |
 
-use super::fd_leaks;
 use super::get_memory_android_hardware_buffer;
-use super::opaque_imports;
 use crate::args::ChainRead;
+use crate::features::fd_leaks::hooks as fd_leaks;
+use crate::features::import_matching::hooks as import_matching;
 use crate::os::HeldFile;
 use crate::state::registry::{record_allocation, remember_free};
 use crate::state::{AllocationFacts, DeviceState, MemoryRecord, PackedAllocation};
@@ -40,10 +40,10 @@ pub fn allocated(
         get_memory_android_hardware_buffer::after_allocate(state, memory, facts, chain);
     }
     if facts.dedicated || chain.device_mask.is_some() {
-        opaque_imports::after_allocate(state, memory, facts, chain);
+        import_matching::after_allocate(state, memory, facts, chain);
     }
     if let Some(held) = imported.held {
-        opaque_imports::after_import(state, memory, chain, held);
+        import_matching::after_import(state, memory, chain, held);
     }
     if imported.file.is_some() {
         fd_leaks::record_import(imported.file);
@@ -68,7 +68,7 @@ pub fn freeing(state: &DeviceState, memory: u64, allocation: PackedAllocation) -
         exported = fd_leaks::take_export(state, &live);
     }
     remember_free(state, memory, allocation);
-    opaque_imports::before_free(state, memory);
+    import_matching::before_free(state, memory);
     Freeing(exported)
 }
 
@@ -83,6 +83,6 @@ pub fn freed(state: &DeviceState, freeing: Freeing) {
 /// At `vkDestroyDevice`, before the call goes down: everything the layer holds for the device.
 pub fn device_destroyed(state: &DeviceState) {
     fd_leaks::at_destroy(state);
-    opaque_imports::at_destroy(state);
+    import_matching::at_destroy(state);
     state.forget_everything();
 }

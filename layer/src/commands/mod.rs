@@ -5,7 +5,6 @@
 pub mod android_imports;
 pub mod dedicated;
 pub mod device;
-pub mod fd_leaks;
 pub mod get_android_hardware_buffer_properties;
 pub mod get_memory_android_hardware_buffer;
 pub mod get_memory_fd;
@@ -25,5 +24,4 @@ pub mod instance;
 pub mod memory;
 pub mod memory_lifecycle;
 pub mod names;
-pub mod opaque_imports;
 pub mod resources;

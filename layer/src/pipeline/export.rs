@@ -6,10 +6,10 @@ use super::policy::{decide, reject_unknown_device, report_driver_contract, Decis
 use crate::args::StructArg;
 use crate::boundary::{self, Down};
 use crate::fault_injection;
+use crate::features::driver_contract::rules::{self as driver_contract, Returned};
 use crate::finding::Outcome;
 use crate::raw;
 use crate::rules::common::Broken;
-use crate::rules::driver_contract::{self, Returned};
 use crate::rules::export::{describe, evaluate_parts, ExportCall, ExportCommand, InfoFields};
 use crate::state::live_memory::AllocationMemo;
 use crate::state::registry::lookup_dead_memory;

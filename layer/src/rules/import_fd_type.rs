@@ -13,11 +13,11 @@
 //! export the fd came from (in this process, or from the shared directory), the finding names
 //! it: typically an `OPAQUE_FD` export imported as a dma-buf.
 
-use super::import_match::{describe_shared_origin, WithOrigin};
 use crate::args::FdImport;
+use crate::features::import_matching::rules::import_match::{describe_shared_origin, WithOrigin};
+use crate::features::import_matching::state::opaque_exports::ExportOrigin;
 use crate::finding::{Finding, ObjectRef};
 use crate::os::payload::{FileKind, DMA_BUF_MAGIC};
-use crate::state::opaque_exports::ExportOrigin;
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;

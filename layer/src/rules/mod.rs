@@ -12,11 +12,8 @@ pub mod android_export_size;
 pub mod bind_handle_types;
 pub mod common;
 pub mod dedicated;
-pub mod driver_contract;
 pub mod export;
 pub mod export_win32;
-pub mod fd_leaks;
-pub mod fd_ownership;
 pub mod get_android_hardware_buffer_properties;
 pub mod get_memory_android_hardware_buffer;
 pub mod get_memory_fd;
@@ -36,16 +33,13 @@ pub mod import_fd_type;
 pub mod import_handles;
 pub mod import_handles_allocation;
 pub mod import_host;
-pub mod import_match;
 pub mod import_metal;
 pub mod import_type_bits;
 pub mod import_win32;
 pub mod import_zircon;
-pub mod open_file;
 pub mod query;
 pub mod resource_export;
 pub mod resource_import;
-pub mod shared_exports;
 
 #[cfg(test)]
 mod evaluate_tests;

@@ -1,13 +1,13 @@
 //! Per-`VkDevice` state: one shared, immutable record made at `vkCreateDevice`.
 
-use super::contract::ContractState;
 use super::device_groups::PhysicalDevices;
-use super::fd_exports::FdExports;
 use super::freed::RecentlyFreed;
 use super::instance::InstanceState;
 use super::live_memory::LiveMemories;
 use super::maps::HandleMap;
 use super::resources::Resources;
+use crate::features::driver_contract::state::ContractState;
+use crate::features::fd_leaks::state::FdExports;
 use crate::finding::ObjectRef;
 use crate::handle_kinds::{HandleKind, Memory};
 use crate::next_layer::DeviceDispatch;

@@ -4,24 +4,18 @@
 //! records are small values stored inline in their device's map and copied out on lookup, so no
 //! map lock is held while checking, reporting or calling down.
 
-pub mod consumed_fds;
-pub mod contract;
 pub mod device;
 pub mod device_groups;
 pub mod driver_dma_bufs;
-pub mod fd_exports;
 pub mod freed;
 pub mod instance;
-pub mod kmt_exports;
 pub mod live_memory;
 pub mod lookup;
 pub mod maps;
 pub mod memory;
-pub mod opaque_exports;
 pub mod queryable;
 pub mod registry;
 pub mod resources;
-pub mod shared_exports;
 pub mod this_thread;
 
 pub use device::{DeviceFacts, DeviceState, EnabledExtensions, EnabledFeatures, MemoryTypeFacts};

@@ -21,10 +21,10 @@
 //! its device destroyed: the memory keeps its payload alive until then anyway, so the layer keeps
 //! nothing alive that the app's own objects do not. An import after that is not checked. Before
 //! an export recorded in the shared directory by its descriptor's number is let go, its record
-//! is retired (`state::shared_exports`).
+//! is retired (`features::cross_process::state`).
 
-use super::device_groups::PhysicalDevices;
 use crate::os::{self, FileId, HeldFile};
+use crate::state::device_groups::PhysicalDevices;
 use ash::vk;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -53,7 +53,7 @@ pub struct ExportOrigin {
     /// The device mask the allocation was made with, if the layer knows it.
     pub device_mask: Option<DeviceMask>,
     /// The process that exported it, when the layer learnt of the export from the shared
-    /// directory (`state::shared_exports`) rather than saw it in this process: its `device`,
+    /// directory (`features::cross_process::state`) rather than saw it in this process: its `device`,
     /// `memory` and dedicated resource are then that process's handles, never to be compared
     /// with this one's.
     pub exporter: Option<Exporter>,
@@ -129,7 +129,7 @@ static HELD: AtomicUsize = AtomicUsize::new(0);
 static TRACKED: AtomicUsize = AtomicUsize::new(0);
 
 /// Sets one of the counts to `len` (under its own lock), keeping [`TRACKED`] their sum.
-pub(super) fn set_count(count: &AtomicUsize, len: usize) {
+pub(crate) fn set_count(count: &AtomicUsize, len: usize) {
     let old = count.swap(len, Ordering::AcqRel);
     TRACKED.fetch_add(len.wrapping_sub(old), Ordering::AcqRel);
 }
@@ -200,7 +200,7 @@ pub fn remember(
     Some(number)
 }
 
-/// What the shared directory (`state::shared_exports`, which the commands pass in: this module
+/// What the shared directory (`features::cross_process::state`, which the commands pass in: this module
 /// knows nothing of it) needs of the held exports.
 #[derive(Clone, Copy)]
 pub struct Shared<'a> {

@@ -1,26 +1,27 @@
 //! Fd imports checked against what the layer saw in this process: opaque-fd exports
-//! (`state::opaque_exports`, `rules::import_match`) and fds earlier imports consumed
-//! (`state::consumed_fds`, `rules::fd_ownership`); what `vkAllocateMemory`, `vkGetMemoryFdKHR`,
+//! (`features::import_matching::state::opaque_exports`, `features::import_matching::rules::import_match`) and fds earlier imports consumed
+//! (`features::fd_ownership::state`, `features::fd_ownership::rules`); what `vkAllocateMemory`, `vkGetMemoryFdKHR`,
 //! `vkFreeMemory` and `vkDestroyDevice` record and forget.
 
 use crate::args::HandleImports;
 use crate::args::{ChainRead, FdImport};
 use crate::boundary;
+use crate::features::cross_process::rules as shared_rules;
+use crate::features::cross_process::state as shared_exports;
+use crate::features::fd_ownership::rules as fd_ownership;
+use crate::features::fd_ownership::state::{self as consumed_fds, ImportedInto};
+use crate::features::import_matching::rules::import_match::{self, ImportedHandle, OpaqueImport};
+use crate::features::import_matching::rules::open_file::{self, Refused};
+use crate::features::import_matching::state::kmt_exports;
+use crate::features::import_matching::state::opaque_exports::{self, DeviceMask, ExportOrigin};
 use crate::finding::Outcome;
 use crate::os;
 use crate::os::payload::{self, Identity};
 use crate::os::HeldFile;
 use crate::pipeline::policy::report_only;
-use crate::rules::fd_ownership;
 use crate::rules::get_memory_win32_handle::GLOBAL_SHARE_HANDLE_TYPES;
-use crate::rules::import_match::{self, ImportedHandle, OpaqueImport};
-use crate::rules::open_file::{self, Refused};
-use crate::rules::{import_fd_type, shared_exports as shared_rules};
-use crate::state::consumed_fds::{self, ImportedInto};
+use crate::rules::import_fd_type;
 use crate::state::driver_dma_bufs;
-use crate::state::kmt_exports;
-use crate::state::opaque_exports::{self, DeviceMask, ExportOrigin};
-use crate::state::shared_exports;
 use crate::state::{AllocationFacts, DeviceState, MemoryRecord};
 use ash::vk;
 
@@ -157,7 +158,7 @@ fn remember_export(state: &DeviceState, memory: &MemoryRecord, fd: i32) -> Optio
 }
 
 /// After a valid `vkGetMemoryWin32HandleKHR` of a global share handle type returned `handle`
-/// for `memory` (NT handles are not recorded: `state::kmt_exports`).
+/// for `memory` (NT handles are not recorded: `features::import_matching::state::kmt_exports`).
 #[inline(never)]
 pub fn after_global_share_export(
     state: &DeviceState,

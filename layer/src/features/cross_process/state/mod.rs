@@ -33,7 +33,7 @@ mod writer;
 
 pub use record::SharedExport;
 
-use super::opaque_exports::ExportOrigin;
+use crate::features::import_matching::state::opaque_exports::ExportOrigin;
 use crate::os::payload::PayloadId;
 use ash::vk;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
 //! `EXPORTCHECK-shared-exports-ignored`: the shared directory of cross-process checking
-//! (`state::shared_exports`) has a file the layer cannot trust, or this process's file cannot
+//! (`features::cross_process::state`) has a file the layer cannot trust, or this process's file cannot
 //! be written. A warning: fewer imports are checked, none wrongly.
 
 use crate::finding::{Finding, Outcome};

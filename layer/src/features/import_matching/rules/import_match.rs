@@ -1,20 +1,20 @@
 //! An opaque-fd import checked against the export it came from, when the layer saw that export
-//! in this process (`state::opaque_exports`: the fd refers to the open file description
+//! in this process (`features::import_matching::state::opaque_exports`: the fd refers to the open file description
 //! `vkGetMemoryFdKHR` returned), and likewise a Win32 global share (KMT) handle import
-//! (`state::kmt_exports`: the handle `vkGetMemoryWin32HandleKHR` returned, its memory still
+//! (`features::import_matching::state::kmt_exports`: the handle `vkGetMemoryWin32HandleKHR` returned, its memory still
 //! live). A handle the layer did not see exported gets none of these.
 //!
 //! Judged only when the exporting allocation created the payload (it imported nothing): the
 //! rules speak of what was "specified when the payload being imported was created".
 //!
-//! With a shared directory (`state::shared_exports`), the export may also be another
+//! With a shared directory (`features::cross_process::state`), the export may also be another
 //! process's (`ExportOrigin::exporter`): judged by the same rules, except that its handles
 //! are that process's, never compared with this one's, and the findings name both sides.
 
-use super::common::Broken;
+use crate::features::import_matching::state::opaque_exports::{DeviceMask, ExportOrigin, Exporter};
 use crate::finding::{Finding, ObjectRef};
+use crate::rules::common::Broken;
 use crate::state::device_groups::PhysicalDevices;
-use crate::state::opaque_exports::{DeviceMask, ExportOrigin, Exporter};
 use crate::state::AllocationFacts;
 use crate::vk_names;
 use crate::vuid;

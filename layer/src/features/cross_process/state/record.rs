@@ -28,9 +28,9 @@
 //! descriptor is closed, so that an importer that found the number holding its fd's open file
 //! description after that close also finds the retirement.
 
-use super::super::device_groups::{members, PhysicalDevices, Uuid};
-use super::super::opaque_exports::{DeviceMask, ExportOrigin, Exporter};
+use crate::features::import_matching::state::opaque_exports::{DeviceMask, ExportOrigin, Exporter};
 use crate::os::payload::PayloadId;
+use crate::state::device_groups::{members, PhysicalDevices, Uuid};
 use ash::vk;
 
 /// The size of one record.

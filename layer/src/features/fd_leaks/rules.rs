@@ -4,10 +4,10 @@
 //! the memory when the process never closes it. Found by file identity, so that it holds whatever
 //! the app did with the numbers.
 
-use super::common::describe_allocation;
+use crate::features::fd_leaks::state::FreedExport;
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::os::FileId;
-use crate::state::fd_exports::FreedExport;
+use crate::rules::common::describe_allocation;
 use crate::vuid;
 
 /// When the layer looks.
@@ -131,7 +131,7 @@ fn leak(checkpoint: Checkpoint, device: u64, export: &FreedExport, open: &[i32])
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::fd_exports::ExportedFile;
+    use crate::features::fd_leaks::state::ExportedFile;
     use crate::state::MemoryRecord;
 
     const A: FileId = FileId { dev: 5, ino: 100 };

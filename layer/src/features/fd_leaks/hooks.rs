@@ -1,15 +1,15 @@
 //! Exported-fd leaks (setting `check_fd_leaks`): what the commands record and when they look.
 //! The identities and the fd-table scans come from [`crate::os`]; the rule is the pure
-//! [`crate::rules::fd_leaks::check_leaks`].
+//! [`crate::features::fd_leaks::rules::check_leaks`].
 
+use crate::features::cross_process::state as shared_exports;
+use crate::features::fd_leaks::rules::{check_leaks, Checkpoint};
+use crate::features::fd_leaks::state::{remember_import, was_imported, FreedExport};
+use crate::features::import_matching::state::opaque_exports;
 use crate::finding::ObjectRef;
 use crate::os::{self, payload, FileId, HeldFile};
 use crate::pipeline::policy::report_only;
-use crate::rules::fd_leaks::{check_leaks, Checkpoint};
-use crate::state::fd_exports::{remember_import, was_imported, FreedExport};
-use crate::state::opaque_exports;
 use crate::state::registry::lookup_memory;
-use crate::state::shared_exports;
 use crate::state::{DeviceState, MemoryLookup, MemoryRecord, PackedAllocation};
 use std::sync::Once;
 
@@ -172,7 +172,7 @@ fn check_all(state: &DeviceState, checkpoint: Checkpoint) -> crate::finding::Out
 /// holds.
 fn open_under_returned_numbers(export: &FreedExport) -> Vec<(i32, FileId)> {
     let file = export.exported.file;
-    let layers = super::opaque_imports::held_numbers();
+    let layers = crate::features::import_matching::hooks::held_numbers();
     let open: Vec<i32> = export
         .exported
         .fds
@@ -202,7 +202,7 @@ fn descriptions_among(
         return Vec::new();
     }
     let file = export.exported.file;
-    let layers = super::opaque_imports::held_numbers();
+    let layers = crate::features::import_matching::hooks::held_numbers();
     numbers
         .into_iter()
         .filter(|fd| !layers.contains(fd) && !held.contains(fd))
@@ -224,7 +224,7 @@ fn scan(checkpoint: Checkpoint, device: u64, exports: &[FreedExport]) -> crate::
     files.sort_by_key(|f| (f.dev, f.ino));
     files.dedup();
     // The layer's own descriptors (of exports, of consumed fds) are not the app's.
-    let held = super::opaque_imports::held_numbers();
+    let held = crate::features::import_matching::hooks::held_numbers();
     let mut open = os::open_fds_of(&files);
     open.retain(|(fd, _)| !held.contains(fd));
     check_leaks(checkpoint, device, exports, &open, was_imported)

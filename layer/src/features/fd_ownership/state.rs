@@ -125,7 +125,7 @@ pub fn remember(fd: i32, held: HeldFile, into: ImportedInto) {
             into,
         });
     }
-    super::opaque_exports::set_count(&COUNT, consumed.len());
+    crate::features::import_matching::state::opaque_exports::set_count(&COUNT, consumed.len());
 }
 
 /// The allocation `fd` was already imported into, and who holds it, if it is such a consumed fd.
@@ -159,7 +159,7 @@ fn forget(drop: &dyn Fn(&Consumed) -> bool) -> Vec<Lost> {
         }
         keep
     });
-    super::opaque_exports::set_count(&COUNT, consumed.len());
+    crate::features::import_matching::state::opaque_exports::set_count(&COUNT, consumed.len());
     lost
 }
 

@@ -3,8 +3,8 @@
 
 use super::record::{self, Decoded, SharedExport, SIZE};
 use super::writer::MAX_RECORDS;
+use crate::features::import_matching::state::opaque_exports::ExportOrigin;
 use crate::os::{self, payload::PayloadId};
-use crate::state::opaque_exports::ExportOrigin;
 use ash::vk;
 use parking_lot::Mutex;
 use std::collections::HashMap;
@@ -419,7 +419,7 @@ fn open(_path: &Path) -> Result<File, Unread> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::opaque_exports::Exporter;
+    use crate::features::import_matching::state::opaque_exports::Exporter;
 
     fn export(pid: u32, memory: u64, created_here: bool, size: u64) -> SharedExport {
         let mut e = super::super::record::tests::sample();

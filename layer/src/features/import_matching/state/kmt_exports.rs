@@ -16,7 +16,7 @@
 //! At most [`LIMIT`] handles are recorded at once; past it, exports are not recorded and their
 //! imports not checked.
 
-use super::opaque_exports::{set_count, ExportOrigin};
+use crate::features::import_matching::state::opaque_exports::{set_count, ExportOrigin};
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -2,11 +2,11 @@
 //! forked child, whose exports are its own), appended one whole record per `write`.
 
 use super::record::{self, OpenFileRef, SharedExport};
+use crate::features::import_matching::state::opaque_exports::{ExportOrigin, Exporter};
 #[cfg(unix)]
 use crate::os;
 use crate::os::payload::PayloadId;
 use crate::os::FileId;
-use crate::state::opaque_exports::{ExportOrigin, Exporter};
 use ash::vk;
 use parking_lot::Mutex;
 use rustc_hash::FxHashSet;

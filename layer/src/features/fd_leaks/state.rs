@@ -5,9 +5,9 @@
 //! `vkDestroyDevice` and at exit, with one scan of the process's fd table). Process-wide: the
 //! files imported with `VkImportMemoryFdInfoKHR` (the driver owns those fds).
 
-use super::maps::{handle_map, HandleMap};
-use super::memory::MemoryRecord;
 use crate::os::FileId;
+use crate::state::maps::{handle_map, HandleMap};
+use crate::state::memory::MemoryRecord;
 use parking_lot::Mutex;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -29,7 +29,7 @@ pub struct ExportedFile {
     /// The file is shared with other payloads (a driver's device file, every export a new open
     /// file description of it, as NVIDIA's `/dev/nvidiactl`): an fd is this export's only when
     /// `kcmp` says it is the open file description the layer holds
-    /// (`state::opaque_exports::described`), never by the file alone.
+    /// (`features::import_matching::state::opaque_exports::described`), never by the file alone.
     pub shared_file: bool,
 }
 

@@ -3,8 +3,8 @@
 //! set where the OS supports it; a successful export returns a valid fd, a non-NULL address or
 //! handle. These are warnings about the driver, not the app.
 
-use super::common::{describe_allocation, Broken};
 use crate::finding::{Finding, ObjectRef, Outcome};
+use crate::rules::common::{describe_allocation, Broken};
 use crate::state::MemoryRecord;
 use crate::vuid;
 use ash::vk;

@@ -1,10 +1,10 @@
 //! Who owns an fd: a successful import hands it to the driver, and the app must not use it
 //! again ("The application must not perform any operations on the file descriptor after a
 //! successful import"; the spec gives the rule no VUID: `EXPORTCHECK-fd-imported-twice`,
-//! `EXPORTCHECK-fd-closed-after-import`). Which fds are consumed is `state::consumed_fds`.
+//! `EXPORTCHECK-fd-closed-after-import`). Which fds are consumed is `features::fd_ownership::state`.
 
+use crate::features::fd_ownership::state::{HeldBy, ImportedInto, Lost};
 use crate::finding::{Finding, ObjectRef, Outcome};
-use crate::state::consumed_fds::{HeldBy, ImportedInto, Lost};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;

@@ -1,0 +1,5 @@
+//! Exported fds the app never closed (the `check_fd_leaks` setting).
+
+pub mod hooks;
+pub mod rules;
+pub mod state;

@@ -1,0 +1,4 @@
+//! What the import-matching checks hold of exports.
+
+pub mod kmt_exports;
+pub mod opaque_exports;
