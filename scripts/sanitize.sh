@@ -8,6 +8,7 @@
 #   scripts/sanitize.sh tsan       the same under ThreadSanitizer (std rebuilt: -Zbuild-std)
 #   scripts/sanitize.sh valgrind   the debug build of the same tests under valgrind memcheck
 #   scripts/sanitize.sh all        every mode (the default)
+#   scripts/sanitize.sh setup      only installs the nightly toolchain and the components they use
 #
 # Each mode prints "sanitize: <mode>: PASS" or "FAIL" with its time; the script exits non-zero
 # when a mode failed: a test failed, or a sanitizer or valgrind reported anything (their reports
@@ -190,6 +191,12 @@ mode_valgrind() {
 }
 
 case "${1:-all}" in
+setup)
+    # The nightly toolchain and every component the modes use, installed now: for a caller that
+    # runs a mode beside other nightly work (scripts/test.sh), so that two never install at once.
+    ensure_nightly miri rust-src
+    exit 0
+    ;;
 miri | asan | tsan | valgrind) modes=("$1") ;;
 all) modes=(miri asan tsan valgrind) ;;
 *) usage ;;

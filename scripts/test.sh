@@ -47,21 +47,39 @@ scripts/bench.sh --quick | sed -n '/^targets: /,$p'
 # the release build of scripts/bench.sh above (scripts/build-release.sh: nothing to rebuild).
 scripts/build-release.sh -q
 cargo test -q --release -p exportcheck-tests --test stress -- --ignored
+# Memory safety (docs/reliability.md, "Memory safety"): the layer's pure modules under Miri, and
+# the unit and end-to-end tests under AddressSanitizer with LeakSanitizer, and under
+# ThreadSanitizer (a nightly toolchain, installed with rustup when missing). Their full output is
+# in target/sanitize-<mode>.log, printed when a mode fails. valgrind (about 4 minutes):
+# scripts/sanitize.sh valgrind. Miri interprets on one core, so it runs in the background beside
+# the fuzzing smoke (one target at a time) and the package test, which leave the other core
+# mostly idle; the toolchain is installed first, so that the two never install it at once. No
+# end-to-end test runs beside it.
+scripts/sanitize.sh setup
+scripts/sanitize.sh miri >target/sanitize-miri.log 2>&1 &
+miri=$!
+trap 'kill "$miri" 2>/dev/null || true' EXIT
 # Fuzzing smoke (docs/fuzzing.md): each cargo-fuzz target briefly, on the committed seeds
 # (nightly toolchain and cargo-fuzz installed if missing; long runs: scripts/fuzz.sh 600).
 scripts/fuzz.sh 10 | tail -n 4
 # Release artifacts: the .deb installs, VK_INSTANCE_LAYERS alone enables the layer it installs,
 # it uninstalls; the Linux and Windows archives are complete.
 scripts/test-package.sh | tail -n 1
-# Memory safety (docs/reliability.md, "Memory safety"): the layer's pure modules under Miri, and
-# the unit and end-to-end tests under AddressSanitizer with LeakSanitizer, and under
-# ThreadSanitizer (a nightly toolchain, installed with rustup when missing). Their full output is
-# in target/sanitize-<mode>.log, printed when a mode fails. valgrind (about 4 minutes):
-# scripts/sanitize.sh valgrind.
-for mode in miri asan tsan; do
-    if ! scripts/sanitize.sh "$mode" >"target/sanitize-$mode.log" 2>&1; then
+# A mode's verdict line, or its log's end and the run's failure.
+verdict() {
+    local mode=$1 status=$2
+    if ((status != 0)); then
         tail -n 300 "target/sanitize-$mode.log"
         exit 1
     fi
     grep "^sanitize: $mode: " "target/sanitize-$mode.log"
+}
+status=0
+wait "$miri" || status=$?
+trap - EXIT
+verdict miri "$status"
+for mode in asan tsan; do
+    status=0
+    scripts/sanitize.sh "$mode" >"target/sanitize-$mode.log" 2>&1 || status=$?
+    verdict "$mode" "$status"
 done
