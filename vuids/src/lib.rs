@@ -384,3 +384,5 @@ pub use checks_doc::checks_markdown;
 
 mod vuid_rs;
 pub use vuid_rs::vuid_rs;
+
+pub mod vk_xml;
