@@ -386,3 +386,6 @@ mod vuid_rs;
 pub use vuid_rs::vuid_rs;
 
 pub mod vk_xml;
+
+mod dispatch_rs;
+pub use dispatch_rs::{dispatch_files, dispatch_files_of_repository, Files, COMMANDS_JSON_PATH};

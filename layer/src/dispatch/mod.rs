@@ -2,5 +2,7 @@
 //! commands they read.
 
 pub mod chain;
+#[rustfmt::skip]
+mod intercept_table;
 pub mod intercepts;
 pub mod proc_addr;

@@ -1,9 +1,10 @@
 //! `vkNegotiateLoaderLayerInterfaceVersion`, `vkGetInstanceProcAddr`, `vkGetDeviceProcAddr`.
 //!
-//! Both read the one table of intercepted commands (`intercepts.rs`).
+//! Both read the one table of intercepted commands (`intercepts.rs`, `intercept_table.rs`).
 
 use super::chain::void_fn;
-use super::intercepts::{self, Intercept, Level};
+use super::intercept_table::INTERCEPTS;
+use super::intercepts::{Intercept, Level};
 use crate::boundary;
 use crate::raw;
 use crate::state::registry::{DEVICES, INSTANCES};
@@ -60,7 +61,7 @@ pub unsafe extern "system" fn get_device_proc_addr(
             function,
             level: Level::Device { on },
             ..
-        }) = intercepts::find(name)
+        }) = find(name)
         {
             if on(&state) {
                 return function();
@@ -89,7 +90,7 @@ pub unsafe extern "system" fn get_instance_proc_addr(
             _ => {}
         }
         // Device-level commands too: the loader asks the layer for them with the instance.
-        if let Some(row) = intercepts::find(name) {
+        if let Some(row) = find(name) {
             return (row.function)();
         }
         if instance == vk::Instance::null() {
@@ -102,4 +103,9 @@ pub unsafe extern "system" fn get_instance_proc_addr(
         // NUL-terminated name.
         unsafe { (state.next.get_instance_proc_addr)(instance, p_name) }
     })
+}
+
+/// The row of `name` in the table of intercepted commands.
+fn find(name: &[u8]) -> Option<&'static Intercept> {
+    INTERCEPTS.iter().find(|row| row.name == name)
 }

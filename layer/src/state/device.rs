@@ -16,61 +16,11 @@ use ash::vk;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-/// The device extensions whose commands or structures the layer checks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct EnabledExtensions {
-    pub khr_external_memory: bool,
-    pub khr_external_memory_fd: bool,
-    pub ext_external_memory_dma_buf: bool,
-    pub nv_external_memory_rdma: bool,
-    pub nv_external_memory: bool,
-    pub nv_external_memory_win32: bool,
-    pub khr_external_memory_win32: bool,
-    pub ext_external_memory_metal: bool,
-    pub ext_external_memory_host: bool,
-    pub android_external_memory_android_hardware_buffer: bool,
-    pub fuchsia_external_memory: bool,
-    pub qnx_external_memory_screen_buffer: bool,
-    pub ohos_external_memory: bool,
-    /// `VK_KHR_swapchain`: images come from `vkGetSwapchainImagesKHR` too.
-    pub khr_swapchain: bool,
-    /// The extensions of the other structures of a `VkMemoryAllocateInfo` chain
-    /// (`vk_names::ALLOCATE_CHAIN`).
-    pub khr_dedicated_allocation: bool,
-    pub nv_dedicated_allocation: bool,
-    pub khr_buffer_device_address: bool,
-    pub khr_device_group: bool,
-}
+pub use super::enabled_extensions::EnabledExtensions;
 
+/// What the layer reads of the enabled extensions. The fields and `flag` (the one place names
+/// meet fields) are generated from `vuids/commands.json` (`enabled_extensions.rs`).
 impl EnabledExtensions {
-    /// The flag of the extension named `name`, for the ones this type tracks: the one place
-    /// names meet fields.
-    fn flag(&mut self, name: &[u8]) -> Option<&mut bool> {
-        Some(match name {
-            b"VK_KHR_external_memory" => &mut self.khr_external_memory,
-            b"VK_KHR_external_memory_fd" => &mut self.khr_external_memory_fd,
-            b"VK_EXT_external_memory_dma_buf" => &mut self.ext_external_memory_dma_buf,
-            b"VK_NV_external_memory_rdma" => &mut self.nv_external_memory_rdma,
-            b"VK_NV_external_memory" => &mut self.nv_external_memory,
-            b"VK_NV_external_memory_win32" => &mut self.nv_external_memory_win32,
-            b"VK_KHR_external_memory_win32" => &mut self.khr_external_memory_win32,
-            b"VK_EXT_external_memory_metal" => &mut self.ext_external_memory_metal,
-            b"VK_EXT_external_memory_host" => &mut self.ext_external_memory_host,
-            b"VK_ANDROID_external_memory_android_hardware_buffer" => {
-                &mut self.android_external_memory_android_hardware_buffer
-            }
-            b"VK_FUCHSIA_external_memory" => &mut self.fuchsia_external_memory,
-            b"VK_QNX_external_memory_screen_buffer" => &mut self.qnx_external_memory_screen_buffer,
-            b"VK_OHOS_external_memory" => &mut self.ohos_external_memory,
-            b"VK_KHR_swapchain" => &mut self.khr_swapchain,
-            b"VK_KHR_dedicated_allocation" => &mut self.khr_dedicated_allocation,
-            b"VK_NV_dedicated_allocation" => &mut self.nv_dedicated_allocation,
-            b"VK_KHR_buffer_device_address" => &mut self.khr_buffer_device_address,
-            b"VK_KHR_device_group" => &mut self.khr_device_group,
-            _ => return None,
-        })
-    }
-
     /// Sets the flag of one extension name; unknown names are ignored.
     pub fn enable(&mut self, name: &[u8]) {
         if let Some(flag) = self.flag(name) {

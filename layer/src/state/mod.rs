@@ -7,6 +7,8 @@
 pub mod device;
 pub mod device_groups;
 pub mod driver_dma_bufs;
+#[rustfmt::skip]
+mod enabled_extensions;
 pub mod freed;
 pub mod instance;
 pub mod live_memory;

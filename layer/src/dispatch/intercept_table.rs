@@ -1,0 +1,203 @@
+//! The table of the commands the layer intercepts, in the order of `vuids/commands.json`: its
+//! rows and conditions are in `intercepts.rs`, its reader in `proc_addr.rs`.
+//!
+//! Generated from `vuids/commands.json` and `vuids/registry/vk.xml`: do not edit. Edit the
+//! table, then `cargo run -p exportcheck-vuids --bin render-dispatch` (a test of
+//! `vuids/tests/dispatch_rs.rs` fails until the two agree).
+
+use super::chain::void_fn;
+use super::intercepts::{self as when, device, Intercept, Level};
+use ash::vk;
+
+/// Every command the layer intercepts: its name, its function and on which devices.
+pub const INTERCEPTS: &[Intercept] = &[
+    Intercept {
+        name: b"vkCreateInstance",
+        function: || void_fn!(crate::commands::instance::create_instance),
+        level: Level::Instance,
+    },
+    Intercept {
+        name: b"vkDestroyInstance",
+        function: || void_fn!(crate::commands::instance::destroy_instance),
+        level: Level::Instance,
+    },
+    Intercept {
+        name: b"vkCreateDevice",
+        function: || void_fn!(crate::commands::device::create_device),
+        level: Level::Instance,
+    },
+    Intercept {
+        name: b"vkCreateDebugUtilsMessengerEXT",
+        function: || void_fn!(crate::commands::instance::create_debug_utils_messenger),
+        level: Level::Instance,
+    },
+    Intercept {
+        name: b"vkDestroyDebugUtilsMessengerEXT",
+        function: || void_fn!(crate::commands::instance::destroy_debug_utils_messenger),
+        level: Level::Instance,
+    },
+    Intercept {
+        name: b"vkCreateDebugReportCallbackEXT",
+        function: || void_fn!(crate::commands::instance::create_debug_report_callback),
+        level: Level::Instance,
+    },
+    Intercept {
+        name: b"vkDestroyDebugReportCallbackEXT",
+        function: || void_fn!(crate::commands::instance::destroy_debug_report_callback),
+        level: Level::Instance,
+    },
+    Intercept {
+        name: b"vkDestroyDevice",
+        function: || void_fn!(crate::commands::device::destroy_device),
+        level: device(when::always),
+    },
+    Intercept {
+        name: b"vkAllocateMemory",
+        function: || void_fn!(crate::commands::memory::allocate_memory),
+        level: device(|s| s.next.allocate_memory.is_some()),
+    },
+    Intercept {
+        name: b"vkFreeMemory",
+        function: || void_fn!(crate::commands::memory::free_memory),
+        level: device(|s| s.next.free_memory.is_some()),
+    },
+    Intercept {
+        name: b"vkGetMemoryFdKHR",
+        function: || void_fn!(crate::commands::get_memory_fd::get_memory_fd_khr),
+        level: device(|s| s.facts.extensions.khr_external_memory_fd && s.next.get_memory_fd.is_some()),
+    },
+    Intercept {
+        name: b"vkGetMemoryFdPropertiesKHR",
+        function: || void_fn!(crate::commands::get_memory_fd_properties::get_memory_fd_properties_khr),
+        level: device(|s| s.facts.extensions.khr_external_memory_fd && s.next.get_memory_fd_properties.is_some()),
+    },
+    Intercept {
+        name: b"vkGetMemoryHostPointerPropertiesEXT",
+        function: || void_fn!(crate::commands::get_memory_host_pointer_properties::get_memory_host_pointer_properties_ext),
+        level: device(|s| s.facts.extensions.ext_external_memory_host && s.next.get_memory_host_pointer_properties.is_some()),
+    },
+    Intercept {
+        name: b"vkGetMemoryRemoteAddressNV",
+        function: || void_fn!(crate::commands::get_memory_remote_address::get_memory_remote_address_nv),
+        level: device(|s| s.facts.extensions.nv_external_memory_rdma && s.next.get_memory_remote_address.is_some()),
+    },
+    Intercept {
+        name: b"vkGetMemoryWin32HandleNV",
+        function: || void_fn!(crate::commands::get_memory_win32_handle_nv::get_memory_win32_handle_nv),
+        level: device(|s| s.facts.extensions.nv_external_memory_win32 && s.next.get_memory_win32_handle_nv.is_some()),
+    },
+    Intercept {
+        name: b"vkGetMemoryWin32HandleKHR",
+        function: || void_fn!(crate::commands::get_memory_win32_handle::get_memory_win32_handle_khr),
+        level: device(|s| s.facts.extensions.khr_external_memory_win32 && s.next.get_memory_win32_handle.is_some()),
+    },
+    Intercept {
+        name: b"vkGetMemoryZirconHandleFUCHSIA",
+        function: || void_fn!(crate::commands::get_memory_zircon_handle::get_memory_zircon_handle_fuchsia),
+        level: device(|s| s.facts.extensions.fuchsia_external_memory && s.next.get_memory_zircon_handle.is_some()),
+    },
+    Intercept {
+        name: b"vkGetMemoryWin32HandlePropertiesKHR",
+        function: || void_fn!(crate::commands::get_memory_win32_handle_properties::get_memory_win32_handle_properties_khr),
+        level: device(|s| s.facts.extensions.khr_external_memory_win32 && s.next.get_memory_win32_handle_properties.is_some()),
+    },
+    Intercept {
+        name: b"vkGetMemoryZirconHandlePropertiesFUCHSIA",
+        function: || void_fn!(crate::commands::get_memory_zircon_handle_properties::get_memory_zircon_handle_properties_fuchsia),
+        level: device(|s| s.facts.extensions.fuchsia_external_memory && s.next.get_memory_zircon_handle_properties.is_some()),
+    },
+    Intercept {
+        name: b"vkGetAndroidHardwareBufferPropertiesANDROID",
+        function: || void_fn!(crate::commands::get_android_hardware_buffer_properties::get_android_hardware_buffer_properties_android),
+        level: device(|s| s.facts.extensions.android_external_memory_android_hardware_buffer && s.next.get_android_hardware_buffer_properties.is_some()),
+    },
+    Intercept {
+        name: b"vkGetMemoryAndroidHardwareBufferANDROID",
+        function: || void_fn!(crate::commands::get_memory_android_hardware_buffer::get_memory_android_hardware_buffer_android),
+        level: device(|s| s.facts.extensions.android_external_memory_android_hardware_buffer && s.next.get_memory_android_hardware_buffer.is_some()),
+    },
+    Intercept {
+        name: b"vkGetMemoryMetalHandleEXT",
+        function: || void_fn!(crate::commands::get_memory_metal_handle::get_memory_metal_handle_ext),
+        level: device(|s| s.facts.extensions.ext_external_memory_metal && s.next.get_memory_metal_handle.is_some()),
+    },
+    Intercept {
+        name: b"vkGetMemoryMetalHandlePropertiesEXT",
+        function: || void_fn!(crate::commands::get_memory_metal_handle_properties::get_memory_metal_handle_properties_ext),
+        level: device(|s| s.facts.extensions.ext_external_memory_metal && s.next.get_memory_metal_handle_properties.is_some()),
+    },
+    Intercept {
+        name: b"vkSetDebugUtilsObjectNameEXT",
+        function: || void_fn!(crate::commands::names::set_debug_utils_object_name),
+        level: device(|s| when::debug_utils(s) && s.next.set_debug_utils_object_name.is_some()),
+    },
+    Intercept {
+        name: b"vkCreateBuffer",
+        function: || void_fn!(crate::commands::resources::create_buffer),
+        level: device(|s| when::buffers(s) && s.next.create_buffer.is_some()),
+    },
+    Intercept {
+        name: b"vkDestroyBuffer",
+        function: || void_fn!(crate::commands::resources::destroy_buffer),
+        level: device(|s| when::buffers(s) && s.next.destroy_buffer.is_some()),
+    },
+    Intercept {
+        name: b"vkCreateImage",
+        function: || void_fn!(crate::commands::resources::create_image),
+        level: device(|s| when::images(s) && s.next.create_image.is_some()),
+    },
+    Intercept {
+        name: b"vkDestroyImage",
+        function: || void_fn!(crate::commands::resources::destroy_image),
+        level: device(|s| when::images(s) && s.next.destroy_image.is_some()),
+    },
+    Intercept {
+        name: b"vkBindBufferMemory",
+        function: || void_fn!(crate::commands::resources::bind_buffer_memory),
+        level: device(|s| when::buffers(s) && s.next.bind_buffer_memory.is_some()),
+    },
+    Intercept {
+        name: b"vkBindImageMemory",
+        function: || void_fn!(crate::commands::resources::bind_image_memory),
+        level: device(|s| when::images(s) && s.next.bind_image_memory.is_some()),
+    },
+    Intercept {
+        name: b"vkBindBufferMemory2",
+        function: || void_fn!(crate::commands::resources::bind_buffer_memory2),
+        level: device(|s| when::can_export(s) && s.next.bind_buffer_memory2.is_some()),
+    },
+    Intercept {
+        name: b"vkBindBufferMemory2KHR",
+        function: || void_fn!(crate::commands::resources::bind_buffer_memory2),
+        level: device(|s| when::can_export(s) && s.next.bind_buffer_memory2.is_some()),
+    },
+    Intercept {
+        name: b"vkBindImageMemory2",
+        function: || void_fn!(crate::commands::resources::bind_image_memory2),
+        level: device(|s| when::can_export(s) && s.next.bind_image_memory2.is_some()),
+    },
+    Intercept {
+        name: b"vkBindImageMemory2KHR",
+        function: || void_fn!(crate::commands::resources::bind_image_memory2),
+        level: device(|s| when::can_export(s) && s.next.bind_image_memory2.is_some()),
+    },
+];
+
+/// The extension of each command intercepted only where its extension is enabled (as
+/// `vk.xml` says), for the tests that compare it with the command's rules.
+#[cfg(test)]
+pub const EXTENSION_OF: &[(&[u8], &str)] = &[
+    (b"vkGetMemoryFdKHR", "VK_KHR_external_memory_fd"),
+    (b"vkGetMemoryFdPropertiesKHR", "VK_KHR_external_memory_fd"),
+    (b"vkGetMemoryHostPointerPropertiesEXT", "VK_EXT_external_memory_host"),
+    (b"vkGetMemoryRemoteAddressNV", "VK_NV_external_memory_rdma"),
+    (b"vkGetMemoryWin32HandleNV", "VK_NV_external_memory_win32"),
+    (b"vkGetMemoryWin32HandleKHR", "VK_KHR_external_memory_win32"),
+    (b"vkGetMemoryZirconHandleFUCHSIA", "VK_FUCHSIA_external_memory"),
+    (b"vkGetMemoryWin32HandlePropertiesKHR", "VK_KHR_external_memory_win32"),
+    (b"vkGetMemoryZirconHandlePropertiesFUCHSIA", "VK_FUCHSIA_external_memory"),
+    (b"vkGetAndroidHardwareBufferPropertiesANDROID", "VK_ANDROID_external_memory_android_hardware_buffer"),
+    (b"vkGetMemoryAndroidHardwareBufferANDROID", "VK_ANDROID_external_memory_android_hardware_buffer"),
+    (b"vkGetMemoryMetalHandleEXT", "VK_EXT_external_memory_metal"),
+    (b"vkGetMemoryMetalHandlePropertiesEXT", "VK_EXT_external_memory_metal"),
+];
