@@ -392,3 +392,54 @@ fn extensions_rs(extensions: &[ExtensionRow]) -> String {
     out.push_str("            _ => return None,\n        })\n    }\n}\n");
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(commands: &str, extensions: &str) -> Result<Files, String> {
+        let registry = Registry::parse(&crate::vk_xml::vk_xml());
+        let json = format!(
+            r#"{{"about": [], "commands": [{commands}], "device_extensions": [{extensions}]}}"#
+        );
+        dispatch_files(&json, &registry)
+    }
+
+    #[test]
+    fn an_extension_row_reads_its_extension_from_the_registry() {
+        let row = r#"{"name": "vkGetMemoryFdKHR", "next": "get_memory_fd",
+            "intercept": "commands::get_memory_fd::get_memory_fd_khr", "when": "extension"}"#;
+        let files = render(row, r#"{"name": "VK_KHR_external_memory_fd"}"#).unwrap();
+        let intercepts = &files[1].1;
+        assert!(intercepts.contains(
+            "device(|s| s.facts.extensions.khr_external_memory_fd && s.next.get_memory_fd.is_some())"
+        ));
+        let err = render(row, "").unwrap_err();
+        assert!(
+            err.contains("VK_KHR_external_memory_fd is not in device_extensions"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn rows_the_registry_or_the_table_contradict_are_refused() {
+        let unknown = r#"{"name": "vkGetMemoryFooEXT", "next": "foo"}"#;
+        assert!(render(unknown, "")
+            .unwrap_err()
+            .contains("not a command of vk.xml"));
+        let instance_with_when = r#"{"name": "vkCreateDevice", "next": "create_device",
+            "intercept": "commands::device::create_device", "when": "always"}"#;
+        assert!(render(instance_with_when, "")
+            .unwrap_err()
+            .contains("`when`"));
+        let two_types = r#"{"name": "vkBindBufferMemory2", "next": "bind"},
+            {"name": "vkBindImageMemory2", "next": "bind"}"#;
+        assert!(render(two_types, "")
+            .unwrap_err()
+            .contains("another level or type"));
+        let instance_extension = r#"{"name": "VK_EXT_debug_utils"}"#;
+        assert!(render("", instance_extension)
+            .unwrap_err()
+            .contains("not a device extension"));
+    }
+}
