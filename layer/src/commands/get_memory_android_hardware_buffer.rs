@@ -7,7 +7,6 @@ use crate::args::{ChainRead, StructArg};
 use crate::boundary::Down;
 use crate::finding::Outcome;
 use crate::pipeline::export::{self, ExportEntry, Judged};
-use crate::rules::common::Broken;
 use crate::rules::driver_contract::Returned;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::get_memory_android_hardware_buffer;
@@ -53,7 +52,8 @@ type Info = vk::MemoryGetAndroidHardwareBufferInfoANDROID<'static>;
 
 impl ExportEntry for GetMemoryAndroidHardwareBuffer {
     type Args = (*const Info, *mut *mut vk::AHardwareBuffer);
-    const RULES: &'static ExportCommand = &get_memory_android_hardware_buffer::COMMAND;
+    type Own = get_memory_android_hardware_buffer::GetMemoryAndroidHardwareBufferRules;
+    const RULES: &'static ExportCommand<Self::Own> = &get_memory_android_hardware_buffer::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(p_info, p_buffer): &Self::Args) -> (StructArg<InfoFields>, bool) {
@@ -71,7 +71,7 @@ impl ExportEntry for GetMemoryAndroidHardwareBuffer {
     }
 
     #[inline(always)]
-    fn evaluate_history(state: &DeviceState, _: &InfoFields, memory: &MemoryRecord) -> Broken {
+    fn evaluate_history(state: &DeviceState, _: &InfoFields, memory: &MemoryRecord) -> Self::Own {
         let image = state.unbound_dedicated_images.image_of(memory.memory);
         get_memory_android_hardware_buffer::evaluate_history(image)
     }
@@ -79,7 +79,7 @@ impl ExportEntry for GetMemoryAndroidHardwareBuffer {
     fn describe_history(
         state: &DeviceState,
         memory: &MemoryRecord,
-        broken: Broken,
+        broken: Self::Own,
         outcome: &mut Outcome,
     ) {
         let image = state.unbound_dedicated_images.image_of(memory.memory);

@@ -45,6 +45,7 @@ pub mod open_file;
 pub mod query;
 pub mod resource_export;
 pub mod resource_import;
+pub mod rule_set;
 pub mod shared_exports;
 
 #[cfg(test)]
