@@ -106,22 +106,32 @@ pub fn evaluate<R: RuleSet>(
     device: &DeviceFacts,
     call: &QueryCall,
 ) -> QueryCallRules<R> {
-    let own = (cmd.evaluate_values)(device, call);
     let shared = QueryRules::NONE
         .with(QueryRules::EXTENSION, !(cmd.is_enabled)(&device.extensions))
         .with(
             QueryRules::HANDLE_TYPE_VALUE,
             cmd.handle_type_vuid.is_some() && !is_one_of(call.handle_type(), device.handle_types),
         );
+    let own = (cmd.evaluate_values)(device, call);
     let shared = match call.output {
         StructArg::Valid(has_p_next) => shared.with(
             QueryRules::P_NEXT,
             has_p_next && cmd.output.p_next_vuid.is_some(),
         ),
-        StructArg::Null => shared.and(QueryRules::OUTPUT_NULL),
-        StructArg::WrongSType(_) => shared.and(QueryRules::S_TYPE),
+        output => shared.and(output_broken(output)),
     };
     QueryCallRules { shared, own }
+}
+
+/// The rule an output structure that could not be read breaks (its `pNext` is not judged).
+#[cold]
+#[inline(never)]
+fn output_broken(output: OutputArg) -> QueryRules {
+    match output {
+        StructArg::Valid(_) => QueryRules::NONE,
+        StructArg::Null => QueryRules::OUTPUT_NULL,
+        StructArg::WrongSType(_) => QueryRules::S_TYPE,
+    }
 }
 
 /// Whether the broken rules block the call (a pointer or handle known to be bad).
