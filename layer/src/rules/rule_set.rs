@@ -64,13 +64,13 @@ pub fn debug_rules(f: &mut fmt::Formatter, set: &str, names: &[&str], bits: u64)
 /// ```ignore
 /// rule_set! {
 ///     /// The rules of `VkImportFooInfo`.
-///     pub struct Rules {
+///     pub struct ImportFooRules {
 ///         /// `VUID-VkImportFooInfo-handleType-parameter`.
 ///         TYPE_VALUE,
 ///         NULL_HANDLE,
 ///     }
 /// }
-/// let broken = Rules::NONE.with(Rules::NULL_HANDLE, handle == 0);
+/// let broken = ImportFooRules::NONE.with(ImportFooRules::NULL_HANDLE, handle == 0);
 /// ```
 macro_rules! rule_set {
     (@number $n:expr;) => {};
@@ -170,13 +170,13 @@ pub(crate) use rule_set;
 ///
 /// ```ignore
 /// composed_rules! {
-///     pub struct AllocateBroken {
-///         call: AllocateRules,
-///         import_fd: import_fd::Rules,
+///     pub struct AllocateRules {
+///         args: AllocateArgsRules,
+///         import_fd: ImportFdRules,
 ///     }
 /// }
-/// let broken = AllocateBroken::NONE.and(AllocateRules::INFO_NULL);
-/// assert!(broken.call().has(AllocateRules::INFO_NULL));
+/// let broken = AllocateRules::NONE.and(AllocateArgsRules::INFO_NULL);
+/// assert!(broken.args().has(AllocateArgsRules::INFO_NULL));
 /// ```
 macro_rules! composed_rules {
     (@parts $name:ident $offset:expr;) => {
