@@ -48,7 +48,7 @@ pub trait ExportEntry {
         _info: &InfoFields,
         _memory: &MemoryRecord,
     ) -> Self::Own {
-        Self::Own::from_bits(0)
+        Self::Own::NONE
     }
 
     /// The findings of the history rules in `broken` that name what only `state` knows (cold).

@@ -69,6 +69,7 @@ pub struct UnavailableStructures(u32);
 
 impl RuleSet for UnavailableStructures {
     const COUNT: u32 = vk_names::ALLOCATE_CHAIN.len() as u32;
+    const NONE: Self = Self(0);
 
     #[inline(always)]
     fn bits(self) -> u64 {

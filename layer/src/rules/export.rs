@@ -140,7 +140,6 @@ pub fn evaluate_parts<R: RuleSet>(
     output_null: bool,
     memory: &MemoryLookup,
 ) -> ExportCallRules<R> {
-    let none = R::from_bits(0);
     let broken = ExportRules::NONE
         .with(
             ExportRules::EXTENSION,
@@ -150,14 +149,14 @@ pub fn evaluate_parts<R: RuleSet>(
     let StructArg::Valid(info) = info else {
         return ExportCallRules {
             shared: broken.and(info_broken(info)),
-            own: none,
+            own: R::NONE,
         };
     };
     let broken = broken.with(ExportRules::P_NEXT, info.has_p_next);
     let MemoryLookup::Live(record) = memory else {
         return ExportCallRules {
             shared: broken.and(memory_broken(memory)),
-            own: none,
+            own: R::NONE,
         };
     };
     let value_is_valid =

@@ -17,6 +17,8 @@ use std::fmt;
 pub trait RuleSet: Copy + Eq + fmt::Debug + 'static {
     /// How many rules the set has: its bits are 0 to `COUNT - 1`.
     const COUNT: u32;
+    /// No rule.
+    const NONE: Self;
     /// The bits of the rules in the set.
     fn bits(self) -> u64;
     /// The set of the rules whose bits are set in `bits` (bits from `COUNT` up are ignored).
@@ -133,6 +135,7 @@ macro_rules! rule_set {
 
         impl $crate::rules::rule_set::RuleSet for $name {
             const COUNT: u32 = 0 $(+ $crate::rules::rule_set::one(stringify!($rule)))*;
+            const NONE: Self = Self(0);
 
             #[inline(always)]
             fn bits(self) -> u64 {
