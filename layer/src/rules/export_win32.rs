@@ -115,11 +115,18 @@ mod tests {
         device.extensions.khr_external_memory_win32 = false;
         device.unavailable_structures =
             device.extensions.unavailable_structures(device.api_version);
+        // VkExportMemoryAllocateInfo and VkExportMemoryWin32HandleInfoKHR in the chain.
+        let structures = [
+            vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO,
+            vk::StructureType::EXPORT_MEMORY_WIN32_HANDLE_INFO_KHR,
+        ]
+        .map(crate::vk_names::allocate_chain_bit);
+        assert!(!structures.contains(&0), "both are read");
         let with_structure = |info: AllocateInfoRead| match info {
             AllocateInfoRead::Valid(facts, chain) => AllocateInfoRead::Valid(
                 facts,
                 ChainRead {
-                    structures: 1 | 1 << 12,
+                    structures: structures[0] | structures[1],
                     ..chain
                 },
             ),
