@@ -32,6 +32,7 @@ use layer::rules::export::{
     self as layer_export, ExportCall as LayerCall, ExportCommand, InfoFields,
 };
 use layer::rules::get_memory_win32_handle_nv;
+use layer::rules::rule_set::RuleSet;
 use layer::rules::{
     alloc, get_memory_android_hardware_buffer, get_memory_fd, get_memory_metal_handle,
     get_memory_remote_address, get_memory_win32_handle, get_memory_zircon_handle, import_handles,
@@ -365,58 +366,80 @@ fn memory_model(memory: u64, l: &LookupIn) -> Memory {
 
 /// The commands with an info structure: the layer's rules, and the model's command.
 struct InfoCommand {
-    cmd: &'static ExportCommand,
+    /// The layer's rules of the command, run by [`run_export_rules`] (each command's own rules
+    /// are of their own type).
+    run: fn(&DeviceFacts, &LayerCall) -> Outcome,
+    /// The `sType` of the command's info structure.
+    s_type: vk::StructureType,
     model: Command,
     /// The handle type the descriptor reads for an info structure without one.
     fixed_handle_type: Option<u32>,
 }
 
 const FD: InfoCommand = InfoCommand {
-    cmd: &get_memory_fd::COMMAND,
+    run: |facts, call| run_export_rules(&get_memory_fd::COMMAND, facts, call),
+    s_type: info_s_type(&get_memory_fd::COMMAND),
     model: Command::GetMemoryFd,
     fixed_handle_type: None,
 };
 const RDMA: InfoCommand = InfoCommand {
-    cmd: &get_memory_remote_address::COMMAND,
+    run: |facts, call| run_export_rules(&get_memory_remote_address::COMMAND, facts, call),
+    s_type: info_s_type(&get_memory_remote_address::COMMAND),
     model: Command::GetMemoryRemoteAddress,
     fixed_handle_type: None,
 };
 const METAL: InfoCommand = InfoCommand {
-    cmd: &get_memory_metal_handle::COMMAND,
+    run: |facts, call| run_export_rules(&get_memory_metal_handle::COMMAND, facts, call),
+    s_type: info_s_type(&get_memory_metal_handle::COMMAND),
     model: Command::GetMemoryMetalHandle,
     fixed_handle_type: None,
 };
 const WIN32_KHR: InfoCommand = InfoCommand {
-    cmd: &get_memory_win32_handle::COMMAND,
+    run: |facts, call| run_export_rules(&get_memory_win32_handle::COMMAND, facts, call),
+    s_type: info_s_type(&get_memory_win32_handle::COMMAND),
     model: Command::GetMemoryWin32HandleKhr,
     fixed_handle_type: None,
 };
 const ZIRCON: InfoCommand = InfoCommand {
-    cmd: &get_memory_zircon_handle::COMMAND,
+    run: |facts, call| run_export_rules(&get_memory_zircon_handle::COMMAND, facts, call),
+    s_type: info_s_type(&get_memory_zircon_handle::COMMAND),
     model: Command::GetMemoryZirconHandle,
     fixed_handle_type: None,
 };
 const ANDROID_HARDWARE_BUFFER: InfoCommand = InfoCommand {
-    cmd: &get_memory_android_hardware_buffer::COMMAND,
+    run: |facts, call| run_export_rules(&get_memory_android_hardware_buffer::COMMAND, facts, call),
+    s_type: info_s_type(&get_memory_android_hardware_buffer::COMMAND),
     model: Command::GetMemoryAndroidHardwareBuffer,
     fixed_handle_type: Some(get_memory_android_hardware_buffer::HANDLE_TYPE.as_raw()),
 };
 
+/// The `sType` of `cmd`'s info structure (none is 0).
+const fn info_s_type<R>(cmd: &ExportCommand<R>) -> vk::StructureType {
+    match &cmd.info {
+        Some(info) => info.s_type,
+        None => vk::StructureType::from_raw(0),
+    }
+}
+
 /// Runs an export command's rules as the pipeline does: `evaluate`, and `describe` of what it
 /// says is broken. Each broken rule gets exactly one finding, and the call is blocked exactly
 /// when a blocking rule is broken.
-fn run_export_rules(cmd: &ExportCommand, facts: &DeviceFacts, call: &LayerCall) -> Outcome {
+fn run_export_rules<R: RuleSet>(
+    cmd: &ExportCommand<R>,
+    facts: &DeviceFacts,
+    call: &LayerCall,
+) -> Outcome {
     let broken = layer_export::evaluate(cmd, facts, call);
     let outcome = layer_export::check(cmd, facts, call);
     assert_eq!(
-        broken.0.count_ones() as usize,
+        broken.len() as usize,
         outcome.findings.len(),
         "{}: one finding per broken rule",
         cmd.name
     );
     assert_eq!(
         outcome.blocked,
-        broken.has(layer::rules::common::Broken::EXPORT_BLOCKING),
+        layer_export::blocks(broken),
         "{}: blocked exactly by the blocking rules",
         cmd.name
     );
@@ -425,12 +448,11 @@ fn run_export_rules(cmd: &ExportCommand, facts: &DeviceFacts, call: &LayerCall) 
 
 /// Runs one info-structure export command through the layer and through the model.
 fn export_call(ic: &InfoCommand, device: &DeviceIn, call: &ExportCall) -> (Outcome, Expected) {
-    let cmd = ic.cmd;
     let (info, memory) = match call.info {
         InfoIn::Null => (StructArg::Null, MemoryLookup::Null),
         InfoIn::WrongSType(t) => {
             // read_struct never reports the expected sType as wrong.
-            let s_type = cmd.info.as_ref().map_or(0, |i| i.s_type.as_raw());
+            let s_type = ic.s_type.as_raw();
             let t = if t == s_type { t ^ 1 } else { t };
             (
                 StructArg::WrongSType(vk::StructureType::from_raw(t)),
@@ -455,7 +477,7 @@ fn export_call(ic: &InfoCommand, device: &DeviceIn, call: &ExportCall) -> (Outco
         output_null: call.output_null,
         memory,
     };
-    let outcome = run_export_rules(cmd, &device.to_facts(), &args);
+    let outcome = (ic.run)(&device.to_facts(), &args);
 
     let info = match call.info {
         InfoIn::Null => Info::Null,
@@ -554,7 +576,7 @@ fn allocate_call(device: &DeviceIn, info: &AllocInfoIn, output_null: bool) -> (O
     let broken = alloc::evaluate_allocate(&device_facts, &read, output_null);
     let mut outcome = alloc::check_allocate(&device_facts, &read, output_null);
     assert_eq!(
-        broken.0.count_ones() as usize,
+        broken.len() as usize,
         outcome.findings.len(),
         "vkAllocateMemory: one finding per broken rule"
     );
@@ -575,7 +597,7 @@ fn allocate_call(device: &DeviceIn, info: &AllocInfoIn, output_null: bool) -> (O
             let broken = import_handles::evaluate(&device_facts, &allocation, &handles);
             let more = import_handles::describe(&device_facts, &allocation, &handles, broken);
             assert_eq!(
-                broken.0.count_ones() as usize,
+                broken.len() as usize,
                 more.findings.len(),
                 "vkAllocateMemory imports: one finding per broken rule"
             );

@@ -12,6 +12,7 @@ use layer::finding::Outcome;
 use layer::raw::StructArg;
 use layer::rules::common::unknown_device;
 use layer::rules::query::{self, QueryCall, QueryCommand};
+use layer::rules::rule_set::RuleSet;
 use layer::rules::{
     get_android_hardware_buffer_properties, get_memory_fd_properties,
     get_memory_host_pointer_properties, get_memory_metal_handle_properties,
@@ -38,15 +39,62 @@ pub struct QueryIn {
     pub output: OutputIn,
 }
 
+/// What the target reads of a query's descriptor, and its rules, whatever the type of the
+/// command's own rules.
+struct AnyQuery {
+    name: &'static str,
+    device_vuid: &'static str,
+    output_s_type: vk::StructureType,
+    /// [`run_query`] of the descriptor.
+    run: fn(&DeviceFacts, &QueryCall) -> Outcome,
+}
+
+/// The [`AnyQuery`] of the query whose rules are in the module `$rules`.
+macro_rules! any_query {
+    ($rules:ident) => {
+        AnyQuery {
+            name: $rules::COMMAND.name,
+            device_vuid: $rules::COMMAND.device_vuid,
+            output_s_type: $rules::COMMAND.output.s_type,
+            run: |facts, call| run_query(&$rules::COMMAND, facts, call),
+        }
+    };
+}
+
 /// The layer's descriptor of each query, in `Query::ALL`'s order.
-const COMMANDS: [&QueryCommand; 6] = [
-    &get_memory_fd_properties::COMMAND,
-    &get_memory_host_pointer_properties::COMMAND,
-    &get_memory_metal_handle_properties::COMMAND,
-    &get_memory_win32_handle_properties::COMMAND,
-    &get_memory_zircon_handle_properties::COMMAND,
-    &get_android_hardware_buffer_properties::COMMAND,
+const COMMANDS: [AnyQuery; 6] = [
+    any_query!(get_memory_fd_properties),
+    any_query!(get_memory_host_pointer_properties),
+    any_query!(get_memory_metal_handle_properties),
+    any_query!(get_memory_win32_handle_properties),
+    any_query!(get_memory_zircon_handle_properties),
+    any_query!(get_android_hardware_buffer_properties),
 ];
+
+/// Runs a query's rules as the pipeline does: `evaluate`, and `describe` of what it says is
+/// broken. Each broken rule gets exactly one finding, and the call is blocked exactly when a
+/// blocking rule is broken.
+fn run_query<R: RuleSet>(cmd: &QueryCommand<R>, facts: &DeviceFacts, call: &QueryCall) -> Outcome {
+    let broken = query::evaluate(cmd, facts, call);
+    let outcome = if broken.is_empty() {
+        Outcome::default()
+    } else {
+        query::describe(cmd, facts, call, broken)
+    };
+    assert_eq!(
+        broken.len() as usize,
+        outcome.findings.len(),
+        "{}: one finding per broken rule",
+        cmd.name
+    );
+    assert_eq!(
+        outcome.blocked,
+        query::blocks(cmd, broken),
+        "{}: blocked",
+        cmd.name
+    );
+    outcome
+}
 
 pub fn query_of(index: u8) -> Query {
     Query::ALL[usize::from(index) % Query::ALL.len()]
@@ -56,7 +104,7 @@ pub fn query_of(index: u8) -> Query {
 /// `device` (the same device, for the model).
 pub fn query_call(facts: &DeviceFacts, device: &model::Device, q: &QueryIn) -> (Outcome, Expected) {
     let which = query_of(q.query);
-    let cmd = COMMANDS[usize::from(q.query) % COMMANDS.len()];
+    let cmd = &COMMANDS[usize::from(q.query) % COMMANDS.len()];
     assert_eq!(
         cmd.name,
         which.name(),
@@ -80,7 +128,7 @@ pub fn query_call(facts: &DeviceFacts, device: &model::Device, q: &QueryIn) -> (
     let output = match q.output {
         OutputIn::Null => StructArg::Null,
         OutputIn::WrongSType(t) => {
-            let s_type = cmd.output.s_type.as_raw();
+            let s_type = cmd.output_s_type.as_raw();
             let t = if t == s_type { t ^ 1 } else { t };
             StructArg::WrongSType(vk::StructureType::from_raw(t))
         }
@@ -110,24 +158,7 @@ pub fn query_call(facts: &DeviceFacts, device: &model::Device, q: &QueryIn) -> (
         host_pointer_alignment: alignment,
         ..facts.clone()
     };
-    let broken = query::evaluate(cmd, &facts, &call);
-    let outcome = if broken.is_empty() {
-        Outcome::default()
-    } else {
-        query::describe(cmd, &facts, &call, broken)
-    };
-    assert_eq!(
-        broken.0.count_ones() as usize,
-        outcome.findings.len(),
-        "{}: one finding per broken rule",
-        cmd.name
-    );
-    assert_eq!(
-        outcome.blocked,
-        query::blocks(cmd, broken),
-        "{}: blocked",
-        cmd.name
-    );
+    let outcome = (cmd.run)(&facts, &call);
 
     let model_call = ModelCall {
         query: which,
@@ -147,7 +178,7 @@ pub fn query_call(facts: &DeviceFacts, device: &model::Device, q: &QueryIn) -> (
 /// A query on a device the layer does not know.
 pub fn unknown_device_query(query: u8, device: u64) -> (Outcome, Expected) {
     let which = query_of(query);
-    let cmd = COMMANDS[usize::from(query) % COMMANDS.len()];
+    let cmd = &COMMANDS[usize::from(query) % COMMANDS.len()];
     let outcome = unknown_device(cmd.name, cmd.device_vuid, device);
     assert!(
         outcome.findings[0]

@@ -48,7 +48,7 @@ pub fn check(
         return;
     }
     // An imported Android hardware buffer or QNX Screen buffer: the size rules exclude it.
-    if broken.has(dedicated::TOO_SMALL)
+    if broken.has(dedicated::DedicatedRules::TOO_SMALL)
         // SAFETY: the app's argument, which `read_allocate_info` read as valid.
         && unsafe { raw::has_platform_buffer_import(p_allocate_info) }
     {

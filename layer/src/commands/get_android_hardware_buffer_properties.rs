@@ -13,7 +13,8 @@ type Properties = vk::AndroidHardwareBufferPropertiesANDROID<'static>;
 
 impl QueryEntry for GetAndroidHardwareBufferProperties {
     type Args = (*const vk::AHardwareBuffer, *mut Properties);
-    const RULES: &'static QueryCommand = &rules::COMMAND;
+    type Own = rules::GetAndroidHardwareBufferPropertiesRules;
+    const RULES: &'static QueryCommand<Self::Own> = &rules::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(buffer, p_properties): &Self::Args) -> QueryCall {

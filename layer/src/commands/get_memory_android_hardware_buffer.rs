@@ -8,7 +8,6 @@ use crate::boundary::Down;
 use crate::features::driver_contract::rules::Returned;
 use crate::finding::Outcome;
 use crate::pipeline::export::{self, ExportEntry, Judged};
-use crate::rules::common::Broken;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::get_memory_android_hardware_buffer;
 use crate::state::resources::driver_answers::ResourceQuery;
@@ -55,7 +54,8 @@ type Info = vk::MemoryGetAndroidHardwareBufferInfoANDROID<'static>;
 
 impl ExportEntry for GetMemoryAndroidHardwareBuffer {
     type Args = (*const Info, *mut *mut vk::AHardwareBuffer);
-    const RULES: &'static ExportCommand = &get_memory_android_hardware_buffer::COMMAND;
+    type Own = get_memory_android_hardware_buffer::GetMemoryAndroidHardwareBufferRules;
+    const RULES: &'static ExportCommand<Self::Own> = &get_memory_android_hardware_buffer::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(p_info, p_buffer): &Self::Args) -> (StructArg<InfoFields>, bool) {
@@ -73,7 +73,7 @@ impl ExportEntry for GetMemoryAndroidHardwareBuffer {
     }
 
     #[inline(always)]
-    fn evaluate_history(state: &DeviceState, _: &InfoFields, memory: &MemoryRecord) -> Broken {
+    fn evaluate_history(state: &DeviceState, _: &InfoFields, memory: &MemoryRecord) -> Self::Own {
         let image = state.memories.rare(memory).unbound_dedicated_image;
         get_memory_android_hardware_buffer::evaluate_history(image)
     }
@@ -81,7 +81,7 @@ impl ExportEntry for GetMemoryAndroidHardwareBuffer {
     fn describe_history(
         state: &DeviceState,
         memory: &MemoryRecord,
-        broken: Broken,
+        broken: Self::Own,
         outcome: &mut Outcome,
     ) {
         let image = state.memories.rare(memory).unbound_dedicated_image;

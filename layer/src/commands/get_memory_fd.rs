@@ -21,7 +21,8 @@ type Info = vk::MemoryGetFdInfoKHR<'static>;
 
 impl ExportEntry for GetMemoryFd {
     type Args = (*const Info, *mut c_int);
-    const RULES: &'static ExportCommand = &get_memory_fd::COMMAND;
+    type Own = get_memory_fd::GetMemoryFdRules;
+    const RULES: &'static ExportCommand<Self::Own> = &get_memory_fd::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(p_info, p_fd): &Self::Args) -> (StructArg<InfoFields>, bool) {

@@ -14,7 +14,8 @@ type Properties = vk::MemoryFdPropertiesKHR<'static>;
 
 impl QueryEntry for GetMemoryFdProperties {
     type Args = (vk::ExternalMemoryHandleTypeFlags, c_int, *mut Properties);
-    const RULES: &'static QueryCommand = &get_memory_fd_properties::COMMAND;
+    type Own = get_memory_fd_properties::GetMemoryFdPropertiesRules;
+    const RULES: &'static QueryCommand<Self::Own> = &get_memory_fd_properties::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(handle_type, fd, p_properties): &Self::Args) -> QueryCall {

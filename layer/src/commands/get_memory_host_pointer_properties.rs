@@ -18,7 +18,8 @@ impl QueryEntry for GetMemoryHostPointerProperties {
         *const c_void,
         *mut Properties,
     );
-    const RULES: &'static QueryCommand = &get_memory_host_pointer_properties::COMMAND;
+    type Own = get_memory_host_pointer_properties::GetMemoryHostPointerPropertiesRules;
+    const RULES: &'static QueryCommand<Self::Own> = &get_memory_host_pointer_properties::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(handle_type, p_host_pointer, p_properties): &Self::Args) -> QueryCall {

@@ -15,7 +15,8 @@ pub struct GetMemoryMetalHandle;
 
 impl ExportEntry for GetMemoryMetalHandle {
     type Args = (*const Info, *mut *mut c_void);
-    const RULES: &'static ExportCommand = &get_memory_metal_handle::COMMAND;
+    type Own = get_memory_metal_handle::GetMemoryMetalHandleRules;
+    const RULES: &'static ExportCommand<Self::Own> = &get_memory_metal_handle::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(p_info, p_handle): &Self::Args) -> (StructArg<InfoFields>, bool) {

@@ -17,7 +17,8 @@ impl QueryEntry for GetMemoryMetalHandleProperties {
         *const c_void,
         *mut Properties,
     );
-    const RULES: &'static QueryCommand = &get_memory_metal_handle_properties::COMMAND;
+    type Own = get_memory_metal_handle_properties::GetMemoryMetalHandlePropertiesRules;
+    const RULES: &'static QueryCommand<Self::Own> = &get_memory_metal_handle_properties::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(handle_type, p_handle, p_properties): &Self::Args) -> QueryCall {

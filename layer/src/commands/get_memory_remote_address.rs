@@ -15,7 +15,8 @@ type Info = vk::MemoryGetRemoteAddressInfoNV<'static>;
 
 impl ExportEntry for GetMemoryRemoteAddress {
     type Args = (*const Info, *mut vk::RemoteAddressNV);
-    const RULES: &'static ExportCommand = &get_memory_remote_address::COMMAND;
+    type Own = get_memory_remote_address::GetMemoryRemoteAddressRules;
+    const RULES: &'static ExportCommand<Self::Own> = &get_memory_remote_address::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(p_info, p_address): &Self::Args) -> (StructArg<InfoFields>, bool) {

@@ -8,7 +8,6 @@ use crate::features::driver_contract::rules::Returned;
 use crate::features::import_matching::hooks as import_matching;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw;
-use crate::rules::common::Broken;
 use crate::rules::export::is_one_of;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::get_memory_win32_handle;
@@ -21,7 +20,8 @@ type Info = vk::MemoryGetWin32HandleInfoKHR<'static>;
 
 impl ExportEntry for GetMemoryWin32Handle {
     type Args = (*const Info, *mut vk::HANDLE);
-    const RULES: &'static ExportCommand = &get_memory_win32_handle::COMMAND;
+    type Own = get_memory_win32_handle::GetMemoryWin32HandleRules;
+    const RULES: &'static ExportCommand<Self::Own> = &get_memory_win32_handle::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(p_info, p_handle): &Self::Args) -> (StructArg<InfoFields>, bool) {
@@ -33,7 +33,11 @@ impl ExportEntry for GetMemoryWin32Handle {
     }
 
     #[inline(always)]
-    fn evaluate_history(state: &DeviceState, info: &InfoFields, memory: &MemoryRecord) -> Broken {
+    fn evaluate_history(
+        state: &DeviceState,
+        info: &InfoFields,
+        memory: &MemoryRecord,
+    ) -> Self::Own {
         let exported = state.memories.rare(memory).nt_handle_exports;
         get_memory_win32_handle::evaluate_history(info, exported)
     }

@@ -19,7 +19,8 @@ impl ExportEntry for GetMemoryWin32HandleNv {
         vk::ExternalMemoryHandleTypeFlagsNV,
         *mut vk::HANDLE,
     );
-    const RULES: &'static ExportCommand = &get_memory_win32_handle_nv::COMMAND;
+    type Own = get_memory_win32_handle_nv::GetMemoryWin32HandleNvRules;
+    const RULES: &'static ExportCommand<Self::Own> = &get_memory_win32_handle_nv::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(memory, handle_type, p_handle): &Self::Args) -> (StructArg<InfoFields>, bool) {

@@ -17,7 +17,8 @@ impl QueryEntry for GetMemoryWin32HandleProperties {
         vk::HANDLE,
         *mut Properties,
     );
-    const RULES: &'static QueryCommand = &get_memory_win32_handle_properties::COMMAND;
+    type Own = get_memory_win32_handle_properties::GetMemoryWin32HandlePropertiesRules;
+    const RULES: &'static QueryCommand<Self::Own> = &get_memory_win32_handle_properties::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(handle_type, handle, p_properties): &Self::Args) -> QueryCall {

@@ -16,7 +16,8 @@ type Info = vk::MemoryGetZirconHandleInfoFUCHSIA<'static>;
 
 impl ExportEntry for GetMemoryZirconHandle {
     type Args = (*const Info, *mut vk::zx_handle_t);
-    const RULES: &'static ExportCommand = &get_memory_zircon_handle::COMMAND;
+    type Own = get_memory_zircon_handle::GetMemoryZirconHandleRules;
+    const RULES: &'static ExportCommand<Self::Own> = &get_memory_zircon_handle::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(p_info, p_handle): &Self::Args) -> (StructArg<InfoFields>, bool) {

@@ -17,7 +17,8 @@ impl QueryEntry for GetMemoryZirconHandleProperties {
         vk::zx_handle_t,
         *mut Properties,
     );
-    const RULES: &'static QueryCommand = &get_memory_zircon_handle_properties::COMMAND;
+    type Own = get_memory_zircon_handle_properties::GetMemoryZirconHandlePropertiesRules;
+    const RULES: &'static QueryCommand<Self::Own> = &get_memory_zircon_handle_properties::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(handle_type, zircon_handle, p_properties): &Self::Args) -> QueryCall {

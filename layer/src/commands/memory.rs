@@ -14,9 +14,8 @@ use crate::features::import_matching::hooks as import_matching;
 use crate::finding::Outcome;
 use crate::pipeline::policy::{decide, reject_unknown_device, Decision};
 use crate::raw::{self, AllocateInfoRead, ChainRead};
-use crate::rules::alloc;
+use crate::rules::alloc::{self, AllocateRules};
 use crate::rules::alloc_count;
-use crate::rules::common::Broken;
 use crate::rules::import_handles;
 use crate::state::registry::{lookup_dead_memory, record_allocation, take_allocation};
 use crate::state::this_thread::with_device;
@@ -167,14 +166,14 @@ fn with_import_operation(
 fn judge_allocate(
     state: &DeviceState,
     info: &AllocateInfoRead,
-    (broken, live): (Broken, u64),
+    (broken, live): (AllocateRules, u64),
     p_allocate_info: *const vk::MemoryAllocateInfo<'_>,
 ) -> Decision {
     let mut call = Outcome::default();
     if !broken.is_empty() || fault_injection::injecting_panics() {
         call = boundary::contain(ALLOCATE, || {
             let mut outcome = alloc::describe_allocate(&state.facts, info, broken);
-            alloc_count::describe(&state.facts, live, broken, &mut outcome);
+            alloc_count::describe(&state.facts, live, broken.count(), &mut outcome);
             outcome
         });
         call.blocked |= alloc::blocks(broken);

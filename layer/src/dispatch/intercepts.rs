@@ -120,11 +120,11 @@ mod tests {
         }
     }
 
-    fn export_rule(command: &ExportCommand) -> Rules {
+    fn export_rule<R>(command: &ExportCommand<R>) -> Rules {
         (command.name, command.extension, command.is_enabled)
     }
 
-    fn query_rule(command: &QueryCommand) -> Rules {
+    fn query_rule<R>(command: &QueryCommand<R>) -> Rules {
         (command.name, command.extension, command.is_enabled)
     }
 }

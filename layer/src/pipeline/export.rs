@@ -9,8 +9,10 @@ use crate::fault_injection;
 use crate::features::driver_contract::rules::{self as driver_contract, Returned};
 use crate::finding::Outcome;
 use crate::raw;
-use crate::rules::common::Broken;
-use crate::rules::export::{describe, evaluate_parts, ExportCall, ExportCommand, InfoFields};
+use crate::rules::export::{
+    blocks, describe, evaluate_parts, ExportCall, ExportCallRules, ExportCommand, InfoFields,
+};
+use crate::rules::rule_set::RuleSet;
 use crate::state::live_memory::AllocationMemo;
 use crate::state::registry::lookup_dead_memory;
 use crate::state::this_thread::with_device;
@@ -23,8 +25,10 @@ use std::ffi::c_void;
 pub trait ExportEntry {
     /// The command's parameters after `device`, as the app passed them.
     type Args: Copy;
+    /// The set of the command's own rules.
+    type Own: RuleSet;
     /// Names, IDs and the command's own rules.
-    const RULES: &'static ExportCommand;
+    const RULES: &'static ExportCommand<Self::Own>;
 
     /// The info structure's members (or the parameters that stand for them), and whether the
     /// output pointer is NULL.
@@ -43,8 +47,8 @@ pub trait ExportEntry {
         _state: &DeviceState,
         _info: &InfoFields,
         _memory: &MemoryRecord,
-    ) -> Broken {
-        Broken::NONE
+    ) -> Self::Own {
+        Self::Own::NONE
     }
 
     /// The findings of the history rules in `broken` that name what only `state` knows (cold).
@@ -52,7 +56,7 @@ pub trait ExportEntry {
     fn describe_history(
         _state: &DeviceState,
         _memory: &MemoryRecord,
-        _broken: Broken,
+        _broken: Self::Own,
         _outcome: &mut Outcome,
     ) {
     }
@@ -80,8 +84,8 @@ pub trait ExportEntry {
 /// `p` is NULL or points to a structure that starts with `sType`, readable as a whole `T` when
 /// `sType` is the command's.
 #[inline(always)]
-pub unsafe fn read_info<T: Copy>(
-    cmd: &ExportCommand,
+pub unsafe fn read_info<T: Copy, R>(
+    cmd: &ExportCommand<R>,
     p: *const T,
     fields: impl FnOnce(
         T,
@@ -114,9 +118,9 @@ pub unsafe fn read_info<T: Copy>(
 /// `output` is the app's output pointer to a pointer-sized value, not NULL (the gate), written
 /// by `call` on success.
 #[inline(always)]
-pub unsafe fn call_down_returning(
+pub unsafe fn call_down_returning<R>(
     state: &DeviceState,
-    cmd: &ExportCommand,
+    cmd: &ExportCommand<R>,
     (judged, down): (&Judged<'_>, &Down<vk::Result>),
     (returned, output): (Returned, *const usize),
     call: impl FnOnce() -> vk::Result,
@@ -132,9 +136,9 @@ pub unsafe fn call_down_returning(
 /// After the call went down: when it was valid and succeeded, the handle-like value the driver
 /// wrote (`written` reads it; 0 is none) is held to the driver contract (`Returned`).
 #[inline(always)]
-pub fn hold_to_contract(
+pub fn hold_to_contract<R>(
     state: &DeviceState,
-    cmd: &ExportCommand,
+    cmd: &ExportCommand<R>,
     judged: &Judged<'_>,
     (result, returned): (vk::Result, Returned),
     written: impl FnOnce() -> u64,
@@ -184,7 +188,7 @@ pub unsafe fn run<E: ExportEntry>(device: vk::Device, args: E::Args) -> vk::Resu
                 let broken = match (&info, &memory) {
                     (StructArg::Valid(fields), MemoryLookup::Live(record)) => {
                         evaluate_parts(cmd, &state.facts, &info, output_null, &memory)
-                            .and(E::evaluate_history(state, fields, record))
+                            .and_own(E::evaluate_history(state, fields, record))
                     }
                     _ => evaluate_parts(cmd, &state.facts, &info, output_null, &memory),
                 };
@@ -244,7 +248,7 @@ enum Judgement {
 fn judge<E: ExportEntry>(
     state: &DeviceState,
     (info, output_null, memory): (&StructArg<InfoFields>, bool, &MemoryLookup),
-    broken: Broken,
+    broken: ExportCallRules<E::Own>,
 ) -> Judgement {
     let cmd = E::RULES;
     let call = ExportCall {
@@ -255,12 +259,12 @@ fn judge<E: ExportEntry>(
     let outcome = boundary::contain(cmd.name, || {
         let mut outcome = describe(cmd, &state.facts, &call, broken);
         if let MemoryLookup::Live(record) = memory {
-            E::describe_history(state, record, broken, &mut outcome);
+            E::describe_history(state, record, broken.own, &mut outcome);
         }
         outcome
     });
     match decide(state, cmd.name, &outcome) {
-        _ if broken.has(Broken::EXPORT_BLOCKING) => Judgement::Skip,
+        _ if blocks(broken) => Judgement::Skip,
         Decision::Skip => Judgement::Skip,
         Decision::CallDown => Judgement::CallDown {
             errors: outcome.has_errors(),

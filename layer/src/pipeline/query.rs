@@ -12,8 +12,10 @@ use crate::args::StructArg;
 use crate::boundary;
 use crate::fault_injection;
 use crate::raw;
-use crate::rules::common::Broken;
-use crate::rules::query::{blocks, describe, evaluate, OutputArg, QueryCall, QueryCommand};
+use crate::rules::query::{
+    blocks, describe, evaluate, OutputArg, QueryCall, QueryCallRules, QueryCommand,
+};
+use crate::rules::rule_set::RuleSet;
 use crate::state::this_thread::with_device;
 use crate::state::DeviceState;
 use ash::vk::{self, Handle};
@@ -22,8 +24,10 @@ use ash::vk::{self, Handle};
 pub trait QueryEntry {
     /// The command's parameters after `device`, as the app passed them.
     type Args: Copy;
+    /// The set of the command's own rules.
+    type Own: RuleSet;
     /// Names, IDs and the command's own rules.
-    const RULES: &'static QueryCommand;
+    const RULES: &'static QueryCommand<Self::Own>;
 
     /// The arguments as plain values (the output structure with [`read_output`]).
     ///
@@ -51,7 +55,7 @@ pub trait QueryEntry {
 /// # Safety
 /// `p` is NULL or points to a structure that starts with `sType` and `pNext`.
 #[inline(always)]
-pub unsafe fn read_output<T>(cmd: &QueryCommand, p: *const T) -> OutputArg {
+pub unsafe fn read_output<T, R>(cmd: &QueryCommand<R>, p: *const T) -> OutputArg {
     // SAFETY: every Vulkan output structure starts with the base header (this function's
     // contract); only the header is read.
     unsafe { raw::read_struct(p.cast::<vk::BaseOutStructure<'_>>(), cmd.output.s_type) }
@@ -65,7 +69,7 @@ pub unsafe fn read_output<T>(cmd: &QueryCommand, p: *const T) -> OutputArg {
 /// # Safety
 /// `p` is NULL or points to a structure that starts with `sType` and `pNext`, and every `pNext`
 /// reached from it points to such a structure (the Vulkan contract for output chains).
-pub unsafe fn read_extended_output<T>(cmd: &QueryCommand, p: *const T) -> (OutputArg, bool) {
+pub unsafe fn read_extended_output<T, R>(cmd: &QueryCommand<R>, p: *const T) -> (OutputArg, bool) {
     // SAFETY: as in `read_output` (this function's contract).
     let header =
         unsafe { raw::read_struct(p.cast::<vk::BaseOutStructure<'_>>(), cmd.output.s_type) };
@@ -114,7 +118,12 @@ pub unsafe fn run<Q: QueryEntry>(device: vk::Device, args: Q::Args) -> vk::Resul
 /// pointer or handle is known to be bad is skipped whatever the reporting does.
 #[cold]
 #[inline(never)]
-fn judge(cmd: &QueryCommand, state: &DeviceState, call: &QueryCall, broken: Broken) -> Decision {
+fn judge<R: RuleSet>(
+    cmd: &QueryCommand<R>,
+    state: &DeviceState,
+    call: &QueryCall,
+    broken: QueryCallRules<R>,
+) -> Decision {
     let outcome = boundary::contain(cmd.name, || describe(cmd, &state.facts, call, broken));
     match decide(state, cmd.name, &outcome) {
         _ if blocks(cmd, broken) => Decision::Skip,

@@ -1,13 +1,23 @@
 //! `vkAllocateMemory` and `vkFreeMemory`: the rules the memory map depends on.
 
 use super::alloc_capture_address;
+use super::alloc_capture_address::CaptureAddressRules;
+use super::alloc_count::AllocationCountRules;
 use super::alloc_features;
+use super::alloc_features::FeatureRules;
 use super::alloc_limits;
+use super::alloc_limits::MemoryLimitsRules;
 use super::alloc_zero_size;
+use super::alloc_zero_size::ZeroSizeRules;
 use super::android_export_size;
-use super::common::{describe_allocation, describe_dead_memory, Broken};
+use super::android_export_size::AndroidExportSizeRules;
+use super::common::{describe_allocation, describe_dead_memory};
 use super::export_win32;
+use super::export_win32::ExportWin32Rules;
 use super::import_fd;
+use super::import_fd::ImportFdRules;
+use super::import_host::ImportHostRules;
+use super::rule_set::{composed_rules, mask, rule_set, RuleSet};
 use crate::args::{AllocateInfoRead, ChainEnd, MAX_CHAIN_LENGTH};
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::{AllocationFacts, DeviceFacts, MemoryLookup};
@@ -18,33 +28,90 @@ use ash::vk;
 const ALLOCATE: &str = "vkAllocateMemory";
 const FREE: &str = "vkFreeMemory";
 
-/// `pMemory` is NULL.
-const OUTPUT_NULL: Broken = Broken::bit(0);
-/// `pAllocateInfo` is NULL.
-const INFO_NULL: Broken = Broken::bit(1);
-const S_TYPE: Broken = Broken::bit(2);
-/// The pNext chain loops (`VUID-VkMemoryAllocateInfo-sType-unique`).
-const CHAIN_CYCLE: Broken = Broken::bit(3);
-/// The layer's warning: more structures than it walks.
-const CHAIN_TOO_LONG: Broken = Broken::bit(4);
-/// A structure twice (`VUID-VkMemoryAllocateInfo-sType-unique`).
-const REPEATED: Broken = Broken::bit(5);
-/// `VUID-VkMemoryAllocateInfo-pNext-00640`: KHR and NV export structures mixed.
-const KHR_WITH_NV: Broken = Broken::bit(6);
-/// `VUID-VkExportMemoryAllocateInfo-handleTypes-parameter`.
-const HANDLE_TYPES_VALUE: Broken = Broken::bit(7);
-/// `VUID-VkMemoryAllocateInfo-allocationSize-07899`.
-const ZERO_SIZE_EXPORT: Broken = Broken::bit(8);
-/// `VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter`.
-const NV_HANDLE_TYPES_VALUE: Broken = Broken::bit(9);
-/// `VUID-VkMemoryAllocateInfo-pNext-pNext`, one bit per entry of `vk_names::ALLOCATE_CHAIN`
-/// (bits 48 to 62).
-const UNAVAILABLE: u32 = 48;
-/// The first of the [`import_fd`] rules' bits (`import_fd::RULES` of them).
-const IMPORTS: u32 = 16;
-/// The rules that block the call.
-const BLOCKING: Broken =
-    Broken(OUTPUT_NULL.0 | INFO_NULL.0 | S_TYPE.0 | CHAIN_CYCLE.0 | alloc_limits::NO_SUCH_TYPE.0);
+rule_set! {
+    /// The rules of `vkAllocateMemory`'s parameters, of `VkMemoryAllocateInfo` and its pNext
+    /// chain, and of the export structures.
+    pub struct AllocateArgsRules {
+        /// `pMemory` is NULL.
+        OUTPUT_NULL,
+        /// `pAllocateInfo` is NULL.
+        INFO_NULL,
+        S_TYPE,
+        /// The pNext chain loops (`VUID-VkMemoryAllocateInfo-sType-unique`).
+        CHAIN_CYCLE,
+        /// The layer's warning: more structures than it walks.
+        CHAIN_TOO_LONG,
+        /// A structure twice (`VUID-VkMemoryAllocateInfo-sType-unique`).
+        REPEATED,
+        /// `VUID-VkMemoryAllocateInfo-pNext-00640`: KHR and NV export structures mixed.
+        KHR_WITH_NV,
+        /// `VUID-VkExportMemoryAllocateInfo-handleTypes-parameter`.
+        HANDLE_TYPES_VALUE,
+        /// `VUID-VkMemoryAllocateInfo-allocationSize-07899`.
+        ZERO_SIZE_EXPORT,
+        /// `VUID-VkExportMemoryAllocateInfoNV-handleTypes-parameter`.
+        NV_HANDLE_TYPES_VALUE,
+    }
+}
+
+impl AllocateArgsRules {
+    /// The rules of the parameters that block the call.
+    const BLOCKING: Self = Self::OUTPUT_NULL
+        .and(Self::INFO_NULL)
+        .and(Self::S_TYPE)
+        .and(Self::CHAIN_CYCLE);
+}
+
+/// `VUID-VkMemoryAllocateInfo-pNext-pNext`: the chained structures the device may not be given,
+/// one rule per entry of `vk_names::ALLOCATE_CHAIN` (the bits of `ChainRead::structures`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UnavailableStructures(u32);
+
+impl RuleSet for UnavailableStructures {
+    const COUNT: u32 = vk_names::ALLOCATE_CHAIN.len() as u32;
+    const NONE: Self = Self(0);
+
+    #[inline(always)]
+    fn bits(self) -> u64 {
+        u64::from(self.0)
+    }
+
+    #[inline(always)]
+    fn from_bits(bits: u64) -> Self {
+        Self((bits & mask(Self::COUNT)) as u32)
+    }
+
+    #[inline(always)]
+    fn union(self, other: Self) -> Self {
+        Self(self.0 | other.0)
+    }
+}
+
+impl UnavailableStructures {
+    /// Whether the structure `vk_names::ALLOCATE_CHAIN[index]` is in the set.
+    fn has_entry(self, index: usize) -> bool {
+        self.0 >> index & 1 == 1
+    }
+}
+
+composed_rules! {
+    /// Every rule of a `vkAllocateMemory` call: its parameters' and each structure's of the
+    /// pNext chain (those of the handle imports the layer cannot open are
+    /// `import_handles::HandleImportRules`).
+    pub struct AllocateRules {
+        args: AllocateArgsRules,
+        unavailable: UnavailableStructures,
+        import_fd: ImportFdRules,
+        import_host: ImportHostRules,
+        export_win32: ExportWin32Rules,
+        limits: MemoryLimitsRules,
+        android_export_size: AndroidExportSizeRules,
+        features: FeatureRules,
+        capture_address: CaptureAddressRules,
+        zero_size: ZeroSizeRules,
+        count: AllocationCountRules,
+    }
+}
 
 /// `VUID-VkMemoryAllocateInfo-allocationSize-07899`: an export (a `VkExportMemoryAllocateInfo`
 /// with handle types, none of them an Android hardware buffer, whose size the driver decides)
@@ -65,39 +132,51 @@ pub fn evaluate_allocate(
     device: &DeviceFacts,
     info: &AllocateInfoRead,
     output_null: bool,
-) -> Broken {
-    let broken = Broken::NONE.with(OUTPUT_NULL, output_null);
+) -> AllocateRules {
+    let args = AllocateArgsRules::NONE.with(AllocateArgsRules::OUTPUT_NULL, output_null);
     let (facts, chain) = match info {
         AllocateInfoRead::Valid(facts, chain) => (facts, chain),
-        AllocateInfoRead::Null => return broken.with(INFO_NULL, true),
-        AllocateInfoRead::WrongSType(_) => return broken.with(S_TYPE, true),
+        AllocateInfoRead::Null => {
+            return AllocateRules::NONE.and(args.with(AllocateArgsRules::INFO_NULL, true))
+        }
+        AllocateInfoRead::WrongSType(_) => {
+            return AllocateRules::NONE.and(args.with(AllocateArgsRules::S_TYPE, true))
+        }
     };
     let nv_mask = vk_names::valid_handle_type_nv_mask();
-    broken
-        .with(CHAIN_CYCLE, chain.end == ChainEnd::Cycle)
-        .with(CHAIN_TOO_LONG, chain.end == ChainEnd::TooLong)
-        .with(REPEATED, chain.repeated.is_some())
+    let args = args
+        .with(AllocateArgsRules::CHAIN_CYCLE, chain.end == ChainEnd::Cycle)
         .with(
-            KHR_WITH_NV,
+            AllocateArgsRules::CHAIN_TOO_LONG,
+            chain.end == ChainEnd::TooLong,
+        )
+        .with(AllocateArgsRules::REPEATED, chain.repeated.is_some())
+        .with(
+            AllocateArgsRules::KHR_WITH_NV,
             facts.export.is_some() & (facts.export_nv.is_some() | facts.export_win32_nv),
         )
-        .and(Broken(
-            u64::from(chain.structures & device.unavailable_structures) << UNAVAILABLE,
-        ))
         .with(
-            HANDLE_TYPES_VALUE,
+            AllocateArgsRules::HANDLE_TYPES_VALUE,
             facts
                 .export
                 .is_some_and(|t| !device.handle_types.contains(t)),
         )
-        .with(ZERO_SIZE_EXPORT, is_zero_size_export(facts))
         .with(
-            NV_HANDLE_TYPES_VALUE,
-            facts.export_nv.is_some_and(|t| !nv_mask.contains(t)),
+            AllocateArgsRules::ZERO_SIZE_EXPORT,
+            is_zero_size_export(facts),
         )
+        .with(
+            AllocateArgsRules::NV_HANDLE_TYPES_VALUE,
+            facts.export_nv.is_some_and(|t| !nv_mask.contains(t)),
+        );
+    AllocateRules::NONE
+        .and(args)
+        .and(UnavailableStructures(
+            chain.structures & device.unavailable_structures,
+        ))
         .and(super::import_host::evaluate(device, facts, &chain.host))
         .and(export_win32::evaluate(facts, chain))
-        .and(Broken(import_fd::evaluate(device, chain).0 << IMPORTS))
+        .and(import_fd::evaluate(device, chain))
         .and(alloc_limits::evaluate(device, facts))
         .and(android_export_size::evaluate(facts, chain))
         .and(alloc_features::evaluate(device, facts, chain))
@@ -114,7 +193,11 @@ pub fn check_allocate(device: &DeviceFacts, info: &AllocateInfoRead, output_null
 /// The findings of the rules in `broken` (what [`evaluate_allocate`] returned for `info`).
 #[cold]
 #[inline(never)]
-pub fn describe_allocate(device: &DeviceFacts, info: &AllocateInfoRead, broken: Broken) -> Outcome {
+pub fn describe_allocate(
+    device: &DeviceFacts,
+    info: &AllocateInfoRead,
+    broken: AllocateRules,
+) -> Outcome {
     let mut outcome = Outcome::default();
     if broken.is_empty() {
         return outcome;
@@ -123,7 +206,7 @@ pub fn describe_allocate(device: &DeviceFacts, info: &AllocateInfoRead, broken: 
     let finding = |id, field: &'static str, message: String| {
         Finding::new(id, ALLOCATE, field, message).with(device_ref)
     };
-    if broken.has(OUTPUT_NULL) {
+    if broken.has(AllocateArgsRules::OUTPUT_NULL) {
         outcome.block(finding(
             vuid::ALLOC_PMEMORY_PARAM,
             "pMemory",
@@ -158,21 +241,41 @@ pub fn describe_allocate(device: &DeviceFacts, info: &AllocateInfoRead, broken: 
     };
     describe_chain(info, broken, &finding, &mut outcome);
     describe_export_structures(device, facts, broken, &finding, &mut outcome);
-    super::import_host::describe(device, facts, &chain.host, broken, &finding, &mut outcome);
-    export_win32::describe(facts, broken, &finding, &mut outcome);
-    alloc_limits::describe(device, facts, broken, &finding, &mut outcome);
-    android_export_size::describe(facts, chain, broken, &finding, &mut outcome);
-    alloc_features::describe(device, facts, chain, broken, &finding, &mut outcome);
-    alloc_capture_address::describe(chain, broken, &finding, &mut outcome);
-    alloc_zero_size::describe(broken, &finding, &mut outcome);
+    super::import_host::describe(
+        device,
+        facts,
+        &chain.host,
+        broken.import_host(),
+        &finding,
+        &mut outcome,
+    );
+    export_win32::describe(facts, broken.export_win32(), &finding, &mut outcome);
+    alloc_limits::describe(device, facts, broken.limits(), &finding, &mut outcome);
+    android_export_size::describe(
+        facts,
+        chain,
+        broken.android_export_size(),
+        &finding,
+        &mut outcome,
+    );
+    alloc_features::describe(
+        device,
+        facts,
+        chain,
+        broken.features(),
+        &finding,
+        &mut outcome,
+    );
+    alloc_capture_address::describe(chain, broken.capture_address(), &finding, &mut outcome);
+    alloc_zero_size::describe(broken.zero_size(), &finding, &mut outcome);
     if let AllocateInfoRead::Valid(_, chain) = info {
-        let imports = Broken(broken.0 >> IMPORTS & ((1 << import_fd::RULES) - 1));
+        let imports = broken.import_fd();
         if !imports.is_empty() {
             let found = import_fd::describe(device, chain, imports, &finding);
             found.into_iter().for_each(|f| outcome.push(f));
         }
     }
-    debug_assert_eq!(outcome.blocked, broken.has(BLOCKING));
+    debug_assert_eq!(outcome.blocked, blocks(broken));
     outcome
 }
 
@@ -200,12 +303,12 @@ type MakeFinding<'a> = &'a dyn Fn(&'static str, &'static str, String) -> Finding
 /// The pNext chain itself: a loop, too long, a structure twice.
 fn describe_chain(
     info: &AllocateInfoRead,
-    broken: Broken,
+    broken: AllocateRules,
     finding: MakeFinding,
     outcome: &mut Outcome,
 ) {
     let field = "pAllocateInfo->pNext";
-    if broken.has(CHAIN_CYCLE) {
+    if broken.has(AllocateArgsRules::CHAIN_CYCLE) {
         outcome.block(finding(
             vuid::ALLOC_STYPE_UNIQUE,
             field,
@@ -215,7 +318,7 @@ fn describe_chain(
                 .into(),
         ));
     }
-    if broken.has(CHAIN_TOO_LONG) {
+    if broken.has(AllocateArgsRules::CHAIN_TOO_LONG) {
         outcome.push(finding(
             vuid::PNEXT_CHAIN_TOO_LONG,
             field,
@@ -226,7 +329,9 @@ fn describe_chain(
             ),
         ));
     }
-    if let (true, AllocateInfoRead::Valid(_, chain)) = (broken.has(REPEATED), info) {
+    if let (true, AllocateInfoRead::Valid(_, chain)) =
+        (broken.has(AllocateArgsRules::REPEATED), info)
+    {
         let s_type = chain.repeated.unwrap_or_default();
         outcome.push(finding(
             vuid::ALLOC_STYPE_UNIQUE,
@@ -245,12 +350,12 @@ fn describe_chain(
 fn describe_export_structures(
     device: &DeviceFacts,
     facts: &AllocationFacts,
-    broken: Broken,
+    broken: AllocateRules,
     finding: MakeFinding,
     outcome: &mut Outcome,
 ) {
     let device_name = vk_names::handle(vk::ObjectType::DEVICE, device.handle);
-    if broken.has(KHR_WITH_NV) {
+    if broken.has(AllocateArgsRules::KHR_WITH_NV) {
         let mut others = Vec::new();
         if facts.export_nv.is_some() {
             others.push("VkExportMemoryAllocateInfoNV");
@@ -270,7 +375,7 @@ fn describe_export_structures(
         ));
     }
     for (i, structure) in vk_names::ALLOCATE_CHAIN.iter().enumerate() {
-        if broken.has(Broken::bit(UNAVAILABLE + i as u32)) {
+        if broken.unavailable().has_entry(i) {
             outcome.push(finding(
                 vuid::ALLOC_PNEXT_PNEXT,
                 "pAllocateInfo->pNext",
@@ -278,7 +383,10 @@ fn describe_export_structures(
             ));
         }
     }
-    if let (true, Some(types)) = (broken.has(HANDLE_TYPES_VALUE), facts.export) {
+    if let (true, Some(types)) = (
+        broken.has(AllocateArgsRules::HANDLE_TYPES_VALUE),
+        facts.export,
+    ) {
         outcome.push(finding(
             vuid::EXPORT_HANDLE_TYPES_PARAM,
             "pAllocateInfo->pNext<VkExportMemoryAllocateInfo>.handleTypes",
@@ -295,7 +403,7 @@ fn describe_export_structures(
             ),
         ));
     }
-    if broken.has(ZERO_SIZE_EXPORT) {
+    if broken.has(AllocateArgsRules::ZERO_SIZE_EXPORT) {
         outcome.push(finding(
             vuid::ALLOC_SIZE_07899,
             "pAllocateInfo->allocationSize",
@@ -307,7 +415,10 @@ fn describe_export_structures(
             ),
         ));
     }
-    if let (true, Some(types)) = (broken.has(NV_HANDLE_TYPES_VALUE), facts.export_nv) {
+    if let (true, Some(types)) = (
+        broken.has(AllocateArgsRules::NV_HANDLE_TYPES_VALUE),
+        facts.export_nv,
+    ) {
         outcome.push(finding(
             vuid::EXPORT_NV_HANDLE_TYPES_PARAM,
             "pAllocateInfo->pNext<VkExportMemoryAllocateInfoNV>.handleTypes",
@@ -321,8 +432,8 @@ fn describe_export_structures(
 }
 
 /// Whether `broken` blocks the call.
-pub fn blocks(broken: Broken) -> bool {
-    broken.has(BLOCKING)
+pub fn blocks(broken: AllocateRules) -> bool {
+    broken.has(AllocateArgsRules::BLOCKING) || broken.has(MemoryLimitsRules::NO_SUCH_TYPE)
 }
 
 /// Checks the `memory` argument of `vkFreeMemory`.
@@ -368,38 +479,40 @@ pub fn check_free(device: &DeviceFacts, memory: u64, lookup: &MemoryLookup) -> O
 #[cfg(test)]
 mod tests {
     #[test]
-    fn the_allocation_rule_files_use_disjoint_bits() {
-        // alloc.rs: bits 0..=9, then one per chained structure from UNAVAILABLE.
-        let chained = crate::vk_names::ALLOCATE_CHAIN.len() as u32;
-        let own = 0x3ff | ((1u64 << chained) - 1) << super::UNAVAILABLE;
-        assert!(super::UNAVAILABLE + chained <= 64);
-        let files = [
-            own,
-            super::super::import_host::BITS.0,
-            super::super::export_win32::BITS.0,
-            super::super::alloc_limits::BITS.0,
-            super::super::android_export_size::BITS.0,
-            super::super::alloc_features::BITS.0,
-            super::super::alloc_capture_address::BITS.0,
-            super::super::alloc_zero_size::BITS.0,
-            super::super::alloc_count::BITS.0,
-            ((1u64 << super::super::import_fd::RULES) - 1) << super::IMPORTS,
+    fn every_rule_of_the_allocation_has_its_own_bit() {
+        // Each part's rules, put in the call's set, come back as that part's and no other's,
+        // and no two parts share a bit.
+        let all = [
+            AllocateRules::NONE.and(AllocateArgsRules::ALL),
+            AllocateRules::NONE.and(UnavailableStructures::from_bits(u64::MAX)),
+            AllocateRules::NONE.and(ImportFdRules::ALL),
+            AllocateRules::NONE.and(ImportHostRules::ALL),
+            AllocateRules::NONE.and(ExportWin32Rules::ALL),
+            AllocateRules::NONE.and(MemoryLimitsRules::ALL),
+            AllocateRules::NONE.and(AndroidExportSizeRules::ALL),
+            AllocateRules::NONE.and(FeatureRules::ALL),
+            AllocateRules::NONE.and(CaptureAddressRules::ALL),
+            AllocateRules::NONE.and(ZeroSizeRules::ALL),
+            AllocateRules::NONE.and(AllocationCountRules::ALL),
         ];
-        // The feature, capture-address, zero-size and count rules use bits 32..=47 only.
-        let ours = 0xffffu64 << 32;
-        for bits in [
-            super::super::alloc_features::BITS.0,
-            super::super::alloc_capture_address::BITS.0,
-            super::super::alloc_zero_size::BITS.0,
-            super::super::alloc_count::BITS.0,
-        ] {
-            assert_eq!(bits & !ours, 0, "{bits:#066b} is outside bits 32..=47");
+        let mut union = AllocateRules::NONE;
+        for part in all {
+            assert_eq!(
+                union.and_all(part).len(),
+                union.len() + part.len(),
+                "{part:?}"
+            );
+            union = union.and_all(part);
         }
-        for (i, a) in files.iter().enumerate() {
-            for b in &files[i + 1..] {
-                assert_eq!(a & b, 0, "{a:#066b} and {b:#066b} overlap");
-            }
-        }
+        let unavailable = all[1].unavailable();
+        assert_eq!(
+            unavailable.bits().count_ones(),
+            vk_names::ALLOCATE_CHAIN.len() as u32
+        );
+        assert!(all[1].args().is_empty() && all[1].import_fd().is_empty());
+        assert_eq!(all[2].import_fd(), ImportFdRules::ALL);
+        assert_eq!(all[10].count(), AllocationCountRules::ALL);
+        assert!(!blocks(all[2]) && blocks(all[5]));
     }
 
     use super::*;
@@ -514,21 +627,36 @@ mod tests {
             let info = AllocateInfoRead::Valid(not_exported(), chain);
             check_allocate(device, &info, false)
         };
-        // Vulkan 1.1 makes VkExportMemoryAllocateInfo (bit 0) and VkMemoryDedicatedAllocateInfo
-        // (bit 9) core; VkMemoryOpaqueCaptureAddressAllocateInfo (bit 11) needs 1.2.
-        assert!(check_on(&mut device, 1 | 1 << 9).ids().is_empty());
-        let out = check_on(&mut device, 1 << 11);
+        // The structures' bits in a chain's `structures`.
+        use vk::StructureType as S;
+        let bit = |s_type| {
+            let bit = vk_names::allocate_chain_bit(s_type);
+            assert_ne!(bit, 0, "{s_type:?} is read");
+            bit
+        };
+        let export = bit(S::EXPORT_MEMORY_ALLOCATE_INFO);
+        let export_nv = bit(S::EXPORT_MEMORY_ALLOCATE_INFO_NV);
+        let export_win32_nv = bit(S::EXPORT_MEMORY_WIN32_HANDLE_INFO_NV);
+        let import_fd = bit(S::IMPORT_MEMORY_FD_INFO_KHR);
+        // Vulkan 1.1 makes VkExportMemoryAllocateInfo and VkMemoryDedicatedAllocateInfo core;
+        // VkMemoryOpaqueCaptureAddressAllocateInfo needs 1.2.
+        let dedicated = bit(S::MEMORY_DEDICATED_ALLOCATE_INFO);
+        assert!(check_on(&mut device, export | dedicated).ids().is_empty());
+        let out = check_on(
+            &mut device,
+            bit(S::MEMORY_OPAQUE_CAPTURE_ADDRESS_ALLOCATE_INFO),
+        );
         assert_eq!(out.ids(), [vuid::ALLOC_PNEXT_PNEXT]);
         let msg = &out.findings[0].message;
         assert!(msg.contains("has a VkMemoryOpaqueCaptureAddressAllocateInfo, but VkDevice 0xd000 was created without VK_KHR_buffer_device_address in VkDeviceCreateInfo::ppEnabledExtensionNames, nor is its API version 1.2 or later."), "{msg}");
         device.api_version = vk::API_VERSION_1_0;
-        let out = check_on(&mut device, 1);
+        let out = check_on(&mut device, export);
         assert_eq!(out.ids(), [vuid::ALLOC_PNEXT_PNEXT]);
         let msg = &out.findings[0].message;
         assert!(msg.contains("has a VkExportMemoryAllocateInfo, but VkDevice 0xd000 was created without VK_KHR_external_memory"), "{msg}");
         // The NV export structures and an fd import, each without its extension: one finding
         // each, in the table's order.
-        let out = check_on(&mut device, 1 << 1 | 1 << 2 | 1 << 3);
+        let out = check_on(&mut device, export_nv | export_win32_nv | import_fd);
         assert_eq!(out.ids(), [vuid::ALLOC_PNEXT_PNEXT; 3]);
         for (finding, structure) in out.findings.iter().zip([
             "VkExportMemoryAllocateInfoNV, but",
@@ -543,7 +671,8 @@ mod tests {
         device.extensions.nv_external_memory = true;
         device.extensions.nv_external_memory_win32 = true;
         device.extensions.khr_external_memory_fd = true;
-        assert!(check_on(&mut device, 0xf).ids().is_empty());
+        let all_four = export | export_nv | export_win32_nv | import_fd;
+        assert!(check_on(&mut device, all_four).ids().is_empty());
     }
 
     #[test]

@@ -6,48 +6,53 @@
 //! `VkImportMemoryHostPointerInfoEXT`) is `import_host.rs`'s: a host-pointer import with a
 //! non-zero `handleType` breaks both 03332 and 03333, and gets both, once each.
 
-use super::common::Broken;
+use super::rule_set::rule_set;
 use crate::args::ChainRead;
 use crate::finding::{Finding, Outcome};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-/// `VUID-VkMemoryAllocateInfo-opaqueCaptureAddress-03329` (bits 32..=47 are the files named in
-/// `alloc_features.rs`).
-const WITHOUT_CAPTURE_REPLAY: Broken = Broken::bit(38);
-/// `VUID-VkMemoryAllocateInfo-opaqueCaptureAddress-03333`.
-const WITH_IMPORT: Broken = Broken::bit(39);
-/// Every bit of this file's rules.
-pub const BITS: Broken = Broken(WITHOUT_CAPTURE_REPLAY.0 | WITH_IMPORT.0);
+rule_set! {
+    /// The rules of `VkMemoryOpaqueCaptureAddressAllocateInfo` at `vkAllocateMemory`.
+    pub struct CaptureAddressRules {
+        /// `VUID-VkMemoryAllocateInfo-opaqueCaptureAddress-03329`.
+        WITHOUT_CAPTURE_REPLAY,
+        /// `VUID-VkMemoryAllocateInfo-opaqueCaptureAddress-03333`.
+        WITH_IMPORT,
+    }
+}
 
 const FIELD: &str =
     "pAllocateInfo->pNext<VkMemoryOpaqueCaptureAddressAllocateInfo>.opaqueCaptureAddress";
 
 /// The rules of the opaque capture address the allocation breaks (none when it is 0 or absent).
 #[inline(always)]
-pub fn evaluate(chain: &ChainRead) -> Broken {
+pub fn evaluate(chain: &ChainRead) -> CaptureAddressRules {
     if !chain.host.capture_address {
-        return Broken::NONE;
+        return CaptureAddressRules::NONE;
     }
     let replay = vk::MemoryAllocateFlags::DEVICE_ADDRESS_CAPTURE_REPLAY;
-    Broken::NONE
+    CaptureAddressRules::NONE
         .with(
-            WITHOUT_CAPTURE_REPLAY,
+            CaptureAddressRules::WITHOUT_CAPTURE_REPLAY,
             !chain.allocate_flags.contains(replay),
         )
-        .with(WITH_IMPORT, chain.import_operations > 0)
+        .with(
+            CaptureAddressRules::WITH_IMPORT,
+            chain.import_operations > 0,
+        )
 }
 
 /// The findings of the rules of [`evaluate`] in `broken`; `finding` makes one of
 /// `vkAllocateMemory` (ID, field, message).
 pub fn describe(
     chain: &ChainRead,
-    broken: Broken,
+    broken: CaptureAddressRules,
     finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
     outcome: &mut Outcome,
 ) {
-    if broken.has(WITHOUT_CAPTURE_REPLAY) {
+    if broken.has(CaptureAddressRules::WITHOUT_CAPTURE_REPLAY) {
         let flags = if chain.allocate_flags.is_empty() {
             "the pNext chain has no VkMemoryAllocateFlagsInfo".to_owned()
         } else {
@@ -66,7 +71,7 @@ pub fn describe(
             ),
         ));
     }
-    if broken.has(WITH_IMPORT) {
+    if broken.has(CaptureAddressRules::WITH_IMPORT) {
         outcome.push(finding(
             vuid::ALLOC_CAPTURE_ADDRESS_03333,
             FIELD,

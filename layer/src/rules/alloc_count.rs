@@ -5,32 +5,39 @@
 //! what `vkGetPhysicalDeviceProperties` returned to the layer at `vkCreateDevice` (nothing is
 //! judged when the layer could not ask).
 
-use super::common::Broken;
+use super::rule_set::rule_set;
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::DeviceFacts;
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-/// `VUID-vkAllocateMemory-maxMemoryAllocationCount-04101` (bits 32..=47 are the files named in
-/// `alloc_features.rs`).
-const TOO_MANY: Broken = Broken::bit(41);
-/// Every bit of this file's rules.
-pub const BITS: Broken = TOO_MANY;
+rule_set! {
+    /// The rule of the number of live allocations at `vkAllocateMemory`.
+    pub struct AllocationCountRules {
+        /// `VUID-vkAllocateMemory-maxMemoryAllocationCount-04101`.
+        TOO_MANY,
+    }
+}
 
 /// Whether `live` allocations leave no room for another on `device`.
 #[inline(always)]
-pub fn evaluate(device: &DeviceFacts, live: u64) -> Broken {
+pub fn evaluate(device: &DeviceFacts, live: u64) -> AllocationCountRules {
     let full = device
         .max_memory_allocation_count
         .is_some_and(|limit| live >= u64::from(limit));
-    Broken::NONE.with(TOO_MANY, full)
+    AllocationCountRules::NONE.with(AllocationCountRules::TOO_MANY, full)
 }
 
 /// The finding of [`evaluate`]'s rule, when `broken` has it, into `outcome`.
 #[cold]
-pub fn describe(device: &DeviceFacts, live: u64, broken: Broken, outcome: &mut Outcome) {
-    if !broken.has(TOO_MANY) {
+pub fn describe(
+    device: &DeviceFacts,
+    live: u64,
+    broken: AllocationCountRules,
+    outcome: &mut Outcome,
+) {
+    if !broken.has(AllocationCountRules::TOO_MANY) {
         return;
     }
     let limit = device.max_memory_allocation_count.unwrap_or_default();

@@ -9,7 +9,7 @@
 //! chain at `vkCreateDevice` (`state::EnabledFeatures`); memory types from what the driver
 //! returned to the layer (a type the layer does not know is not judged: 01714 says so).
 
-use super::common::Broken;
+use super::rule_set::rule_set;
 use crate::args::ChainRead;
 use crate::finding::{Finding, Outcome};
 use crate::state::{AllocationFacts, DeviceFacts, MemoryTypeFacts};
@@ -18,29 +18,23 @@ use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-/// `VUID-VkMemoryAllocateInfo-flags-03330`. Bits 32..=47 of the allocation's [`Broken`] are this
-/// file's and its siblings' (`alloc_capture_address.rs`, `alloc_zero_size.rs`,
-/// `alloc_count.rs`); a test in `alloc.rs` checks they are clear of the others.
-const CAPTURE_REPLAY_FEATURE: Broken = Broken::bit(32);
-/// `VUID-VkMemoryAllocateInfo-flags-03331`.
-const DEVICE_ADDRESS_FEATURE: Broken = Broken::bit(33);
-/// `VUID-VkMemoryAllocateInfo-memoryTypeIndex-01872`.
-const PROTECTED_FEATURE: Broken = Broken::bit(34);
-/// `VUID-vkAllocateMemory-deviceCoherentMemory-02790`.
-const DEVICE_COHERENT_FEATURE: Broken = Broken::bit(35);
-/// `VUID-vkAllocateMemory-tileMemoryHeap-10976`.
-const TILE_MEMORY_FEATURE: Broken = Broken::bit(36);
-/// `VUID-vkAllocateMemory-device-queuecount`.
-const NO_QUEUES: Broken = Broken::bit(37);
-/// Every bit of this file's rules.
-pub const BITS: Broken = Broken(
-    CAPTURE_REPLAY_FEATURE.0
-        | DEVICE_ADDRESS_FEATURE.0
-        | PROTECTED_FEATURE.0
-        | DEVICE_COHERENT_FEATURE.0
-        | TILE_MEMORY_FEATURE.0
-        | NO_QUEUES.0,
-);
+rule_set! {
+    /// The rules of the features and queues the device was created with, at `vkAllocateMemory`.
+    pub struct FeatureRules {
+        /// `VUID-VkMemoryAllocateInfo-flags-03330`.
+        CAPTURE_REPLAY_FEATURE,
+        /// `VUID-VkMemoryAllocateInfo-flags-03331`.
+        DEVICE_ADDRESS_FEATURE,
+        /// `VUID-VkMemoryAllocateInfo-memoryTypeIndex-01872`.
+        PROTECTED_FEATURE,
+        /// `VUID-vkAllocateMemory-deviceCoherentMemory-02790`.
+        DEVICE_COHERENT_FEATURE,
+        /// `VUID-vkAllocateMemory-tileMemoryHeap-10976`.
+        TILE_MEMORY_FEATURE,
+        /// `VUID-vkAllocateMemory-device-queuecount`.
+        NO_QUEUES,
+    }
+}
 
 const FLAGS_FIELD: &str = "pAllocateInfo->pNext<VkMemoryAllocateFlagsInfo>.flags";
 
@@ -53,8 +47,9 @@ const TYPES_WITH_FEATURES: vk::MemoryPropertyFlags = vk::MemoryPropertyFlags::fr
 /// The rules of the device's features and queues the allocation breaks. The common allocation
 /// (no address flags, an ordinary memory type, a device with queues) takes three tests.
 #[inline(always)]
-pub fn evaluate(device: &DeviceFacts, facts: &AllocationFacts, chain: &ChainRead) -> Broken {
-    let mut broken = Broken::NONE.with(NO_QUEUES, device.queue_create_info_count == 0);
+pub fn evaluate(device: &DeviceFacts, facts: &AllocationFacts, chain: &ChainRead) -> FeatureRules {
+    let mut broken =
+        FeatureRules::NONE.with(FeatureRules::NO_QUEUES, device.queue_create_info_count == 0);
     if !chain.allocate_flags.is_empty() {
         broken = broken.and(evaluate_flags(device, chain.allocate_flags));
     }
@@ -72,16 +67,16 @@ pub fn evaluate(device: &DeviceFacts, facts: &AllocationFacts, chain: &ChainRead
 
 /// The address flags' features (03330, 03331).
 #[inline(never)]
-fn evaluate_flags(device: &DeviceFacts, flags: vk::MemoryAllocateFlags) -> Broken {
+fn evaluate_flags(device: &DeviceFacts, flags: vk::MemoryAllocateFlags) -> FeatureRules {
     let features = &device.features;
-    Broken::NONE
+    FeatureRules::NONE
         .with(
-            CAPTURE_REPLAY_FEATURE,
+            FeatureRules::CAPTURE_REPLAY_FEATURE,
             flags.contains(vk::MemoryAllocateFlags::DEVICE_ADDRESS_CAPTURE_REPLAY)
                 & !features.buffer_device_address_capture_replay,
         )
         .with(
-            DEVICE_ADDRESS_FEATURE,
+            FeatureRules::DEVICE_ADDRESS_FEATURE,
             flags.contains(vk::MemoryAllocateFlags::DEVICE_ADDRESS)
                 & !features.buffer_device_address,
         )
@@ -89,21 +84,21 @@ fn evaluate_flags(device: &DeviceFacts, flags: vk::MemoryAllocateFlags) -> Broke
 
 /// The memory type's features (01872, 02790, 10976), for a type that needs one.
 #[inline(never)]
-fn evaluate_type(device: &DeviceFacts, memory_type: &MemoryTypeFacts) -> Broken {
+fn evaluate_type(device: &DeviceFacts, memory_type: &MemoryTypeFacts) -> FeatureRules {
     let features = &device.features;
     let type_has = |bit| memory_type.flags.contains(bit);
-    Broken::NONE
+    FeatureRules::NONE
         .with(
-            PROTECTED_FEATURE,
+            FeatureRules::PROTECTED_FEATURE,
             type_has(vk::MemoryPropertyFlags::PROTECTED) & !features.protected_memory,
         )
         .with(
-            DEVICE_COHERENT_FEATURE,
+            FeatureRules::DEVICE_COHERENT_FEATURE,
             type_has(vk::MemoryPropertyFlags::DEVICE_COHERENT_AMD)
                 & !features.device_coherent_memory,
         )
         .with(
-            TILE_MEMORY_FEATURE,
+            FeatureRules::TILE_MEMORY_FEATURE,
             memory_type
                 .heap_flags
                 .contains(vk_ext::MEMORY_HEAP_TILE_MEMORY_QCOM)
@@ -117,11 +112,11 @@ pub fn describe(
     device: &DeviceFacts,
     facts: &AllocationFacts,
     chain: &ChainRead,
-    broken: Broken,
+    broken: FeatureRules,
     finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
     outcome: &mut Outcome,
 ) {
-    if !broken.has(BITS) {
+    if broken.is_empty() {
         return;
     }
     let device_name = vk_names::handle(vk::ObjectType::DEVICE, device.handle);
@@ -131,7 +126,7 @@ pub fn describe(
             vk_names::memory_allocate_flags(chain.allocate_flags)
         )
     };
-    if broken.has(CAPTURE_REPLAY_FEATURE) {
+    if broken.has(FeatureRules::CAPTURE_REPLAY_FEATURE) {
         outcome.push(finding(
             vuid::ALLOC_FLAGS_03330,
             FLAGS_FIELD,
@@ -144,7 +139,7 @@ pub fn describe(
             ),
         ));
     }
-    if broken.has(DEVICE_ADDRESS_FEATURE) {
+    if broken.has(FeatureRules::DEVICE_ADDRESS_FEATURE) {
         outcome.push(finding(
             vuid::ALLOC_FLAGS_03331,
             FLAGS_FIELD,
@@ -171,7 +166,7 @@ pub fn describe(
             ),
         )
     };
-    if broken.has(PROTECTED_FEATURE) {
+    if broken.has(FeatureRules::PROTECTED_FEATURE) {
         outcome.push(type_feature(
             vuid::ALLOC_TYPE_INDEX_01872,
             "VK_MEMORY_PROPERTY_PROTECTED_BIT",
@@ -179,7 +174,7 @@ pub fn describe(
             "VkPhysicalDeviceVulkan11Features or VkPhysicalDeviceProtectedMemoryFeatures",
         ));
     }
-    if broken.has(DEVICE_COHERENT_FEATURE) {
+    if broken.has(FeatureRules::DEVICE_COHERENT_FEATURE) {
         outcome.push(type_feature(
             vuid::ALLOC_DEVICE_COHERENT_02790,
             "VK_MEMORY_PROPERTY_DEVICE_COHERENT_BIT_AMD",
@@ -187,7 +182,7 @@ pub fn describe(
             "VkPhysicalDeviceCoherentMemoryFeaturesAMD",
         ));
     }
-    if broken.has(TILE_MEMORY_FEATURE) {
+    if broken.has(FeatureRules::TILE_MEMORY_FEATURE) {
         outcome.push(type_feature(
             vuid::ALLOC_TILE_MEMORY_HEAP_10976,
             "a heap with VK_MEMORY_HEAP_TILE_MEMORY_BIT_QCOM",
@@ -195,7 +190,7 @@ pub fn describe(
             "VkPhysicalDeviceTileMemoryHeapFeaturesQCOM",
         ));
     }
-    if broken.has(NO_QUEUES) {
+    if broken.has(FeatureRules::NO_QUEUES) {
         outcome.push(finding(
             vuid::ALLOC_DEVICE_QUEUECOUNT,
             "device",
@@ -228,7 +223,7 @@ mod tests {
         let finding = |id, field, message| Finding::new(id, "vkAllocateMemory", field, message);
         let broken = evaluate(device, &facts, &chain);
         describe(device, &facts, &chain, broken, &finding, &mut outcome);
-        assert_eq!(broken.0.count_ones() as usize, outcome.findings.len());
+        assert_eq!(broken.len() as usize, outcome.findings.len());
         outcome.ids()
     }
 

@@ -4,30 +4,34 @@
 //! its memory types with it) and the allocation is no larger than that type's heap
 //! (`VUID-vkAllocateMemory-pAllocateInfo-01713`). Nothing is judged when the layer could not ask.
 
-use super::common::Broken;
+use super::rule_set::rule_set;
 use crate::finding::{Finding, Outcome};
 use crate::state::{AllocationFacts, DeviceFacts};
 use crate::vuid;
 
-/// `VUID-vkAllocateMemory-pAllocateInfo-01714`. Bits of the allocation's [`Broken`] clear of the
-/// other allocation rule files' (a test in `alloc.rs` checks).
-pub const NO_SUCH_TYPE: Broken = Broken::bit(13);
-/// `VUID-vkAllocateMemory-pAllocateInfo-01713`.
-const LARGER_THAN_HEAP: Broken = Broken::bit(14);
-/// Every bit of this file's rules.
-pub const BITS: Broken = Broken(NO_SUCH_TYPE.0 | LARGER_THAN_HEAP.0);
+rule_set! {
+    /// The rules of the memory type and size at `vkAllocateMemory`.
+    pub struct MemoryLimitsRules {
+        /// `VUID-vkAllocateMemory-pAllocateInfo-01714`.
+        NO_SUCH_TYPE,
+        /// `VUID-vkAllocateMemory-pAllocateInfo-01713`.
+        LARGER_THAN_HEAP,
+    }
+}
 
 /// The rules of the memory type and size the allocation breaks.
 #[inline(always)]
-pub fn evaluate(device: &DeviceFacts, facts: &AllocationFacts) -> Broken {
+pub fn evaluate(device: &DeviceFacts, facts: &AllocationFacts) -> MemoryLimitsRules {
     let Some(types) = &device.memory_types else {
-        return Broken::NONE;
+        return MemoryLimitsRules::NONE;
     };
     let memory_type = types.get(facts.memory_type_index as usize);
-    Broken::NONE.with(NO_SUCH_TYPE, memory_type.is_none()).with(
-        LARGER_THAN_HEAP,
-        memory_type.is_some_and(|t| facts.size > t.heap_size),
-    )
+    MemoryLimitsRules::NONE
+        .with(MemoryLimitsRules::NO_SUCH_TYPE, memory_type.is_none())
+        .with(
+            MemoryLimitsRules::LARGER_THAN_HEAP,
+            memory_type.is_some_and(|t| facts.size > t.heap_size),
+        )
 }
 
 /// The findings of the rules of [`evaluate`] in `broken`; `finding` makes one of
@@ -35,7 +39,7 @@ pub fn evaluate(device: &DeviceFacts, facts: &AllocationFacts) -> Broken {
 pub fn describe(
     device: &DeviceFacts,
     facts: &AllocationFacts,
-    broken: Broken,
+    broken: MemoryLimitsRules,
     finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
     outcome: &mut Outcome,
 ) {
@@ -43,7 +47,7 @@ pub fn describe(
         return;
     };
     let index = facts.memory_type_index;
-    if broken.has(NO_SUCH_TYPE) {
+    if broken.has(MemoryLimitsRules::NO_SUCH_TYPE) {
         outcome.block(finding(
             vuid::ALLOC_TYPE_INDEX_01714,
             "pAllocateInfo->memoryTypeIndex",
@@ -56,7 +60,7 @@ pub fn describe(
             ),
         ));
     }
-    if broken.has(LARGER_THAN_HEAP) {
+    if broken.has(MemoryLimitsRules::LARGER_THAN_HEAP) {
         let heap = types
             .get(index as usize)
             .map(|t| t.heap_size)
@@ -119,7 +123,7 @@ mod tests {
             memory_type_index: count,
             ..Default::default()
         };
-        assert!(evaluate(&device, &facts).has(NO_SUCH_TYPE));
+        assert!(evaluate(&device, &facts).has(MemoryLimitsRules::NO_SUCH_TYPE));
     }
 
     #[test]

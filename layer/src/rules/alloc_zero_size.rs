@@ -10,37 +10,39 @@
 //! (`ChainRead::handle_imports`), or a structure the layer does not read
 //! (`ChainRead::unread_sharing`).
 
-use super::common::Broken;
+use super::rule_set::rule_set;
 use crate::args::ChainRead;
 use crate::finding::{Finding, Outcome};
 use crate::state::AllocationFacts;
 use crate::vuid;
 
-/// `VUID-VkMemoryAllocateInfo-allocationSize-07897` (bits 32..=47 are the files named in
-/// `alloc_features.rs`).
-const ZERO_SIZE: Broken = Broken::bit(40);
-/// Every bit of this file's rules.
-pub const BITS: Broken = ZERO_SIZE;
+rule_set! {
+    /// The rule of a zero `allocationSize` at `vkAllocateMemory`.
+    pub struct ZeroSizeRules {
+        /// `VUID-VkMemoryAllocateInfo-allocationSize-07897`.
+        ZERO_SIZE,
+    }
+}
 
 /// Whether the allocation, neither an import nor an export, has size 0.
 #[inline(always)]
-pub fn evaluate(facts: &AllocationFacts, chain: &ChainRead) -> Broken {
+pub fn evaluate(facts: &AllocationFacts, chain: &ChainRead) -> ZeroSizeRules {
     if facts.size != 0 {
-        return Broken::NONE;
+        return ZeroSizeRules::NONE;
     }
     let exports = facts.export.is_some_and(|t| !t.is_empty())
         | facts.export_nv.is_some_and(|t| !t.is_empty());
     let maybe_imports = (chain.import_operations > 0) | chain.handle_imports | chain.unread_sharing;
-    Broken::NONE.with(ZERO_SIZE, !exports & !maybe_imports)
+    ZeroSizeRules::NONE.with(ZeroSizeRules::ZERO_SIZE, !exports & !maybe_imports)
 }
 
 /// The finding of [`evaluate`]'s rule, when `broken` has it.
 pub fn describe(
-    broken: Broken,
+    broken: ZeroSizeRules,
     finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
     outcome: &mut Outcome,
 ) {
-    if broken.has(ZERO_SIZE) {
+    if broken.has(ZeroSizeRules::ZERO_SIZE) {
         outcome.push(finding(
             vuid::ALLOC_SIZE_07897,
             "pAllocateInfo->allocationSize",

@@ -3,10 +3,9 @@
 //! (`VUID-VkMemoryAllocateInfo-pNext-01874`, only when the call imports nothing), and greater
 //! than 0 without a `VkMemoryDedicatedAllocateInfo` (`VUID-VkMemoryAllocateInfo-pNext-07900`).
 //! The case of a dedicated buffer (`-07901`) needs to know the buffer is valid: it is judged with
-//! the structure's other rules (`rules::dedicated`). Bits of the allocation's [`Broken`], clear
-//! of the other allocation rule files' (a test in `alloc.rs` checks).
+//! the structure's other rules (`rules::dedicated`).
 
-use super::common::Broken;
+use super::rule_set::rule_set;
 use crate::args::ChainRead;
 use crate::finding::{Finding, Outcome};
 use crate::state::AllocationFacts;
@@ -14,12 +13,15 @@ use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-/// `VUID-VkMemoryAllocateInfo-pNext-01874`.
-const DEDICATED_IMAGE_NOT_ZERO: Broken = Broken::bit(42);
-/// `VUID-VkMemoryAllocateInfo-pNext-07900`.
-const NOT_DEDICATED_ZERO: Broken = Broken::bit(43);
-/// Every bit of this file's rules.
-pub const BITS: Broken = Broken(DEDICATED_IMAGE_NOT_ZERO.0 | NOT_DEDICATED_ZERO.0);
+rule_set! {
+    /// The rules of the size of an Android hardware buffer export at `vkAllocateMemory`.
+    pub struct AndroidExportSizeRules {
+        /// `VUID-VkMemoryAllocateInfo-pNext-01874`.
+        DEDICATED_IMAGE_NOT_ZERO,
+        /// `VUID-VkMemoryAllocateInfo-pNext-07900`.
+        NOT_DEDICATED_ZERO,
+    }
+}
 
 /// Whether `facts` export an Android hardware buffer
 /// (`VkExportMemoryAllocateInfo::handleTypes` has the bit).
@@ -30,18 +32,18 @@ pub fn exports_android_hardware_buffer(facts: &AllocationFacts) -> bool {
 
 /// The rules the allocation's size breaks.
 #[inline(always)]
-pub fn evaluate(facts: &AllocationFacts, chain: &ChainRead) -> Broken {
+pub fn evaluate(facts: &AllocationFacts, chain: &ChainRead) -> AndroidExportSizeRules {
     if !exports_android_hardware_buffer(facts) {
-        return Broken::NONE;
+        return AndroidExportSizeRules::NONE;
     }
     let dedicated_image = chain.dedicated_info.is_some_and(|(image, _)| image != 0);
-    Broken::NONE
+    AndroidExportSizeRules::NONE
         .with(
-            DEDICATED_IMAGE_NOT_ZERO,
+            AndroidExportSizeRules::DEDICATED_IMAGE_NOT_ZERO,
             chain.import_operations == 0 && dedicated_image && facts.size != 0,
         )
         .with(
-            NOT_DEDICATED_ZERO,
+            AndroidExportSizeRules::NOT_DEDICATED_ZERO,
             chain.dedicated_info.is_none() && facts.size == 0,
         )
 }
@@ -51,12 +53,12 @@ pub fn evaluate(facts: &AllocationFacts, chain: &ChainRead) -> Broken {
 pub fn describe(
     facts: &AllocationFacts,
     chain: &ChainRead,
-    broken: Broken,
+    broken: AndroidExportSizeRules,
     finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
     outcome: &mut Outcome,
 ) {
     let types = vk_names::handle_types(facts.export.unwrap_or_default());
-    if broken.has(DEDICATED_IMAGE_NOT_ZERO) {
+    if broken.has(AndroidExportSizeRules::DEDICATED_IMAGE_NOT_ZERO) {
         let image = chain.dedicated_info.map_or(0, |(image, _)| image);
         outcome.push(finding(
             vuid::ALLOC_PNEXT_01874,
@@ -72,7 +74,7 @@ pub fn describe(
             ),
         ));
     }
-    if broken.has(NOT_DEDICATED_ZERO) {
+    if broken.has(AndroidExportSizeRules::NOT_DEDICATED_ZERO) {
         outcome.push(finding(
             vuid::ALLOC_PNEXT_07900,
             "pAllocateInfo->allocationSize",
@@ -108,7 +110,7 @@ mod tests {
         let mut out = Outcome::default();
         let finding = |id, field, message| Finding::new(id, "vkAllocateMemory", field, message);
         describe(&facts, &chain, broken, &finding, &mut out);
-        assert_eq!(out.findings.len() as u32, broken.0.count_ones());
+        assert_eq!(out.findings.len() as u32, broken.len());
         out.ids()
     }
 

@@ -25,7 +25,7 @@
 //! end. A NULL, freed, unknown or foreign memory or resource is other rules' (`-parameter`,
 //! `-commonparent`) and not judged here.
 
-use super::common::Broken;
+use super::rule_set::rule_set;
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::vk_names;
 use crate::vuid;
@@ -34,13 +34,18 @@ use ash::vk;
 const AHB: vk::ExternalMemoryHandleTypeFlags =
     vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID;
 
-/// `-memory-02726` / `-memory-02728`: exported as none of the resource's handle types.
-const EXPORT_NOT_FOR_RESOURCE: Broken = Broken::bit(0);
-/// `-memory-02985` / `-memory-02989`: imported as a type the resource was not created for.
-const IMPORT_NOT_FOR_RESOURCE: Broken = Broken::bit(1);
-/// `-memory-02986` / `-memory-02990`: an Android hardware buffer import, and the resource was not
-/// created for Android hardware buffers.
-const ANDROID_IMPORT_NOT_FOR_RESOURCE: Broken = Broken::bit(2);
+rule_set! {
+    /// The rules of the handle types of memory bound to a resource.
+    pub struct BindHandleTypesRules {
+        /// `-memory-02726` / `-memory-02728`: exported as none of the resource's handle types.
+        EXPORT_NOT_FOR_RESOURCE,
+        /// `-memory-02985` / `-memory-02989`: imported as a type the resource was not created for.
+        IMPORT_NOT_FOR_RESOURCE,
+        /// `-memory-02986` / `-memory-02990`: an Android hardware buffer import, and the resource
+        /// was not created for Android hardware buffers.
+        ANDROID_IMPORT_NOT_FOR_RESOURCE,
+    }
+}
 
 /// The rules one binding breaks: `export` is the memory's `VkExportMemoryAllocateInfo::handleTypes`
 /// (0 without one), `import` the handle type of its import operation, `resource` the handle types
@@ -50,16 +55,22 @@ pub fn evaluate(
     export: vk::ExternalMemoryHandleTypeFlags,
     import: Option<vk::ExternalMemoryHandleTypeFlags>,
     resource: vk::ExternalMemoryHandleTypeFlags,
-) -> Broken {
+) -> BindHandleTypesRules {
     let import_missing = import.is_some_and(|t| !resource.intersects(t));
     let android = import == Some(AHB);
-    Broken::NONE
+    BindHandleTypesRules::NONE
         .with(
-            EXPORT_NOT_FOR_RESOURCE,
+            BindHandleTypesRules::EXPORT_NOT_FOR_RESOURCE,
             !export.is_empty() && !export.intersects(resource),
         )
-        .with(IMPORT_NOT_FOR_RESOURCE, import_missing && !android)
-        .with(ANDROID_IMPORT_NOT_FOR_RESOURCE, import_missing && android)
+        .with(
+            BindHandleTypesRules::IMPORT_NOT_FOR_RESOURCE,
+            import_missing && !android,
+        )
+        .with(
+            BindHandleTypesRules::ANDROID_IMPORT_NOT_FOR_RESOURCE,
+            import_missing && android,
+        )
 }
 
 /// One binding, as messages describe it.
@@ -108,7 +119,7 @@ fn ids(command: &str) -> [&'static str; 3] {
 
 /// The findings of the rules in `broken` (what [`evaluate`] returned for `binding`).
 #[cold]
-pub fn describe(binding: &Binding, broken: Broken) -> Outcome {
+pub fn describe(binding: &Binding, broken: BindHandleTypesRules) -> Outcome {
     let mut outcome = Outcome::default();
     let [exported_id, imported_id, android_id] = ids(binding.command);
     let structure = if binding.resource.ty == vk::ObjectType::BUFFER {
@@ -138,7 +149,7 @@ pub fn describe(binding: &Binding, broken: Broken) -> Outcome {
                 .with(binding.resource),
         );
     };
-    if broken.has(EXPORT_NOT_FOR_RESOURCE) {
+    if broken.has(BindHandleTypesRules::EXPORT_NOT_FOR_RESOURCE) {
         push(
             exported_id,
             format!(
@@ -149,7 +160,7 @@ pub fn describe(binding: &Binding, broken: Broken) -> Outcome {
         );
     }
     let import = vk_names::handle_types(binding.import.unwrap_or_default());
-    if broken.has(IMPORT_NOT_FOR_RESOURCE) {
+    if broken.has(BindHandleTypesRules::IMPORT_NOT_FOR_RESOURCE) {
         push(
             imported_id,
             format!(
@@ -158,7 +169,7 @@ pub fn describe(binding: &Binding, broken: Broken) -> Outcome {
             ),
         );
     }
-    if broken.has(ANDROID_IMPORT_NOT_FOR_RESOURCE) {
+    if broken.has(BindHandleTypesRules::ANDROID_IMPORT_NOT_FOR_RESOURCE) {
         push(
             android_id,
             format!(

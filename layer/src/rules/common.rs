@@ -133,39 +133,3 @@ pub fn invalid_import_handle_type(
         vk_names::invalid_handle_types(handle_type, device.handle_types, true)
     )
 }
-
-/// The rules a call breaks, as bits: each command's rules say which bit is which.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Broken(pub u64);
-
-impl Broken {
-    pub const NONE: Self = Self(0);
-
-    pub const fn bit(n: u32) -> Self {
-        Self(1 << n)
-    }
-
-    #[inline(always)]
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// Whether any rule of `rules` is broken.
-    #[inline(always)]
-    pub fn has(self, rules: Self) -> bool {
-        self.0 & rules.0 != 0
-    }
-
-    /// These rules, and `rule` when `broken`.
-    #[inline(always)]
-    #[must_use]
-    pub fn with(self, rule: Self, broken: bool) -> Self {
-        Self(self.0 | if broken { rule.0 } else { 0 })
-    }
-
-    #[inline(always)]
-    #[must_use]
-    pub fn and(self, other: Self) -> Self {
-        Self(self.0 | other.0)
-    }
-}

@@ -8,41 +8,50 @@
 //! (`state::resources`, kept where the layer sees every one made) and, for the size, the
 //! driver's `VkMemoryRequirements::size`. A resource it cannot judge is not judged.
 
-use super::common::Broken;
+use super::rule_set::rule_set;
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-/// `VUID-VkMemoryDedicatedAllocateInfo-image-01432`: both image and buffer.
-pub const BOTH: Broken = Broken::bit(0);
-/// `VUID-VkMemoryDedicatedAllocateInfo-image-01434`: a sparse image.
-pub const SPARSE_IMAGE: Broken = Broken::bit(1);
-/// `VUID-VkMemoryDedicatedAllocateInfo-image-01797`: a disjoint image.
-pub const DISJOINT_IMAGE: Broken = Broken::bit(2);
-/// `VUID-VkMemoryDedicatedAllocateInfo-buffer-01436`: a sparse buffer.
-pub const SPARSE_BUFFER: Broken = Broken::bit(3);
-/// `VUID-VkMemoryDedicatedAllocateInfo-image-parameter`: no live image.
-pub const IMAGE_NOT_LIVE: Broken = Broken::bit(4);
-/// `VUID-VkMemoryDedicatedAllocateInfo-buffer-parameter`: no live buffer.
-pub const BUFFER_NOT_LIVE: Broken = Broken::bit(5);
-/// `VUID-VkMemoryDedicatedAllocateInfo-commonparent`: an image of another device.
-pub const IMAGE_OF_OTHER_DEVICE: Broken = Broken::bit(6);
-/// `VUID-VkMemoryDedicatedAllocateInfo-commonparent`: a buffer of another device.
-pub const BUFFER_OF_OTHER_DEVICE: Broken = Broken::bit(7);
-/// `VUID-VkMemoryDedicatedAllocateInfo-image-02964`: smaller than the image needs.
-pub const IMAGE_TOO_SMALL: Broken = Broken::bit(8);
-/// `VUID-VkMemoryDedicatedAllocateInfo-buffer-02965`: smaller than the buffer needs.
-pub const BUFFER_TOO_SMALL: Broken = Broken::bit(9);
-/// 02964 or 02965: smaller than the resource needs.
-pub const TOO_SMALL: Broken = Broken(IMAGE_TOO_SMALL.0 | BUFFER_TOO_SMALL.0);
-/// `VUID-VkMemoryAllocateInfo-pNext-07901`: an Android hardware buffer export dedicated to a
-/// valid buffer, of size 0.
-pub const ANDROID_BUFFER_ZERO_SIZE: Broken = Broken::bit(10);
-/// A handle the layer knows is bad: the call does not go down.
-const BLOCKING: Broken = Broken(
-    IMAGE_NOT_LIVE.0 | BUFFER_NOT_LIVE.0 | IMAGE_OF_OTHER_DEVICE.0 | BUFFER_OF_OTHER_DEVICE.0,
-);
+rule_set! {
+    /// The rules of `VkMemoryDedicatedAllocateInfo` at `vkAllocateMemory`.
+    pub struct DedicatedRules {
+        /// `VUID-VkMemoryDedicatedAllocateInfo-image-01432`: both image and buffer.
+        BOTH,
+        /// `VUID-VkMemoryDedicatedAllocateInfo-image-01434`: a sparse image.
+        SPARSE_IMAGE,
+        /// `VUID-VkMemoryDedicatedAllocateInfo-image-01797`: a disjoint image.
+        DISJOINT_IMAGE,
+        /// `VUID-VkMemoryDedicatedAllocateInfo-buffer-01436`: a sparse buffer.
+        SPARSE_BUFFER,
+        /// `VUID-VkMemoryDedicatedAllocateInfo-image-parameter`: no live image.
+        IMAGE_NOT_LIVE,
+        /// `VUID-VkMemoryDedicatedAllocateInfo-buffer-parameter`: no live buffer.
+        BUFFER_NOT_LIVE,
+        /// `VUID-VkMemoryDedicatedAllocateInfo-commonparent`: an image of another device.
+        IMAGE_OF_OTHER_DEVICE,
+        /// `VUID-VkMemoryDedicatedAllocateInfo-commonparent`: a buffer of another device.
+        BUFFER_OF_OTHER_DEVICE,
+        /// `VUID-VkMemoryDedicatedAllocateInfo-image-02964`: smaller than the image needs.
+        IMAGE_TOO_SMALL,
+        /// `VUID-VkMemoryDedicatedAllocateInfo-buffer-02965`: smaller than the buffer needs.
+        BUFFER_TOO_SMALL,
+        /// `VUID-VkMemoryAllocateInfo-pNext-07901`: an Android hardware buffer export dedicated to
+        /// a valid buffer, of size 0.
+        ANDROID_BUFFER_ZERO_SIZE,
+    }
+}
+
+impl DedicatedRules {
+    /// 02964 or 02965: smaller than the resource needs.
+    pub const TOO_SMALL: Self = Self::IMAGE_TOO_SMALL.and(Self::BUFFER_TOO_SMALL);
+    /// A handle the layer knows is bad: the call does not go down.
+    const BLOCKING: Self = Self::IMAGE_NOT_LIVE
+        .and(Self::BUFFER_NOT_LIVE)
+        .and(Self::IMAGE_OF_OTHER_DEVICE)
+        .and(Self::BUFFER_OF_OTHER_DEVICE);
+}
 
 /// What the layer knows of the image or the buffer the structure names.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -94,41 +103,50 @@ fn too_small(size: Option<u64>, named: Named) -> bool {
 }
 
 /// The rules the structure breaks.
-pub fn evaluate(d: &Dedicated) -> Broken {
+pub fn evaluate(d: &Dedicated) -> DedicatedRules {
     let image = d.image_flags.unwrap_or_default();
     let buffer = d.buffer_flags.unwrap_or_default();
     let other = |n: Named| matches!(n, Named::OtherDevice(_));
-    Broken::NONE
-        .with(BOTH, d.image != 0 && d.buffer != 0)
+    DedicatedRules::NONE
+        .with(DedicatedRules::BOTH, d.image != 0 && d.buffer != 0)
         .with(
-            SPARSE_IMAGE,
+            DedicatedRules::SPARSE_IMAGE,
             image.contains(vk::ImageCreateFlags::SPARSE_BINDING),
         )
         .with(
-            DISJOINT_IMAGE,
+            DedicatedRules::DISJOINT_IMAGE,
             image.contains(vk::ImageCreateFlags::DISJOINT),
         )
         .with(
-            SPARSE_BUFFER,
+            DedicatedRules::SPARSE_BUFFER,
             buffer.contains(vk::BufferCreateFlags::SPARSE_BINDING),
         )
-        .with(IMAGE_NOT_LIVE, d.image != 0 && d.image_is == Named::NotLive)
         .with(
-            BUFFER_NOT_LIVE,
+            DedicatedRules::IMAGE_NOT_LIVE,
+            d.image != 0 && d.image_is == Named::NotLive,
+        )
+        .with(
+            DedicatedRules::BUFFER_NOT_LIVE,
             d.buffer != 0 && d.buffer_is == Named::NotLive,
         )
-        .with(IMAGE_OF_OTHER_DEVICE, d.image != 0 && other(d.image_is))
-        .with(BUFFER_OF_OTHER_DEVICE, d.buffer != 0 && other(d.buffer_is))
         .with(
-            IMAGE_TOO_SMALL,
+            DedicatedRules::IMAGE_OF_OTHER_DEVICE,
+            d.image != 0 && other(d.image_is),
+        )
+        .with(
+            DedicatedRules::BUFFER_OF_OTHER_DEVICE,
+            d.buffer != 0 && other(d.buffer_is),
+        )
+        .with(
+            DedicatedRules::IMAGE_TOO_SMALL,
             d.image != 0 && too_small(d.size, d.image_is),
         )
         .with(
-            BUFFER_TOO_SMALL,
+            DedicatedRules::BUFFER_TOO_SMALL,
             d.buffer != 0 && too_small(d.size, d.buffer_is),
         )
         .with(
-            ANDROID_BUFFER_ZERO_SIZE,
+            DedicatedRules::ANDROID_BUFFER_ZERO_SIZE,
             d.buffer != 0 && is_valid(d.buffer_is) && d.android_export_size == Some(0),
         )
 }
@@ -139,8 +157,8 @@ fn is_valid(named: Named) -> bool {
 }
 
 /// Whether `broken` blocks the call: a handle the layer knows is bad.
-pub fn blocks(broken: Broken) -> bool {
-    broken.has(BLOCKING)
+pub fn blocks(broken: DedicatedRules) -> bool {
+    broken.has(DedicatedRules::BLOCKING)
 }
 
 const FIELD: &str = "pAllocateInfo->pNext<VkMemoryDedicatedAllocateInfo>";
@@ -149,7 +167,7 @@ const NOT_PASSED: &str = "The call was not passed to the driver.";
 /// The findings of the rules in `broken`.
 #[cold]
 #[inline(never)]
-pub fn describe(device: u64, d: &Dedicated, broken: Broken) -> Outcome {
+pub fn describe(device: u64, d: &Dedicated, broken: DedicatedRules) -> Outcome {
     let image = vk_names::handle(vk::ObjectType::IMAGE, d.image);
     let buffer = vk_names::handle(vk::ObjectType::BUFFER, d.buffer);
     let field = FIELD;
@@ -165,7 +183,7 @@ pub fn describe(device: u64, d: &Dedicated, broken: Broken) -> Outcome {
         handle: d.buffer,
     };
     let mut out = Outcome::default();
-    if broken.has(BOTH) {
+    if broken.has(DedicatedRules::BOTH) {
         out.push(
             finding(
                 vuid::DEDICATED_IMAGE_01432,
@@ -181,19 +199,19 @@ pub fn describe(device: u64, d: &Dedicated, broken: Broken) -> Outcome {
     }
     for (rule, id, flag, what) in [
         (
-            SPARSE_IMAGE,
+            DedicatedRules::SPARSE_IMAGE,
             vuid::DEDICATED_IMAGE_01434,
             "VK_IMAGE_CREATE_SPARSE_BINDING_BIT",
             "image",
         ),
         (
-            DISJOINT_IMAGE,
+            DedicatedRules::DISJOINT_IMAGE,
             vuid::DEDICATED_IMAGE_01797,
             "VK_IMAGE_CREATE_DISJOINT_BIT",
             "image",
         ),
         (
-            SPARSE_BUFFER,
+            DedicatedRules::SPARSE_BUFFER,
             vuid::DEDICATED_BUFFER_01436,
             "VK_BUFFER_CREATE_SPARSE_BINDING_BIT",
             "buffer",
@@ -225,14 +243,22 @@ pub fn describe(device: u64, d: &Dedicated, broken: Broken) -> Outcome {
             "VkImage",
             &image,
             image_ref,
-            (IMAGE_NOT_LIVE, IMAGE_OF_OTHER_DEVICE, IMAGE_TOO_SMALL),
+            (
+                DedicatedRules::IMAGE_NOT_LIVE,
+                DedicatedRules::IMAGE_OF_OTHER_DEVICE,
+                DedicatedRules::IMAGE_TOO_SMALL,
+            ),
         ),
         (
             "buffer",
             "VkBuffer",
             &buffer,
             buffer_ref,
-            (BUFFER_NOT_LIVE, BUFFER_OF_OTHER_DEVICE, BUFFER_TOO_SMALL),
+            (
+                DedicatedRules::BUFFER_NOT_LIVE,
+                DedicatedRules::BUFFER_OF_OTHER_DEVICE,
+                DedicatedRules::BUFFER_TOO_SMALL,
+            ),
         ),
     ] {
         let (not_live, other_device, too_small) = rules;
@@ -300,7 +326,7 @@ pub fn describe(device: u64, d: &Dedicated, broken: Broken) -> Outcome {
             );
         }
     }
-    if broken.has(ANDROID_BUFFER_ZERO_SIZE) {
+    if broken.has(DedicatedRules::ANDROID_BUFFER_ZERO_SIZE) {
         out.push(
             finding(
                 vuid::ALLOC_PNEXT_07901,
@@ -326,7 +352,7 @@ mod tests {
     fn ids(d: &Dedicated) -> Vec<&'static str> {
         let broken = evaluate(d);
         let found = describe(0xd000, d, broken);
-        assert_eq!(found.findings.len() as u32, broken.0.count_ones());
+        assert_eq!(found.findings.len() as u32, broken.len());
         assert_eq!(found.blocked, blocks(broken));
         found.ids()
     }

@@ -5,9 +5,9 @@
 //! broken. (The `checks` fuzz target checks the outcomes against an independent model of the
 //! spec on arbitrary input.)
 
-use super::common::Broken;
-use super::export::{check, describe, evaluate, ExportCall, ExportCommand};
+use super::export::{blocks, check, describe, evaluate, ExportCall, ExportCommand};
 use super::fixtures::*;
+use super::rule_set::RuleSet;
 use super::{
     alloc, get_memory_android_hardware_buffer, get_memory_fd, get_memory_metal_handle,
     get_memory_remote_address, get_memory_win32_handle, get_memory_win32_handle_nv,
@@ -93,17 +93,51 @@ fn allocations() -> Vec<AllocationFacts> {
     all
 }
 
-/// Asserts that `outcome` has one finding per rule of `broken` (`what` names the case); 1 for a
-/// call with nothing broken, to count them.
-fn one_finding_per_rule(broken: Broken, outcome: &Outcome, what: impl FnOnce() -> String) -> usize {
+/// Asserts that `outcome` has one finding per rule of `broken` (`count` of them; `what` names the
+/// case); 1 for a call with nothing broken, to count them.
+fn one_finding_per_rule(
+    (broken, count): (&impl std::fmt::Debug, u32),
+    outcome: &Outcome,
+    what: impl FnOnce() -> String,
+) -> usize {
     assert_eq!(
-        broken.0.count_ones() as usize,
+        count as usize,
         outcome.findings.len(),
         "{}: {broken:?} {:?}",
         what(),
         outcome.ids()
     );
-    usize::from(broken.is_empty())
+    usize::from(count == 0)
+}
+
+/// `[$f(&COMMAND), ...]` of every export command's descriptor (each of its own rules' type: `$f`
+/// is expanded once for each).
+macro_rules! each_export_command {
+    ($f:expr) => {
+        [
+            $f(&get_memory_fd::COMMAND),
+            $f(&get_memory_remote_address::COMMAND),
+            $f(&get_memory_metal_handle::COMMAND),
+            $f(&get_memory_win32_handle_nv::COMMAND),
+            $f(&get_memory_win32_handle::COMMAND),
+            $f(&get_memory_zircon_handle::COMMAND),
+            $f(&get_memory_android_hardware_buffer::COMMAND),
+        ]
+    };
+}
+
+/// The export rules `call` breaks, each described once, blocking exactly when a blocking rule is
+/// broken: 1 for a call with nothing broken, to count them.
+fn export_described_once<R: RuleSet>(
+    cmd: &ExportCommand<R>,
+    device: &DeviceFacts,
+    call: &ExportCall,
+    what: impl FnOnce() -> String,
+) -> usize {
+    let broken = evaluate(cmd, device, call);
+    let outcome = describe(cmd, device, call, broken);
+    assert_eq!(outcome.blocked, blocks(broken));
+    one_finding_per_rule((&broken, broken.len()), &outcome, what)
 }
 
 fn record(device: &DeviceFacts, facts: AllocationFacts) -> MemoryRecord {
@@ -121,15 +155,6 @@ fn record(device: &DeviceFacts, facts: AllocationFacts) -> MemoryRecord {
     ignore = "pure logic over a large grid, no unsafe code: Miri adds nothing but hours"
 )]
 fn each_broken_export_rule_is_described_once() {
-    let commands: [&ExportCommand; 7] = [
-        &get_memory_fd::COMMAND,
-        &get_memory_remote_address::COMMAND,
-        &get_memory_metal_handle::COMMAND,
-        &get_memory_win32_handle_nv::COMMAND,
-        &get_memory_win32_handle::COMMAND,
-        &get_memory_zircon_handle::COMMAND,
-        &get_memory_android_hardware_buffer::COMMAND,
-    ];
     let mut clean_calls = [0usize; 7];
     for device in devices() {
         for facts in allocations() {
@@ -140,16 +165,16 @@ fn each_broken_export_rule_is_described_once() {
                     facts,
                 );
                 call.memory = MemoryLookup::Live(record);
-                for (i, cmd) in commands.iter().enumerate() {
-                    let broken = evaluate(cmd, &device, &call);
-                    let outcome = describe(cmd, &device, &call, broken);
-                    assert_eq!(outcome.blocked, broken.has(Broken::EXPORT_BLOCKING));
-                    clean_calls[i] += one_finding_per_rule(broken, &outcome, || {
+                let clean = each_export_command!(|cmd: &ExportCommand<_>| {
+                    export_described_once(cmd, &device, &call, || {
                         format!(
                             "{}: {handle_type:#x} on {facts:?}, device {:?}, rdma feature {}",
                             cmd.name, device.extensions, device.rdma_feature
                         )
-                    });
+                    })
+                });
+                for (total, clean) in clean_calls.iter_mut().zip(clean) {
+                    *total += clean;
                 }
             }
         }
@@ -176,15 +201,7 @@ fn structural_rules_are_described_once_and_block() {
             ..good_args(OPAQUE_FD, exported(OPAQUE_FD))
         },
     ];
-    for cmd in [
-        &get_memory_fd::COMMAND,
-        &get_memory_remote_address::COMMAND,
-        &get_memory_metal_handle::COMMAND,
-        &get_memory_win32_handle_nv::COMMAND,
-        &get_memory_win32_handle::COMMAND,
-        &get_memory_zircon_handle::COMMAND,
-        &get_memory_android_hardware_buffer::COMMAND,
-    ] {
+    each_export_command!(|cmd: &ExportCommand<_>| {
         // The Win32 NV command has no info structure: it is never NULL nor mistyped.
         let calls = if cmd.info.is_some() {
             &calls[..]
@@ -195,9 +212,9 @@ fn structural_rules_are_described_once_and_block() {
             let broken = evaluate(cmd, &device, call);
             let outcome = check(cmd, &device, call);
             assert!(outcome.blocked, "{}", cmd.name);
-            one_finding_per_rule(broken, &outcome, || cmd.name.to_owned());
+            one_finding_per_rule((&broken, broken.len()), &outcome, || cmd.name.to_owned());
         }
-    }
+    });
 }
 
 #[test]
@@ -261,7 +278,7 @@ fn each_broken_allocate_rule_is_described_once() {
                 let broken = alloc::evaluate_allocate(&device, &read, false);
                 let outcome = alloc::describe_allocate(&device, &read, broken);
                 assert_eq!(outcome.blocked, alloc::blocks(broken));
-                clean_calls += one_finding_per_rule(broken, &outcome, || {
+                clean_calls += one_finding_per_rule((&broken, broken.len()), &outcome, || {
                     format!("{facts:?} {chain:?}, device {:?}", device.extensions)
                 });
             }

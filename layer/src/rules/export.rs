@@ -7,9 +7,8 @@
 //! own value rules live in its rules file (`fd.rs`, `rdma.rs`, `metal.rs`, `win32_nv.rs`) as one
 //! `evaluate_values` and one `describe_values`.
 
-use super::common::{
-    describe_allocation, describe_dead_memory, extension_not_enabled, Broken, FindingExt,
-};
+use super::common::{describe_allocation, describe_dead_memory, extension_not_enabled, FindingExt};
+use super::rule_set::{rule_set, CommandRules, RuleSet};
 use crate::args::StructArg;
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::{DeviceFacts, EnabledExtensions, MemoryLookup, MemoryRecord};
@@ -28,8 +27,9 @@ pub struct InfoStructure {
     pub p_next_vuid: &'static str,
 }
 
-/// What the pipeline needs to know of an export command: names, IDs, and its rules.
-pub struct ExportCommand {
+/// What the pipeline needs to know of an export command: names, IDs, and its rules (its own
+/// are the set `R`).
+pub struct ExportCommand<R> {
     pub name: &'static str,
     pub extension: &'static str,
     pub is_enabled: fn(&EnabledExtensions) -> bool,
@@ -45,14 +45,13 @@ pub struct ExportCommand {
     /// The `-parameter` rule of a `VkExternalMemoryHandleTypeFlagBits` handle type; `None` when
     /// the command's own rules judge the value.
     pub handle_type_vuid: Option<&'static str>,
-    /// The command's own rules, on live memory of the device: [`Broken::rule`] bits.
-    pub evaluate_values: fn(&DeviceFacts, &InfoFields, &MemoryRecord) -> Broken,
+    /// The command's own rules, on live memory of the device.
+    pub evaluate_values: fn(&DeviceFacts, &InfoFields, &MemoryRecord) -> R,
     /// The findings of the command's own rules that `evaluate_values` said are broken.
-    pub describe_values:
-        fn(&ExportCommand, &DeviceFacts, &InfoFields, &MemoryRecord, Broken, &mut Outcome),
+    pub describe_values: fn(&Self, &DeviceFacts, &InfoFields, &MemoryRecord, R, &mut Outcome),
 }
 
-impl ExportCommand {
+impl<R> ExportCommand<R> {
     /// The field path of the info structure's member, or of the parameter: `pGetFdInfo->memory`.
     pub fn field(&self, member: &str) -> String {
         match &self.info {
@@ -87,105 +86,127 @@ pub struct ExportCall {
     pub memory: MemoryLookup,
 }
 
-/// The rules every export command shares, and where the command's own start.
-impl Broken {
-    pub const EXTENSION: Self = Self::bit(0);
-    pub const OUTPUT_NULL: Self = Self::bit(1);
-    pub const INFO_NULL: Self = Self::bit(2);
-    pub const S_TYPE: Self = Self::bit(3);
-    pub const P_NEXT: Self = Self::bit(4);
-    pub const MEMORY_NULL: Self = Self::bit(5);
-    /// Unknown or freed memory.
-    pub const MEMORY_DEAD: Self = Self::bit(6);
-    pub const MEMORY_OF_OTHER_DEVICE: Self = Self::bit(7);
-    pub const HANDLE_TYPE_VALUE: Self = Self::bit(8);
-    /// The rules that block an export: a pointer or handle known to be bad.
-    pub const EXPORT_BLOCKING: Self = Self(
-        Self::OUTPUT_NULL.0
-            | Self::INFO_NULL.0
-            | Self::S_TYPE.0
-            | Self::MEMORY_NULL.0
-            | Self::MEMORY_DEAD.0
-            | Self::MEMORY_OF_OTHER_DEVICE.0,
-    );
-
-    /// The export command's `n`th own rule.
-    pub const fn rule(n: u32) -> Self {
-        Self::bit(16 + n)
+rule_set! {
+    /// The rules every export command shares.
+    pub struct ExportRules {
+        EXTENSION,
+        OUTPUT_NULL,
+        INFO_NULL,
+        S_TYPE,
+        P_NEXT,
+        MEMORY_NULL,
+        /// Unknown or freed memory.
+        MEMORY_DEAD,
+        MEMORY_OF_OTHER_DEVICE,
+        HANDLE_TYPE_VALUE,
     }
+}
+
+impl ExportRules {
+    /// The rules that block an export: a pointer or handle known to be bad.
+    pub const BLOCKING: Self = Self::OUTPUT_NULL
+        .and(Self::INFO_NULL)
+        .and(Self::S_TYPE)
+        .and(Self::MEMORY_NULL)
+        .and(Self::MEMORY_DEAD)
+        .and(Self::MEMORY_OF_OTHER_DEVICE);
+}
+
+/// Every rule of an export call: the shared [`ExportRules`], then the command's own `R`.
+pub type ExportCallRules<R> = CommandRules<ExportRules, R>;
+
+/// Whether `broken` blocks the export.
+#[inline(always)]
+pub fn blocks<R: RuleSet>(broken: ExportCallRules<R>) -> bool {
+    broken.shared.has(ExportRules::BLOCKING)
 }
 
 /// Every rule `call` breaks, the command's own included.
 #[inline(always)]
-pub fn evaluate(cmd: &ExportCommand, device: &DeviceFacts, call: &ExportCall) -> Broken {
+pub fn evaluate<R: RuleSet>(
+    cmd: &ExportCommand<R>,
+    device: &DeviceFacts,
+    call: &ExportCall,
+) -> ExportCallRules<R> {
     evaluate_parts(cmd, device, &call.info, call.output_null, &call.memory)
 }
 
 /// [`evaluate`] of a call's parts, as the pipeline holds them.
 #[inline(always)]
-pub fn evaluate_parts(
-    cmd: &ExportCommand,
+pub fn evaluate_parts<R: RuleSet>(
+    cmd: &ExportCommand<R>,
     device: &DeviceFacts,
     info: &StructArg<InfoFields>,
     output_null: bool,
     memory: &MemoryLookup,
-) -> Broken {
-    let broken = Broken::NONE
-        .with(Broken::EXTENSION, !(cmd.is_enabled)(&device.extensions))
-        .with(Broken::OUTPUT_NULL, output_null);
+) -> ExportCallRules<R> {
+    let broken = ExportRules::NONE
+        .with(
+            ExportRules::EXTENSION,
+            !(cmd.is_enabled)(&device.extensions),
+        )
+        .with(ExportRules::OUTPUT_NULL, output_null);
     let StructArg::Valid(info) = info else {
-        return broken.and(info_broken(info));
+        return ExportCallRules {
+            shared: broken.and(info_broken(info)),
+            own: R::NONE,
+        };
     };
-    let broken = broken.with(Broken::P_NEXT, info.has_p_next);
+    let broken = broken.with(ExportRules::P_NEXT, info.has_p_next);
     let MemoryLookup::Live(record) = memory else {
-        return broken.and(memory_broken(memory));
+        return ExportCallRules {
+            shared: broken.and(memory_broken(memory)),
+            own: R::NONE,
+        };
     };
     let value_is_valid =
         cmd.handle_type_vuid.is_none() || is_one_of(info.handle_type(), device.handle_types);
-    broken
-        .with(Broken::HANDLE_TYPE_VALUE, !value_is_valid)
-        .and((cmd.evaluate_values)(device, info, record))
+    ExportCallRules {
+        shared: broken.with(ExportRules::HANDLE_TYPE_VALUE, !value_is_valid),
+        own: (cmd.evaluate_values)(device, info, record),
+    }
 }
 
 /// The rule an info structure that could not be read breaks (nothing else of it is judged).
 #[cold]
 #[inline(never)]
-fn info_broken(info: &StructArg<InfoFields>) -> Broken {
+fn info_broken(info: &StructArg<InfoFields>) -> ExportRules {
     match info {
-        StructArg::Valid(_) => Broken::NONE,
-        StructArg::Null => Broken::INFO_NULL,
-        StructArg::WrongSType(_) => Broken::S_TYPE,
+        StructArg::Valid(_) => ExportRules::NONE,
+        StructArg::Null => ExportRules::INFO_NULL,
+        StructArg::WrongSType(_) => ExportRules::S_TYPE,
     }
 }
 
 /// The rule memory that is not live breaks (the command's own rules need a live allocation).
 #[cold]
 #[inline(never)]
-fn memory_broken(memory: &MemoryLookup) -> Broken {
+fn memory_broken(memory: &MemoryLookup) -> ExportRules {
     match memory {
-        MemoryLookup::Live(_) => Broken::NONE,
-        MemoryLookup::Null => Broken::MEMORY_NULL,
-        MemoryLookup::Unknown | MemoryLookup::Freed(_) => Broken::MEMORY_DEAD,
-        MemoryLookup::OtherDevice(_) => Broken::MEMORY_OF_OTHER_DEVICE,
+        MemoryLookup::Live(_) => ExportRules::NONE,
+        MemoryLookup::Null => ExportRules::MEMORY_NULL,
+        MemoryLookup::Unknown | MemoryLookup::Freed(_) => ExportRules::MEMORY_DEAD,
+        MemoryLookup::OtherDevice(_) => ExportRules::MEMORY_OF_OTHER_DEVICE,
     }
 }
 
 /// The findings of the rules in `broken` (what [`evaluate`] returned for `call`).
 #[cold]
 #[inline(never)]
-pub fn describe(
-    cmd: &ExportCommand,
+pub fn describe<R: RuleSet>(
+    cmd: &ExportCommand<R>,
     device: &DeviceFacts,
     call: &ExportCall,
-    broken: Broken,
+    broken: ExportCallRules<R>,
 ) -> Outcome {
+    let (own, broken) = (broken.own, broken.shared);
     let mut outcome = Outcome::default();
     let name = cmd.name;
     let device_ref = ObjectRef::device(device.handle);
-    if broken.has(Broken::EXTENSION) {
+    if broken.has(ExportRules::EXTENSION) {
         outcome.push(extension_not_enabled(name, cmd.extension, device));
     }
-    if broken.has(Broken::OUTPUT_NULL) {
+    if broken.has(ExportRules::OUTPUT_NULL) {
         let param = cmd.output_param;
         let message = format!("{name}(): {param} is NULL. The call was not passed to the driver.");
         outcome.block(Finding::new(cmd.output_vuid, name, param, message).with(device_ref));
@@ -198,18 +219,21 @@ pub fn describe(
     let MemoryLookup::Live(record) = &call.memory else {
         return outcome;
     };
-    if let (true, Some(id)) = (broken.has(Broken::HANDLE_TYPE_VALUE), cmd.handle_type_vuid) {
+    if let (true, Some(id)) = (
+        broken.has(ExportRules::HANDLE_TYPE_VALUE),
+        cmd.handle_type_vuid,
+    ) {
         outcome.push(describe_handle_type_value(cmd, id, device, info, record));
     }
-    (cmd.describe_values)(cmd, device, info, record, broken, &mut outcome);
+    (cmd.describe_values)(cmd, device, info, record, own, &mut outcome);
     outcome
 }
 
 /// The info structure: NULL, its `sType`, its `pNext`.
-fn describe_info(
-    cmd: &ExportCommand,
+fn describe_info<R>(
+    cmd: &ExportCommand<R>,
     call: &ExportCall,
-    broken: Broken,
+    broken: ExportRules,
     device_ref: ObjectRef,
     outcome: &mut Outcome,
 ) {
@@ -220,7 +244,7 @@ fn describe_info(
     let finding = |id, field: String, message: String| {
         Finding::new(id, name, field, message).with(device_ref)
     };
-    if broken.has(Broken::INFO_NULL) {
+    if broken.has(ExportRules::INFO_NULL) {
         outcome.block(finding(
             info.info_vuid,
             param.to_owned(),
@@ -231,7 +255,7 @@ fn describe_info(
             ),
         ));
     }
-    if let (true, StructArg::WrongSType(found)) = (broken.has(Broken::S_TYPE), &call.info) {
+    if let (true, StructArg::WrongSType(found)) = (broken.has(ExportRules::S_TYPE), &call.info) {
         outcome.block(finding(
             info.s_type_vuid,
             format!("{param}->sType"),
@@ -243,7 +267,7 @@ fn describe_info(
             ),
         ));
     }
-    if broken.has(Broken::P_NEXT) {
+    if broken.has(ExportRules::P_NEXT) {
         outcome.push(finding(
             info.p_next_vuid,
             format!("{param}->pNext"),
@@ -257,22 +281,22 @@ fn describe_info(
 }
 
 /// The memory handle: NULL, unknown or freed, of another device.
-fn describe_memory(
-    cmd: &ExportCommand,
+fn describe_memory<R>(
+    cmd: &ExportCommand<R>,
     device: &DeviceFacts,
     info: &InfoFields,
     memory: &MemoryLookup,
-    broken: Broken,
+    broken: ExportRules,
     outcome: &mut Outcome,
 ) {
     let name = cmd.name;
     let field = cmd.field("memory");
     let device_ref = ObjectRef::device(device.handle);
     let not_passed = "The call was not passed to the driver.";
-    if broken.has(Broken::MEMORY_NULL) {
+    if broken.has(ExportRules::MEMORY_NULL) {
         let message = format!("{name}(): {field} is VK_NULL_HANDLE. {not_passed}");
         outcome.block(Finding::new(cmd.memory_vuid, name, field, message).with(device_ref));
-    } else if broken.has(Broken::MEMORY_DEAD) {
+    } else if broken.has(ExportRules::MEMORY_DEAD) {
         let message = format!(
             "{name}(): {field} is {}. {not_passed}",
             describe_dead_memory(info.memory, memory)
@@ -283,7 +307,7 @@ fn describe_memory(
                 .with(ObjectRef::memory(info.memory)),
         );
     } else if let (true, MemoryLookup::OtherDevice(record)) =
-        (broken.has(Broken::MEMORY_OF_OTHER_DEVICE), memory)
+        (broken.has(ExportRules::MEMORY_OF_OTHER_DEVICE), memory)
     {
         let device_name = vk_names::handle(vk::ObjectType::DEVICE, device.handle);
         // A `-parent` ID is the parameter's own rule ("allocated from device"); the layer's
@@ -308,8 +332,8 @@ fn describe_memory(
 
 /// `handleType` is not exactly one `VkExternalMemoryHandleTypeFlagBits` value valid on the
 /// device: undefined, or of an extension the device was created without.
-fn describe_handle_type_value(
-    cmd: &ExportCommand,
+fn describe_handle_type_value<R>(
+    cmd: &ExportCommand<R>,
     id: &'static str,
     device: &DeviceFacts,
     info: &InfoFields,
@@ -345,8 +369,8 @@ pub fn exported_with(info: &InfoFields, record: &MemoryRecord) -> bool {
 /// The finding of `id`, "`handleType` must have been in
 /// `VkExportMemoryAllocateInfo::handleTypes`", with its cause: no export structure at all, or the
 /// bit missing from it.
-pub fn not_exported_with(
-    cmd: &ExportCommand,
+pub fn not_exported_with<R>(
+    cmd: &ExportCommand<R>,
     id: &'static str,
     info: &InfoFields,
     record: &MemoryRecord,
@@ -374,18 +398,17 @@ pub fn not_exported_with(
 
 /// Every finding of one call: [`describe`] of [`evaluate`] (what the pipeline does, in one step,
 /// for the unit tests and the fuzz target).
-pub fn check(cmd: &ExportCommand, device: &DeviceFacts, call: &ExportCall) -> Outcome {
+pub fn check<R: RuleSet>(
+    cmd: &ExportCommand<R>,
+    device: &DeviceFacts,
+    call: &ExportCall,
+) -> Outcome {
     let broken = evaluate(cmd, device, call);
     if broken.is_empty() {
         return Outcome::default();
     }
     let outcome = describe(cmd, device, call, broken);
-    debug_assert_eq!(
-        outcome.blocked,
-        broken.has(Broken::EXPORT_BLOCKING),
-        "{}",
-        cmd.name
-    );
+    debug_assert_eq!(outcome.blocked, blocks(broken), "{}", cmd.name);
     outcome
 }
 

@@ -13,7 +13,7 @@
 //!   `pAttributes-parameter` (a valid `SECURITY_ATTRIBUTES` pointer when not NULL) cannot be
 //!   checked: nothing tells a valid pointer from another.
 
-use super::common::Broken;
+use super::rule_set::rule_set;
 use crate::args::ChainRead;
 use crate::finding::{Finding, Outcome};
 use crate::state::AllocationFacts;
@@ -21,21 +21,23 @@ use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-/// `VUID-VkExportMemoryWin32HandleInfoKHR-handleTypes-00657`. Bits of the allocation's
-/// [`Broken`] clear of `alloc.rs`'s, `import_fd.rs`'s (shifted to `alloc.rs`'s `IMPORTS`) and `import_host.rs`'s (a test in `alloc.rs` checks).
-const WITHOUT_OPAQUE_WIN32: Broken = Broken::bit(20);
-/// Every bit of this file's rules.
-pub const BITS: Broken = WITHOUT_OPAQUE_WIN32;
+rule_set! {
+    /// The rules of `VkExportMemoryWin32HandleInfoKHR` at `vkAllocateMemory`.
+    pub struct ExportWin32Rules {
+        /// `VUID-VkExportMemoryWin32HandleInfoKHR-handleTypes-00657`.
+        WITHOUT_OPAQUE_WIN32,
+    }
+}
 
 /// The rules the chain's `VkExportMemoryWin32HandleInfoKHR` breaks (none without one).
 #[inline(always)]
-pub fn evaluate(facts: &AllocationFacts, chain: &ChainRead) -> Broken {
+pub fn evaluate(facts: &AllocationFacts, chain: &ChainRead) -> ExportWin32Rules {
     if !chain.export_win32 {
-        return Broken::NONE;
+        return ExportWin32Rules::NONE;
     }
     let opaque_win32 = vk::ExternalMemoryHandleTypeFlags::OPAQUE_WIN32;
-    Broken::NONE.with(
-        WITHOUT_OPAQUE_WIN32,
+    ExportWin32Rules::NONE.with(
+        ExportWin32Rules::WITHOUT_OPAQUE_WIN32,
         facts.export.is_some_and(|t| !t.contains(opaque_win32)),
     )
 }
@@ -44,12 +46,15 @@ pub fn evaluate(facts: &AllocationFacts, chain: &ChainRead) -> Broken {
 /// `vkAllocateMemory` (ID, field, message).
 pub fn describe(
     facts: &AllocationFacts,
-    broken: Broken,
+    broken: ExportWin32Rules,
     finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
     outcome: &mut Outcome,
 ) {
     let field = "pAllocateInfo->pNext";
-    if let (true, Some(types)) = (broken.has(WITHOUT_OPAQUE_WIN32), facts.export) {
+    if let (true, Some(types)) = (
+        broken.has(ExportWin32Rules::WITHOUT_OPAQUE_WIN32),
+        facts.export,
+    ) {
         outcome.push(finding(
             vuid::EXPORT_WIN32_HANDLE_TYPES_00657,
             field,
@@ -110,11 +115,18 @@ mod tests {
         device.extensions.khr_external_memory_win32 = false;
         device.unavailable_structures =
             device.extensions.unavailable_structures(device.api_version);
+        // VkExportMemoryAllocateInfo and VkExportMemoryWin32HandleInfoKHR in the chain.
+        let structures = [
+            vk::StructureType::EXPORT_MEMORY_ALLOCATE_INFO,
+            vk::StructureType::EXPORT_MEMORY_WIN32_HANDLE_INFO_KHR,
+        ]
+        .map(crate::vk_names::allocate_chain_bit);
+        assert!(!structures.contains(&0), "both are read");
         let with_structure = |info: AllocateInfoRead| match info {
             AllocateInfoRead::Valid(facts, chain) => AllocateInfoRead::Valid(
                 facts,
                 ChainRead {
-                    structures: 1 | 1 << 12,
+                    structures: structures[0] | structures[1],
                     ..chain
                 },
             ),

@@ -7,14 +7,14 @@
 //! `...FormatResolvePropertiesANDROID` for the driver to fill, so a `pNext` is no finding. The
 //! driver walks that chain, so one that loops is blocked.
 
-use super::common::Broken;
 use super::query::{OutputStructure, QueryCall, QueryCommand};
+use super::rule_set::rule_set;
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::DeviceFacts;
 use crate::vuid;
 use ash::vk;
 
-pub const COMMAND: QueryCommand = QueryCommand {
+pub const COMMAND: QueryCommand<GetAndroidHardwareBufferPropertiesRules> = QueryCommand {
     name: "vkGetAndroidHardwareBufferPropertiesANDROID",
     extension: "VK_ANDROID_external_memory_android_hardware_buffer",
     is_enabled: |e| e.android_external_memory_android_hardware_buffer,
@@ -29,7 +29,8 @@ pub const COMMAND: QueryCommand = QueryCommand {
     },
     device_vuid: vuid::AHB_PROPS_DEVICE_PARAM,
     handle_type_vuid: None,
-    blocking: Broken(NULL_BUFFER.0 | CHAIN_LOOPS.0),
+    blocking: GetAndroidHardwareBufferPropertiesRules::NULL_BUFFER
+        .and(GetAndroidHardwareBufferPropertiesRules::CHAIN_LOOPS),
     evaluate_values,
     describe_values,
 };
@@ -38,32 +39,45 @@ pub const COMMAND: QueryCommand = QueryCommand {
 pub const HANDLE_TYPE: vk::ExternalMemoryHandleTypeFlags =
     vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID;
 
-/// `VUID-vkGetAndroidHardwareBufferPropertiesANDROID-buffer-parameter`, in the one case the
-/// layer can be sure of: `buffer` is NULL (whether another value points to a valid
-/// `AHardwareBuffer` only the Android runtime can tell). Blocks: the pointer is known to be bad.
-const NULL_BUFFER: Broken = Broken::rule(0);
-/// `VUID-VkAndroidHardwareBufferPropertiesANDROID-sType-unique`, where it is certain: the output
-/// structure's `pNext` chain loops back on itself, so its structures and their `sType`s repeat.
-/// Blocks: the driver would walk it forever.
-const CHAIN_LOOPS: Broken = Broken::rule(1);
+rule_set! {
+    /// The rules of `vkGetAndroidHardwareBufferPropertiesANDROID` of its own (the shared ones are
+    /// `QueryRules`).
+    pub struct GetAndroidHardwareBufferPropertiesRules {
+        /// `VUID-vkGetAndroidHardwareBufferPropertiesANDROID-buffer-parameter`, in the one case the
+        /// layer can be sure of: `buffer` is NULL (whether another value points to a valid
+        /// `AHardwareBuffer` only the Android runtime can tell). Blocks: the pointer is known to be
+        /// bad.
+        NULL_BUFFER,
+        /// `VUID-VkAndroidHardwareBufferPropertiesANDROID-sType-unique`, where it is certain: the
+        /// output structure's `pNext` chain loops back on itself, so its structures and their
+        /// `sType`s repeat. Blocks: the driver would walk it forever.
+        CHAIN_LOOPS,
+    }
+}
 
 #[inline(always)]
-fn evaluate_values(_: &DeviceFacts, call: &QueryCall) -> Broken {
-    Broken::NONE
-        .with(NULL_BUFFER, call.handle == 0)
-        .with(CHAIN_LOOPS, call.output_loops)
+fn evaluate_values(_: &DeviceFacts, call: &QueryCall) -> GetAndroidHardwareBufferPropertiesRules {
+    GetAndroidHardwareBufferPropertiesRules::NONE
+        .with(
+            GetAndroidHardwareBufferPropertiesRules::NULL_BUFFER,
+            call.handle == 0,
+        )
+        .with(
+            GetAndroidHardwareBufferPropertiesRules::CHAIN_LOOPS,
+            call.output_loops,
+        )
 }
 
 fn describe_values(
-    cmd: &QueryCommand,
+    cmd: &QueryCommand<GetAndroidHardwareBufferPropertiesRules>,
     device: &DeviceFacts,
     _: &QueryCall,
-    broken: Broken,
+    broken: GetAndroidHardwareBufferPropertiesRules,
     outcome: &mut Outcome,
 ) {
     let name = cmd.name;
     let device_ref = ObjectRef::device(device.handle);
-    if broken.has(NULL_BUFFER) {
+    if broken.has(GetAndroidHardwareBufferPropertiesRules::NULL_BUFFER) {
         outcome.push(
             Finding::new(
                 vuid::AHB_PROPS_BUFFER_PARAM,
@@ -77,7 +91,7 @@ fn describe_values(
             .with(device_ref),
         );
     }
-    if broken.has(CHAIN_LOOPS) {
+    if broken.has(GetAndroidHardwareBufferPropertiesRules::CHAIN_LOOPS) {
         outcome.push(
             Finding::new(
                 vuid::AHB_PROPS_CHAIN_LOOPS,

@@ -2,16 +2,16 @@
 //! its names, IDs and own rules. Its info structure has no `handleType`: the handle type is
 //! always `ANDROID_HARDWARE_BUFFER_BIT_ANDROID` (the descriptor reads it so).
 
-use super::common::Broken;
 use super::common::{describe_allocation, FindingExt};
 use super::export::{exported_with, ExportCommand, InfoFields, InfoStructure};
+use super::rule_set::rule_set;
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::{DeviceFacts, MemoryRecord};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-pub const COMMAND: ExportCommand = ExportCommand {
+pub const COMMAND: ExportCommand<GetMemoryAndroidHardwareBufferRules> = ExportCommand {
     name: "vkGetMemoryAndroidHardwareBufferANDROID",
     extension: "VK_ANDROID_external_memory_android_hardware_buffer",
     is_enabled: |e| e.android_external_memory_android_hardware_buffer,
@@ -37,18 +37,29 @@ pub const COMMAND: ExportCommand = ExportCommand {
 pub const HANDLE_TYPE: vk::ExternalMemoryHandleTypeFlags =
     vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID;
 
-/// `VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-handleTypes-01882`: exported as an Android
-/// hardware buffer.
-const NOT_EXPORTED: Broken = Broken::rule(0);
-
-/// `VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-01883`: the memory's dedicated image
-/// is bound to it (an earlier call's doing: evaluated with what the device remembers).
-const DEDICATED_IMAGE_NOT_BOUND: Broken = Broken::rule(1);
+rule_set! {
+    /// The rules of `vkGetMemoryAndroidHardwareBufferANDROID` of its own (the shared ones are
+    /// `ExportRules`).
+    pub struct GetMemoryAndroidHardwareBufferRules {
+        /// `VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-handleTypes-01882`: exported as an
+        /// Android hardware buffer.
+        NOT_EXPORTED,
+        /// `VUID-VkMemoryGetAndroidHardwareBufferInfoANDROID-pNext-01883`: the memory's dedicated
+        /// image is bound to it (an earlier call's doing: evaluated with what the device
+        /// remembers).
+        DEDICATED_IMAGE_NOT_BOUND,
+    }
+}
 
 /// 01883 of a call, given the memory's dedicated image if it is known not to be bound to it.
 #[inline(always)]
-pub fn evaluate_history(unbound_dedicated_image: Option<u64>) -> Broken {
-    Broken::NONE.with(DEDICATED_IMAGE_NOT_BOUND, unbound_dedicated_image.is_some())
+pub fn evaluate_history(
+    unbound_dedicated_image: Option<u64>,
+) -> GetMemoryAndroidHardwareBufferRules {
+    GetMemoryAndroidHardwareBufferRules::NONE.with(
+        GetMemoryAndroidHardwareBufferRules::DEDICATED_IMAGE_NOT_BOUND,
+        unbound_dedicated_image.is_some(),
+    )
 }
 
 /// The finding of 01883, when `broken` has it: `record` was allocated dedicated to `image`,
@@ -56,10 +67,13 @@ pub fn evaluate_history(unbound_dedicated_image: Option<u64>) -> Broken {
 pub fn describe_history(
     record: &MemoryRecord,
     image: Option<u64>,
-    broken: Broken,
+    broken: GetMemoryAndroidHardwareBufferRules,
     outcome: &mut Outcome,
 ) {
-    let (true, Some(image)) = (broken.has(DEDICATED_IMAGE_NOT_BOUND), image) else {
+    let (true, Some(image)) = (
+        broken.has(GetMemoryAndroidHardwareBufferRules::DEDICATED_IMAGE_NOT_BOUND),
+        image,
+    ) else {
         return;
     };
     let field = "pInfo->memory";
@@ -86,19 +100,26 @@ pub fn describe_history(
 }
 
 #[inline(always)]
-fn evaluate_values(_: &DeviceFacts, info: &InfoFields, record: &MemoryRecord) -> Broken {
-    Broken::NONE.with(NOT_EXPORTED, !exported_with(info, record))
+fn evaluate_values(
+    _: &DeviceFacts,
+    info: &InfoFields,
+    record: &MemoryRecord,
+) -> GetMemoryAndroidHardwareBufferRules {
+    GetMemoryAndroidHardwareBufferRules::NONE.with(
+        GetMemoryAndroidHardwareBufferRules::NOT_EXPORTED,
+        !exported_with(info, record),
+    )
 }
 
 fn describe_values(
-    cmd: &ExportCommand,
+    cmd: &ExportCommand<GetMemoryAndroidHardwareBufferRules>,
     _: &DeviceFacts,
     _: &InfoFields,
     record: &MemoryRecord,
-    broken: Broken,
+    broken: GetMemoryAndroidHardwareBufferRules,
     outcome: &mut Outcome,
 ) {
-    if !broken.has(NOT_EXPORTED) {
+    if !broken.has(GetMemoryAndroidHardwareBufferRules::NOT_EXPORTED) {
         return;
     }
     let field = "pInfo->memory";
@@ -165,7 +186,10 @@ mod history_tests {
     fn an_unbound_dedicated_image_is_01883_and_named() {
         assert!(evaluate_history(None).is_empty());
         let broken = evaluate_history(Some(0x1e));
-        assert_eq!(broken, DEDICATED_IMAGE_NOT_BOUND);
+        assert_eq!(
+            broken,
+            GetMemoryAndroidHardwareBufferRules::DEDICATED_IMAGE_NOT_BOUND
+        );
         let record = record_on(DEVICE, exported(HANDLE_TYPE));
         let mut outcome = Outcome::default();
         describe_history(&record, Some(0x1e), broken, &mut outcome);

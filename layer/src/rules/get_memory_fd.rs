@@ -1,17 +1,17 @@
 //! `vkGetMemoryFdKHR` (VK_KHR_external_memory_fd): its names, IDs and own rules.
 
-use super::common::Broken;
 use super::common::FindingExt;
 use super::export::{
     exported_with, is_one_of, not_exported_with, ExportCommand, InfoFields, InfoStructure,
 };
+use super::rule_set::rule_set;
 use crate::finding::{Finding, Outcome};
 use crate::state::{DeviceFacts, MemoryRecord};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-pub const COMMAND: ExportCommand = ExportCommand {
+pub const COMMAND: ExportCommand<GetMemoryFdRules> = ExportCommand {
     name: "vkGetMemoryFdKHR",
     extension: "VK_KHR_external_memory_fd",
     is_enabled: |e| e.khr_external_memory_fd,
@@ -33,10 +33,15 @@ pub const COMMAND: ExportCommand = ExportCommand {
     describe_values,
 };
 
-/// `VUID-VkMemoryGetFdInfoKHR-handleType-00672`: an fd type.
-const NOT_AN_FD_TYPE: Broken = Broken::rule(0);
-/// `VUID-VkMemoryGetFdInfoKHR-handleType-00671`: exported with it.
-const NOT_EXPORTED: Broken = Broken::rule(1);
+rule_set! {
+    /// The rules of `vkGetMemoryFdKHR` of its own (the shared ones are `ExportRules`).
+    pub struct GetMemoryFdRules {
+        /// `VUID-VkMemoryGetFdInfoKHR-handleType-00672`: an fd type.
+        NOT_AN_FD_TYPE,
+        /// `VUID-VkMemoryGetFdInfoKHR-handleType-00671`: exported with it.
+        NOT_EXPORTED,
+    }
+}
 
 const FD_TYPES: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::from_raw(
     vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD.as_raw()
@@ -44,21 +49,24 @@ const FD_TYPES: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleType
 );
 
 #[inline(always)]
-fn evaluate_values(_: &DeviceFacts, info: &InfoFields, record: &MemoryRecord) -> Broken {
-    Broken::NONE
-        .with(NOT_AN_FD_TYPE, !is_one_of(info.handle_type(), FD_TYPES))
-        .with(NOT_EXPORTED, !exported_with(info, record))
+fn evaluate_values(_: &DeviceFacts, info: &InfoFields, record: &MemoryRecord) -> GetMemoryFdRules {
+    GetMemoryFdRules::NONE
+        .with(
+            GetMemoryFdRules::NOT_AN_FD_TYPE,
+            !is_one_of(info.handle_type(), FD_TYPES),
+        )
+        .with(GetMemoryFdRules::NOT_EXPORTED, !exported_with(info, record))
 }
 
 fn describe_values(
-    cmd: &ExportCommand,
+    cmd: &ExportCommand<GetMemoryFdRules>,
     _: &DeviceFacts,
     info: &InfoFields,
     record: &MemoryRecord,
-    broken: Broken,
+    broken: GetMemoryFdRules,
     outcome: &mut Outcome,
 ) {
-    if broken.has(NOT_AN_FD_TYPE) {
+    if broken.has(GetMemoryFdRules::NOT_AN_FD_TYPE) {
         outcome.push(
             Finding::new(
                 vuid::FD_HANDLE_TYPE_00672,
@@ -74,7 +82,7 @@ fn describe_values(
             .with_memory(record),
         );
     }
-    if broken.has(NOT_EXPORTED) {
+    if broken.has(GetMemoryFdRules::NOT_EXPORTED) {
         outcome.push(not_exported_with(
             cmd,
             vuid::FD_HANDLE_TYPE_00671,

@@ -1,14 +1,14 @@
 //! `vkGetMemoryFdPropertiesKHR` (VK_KHR_external_memory_fd): its names, IDs and own rules.
 
-use super::common::Broken;
 use super::query::{OutputStructure, QueryCall, QueryCommand};
+use super::rule_set::rule_set;
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::DeviceFacts;
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-pub const COMMAND: QueryCommand = QueryCommand {
+pub const COMMAND: QueryCommand<GetMemoryFdPropertiesRules> = QueryCommand {
     name: "vkGetMemoryFdPropertiesKHR",
     extension: "VK_KHR_external_memory_fd",
     is_enabled: |e| e.khr_external_memory_fd,
@@ -23,39 +23,47 @@ pub const COMMAND: QueryCommand = QueryCommand {
     },
     device_vuid: vuid::FD_PROPS_DEVICE_PARAM,
     handle_type_vuid: Some(vuid::FD_PROPS_HANDLE_TYPE_PARAM),
-    blocking: FD_NOT_OPEN,
+    blocking: GetMemoryFdPropertiesRules::FD_NOT_OPEN,
     evaluate_values,
     describe_values,
 };
 
-/// `VUID-vkGetMemoryFdPropertiesKHR-fd-00673`, in the one case the layer can be sure of: the
-/// number is not an open file descriptor of the process (`fcntl(F_GETFD)` fails; negative
-/// numbers included). Whether an open fd is a memory handle of the right type only the driver can
-/// tell. Blocks: the handle is known to be bad.
-const FD_NOT_OPEN: Broken = Broken::rule(0);
-/// `VUID-vkGetMemoryFdPropertiesKHR-handleType-00674`: not `OPAQUE_FD`.
-const OPAQUE_FD: Broken = Broken::rule(1);
+rule_set! {
+    /// The rules of `vkGetMemoryFdPropertiesKHR` of its own (the shared ones are `QueryRules`).
+    pub struct GetMemoryFdPropertiesRules {
+        /// `VUID-vkGetMemoryFdPropertiesKHR-fd-00673`, in the one case the layer can be sure of:
+        /// the number is not an open file descriptor of the process (`fcntl(F_GETFD)` fails;
+        /// negative numbers included). Whether an open fd is a memory handle of the right type only
+        /// the driver can tell. Blocks: the handle is known to be bad.
+        FD_NOT_OPEN,
+        /// `VUID-vkGetMemoryFdPropertiesKHR-handleType-00674`: not `OPAQUE_FD`.
+        OPAQUE_FD,
+    }
+}
 
 #[inline(always)]
-fn evaluate_values(_: &DeviceFacts, call: &QueryCall) -> Broken {
-    Broken::NONE
-        .with(FD_NOT_OPEN, call.handle_open == Some(false))
+fn evaluate_values(_: &DeviceFacts, call: &QueryCall) -> GetMemoryFdPropertiesRules {
+    GetMemoryFdPropertiesRules::NONE
         .with(
-            OPAQUE_FD,
+            GetMemoryFdPropertiesRules::FD_NOT_OPEN,
+            call.handle_open == Some(false),
+        )
+        .with(
+            GetMemoryFdPropertiesRules::OPAQUE_FD,
             call.handle_type() == vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD,
         )
 }
 
 fn describe_values(
-    cmd: &QueryCommand,
+    cmd: &QueryCommand<GetMemoryFdPropertiesRules>,
     device: &DeviceFacts,
     call: &QueryCall,
-    broken: Broken,
+    broken: GetMemoryFdPropertiesRules,
     outcome: &mut Outcome,
 ) {
     let name = cmd.name;
     let device_ref = ObjectRef::device(device.handle);
-    if broken.has(FD_NOT_OPEN) {
+    if broken.has(GetMemoryFdPropertiesRules::FD_NOT_OPEN) {
         outcome.push(
             Finding::new(
                 vuid::FD_PROPS_FD_00673,
@@ -71,7 +79,7 @@ fn describe_values(
             .with(device_ref),
         );
     }
-    if broken.has(OPAQUE_FD) {
+    if broken.has(GetMemoryFdPropertiesRules::OPAQUE_FD) {
         outcome.push(
             Finding::new(
                 vuid::FD_PROPS_HANDLE_TYPE_00674,

@@ -1,15 +1,15 @@
 //! `vkGetMemoryHostPointerPropertiesEXT` (VK_EXT_external_memory_host): its names, IDs and own
 //! rules.
 
-use super::common::Broken;
 use super::query::{OutputStructure, QueryCall, QueryCommand};
+use super::rule_set::rule_set;
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::DeviceFacts;
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-pub const COMMAND: QueryCommand = QueryCommand {
+pub const COMMAND: QueryCommand<GetMemoryHostPointerPropertiesRules> = QueryCommand {
     name: "vkGetMemoryHostPointerPropertiesEXT",
     extension: "VK_EXT_external_memory_host",
     is_enabled: |e| e.ext_external_memory_host,
@@ -24,7 +24,7 @@ pub const COMMAND: QueryCommand = QueryCommand {
     },
     device_vuid: vuid::HOST_PROPS_DEVICE_PARAM,
     handle_type_vuid: Some(vuid::HOST_PROPS_HANDLE_TYPE_PARAM),
-    blocking: Broken::NONE,
+    blocking: GetMemoryHostPointerPropertiesRules::NONE,
     evaluate_values,
     describe_values,
 };
@@ -36,11 +36,17 @@ pub const HOST_TYPES: vk::ExternalMemoryHandleTypeFlags =
             | vk::ExternalMemoryHandleTypeFlags::HOST_MAPPED_FOREIGN_MEMORY_EXT.as_raw(),
     );
 
-/// `VUID-vkGetMemoryHostPointerPropertiesEXT-handleType-01752`: a host-pointer type.
-const NOT_A_HOST_TYPE: Broken = Broken::rule(0);
-/// `VUID-vkGetMemoryHostPointerPropertiesEXT-pHostPointer-01753`: aligned to
-/// `minImportedHostPointerAlignment` (judged only when the layer learned it).
-const MISALIGNED: Broken = Broken::rule(1);
+rule_set! {
+    /// The rules of `vkGetMemoryHostPointerPropertiesEXT` of its own (the shared ones are
+    /// `QueryRules`).
+    pub struct GetMemoryHostPointerPropertiesRules {
+        /// `VUID-vkGetMemoryHostPointerPropertiesEXT-handleType-01752`: a host-pointer type.
+        NOT_A_HOST_TYPE,
+        /// `VUID-vkGetMemoryHostPointerPropertiesEXT-pHostPointer-01753`: aligned to
+        /// `minImportedHostPointerAlignment` (judged only when the layer learned it).
+        MISALIGNED,
+    }
+}
 
 /// Whether `address` is not a multiple of `alignment` (when it is known).
 #[inline(always)]
@@ -49,28 +55,28 @@ pub fn misaligned(address: u64, alignment: Option<u64>) -> bool {
 }
 
 #[inline(always)]
-fn evaluate_values(device: &DeviceFacts, call: &QueryCall) -> Broken {
-    Broken::NONE
+fn evaluate_values(device: &DeviceFacts, call: &QueryCall) -> GetMemoryHostPointerPropertiesRules {
+    GetMemoryHostPointerPropertiesRules::NONE
         .with(
-            NOT_A_HOST_TYPE,
+            GetMemoryHostPointerPropertiesRules::NOT_A_HOST_TYPE,
             !super::export::is_one_of(call.handle_type(), HOST_TYPES),
         )
         .with(
-            MISALIGNED,
+            GetMemoryHostPointerPropertiesRules::MISALIGNED,
             misaligned(call.handle as u64, device.host_pointer_alignment),
         )
 }
 
 fn describe_values(
-    cmd: &QueryCommand,
+    cmd: &QueryCommand<GetMemoryHostPointerPropertiesRules>,
     device: &DeviceFacts,
     call: &QueryCall,
-    broken: Broken,
+    broken: GetMemoryHostPointerPropertiesRules,
     outcome: &mut Outcome,
 ) {
     let name = cmd.name;
     let device_ref = ObjectRef::device(device.handle);
-    if broken.has(NOT_A_HOST_TYPE) {
+    if broken.has(GetMemoryHostPointerPropertiesRules::NOT_A_HOST_TYPE) {
         outcome.push(
             Finding::new(
                 vuid::HOST_PROPS_HANDLE_TYPE_01752,
@@ -86,7 +92,10 @@ fn describe_values(
             .with(device_ref),
         );
     }
-    if let (true, Some(alignment)) = (broken.has(MISALIGNED), device.host_pointer_alignment) {
+    if let (true, Some(alignment)) = (
+        broken.has(GetMemoryHostPointerPropertiesRules::MISALIGNED),
+        device.host_pointer_alignment,
+    ) {
         outcome.push(
             Finding::new(
                 vuid::HOST_PROPS_POINTER_01753,

@@ -1,8 +1,8 @@
 //! `vkGetMemoryMetalHandleEXT` (VK_EXT_external_memory_metal): its names, IDs and own rules.
 
-use super::common::Broken;
 use super::common::{describe_allocation, FindingExt};
 use super::export::{is_one_of, ExportCommand, InfoFields, InfoStructure};
+use super::rule_set::rule_set;
 use crate::finding::{Finding, Outcome};
 use crate::state::{DeviceFacts, MemoryRecord};
 use crate::vk_ext;
@@ -10,7 +10,7 @@ use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-pub const COMMAND: ExportCommand = ExportCommand {
+pub const COMMAND: ExportCommand<GetMemoryMetalHandleRules> = ExportCommand {
     name: "vkGetMemoryMetalHandleEXT",
     extension: vk_ext::EXT_EXTERNAL_MEMORY_METAL_NAME,
     is_enabled: |e| e.ext_external_memory_metal,
@@ -32,15 +32,20 @@ pub const COMMAND: ExportCommand = ExportCommand {
     describe_values,
 };
 
-/// `VUID-VkMemoryGetMetalHandleInfoEXT-memory-10413`: allocated with a
-/// `VkExportMemoryAllocateInfo`.
-const NO_EXPORT_INFO: Broken = Broken::rule(0);
-/// `VUID-VkMemoryGetMetalHandleInfoEXT-handleType-10415`: a Metal type.
-const NOT_A_METAL_TYPE: Broken = Broken::rule(1);
-/// `VUID-VkMemoryGetMetalHandleInfoEXT-handleType-10414`: in the export's handle types (said only
-/// when the allocation had a `VkExportMemoryAllocateInfo`; without one, 10413 says it, as the
-/// Khronos layer does).
-const NOT_EXPORTED: Broken = Broken::rule(2);
+rule_set! {
+    /// The rules of `vkGetMemoryMetalHandleEXT` of its own (the shared ones are `ExportRules`).
+    pub struct GetMemoryMetalHandleRules {
+        /// `VUID-VkMemoryGetMetalHandleInfoEXT-memory-10413`: allocated with a
+        /// `VkExportMemoryAllocateInfo`.
+        NO_EXPORT_INFO,
+        /// `VUID-VkMemoryGetMetalHandleInfoEXT-handleType-10415`: a Metal type.
+        NOT_A_METAL_TYPE,
+        /// `VUID-VkMemoryGetMetalHandleInfoEXT-handleType-10414`: in the export's handle types
+        /// (said only when the allocation had a `VkExportMemoryAllocateInfo`; without one, 10413
+        /// says it, as the Khronos layer does).
+        NOT_EXPORTED,
+    }
+}
 
 /// The handle types `vkGetMemoryMetalHandleEXT` exports.
 pub const METAL_TYPES: vk::ExternalMemoryHandleTypeFlags =
@@ -51,31 +56,35 @@ pub const METAL_TYPES: vk::ExternalMemoryHandleTypeFlags =
     );
 
 #[inline(always)]
-fn evaluate_values(_: &DeviceFacts, info: &InfoFields, record: &MemoryRecord) -> Broken {
+fn evaluate_values(
+    _: &DeviceFacts,
+    info: &InfoFields,
+    record: &MemoryRecord,
+) -> GetMemoryMetalHandleRules {
     let export = record.export();
-    Broken::NONE
-        .with(NO_EXPORT_INFO, export.is_none())
+    GetMemoryMetalHandleRules::NONE
+        .with(GetMemoryMetalHandleRules::NO_EXPORT_INFO, export.is_none())
         .with(
-            NOT_A_METAL_TYPE,
+            GetMemoryMetalHandleRules::NOT_A_METAL_TYPE,
             !is_one_of(info.handle_type(), METAL_TYPES),
         )
         .with(
-            NOT_EXPORTED,
+            GetMemoryMetalHandleRules::NOT_EXPORTED,
             matches!(export, Some(types) if !types.contains(info.handle_type())),
         )
 }
 
 fn describe_values(
-    cmd: &ExportCommand,
+    cmd: &ExportCommand<GetMemoryMetalHandleRules>,
     _: &DeviceFacts,
     info: &InfoFields,
     record: &MemoryRecord,
-    broken: Broken,
+    broken: GetMemoryMetalHandleRules,
     outcome: &mut Outcome,
 ) {
     let field = "pGetMetalHandleInfo->handleType";
     let handle_type = || vk_names::handle_types(info.handle_type());
-    if broken.has(NO_EXPORT_INFO) {
+    if broken.has(GetMemoryMetalHandleRules::NO_EXPORT_INFO) {
         outcome.push(
             Finding::new(
                 vuid::METAL_MEMORY_10413,
@@ -91,7 +100,7 @@ fn describe_values(
             .with_memory(record),
         );
     }
-    if broken.has(NOT_A_METAL_TYPE) {
+    if broken.has(GetMemoryMetalHandleRules::NOT_A_METAL_TYPE) {
         outcome.push(
             Finding::new(
                 vuid::METAL_HANDLE_TYPE_10415,
@@ -108,7 +117,10 @@ fn describe_values(
             .with_memory(record),
         );
     }
-    if let (true, Some(exported)) = (broken.has(NOT_EXPORTED), record.export()) {
+    if let (true, Some(exported)) = (
+        broken.has(GetMemoryMetalHandleRules::NOT_EXPORTED),
+        record.export(),
+    ) {
         outcome.push(
             Finding::new(
                 vuid::METAL_HANDLE_TYPE_10414,

@@ -1,17 +1,17 @@
 //! `vkGetMemoryMetalHandlePropertiesEXT` (VK_EXT_external_memory_metal): its names, IDs and own
 //! rules.
 
-use super::common::Broken;
 use super::export::is_one_of;
 use super::get_memory_metal_handle::METAL_TYPES;
 use super::query::{OutputStructure, QueryCall, QueryCommand};
+use super::rule_set::rule_set;
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::DeviceFacts;
 use crate::vk_ext;
 use crate::vk_names;
 use crate::vuid;
 
-pub const COMMAND: QueryCommand = QueryCommand {
+pub const COMMAND: QueryCommand<GetMemoryMetalHandlePropertiesRules> = QueryCommand {
     name: "vkGetMemoryMetalHandlePropertiesEXT",
     extension: vk_ext::EXT_EXTERNAL_MEMORY_METAL_NAME,
     is_enabled: |e| e.ext_external_memory_metal,
@@ -26,36 +26,47 @@ pub const COMMAND: QueryCommand = QueryCommand {
     },
     device_vuid: vuid::METAL_PROPS_DEVICE_PARAM,
     handle_type_vuid: Some(vuid::METAL_PROPS_HANDLE_TYPE_PARAM),
-    blocking: NULL_HANDLE,
+    blocking: GetMemoryMetalHandlePropertiesRules::NULL_HANDLE,
     evaluate_values,
     describe_values,
 };
 
-/// `VUID-vkGetMemoryMetalHandlePropertiesEXT-handle-10416`, in the one case the layer can be sure
-/// of: `pHandle` is NULL, which is no Metal object (whether a non-NULL value is one only the
-/// driver can tell). Blocks: the handle is known to be bad.
-const NULL_HANDLE: Broken = Broken::rule(0);
-/// `VUID-vkGetMemoryMetalHandlePropertiesEXT-handleType-10417`: a Metal type.
-const NOT_A_METAL_TYPE: Broken = Broken::rule(1);
+rule_set! {
+    /// The rules of `vkGetMemoryMetalHandlePropertiesEXT` of its own (the shared ones are
+    /// `QueryRules`).
+    pub struct GetMemoryMetalHandlePropertiesRules {
+        /// `VUID-vkGetMemoryMetalHandlePropertiesEXT-handle-10416`, in the one case the layer can
+        /// be sure of: `pHandle` is NULL, which is no Metal object (whether a non-NULL value is one
+        /// only the driver can tell). Blocks: the handle is known to be bad.
+        NULL_HANDLE,
+        /// `VUID-vkGetMemoryMetalHandlePropertiesEXT-handleType-10417`: a Metal type.
+        NOT_A_METAL_TYPE,
+    }
+}
 
 #[inline(always)]
-fn evaluate_values(_: &DeviceFacts, call: &QueryCall) -> Broken {
-    Broken::NONE.with(NULL_HANDLE, call.handle == 0).with(
-        NOT_A_METAL_TYPE,
-        !is_one_of(call.handle_type(), METAL_TYPES),
-    )
+fn evaluate_values(_: &DeviceFacts, call: &QueryCall) -> GetMemoryMetalHandlePropertiesRules {
+    GetMemoryMetalHandlePropertiesRules::NONE
+        .with(
+            GetMemoryMetalHandlePropertiesRules::NULL_HANDLE,
+            call.handle == 0,
+        )
+        .with(
+            GetMemoryMetalHandlePropertiesRules::NOT_A_METAL_TYPE,
+            !is_one_of(call.handle_type(), METAL_TYPES),
+        )
 }
 
 fn describe_values(
-    cmd: &QueryCommand,
+    cmd: &QueryCommand<GetMemoryMetalHandlePropertiesRules>,
     device: &DeviceFacts,
     call: &QueryCall,
-    broken: Broken,
+    broken: GetMemoryMetalHandlePropertiesRules,
     outcome: &mut Outcome,
 ) {
     let name = cmd.name;
     let device_ref = ObjectRef::device(device.handle);
-    if broken.has(NULL_HANDLE) {
+    if broken.has(GetMemoryMetalHandlePropertiesRules::NULL_HANDLE) {
         outcome.push(
             Finding::new(
                 vuid::METAL_PROPS_HANDLE_10416,
@@ -69,7 +80,7 @@ fn describe_values(
             .with(device_ref),
         );
     }
-    if broken.has(NOT_A_METAL_TYPE) {
+    if broken.has(GetMemoryMetalHandlePropertiesRules::NOT_A_METAL_TYPE) {
         outcome.push(
             Finding::new(
                 vuid::METAL_PROPS_HANDLE_TYPE_10417,

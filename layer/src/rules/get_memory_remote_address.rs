@@ -1,15 +1,15 @@
 //! `vkGetMemoryRemoteAddressNV` (VK_NV_external_memory_rdma): its names, IDs and own rules.
 
-use super::common::Broken;
 use super::common::{describe_allocation, FindingExt};
 use super::export::{exported_with, not_exported_with, ExportCommand, InfoFields, InfoStructure};
+use super::rule_set::rule_set;
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::{DeviceFacts, MemoryRecord};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-pub const COMMAND: ExportCommand = ExportCommand {
+pub const COMMAND: ExportCommand<GetMemoryRemoteAddressRules> = ExportCommand {
     name: "vkGetMemoryRemoteAddressNV",
     extension: "VK_NV_external_memory_rdma",
     is_enabled: |e| e.nv_external_memory_rdma,
@@ -31,33 +31,48 @@ pub const COMMAND: ExportCommand = ExportCommand {
     describe_values,
 };
 
-/// The layer's warning: the device was created without the `externalMemoryRDMA` feature.
-const FEATURE_NOT_ENABLED: Broken = Broken::rule(0);
-/// The layer's warning: the memory type is not `RDMA_CAPABLE`.
-const TYPE_NOT_RDMA_CAPABLE: Broken = Broken::rule(1);
-/// `VUID-VkMemoryGetRemoteAddressInfoNV-handleType-04966`: exported with it.
-const NOT_EXPORTED: Broken = Broken::rule(2);
-
-#[inline(always)]
-fn evaluate_values(device: &DeviceFacts, info: &InfoFields, record: &MemoryRecord) -> Broken {
-    let capable = record
-        .type_flags()
-        .contains(vk::MemoryPropertyFlags::RDMA_CAPABLE_NV);
-    Broken::NONE
-        .with(FEATURE_NOT_ENABLED, !device.rdma_feature)
-        .with(TYPE_NOT_RDMA_CAPABLE, !capable)
-        .with(NOT_EXPORTED, !exported_with(info, record))
+rule_set! {
+    /// The rules of `vkGetMemoryRemoteAddressNV` of its own (the shared ones are `ExportRules`).
+    pub struct GetMemoryRemoteAddressRules {
+        /// The layer's warning: the device was created without the `externalMemoryRDMA` feature.
+        FEATURE_NOT_ENABLED,
+        /// The layer's warning: the memory type is not `RDMA_CAPABLE`.
+        TYPE_NOT_RDMA_CAPABLE,
+        /// `VUID-VkMemoryGetRemoteAddressInfoNV-handleType-04966`: exported with it.
+        NOT_EXPORTED,
+    }
 }
 
-fn describe_values(
-    cmd: &ExportCommand,
+#[inline(always)]
+fn evaluate_values(
     device: &DeviceFacts,
     info: &InfoFields,
     record: &MemoryRecord,
-    broken: Broken,
+) -> GetMemoryRemoteAddressRules {
+    let capable = record
+        .type_flags()
+        .contains(vk::MemoryPropertyFlags::RDMA_CAPABLE_NV);
+    GetMemoryRemoteAddressRules::NONE
+        .with(
+            GetMemoryRemoteAddressRules::FEATURE_NOT_ENABLED,
+            !device.rdma_feature,
+        )
+        .with(GetMemoryRemoteAddressRules::TYPE_NOT_RDMA_CAPABLE, !capable)
+        .with(
+            GetMemoryRemoteAddressRules::NOT_EXPORTED,
+            !exported_with(info, record),
+        )
+}
+
+fn describe_values(
+    cmd: &ExportCommand<GetMemoryRemoteAddressRules>,
+    device: &DeviceFacts,
+    info: &InfoFields,
+    record: &MemoryRecord,
+    broken: GetMemoryRemoteAddressRules,
     outcome: &mut Outcome,
 ) {
-    if broken.has(FEATURE_NOT_ENABLED) {
+    if broken.has(GetMemoryRemoteAddressRules::FEATURE_NOT_ENABLED) {
         outcome.push(
             Finding::new(
                 vuid::RDMA_FEATURE_NOT_ENABLED,
@@ -73,7 +88,7 @@ fn describe_values(
             .with(ObjectRef::device(record.device)),
         );
     }
-    if broken.has(TYPE_NOT_RDMA_CAPABLE) {
+    if broken.has(GetMemoryRemoteAddressRules::TYPE_NOT_RDMA_CAPABLE) {
         outcome.push(
             Finding::new(
                 vuid::RDMA_TYPE_NOT_CAPABLE,
@@ -88,7 +103,7 @@ fn describe_values(
             .with_memory(record),
         );
     }
-    if broken.has(NOT_EXPORTED) {
+    if broken.has(GetMemoryRemoteAddressRules::NOT_EXPORTED) {
         outcome.push(not_exported_with(
             cmd,
             vuid::RDMA_HANDLE_TYPE_04966,

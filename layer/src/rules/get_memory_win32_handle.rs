@@ -2,18 +2,18 @@
 //! including the one about earlier calls (00663: an NT handle is exported at most once per
 //! memory and handle type), which the descriptor evaluates with what the device remembers.
 
-use super::common::Broken;
 use super::common::{describe_allocation, FindingExt};
 use super::export::{
     exported_with, is_one_of, not_exported_with, ExportCommand, InfoFields, InfoStructure,
 };
+use super::rule_set::rule_set;
 use crate::finding::{Finding, Outcome};
 use crate::state::{DeviceFacts, MemoryRecord};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-pub const COMMAND: ExportCommand = ExportCommand {
+pub const COMMAND: ExportCommand<GetMemoryWin32HandleRules> = ExportCommand {
     name: "vkGetMemoryWin32HandleKHR",
     extension: "VK_KHR_external_memory_win32",
     is_enabled: |e| e.khr_external_memory_win32,
@@ -35,14 +35,19 @@ pub const COMMAND: ExportCommand = ExportCommand {
     describe_values,
 };
 
-/// `VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00664`: an NT handle or global share handle
-/// type.
-const NOT_A_WIN32_TYPE: Broken = Broken::rule(0);
-/// `VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00662`: exported with it.
-const NOT_EXPORTED: Broken = Broken::rule(1);
-/// `VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00663`: an NT handle of this memory and type
-/// was already exported (by a call that succeeded).
-const NT_HANDLE_EXPORTED_BEFORE: Broken = Broken::rule(2);
+rule_set! {
+    /// The rules of `vkGetMemoryWin32HandleKHR` of its own (the shared ones are `ExportRules`).
+    pub struct GetMemoryWin32HandleRules {
+        /// `VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00664`: an NT handle or global share
+        /// handle type.
+        NOT_A_WIN32_TYPE,
+        /// `VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00662`: exported with it.
+        NOT_EXPORTED,
+        /// `VUID-VkMemoryGetWin32HandleInfoKHR-handleType-00663`: an NT handle of this memory and
+        /// type was already exported (by a call that succeeded).
+        NT_HANDLE_EXPORTED_BEFORE,
+    }
+}
 
 /// The handle types the spec defines as NT handles (the compatibility table of "External Memory
 /// Handle Types").
@@ -62,14 +67,21 @@ pub const GLOBAL_SHARE_HANDLE_TYPES: vk::ExternalMemoryHandleTypeFlags =
     );
 
 #[inline(always)]
-fn evaluate_values(_: &DeviceFacts, info: &InfoFields, record: &MemoryRecord) -> Broken {
+fn evaluate_values(
+    _: &DeviceFacts,
+    info: &InfoFields,
+    record: &MemoryRecord,
+) -> GetMemoryWin32HandleRules {
     let win32_types = NT_HANDLE_TYPES | GLOBAL_SHARE_HANDLE_TYPES;
-    Broken::NONE
+    GetMemoryWin32HandleRules::NONE
         .with(
-            NOT_A_WIN32_TYPE,
+            GetMemoryWin32HandleRules::NOT_A_WIN32_TYPE,
             !is_one_of(info.handle_type(), win32_types),
         )
-        .with(NOT_EXPORTED, !exported_with(info, record))
+        .with(
+            GetMemoryWin32HandleRules::NOT_EXPORTED,
+            !exported_with(info, record),
+        )
 }
 
 /// Whether a successful export of `handle_type` from its memory is one 00663 counts: an NT
@@ -88,23 +100,24 @@ pub fn is_counted_nt_export(
 pub fn evaluate_history(
     info: &InfoFields,
     exported_before: vk::ExternalMemoryHandleTypeFlags,
-) -> Broken {
+) -> GetMemoryWin32HandleRules {
     let again = is_one_of(info.handle_type(), NT_HANDLE_TYPES)
         && exported_before.contains(info.handle_type());
-    Broken::NONE.with(NT_HANDLE_EXPORTED_BEFORE, again)
+    GetMemoryWin32HandleRules::NONE
+        .with(GetMemoryWin32HandleRules::NT_HANDLE_EXPORTED_BEFORE, again)
 }
 
 fn describe_values(
-    cmd: &ExportCommand,
+    cmd: &ExportCommand<GetMemoryWin32HandleRules>,
     _: &DeviceFacts,
     info: &InfoFields,
     record: &MemoryRecord,
-    broken: Broken,
+    broken: GetMemoryWin32HandleRules,
     outcome: &mut Outcome,
 ) {
     let field = "pGetWin32HandleInfo->handleType";
     let handle_type = || vk_names::handle_types(info.handle_type());
-    if broken.has(NOT_A_WIN32_TYPE) {
+    if broken.has(GetMemoryWin32HandleRules::NOT_A_WIN32_TYPE) {
         outcome.push(
             Finding::new(
                 vuid::WIN32_KHR_HANDLE_TYPE_00664,
@@ -124,7 +137,7 @@ fn describe_values(
             .with_memory(record),
         );
     }
-    if broken.has(NOT_EXPORTED) {
+    if broken.has(GetMemoryWin32HandleRules::NOT_EXPORTED) {
         outcome.push(not_exported_with(
             cmd,
             vuid::WIN32_KHR_HANDLE_TYPE_00662,
@@ -132,7 +145,7 @@ fn describe_values(
             record,
         ));
     }
-    if broken.has(NT_HANDLE_EXPORTED_BEFORE) {
+    if broken.has(GetMemoryWin32HandleRules::NT_HANDLE_EXPORTED_BEFORE) {
         outcome.push(
             Finding::new(
                 vuid::WIN32_KHR_HANDLE_TYPE_00663,
@@ -231,7 +244,7 @@ mod tests {
         let before = OPAQUE_WIN32 | OPAQUE_WIN32_KMT;
         assert_eq!(
             evaluate_history(&fields(OPAQUE_WIN32), before),
-            NT_HANDLE_EXPORTED_BEFORE
+            GetMemoryWin32HandleRules::NT_HANDLE_EXPORTED_BEFORE
         );
         assert!(evaluate_history(&fields(OPAQUE_WIN32), OPAQUE_WIN32_KMT).is_empty());
         assert!(evaluate_history(&fields(OPAQUE_WIN32_KMT), before).is_empty());
@@ -267,7 +280,7 @@ mod tests {
             &fd_device(),
             &fields(OPAQUE_WIN32),
             record,
-            NT_HANDLE_EXPORTED_BEFORE,
+            GetMemoryWin32HandleRules::NT_HANDLE_EXPORTED_BEFORE,
             &mut outcome,
         );
         assert_eq!(outcome.ids(), [vuid::WIN32_KHR_HANDLE_TYPE_00663]);

@@ -1,16 +1,16 @@
 //! `vkGetMemoryWin32HandleNV` (VK_NV_external_memory_win32): its names, IDs and own rules.
 //! Compiled and tested on every platform: the rules are about the arguments, not about Windows.
 
-use super::common::Broken;
 use super::common::{describe_allocation, FindingExt};
 use super::export::{ExportCommand, InfoFields};
+use super::rule_set::rule_set;
 use crate::finding::{Finding, Outcome};
 use crate::state::{DeviceFacts, MemoryRecord};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-pub const COMMAND: ExportCommand = ExportCommand {
+pub const COMMAND: ExportCommand<GetMemoryWin32HandleNvRules> = ExportCommand {
     name: "vkGetMemoryWin32HandleNV",
     extension: "VK_NV_external_memory_win32",
     is_enabled: |e| e.nv_external_memory_win32,
@@ -25,54 +25,66 @@ pub const COMMAND: ExportCommand = ExportCommand {
     describe_values,
 };
 
-/// `VUID-vkGetMemoryWin32HandleNV-handleType-requiredbitmask`: not 0.
-const ZERO: Broken = Broken::rule(0);
-/// `VUID-vkGetMemoryWin32HandleNV-handleType-parameter`: only defined bits.
-const UNDEFINED_BITS: Broken = Broken::rule(1);
-/// The layer's warning: more than one bit, for a command that returns one handle.
-const SEVERAL_BITS: Broken = Broken::rule(2);
-/// `VUID-vkGetMemoryWin32HandleNV-handleType-01326`: in `VkExportMemoryAllocateInfoNV`.
-const NOT_EXPORTED: Broken = Broken::rule(3);
+rule_set! {
+    /// The rules of `vkGetMemoryWin32HandleNV` of its own (the shared ones are `ExportRules`).
+    pub struct GetMemoryWin32HandleNvRules {
+        /// `VUID-vkGetMemoryWin32HandleNV-handleType-requiredbitmask`: not 0.
+        ZERO,
+        /// `VUID-vkGetMemoryWin32HandleNV-handleType-parameter`: only defined bits.
+        UNDEFINED_BITS,
+        /// The layer's warning: more than one bit, for a command that returns one handle.
+        SEVERAL_BITS,
+        /// `VUID-vkGetMemoryWin32HandleNV-handleType-01326`: in `VkExportMemoryAllocateInfoNV`.
+        NOT_EXPORTED,
+    }
+}
 
 fn handle_type(info: &InfoFields) -> vk::ExternalMemoryHandleTypeFlagsNV {
     vk::ExternalMemoryHandleTypeFlagsNV::from_raw(info.handle_type)
 }
 
 #[inline(always)]
-fn evaluate_values(_: &DeviceFacts, info: &InfoFields, record: &MemoryRecord) -> Broken {
+fn evaluate_values(
+    _: &DeviceFacts,
+    info: &InfoFields,
+    record: &MemoryRecord,
+) -> GetMemoryWin32HandleNvRules {
     let handle_type = handle_type(info);
-    Broken::NONE
-        .with(ZERO, handle_type.is_empty())
+    GetMemoryWin32HandleNvRules::NONE
+        .with(GetMemoryWin32HandleNvRules::ZERO, handle_type.is_empty())
         .with(
-            UNDEFINED_BITS,
+            GetMemoryWin32HandleNvRules::UNDEFINED_BITS,
             !vk_names::valid_handle_type_nv_mask().contains(handle_type),
         )
-        .with(SEVERAL_BITS, handle_type.as_raw().count_ones() > 1)
         .with(
-            NOT_EXPORTED,
+            GetMemoryWin32HandleNvRules::SEVERAL_BITS,
+            handle_type.as_raw().count_ones() > 1,
+        )
+        .with(
+            GetMemoryWin32HandleNvRules::NOT_EXPORTED,
             !matches!(record.export_nv(), Some(types) if types.contains(handle_type)),
         )
 }
 
 fn describe_values(
-    cmd: &ExportCommand,
+    cmd: &ExportCommand<GetMemoryWin32HandleNvRules>,
     _: &DeviceFacts,
     info: &InfoFields,
     record: &MemoryRecord,
-    broken: Broken,
+    broken: GetMemoryWin32HandleNvRules,
     outcome: &mut Outcome,
 ) {
     let name = cmd.name;
     let types = vk_names::handle_types_nv(handle_type(info));
     let finding =
         |id, message: String| Finding::new(id, name, "handleType", message).with_memory(record);
-    if broken.has(ZERO) {
+    if broken.has(GetMemoryWin32HandleNvRules::ZERO) {
         outcome.push(finding(
             vuid::WIN32_HANDLE_TYPE_REQUIRED,
             format!("{name}(): handleType is 0; it must name the handle type to export."),
         ));
     }
-    if broken.has(UNDEFINED_BITS) {
+    if broken.has(GetMemoryWin32HandleNvRules::UNDEFINED_BITS) {
         outcome.push(finding(
             vuid::WIN32_HANDLE_TYPE_PARAM,
             format!(
@@ -81,7 +93,7 @@ fn describe_values(
             ),
         ));
     }
-    if broken.has(SEVERAL_BITS) {
+    if broken.has(GetMemoryWin32HandleNvRules::SEVERAL_BITS) {
         outcome.push(finding(
             vuid::WIN32_MULTIPLE_BITS,
             format!(
@@ -90,7 +102,7 @@ fn describe_values(
             ),
         ));
     }
-    if broken.has(NOT_EXPORTED) {
+    if broken.has(GetMemoryWin32HandleNvRules::NOT_EXPORTED) {
         let message = match record.export_nv() {
             Some(exported) => format!(
                 "{name}(): handleType is {types}, which was not in \

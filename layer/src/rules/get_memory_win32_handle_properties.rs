@@ -1,15 +1,15 @@
 //! `vkGetMemoryWin32HandlePropertiesKHR` (VK_KHR_external_memory_win32): its names, IDs and own
 //! rules.
 
-use super::common::Broken;
 use super::query::{OutputStructure, QueryCall, QueryCommand};
+use super::rule_set::rule_set;
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::DeviceFacts;
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-pub const COMMAND: QueryCommand = QueryCommand {
+pub const COMMAND: QueryCommand<GetMemoryWin32HandlePropertiesRules> = QueryCommand {
     name: "vkGetMemoryWin32HandlePropertiesKHR",
     extension: "VK_KHR_external_memory_win32",
     is_enabled: |e| e.khr_external_memory_win32,
@@ -24,7 +24,7 @@ pub const COMMAND: QueryCommand = QueryCommand {
     },
     device_vuid: vuid::WIN32_PROPS_DEVICE_PARAM,
     handle_type_vuid: Some(vuid::WIN32_PROPS_HANDLE_TYPE_PARAM),
-    blocking: NO_HANDLE,
+    blocking: GetMemoryWin32HandlePropertiesRules::NO_HANDLE,
     evaluate_values,
     describe_values,
 };
@@ -32,15 +32,21 @@ pub const COMMAND: QueryCommand = QueryCommand {
 /// `INVALID_HANDLE_VALUE`, `(HANDLE)-1`, as the query's `handle` value.
 pub const INVALID_HANDLE_VALUE: i64 = -1;
 
-/// `VUID-vkGetMemoryWin32HandlePropertiesKHR-handle-00665`, in the cases the layer can be sure
-/// of: `handle` is NULL or `INVALID_HANDLE_VALUE`, which are no Windows memory handle of any type
-/// (whether another value is one only the driver and the OS can tell). Blocks: the handle is
-/// known to be bad.
-const NO_HANDLE: Broken = Broken::rule(0);
-/// `VUID-vkGetMemoryWin32HandlePropertiesKHR-handleType-00666`: not one of the opaque Win32
-/// types (`OPAQUE_WIN32`, `OPAQUE_WIN32_KMT`); their properties are those of the memory they were
-/// exported from.
-const OPAQUE_TYPE: Broken = Broken::rule(1);
+rule_set! {
+    /// The rules of `vkGetMemoryWin32HandlePropertiesKHR` of its own (the shared ones are
+    /// `QueryRules`).
+    pub struct GetMemoryWin32HandlePropertiesRules {
+        /// `VUID-vkGetMemoryWin32HandlePropertiesKHR-handle-00665`, in the cases the layer can be
+        /// sure of: `handle` is NULL or `INVALID_HANDLE_VALUE`, which are no Windows memory handle
+        /// of any type (whether another value is one only the driver and the OS can tell). Blocks:
+        /// the handle is known to be bad.
+        NO_HANDLE,
+        /// `VUID-vkGetMemoryWin32HandlePropertiesKHR-handleType-00666`: not one of the opaque Win32
+        /// types (`OPAQUE_WIN32`, `OPAQUE_WIN32_KMT`); their properties are those of the memory
+        /// they were exported from.
+        OPAQUE_TYPE,
+    }
+}
 
 /// The handle types "defined as opaque" that 00666 names for this query.
 const OPAQUE_WIN32_TYPES: [vk::ExternalMemoryHandleTypeFlags; 2] = [
@@ -49,28 +55,28 @@ const OPAQUE_WIN32_TYPES: [vk::ExternalMemoryHandleTypeFlags; 2] = [
 ];
 
 #[inline(always)]
-fn evaluate_values(_: &DeviceFacts, call: &QueryCall) -> Broken {
-    Broken::NONE
+fn evaluate_values(_: &DeviceFacts, call: &QueryCall) -> GetMemoryWin32HandlePropertiesRules {
+    GetMemoryWin32HandlePropertiesRules::NONE
         .with(
-            NO_HANDLE,
+            GetMemoryWin32HandlePropertiesRules::NO_HANDLE,
             call.handle == 0 || call.handle == INVALID_HANDLE_VALUE,
         )
         .with(
-            OPAQUE_TYPE,
+            GetMemoryWin32HandlePropertiesRules::OPAQUE_TYPE,
             OPAQUE_WIN32_TYPES.contains(&call.handle_type()),
         )
 }
 
 fn describe_values(
-    cmd: &QueryCommand,
+    cmd: &QueryCommand<GetMemoryWin32HandlePropertiesRules>,
     device: &DeviceFacts,
     call: &QueryCall,
-    broken: Broken,
+    broken: GetMemoryWin32HandlePropertiesRules,
     outcome: &mut Outcome,
 ) {
     let name = cmd.name;
     let device_ref = ObjectRef::device(device.handle);
-    if broken.has(NO_HANDLE) {
+    if broken.has(GetMemoryWin32HandlePropertiesRules::NO_HANDLE) {
         let value = if call.handle == 0 {
             "NULL"
         } else {
@@ -90,7 +96,7 @@ fn describe_values(
             .with(device_ref),
         );
     }
-    if broken.has(OPAQUE_TYPE) {
+    if broken.has(GetMemoryWin32HandlePropertiesRules::OPAQUE_TYPE) {
         outcome.push(
             Finding::new(
                 vuid::WIN32_PROPS_HANDLE_TYPE_00666,

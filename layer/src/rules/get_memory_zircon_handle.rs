@@ -1,17 +1,17 @@
 //! `vkGetMemoryZirconHandleFUCHSIA` (VK_FUCHSIA_external_memory): its names, IDs and own rules.
 
-use super::common::Broken;
 use super::common::FindingExt;
 use super::export::{
     exported_with, is_one_of, not_exported_with, ExportCommand, InfoFields, InfoStructure,
 };
+use super::rule_set::rule_set;
 use crate::finding::{Finding, Outcome};
 use crate::state::{DeviceFacts, MemoryRecord};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-pub const COMMAND: ExportCommand = ExportCommand {
+pub const COMMAND: ExportCommand<GetMemoryZirconHandleRules> = ExportCommand {
     name: "vkGetMemoryZirconHandleFUCHSIA",
     extension: "VK_FUCHSIA_external_memory",
     is_enabled: |e| e.fuchsia_external_memory,
@@ -33,28 +33,44 @@ pub const COMMAND: ExportCommand = ExportCommand {
     describe_values,
 };
 
-/// `VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-04775`: `ZIRCON_VMO_BIT_FUCHSIA`.
-const NOT_A_VMO: Broken = Broken::rule(0);
-/// `VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-04776`: exported with it.
-const NOT_EXPORTED: Broken = Broken::rule(1);
-
-#[inline(always)]
-fn evaluate_values(_: &DeviceFacts, info: &InfoFields, record: &MemoryRecord) -> Broken {
-    let vmo = vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA;
-    Broken::NONE
-        .with(NOT_A_VMO, !is_one_of(info.handle_type(), vmo))
-        .with(NOT_EXPORTED, !exported_with(info, record))
+rule_set! {
+    /// The rules of `vkGetMemoryZirconHandleFUCHSIA` of its own (the shared ones are
+    /// `ExportRules`).
+    pub struct GetMemoryZirconHandleRules {
+        /// `VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-04775`: `ZIRCON_VMO_BIT_FUCHSIA`.
+        NOT_A_VMO,
+        /// `VUID-VkMemoryGetZirconHandleInfoFUCHSIA-handleType-04776`: exported with it.
+        NOT_EXPORTED,
+    }
 }
 
-fn describe_values(
-    cmd: &ExportCommand,
+#[inline(always)]
+fn evaluate_values(
     _: &DeviceFacts,
     info: &InfoFields,
     record: &MemoryRecord,
-    broken: Broken,
+) -> GetMemoryZirconHandleRules {
+    let vmo = vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA;
+    GetMemoryZirconHandleRules::NONE
+        .with(
+            GetMemoryZirconHandleRules::NOT_A_VMO,
+            !is_one_of(info.handle_type(), vmo),
+        )
+        .with(
+            GetMemoryZirconHandleRules::NOT_EXPORTED,
+            !exported_with(info, record),
+        )
+}
+
+fn describe_values(
+    cmd: &ExportCommand<GetMemoryZirconHandleRules>,
+    _: &DeviceFacts,
+    info: &InfoFields,
+    record: &MemoryRecord,
+    broken: GetMemoryZirconHandleRules,
     outcome: &mut Outcome,
 ) {
-    if broken.has(NOT_A_VMO) {
+    if broken.has(GetMemoryZirconHandleRules::NOT_A_VMO) {
         let field = "pGetZirconHandleInfo->handleType";
         outcome.push(
             Finding::new(
@@ -70,7 +86,7 @@ fn describe_values(
             .with_memory(record),
         );
     }
-    if broken.has(NOT_EXPORTED) {
+    if broken.has(GetMemoryZirconHandleRules::NOT_EXPORTED) {
         outcome.push(not_exported_with(
             cmd,
             vuid::ZIRCON_HANDLE_TYPE_04776,

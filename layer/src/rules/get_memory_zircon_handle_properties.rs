@@ -1,15 +1,15 @@
 //! `vkGetMemoryZirconHandlePropertiesFUCHSIA` (VK_FUCHSIA_external_memory): its names, IDs and
 //! own rules.
 
-use super::common::Broken;
 use super::query::{OutputStructure, QueryCall, QueryCommand};
+use super::rule_set::rule_set;
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::DeviceFacts;
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-pub const COMMAND: QueryCommand = QueryCommand {
+pub const COMMAND: QueryCommand<GetMemoryZirconHandlePropertiesRules> = QueryCommand {
     name: "vkGetMemoryZirconHandlePropertiesFUCHSIA",
     extension: "VK_FUCHSIA_external_memory",
     is_enabled: |e| e.fuchsia_external_memory,
@@ -24,39 +24,49 @@ pub const COMMAND: QueryCommand = QueryCommand {
     },
     device_vuid: vuid::ZIRCON_PROPS_DEVICE_PARAM,
     handle_type_vuid: Some(vuid::ZIRCON_PROPS_HANDLE_TYPE_PARAM),
-    blocking: INVALID_HANDLE,
+    blocking: GetMemoryZirconHandlePropertiesRules::INVALID_HANDLE,
     evaluate_values,
     describe_values,
 };
 
-/// `VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-handleType-04773`: `ZIRCON_VMO_BIT_FUCHSIA`.
-const NOT_A_VMO_TYPE: Broken = Broken::rule(0);
-/// `VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-zirconHandle-04774`, in the one case the layer
-/// can be sure of: `zirconHandle` is `ZX_HANDLE_INVALID` (0), which references nothing (whether
-/// another value is a handle to a VMO only the kernel can tell). Blocks: the handle is known to
-/// be bad.
-const INVALID_HANDLE: Broken = Broken::rule(1);
+rule_set! {
+    /// The rules of `vkGetMemoryZirconHandlePropertiesFUCHSIA` of its own (the shared ones are
+    /// `QueryRules`).
+    pub struct GetMemoryZirconHandlePropertiesRules {
+        /// `VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-handleType-04773`:
+        /// `ZIRCON_VMO_BIT_FUCHSIA`.
+        NOT_A_VMO_TYPE,
+        /// `VUID-vkGetMemoryZirconHandlePropertiesFUCHSIA-zirconHandle-04774`, in the one case the
+        /// layer can be sure of: `zirconHandle` is `ZX_HANDLE_INVALID` (0), which references
+        /// nothing (whether another value is a handle to a VMO only the kernel can tell). Blocks:
+        /// the handle is known to be bad.
+        INVALID_HANDLE,
+    }
+}
 
 #[inline(always)]
-fn evaluate_values(_: &DeviceFacts, call: &QueryCall) -> Broken {
-    Broken::NONE
+fn evaluate_values(_: &DeviceFacts, call: &QueryCall) -> GetMemoryZirconHandlePropertiesRules {
+    GetMemoryZirconHandlePropertiesRules::NONE
         .with(
-            NOT_A_VMO_TYPE,
+            GetMemoryZirconHandlePropertiesRules::NOT_A_VMO_TYPE,
             call.handle_type() != vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA,
         )
-        .with(INVALID_HANDLE, call.handle == 0)
+        .with(
+            GetMemoryZirconHandlePropertiesRules::INVALID_HANDLE,
+            call.handle == 0,
+        )
 }
 
 fn describe_values(
-    cmd: &QueryCommand,
+    cmd: &QueryCommand<GetMemoryZirconHandlePropertiesRules>,
     device: &DeviceFacts,
     call: &QueryCall,
-    broken: Broken,
+    broken: GetMemoryZirconHandlePropertiesRules,
     outcome: &mut Outcome,
 ) {
     let name = cmd.name;
     let device_ref = ObjectRef::device(device.handle);
-    if broken.has(NOT_A_VMO_TYPE) {
+    if broken.has(GetMemoryZirconHandlePropertiesRules::NOT_A_VMO_TYPE) {
         outcome.push(
             Finding::new(
                 vuid::ZIRCON_PROPS_HANDLE_TYPE_04773,
@@ -71,7 +81,7 @@ fn describe_values(
             .with(device_ref),
         );
     }
-    if broken.has(INVALID_HANDLE) {
+    if broken.has(GetMemoryZirconHandlePropertiesRules::INVALID_HANDLE) {
         outcome.push(
             Finding::new(
                 vuid::ZIRCON_PROPS_HANDLE_04774,

@@ -4,20 +4,25 @@
 //! (`VUID-VkMemoryAllocateInfo-allocationSize-02383`), `memoryTypeIndex` one of its memory types
 //! (`VUID-VkMemoryAllocateInfo-memoryTypeIndex-02385`), and a dedicated image's format
 //! `VK_FORMAT_UNDEFINED` or the buffer's (`VUID-VkMemoryAllocateInfo-pNext-02387`). The answers
-//! come in as plain values; nothing is judged without one. Bits of its own [`Broken`].
+//! come in as plain values; nothing is judged without one.
 
-use super::common::Broken;
+use super::rule_set::rule_set;
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-/// `VUID-VkMemoryAllocateInfo-allocationSize-02383`.
-const SIZE_NOT_THE_BUFFERS: Broken = Broken::bit(0);
-/// `VUID-VkMemoryAllocateInfo-memoryTypeIndex-02385`.
-const TYPE_NOT_THE_BUFFERS: Broken = Broken::bit(1);
-/// `VUID-VkMemoryAllocateInfo-pNext-02387`.
-const IMAGE_FORMAT_NOT_THE_BUFFERS: Broken = Broken::bit(2);
+rule_set! {
+    /// The rules of an Android hardware buffer import against the driver's answer for the buffer.
+    pub struct ImportAndroidPropertiesRules {
+        /// `VUID-VkMemoryAllocateInfo-allocationSize-02383`.
+        SIZE_NOT_THE_BUFFERS,
+        /// `VUID-VkMemoryAllocateInfo-memoryTypeIndex-02385`.
+        TYPE_NOT_THE_BUFFERS,
+        /// `VUID-VkMemoryAllocateInfo-pNext-02387`.
+        IMAGE_FORMAT_NOT_THE_BUFFERS,
+    }
+}
 
 /// The import as the app made it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -42,20 +47,26 @@ pub struct BufferProperties {
 }
 
 /// The rules the import breaks, against the driver's answer.
-pub fn evaluate(import: &AndroidImport, answer: &BufferProperties) -> Broken {
+pub fn evaluate(import: &AndroidImport, answer: &BufferProperties) -> ImportAndroidPropertiesRules {
     let type_bit = 1u32.checked_shl(import.memory_type_index).unwrap_or(0);
     let format_differs = match (import.image, import.image_format, answer.format) {
         (0, ..) => false,
         (_, Some(image), Some(buffer)) => image != vk::Format::UNDEFINED && image != buffer,
         _ => false,
     };
-    Broken::NONE
-        .with(SIZE_NOT_THE_BUFFERS, import.size != answer.allocation_size)
+    ImportAndroidPropertiesRules::NONE
         .with(
-            TYPE_NOT_THE_BUFFERS,
+            ImportAndroidPropertiesRules::SIZE_NOT_THE_BUFFERS,
+            import.size != answer.allocation_size,
+        )
+        .with(
+            ImportAndroidPropertiesRules::TYPE_NOT_THE_BUFFERS,
             answer.memory_type_bits & type_bit == 0,
         )
-        .with(IMAGE_FORMAT_NOT_THE_BUFFERS, format_differs)
+        .with(
+            ImportAndroidPropertiesRules::IMAGE_FORMAT_NOT_THE_BUFFERS,
+            format_differs,
+        )
 }
 
 /// The findings of the rules in `broken`, none blocking: the call goes down as the app made it.
@@ -65,7 +76,7 @@ pub fn describe(
     device: u64,
     import: &AndroidImport,
     answer: &BufferProperties,
-    broken: Broken,
+    broken: ImportAndroidPropertiesRules,
 ) -> Outcome {
     let mut out = Outcome::default();
     let buffer = format!("the AHardwareBuffer {:#x}", import.buffer);
@@ -73,7 +84,7 @@ pub fn describe(
     let finding = |id, field: &'static str, message: String| {
         Finding::new(id, "vkAllocateMemory", field, message).with(ObjectRef::device(device))
     };
-    if broken.has(SIZE_NOT_THE_BUFFERS) {
+    if broken.has(ImportAndroidPropertiesRules::SIZE_NOT_THE_BUFFERS) {
         out.push(finding(
             vuid::ALLOC_SIZE_02383,
             "pAllocateInfo->allocationSize",
@@ -85,7 +96,7 @@ pub fn describe(
             ),
         ));
     }
-    if broken.has(TYPE_NOT_THE_BUFFERS) {
+    if broken.has(ImportAndroidPropertiesRules::TYPE_NOT_THE_BUFFERS) {
         out.push(finding(
             vuid::ALLOC_TYPE_INDEX_02385,
             "pAllocateInfo->memoryTypeIndex",
@@ -97,7 +108,7 @@ pub fn describe(
             ),
         ));
     }
-    if broken.has(IMAGE_FORMAT_NOT_THE_BUFFERS) {
+    if broken.has(ImportAndroidPropertiesRules::IMAGE_FORMAT_NOT_THE_BUFFERS) {
         out.push(
             finding(
                 vuid::ALLOC_PNEXT_02387,
@@ -130,7 +141,7 @@ mod tests {
     fn ids(import: &AndroidImport, answer: &BufferProperties) -> Vec<&'static str> {
         let broken = evaluate(import, answer);
         let out = describe(0xd000, import, answer, broken);
-        assert_eq!(out.findings.len() as u32, broken.0.count_ones());
+        assert_eq!(out.findings.len() as u32, broken.len());
         assert!(!out.blocked);
         out.ids()
     }

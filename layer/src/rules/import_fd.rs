@@ -6,7 +6,8 @@
 //! process when the call is made. Whether an open fd is a dma-buf or an opaque fd of a Vulkan
 //! export cannot be known in general (an opaque fd may come from another process or driver).
 
-use super::common::{invalid_import_handle_type, Broken};
+use super::common::invalid_import_handle_type;
+use super::rule_set::rule_set;
 use crate::args::{ChainRead, FdImport};
 use crate::finding::Finding;
 use crate::state::DeviceFacts;
@@ -14,16 +15,19 @@ use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-/// `VUID-VkMemoryAllocateInfo-None-06657`: more than one import operation.
-pub const MORE_THAN_ONE_IMPORT: Broken = Broken::bit(0);
-/// `VUID-VkImportMemoryFdInfoKHR-handleType-parameter`.
-pub const HANDLE_TYPE_VALUE: Broken = Broken::bit(1);
-/// `VUID-VkImportMemoryFdInfoKHR-handleType-00669`: not OPAQUE_FD or DMA_BUF.
-pub const NOT_AN_FD_TYPE: Broken = Broken::bit(2);
-/// `VUID-VkImportMemoryFdInfoKHR-handleType-00670`: the fd is negative or not open.
-pub const FD_NOT_OPEN: Broken = Broken::bit(3);
-/// How many bits the rules of this file use.
-pub const RULES: u32 = 4;
+rule_set! {
+    /// The rules of `VkImportMemoryFdInfoKHR` (and of the import operations) at `vkAllocateMemory`.
+    pub struct ImportFdRules {
+        /// `VUID-VkMemoryAllocateInfo-None-06657`: more than one import operation.
+        MORE_THAN_ONE_IMPORT,
+        /// `VUID-VkImportMemoryFdInfoKHR-handleType-parameter`.
+        HANDLE_TYPE_VALUE,
+        /// `VUID-VkImportMemoryFdInfoKHR-handleType-00669`: not OPAQUE_FD or DMA_BUF.
+        NOT_AN_FD_TYPE,
+        /// `VUID-VkImportMemoryFdInfoKHR-handleType-00670`: the fd is negative or not open.
+        FD_NOT_OPEN,
+    }
+}
 
 const FD_TYPES: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::from_raw(
     vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD.as_raw()
@@ -35,8 +39,11 @@ const STRUCTURE: &str = "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>";
 
 /// The import rules the chain breaks.
 #[inline(always)]
-pub fn evaluate(device: &DeviceFacts, chain: &ChainRead) -> Broken {
-    let broken = Broken::NONE.with(MORE_THAN_ONE_IMPORT, chain.import_operations > 1);
+pub fn evaluate(device: &DeviceFacts, chain: &ChainRead) -> ImportFdRules {
+    let broken = ImportFdRules::NONE.with(
+        ImportFdRules::MORE_THAN_ONE_IMPORT,
+        chain.import_operations > 1,
+    );
     match &chain.import_fd {
         Some(import) if import.imports() => broken.and(evaluate_fd(device, import)),
         _ => broken,
@@ -45,14 +52,17 @@ pub fn evaluate(device: &DeviceFacts, chain: &ChainRead) -> Broken {
 
 /// The rules of a `VkImportMemoryFdInfoKHR` whose `handleType` is not 0.
 #[inline(never)]
-fn evaluate_fd(device: &DeviceFacts, import: &FdImport) -> Broken {
+fn evaluate_fd(device: &DeviceFacts, import: &FdImport) -> ImportFdRules {
     let t = import.handle_type;
     let single_valid = t.as_raw().is_power_of_two() && device.handle_types.contains(t);
     let single_fd_type = t.as_raw().is_power_of_two() && FD_TYPES.contains(t);
-    Broken::NONE
-        .with(HANDLE_TYPE_VALUE, !single_valid)
-        .with(NOT_AN_FD_TYPE, !single_fd_type)
-        .with(FD_NOT_OPEN, import.fd < 0 || import.open == Some(false))
+    ImportFdRules::NONE
+        .with(ImportFdRules::HANDLE_TYPE_VALUE, !single_valid)
+        .with(ImportFdRules::NOT_AN_FD_TYPE, !single_fd_type)
+        .with(
+            ImportFdRules::FD_NOT_OPEN,
+            import.fd < 0 || import.open == Some(false),
+        )
 }
 
 /// The findings of the rules in `broken` (what [`evaluate`] returned for `chain`), each made by
@@ -62,11 +72,11 @@ fn evaluate_fd(device: &DeviceFacts, import: &FdImport) -> Broken {
 pub fn describe(
     device: &DeviceFacts,
     chain: &ChainRead,
-    broken: Broken,
+    broken: ImportFdRules,
     finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
-    if broken.has(MORE_THAN_ONE_IMPORT) {
+    if broken.has(ImportFdRules::MORE_THAN_ONE_IMPORT) {
         out.push(finding(
             vuid::ALLOC_NONE_06657,
             "pAllocateInfo->pNext",
@@ -83,14 +93,14 @@ pub fn describe(
         return out;
     };
     let handle_type = vk_names::handle_types(import.handle_type);
-    if broken.has(HANDLE_TYPE_VALUE) {
+    if broken.has(ImportFdRules::HANDLE_TYPE_VALUE) {
         out.push(finding(
             vuid::IMPORT_FD_HANDLE_TYPE_PARAM,
             "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.handleType",
             invalid_import_handle_type(device, STRUCTURE, import.handle_type),
         ));
     }
-    if broken.has(NOT_AN_FD_TYPE) {
+    if broken.has(ImportFdRules::NOT_AN_FD_TYPE) {
         out.push(finding(
             vuid::IMPORT_FD_HANDLE_TYPE_00669,
             "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.handleType",
@@ -101,7 +111,7 @@ pub fn describe(
             ),
         ));
     }
-    if broken.has(FD_NOT_OPEN) {
+    if broken.has(ImportFdRules::FD_NOT_OPEN) {
         let why = if import.fd < 0 {
             "is negative, so it is no file descriptor"
         } else {
@@ -195,7 +205,7 @@ mod tests {
         device.extensions.ext_external_memory_dma_buf = false;
         device.handle_types = device.extensions.handle_types();
         let chain = fd_import(DMA_BUF, 5, true);
-        assert_eq!(evaluate(&device, &chain), HANDLE_TYPE_VALUE);
+        assert_eq!(evaluate(&device, &chain), ImportFdRules::HANDLE_TYPE_VALUE);
     }
 
     #[test]

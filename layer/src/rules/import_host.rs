@@ -1,75 +1,89 @@
 //! The host-pointer import rules of `vkAllocateMemory` (`VK_EXT_external_memory_host`):
 //! `VkImportMemoryHostPointerInfoEXT` and the `VkMemoryAllocateInfo` rules about importing a host
-//! pointer. Called from the allocate rules (`alloc.rs`), with their own bits.
+//! pointer. Called from the allocate rules (`alloc.rs`).
 //!
 //! "The external handle is a host pointer" is taken to hold when the import structure's
 //! `handleType` is `HOST_ALLOCATION` or `HOST_MAPPED_FOREIGN_MEMORY`: with another type the import
 //! is of no host pointer (and 01748 says so).
 
-use super::common::{invalid_import_handle_type, Broken};
+use super::common::invalid_import_handle_type;
 use super::export::is_one_of;
 use super::get_memory_host_pointer_properties::{misaligned, HOST_TYPES};
+use super::rule_set::rule_set;
 use crate::args::HostPointerChain;
 use crate::finding::{Finding, Outcome};
 use crate::state::{AllocationFacts, DeviceFacts};
 use crate::vk_names;
 use crate::vuid;
 
-/// `VUID-VkImportMemoryHostPointerInfoEXT-handleType-parameter`.
-const TYPE_VALUE: Broken = Broken::bit(24);
-/// `VUID-VkImportMemoryHostPointerInfoEXT-handleType-01748`.
-const NOT_A_HOST_TYPE: Broken = Broken::bit(25);
-/// `VUID-VkImportMemoryHostPointerInfoEXT-pHostPointer-01749`.
-const POINTER_MISALIGNED: Broken = Broken::bit(26);
-/// `VUID-VkMemoryAllocateInfo-allocationSize-01745`.
-const SIZE_MISALIGNED: Broken = Broken::bit(27);
-/// `VUID-VkMemoryAllocateInfo-pNext-02806`.
-const DEDICATED: Broken = Broken::bit(28);
-/// `VUID-VkMemoryAllocateInfo-pNext-02805`.
-const DEDICATED_NV: Broken = Broken::bit(29);
-/// `VUID-VkMemoryAllocateInfo-pNext-03332`.
-const CAPTURE_ADDRESS: Broken = Broken::bit(30);
-/// Every bit of this file's rules (clear of `alloc.rs`'s and `export_win32.rs`'s: a test in
-/// `alloc.rs` checks).
-pub const BITS: Broken = Broken(
-    TYPE_VALUE.0
-        | NOT_A_HOST_TYPE.0
-        | POINTER_MISALIGNED.0
-        | SIZE_MISALIGNED.0
-        | DEDICATED.0
-        | DEDICATED_NV.0
-        | CAPTURE_ADDRESS.0,
-);
+rule_set! {
+    /// The rules of `VkImportMemoryHostPointerInfoEXT` at `vkAllocateMemory`.
+    pub struct ImportHostRules {
+        /// `VUID-VkImportMemoryHostPointerInfoEXT-handleType-parameter`.
+        TYPE_VALUE,
+        /// `VUID-VkImportMemoryHostPointerInfoEXT-handleType-01748`.
+        NOT_A_HOST_TYPE,
+        /// `VUID-VkImportMemoryHostPointerInfoEXT-pHostPointer-01749`.
+        POINTER_MISALIGNED,
+        /// `VUID-VkMemoryAllocateInfo-allocationSize-01745`.
+        SIZE_MISALIGNED,
+        /// `VUID-VkMemoryAllocateInfo-pNext-02806`.
+        DEDICATED,
+        /// `VUID-VkMemoryAllocateInfo-pNext-02805`.
+        DEDICATED_NV,
+        /// `VUID-VkMemoryAllocateInfo-pNext-03332`.
+        CAPTURE_ADDRESS,
+    }
+}
 
 const STRUCTURE: &str = "pAllocateInfo->pNext<VkImportMemoryHostPointerInfoEXT>";
 
 /// Every host-pointer import rule the allocation breaks (none without the import structure).
 #[inline(always)]
-pub fn evaluate(device: &DeviceFacts, facts: &AllocationFacts, host: &HostPointerChain) -> Broken {
+pub fn evaluate(
+    device: &DeviceFacts,
+    facts: &AllocationFacts,
+    host: &HostPointerChain,
+) -> ImportHostRules {
     let Some((handle_type, pointer)) = host.import() else {
-        return Broken::NONE;
+        return ImportHostRules::NONE;
     };
     let alignment = device.host_pointer_alignment;
     let host_pointer = is_one_of(handle_type, HOST_TYPES);
-    Broken::NONE
-        .with(TYPE_VALUE, !is_one_of(handle_type, device.handle_types))
-        .with(NOT_A_HOST_TYPE, !handle_type.is_empty() && !host_pointer)
-        .with(POINTER_MISALIGNED, misaligned(pointer, alignment))
+    ImportHostRules::NONE
         .with(
-            SIZE_MISALIGNED,
+            ImportHostRules::TYPE_VALUE,
+            !is_one_of(handle_type, device.handle_types),
+        )
+        .with(
+            ImportHostRules::NOT_A_HOST_TYPE,
+            !handle_type.is_empty() && !host_pointer,
+        )
+        .with(
+            ImportHostRules::POINTER_MISALIGNED,
+            misaligned(pointer, alignment),
+        )
+        .with(
+            ImportHostRules::SIZE_MISALIGNED,
             host_pointer && misaligned(facts.size, alignment),
         )
-        .with(DEDICATED, host_pointer && host.dedicated_khr)
-        .with(DEDICATED_NV, host_pointer && host.dedicated_nv)
-        .with(CAPTURE_ADDRESS, host.capture_address)
+        .with(
+            ImportHostRules::DEDICATED,
+            host_pointer && host.dedicated_khr,
+        )
+        .with(
+            ImportHostRules::DEDICATED_NV,
+            host_pointer && host.dedicated_nv,
+        )
+        .with(ImportHostRules::CAPTURE_ADDRESS, host.capture_address)
 }
 
-/// The findings of the rules in `broken` ([`evaluate`]'s bits; the others are ignored).
+/// The findings of the rules in `broken` ([`evaluate`]'s).
 pub fn describe(
     device: &DeviceFacts,
     facts: &AllocationFacts,
     host: &HostPointerChain,
-    broken: Broken,
+    broken: ImportHostRules,
     finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
     outcome: &mut Outcome,
 ) {
@@ -82,14 +96,14 @@ pub fn describe(
         "VkPhysicalDeviceExternalMemoryHostPropertiesEXT::minImportedHostPointerAlignment \
          ({alignment})"
     );
-    if broken.has(TYPE_VALUE) {
+    if broken.has(ImportHostRules::TYPE_VALUE) {
         outcome.push(finding(
             vuid::IMPORT_HOST_HANDLE_TYPE_PARAM,
             "pAllocateInfo->pNext<VkImportMemoryHostPointerInfoEXT>.handleType",
             invalid_import_handle_type(device, STRUCTURE, handle_type),
         ));
     }
-    if broken.has(NOT_A_HOST_TYPE) {
+    if broken.has(ImportHostRules::NOT_A_HOST_TYPE) {
         outcome.push(finding(
             vuid::IMPORT_HOST_HANDLE_TYPE_01748,
             "pAllocateInfo->pNext<VkImportMemoryHostPointerInfoEXT>.handleType",
@@ -101,7 +115,7 @@ pub fn describe(
             ),
         ));
     }
-    if broken.has(POINTER_MISALIGNED) {
+    if broken.has(ImportHostRules::POINTER_MISALIGNED) {
         outcome.push(finding(
             vuid::IMPORT_HOST_POINTER_01749,
             "pAllocateInfo->pNext<VkImportMemoryHostPointerInfoEXT>.pHostPointer",
@@ -112,7 +126,7 @@ pub fn describe(
             ),
         ));
     }
-    if broken.has(SIZE_MISALIGNED) {
+    if broken.has(ImportHostRules::SIZE_MISALIGNED) {
         outcome.push(finding(
             vuid::ALLOC_SIZE_01745,
             "pAllocateInfo->allocationSize",
@@ -137,19 +151,19 @@ pub fn describe(
             ),
         )
     };
-    if broken.has(DEDICATED) {
+    if broken.has(ImportHostRules::DEDICATED) {
         outcome.push(dedicated(
             vuid::ALLOC_PNEXT_02806,
             "VkMemoryDedicatedAllocateInfo",
         ));
     }
-    if broken.has(DEDICATED_NV) {
+    if broken.has(ImportHostRules::DEDICATED_NV) {
         outcome.push(dedicated(
             vuid::ALLOC_PNEXT_02805,
             "VkDedicatedAllocationMemoryAllocateInfoNV",
         ));
     }
-    if broken.has(CAPTURE_ADDRESS) {
+    if broken.has(ImportHostRules::CAPTURE_ADDRESS) {
         outcome.push(finding(
             vuid::ALLOC_PNEXT_03332,
             "pAllocateInfo->pNext<VkMemoryOpaqueCaptureAddressAllocateInfo>.opaqueCaptureAddress",

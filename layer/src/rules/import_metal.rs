@@ -1,6 +1,6 @@
 //! `VkImportMemoryMetalHandleInfoEXT` at `vkAllocateMemory` (VK_EXT_external_memory_metal), with
 //! the `VkMemoryAllocateInfo` rules about an `MTLTexture` import. Called from
-//! `import_handles.rs`, with their own bits.
+//! `import_handles.rs`.
 //!
 //! - `handleType-parameter`, `10410` (a Metal type) and `10411` (a non-NULL handle): "If
 //!   handleType is not 0"; whether a non-NULL handle is a valid Metal object is Metal's to say.
@@ -9,10 +9,11 @@
 //!   one, `allocationSize` must be 0.
 //! - `VUID-VkMemoryAllocateInfo-pNext-pNext` without the extension.
 
-use super::common::{invalid_import_handle_type, Broken};
+use super::common::invalid_import_handle_type;
 use super::export::is_one_of;
 use super::get_memory_metal_handle::METAL_TYPES;
 use super::import_handles_allocation::Allocation;
+use super::rule_set::rule_set;
 use crate::finding::{Finding, Outcome};
 use crate::state::DeviceFacts;
 use crate::vk_ext::HANDLE_TYPE_MTLTEXTURE;
@@ -20,19 +21,21 @@ use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-/// `VUID-VkImportMemoryMetalHandleInfoEXT-handleType-parameter`.
-const TYPE_VALUE: Broken = Broken::bit(17);
-/// `VUID-VkImportMemoryMetalHandleInfoEXT-handleType-10410`.
-const NOT_A_METAL_TYPE: Broken = Broken::bit(18);
-/// `VUID-VkImportMemoryMetalHandleInfoEXT-handleType-10411`.
-const NULL_HANDLE: Broken = Broken::bit(19);
-/// `VUID-VkMemoryAllocateInfo-pNext-10395`.
-const TEXTURE_NOT_DEDICATED: Broken = Broken::bit(20);
-/// `VUID-VkMemoryAllocateInfo-pNext-10397`.
-const TEXTURE_SIZE: Broken = Broken::bit(21);
-/// Every bit of this file's rules (a test in `import_handles.rs` keeps them clear of the
-/// others').
-pub const BITS: Broken = Broken(0x3f << 17);
+rule_set! {
+    /// The rules of `VkImportMemoryMetalHandleInfoEXT` at `vkAllocateMemory`.
+    pub struct ImportMetalRules {
+        /// `VUID-VkImportMemoryMetalHandleInfoEXT-handleType-parameter`.
+        TYPE_VALUE,
+        /// `VUID-VkImportMemoryMetalHandleInfoEXT-handleType-10410`.
+        NOT_A_METAL_TYPE,
+        /// `VUID-VkImportMemoryMetalHandleInfoEXT-handleType-10411`.
+        NULL_HANDLE,
+        /// `VUID-VkMemoryAllocateInfo-pNext-10395`.
+        TEXTURE_NOT_DEDICATED,
+        /// `VUID-VkMemoryAllocateInfo-pNext-10397`.
+        TEXTURE_SIZE,
+    }
+}
 
 const STRUCTURE: &str = "pAllocateInfo->pNext<VkImportMemoryMetalHandleInfoEXT>";
 
@@ -42,43 +45,46 @@ pub fn evaluate(
     device: &DeviceFacts,
     allocation: &Allocation,
     (handle_type, handle): (vk::ExternalMemoryHandleTypeFlags, bool),
-) -> Broken {
+) -> ImportMetalRules {
     let imports = !handle_type.is_empty();
     let texture = handle_type == HANDLE_TYPE_MTLTEXTURE;
     let image = allocation.dedicated_image != 0;
-    Broken::NONE
+    ImportMetalRules::NONE
         .with(
-            TYPE_VALUE,
+            ImportMetalRules::TYPE_VALUE,
             imports && !is_one_of(handle_type, device.handle_types),
         )
         .with(
-            NOT_A_METAL_TYPE,
+            ImportMetalRules::NOT_A_METAL_TYPE,
             imports && !is_one_of(handle_type, METAL_TYPES),
         )
-        .with(NULL_HANDLE, imports && !handle)
-        .with(TEXTURE_NOT_DEDICATED, texture && !image)
-        .with(TEXTURE_SIZE, texture && image && allocation.size != 0)
+        .with(ImportMetalRules::NULL_HANDLE, imports && !handle)
+        .with(ImportMetalRules::TEXTURE_NOT_DEDICATED, texture && !image)
+        .with(
+            ImportMetalRules::TEXTURE_SIZE,
+            texture && image && allocation.size != 0,
+        )
 }
 
-/// The findings of the rules in `broken` ([`evaluate`]'s bits; the others are ignored).
+/// The findings of the rules in `broken` ([`evaluate`]'s).
 pub fn describe(
     device: &DeviceFacts,
     allocation: &Allocation,
     (handle_type, _): (vk::ExternalMemoryHandleTypeFlags, bool),
-    broken: Broken,
+    broken: ImportMetalRules,
     finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
     outcome: &mut Outcome,
 ) {
     let types = vk_names::handle_types(handle_type);
     let type_field = "pAllocateInfo->pNext<VkImportMemoryMetalHandleInfoEXT>.handleType";
-    if broken.has(TYPE_VALUE) {
+    if broken.has(ImportMetalRules::TYPE_VALUE) {
         outcome.push(finding(
             vuid::IMPORT_METAL_HANDLE_TYPE_PARAM,
             type_field,
             invalid_import_handle_type(device, STRUCTURE, handle_type),
         ));
     }
-    if broken.has(NOT_A_METAL_TYPE) {
+    if broken.has(ImportMetalRules::NOT_A_METAL_TYPE) {
         outcome.push(finding(
             vuid::IMPORT_METAL_HANDLE_TYPE_10410,
             type_field,
@@ -89,7 +95,7 @@ pub fn describe(
             ),
         ));
     }
-    if broken.has(NULL_HANDLE) {
+    if broken.has(ImportMetalRules::NULL_HANDLE) {
         outcome.push(finding(
             vuid::IMPORT_METAL_HANDLE_TYPE_10411,
             "pAllocateInfo->pNext<VkImportMemoryMetalHandleInfoEXT>.handle",
@@ -99,7 +105,7 @@ pub fn describe(
             ),
         ));
     }
-    if broken.has(TEXTURE_NOT_DEDICATED) {
+    if broken.has(ImportMetalRules::TEXTURE_NOT_DEDICATED) {
         outcome.push(finding(
             vuid::ALLOC_PNEXT_10395,
             "pAllocateInfo->pNext",
@@ -110,7 +116,7 @@ pub fn describe(
                 .to_owned(),
         ));
     }
-    if broken.has(TEXTURE_SIZE) {
+    if broken.has(ImportMetalRules::TEXTURE_SIZE) {
         outcome.push(finding(
             vuid::ALLOC_PNEXT_10397,
             "pAllocateInfo->allocationSize",

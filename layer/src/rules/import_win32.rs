@@ -1,7 +1,7 @@
 //! The Win32 import structures of `vkAllocateMemory`: `VkImportMemoryWin32HandleInfoKHR`
 //! (VK_KHR_external_memory_win32) and `VkImportMemoryWin32HandleInfoNV`
 //! (VK_NV_external_memory_win32), and `VUID-VkMemoryAllocateInfo-pNext-00641` (not both).
-//! Called from `import_handles.rs`, with their own bits.
+//! Called from `import_handles.rs`.
 //!
 //! What a layer can know of a `HANDLE` or a name is whether it is NULL: whether a non-NULL value
 //! names memory of the right type, on the same physical device (00659, 01518, 01519, 01328 for a
@@ -17,9 +17,10 @@
 //! - `VUID-VkMemoryAllocateInfo-pNext-pNext` for either structure on a device without its
 //!   extension.
 
-use super::common::{invalid_import_handle_type, Broken};
+use super::common::invalid_import_handle_type;
 use super::export::is_one_of;
 use super::get_memory_win32_handle::{GLOBAL_SHARE_HANDLE_TYPES, NT_HANDLE_TYPES};
+use super::rule_set::rule_set;
 use crate::args::{HandleImports, Win32Import};
 use crate::finding::{Finding, Outcome};
 use crate::state::DeviceFacts;
@@ -27,85 +28,103 @@ use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-/// `VUID-VkImportMemoryWin32HandleInfoKHR-handleType-parameter`.
-const TYPE_VALUE: Broken = Broken::bit(0);
-/// `VUID-VkImportMemoryWin32HandleInfoKHR-handleType-00660`.
-const NOT_A_WIN32_TYPE: Broken = Broken::bit(1);
-/// `VUID-VkImportMemoryWin32HandleInfoKHR-handleType-01439`.
-const NAME_OF_UNNAMED_TYPE: Broken = Broken::bit(2);
-/// `VUID-VkImportMemoryWin32HandleInfoKHR-handle-01441`.
-const HANDLE_AND_NAME: Broken = Broken::bit(3);
-/// `VUID-VkImportMemoryWin32HandleInfoKHR-handleType-00661`.
-const NO_HANDLE: Broken = Broken::bit(4);
-/// `VUID-VkImportMemoryWin32HandleInfoKHR-handleType-01440`.
-const NO_NAME: Broken = Broken::bit(5);
-/// `VUID-VkMemoryAllocateInfo-pNext-00641`.
-const KHR_WITH_NV: Broken = Broken::bit(7);
-/// `VUID-VkImportMemoryWin32HandleInfoNV-handleType-parameter`.
-const NV_TYPE_VALUE: Broken = Broken::bit(8);
-/// `VUID-VkImportMemoryWin32HandleInfoNV-handleType-01327`.
-const NV_SEVERAL_TYPES: Broken = Broken::bit(9);
-/// `VUID-VkImportMemoryWin32HandleInfoNV-handle-01328`.
-const NV_NO_HANDLE: Broken = Broken::bit(10);
-/// Every bit of this file's rules (clear of the other handle-import rule files': a test in
-/// `import_handles.rs` checks).
-pub const BITS: Broken = Broken(0xfff);
+rule_set! {
+    /// The rules of `VkImportMemoryWin32HandleInfoKHR` and `VkImportMemoryWin32HandleInfoNV` at
+    /// `vkAllocateMemory`.
+    pub struct ImportWin32Rules {
+        /// `VUID-VkImportMemoryWin32HandleInfoKHR-handleType-parameter`.
+        TYPE_VALUE,
+        /// `VUID-VkImportMemoryWin32HandleInfoKHR-handleType-00660`.
+        NOT_A_WIN32_TYPE,
+        /// `VUID-VkImportMemoryWin32HandleInfoKHR-handleType-01439`.
+        NAME_OF_UNNAMED_TYPE,
+        /// `VUID-VkImportMemoryWin32HandleInfoKHR-handle-01441`.
+        HANDLE_AND_NAME,
+        /// `VUID-VkImportMemoryWin32HandleInfoKHR-handleType-00661`.
+        NO_HANDLE,
+        /// `VUID-VkImportMemoryWin32HandleInfoKHR-handleType-01440`.
+        NO_NAME,
+        /// `VUID-VkMemoryAllocateInfo-pNext-00641`.
+        KHR_WITH_NV,
+        /// `VUID-VkImportMemoryWin32HandleInfoNV-handleType-parameter`.
+        NV_TYPE_VALUE,
+        /// `VUID-VkImportMemoryWin32HandleInfoNV-handleType-01327`.
+        NV_SEVERAL_TYPES,
+        /// `VUID-VkImportMemoryWin32HandleInfoNV-handle-01328`.
+        NV_NO_HANDLE,
+    }
+}
 
 const KHR: &str = "pAllocateInfo->pNext<VkImportMemoryWin32HandleInfoKHR>";
 const NV: &str = "pAllocateInfo->pNext<VkImportMemoryWin32HandleInfoNV>";
 
 /// The rules the KHR import structure breaks.
-fn evaluate_khr(device: &DeviceFacts, import: &Win32Import) -> Broken {
+fn evaluate_khr(device: &DeviceFacts, import: &Win32Import) -> ImportWin32Rules {
     let t = import.handle_type;
     let imports = !t.is_empty();
     let neither = imports && !import.handle && !import.name;
-    Broken::NONE
-        .with(TYPE_VALUE, imports && !is_one_of(t, device.handle_types))
+    ImportWin32Rules::NONE
         .with(
-            NOT_A_WIN32_TYPE,
+            ImportWin32Rules::TYPE_VALUE,
+            imports && !is_one_of(t, device.handle_types),
+        )
+        .with(
+            ImportWin32Rules::NOT_A_WIN32_TYPE,
             imports && !is_one_of(t, NT_HANDLE_TYPES | GLOBAL_SHARE_HANDLE_TYPES),
         )
         .with(
-            NAME_OF_UNNAMED_TYPE,
+            ImportWin32Rules::NAME_OF_UNNAMED_TYPE,
             imports && import.name && !is_one_of(t, NT_HANDLE_TYPES),
         )
-        .with(HANDLE_AND_NAME, import.handle && import.name)
-        .with(NO_HANDLE, neither)
-        .with(NO_NAME, neither)
+        .with(
+            ImportWin32Rules::HANDLE_AND_NAME,
+            import.handle && import.name,
+        )
+        .with(ImportWin32Rules::NO_HANDLE, neither)
+        .with(ImportWin32Rules::NO_NAME, neither)
 }
 
 /// The rules the NV import structure breaks.
-fn evaluate_nv(handle_type: vk::ExternalMemoryHandleTypeFlagsNV, handle: bool) -> Broken {
+fn evaluate_nv(handle_type: vk::ExternalMemoryHandleTypeFlagsNV, handle: bool) -> ImportWin32Rules {
     let defined = vk_names::valid_handle_type_nv_mask();
-    Broken::NONE
-        .with(NV_TYPE_VALUE, !defined.contains(handle_type))
-        .with(NV_SEVERAL_TYPES, handle_type.as_raw().count_ones() > 1)
-        .with(NV_NO_HANDLE, !handle_type.is_empty() && !handle)
+    ImportWin32Rules::NONE
+        .with(
+            ImportWin32Rules::NV_TYPE_VALUE,
+            !defined.contains(handle_type),
+        )
+        .with(
+            ImportWin32Rules::NV_SEVERAL_TYPES,
+            handle_type.as_raw().count_ones() > 1,
+        )
+        .with(
+            ImportWin32Rules::NV_NO_HANDLE,
+            !handle_type.is_empty() && !handle,
+        )
 }
 
 /// Every rule of the chain's Win32 import structures that the allocation breaks.
-pub fn evaluate(device: &DeviceFacts, imports: &HandleImports) -> Broken {
+pub fn evaluate(device: &DeviceFacts, imports: &HandleImports) -> ImportWin32Rules {
     let khr = imports
         .win32
-        .map_or(Broken::NONE, |i| evaluate_khr(device, &i));
+        .map_or(ImportWin32Rules::NONE, |i| evaluate_khr(device, &i));
     let nv = imports
         .win32_nv
-        .map_or(Broken::NONE, |(t, h)| evaluate_nv(t, h));
+        .map_or(ImportWin32Rules::NONE, |(t, h)| evaluate_nv(t, h));
     khr.and(nv).with(
-        KHR_WITH_NV,
+        ImportWin32Rules::KHR_WITH_NV,
         imports.win32.is_some() && imports.win32_nv.is_some(),
     )
 }
 
-/// The findings of the rules in `broken` ([`evaluate`]'s bits; the others are ignored).
+/// The findings of the rules in `broken` ([`evaluate`]'s).
 pub fn describe(
     device: &DeviceFacts,
     imports: &HandleImports,
-    broken: Broken,
+    broken: ImportWin32Rules,
     finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
     outcome: &mut Outcome,
 ) {
-    if broken.has(KHR_WITH_NV) {
+    if broken.has(ImportWin32Rules::KHR_WITH_NV) {
         outcome.push(finding(
             vuid::ALLOC_PNEXT_00641,
             "pAllocateInfo->pNext",
@@ -126,21 +145,21 @@ pub fn describe(
 fn describe_khr(
     device: &DeviceFacts,
     import: &Win32Import,
-    broken: Broken,
+    broken: ImportWin32Rules,
     finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
     outcome: &mut Outcome,
 ) {
     let t = import.handle_type;
     let types = vk_names::handle_types(t);
     let handle_type_field = "pAllocateInfo->pNext<VkImportMemoryWin32HandleInfoKHR>.handleType";
-    if broken.has(TYPE_VALUE) {
+    if broken.has(ImportWin32Rules::TYPE_VALUE) {
         outcome.push(finding(
             vuid::IMPORT_WIN32_HANDLE_TYPE_PARAM,
             handle_type_field,
             invalid_import_handle_type(device, KHR, t),
         ));
     }
-    if broken.has(NOT_A_WIN32_TYPE) {
+    if broken.has(ImportWin32Rules::NOT_A_WIN32_TYPE) {
         outcome.push(finding(
             vuid::IMPORT_WIN32_HANDLE_TYPE_00660,
             handle_type_field,
@@ -153,7 +172,7 @@ fn describe_khr(
             ),
         ));
     }
-    if broken.has(NAME_OF_UNNAMED_TYPE) {
+    if broken.has(ImportWin32Rules::NAME_OF_UNNAMED_TYPE) {
         outcome.push(finding(
             vuid::IMPORT_WIN32_HANDLE_TYPE_01439,
             "pAllocateInfo->pNext<VkImportMemoryWin32HandleInfoKHR>.name",
@@ -165,7 +184,7 @@ fn describe_khr(
             ),
         ));
     }
-    if broken.has(HANDLE_AND_NAME) {
+    if broken.has(ImportWin32Rules::HANDLE_AND_NAME) {
         outcome.push(finding(
             vuid::IMPORT_WIN32_HANDLE_01441,
             "pAllocateInfo->pNext<VkImportMemoryWin32HandleInfoKHR>.name",
@@ -176,7 +195,7 @@ fn describe_khr(
             ),
         ));
     }
-    if broken.has(NO_HANDLE) {
+    if broken.has(ImportWin32Rules::NO_HANDLE) {
         outcome.push(finding(
             vuid::IMPORT_WIN32_HANDLE_TYPE_00661,
             "pAllocateInfo->pNext<VkImportMemoryWin32HandleInfoKHR>.handle",
@@ -187,7 +206,7 @@ fn describe_khr(
             ),
         ));
     }
-    if broken.has(NO_NAME) {
+    if broken.has(ImportWin32Rules::NO_NAME) {
         outcome.push(finding(
             vuid::IMPORT_WIN32_HANDLE_TYPE_01440,
             "pAllocateInfo->pNext<VkImportMemoryWin32HandleInfoKHR>.name",
@@ -202,13 +221,13 @@ fn describe_khr(
 
 fn describe_nv(
     handle_type: vk::ExternalMemoryHandleTypeFlagsNV,
-    broken: Broken,
+    broken: ImportWin32Rules,
     finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
     outcome: &mut Outcome,
 ) {
     let types = vk_names::handle_types_nv(handle_type);
     let field = "pAllocateInfo->pNext<VkImportMemoryWin32HandleInfoNV>.handleType";
-    if broken.has(NV_TYPE_VALUE) {
+    if broken.has(ImportWin32Rules::NV_TYPE_VALUE) {
         outcome.push(finding(
             vuid::IMPORT_WIN32_NV_HANDLE_TYPE_PARAM,
             field,
@@ -218,7 +237,7 @@ fn describe_nv(
             ),
         ));
     }
-    if broken.has(NV_SEVERAL_TYPES) {
+    if broken.has(ImportWin32Rules::NV_SEVERAL_TYPES) {
         outcome.push(finding(
             vuid::IMPORT_WIN32_NV_HANDLE_TYPE_01327,
             field,
@@ -228,7 +247,7 @@ fn describe_nv(
             ),
         ));
     }
-    if broken.has(NV_NO_HANDLE) {
+    if broken.has(ImportWin32Rules::NV_NO_HANDLE) {
         outcome.push(finding(
             vuid::IMPORT_WIN32_NV_HANDLE_01328,
             "pAllocateInfo->pNext<VkImportMemoryWin32HandleInfoNV>.handle",

@@ -1,5 +1,5 @@
 //! `VkImportMemoryZirconHandleInfoFUCHSIA` at `vkAllocateMemory` (VK_FUCHSIA_external_memory),
-//! with the `VkMemoryAllocateInfo` rule about its size. Called from `import_handles.rs`, with their own bits.
+//! with the `VkMemoryAllocateInfo` rule about its size. Called from `import_handles.rs`.
 //!
 //! - `handleType-parameter` and `04771` (a VMO): judged for a non-zero `handleType` only (with 0
 //!   the structure is ignored, and `-parameter` says 0 is allowed).
@@ -8,26 +8,29 @@
 //! - `VUID-VkMemoryAllocateInfo-allocationSize-07902`: a VMO import of 0 bytes.
 //! - `VUID-VkMemoryAllocateInfo-pNext-pNext` without the extension.
 
-use super::common::{invalid_import_handle_type, Broken};
+use super::common::invalid_import_handle_type;
 use super::export::is_one_of;
 use super::import_handles_allocation::Allocation;
+use super::rule_set::rule_set;
 use crate::finding::{Finding, Outcome};
 use crate::state::DeviceFacts;
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-/// `VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handleType-parameter`.
-const TYPE_VALUE: Broken = Broken::bit(12);
-/// `VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handleType-04771`.
-const NOT_A_VMO: Broken = Broken::bit(13);
-/// `VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handle-04772`.
-const INVALID_HANDLE: Broken = Broken::bit(14);
-/// `VUID-VkMemoryAllocateInfo-allocationSize-07902`.
-const ZERO_SIZE: Broken = Broken::bit(15);
-/// Every bit of this file's rules (a test in `import_handles.rs` keeps them clear of the
-/// others').
-pub const BITS: Broken = Broken(0x1f << 12);
+rule_set! {
+    /// The rules of `VkImportMemoryZirconHandleInfoFUCHSIA` at `vkAllocateMemory`.
+    pub struct ImportZirconRules {
+        /// `VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handleType-parameter`.
+        TYPE_VALUE,
+        /// `VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handleType-04771`.
+        NOT_A_VMO,
+        /// `VUID-VkImportMemoryZirconHandleInfoFUCHSIA-handle-04772`.
+        INVALID_HANDLE,
+        /// `VUID-VkMemoryAllocateInfo-allocationSize-07902`.
+        ZERO_SIZE,
+    }
+}
 
 const VMO: vk::ExternalMemoryHandleTypeFlags =
     vk::ExternalMemoryHandleTypeFlags::ZIRCON_VMO_FUCHSIA;
@@ -38,36 +41,39 @@ pub fn evaluate(
     device: &DeviceFacts,
     allocation: &Allocation,
     (handle_type, handle): (vk::ExternalMemoryHandleTypeFlags, u32),
-) -> Broken {
+) -> ImportZirconRules {
     let imports = !handle_type.is_empty();
-    Broken::NONE
+    ImportZirconRules::NONE
         .with(
-            TYPE_VALUE,
+            ImportZirconRules::TYPE_VALUE,
             imports && !is_one_of(handle_type, device.handle_types),
         )
-        .with(NOT_A_VMO, imports && handle_type != VMO)
-        .with(INVALID_HANDLE, imports && handle == 0)
-        .with(ZERO_SIZE, handle_type == VMO && allocation.size == 0)
+        .with(ImportZirconRules::NOT_A_VMO, imports && handle_type != VMO)
+        .with(ImportZirconRules::INVALID_HANDLE, imports && handle == 0)
+        .with(
+            ImportZirconRules::ZERO_SIZE,
+            handle_type == VMO && allocation.size == 0,
+        )
 }
 
-/// The findings of the rules in `broken` ([`evaluate`]'s bits; the others are ignored).
+/// The findings of the rules in `broken` ([`evaluate`]'s).
 pub fn describe(
     device: &DeviceFacts,
     (handle_type, _): (vk::ExternalMemoryHandleTypeFlags, u32),
-    broken: Broken,
+    broken: ImportZirconRules,
     finding: &dyn Fn(&'static str, &'static str, String) -> Finding,
     outcome: &mut Outcome,
 ) {
     let types = vk_names::handle_types(handle_type);
     let type_field = "pAllocateInfo->pNext<VkImportMemoryZirconHandleInfoFUCHSIA>.handleType";
-    if broken.has(TYPE_VALUE) {
+    if broken.has(ImportZirconRules::TYPE_VALUE) {
         outcome.push(finding(
             vuid::IMPORT_ZIRCON_HANDLE_TYPE_PARAM,
             type_field,
             invalid_import_handle_type(device, STRUCTURE, handle_type),
         ));
     }
-    if broken.has(NOT_A_VMO) {
+    if broken.has(ImportZirconRules::NOT_A_VMO) {
         outcome.push(finding(
             vuid::IMPORT_ZIRCON_HANDLE_TYPE_04771,
             type_field,
@@ -77,7 +83,7 @@ pub fn describe(
             ),
         ));
     }
-    if broken.has(INVALID_HANDLE) {
+    if broken.has(ImportZirconRules::INVALID_HANDLE) {
         outcome.push(finding(
             vuid::IMPORT_ZIRCON_HANDLE_04772,
             "pAllocateInfo->pNext<VkImportMemoryZirconHandleInfoFUCHSIA>.handle",
@@ -87,7 +93,7 @@ pub fn describe(
             ),
         ));
     }
-    if broken.has(ZERO_SIZE) {
+    if broken.has(ImportZirconRules::ZERO_SIZE) {
         outcome.push(finding(
             vuid::ALLOC_SIZE_07902,
             "pAllocateInfo->allocationSize",

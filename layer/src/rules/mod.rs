@@ -40,6 +40,7 @@ pub mod import_zircon;
 pub mod query;
 pub mod resource_export;
 pub mod resource_import;
+pub mod rule_set;
 
 #[cfg(test)]
 mod evaluate_tests;

@@ -10,8 +10,9 @@
 //! breaks (cheap, no allocation) and only then does [`describe`] build the findings; the
 //! command's own rules live in its rules file as one `evaluate_values` and one `describe_values`.
 
-use super::common::{extension_not_enabled, Broken};
+use super::common::extension_not_enabled;
 use super::export::is_one_of;
+use super::rule_set::{rule_set, CommandRules, RuleSet};
 use crate::args::StructArg;
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::{DeviceFacts, EnabledExtensions};
@@ -33,8 +34,8 @@ pub struct OutputStructure {
     pub p_next_vuid: Option<&'static str>,
 }
 
-/// What the pipeline needs to know of a query: names, IDs, and its own rules.
-pub struct QueryCommand {
+/// What the pipeline needs to know of a query: names, IDs, and its own rules (the set `R`).
+pub struct QueryCommand<R> {
     pub name: &'static str,
     pub extension: &'static str,
     pub is_enabled: fn(&EnabledExtensions) -> bool,
@@ -47,11 +48,11 @@ pub struct QueryCommand {
     /// type it is about).
     pub handle_type_vuid: Option<&'static str>,
     /// The command's own rules that block the call (a handle known to be bad).
-    pub blocking: Broken,
-    /// The command's own rules: [`Broken::rule`] bits.
-    pub evaluate_values: fn(&DeviceFacts, &QueryCall) -> Broken,
+    pub blocking: R,
+    /// The command's own rules.
+    pub evaluate_values: fn(&DeviceFacts, &QueryCall) -> R,
     /// The findings of the command's own rules that `evaluate_values` said are broken.
-    pub describe_values: fn(&QueryCommand, &DeviceFacts, &QueryCall, Broken, &mut Outcome),
+    pub describe_values: fn(&Self, &DeviceFacts, &QueryCall, R, &mut Outcome),
 }
 
 /// What a query's output structure is: `Valid(has_p_next)` when its `sType` is the command's.
@@ -79,52 +80,87 @@ impl QueryCall {
     }
 }
 
-/// The structural rules every query shares use the export commands' bits (`Broken::EXTENSION`,
-/// `OUTPUT_NULL`, `S_TYPE`, `P_NEXT`, `HANDLE_TYPE_VALUE`, in `rules::export`); these block.
-pub const QUERY_BLOCKING: Broken = Broken(Broken::OUTPUT_NULL.0 | Broken::S_TYPE.0);
+rule_set! {
+    /// The structural rules every query shares.
+    pub struct QueryRules {
+        EXTENSION,
+        HANDLE_TYPE_VALUE,
+        OUTPUT_NULL,
+        S_TYPE,
+        P_NEXT,
+    }
+}
+
+impl QueryRules {
+    /// The shared rules that block a query.
+    pub const BLOCKING: Self = Self::OUTPUT_NULL.and(Self::S_TYPE);
+}
+
+/// Every rule of a query call: the shared [`QueryRules`], then the command's own `R`.
+pub type QueryCallRules<R> = CommandRules<QueryRules, R>;
 
 /// Every rule `call` breaks, the command's own included.
 #[inline(always)]
-pub fn evaluate(cmd: &QueryCommand, device: &DeviceFacts, call: &QueryCall) -> Broken {
-    let broken = Broken::NONE
-        .with(Broken::EXTENSION, !(cmd.is_enabled)(&device.extensions))
+pub fn evaluate<R: RuleSet>(
+    cmd: &QueryCommand<R>,
+    device: &DeviceFacts,
+    call: &QueryCall,
+) -> QueryCallRules<R> {
+    let shared = QueryRules::NONE
+        .with(QueryRules::EXTENSION, !(cmd.is_enabled)(&device.extensions))
         .with(
-            Broken::HANDLE_TYPE_VALUE,
+            QueryRules::HANDLE_TYPE_VALUE,
             cmd.handle_type_vuid.is_some() && !is_one_of(call.handle_type(), device.handle_types),
-        )
-        .and((cmd.evaluate_values)(device, call));
-    match call.output {
-        StructArg::Valid(has_p_next) => broken.with(
-            Broken::P_NEXT,
+        );
+    let own = (cmd.evaluate_values)(device, call);
+    let shared = match call.output {
+        StructArg::Valid(has_p_next) => shared.with(
+            QueryRules::P_NEXT,
             has_p_next && cmd.output.p_next_vuid.is_some(),
         ),
-        StructArg::Null => broken.and(Broken::OUTPUT_NULL),
-        StructArg::WrongSType(_) => broken.and(Broken::S_TYPE),
+        output => shared.and(output_broken(output)),
+    };
+    QueryCallRules { shared, own }
+}
+
+/// The rule an output structure that could not be read breaks (its `pNext` is not judged).
+#[cold]
+#[inline(never)]
+fn output_broken(output: OutputArg) -> QueryRules {
+    match output {
+        StructArg::Valid(_) => QueryRules::NONE,
+        StructArg::Null => QueryRules::OUTPUT_NULL,
+        StructArg::WrongSType(_) => QueryRules::S_TYPE,
     }
 }
 
 /// Whether the broken rules block the call (a pointer or handle known to be bad).
 #[inline(always)]
-pub fn blocks(cmd: &QueryCommand, broken: Broken) -> bool {
-    broken.has(Broken(QUERY_BLOCKING.0 | cmd.blocking.0))
+pub fn blocks<R: RuleSet>(cmd: &QueryCommand<R>, broken: QueryCallRules<R>) -> bool {
+    broken.shared.has(QueryRules::BLOCKING) || broken.own.bits() & cmd.blocking.bits() != 0
 }
 
 /// The findings of the rules in `broken` (what [`evaluate`] returned for `call`).
 #[cold]
 #[inline(never)]
-pub fn describe(
-    cmd: &QueryCommand,
+pub fn describe<R: RuleSet>(
+    cmd: &QueryCommand<R>,
     device: &DeviceFacts,
     call: &QueryCall,
-    broken: Broken,
+    broken: QueryCallRules<R>,
 ) -> Outcome {
+    let blocked = blocks(cmd, broken);
+    let (own, broken) = (broken.own, broken.shared);
     let mut outcome = Outcome::default();
     let name = cmd.name;
     let device_ref = ObjectRef::device(device.handle);
-    if broken.has(Broken::EXTENSION) {
+    if broken.has(QueryRules::EXTENSION) {
         outcome.push(extension_not_enabled(name, cmd.extension, device));
     }
-    if let (true, Some(id)) = (broken.has(Broken::HANDLE_TYPE_VALUE), cmd.handle_type_vuid) {
+    if let (true, Some(id)) = (
+        broken.has(QueryRules::HANDLE_TYPE_VALUE),
+        cmd.handle_type_vuid,
+    ) {
         let message = format!(
             "{name}(): handleType is {}, which is not a valid VkExternalMemoryHandleTypeFlagBits \
              value on {}: {}.",
@@ -134,17 +170,17 @@ pub fn describe(
         );
         outcome.push(Finding::new(id, name, "handleType", message).with(device_ref));
     }
-    (cmd.describe_values)(cmd, device, call, broken, &mut outcome);
+    (cmd.describe_values)(cmd, device, call, own, &mut outcome);
     describe_output(cmd, call, broken, device_ref, &mut outcome);
-    outcome.blocked = blocks(cmd, broken);
+    outcome.blocked = blocked;
     outcome
 }
 
 /// The output structure: NULL, its `sType`, its `pNext`.
-fn describe_output(
-    cmd: &QueryCommand,
+fn describe_output<R>(
+    cmd: &QueryCommand<R>,
     call: &QueryCall,
-    broken: Broken,
+    broken: QueryRules,
     device_ref: ObjectRef,
     outcome: &mut Outcome,
 ) {
@@ -153,7 +189,7 @@ fn describe_output(
     let finding = |id, field: String, message: String| {
         Finding::new(id, name, field, message).with(device_ref)
     };
-    if broken.has(Broken::OUTPUT_NULL) {
+    if broken.has(QueryRules::OUTPUT_NULL) {
         outcome.push(finding(
             output.param_vuid,
             param.to_owned(),
@@ -164,7 +200,7 @@ fn describe_output(
             ),
         ));
     }
-    if let (true, StructArg::WrongSType(found)) = (broken.has(Broken::S_TYPE), call.output) {
+    if let (true, StructArg::WrongSType(found)) = (broken.has(QueryRules::S_TYPE), call.output) {
         outcome.push(finding(
             output.s_type_vuid,
             format!("{param}->sType"),
@@ -176,7 +212,7 @@ fn describe_output(
             ),
         ));
     }
-    if let (true, Some(id)) = (broken.has(Broken::P_NEXT), output.p_next_vuid) {
+    if let (true, Some(id)) = (broken.has(QueryRules::P_NEXT), output.p_next_vuid) {
         outcome.push(finding(
             id,
             format!("{param}->pNext"),
@@ -191,7 +227,7 @@ fn describe_output(
 
 /// Every finding of one call: [`describe`] of [`evaluate`] (what the pipeline does, in one step,
 /// for the unit tests).
-pub fn check(cmd: &QueryCommand, device: &DeviceFacts, call: &QueryCall) -> Outcome {
+pub fn check<R: RuleSet>(cmd: &QueryCommand<R>, device: &DeviceFacts, call: &QueryCall) -> Outcome {
     let broken = evaluate(cmd, device, call);
     if broken.is_empty() {
         return Outcome::default();

@@ -10,7 +10,7 @@
 //! `vkGetPhysicalDeviceImageFormatProperties2` with `VkPhysicalDeviceExternalImageFormatInfo`, for
 //! the resource's own create info) come in as an [`ExternalMemorySupport`].
 
-use super::common::Broken;
+use super::rule_set::rule_set;
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::state::ExternalMemorySupport;
 use crate::vk_names;
@@ -38,17 +38,22 @@ pub struct ResourceUse<'a> {
     pub support: &'a ExternalMemorySupport,
 }
 
-/// `VUID-VkExportMemoryAllocateInfo-handleTypes-09860`: a handle type not exportable for the
-/// resource, or types not compatible with each other.
-const NOT_SUPPORTED: Broken = Broken::bit(0);
-/// `VUID-VkMemoryAllocateInfo-pNext-00639`: a `DEDICATED_ONLY` type, not dedicated.
-const NEEDS_DEDICATED: Broken = Broken::bit(1);
+rule_set! {
+    /// The rules of a resource created for export against the driver's answer for it.
+    pub struct ResourceExportRules {
+        /// `VUID-VkExportMemoryAllocateInfo-handleTypes-09860`: a handle type not exportable for
+        /// the resource, or types not compatible with each other.
+        NOT_SUPPORTED,
+        /// `VUID-VkMemoryAllocateInfo-pNext-00639`: a `DEDICATED_ONLY` type, not dedicated.
+        NEEDS_DEDICATED,
+    }
+}
 
 /// The rules one use of exported memory with one resource breaks: whether each handle type asked
 /// about is exportable, all compatible with each other among those that are, and, for memory
 /// that is not dedicated, none needs a dedicated allocation.
 #[inline]
-pub fn evaluate(support: &ExternalMemorySupport, dedicated: bool) -> Broken {
+pub fn evaluate(support: &ExternalMemorySupport, dedicated: bool) -> ResourceExportRules {
     let mut exportable = vk::ExternalMemoryHandleTypeFlags::empty();
     let mut all_exportable = true;
     let mut needs_dedicated_allocation = false;
@@ -64,9 +69,15 @@ pub fn evaluate(support: &ExternalMemorySupport, dedicated: bool) -> Broken {
     let compatible = support
         .entries()
         .all(|(bit, answer)| !exportable.contains(bit) || answer.compatible.contains(exportable));
-    Broken::NONE
-        .with(NOT_SUPPORTED, !all_exportable || !compatible)
-        .with(NEEDS_DEDICATED, !dedicated && needs_dedicated_allocation)
+    ResourceExportRules::NONE
+        .with(
+            ResourceExportRules::NOT_SUPPORTED,
+            !all_exportable || !compatible,
+        )
+        .with(
+            ResourceExportRules::NEEDS_DEDICATED,
+            !dedicated && needs_dedicated_allocation,
+        )
 }
 
 fn is_exportable(answer: crate::state::HandleTypeSupport) -> bool {
@@ -90,7 +101,7 @@ pub fn check(use_: &ResourceUse) -> Outcome {
 
 /// The findings of the rules in `broken` (what [`evaluate`] returned for `use_`).
 #[cold]
-pub fn describe(use_: &ResourceUse, broken: Broken) -> Outcome {
+pub fn describe(use_: &ResourceUse, broken: ResourceExportRules) -> Outcome {
     let mut outcome = Outcome::default();
     if broken.is_empty() {
         return outcome;
@@ -141,7 +152,7 @@ pub fn describe(use_: &ResourceUse, broken: Broken) -> Outcome {
             ));
         }
     }
-    if broken.has(NOT_SUPPORTED) {
+    if broken.has(ResourceExportRules::NOT_SUPPORTED) {
         push(
             &mut outcome,
             vuid::EXPORT_HANDLE_TYPES_09860,
@@ -157,7 +168,7 @@ pub fn describe(use_: &ResourceUse, broken: Broken) -> Outcome {
             ),
         );
     }
-    if broken.has(NEEDS_DEDICATED) {
+    if broken.has(ResourceExportRules::NEEDS_DEDICATED) {
         let dedicated_only: Vec<String> = use_
             .support
             .entries()
@@ -236,7 +247,7 @@ mod tests {
         let broken = evaluate(&support, dedicated);
         let outcome = check(&use_);
         // Each broken rule is described once.
-        assert_eq!(broken.0.count_ones() as usize, outcome.findings.len());
+        assert_eq!(broken.len() as usize, outcome.findings.len());
         outcome
     }
 

@@ -4,7 +4,8 @@
 //! handle. These are warnings about the driver, not the app.
 
 use crate::finding::{Finding, ObjectRef, Outcome};
-use crate::rules::common::{describe_allocation, Broken};
+use crate::rules::common::describe_allocation;
+use crate::rules::rule_set::rule_set;
 use crate::state::MemoryRecord;
 use crate::vuid;
 use ash::vk;
@@ -42,51 +43,59 @@ fn driver_finding(
     .with(ObjectRef::memory(record.memory))
 }
 
-/// `*pFd` is not a file descriptor (below 0).
-const FD_INVALID: Broken = Broken::bit(0);
-/// `*pFd` is not open (probed).
-const FD_NOT_OPEN: Broken = Broken::bit(1);
-/// `*pFd` was open before the call (probed).
-const FD_NOT_NEW: Broken = Broken::bit(2);
-/// `*pFd` lacks `FD_CLOEXEC` (probed).
-const FD_NOT_CLOEXEC: Broken = Broken::bit(3);
+rule_set! {
+    /// The rules of the fd a driver returned from `vkGetMemoryFdKHR`.
+    pub struct ReturnedFdRules {
+        /// `*pFd` is not a file descriptor (below 0).
+        FD_INVALID,
+        /// `*pFd` is not open (probed).
+        FD_NOT_OPEN,
+        /// `*pFd` was open before the call (probed).
+        FD_NOT_NEW,
+        /// `*pFd` lacks `FD_CLOEXEC` (probed).
+        FD_NOT_CLOEXEC,
+    }
+}
 
 /// The rules `vkGetMemoryFdKHR`'s driver broke by returning `fd`; those that need system calls
 /// are judged only on a probed export (`probe`).
 #[inline(always)]
-pub fn evaluate_fd(fd: i32, probe: Option<FdProbe>) -> Broken {
+pub fn evaluate_fd(fd: i32, probe: Option<FdProbe>) -> ReturnedFdRules {
     if fd < 0 {
-        return FD_INVALID;
+        return ReturnedFdRules::FD_INVALID;
     }
     match probe {
-        None => Broken::NONE,
-        Some(probe) if probe.open == Some(false) => FD_NOT_OPEN,
-        Some(probe) => Broken::NONE
-            .with(FD_NOT_NEW, probe.open_before_call)
-            .with(FD_NOT_CLOEXEC, probe.cloexec == Some(false)),
+        None => ReturnedFdRules::NONE,
+        Some(probe) if probe.open == Some(false) => ReturnedFdRules::FD_NOT_OPEN,
+        Some(probe) => ReturnedFdRules::NONE
+            .with(ReturnedFdRules::FD_NOT_NEW, probe.open_before_call)
+            .with(
+                ReturnedFdRules::FD_NOT_CLOEXEC,
+                probe.cloexec == Some(false),
+            ),
     }
 }
 
 /// The findings of the rules in `broken` (what [`evaluate_fd`] returned for `fd`).
 #[cold]
 #[inline(never)]
-pub fn describe_fd(record: &MemoryRecord, fd: i32, broken: Broken) -> Outcome {
+pub fn describe_fd(record: &MemoryRecord, fd: i32, broken: ReturnedFdRules) -> Outcome {
     const CMD: &str = "vkGetMemoryFdKHR";
     let mut outcome = Outcome::default();
     let mut say = |id, what: String| outcome.push(driver_finding(id, CMD, "*pFd", record, what));
-    if broken.has(FD_INVALID) {
+    if broken.has(ReturnedFdRules::FD_INVALID) {
         say(
             vuid::DRIVER_INVALID_FD,
             format!("*pFd is {fd}, not a file descriptor"),
         );
     }
-    if broken.has(FD_NOT_OPEN) {
+    if broken.has(ReturnedFdRules::FD_NOT_OPEN) {
         say(
             vuid::DRIVER_INVALID_FD,
             format!("*pFd is {fd}, which is not an open file descriptor"),
         );
     }
-    if broken.has(FD_NOT_NEW) {
+    if broken.has(ReturnedFdRules::FD_NOT_NEW) {
         say(
             vuid::DRIVER_FD_NOT_NEW,
             format!(
@@ -96,7 +105,7 @@ pub fn describe_fd(record: &MemoryRecord, fd: i32, broken: Broken) -> Outcome {
             ),
         );
     }
-    if broken.has(FD_NOT_CLOEXEC) {
+    if broken.has(ReturnedFdRules::FD_NOT_CLOEXEC) {
         say(
             vuid::DRIVER_FD_NOT_CLOEXEC,
             format!(
@@ -130,19 +139,28 @@ pub enum Returned {
     AndroidHardwareBuffer,
 }
 
-/// The returned value is NULL.
-const NULL_RESULT: Broken = Broken::bit(0);
+rule_set! {
+    /// The rules of a handle-like value a driver returned (an address, a `HANDLE`, ...).
+    pub struct ReturnedValueRules {
+        /// The returned value is NULL.
+        NULL_RESULT,
+    }
+}
 
 /// The rule a handle-like result breaks: NULL after `VK_SUCCESS`.
 #[inline(always)]
-pub fn evaluate_returned(value: u64) -> Broken {
-    Broken::NONE.with(NULL_RESULT, value == 0)
+pub fn evaluate_returned(value: u64) -> ReturnedValueRules {
+    ReturnedValueRules::NONE.with(ReturnedValueRules::NULL_RESULT, value == 0)
 }
 
 /// The finding of the rule in `broken` (what [`evaluate_returned`] said) for `returned`.
 #[cold]
 #[inline(never)]
-pub fn describe_returned(returned: Returned, record: &MemoryRecord, broken: Broken) -> Outcome {
+pub fn describe_returned(
+    returned: Returned,
+    record: &MemoryRecord,
+    broken: ReturnedValueRules,
+) -> Outcome {
     let (id, command, field) = match returned {
         Returned::RemoteAddress => (
             vuid::DRIVER_NULL_REMOTE_ADDRESS,
@@ -176,7 +194,7 @@ pub fn describe_returned(returned: Returned, record: &MemoryRecord, broken: Brok
         ),
     };
     let mut outcome = Outcome::default();
-    if broken.has(NULL_RESULT) {
+    if broken.has(ReturnedValueRules::NULL_RESULT) {
         let what = match returned {
             Returned::ZirconHandle => format!("{field} is ZX_HANDLE_INVALID"),
             _ => format!("{field} is NULL"),

@@ -13,41 +13,47 @@
 
 use crate::features::import_matching::state::opaque_exports::{DeviceMask, ExportOrigin, Exporter};
 use crate::finding::{Finding, ObjectRef};
-use crate::rules::common::Broken;
+use crate::rules::rule_set::rule_set;
 use crate::state::device_groups::PhysicalDevices;
 use crate::state::AllocationFacts;
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-/// `VUID-VkMemoryAllocateInfo-allocationSize-01742`: allocationSize differs.
-pub const SIZE_DIFFERS: Broken = Broken::bit(0);
-/// `VUID-VkMemoryAllocateInfo-allocationSize-01742`: memoryTypeIndex differs.
-pub const TYPE_DIFFERS: Broken = Broken::bit(1);
-/// `VUID-VkMemoryDedicatedAllocateInfo-image-01878`: the exported memory was no dedicated image
-/// allocation.
-pub const IMAGE_NOT_DEDICATED: Broken = Broken::bit(2);
-/// `VUID-VkMemoryDedicatedAllocateInfo-buffer-01879`: likewise for a buffer.
-pub const BUFFER_NOT_DEDICATED: Broken = Broken::bit(3);
-
-/// `VUID-VkImportMemoryFdInfoKHR-fd-00668`: exported on another physical device (their
-/// `deviceUUID`s differ).
-pub const OTHER_PHYSICAL_DEVICE: Broken = Broken::bit(4);
-/// `VUID-VkImportMemoryFdInfoKHR-fd-01746`: exported by a physical device and driver that are
-/// not compatible with the importing device for `OPAQUE_FD` (their `deviceUUID`s or
-/// `driverUUID`s differ: the external memory handle types compatibility table says both must
-/// match).
-pub const INCOMPATIBLE_EXPORTER: Broken = Broken::bit(5);
-/// `VUID-VkImportMemoryFdInfoKHR-fd-01520`: the fd does not obey the requirements that table
-/// lists for `OPAQUE_FD` (the same two UUIDs must match).
-pub const COMPATIBILITY_REQUIREMENTS: Broken = Broken::bit(6);
-/// `VUID-VkMemoryAllocateInfo-None-00644`: the importing device is not made of the physical
-/// devices of the device the payload was allocated on (another count, or other `deviceUUID`s).
-pub const OTHER_PHYSICAL_DEVICES: Broken = Broken::bit(7);
-/// `VUID-VkMemoryAllocateInfo-None-00643`: the import's device mask is not the one the payload
-/// was allocated with (judged only when both devices are known to be made of the same physical
-/// devices in the same order, so that the masks mean the same).
-pub const OTHER_DEVICE_MASK: Broken = Broken::bit(8);
+rule_set! {
+    /// The rules of an opaque-fd or Win32 global share handle import against the export it came
+    /// from.
+    pub struct ImportMatchRules {
+        /// `VUID-VkMemoryAllocateInfo-allocationSize-01742`: allocationSize differs.
+        SIZE_DIFFERS,
+        /// `VUID-VkMemoryAllocateInfo-allocationSize-01742`: memoryTypeIndex differs.
+        TYPE_DIFFERS,
+        /// `VUID-VkMemoryDedicatedAllocateInfo-image-01878`: the exported memory was no dedicated
+        /// image allocation.
+        IMAGE_NOT_DEDICATED,
+        /// `VUID-VkMemoryDedicatedAllocateInfo-buffer-01879`: likewise for a buffer.
+        BUFFER_NOT_DEDICATED,
+        /// `VUID-VkImportMemoryFdInfoKHR-fd-00668`: exported on another physical device (their
+        /// `deviceUUID`s differ).
+        OTHER_PHYSICAL_DEVICE,
+        /// `VUID-VkImportMemoryFdInfoKHR-fd-01746`: exported by a physical device and driver that
+        /// are not compatible with the importing device for `OPAQUE_FD` (their `deviceUUID`s or
+        /// `driverUUID`s differ: the external memory handle types compatibility table says both
+        /// must match).
+        INCOMPATIBLE_EXPORTER,
+        /// `VUID-VkImportMemoryFdInfoKHR-fd-01520`: the fd does not obey the requirements that
+        /// table lists for `OPAQUE_FD` (the same two UUIDs must match).
+        COMPATIBILITY_REQUIREMENTS,
+        /// `VUID-VkMemoryAllocateInfo-None-00644`: the importing device is not made of the physical
+        /// devices of the device the payload was allocated on (another count, or other
+        /// `deviceUUID`s).
+        OTHER_PHYSICAL_DEVICES,
+        /// `VUID-VkMemoryAllocateInfo-None-00643`: the import's device mask is not the one the
+        /// payload was allocated with (judged only when both devices are known to be made of the
+        /// same physical devices in the same order, so that the masks mean the same).
+        OTHER_DEVICE_MASK,
+    }
+}
 
 /// The handle an import names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,7 +101,7 @@ fn known_to_differ(a: Option<[u8; vk::UUID_SIZE]>, b: Option<[u8; vk::UUID_SIZE]
 }
 
 /// The rules the import breaks against `origin`.
-pub fn evaluate(import: &OpaqueImport, origin: &ExportOrigin) -> Broken {
+pub fn evaluate(import: &OpaqueImport, origin: &ExportOrigin) -> ImportMatchRules {
     // Two physical devices whose deviceUUIDs differ are two devices, whatever the instances
     // (judged for fds; for a global share handle, 00659 is not judged yet).
     let fd = matches!(import.handle, ImportedHandle::OpaqueFd(_));
@@ -103,10 +109,10 @@ pub fn evaluate(import: &OpaqueImport, origin: &ExportOrigin) -> Broken {
     // The compatibility table: for OPAQUE_FD, driverUUID and deviceUUID must both match.
     let other_driver = fd && known_to_differ(import.driver_uuid, origin.driver_uuid);
     let incompatible = other_device || other_driver;
-    let broken = Broken::NONE
-        .with(OTHER_PHYSICAL_DEVICE, other_device)
-        .with(INCOMPATIBLE_EXPORTER, incompatible)
-        .with(COMPATIBILITY_REQUIREMENTS, incompatible);
+    let broken = ImportMatchRules::NONE
+        .with(ImportMatchRules::OTHER_PHYSICAL_DEVICE, other_device)
+        .with(ImportMatchRules::INCOMPATIBLE_EXPORTER, incompatible)
+        .with(ImportMatchRules::COMPATIBILITY_REQUIREMENTS, incompatible);
     if !origin.created_here {
         return broken;
     }
@@ -120,23 +126,32 @@ pub fn evaluate(import: &OpaqueImport, origin: &ExportOrigin) -> Broken {
         (Some(a), Some(b)) if a.mask != b.mask
     );
     let broken = broken
-        .with(OTHER_PHYSICAL_DEVICES, mine.known_to_differ(theirs))
-        .with(OTHER_DEVICE_MASK, same_devices && masks_differ);
+        .with(
+            ImportMatchRules::OTHER_PHYSICAL_DEVICES,
+            mine.known_to_differ(theirs),
+        )
+        .with(
+            ImportMatchRules::OTHER_DEVICE_MASK,
+            same_devices && masks_differ,
+        );
     let (image, buffer) = import.dedicated_info.unwrap_or((0, 0));
     let exported_to = |ty| matches!(origin.dedicated_to, Some((t, _)) if t == ty);
     let sized = import.handle.sized();
     broken
-        .with(SIZE_DIFFERS, sized && import.facts.size != origin.size)
         .with(
-            TYPE_DIFFERS,
+            ImportMatchRules::SIZE_DIFFERS,
+            sized && import.facts.size != origin.size,
+        )
+        .with(
+            ImportMatchRules::TYPE_DIFFERS,
             sized && import.facts.memory_type_index != origin.memory_type_index,
         )
         .with(
-            IMAGE_NOT_DEDICATED,
+            ImportMatchRules::IMAGE_NOT_DEDICATED,
             image != 0 && !exported_to(vk::ObjectType::IMAGE),
         )
         .with(
-            BUFFER_NOT_DEDICATED,
+            ImportMatchRules::BUFFER_NOT_DEDICATED,
             buffer != 0 && !exported_to(vk::ObjectType::BUFFER),
         )
 }
@@ -220,7 +235,7 @@ fn describe_compatibility(
     device: u64,
     import: &OpaqueImport,
     origin: &ExportOrigin,
-    broken: Broken,
+    broken: ImportMatchRules,
     exported: &str,
 ) -> Vec<Finding> {
     let differ = match (
@@ -243,7 +258,7 @@ fn describe_compatibility(
     let field = "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd";
     let finding = |id, message| import_finding(device, origin, id, field, message);
     let mut out = Vec::new();
-    if broken.has(INCOMPATIBLE_EXPORTER) {
+    if broken.has(ImportMatchRules::INCOMPATIBLE_EXPORTER) {
         out.push(finding(
             vuid::IMPORT_FD_01746,
             format!(
@@ -254,7 +269,7 @@ fn describe_compatibility(
             ),
         ));
     }
-    if broken.has(COMPATIBILITY_REQUIREMENTS) {
+    if broken.has(ImportMatchRules::COMPATIBILITY_REQUIREMENTS) {
         out.push(finding(
             vuid::IMPORT_FD_01520,
             format!(
@@ -301,7 +316,7 @@ fn describe_device_group(
     device: u64,
     import: &OpaqueImport,
     origin: &ExportOrigin,
-    broken: Broken,
+    broken: ImportMatchRules,
     exported: &str,
 ) -> Vec<Finding> {
     let importer = vk_names::handle(vk::ObjectType::DEVICE, device);
@@ -315,7 +330,7 @@ fn describe_device_group(
     };
     let finding = |id, field, message| import_finding(device, origin, id, field, message);
     let mut out = Vec::new();
-    if broken.has(OTHER_PHYSICAL_DEVICES) {
+    if broken.has(ImportMatchRules::OTHER_PHYSICAL_DEVICES) {
         out.push(finding(
             vuid::ALLOC_NONE_00644,
             "device",
@@ -329,7 +344,7 @@ fn describe_device_group(
             ),
         ));
     }
-    if broken.has(OTHER_DEVICE_MASK) {
+    if broken.has(ImportMatchRules::OTHER_DEVICE_MASK) {
         out.push(finding(
             vuid::ALLOC_NONE_00643,
             "pAllocateInfo->pNext<VkMemoryAllocateFlagsInfo>.deviceMask",
@@ -368,7 +383,7 @@ pub fn describe(
     device: u64,
     import: &OpaqueImport,
     origin: &ExportOrigin,
-    broken: Broken,
+    broken: ImportMatchRules,
 ) -> Vec<Finding> {
     let (what, export_command) = match import.handle {
         ImportedHandle::OpaqueFd(fd) => (
@@ -408,7 +423,7 @@ pub fn describe(
     };
     let finding = |id, field, message| import_finding(device, origin, id, field, message);
     let mut out = Vec::new();
-    if broken.has(OTHER_PHYSICAL_DEVICE) {
+    if broken.has(ImportMatchRules::OTHER_PHYSICAL_DEVICE) {
         out.push(finding(
             vuid::IMPORT_FD_00668,
             "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd",
@@ -422,18 +437,21 @@ pub fn describe(
             ),
         ));
     }
-    if broken.has(INCOMPATIBLE_EXPORTER.and(COMPATIBILITY_REQUIREMENTS)) {
+    if broken.has(
+        ImportMatchRules::INCOMPATIBLE_EXPORTER.and(ImportMatchRules::COMPATIBILITY_REQUIREMENTS),
+    ) {
         out.extend(describe_compatibility(
             device, import, origin, broken, &exported,
         ));
     }
-    if broken.has(OTHER_PHYSICAL_DEVICES.and(OTHER_DEVICE_MASK)) {
+    if broken.has(ImportMatchRules::OTHER_PHYSICAL_DEVICES.and(ImportMatchRules::OTHER_DEVICE_MASK))
+    {
         out.extend(describe_device_group(
             device, import, origin, broken, &exported,
         ));
     }
     let f = import.facts;
-    if broken.has(SIZE_DIFFERS) {
+    if broken.has(ImportMatchRules::SIZE_DIFFERS) {
         out.push(finding(
             size_id,
             "pAllocateInfo->allocationSize",
@@ -445,7 +463,7 @@ pub fn describe(
             ),
         ));
     }
-    if broken.has(TYPE_DIFFERS) {
+    if broken.has(ImportMatchRules::TYPE_DIFFERS) {
         out.push(finding(
             size_id,
             "pAllocateInfo->memoryTypeIndex",
@@ -460,14 +478,14 @@ pub fn describe(
     let (image, buffer) = import.dedicated_info.unwrap_or((0, 0));
     for (rule, id, ty, handle, field) in [
         (
-            IMAGE_NOT_DEDICATED,
+            ImportMatchRules::IMAGE_NOT_DEDICATED,
             image_id,
             vk::ObjectType::IMAGE,
             image,
             "pAllocateInfo->pNext<VkMemoryDedicatedAllocateInfo>.image",
         ),
         (
-            BUFFER_NOT_DEDICATED,
+            ImportMatchRules::BUFFER_NOT_DEDICATED,
             buffer_id,
             vk::ObjectType::BUFFER,
             buffer,
@@ -543,7 +561,7 @@ mod tests {
         };
         let broken = evaluate(&import, origin);
         let found = describe(0xd000, &import, origin, broken);
-        assert_eq!(found.len() as u32, broken.0.count_ones());
+        assert_eq!(found.len() as u32, broken.len());
         found.iter().map(|f| f.id).collect()
     }
 
@@ -704,7 +722,7 @@ mod global_share_tests {
         };
         let broken = evaluate(&import, &ORIGIN);
         let found = describe(0xd000, &import, &ORIGIN, broken);
-        assert_eq!(found.len() as u32, broken.0.count_ones());
+        assert_eq!(found.len() as u32, broken.len());
         found.iter().map(|f| f.id).collect()
     }
 
@@ -788,7 +806,7 @@ mod device_group_tests {
         };
         let broken = evaluate(&import, origin);
         let found = describe(device, &import, origin, broken);
-        assert_eq!(found.len() as u32, broken.0.count_ones());
+        assert_eq!(found.len() as u32, broken.len());
         found.iter().map(|f| f.id).collect()
     }
 
