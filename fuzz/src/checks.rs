@@ -31,12 +31,16 @@ use layer::features::driver_contract::rules::{self as driver_contract, FdProbe, 
 use layer::rules::export::{
     self as layer_export, ExportCall as LayerCall, ExportCommand, InfoFields,
 };
-use layer::rules::get_memory_win32_handle_nv;
+use layer::rules::export::get_memory_win32_handle_nv;
 use layer::rules::rule_set::RuleSet;
-use layer::rules::{
-    alloc, get_memory_android_hardware_buffer, get_memory_fd, get_memory_metal_handle,
-    get_memory_remote_address, get_memory_win32_handle, get_memory_zircon_handle, import_handles,
-};
+use layer::rules::allocate::alloc;
+use layer::rules::export::get_memory_android_hardware_buffer;
+use layer::rules::export::get_memory_fd;
+use layer::rules::export::get_memory_metal_handle;
+use layer::rules::export::get_memory_remote_address;
+use layer::rules::export::get_memory_win32_handle;
+use layer::rules::export::get_memory_zircon_handle;
+use layer::rules::import::import_handles;
 use layer::state::{
     AllocationFacts, DeviceFacts, EnabledExtensions, FreedMemory, MemoryLookup, MemoryRecord,
     MemoryTypeFacts,

@@ -13,11 +13,12 @@ use layer::raw::StructArg;
 use layer::rules::common::unknown_device;
 use layer::rules::query::{self, QueryCall, QueryCommand};
 use layer::rules::rule_set::RuleSet;
-use layer::rules::{
-    get_android_hardware_buffer_properties, get_memory_fd_properties,
-    get_memory_host_pointer_properties, get_memory_metal_handle_properties,
-    get_memory_win32_handle_properties, get_memory_zircon_handle_properties,
-};
+use layer::rules::query::get_android_hardware_buffer_properties;
+use layer::rules::query::get_memory_fd_properties;
+use layer::rules::query::get_memory_host_pointer_properties;
+use layer::rules::query::get_memory_metal_handle_properties;
+use layer::rules::query::get_memory_win32_handle_properties;
+use layer::rules::query::get_memory_zircon_handle_properties;
 use layer::state::DeviceFacts;
 
 #[derive(Arbitrary, Debug)]

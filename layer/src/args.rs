@@ -77,11 +77,11 @@ pub struct ChainRead {
     pub dedicated_info: Option<(u64, u64)>,
     /// The chain has a `VkExportMemoryWin32HandleInfoKHR`.
     pub export_win32: bool,
-    /// What the host-pointer import rules read (`rules::import_host`).
+    /// What the host-pointer import rules read (`rules::import::import_host`).
     pub host: HostPointerChain,
     /// The chain has a Win32 (KHR or NV), Zircon, Metal or Android hardware buffer import
     /// structure: the command reads them in full ([`HandleImports`], a second walk) and judges
-    /// them out of line (`rules::import_handles`), so an allocation without them pays one test.
+    /// them out of line (`rules::import::import_handles`), so an allocation without them pays one test.
     pub handle_imports: bool,
     /// `VkMemoryAllocateFlagsInfo::deviceMask`, when the chain has one whose `flags` has
     /// `VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT` (else the memory is on all the device's physical
@@ -98,7 +98,7 @@ pub struct ChainRead {
 }
 
 /// The chain's import structures of handles the layer cannot open (Win32, Zircon, Metal,
-/// Android hardware buffers): what their rules (`rules::import_handles`) read.
+/// Android hardware buffers): what their rules (`rules::import::import_handles`) read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HandleImports {
     /// `VkImportMemoryWin32HandleInfoKHR`.

@@ -3,12 +3,12 @@
 //! layer, as the Khronos layer does), once plainly for the size and memory types, and once with
 //! `VkAndroidHardwareBufferFormatPropertiesANDROID` chained only when a dedicated image's format
 //! is to be compared (some drivers leave `allocationSize` unset when format properties are
-//! chained). A query that fails judges nothing. The rules are `rules::import_android_properties`.
+//! chained). A query that fails judges nothing. The rules are `rules::import::import_android_properties`.
 
 use crate::args::{ChainRead, HandleImports};
 use crate::boundary;
 use crate::finding::Outcome;
-use crate::rules::import_android_properties::{self, AndroidImport, BufferProperties};
+use crate::rules::import::import_android_properties::{self, AndroidImport, BufferProperties};
 use crate::state::{AllocationFacts, DeviceState};
 use ash::vk::{self, Handle};
 

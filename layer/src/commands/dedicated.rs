@@ -1,4 +1,4 @@
-//! `VkMemoryDedicatedAllocateInfo` at `vkAllocateMemory`: the rules of `rules::dedicated`, with
+//! `VkMemoryDedicatedAllocateInfo` at `vkAllocateMemory`: the rules of `rules::allocate::dedicated`, with
 //! what the layer knows of the image or buffer it names: whether it is a live one of this device
 //! or of another (`state::resources`, `registry::find_resource_elsewhere`), its create
 //! flags, and the driver's `VkMemoryRequirements::size` for it, asked by the layer once per
@@ -8,8 +8,8 @@ use crate::args::ChainRead;
 use crate::boundary;
 use crate::finding::Outcome;
 use crate::raw;
-use crate::rules::android_export_size::exports_android_hardware_buffer;
-use crate::rules::dedicated::{self, Dedicated, Named};
+use crate::rules::allocate::android_export_size::exports_android_hardware_buffer;
+use crate::rules::allocate::dedicated::{self, Dedicated, Named};
 use crate::state::registry::{find_resource_elsewhere, ResourceElsewhere};
 use crate::state::resources::{Found, ImageFacts};
 use crate::state::{AllocationFacts, DeviceState};

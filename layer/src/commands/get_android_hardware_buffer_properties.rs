@@ -1,8 +1,8 @@
 //! `vkGetAndroidHardwareBufferPropertiesANDROID`: the descriptor. Its rules are
-//! `rules::get_android_hardware_buffer_properties`.
+//! `rules::query::get_android_hardware_buffer_properties`.
 
 use crate::pipeline::query::{self, QueryEntry};
-use crate::rules::get_android_hardware_buffer_properties::{self as rules, HANDLE_TYPE};
+use crate::rules::query::get_android_hardware_buffer_properties::{self as rules, HANDLE_TYPE};
 use crate::rules::query::{QueryCall, QueryCommand};
 use crate::state::DeviceState;
 use ash::vk;

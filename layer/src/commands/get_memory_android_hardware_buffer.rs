@@ -1,5 +1,5 @@
 //! `vkGetMemoryAndroidHardwareBufferANDROID`: the descriptor. Its rules are
-//! `rules::get_memory_android_hardware_buffer`. The info structure has no `handleType`: it is read as the
+//! `rules::export::get_memory_android_hardware_buffer`. The info structure has no `handleType`: it is read as the
 //! command's one handle type. For 01883 the device remembers memory whose dedicated image is not
 //! bound to it yet (in its record's rare facts, `state::live_memory`): [`after_allocate`] makes the entries.
 
@@ -8,8 +8,8 @@ use crate::boundary::Down;
 use crate::features::driver_contract::rules::Returned;
 use crate::finding::Outcome;
 use crate::pipeline::export::{self, ExportEntry, Judged};
+use crate::rules::export::get_memory_android_hardware_buffer;
 use crate::rules::export::{ExportCommand, InfoFields};
-use crate::rules::get_memory_android_hardware_buffer;
 use crate::state::resources::driver_answers::ResourceQuery;
 use crate::state::{AllocationFacts, DeviceState, MemoryRecord};
 use ash::vk;

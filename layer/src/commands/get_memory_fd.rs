@@ -1,4 +1,4 @@
-//! `vkGetMemoryFdKHR`: the descriptor. Its rules are `rules::get_memory_fd`.
+//! `vkGetMemoryFdKHR`: the descriptor. Its rules are `rules::export::get_memory_fd`.
 
 use crate::boundary::Down;
 use crate::fault_injection;
@@ -9,8 +9,8 @@ use crate::os;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::pipeline::policy::report_driver_contract;
 use crate::raw::{self, StructArg};
+use crate::rules::export::get_memory_fd;
 use crate::rules::export::{ExportCommand, InfoFields};
-use crate::rules::get_memory_fd;
 use crate::state::DeviceState;
 use ash::vk;
 use std::ffi::c_int;

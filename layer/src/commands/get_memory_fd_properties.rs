@@ -1,8 +1,8 @@
-//! `vkGetMemoryFdPropertiesKHR`: the descriptor. Its rules are `rules::get_memory_fd_properties`.
+//! `vkGetMemoryFdPropertiesKHR`: the descriptor. Its rules are `rules::query::get_memory_fd_properties`.
 
 use crate::os;
 use crate::pipeline::query::{self, QueryEntry};
-use crate::rules::get_memory_fd_properties;
+use crate::rules::query::get_memory_fd_properties;
 use crate::rules::query::{QueryCall, QueryCommand};
 use crate::state::DeviceState;
 use ash::vk;

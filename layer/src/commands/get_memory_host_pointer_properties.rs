@@ -1,8 +1,8 @@
 //! `vkGetMemoryHostPointerPropertiesEXT`: the descriptor. Its rules are
-//! `rules::get_memory_host_pointer_properties`.
+//! `rules::query::get_memory_host_pointer_properties`.
 
 use crate::pipeline::query::{self, QueryEntry};
-use crate::rules::get_memory_host_pointer_properties;
+use crate::rules::query::get_memory_host_pointer_properties;
 use crate::rules::query::{QueryCall, QueryCommand};
 use crate::state::DeviceState;
 use ash::vk;

@@ -1,11 +1,11 @@
-//! `vkGetMemoryMetalHandleEXT`: the descriptor. Its rules are `rules::get_memory_metal_handle`.
+//! `vkGetMemoryMetalHandleEXT`: the descriptor. Its rules are `rules::export::get_memory_metal_handle`.
 
 use crate::args::StructArg;
 use crate::boundary::Down;
 use crate::features::driver_contract::rules::Returned;
 use crate::pipeline::export::{self, ExportEntry, Judged};
+use crate::rules::export::get_memory_metal_handle;
 use crate::rules::export::{ExportCommand, InfoFields};
-use crate::rules::get_memory_metal_handle;
 use crate::state::DeviceState;
 use crate::vk_ext::MemoryGetMetalHandleInfoEXT as Info;
 use ash::vk;

@@ -1,8 +1,8 @@
 //! `vkGetMemoryMetalHandlePropertiesEXT`: the descriptor. Its rules are
-//! `rules::get_memory_metal_handle_properties`.
+//! `rules::query::get_memory_metal_handle_properties`.
 
 use crate::pipeline::query::{self, QueryEntry};
-use crate::rules::get_memory_metal_handle_properties;
+use crate::rules::query::get_memory_metal_handle_properties;
 use crate::rules::query::{QueryCall, QueryCommand};
 use crate::state::DeviceState;
 use crate::vk_ext::MemoryMetalHandlePropertiesEXT as Properties;

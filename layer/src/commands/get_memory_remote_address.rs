@@ -1,11 +1,11 @@
-//! `vkGetMemoryRemoteAddressNV`: the descriptor. Its rules are `rules::get_memory_remote_address`.
+//! `vkGetMemoryRemoteAddressNV`: the descriptor. Its rules are `rules::export::get_memory_remote_address`.
 
 use crate::args::StructArg;
 use crate::boundary::Down;
 use crate::features::driver_contract::rules::Returned;
 use crate::pipeline::export::{self, ExportEntry, Judged};
+use crate::rules::export::get_memory_remote_address;
 use crate::rules::export::{ExportCommand, InfoFields};
-use crate::rules::get_memory_remote_address;
 use crate::state::DeviceState;
 use ash::vk;
 

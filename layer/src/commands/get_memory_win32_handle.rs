@@ -1,4 +1,4 @@
-//! `vkGetMemoryWin32HandleKHR`: the descriptor. Its rules are `rules::get_memory_win32_handle`; the device
+//! `vkGetMemoryWin32HandleKHR`: the descriptor. Its rules are `rules::export::get_memory_win32_handle`; the device
 //! remembers the NT handle types each memory was exported as (in its record's rare facts, `state::live_memory`), for 00663,
 //! and the process the global share handles returned (`features::import_matching::state::kmt_exports`), for their imports.
 
@@ -8,9 +8,9 @@ use crate::features::driver_contract::rules::Returned;
 use crate::features::import_matching::hooks as import_matching;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw;
+use crate::rules::export::get_memory_win32_handle;
 use crate::rules::export::is_one_of;
 use crate::rules::export::{ExportCommand, InfoFields};
-use crate::rules::get_memory_win32_handle;
 use crate::state::{DeviceState, MemoryRecord};
 use ash::vk;
 

@@ -1,4 +1,4 @@
-//! `vkGetMemoryWin32HandleNV`: the descriptor. Its rules are `rules::get_memory_win32_handle_nv`. The command has
+//! `vkGetMemoryWin32HandleNV`: the descriptor. Its rules are `rules::export::get_memory_win32_handle_nv`. The command has
 //! no info structure: its memory and handle type are plain parameters, read as one that is
 //! always there.
 
@@ -6,8 +6,8 @@ use crate::args::StructArg;
 use crate::boundary::Down;
 use crate::features::driver_contract::rules::Returned;
 use crate::pipeline::export::{self, ExportEntry, Judged};
+use crate::rules::export::get_memory_win32_handle_nv;
 use crate::rules::export::{ExportCommand, InfoFields};
-use crate::rules::get_memory_win32_handle_nv;
 use crate::state::DeviceState;
 use ash::vk::{self, Handle};
 

@@ -1,12 +1,12 @@
-//! `vkGetMemoryZirconHandleFUCHSIA`: the descriptor. Its rules are `rules::get_memory_zircon_handle`.
+//! `vkGetMemoryZirconHandleFUCHSIA`: the descriptor. Its rules are `rules::export::get_memory_zircon_handle`.
 
 use crate::args::StructArg;
 use crate::boundary::Down;
 use crate::features::driver_contract::rules::Returned;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw;
+use crate::rules::export::get_memory_zircon_handle;
 use crate::rules::export::{ExportCommand, InfoFields};
-use crate::rules::get_memory_zircon_handle;
 use crate::state::DeviceState;
 use ash::vk;
 

@@ -6,13 +6,13 @@
 //! pointer aligned to `minImportedHostPointerAlignment` (a misaligned one is
 //! `VUID-VkImportMemoryHostPointerInfoEXT-pHostPointer-01749` already) or a handle other than
 //! `ZX_HANDLE_INVALID`. A query that fails judges nothing. The rule is
-//! `rules::import_type_bits`.
+//! `rules::import::import_type_bits`.
 
 use crate::args::{ChainRead, HandleImports};
 use crate::boundary;
 use crate::finding::Outcome;
-use crate::rules::get_memory_host_pointer_properties::{misaligned, HOST_TYPES};
-use crate::rules::import_type_bits::{self, Asked};
+use crate::rules::import::import_type_bits::{self, Asked};
+use crate::rules::query::get_memory_host_pointer_properties::{misaligned, HOST_TYPES};
 use crate::state::{AllocationFacts, DeviceState};
 use ash::vk::{self, Handle};
 use std::ffi::c_void;

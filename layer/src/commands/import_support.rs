@@ -1,7 +1,7 @@
 //! `vkAllocateMemory` of a dedicated import: the handle type of each import structure whose rule
 //! asks for import support (`VkImportMemoryFdInfoKHR`, `VkImportMemoryWin32HandleInfoKHR`) is
 //! judged against the buffer or image of `VkMemoryDedicatedAllocateInfo`
-//! (`rules::resource_import`), with the driver's cached answers for that resource
+//! (`rules::resources::resource_import`), with the driver's cached answers for that resource
 //! (`resources::support_for`). Runs only on the out-of-line path of imports and dedicated
 //! allocations (`memory::judge_dedicated_and_import`).
 
@@ -9,7 +9,7 @@ use super::resources::{describe_resource, query_name, support_for};
 use crate::args::{ChainRead, Win32Import};
 use crate::boundary;
 use crate::finding::{ObjectRef, Outcome};
-use crate::rules::resource_import::{self, DedicatedImport};
+use crate::rules::resources::resource_import::{self, DedicatedImport};
 use crate::state::DeviceState;
 use crate::vuid;
 use ash::vk;

@@ -14,9 +14,9 @@ use crate::features::import_matching::hooks as import_matching;
 use crate::finding::Outcome;
 use crate::pipeline::policy::{decide, reject_unknown_device, Decision};
 use crate::raw::{self, AllocateInfoRead, ChainRead};
-use crate::rules::alloc::{self, AllocateRules};
-use crate::rules::alloc_count;
-use crate::rules::import_handles;
+use crate::rules::allocate::alloc::{self, AllocateRules};
+use crate::rules::allocate::alloc_count;
+use crate::rules::import::import_handles;
 use crate::state::registry::{lookup_dead_memory, record_allocation, take_allocation};
 use crate::state::this_thread::with_device;
 use crate::state::{AllocationFacts, DeviceState, MemoryLookup, PackedAllocation};
@@ -134,7 +134,7 @@ fn before_fd_import(state: &DeviceState, chain: &ChainRead) -> Imported {
 }
 
 /// `allocation`, made by exactly one import operation, knowing its handle type for the bind rules
-/// (`rules::bind_handle_types`), when the recorded import structure (the chain's last) is
+/// (`rules::resources::bind_handle_types`), when the recorded import structure (the chain's last) is
 /// certainly the one that defines it: one of a non-zero type other than an Android hardware
 /// buffer's (a structure of type 0 defines no import); for that type, a
 /// `VkImportAndroidHardwareBufferInfoANDROID` with a buffer (a second read of the chain: one with
@@ -257,7 +257,7 @@ fn ask_what_the_file_is(import: &mut crate::args::FdImport) {
 }
 
 /// An exported allocation dedicated to a buffer or image is judged against that resource's
-/// create info (`rules::resource_export`): the findings added to the call's.
+/// create info (`rules::resources::resource_export`): the findings added to the call's.
 fn judge_dedicated(
     state: &DeviceState,
     facts: &AllocationFacts,

@@ -1,16 +1,16 @@
 //! Buffers and images, for exported and imported memory: their create infos are recorded (after
 //! `vkCreateBuffer`/`vkCreateImage` succeeded), and memory bound to them
 //! (`vkBind{Buffer,Image}Memory` and their `2` variants) is judged against them
-//! (`rules::bind_handle_types`, `rules::resource_export`). Every call goes down as the app made
+//! (`rules::resources::bind_handle_types`, `rules::resources::resource_export`). Every call goes down as the app made
 //! it.
 
 use crate::boundary;
 use crate::finding::{ObjectRef, Outcome};
 use crate::pipeline::policy::{decide, Decision};
 use crate::raw::{self, resources as read};
-use crate::rules::bind_handle_types;
 use crate::rules::common::describe_allocation;
-use crate::rules::resource_export::{self, ResourceUse};
+use crate::rules::resources::bind_handle_types;
+use crate::rules::resources::resource_export::{self, ResourceUse};
 use crate::state::registry::DEVICES;
 use crate::state::resources::driver_answers::ResourceQuery;
 use crate::state::{
@@ -147,7 +147,7 @@ pub(super) fn query_name(query: &ResourceQuery) -> &'static str {
     }
 }
 
-/// Judges exported memory against the resource it is for (see `rules::resource_export`).
+/// Judges exported memory against the resource it is for (see `rules::resources::resource_export`).
 /// `memory` is the handle (`None` at `vkAllocateMemory`, where the memory is not made yet) and
 /// how messages describe it, which runs only when there is something to report.
 pub fn judge(
@@ -201,7 +201,7 @@ fn resource_handle_types(
 }
 
 /// The handle types of exported or imported memory against those of the resource it is bound to
-/// (`rules::bind_handle_types`).
+/// (`rules::resources::bind_handle_types`).
 fn judge_handle_types(
     state: &DeviceState,
     command: &'static str,

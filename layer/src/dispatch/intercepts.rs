@@ -88,7 +88,8 @@ mod tests {
     /// `is_enabled` holds exactly when that extension is enabled.
     #[test]
     fn the_extension_of_each_intercepted_command_is_its_rules_extension() {
-        use crate::rules::*;
+        use crate::rules::export::*;
+        use crate::rules::query::*;
         let rules: [Rules; 13] = [
             export_rule(&get_memory_fd::COMMAND),
             export_rule(&get_memory_remote_address::COMMAND),

@@ -5,16 +5,19 @@
 //! broken. (The `checks` fuzz target checks the outcomes against an independent model of the
 //! spec on arbitrary input.)
 
-use super::export::{blocks, check, describe, evaluate, ExportCall, ExportCommand};
 use super::fixtures::*;
 use super::rule_set::RuleSet;
-use super::{
-    alloc, get_memory_android_hardware_buffer, get_memory_fd, get_memory_metal_handle,
-    get_memory_remote_address, get_memory_win32_handle, get_memory_win32_handle_nv,
-    get_memory_zircon_handle,
-};
 use crate::args::{AllocateInfoRead, ChainEnd, ChainRead};
 use crate::finding::Outcome;
+use crate::rules::allocate::alloc;
+use crate::rules::export::get_memory_android_hardware_buffer;
+use crate::rules::export::get_memory_fd;
+use crate::rules::export::get_memory_metal_handle;
+use crate::rules::export::get_memory_remote_address;
+use crate::rules::export::get_memory_win32_handle;
+use crate::rules::export::get_memory_win32_handle_nv;
+use crate::rules::export::get_memory_zircon_handle;
+use crate::rules::export::{blocks, check, describe, evaluate, ExportCall, ExportCommand};
 use crate::state::{AllocationFacts, DeviceFacts, EnabledExtensions, MemoryLookup, MemoryRecord};
 use ash::vk;
 

@@ -1,7 +1,7 @@
 //! Synthetic state for the checks' unit tests.
 
-use super::export::{ExportCall, InfoFields};
 use crate::args::StructArg;
+use crate::rules::export::{ExportCall, InfoFields};
 use crate::state::{
     AllocationFacts, DeviceFacts, EnabledExtensions, EnabledFeatures, MemoryLookup, MemoryRecord,
     MemoryTypeFacts,

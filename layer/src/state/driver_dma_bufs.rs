@@ -1,7 +1,7 @@
 //! The payloads the driver returned for a `DMA_BUF` export that are certainly no dma_buf (a
 //! memfd: what the project's test driver returns). An import of one as `DMA_BUF` breaks
 //! `VUID-VkImportMemoryFdInfoKHR-handleType-00670` by the driver's doing, not the app's: the
-//! layer does not report it to the app (`rules::import_fd_type`).
+//! layer does not report it to the app (`rules::import::import_fd_type`).
 
 use crate::os::payload::PayloadId;
 use parking_lot::Mutex;
