@@ -408,7 +408,7 @@ mod tests {
     #[test]
     fn an_extension_row_reads_its_extension_from_the_registry() {
         let row = r#"{"name": "vkGetMemoryFdKHR", "next": "get_memory_fd",
-            "intercept": "commands::get_memory_fd::get_memory_fd_khr", "when": "extension"}"#;
+            "intercept": "commands::export::get_memory_fd::get_memory_fd_khr", "when": "extension"}"#;
         let files = render(row, r#"{"name": "VK_KHR_external_memory_fd"}"#).unwrap();
         let intercepts = &files[1].1;
         assert!(intercepts.contains(

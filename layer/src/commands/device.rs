@@ -274,7 +274,7 @@ pub unsafe extern "system" fn destroy_device(
         let Some(state) = DEVICES.remove(device.as_raw()) else {
             return;
         };
-        super::memory_lifecycle::device_destroyed(&state);
+        crate::commands::allocate::memory_lifecycle::device_destroyed(&state);
         if let Some(next) = state.next.destroy_device {
             // SAFETY: the app's arguments, passed down.
             unsafe { next(device, p_allocator) };

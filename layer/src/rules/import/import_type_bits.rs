@@ -1,5 +1,5 @@
 //! An import's `memoryTypeIndex` against the memory types the driver says the imported handle
-//! can be imported as, which the layer asks itself (`commands/import_queries.rs`, as the Khronos
+//! can be imported as, which the layer asks itself (`commands/allocate/import_queries.rs`, as the Khronos
 //! layer does): `VUID-VkMemoryAllocateInfo-memoryTypeIndex-01744` (a host pointer,
 //! `vkGetMemoryHostPointerPropertiesEXT`) and `VUID-VkMemoryAllocateInfo-None-04749` (a Zircon
 //! VMO, `vkGetMemoryZirconHandlePropertiesFUCHSIA`).

@@ -5,9 +5,9 @@
 //! (`resources::support_for`). Runs only on the out-of-line path of imports and dedicated
 //! allocations (`memory::judge_dedicated_and_import`).
 
-use super::resources::{describe_resource, query_name, support_for};
 use crate::args::{ChainRead, Win32Import};
 use crate::boundary;
+use crate::commands::resources::{describe_resource, query_name, support_for};
 use crate::finding::{ObjectRef, Outcome};
 use crate::rules::resources::resource_import::{self, DedicatedImport};
 use crate::state::DeviceState;

@@ -1,13 +1,13 @@
 //! `vkAllocateMemory` and `vkFreeMemory`: they feed the memory map.
 
-use super::android_imports;
-use super::dedicated;
-use super::import_queries;
-use super::import_support;
-use super::memory_lifecycle::{self, Imported};
-use super::resources;
 use crate::args::FdImport;
 use crate::boundary;
+use crate::commands::allocate::android_imports;
+use crate::commands::allocate::dedicated;
+use crate::commands::allocate::import_queries;
+use crate::commands::allocate::import_support;
+use crate::commands::allocate::memory_lifecycle::{self, Imported};
+use crate::commands::resources;
 use crate::fault_injection;
 use crate::features::fd_leaks::hooks as fd_leaks;
 use crate::features::import_matching::hooks as import_matching;

@@ -1,6 +1,6 @@
 //! The lifecycle of a `VkDeviceMemory`, in one place: what each feature does when memory is
 //! made (`allocated`), when it is freed (`freeing`, before the call goes down, and `freed`,
-//! after), and when its device is destroyed (`device_destroyed`). `commands/memory.rs` and
+//! after), and when its device is destroyed (`device_destroyed`). `commands/allocate/memory.rs` and
 //! `commands/device.rs` call only these; a feature that tracks memory adds its hook here:
 //!
 //! | hook | the memory map (`state::live_memory`: one record per allocation) | imports checked against exports (`import_matching`) | fd leaks (`fd_leaks`) | Android hardware buffer exports |
@@ -10,8 +10,8 @@
 //! | `freed` | | | the exports judged against what the process still holds | |
 //! | `device_destroyed` | every table of the device (`DeviceState::forget_everything`) | the device's | every export, judged | (the records) |
 
-use super::get_memory_android_hardware_buffer;
 use crate::args::ChainRead;
+use crate::commands::export::get_memory_android_hardware_buffer;
 use crate::features::fd_leaks::hooks as fd_leaks;
 use crate::features::import_matching::hooks as import_matching;
 use crate::os::HeldFile;
