@@ -339,7 +339,7 @@ fn memory_lookup(device: &DeviceIn, memory: u64, l: &LookupIn) -> MemoryLookup {
     }
     match l.kind {
         LookupKind::Null | LookupKind::Unknown => MemoryLookup::Unknown,
-        LookupKind::Freed => MemoryLookup::Freed(Box::new(FreedMemory {
+        LookupKind::Freed => MemoryLookup::Gone(Box::new(FreedMemory {
             record: record(device.handle, own_flags),
             name: l.freed_name.clone(),
         })),
@@ -470,7 +470,7 @@ fn export_call(ic: &InfoCommand, device: &DeviceIn, call: &ExportCall) -> (Outco
         } => (
             StructArg::Valid(InfoFields {
                 has_p_next,
-                memory,
+                object: memory,
                 handle_type: ic.fixed_handle_type.unwrap_or(handle_type.0),
             }),
             memory_lookup(device, memory, &call.lookup),
@@ -479,7 +479,7 @@ fn export_call(ic: &InfoCommand, device: &DeviceIn, call: &ExportCall) -> (Outco
     let args = LayerCall {
         info,
         output_null: call.output_null,
-        memory,
+        object: memory,
     };
     let outcome = (ic.run)(&device.to_facts(), &args);
 
@@ -514,11 +514,11 @@ fn win32_call(
     let args = LayerCall {
         info: StructArg::Valid(InfoFields {
             has_p_next: false,
-            memory,
+            object: memory,
             handle_type,
         }),
         output_null,
-        memory: memory_lookup(device, memory, lookup),
+        object: memory_lookup(device, memory, lookup),
     };
     let outcome = run_export_rules(
         &get_memory_win32_handle_nv::COMMAND,

@@ -250,8 +250,7 @@ fn judge_bindings(
 ) -> bool {
     let mut outcome = Outcome::default();
     for (field, (resource, memory)) in bindings {
-        let MemoryLookup::Live(record) = crate::state::registry::lookup_memory(state, *memory)
-        else {
+        let MemoryLookup::Live(record) = crate::state::lookup::lookup_memory(state, *memory) else {
             continue; // Not this layer's rule (memory-parameter is the Khronos layer's).
         };
         if !record.is_shared() {

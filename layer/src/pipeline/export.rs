@@ -1,6 +1,9 @@
 //! The pipeline of the export commands (`vkGetMemoryFdKHR`, `vkGetMemoryRemoteAddressNV`,
 //! `vkGetMemoryWin32HandleNV`, `vkGetMemoryMetalHandleEXT`, and any added later): one generic
-//! function, [`run`], for every [`ExportEntry`].
+//! function, [`run`], for every [`ExportEntry`], over the kind of object it exports
+//! ([`ExportedObject`]: memory now; semaphores and fences next). The helpers for what a memory
+//! export's driver returns ([`call_down_returning`], [`hold_to_contract`]) and for reading a
+//! memory info structure ([`read_info`]) are memory's.
 
 use super::policy::{decide, reject_unknown_device, report_driver_contract, Decision};
 use crate::args::StructArg;
@@ -8,15 +11,15 @@ use crate::boundary::{self, Down};
 use crate::fault_injection;
 use crate::features::driver_contract::rules::{self as driver_contract, Returned};
 use crate::finding::Outcome;
+use crate::handle_kinds::Memory;
 use crate::raw;
 use crate::rules::export::{
-    blocks, describe, evaluate_parts, ExportCall, ExportCallRules, ExportCommand, InfoFields,
+    blocks, describe, evaluate_parts, ExportCall, ExportCallRules, ExportCommand, ExportedObject,
+    InfoFields,
 };
 use crate::rules::rule_set::RuleSet;
-use crate::state::live_memory::AllocationMemo;
-use crate::state::registry::lookup_dead_memory;
 use crate::state::this_thread::with_device;
-use crate::state::{DeviceState, MemoryLookup, MemoryRecord};
+use crate::state::{DeviceState, Lookup, TrackedObject};
 use ash::vk::{self, Handle};
 use std::ffi::c_void;
 
@@ -27,8 +30,10 @@ pub trait ExportEntry {
     type Args: Copy;
     /// The set of the command's own rules.
     type Own: RuleSet;
+    /// The kind of object it exports.
+    type Object: ExportedObject;
     /// Names, IDs and the command's own rules.
-    const RULES: &'static ExportCommand<Self::Own>;
+    const RULES: &'static ExportCommand<Self::Own, Self::Object>;
 
     /// The info structure's members (or the parameters that stand for them), and whether the
     /// output pointer is NULL.
@@ -38,7 +43,7 @@ pub trait ExportEntry {
     /// contract allows.
     unsafe fn read(args: &Self::Args) -> (StructArg<InfoFields>, bool);
 
-    /// The command's rules about earlier calls, on live memory of the device: what `state`
+    /// The command's rules about earlier calls, on a live object of the device: what `state`
     /// remembers of them, judged by the command's rules (their findings are written by its
     /// `describe_values` like the others', or by [`ExportEntry::describe_history`] when they
     /// name what only `state` knows). None by default.
@@ -46,7 +51,7 @@ pub trait ExportEntry {
     fn evaluate_history(
         _state: &DeviceState,
         _info: &InfoFields,
-        _memory: &MemoryRecord,
+        _object: &Record<Self>,
     ) -> Self::Own {
         Self::Own::NONE
     }
@@ -55,7 +60,7 @@ pub trait ExportEntry {
     /// Nothing by default.
     fn describe_history(
         _state: &DeviceState,
-        _memory: &MemoryRecord,
+        _object: &Record<Self>,
         _broken: Self::Own,
         _outcome: &mut Outcome,
     ) {
@@ -67,17 +72,20 @@ pub trait ExportEntry {
     ///
     /// # Safety
     /// `args` passed the rules' pointer and handle checks: the output pointer is not NULL and
-    /// the memory is a live allocation of `device`.
+    /// the object is a live one of `device`.
     unsafe fn call_down(
         state: &DeviceState,
         device: vk::Device,
         args: Self::Args,
-        call: &Judged<'_>,
+        call: &Judged<'_, Self::Object>,
         down: &Down<vk::Result>,
     ) -> Option<vk::Result>;
 }
 
-/// Reads an info structure of `cmd`: its `sType` first, the members the rules look at only when
+/// What the layer knows of a live object of the kind `E` exports.
+pub type Record<E> = <<E as ExportEntry>::Object as TrackedObject>::Record;
+
+/// Reads a memory info structure of `cmd`: its `sType` first, the members the rules look at only when
 /// it is the command's.
 ///
 /// # Safety
@@ -85,7 +93,7 @@ pub trait ExportEntry {
 /// `sType` is the command's.
 #[inline(always)]
 pub unsafe fn read_info<T: Copy, R>(
-    cmd: &ExportCommand<R>,
+    cmd: &ExportCommand<R, Memory>,
     p: *const T,
     fields: impl FnOnce(
         T,
@@ -104,7 +112,7 @@ pub unsafe fn read_info<T: Copy, R>(
         let (p_next, memory, handle_type) = fields(info);
         InfoFields {
             has_p_next: !p_next.is_null(),
-            memory: memory.as_raw(),
+            object: memory.as_raw(),
             handle_type: handle_type.as_raw(),
         }
     })
@@ -120,8 +128,8 @@ pub unsafe fn read_info<T: Copy, R>(
 #[inline(always)]
 pub unsafe fn call_down_returning<R>(
     state: &DeviceState,
-    cmd: &ExportCommand<R>,
-    (judged, down): (&Judged<'_>, &Down<vk::Result>),
+    cmd: &ExportCommand<R, Memory>,
+    (judged, down): (&Judged<'_, Memory>, &Down<vk::Result>),
     (returned, output): (Returned, *const usize),
     call: impl FnOnce() -> vk::Result,
 ) -> vk::Result {
@@ -138,8 +146,8 @@ pub unsafe fn call_down_returning<R>(
 #[inline(always)]
 pub fn hold_to_contract<R>(
     state: &DeviceState,
-    cmd: &ExportCommand<R>,
-    judged: &Judged<'_>,
+    cmd: &ExportCommand<R, Memory>,
+    judged: &Judged<'_, Memory>,
     (result, returned): (vk::Result, Returned),
     written: impl FnOnce() -> u64,
 ) {
@@ -148,14 +156,15 @@ pub fn hold_to_contract<R>(
     }
     let broken = driver_contract::evaluate_returned(written());
     if !broken.is_empty() {
-        let outcome = driver_contract::describe_returned(returned, judged.memory, broken);
+        let outcome = driver_contract::describe_returned(returned, judged.object, broken);
         report_driver_contract(state, cmd.name, outcome);
     }
 }
 
 /// What the call-down step knows about a call that passed the gate.
-pub struct Judged<'a> {
-    pub memory: &'a MemoryRecord,
+pub struct Judged<'a, K: TrackedObject> {
+    /// The object exported: live, of the device.
+    pub object: &'a K::Record,
     /// The `handleType` the call asked for.
     pub handle_type: u32,
     /// No error was found (a warning may have been): the driver's result is held to the driver
@@ -175,32 +184,32 @@ pub unsafe fn run<E: ExportEntry>(device: vk::Device, args: E::Args) -> vk::Resu
         with_device(
             device.as_raw(),
             #[inline(always)]
-            |state, memo| {
+            |state, memos| {
                 let Some(state) = state else {
                     return reject_unknown_device(cmd.name, cmd.device_vuid, device.as_raw());
                 };
                 // SAFETY: the app's arguments (this function's contract).
                 let (info, output_null) = unsafe { E::read(&args) };
-                let memory = match &info {
-                    StructArg::Valid(fields) => lookup(state, fields.memory, memo),
-                    _ => MemoryLookup::Null,
+                let object = match &info {
+                    StructArg::Valid(fields) => E::Object::lookup(state, fields.object, memos),
+                    _ => Lookup::Null,
                 };
-                let broken = match (&info, &memory) {
-                    (StructArg::Valid(fields), MemoryLookup::Live(record)) => {
-                        evaluate_parts(cmd, &state.facts, &info, output_null, &memory)
+                let broken = match (&info, &object) {
+                    (StructArg::Valid(fields), Lookup::Live(record)) => {
+                        evaluate_parts(cmd, &state.facts, &info, output_null, &object)
                             .and_own(E::evaluate_history(state, fields, record))
                     }
-                    _ => evaluate_parts(cmd, &state.facts, &info, output_null, &memory),
+                    _ => evaluate_parts(cmd, &state.facts, &info, output_null, &object),
                 };
                 let mut valid_call = true;
                 if !broken.is_empty() || fault_injection::injecting_panics() {
-                    match judge::<E>(state, (&info, output_null, &memory), broken) {
+                    match judge::<E>(state, (&info, output_null, &object), broken) {
                         Judgement::Skip => return Decision::SKIPPED_RESULT,
                         Judgement::CallDown { errors } => valid_call = !errors,
                     }
                 }
-                let MemoryLookup::Live(memory) = &memory else {
-                    // Unreachable: memory that is not live blocks the call.
+                let Lookup::Live(object) = &object else {
+                    // Unreachable: an object that is not live blocks the call.
                     return Decision::SKIPPED_RESULT;
                 };
                 let handle_type = match &info {
@@ -208,7 +217,7 @@ pub unsafe fn run<E: ExportEntry>(device: vk::Device, args: E::Args) -> vk::Resu
                     _ => 0,
                 };
                 let judged = Judged {
-                    memory,
+                    object,
                     handle_type,
                     valid_call,
                 };
@@ -219,16 +228,6 @@ pub unsafe fn run<E: ExportEntry>(device: vk::Device, args: E::Args) -> vk::Resu
             },
         )
     })
-}
-
-/// What a `memory` argument is: live memory of the device (from the thread's memo or the map),
-/// or, on the error path, what else it is.
-#[inline(always)]
-fn lookup(state: &DeviceState, memory: u64, memo: &AllocationMemo) -> MemoryLookup {
-    match state.memories.get(memory, memo) {
-        Some(allocation) => MemoryLookup::Live(allocation.record(memory, state.handle())),
-        None => lookup_dead_memory(state, memory),
-    }
 }
 
 /// What the cold path decided.
@@ -247,18 +246,18 @@ enum Judgement {
 #[inline(never)]
 fn judge<E: ExportEntry>(
     state: &DeviceState,
-    (info, output_null, memory): (&StructArg<InfoFields>, bool, &MemoryLookup),
+    (info, output_null, object): (&StructArg<InfoFields>, bool, &Lookup<E::Object>),
     broken: ExportCallRules<E::Own>,
 ) -> Judgement {
     let cmd = E::RULES;
     let call = ExportCall {
         info: *info,
         output_null,
-        memory: memory.clone(),
+        object: object.clone(),
     };
     let outcome = boundary::contain(cmd.name, || {
         let mut outcome = describe(cmd, &state.facts, &call, broken);
-        if let MemoryLookup::Live(record) = memory {
+        if let Lookup::Live(record) = object {
             E::describe_history(state, record, broken.own, &mut outcome);
         }
         outcome

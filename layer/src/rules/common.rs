@@ -105,7 +105,7 @@ fn allocation_details(record: &MemoryRecord) -> String {
 pub fn describe_dead_memory(memory: u64, lookup: &MemoryLookup) -> String {
     let handle = vk_names::handle(vk::ObjectType::DEVICE_MEMORY, memory);
     match lookup {
-        MemoryLookup::Freed(freed) => format!(
+        MemoryLookup::Gone(freed) => format!(
             "{handle}, which was already freed with vkFreeMemory (it had been {})",
             allocation_details(&freed.record)
         ),

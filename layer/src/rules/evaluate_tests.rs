@@ -167,7 +167,7 @@ fn each_broken_export_rule_is_described_once() {
                     vk::ExternalMemoryHandleTypeFlags::from_raw(handle_type),
                     facts,
                 );
-                call.memory = MemoryLookup::Live(record);
+                call.object = MemoryLookup::Live(record);
                 let clean = each_export_command!(|cmd: &ExportCommand<_>| {
                     export_described_once(cmd, &device, &call, || {
                         format!(
@@ -192,15 +192,15 @@ fn structural_rules_are_described_once_and_block() {
         ExportCall {
             info: crate::args::StructArg::Null,
             output_null: true,
-            memory: MemoryLookup::Null,
+            object: MemoryLookup::Null,
         },
         ExportCall {
             info: crate::args::StructArg::WrongSType(vk::StructureType::APPLICATION_INFO),
             output_null: false,
-            memory: MemoryLookup::Null,
+            object: MemoryLookup::Null,
         },
         ExportCall {
-            memory: MemoryLookup::Unknown,
+            object: MemoryLookup::Unknown,
             ..good_args(OPAQUE_FD, exported(OPAQUE_FD))
         },
     ];

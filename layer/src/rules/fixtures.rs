@@ -107,10 +107,10 @@ pub fn good_call(handle_type: u32, facts: AllocationFacts) -> ExportCall {
     ExportCall {
         info: StructArg::Valid(InfoFields {
             has_p_next: false,
-            memory: MEMORY,
+            object: MEMORY,
             handle_type,
         }),
         output_null: false,
-        memory: MemoryLookup::Live(record_on(DEVICE, facts)),
+        object: MemoryLookup::Live(record_on(DEVICE, facts)),
     }
 }

@@ -1,19 +1,141 @@
-//! What a `VkDeviceMemory` argument of a command is.
+//! The kinds of object whose sharing the layer tracks, as the pipelines see them
+//! ([`TrackedObject`]: memory now; semaphores and fences next), and what a handle argument of
+//! one turned out to be ([`Lookup`]).
 
+use super::device::DeviceFacts;
 use super::freed::FreedMemory;
 use super::memory::MemoryRecord;
+use super::registry::DEVICES;
+use super::this_thread::ThreadMemos;
+use super::DeviceState;
+use crate::handle_kinds::{HandleKind, Memory};
+use ash::vk;
+use std::fmt;
 
-/// What a `VkDeviceMemory` argument turned out to be.
-#[derive(Clone, Debug)]
-pub enum MemoryLookup {
+/// A kind of object whose sharing the layer tracks: its handle types ([`HandleKind`]), what the
+/// layer keeps of a live one and of one that is gone, and how a handle argument is resolved.
+/// The export pipeline (`pipeline::export`) and the export rules are written once over it.
+pub trait TrackedObject: HandleKind + Sized + 'static {
+    /// What the layer knows of a live object (copied out of its device's table).
+    type Record: Clone + fmt::Debug;
+    /// What the layer remembers of one its device lately let go (freed, destroyed).
+    type Gone: Clone + fmt::Debug;
+    const OBJECT_TYPE: vk::ObjectType;
+    /// The member of an info structure (or the parameter) that names the object: `memory`.
+    const MEMBER: &'static str;
+
+    /// The handle of a live object.
+    fn handle(record: &Self::Record) -> u64;
+
+    /// The handle of its device.
+    fn device(record: &Self::Record) -> u64;
+
+    /// The handle-type bits valid on a device.
+    fn valid_handle_types(device: &DeviceFacts) -> u32;
+
+    /// What `handle`, an argument of a command called on `state`, is: from the thread's memos
+    /// or the device's table on the hot path; the error path looks further.
+    fn lookup(state: &DeviceState, handle: u64, memos: &ThreadMemos) -> Lookup<Self>;
+}
+
+/// What a handle argument of a tracked kind turned out to be.
+pub enum Lookup<K: TrackedObject> {
     /// `VK_NULL_HANDLE`.
     Null,
-    /// Not a live allocation of any device the layer knows: never allocated, or freed long ago.
+    /// Not a live object of any device the layer knows: never made, or let go long ago.
     Unknown,
-    /// A recently freed allocation of the device the command was called on.
-    Freed(Box<FreedMemory>),
-    /// A live allocation of the device the command was called on.
-    Live(MemoryRecord),
-    /// A live allocation of another device.
-    OtherDevice(MemoryRecord),
+    /// An object the device the command was called on lately let go (freed, destroyed).
+    Gone(Box<K::Gone>),
+    /// A live object of the device the command was called on.
+    Live(K::Record),
+    /// A live object of another device.
+    OtherDevice(K::Record),
+}
+
+impl<K: TrackedObject> Clone for Lookup<K> {
+    fn clone(&self) -> Self {
+        match self {
+            Self::Null => Self::Null,
+            Self::Unknown => Self::Unknown,
+            Self::Gone(gone) => Self::Gone(gone.clone()),
+            Self::Live(record) => Self::Live(record.clone()),
+            Self::OtherDevice(record) => Self::OtherDevice(record.clone()),
+        }
+    }
+}
+
+impl<K: TrackedObject> fmt::Debug for Lookup<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Null => f.write_str("Null"),
+            Self::Unknown => f.write_str("Unknown"),
+            Self::Gone(gone) => f.debug_tuple("Gone").field(gone).finish(),
+            Self::Live(record) => f.debug_tuple("Live").field(record).finish(),
+            Self::OtherDevice(record) => f.debug_tuple("OtherDevice").field(record).finish(),
+        }
+    }
+}
+
+/// What a `VkDeviceMemory` argument turned out to be.
+pub type MemoryLookup = Lookup<Memory>;
+
+impl TrackedObject for Memory {
+    type Record = MemoryRecord;
+    type Gone = FreedMemory;
+    const OBJECT_TYPE: vk::ObjectType = vk::ObjectType::DEVICE_MEMORY;
+    const MEMBER: &'static str = "memory";
+
+    #[inline(always)]
+    fn handle(record: &MemoryRecord) -> u64 {
+        record.memory
+    }
+
+    #[inline(always)]
+    fn device(record: &MemoryRecord) -> u64 {
+        record.device
+    }
+
+    #[inline(always)]
+    fn valid_handle_types(device: &DeviceFacts) -> u32 {
+        device.handle_types.as_raw()
+    }
+
+    #[inline(always)]
+    fn lookup(state: &DeviceState, memory: u64, memos: &ThreadMemos) -> MemoryLookup {
+        match state.memories.get(memory, &memos.allocations) {
+            Some(allocation) => Lookup::Live(allocation.record(memory, state.handle())),
+            None => lookup_dead_memory(state, memory),
+        }
+    }
+}
+
+/// Resolves a `VkDeviceMemory` argument of a command called on `device`.
+pub fn lookup_memory(device: &DeviceState, memory: u64) -> MemoryLookup {
+    if memory == 0 {
+        return MemoryLookup::Null;
+    }
+    if let Some(allocation) = device.memories.get_from_map(memory) {
+        return MemoryLookup::Live(allocation.record(memory, device.handle()));
+    }
+    lookup_dead_memory(device, memory)
+}
+
+/// [`lookup_memory`] for a handle that is not a live allocation of `device` (the error path).
+#[cold]
+pub fn lookup_dead_memory(device: &DeviceState, memory: u64) -> MemoryLookup {
+    if memory == 0 {
+        return MemoryLookup::Null;
+    }
+    for other in DEVICES.values() {
+        if other.handle() == device.handle() {
+            continue;
+        }
+        if let Some(allocation) = other.memories.get_from_map(memory) {
+            return MemoryLookup::OtherDevice(allocation.record(memory, other.handle()));
+        }
+    }
+    match device.freed.find(memory, device.handle()) {
+        Some(freed) => MemoryLookup::Gone(Box::new(freed)),
+        None => MemoryLookup::Unknown,
+    }
 }

@@ -23,6 +23,6 @@ pub mod this_thread;
 pub use device::{DeviceFacts, DeviceState, EnabledExtensions, EnabledFeatures, MemoryTypeFacts};
 pub use freed::{FreedMemory, RecentlyFreed};
 pub use instance::{InstanceState, Messenger};
-pub use lookup::MemoryLookup;
+pub use lookup::{Lookup, MemoryLookup, TrackedObject};
 pub use memory::{AllocationFacts, MemoryRecord, PackedAllocation};
 pub use resources::driver_answers::{ExternalMemorySupport, HandleTypeSupport};

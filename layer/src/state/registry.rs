@@ -10,7 +10,6 @@
 
 use super::device::DeviceState;
 use super::instance::InstanceState;
-use super::lookup::MemoryLookup;
 use super::maps::FastMap;
 use super::memory::PackedAllocation;
 use arc_swap::ArcSwap;
@@ -88,37 +87,6 @@ impl<T> Registry<T> {
 pub static INSTANCES: LazyLock<Registry<InstanceState>> = LazyLock::new(Registry::default);
 /// Devices, keyed by the `VkDevice` handle value: looking one up never dereferences it.
 pub static DEVICES: LazyLock<Registry<DeviceState>> = LazyLock::new(Registry::default);
-
-/// Resolves a `VkDeviceMemory` argument of a command called on `device`.
-pub fn lookup_memory(device: &DeviceState, memory: u64) -> MemoryLookup {
-    if memory == 0 {
-        return MemoryLookup::Null;
-    }
-    if let Some(allocation) = device.memories.get_from_map(memory) {
-        return MemoryLookup::Live(allocation.record(memory, device.handle()));
-    }
-    lookup_dead_memory(device, memory)
-}
-
-/// [`lookup_memory`] for a handle that is not a live allocation of `device` (the error path).
-#[cold]
-pub fn lookup_dead_memory(device: &DeviceState, memory: u64) -> MemoryLookup {
-    if memory == 0 {
-        return MemoryLookup::Null;
-    }
-    for other in DEVICES.values() {
-        if other.handle() == device.handle() {
-            continue;
-        }
-        if let Some(allocation) = other.memories.get_from_map(memory) {
-            return MemoryLookup::OtherDevice(allocation.record(memory, other.handle()));
-        }
-    }
-    match device.freed.find(memory, device.handle()) {
-        Some(freed) => MemoryLookup::Freed(Box::new(freed)),
-        None => MemoryLookup::Unknown,
-    }
-}
 
 /// Inserts the record of a successful allocation.
 #[inline]

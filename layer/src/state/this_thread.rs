@@ -1,6 +1,6 @@
 //! What each thread keeps so that a call finds its state without touching shared memory: its
-//! snapshot of the device registry, the device it last called on, and its memo of allocations
-//! (see [`super::live_memory`]).
+//! snapshot of the device registry, the device it last called on, and its memos of tracked
+//! objects ([`ThreadMemos`]).
 
 use super::device::DeviceState;
 use super::live_memory::AllocationMemo;
@@ -10,7 +10,28 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 /// A thread's view of the device registry: the map of one version, and the device it last found
-/// in it (threads usually call on one device); and its memo of allocations.
+/// in it (threads usually call on one device); and its memos.
+/// What a thread remembers of tracked objects it looked up lately, to find them again without
+/// their table's lock: allocations (see [`super::live_memory`]); a tracked kind that has no memo
+/// looks in its table.
+pub struct ThreadMemos {
+    pub allocations: AllocationMemo,
+}
+
+impl ThreadMemos {
+    pub const fn new() -> Self {
+        Self {
+            allocations: AllocationMemo::new(),
+        }
+    }
+}
+
+impl Default for ThreadMemos {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 struct ThreadDevices {
     /// The registry version `map` is of (0: no map yet).
     version: Cell<u64>,
@@ -20,7 +41,7 @@ struct ThreadDevices {
     /// is only replaced when there are none, so no state a call borrowed from it is freed.
     depth: Cell<u32>,
     map: RefCell<Option<Arc<DeviceMap>>>,
-    memo: AllocationMemo,
+    memos: ThreadMemos,
 }
 
 impl ThreadDevices {
@@ -80,20 +101,17 @@ thread_local! {
             last: Cell::new((0, std::ptr::null())),
             depth: Cell::new(0),
             map: RefCell::new(None),
-            memo: AllocationMemo::new(),
+            memos: ThreadMemos::new(),
         }
     };
 }
 
-/// Runs `f` with the state of `device`, borrowed, and the thread's memo of allocations: the hot
+/// Runs `f` with the state of `device`, borrowed, and the thread's memos: the hot
 /// path of every intercepted device command. The thread's snapshot of the device map is reused
 /// while no device was created or destroyed since it was taken, so no reference count is
 /// touched: one shared atomic load and a thread-local compare.
 #[inline(always)]
-pub fn with_device<R>(
-    device: u64,
-    f: impl FnOnce(Option<&DeviceState>, &AllocationMemo) -> R,
-) -> R {
+pub fn with_device<R>(device: u64, f: impl FnOnce(Option<&DeviceState>, &ThreadMemos) -> R) -> R {
     let current = DEVICES.version.load(Ordering::Acquire);
     let mut f = Some(f);
     let done = THREAD_DEVICES.try_with(|thread| {
@@ -101,7 +119,7 @@ pub fn with_device<R>(
         let _depth = CallDepth::enter(&thread.depth);
         // SAFETY: NULL or a state in `thread.map`, which is not replaced while `_depth` lives.
         let state = unsafe { state.as_ref() };
-        f.take().map(|f| f(state, &thread.memo))
+        f.take().map(|f| f(state, &thread.memos))
     });
     match (done, f) {
         (Ok(Some(result)), _) => result,
@@ -118,8 +136,8 @@ pub fn with_device<R>(
 #[inline(never)]
 fn with_device_from_registry<R>(
     device: u64,
-    f: impl FnOnce(Option<&DeviceState>, &AllocationMemo) -> R,
+    f: impl FnOnce(Option<&DeviceState>, &ThreadMemos) -> R,
 ) -> R {
-    let memo = AllocationMemo::new(); // Used for this call only.
-    DEVICES.with(device, |state| f(state, &memo))
+    let memos = ThreadMemos::new(); // Used for this call only.
+    DEVICES.with(device, |state| f(state, &memos))
 }

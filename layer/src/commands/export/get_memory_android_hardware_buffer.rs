@@ -7,6 +7,7 @@ use crate::args::{ChainRead, StructArg};
 use crate::boundary::Down;
 use crate::features::driver_contract::rules::Returned;
 use crate::finding::Outcome;
+use crate::handle_kinds::Memory;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::rules::export::get_memory_android_hardware_buffer;
 use crate::rules::export::{ExportCommand, InfoFields};
@@ -55,6 +56,7 @@ type Info = vk::MemoryGetAndroidHardwareBufferInfoANDROID<'static>;
 impl ExportEntry for GetMemoryAndroidHardwareBuffer {
     type Args = (*const Info, *mut *mut vk::AHardwareBuffer);
     type Own = get_memory_android_hardware_buffer::GetMemoryAndroidHardwareBufferRules;
+    type Object = Memory;
     const RULES: &'static ExportCommand<Self::Own> = &get_memory_android_hardware_buffer::COMMAND;
 
     #[inline(always)]
@@ -93,7 +95,7 @@ impl ExportEntry for GetMemoryAndroidHardwareBuffer {
         s: &DeviceState,
         device: vk::Device,
         (p_info, p_buffer): Self::Args,
-        judged: &Judged<'_>,
+        judged: &Judged<'_, Memory>,
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.get_memory_android_hardware_buffer?;

@@ -5,6 +5,7 @@ use crate::fault_injection;
 use crate::features::driver_contract::rules::{self as driver_contract, FdProbe};
 use crate::features::fd_leaks::hooks as fd_leaks;
 use crate::features::import_matching::hooks as import_matching;
+use crate::handle_kinds::Memory;
 use crate::os;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::pipeline::policy::report_driver_contract;
@@ -22,6 +23,7 @@ type Info = vk::MemoryGetFdInfoKHR<'static>;
 impl ExportEntry for GetMemoryFd {
     type Args = (*const Info, *mut c_int);
     type Own = get_memory_fd::GetMemoryFdRules;
+    type Object = Memory;
     const RULES: &'static ExportCommand<Self::Own> = &get_memory_fd::COMMAND;
 
     #[inline(always)]
@@ -38,11 +40,11 @@ impl ExportEntry for GetMemoryFd {
         s: &DeviceState,
         device: vk::Device,
         (p_info, p_fd): Self::Args,
-        judged: &Judged<'_>,
+        judged: &Judged<'_, Memory>,
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.get_memory_fd?;
-        let memory = judged.memory;
+        let memory = judged.object;
         // A few valid exports per device are probed with system calls.
         let probing = judged.valid_call && s.contract.take_probe();
         let open_before = probing.then(|| open_before_call(s, memory.memory));

@@ -3,6 +3,7 @@
 use crate::args::StructArg;
 use crate::boundary::Down;
 use crate::features::driver_contract::rules::Returned;
+use crate::handle_kinds::Memory;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::rules::export::get_memory_metal_handle;
 use crate::rules::export::{ExportCommand, InfoFields};
@@ -16,6 +17,7 @@ pub struct GetMemoryMetalHandle;
 impl ExportEntry for GetMemoryMetalHandle {
     type Args = (*const Info, *mut *mut c_void);
     type Own = get_memory_metal_handle::GetMemoryMetalHandleRules;
+    type Object = Memory;
     const RULES: &'static ExportCommand<Self::Own> = &get_memory_metal_handle::COMMAND;
 
     #[inline(always)]
@@ -32,7 +34,7 @@ impl ExportEntry for GetMemoryMetalHandle {
         s: &DeviceState,
         device: vk::Device,
         (p_info, p_handle): Self::Args,
-        judged: &Judged<'_>,
+        judged: &Judged<'_, Memory>,
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.get_memory_metal_handle?;

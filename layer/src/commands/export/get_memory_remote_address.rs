@@ -3,6 +3,7 @@
 use crate::args::StructArg;
 use crate::boundary::Down;
 use crate::features::driver_contract::rules::Returned;
+use crate::handle_kinds::Memory;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::rules::export::get_memory_remote_address;
 use crate::rules::export::{ExportCommand, InfoFields};
@@ -16,6 +17,7 @@ type Info = vk::MemoryGetRemoteAddressInfoNV<'static>;
 impl ExportEntry for GetMemoryRemoteAddress {
     type Args = (*const Info, *mut vk::RemoteAddressNV);
     type Own = get_memory_remote_address::GetMemoryRemoteAddressRules;
+    type Object = Memory;
     const RULES: &'static ExportCommand<Self::Own> = &get_memory_remote_address::COMMAND;
 
     #[inline(always)]
@@ -32,7 +34,7 @@ impl ExportEntry for GetMemoryRemoteAddress {
         s: &DeviceState,
         device: vk::Device,
         (p_info, p_address): Self::Args,
-        judged: &Judged<'_>,
+        judged: &Judged<'_, Memory>,
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.get_memory_remote_address?;

@@ -6,6 +6,7 @@ use crate::args::StructArg;
 use crate::boundary::Down;
 use crate::features::driver_contract::rules::Returned;
 use crate::features::import_matching::hooks as import_matching;
+use crate::handle_kinds::Memory;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw;
 use crate::rules::export::get_memory_win32_handle;
@@ -21,6 +22,7 @@ type Info = vk::MemoryGetWin32HandleInfoKHR<'static>;
 impl ExportEntry for GetMemoryWin32Handle {
     type Args = (*const Info, *mut vk::HANDLE);
     type Own = get_memory_win32_handle::GetMemoryWin32HandleRules;
+    type Object = Memory;
     const RULES: &'static ExportCommand<Self::Own> = &get_memory_win32_handle::COMMAND;
 
     #[inline(always)]
@@ -47,7 +49,7 @@ impl ExportEntry for GetMemoryWin32Handle {
         s: &DeviceState,
         device: vk::Device,
         (p_info, p_handle): Self::Args,
-        judged: &Judged<'_>,
+        judged: &Judged<'_, Memory>,
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.get_memory_win32_handle?;
@@ -66,16 +68,16 @@ impl ExportEntry for GetMemoryWin32Handle {
         if result == vk::Result::SUCCESS {
             // The handle type the gate read and judged (a valid call's, or one with warnings).
             let t = vk::ExternalMemoryHandleTypeFlags::from_raw(judged.handle_type);
-            if get_memory_win32_handle::is_counted_nt_export(t, judged.memory) {
+            if get_memory_win32_handle::is_counted_nt_export(t, judged.object) {
                 s.memories
-                    .update_rare(judged.memory.memory, |rare| rare.nt_handle_exports |= t);
+                    .update_rare(judged.object.memory, |rare| rare.nt_handle_exports |= t);
             }
             if is_one_of(t, get_memory_win32_handle::GLOBAL_SHARE_HANDLE_TYPES) {
                 // SAFETY: the gate found pHandle not NULL; the driver has just written it.
                 // A NULL handle names nothing (the driver contract reports it).
                 let handle = unsafe { raw::read_out(p_handle) }.filter(|&h| h != 0);
                 if let Some(handle) = handle {
-                    import_matching::after_global_share_export(s, judged.memory, t, handle as u64);
+                    import_matching::after_global_share_export(s, judged.object, t, handle as u64);
                 }
             }
         }

@@ -5,6 +5,7 @@
 use crate::args::StructArg;
 use crate::boundary::Down;
 use crate::features::driver_contract::rules::Returned;
+use crate::handle_kinds::Memory;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::rules::export::get_memory_win32_handle_nv;
 use crate::rules::export::{ExportCommand, InfoFields};
@@ -20,13 +21,14 @@ impl ExportEntry for GetMemoryWin32HandleNv {
         *mut vk::HANDLE,
     );
     type Own = get_memory_win32_handle_nv::GetMemoryWin32HandleNvRules;
+    type Object = Memory;
     const RULES: &'static ExportCommand<Self::Own> = &get_memory_win32_handle_nv::COMMAND;
 
     #[inline(always)]
     unsafe fn read(&(memory, handle_type, p_handle): &Self::Args) -> (StructArg<InfoFields>, bool) {
         let info = InfoFields {
             has_p_next: false,
-            memory: memory.as_raw(),
+            object: memory.as_raw(),
             handle_type: handle_type.as_raw(),
         };
         (StructArg::Valid(info), p_handle.is_null())
@@ -37,7 +39,7 @@ impl ExportEntry for GetMemoryWin32HandleNv {
         s: &DeviceState,
         device: vk::Device,
         (memory, handle_type, p_handle): Self::Args,
-        judged: &Judged<'_>,
+        judged: &Judged<'_, Memory>,
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.get_memory_win32_handle_nv?;

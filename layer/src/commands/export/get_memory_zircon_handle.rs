@@ -3,6 +3,7 @@
 use crate::args::StructArg;
 use crate::boundary::Down;
 use crate::features::driver_contract::rules::Returned;
+use crate::handle_kinds::Memory;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw;
 use crate::rules::export::get_memory_zircon_handle;
@@ -17,6 +18,7 @@ type Info = vk::MemoryGetZirconHandleInfoFUCHSIA<'static>;
 impl ExportEntry for GetMemoryZirconHandle {
     type Args = (*const Info, *mut vk::zx_handle_t);
     type Own = get_memory_zircon_handle::GetMemoryZirconHandleRules;
+    type Object = Memory;
     const RULES: &'static ExportCommand<Self::Own> = &get_memory_zircon_handle::COMMAND;
 
     #[inline(always)]
@@ -33,7 +35,7 @@ impl ExportEntry for GetMemoryZirconHandle {
         s: &DeviceState,
         device: vk::Device,
         (p_info, p_handle): Self::Args,
-        judged: &Judged<'_>,
+        judged: &Judged<'_, Memory>,
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.get_memory_zircon_handle?;

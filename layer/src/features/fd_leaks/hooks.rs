@@ -9,7 +9,7 @@ use crate::features::import_matching::state::opaque_exports;
 use crate::finding::ObjectRef;
 use crate::os::{self, payload, FileId, HeldFile};
 use crate::pipeline::policy::report_only;
-use crate::state::registry::lookup_memory;
+use crate::state::lookup::lookup_memory;
 use crate::state::{DeviceState, MemoryLookup, MemoryRecord, PackedAllocation};
 use std::sync::Once;
 

@@ -447,7 +447,7 @@ pub fn check_free(device: &DeviceFacts, memory: u64, lookup: &MemoryLookup) -> O
     let device_ref = ObjectRef::device(device.handle);
     match lookup {
         MemoryLookup::Null | MemoryLookup::Live(_) => {}
-        MemoryLookup::Unknown | MemoryLookup::Freed(_) => outcome.block(
+        MemoryLookup::Unknown | MemoryLookup::Gone(_) => outcome.block(
             Finding::new(
                 vuid::FREE_MEMORY_PARAM,
                 FREE,
@@ -755,7 +755,7 @@ mod tests {
             record: record_on(DEVICE, exported(OPAQUE_FD)),
             name: Some("staging".into()),
         };
-        let out = check_free(&d, MEMORY, &MemoryLookup::Freed(Box::new(freed)));
+        let out = check_free(&d, MEMORY, &MemoryLookup::Gone(Box::new(freed)));
         assert_eq!(out.ids(), [vuid::FREE_MEMORY_PARAM]);
         let msg = &out.findings[0].message;
         assert!(msg.contains("VkDeviceMemory 0x3000, which was already freed with vkFreeMemory (it had been allocated on VkDevice 0xd000 with allocationSize 65536"), "{msg}");

@@ -8,7 +8,7 @@ use crate::rules::export::get_memory_win32_handle;
 use crate::rules::export::get_memory_win32_handle_nv;
 use crate::rules::export::get_memory_zircon_handle;
 use crate::rules::fixtures::*;
-use crate::state::AllocationFacts;
+use crate::state::{AllocationFacts, MemoryLookup};
 use crate::vk_ext::HANDLE_TYPE_MTLBUFFER;
 use crate::vuid;
 
@@ -102,14 +102,14 @@ fn every_structural_vuid<R: RuleSet>(
         let null_info = ExportCall {
             info: StructArg::Null,
             output_null: false,
-            memory: MemoryLookup::Null,
+            object: MemoryLookup::Null,
         };
         expect(run(&null_info), info.info_vuid, true, cmd);
 
         let wrong = ExportCall {
             info: StructArg::WrongSType(vk::StructureType::APPLICATION_INFO),
             output_null: false,
-            memory: MemoryLookup::Null,
+            object: MemoryLookup::Null,
         };
         expect(run(&wrong), info.s_type_vuid, true, cmd);
 
@@ -124,14 +124,14 @@ fn every_structural_vuid<R: RuleSet>(
 
     for memory in [MemoryLookup::Null, MemoryLookup::Unknown] {
         let mut call = good_call(handle_type, facts);
-        call.memory = memory;
+        call.object = memory;
         let outcome = run(&call);
         assert_eq!(outcome.findings[0].field, cmd.field("memory"));
-        expect(outcome, cmd.memory_vuid, true, cmd);
+        expect(outcome, cmd.object_vuid, true, cmd);
     }
 
     let mut call = good_call(handle_type, facts);
-    call.memory = MemoryLookup::OtherDevice(record_on(OTHER_DEVICE, facts));
+    call.object = MemoryLookup::OtherDevice(record_on(OTHER_DEVICE, facts));
     let outcome = run(&call);
     assert_eq!(
         outcome.findings[0].objects.len(),

@@ -26,7 +26,7 @@ pub const COMMAND: ExportCommand<GetMemoryAndroidHardwareBufferRules> = ExportCo
     output_param: "pBuffer",
     device_vuid: vuid::AHB_DEVICE_PARAM,
     output_vuid: vuid::AHB_PBUFFER_PARAM,
-    memory_vuid: vuid::AHB_MEMORY_PARAM,
+    object_vuid: vuid::AHB_MEMORY_PARAM,
     other_device_vuid: vuid::MEMORY_OF_OTHER_DEVICE,
     handle_type_vuid: None,
     evaluate_values,

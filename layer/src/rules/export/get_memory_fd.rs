@@ -26,7 +26,7 @@ pub const COMMAND: ExportCommand<GetMemoryFdRules> = ExportCommand {
     output_param: "pFd",
     device_vuid: vuid::FD_DEVICE_PARAM,
     output_vuid: vuid::FD_PFD_PARAM,
-    memory_vuid: vuid::FD_MEMORY_PARAM,
+    object_vuid: vuid::FD_MEMORY_PARAM,
     other_device_vuid: vuid::MEMORY_OF_OTHER_DEVICE,
     handle_type_vuid: Some(vuid::FD_HANDLE_TYPE_PARAM),
     evaluate_values,
@@ -210,7 +210,7 @@ mod tests {
         let args = ExportCall {
             info: StructArg::Null,
             output_null: false,
-            memory: MemoryLookup::Null,
+            object: MemoryLookup::Null,
         };
         let outcome = check_get_memory_fd(&fd_device(), &args);
         assert_eq!(outcome.ids(), [vuid::FD_INFO_PARAM]);
@@ -222,7 +222,7 @@ mod tests {
         let args = ExportCall {
             info: StructArg::WrongSType(vk::StructureType::MEMORY_ALLOCATE_INFO),
             output_null: false,
-            memory: MemoryLookup::Null,
+            object: MemoryLookup::Null,
         };
         let outcome = check_get_memory_fd(&fd_device(), &args);
         assert_eq!(outcome.ids(), [vuid::FD_STYPE]);
@@ -254,7 +254,7 @@ mod tests {
             ),
         ] {
             let mut args = good_args(OPAQUE_FD, exported(OPAQUE_FD));
-            args.memory = memory;
+            args.object = memory;
             let outcome = check_get_memory_fd(&fd_device(), &args);
             assert_eq!(outcome.ids(), [id]);
             assert!(outcome.blocked);

@@ -25,7 +25,7 @@ pub const COMMAND: ExportCommand<GetMemoryMetalHandleRules> = ExportCommand {
     output_param: "pHandle",
     device_vuid: vuid::METAL_DEVICE_PARAM,
     output_vuid: vuid::METAL_PHANDLE_PARAM,
-    memory_vuid: vuid::METAL_MEMORY_PARAM,
+    object_vuid: vuid::METAL_MEMORY_PARAM,
     other_device_vuid: vuid::MEMORY_OF_OTHER_DEVICE,
     handle_type_vuid: Some(vuid::METAL_HANDLE_TYPE_PARAM),
     evaluate_values,
@@ -227,7 +227,7 @@ mod tests {
                 ash::vk::StructureType::MEMORY_GET_FD_INFO_KHR,
             ),
             output_null: false,
-            memory: crate::state::MemoryLookup::Null,
+            object: crate::state::MemoryLookup::Null,
         };
         assert_eq!(ids(args), [vuid::METAL_STYPE]);
     }

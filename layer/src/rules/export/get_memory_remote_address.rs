@@ -26,7 +26,7 @@ pub const COMMAND: ExportCommand<GetMemoryRemoteAddressRules> = ExportCommand {
     output_param: "pAddress",
     device_vuid: vuid::RDMA_DEVICE_PARAM,
     output_vuid: vuid::RDMA_PADDRESS_PARAM,
-    memory_vuid: vuid::RDMA_MEMORY_PARAM,
+    object_vuid: vuid::RDMA_MEMORY_PARAM,
     other_device_vuid: vuid::MEMORY_OF_OTHER_DEVICE,
     handle_type_vuid: Some(vuid::RDMA_HANDLE_TYPE_PARAM),
     evaluate_values,
@@ -195,7 +195,7 @@ mod tests {
         assert_eq!(outcome.ids(), [vuid::RDMA_PADDRESS_PARAM]);
         assert!(outcome.blocked);
         args.output_null = false;
-        args.memory = crate::state::MemoryLookup::Unknown;
+        args.object = crate::state::MemoryLookup::Unknown;
         assert_eq!(
             check_get_memory_remote_address(&fd_device(), &args).ids(),
             [vuid::RDMA_MEMORY_PARAM]

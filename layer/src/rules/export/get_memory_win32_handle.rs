@@ -28,7 +28,7 @@ pub const COMMAND: ExportCommand<GetMemoryWin32HandleRules> = ExportCommand {
     output_param: "pHandle",
     device_vuid: vuid::WIN32_KHR_DEVICE_PARAM,
     output_vuid: vuid::WIN32_KHR_PHANDLE_PARAM,
-    memory_vuid: vuid::WIN32_KHR_MEMORY_PARAM,
+    object_vuid: vuid::WIN32_KHR_MEMORY_PARAM,
     other_device_vuid: vuid::MEMORY_OF_OTHER_DEVICE,
     handle_type_vuid: Some(vuid::WIN32_KHR_HANDLE_TYPE_PARAM),
     evaluate_values,
@@ -184,7 +184,7 @@ mod tests {
     fn fields(handle_type: vk::ExternalMemoryHandleTypeFlags) -> InfoFields {
         InfoFields {
             has_p_next: false,
-            memory: MEMORY,
+            object: MEMORY,
             handle_type: handle_type.as_raw(),
         }
     }
@@ -271,7 +271,7 @@ mod tests {
     #[test]
     fn the_00663_finding_names_the_type_and_the_memory() {
         let args = good_args(OPAQUE_WIN32, exported(OPAQUE_WIN32));
-        let crate::state::MemoryLookup::Live(record) = &args.memory else {
+        let crate::state::MemoryLookup::Live(record) = &args.object else {
             unreachable!()
         };
         let mut outcome = Outcome::default();

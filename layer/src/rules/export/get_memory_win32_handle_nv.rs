@@ -18,7 +18,7 @@ pub const COMMAND: ExportCommand<GetMemoryWin32HandleNvRules> = ExportCommand {
     output_param: "pHandle",
     device_vuid: vuid::WIN32_DEVICE_PARAM,
     output_vuid: vuid::WIN32_PHANDLE_PARAM,
-    memory_vuid: vuid::WIN32_MEMORY_PARAM,
+    object_vuid: vuid::WIN32_MEMORY_PARAM,
     other_device_vuid: vuid::WIN32_MEMORY_PARENT,
     handle_type_vuid: None,
     evaluate_values,
@@ -221,7 +221,7 @@ mod tests {
             ),
         ] {
             let mut a = args(OPAQUE, nv(Some(OPAQUE)));
-            a.memory = memory;
+            a.object = memory;
             let out = check_get_memory_win32_handle(&fd_device(), &a);
             assert_eq!(out.ids(), [id]);
             assert!(out.blocked);

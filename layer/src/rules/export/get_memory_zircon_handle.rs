@@ -26,7 +26,7 @@ pub const COMMAND: ExportCommand<GetMemoryZirconHandleRules> = ExportCommand {
     output_param: "pZirconHandle",
     device_vuid: vuid::ZIRCON_DEVICE_PARAM,
     output_vuid: vuid::ZIRCON_PHANDLE_PARAM,
-    memory_vuid: vuid::ZIRCON_MEMORY_PARAM,
+    object_vuid: vuid::ZIRCON_MEMORY_PARAM,
     other_device_vuid: vuid::MEMORY_OF_OTHER_DEVICE,
     handle_type_vuid: Some(vuid::ZIRCON_HANDLE_TYPE_PARAM),
     evaluate_values,

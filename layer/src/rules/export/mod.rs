@@ -17,13 +17,47 @@ pub mod get_memory_zircon_handle;
 
 use crate::args::StructArg;
 use crate::finding::{Finding, ObjectRef, Outcome};
+use crate::handle_kinds::Memory;
 use crate::rules::common::{
     describe_allocation, describe_dead_memory, extension_not_enabled, FindingExt,
 };
 use crate::rules::rule_set::{rule_set, CommandRules, RuleSet};
-use crate::state::{DeviceFacts, EnabledExtensions, MemoryLookup, MemoryRecord};
+use crate::state::{DeviceFacts, EnabledExtensions, Lookup, MemoryRecord, TrackedObject};
 use crate::vk_names;
 use ash::vk;
+
+/// A tracked kind of object an export command exports, as its findings name it: memory now,
+/// semaphores and fences next. The export rules and the pipeline are written once over it.
+pub trait ExportedObject: TrackedObject {
+    /// How messages name a live object and what it was made with.
+    fn describe(record: &Self::Record) -> String;
+    /// How messages name a handle that is no live object (`lookup`: what it turned out to be).
+    fn describe_gone(handle: u64, lookup: &Lookup<Self>) -> String;
+}
+
+impl ExportedObject for Memory {
+    fn describe(record: &MemoryRecord) -> String {
+        describe_allocation(record)
+    }
+
+    fn describe_gone(handle: u64, lookup: &Lookup<Self>) -> String {
+        describe_dead_memory(handle, lookup)
+    }
+}
+
+/// The object a finding is about: its device, and it.
+fn with_object<K: TrackedObject>(finding: Finding, record: &K::Record) -> Finding {
+    finding
+        .with(ObjectRef::device(K::device(record)))
+        .with(object_ref::<K>(K::handle(record)))
+}
+
+fn object_ref<K: TrackedObject>(handle: u64) -> ObjectRef {
+    ObjectRef {
+        ty: K::OBJECT_TYPE,
+        handle,
+    }
+}
 
 /// The info structure an export command takes (the Win32 NV command takes none).
 pub struct InfoStructure {
@@ -38,30 +72,30 @@ pub struct InfoStructure {
 }
 
 /// What the pipeline needs to know of an export command: names, IDs, and its rules (its own
-/// are the set `R`).
-pub struct ExportCommand<R> {
+/// are the set `R`), for objects of kind `K`.
+pub struct ExportCommand<R, K: TrackedObject = Memory> {
     pub name: &'static str,
     pub extension: &'static str,
     pub is_enabled: fn(&EnabledExtensions) -> bool,
-    /// `None` for a command whose memory and handle type are plain parameters.
+    /// `None` for a command whose object and handle type are plain parameters.
     pub info: Option<InfoStructure>,
     pub output_param: &'static str,
     pub device_vuid: &'static str,
     pub output_vuid: &'static str,
-    /// NULL, unknown or freed memory.
-    pub memory_vuid: &'static str,
-    /// Memory of another device.
+    /// A NULL, unknown or gone (freed, destroyed) object.
+    pub object_vuid: &'static str,
+    /// An object of another device.
     pub other_device_vuid: &'static str,
-    /// The `-parameter` rule of a `VkExternalMemoryHandleTypeFlagBits` handle type; `None` when
-    /// the command's own rules judge the value.
+    /// The `-parameter` rule of a handle type (a bit of `K`'s flags); `None` when the command's
+    /// own rules judge the value.
     pub handle_type_vuid: Option<&'static str>,
-    /// The command's own rules, on live memory of the device.
-    pub evaluate_values: fn(&DeviceFacts, &InfoFields, &MemoryRecord) -> R,
+    /// The command's own rules, on a live object of the device.
+    pub evaluate_values: fn(&DeviceFacts, &InfoFields, &K::Record) -> R,
     /// The findings of the command's own rules that `evaluate_values` said are broken.
-    pub describe_values: fn(&Self, &DeviceFacts, &InfoFields, &MemoryRecord, R, &mut Outcome),
+    pub describe_values: fn(&Self, &DeviceFacts, &InfoFields, &K::Record, R, &mut Outcome),
 }
 
-impl<R> ExportCommand<R> {
+impl<R, K: TrackedObject> ExportCommand<R, K> {
     /// The field path of the info structure's member, or of the parameter: `pGetFdInfo->memory`.
     pub fn field(&self, member: &str) -> String {
         match &self.info {
@@ -75,9 +109,10 @@ impl<R> ExportCommand<R> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct InfoFields {
     pub has_p_next: bool,
-    pub memory: u64,
-    /// A `VkExternalMemoryHandleTypeFlags` value, or `VkExternalMemoryHandleTypeFlagsNV` for the
-    /// Win32 NV command.
+    /// The handle of the object exported (`memory`).
+    pub object: u64,
+    /// A handle-type value of the object's kind (`VkExternalMemoryHandleTypeFlags`, or
+    /// `VkExternalMemoryHandleTypeFlagsNV` for the Win32 NV command).
     pub handle_type: u32,
 }
 
@@ -89,11 +124,11 @@ impl InfoFields {
 
 /// One export call's arguments, read and resolved against tracked state.
 #[derive(Clone, Debug)]
-pub struct ExportCall {
+pub struct ExportCall<K: TrackedObject = Memory> {
     pub info: StructArg<InfoFields>,
     pub output_null: bool,
-    /// What `info.memory` is; `Null` when the info structure could not be read.
-    pub memory: MemoryLookup,
+    /// What `info.object` is; `Null` when the info structure could not be read.
+    pub object: Lookup<K>,
 }
 
 rule_set! {
@@ -104,10 +139,10 @@ rule_set! {
         INFO_NULL,
         S_TYPE,
         P_NEXT,
-        MEMORY_NULL,
-        /// Unknown or freed memory.
-        MEMORY_DEAD,
-        MEMORY_OF_OTHER_DEVICE,
+        OBJECT_NULL,
+        /// An unknown or gone (freed, destroyed) object.
+        OBJECT_GONE,
+        OBJECT_OF_OTHER_DEVICE,
         HANDLE_TYPE_VALUE,
     }
 }
@@ -117,9 +152,9 @@ impl ExportRules {
     pub const BLOCKING: Self = Self::OUTPUT_NULL
         .and(Self::INFO_NULL)
         .and(Self::S_TYPE)
-        .and(Self::MEMORY_NULL)
-        .and(Self::MEMORY_DEAD)
-        .and(Self::MEMORY_OF_OTHER_DEVICE);
+        .and(Self::OBJECT_NULL)
+        .and(Self::OBJECT_GONE)
+        .and(Self::OBJECT_OF_OTHER_DEVICE);
 }
 
 /// Every rule of an export call: the shared [`ExportRules`], then the command's own `R`.
@@ -133,22 +168,22 @@ pub fn blocks<R: RuleSet>(broken: ExportCallRules<R>) -> bool {
 
 /// Every rule `call` breaks, the command's own included.
 #[inline(always)]
-pub fn evaluate<R: RuleSet>(
-    cmd: &ExportCommand<R>,
+pub fn evaluate<R: RuleSet, K: TrackedObject>(
+    cmd: &ExportCommand<R, K>,
     device: &DeviceFacts,
-    call: &ExportCall,
+    call: &ExportCall<K>,
 ) -> ExportCallRules<R> {
-    evaluate_parts(cmd, device, &call.info, call.output_null, &call.memory)
+    evaluate_parts(cmd, device, &call.info, call.output_null, &call.object)
 }
 
 /// [`evaluate`] of a call's parts, as the pipeline holds them.
 #[inline(always)]
-pub fn evaluate_parts<R: RuleSet>(
-    cmd: &ExportCommand<R>,
+pub fn evaluate_parts<R: RuleSet, K: TrackedObject>(
+    cmd: &ExportCommand<R, K>,
     device: &DeviceFacts,
     info: &StructArg<InfoFields>,
     output_null: bool,
-    memory: &MemoryLookup,
+    object: &Lookup<K>,
 ) -> ExportCallRules<R> {
     let broken = ExportRules::NONE
         .with(
@@ -163,14 +198,14 @@ pub fn evaluate_parts<R: RuleSet>(
         };
     };
     let broken = broken.with(ExportRules::P_NEXT, info.has_p_next);
-    let MemoryLookup::Live(record) = memory else {
+    let Lookup::Live(record) = object else {
         return ExportCallRules {
-            shared: broken.and(memory_broken(memory)),
+            shared: broken.and(object_broken(object)),
             own: R::NONE,
         };
     };
-    let value_is_valid =
-        cmd.handle_type_vuid.is_none() || is_one_of(info.handle_type(), device.handle_types);
+    let value_is_valid = cmd.handle_type_vuid.is_none()
+        || is_one_bit_of(info.handle_type, K::valid_handle_types(device));
     ExportCallRules {
         shared: broken.with(ExportRules::HANDLE_TYPE_VALUE, !value_is_valid),
         own: (cmd.evaluate_values)(device, info, record),
@@ -188,25 +223,25 @@ fn info_broken(info: &StructArg<InfoFields>) -> ExportRules {
     }
 }
 
-/// The rule memory that is not live breaks (the command's own rules need a live allocation).
+/// The rule an object that is not live breaks (the command's own rules need a live one).
 #[cold]
 #[inline(never)]
-fn memory_broken(memory: &MemoryLookup) -> ExportRules {
-    match memory {
-        MemoryLookup::Live(_) => ExportRules::NONE,
-        MemoryLookup::Null => ExportRules::MEMORY_NULL,
-        MemoryLookup::Unknown | MemoryLookup::Freed(_) => ExportRules::MEMORY_DEAD,
-        MemoryLookup::OtherDevice(_) => ExportRules::MEMORY_OF_OTHER_DEVICE,
+fn object_broken<K: TrackedObject>(object: &Lookup<K>) -> ExportRules {
+    match object {
+        Lookup::Live(_) => ExportRules::NONE,
+        Lookup::Null => ExportRules::OBJECT_NULL,
+        Lookup::Unknown | Lookup::Gone(_) => ExportRules::OBJECT_GONE,
+        Lookup::OtherDevice(_) => ExportRules::OBJECT_OF_OTHER_DEVICE,
     }
 }
 
 /// The findings of the rules in `broken` (what [`evaluate`] returned for `call`).
 #[cold]
 #[inline(never)]
-pub fn describe<R: RuleSet>(
-    cmd: &ExportCommand<R>,
+pub fn describe<R: RuleSet, K: ExportedObject>(
+    cmd: &ExportCommand<R, K>,
     device: &DeviceFacts,
-    call: &ExportCall,
+    call: &ExportCall<K>,
     broken: ExportCallRules<R>,
 ) -> Outcome {
     let (own, broken) = (broken.own, broken.shared);
@@ -225,8 +260,8 @@ pub fn describe<R: RuleSet>(
     let StructArg::Valid(info) = &call.info else {
         return outcome;
     };
-    describe_memory(cmd, device, info, &call.memory, broken, &mut outcome);
-    let MemoryLookup::Live(record) = &call.memory else {
+    describe_object(cmd, device, info, &call.object, broken, &mut outcome);
+    let Lookup::Live(record) = &call.object else {
         return outcome;
     };
     if let (true, Some(id)) = (
@@ -240,9 +275,9 @@ pub fn describe<R: RuleSet>(
 }
 
 /// The info structure: NULL, its `sType`, its `pNext`.
-fn describe_info<R>(
-    cmd: &ExportCommand<R>,
-    call: &ExportCall,
+fn describe_info<R, K: TrackedObject>(
+    cmd: &ExportCommand<R, K>,
+    call: &ExportCall<K>,
     broken: ExportRules,
     device_ref: ObjectRef,
     outcome: &mut Outcome,
@@ -290,34 +325,34 @@ fn describe_info<R>(
     }
 }
 
-/// The memory handle: NULL, unknown or freed, of another device.
-fn describe_memory<R>(
-    cmd: &ExportCommand<R>,
+/// The object's handle: NULL, unknown or gone, of another device.
+fn describe_object<R, K: ExportedObject>(
+    cmd: &ExportCommand<R, K>,
     device: &DeviceFacts,
     info: &InfoFields,
-    memory: &MemoryLookup,
+    object: &Lookup<K>,
     broken: ExportRules,
     outcome: &mut Outcome,
 ) {
     let name = cmd.name;
-    let field = cmd.field("memory");
+    let field = cmd.field(K::MEMBER);
     let device_ref = ObjectRef::device(device.handle);
     let not_passed = "The call was not passed to the driver.";
-    if broken.has(ExportRules::MEMORY_NULL) {
+    if broken.has(ExportRules::OBJECT_NULL) {
         let message = format!("{name}(): {field} is VK_NULL_HANDLE. {not_passed}");
-        outcome.block(Finding::new(cmd.memory_vuid, name, field, message).with(device_ref));
-    } else if broken.has(ExportRules::MEMORY_DEAD) {
+        outcome.block(Finding::new(cmd.object_vuid, name, field, message).with(device_ref));
+    } else if broken.has(ExportRules::OBJECT_GONE) {
         let message = format!(
             "{name}(): {field} is {}. {not_passed}",
-            describe_dead_memory(info.memory, memory)
+            K::describe_gone(info.object, object)
         );
         outcome.block(
-            Finding::new(cmd.memory_vuid, name, field, message)
+            Finding::new(cmd.object_vuid, name, field, message)
                 .with(device_ref)
-                .with(ObjectRef::memory(info.memory)),
+                .with(object_ref::<K>(info.object)),
         );
-    } else if let (true, MemoryLookup::OtherDevice(record)) =
-        (broken.has(ExportRules::MEMORY_OF_OTHER_DEVICE), memory)
+    } else if let (true, Lookup::OtherDevice(record)) =
+        (broken.has(ExportRules::OBJECT_OF_OTHER_DEVICE), object)
     {
         let device_name = vk_names::handle(vk::ObjectType::DEVICE, device.handle);
         // A `-parent` ID is the parameter's own rule ("allocated from device"); the layer's
@@ -329,36 +364,43 @@ fn describe_memory<R>(
         };
         let message = format!(
             "{name}(): {field} is {}, {relation}. {not_passed}",
-            describe_allocation(record)
+            K::describe(record)
         );
         outcome.block(
             Finding::new(cmd.other_device_vuid, name, field, message)
                 .with(device_ref)
-                .with(ObjectRef::memory(record.memory))
-                .with(ObjectRef::device(record.device)),
+                .with(object_ref::<K>(K::handle(record)))
+                .with(ObjectRef::device(K::device(record))),
         );
     }
 }
 
-/// `handleType` is not exactly one `VkExternalMemoryHandleTypeFlagBits` value valid on the
-/// device: undefined, or of an extension the device was created without.
-fn describe_handle_type_value<R>(
-    cmd: &ExportCommand<R>,
+/// `handleType` is not exactly one handle-type bit of the object's kind valid on the device:
+/// undefined, or of an extension the device was created without.
+fn describe_handle_type_value<R, K: TrackedObject>(
+    cmd: &ExportCommand<R, K>,
     id: &'static str,
     device: &DeviceFacts,
     info: &InfoFields,
-    record: &MemoryRecord,
+    record: &K::Record,
 ) -> Finding {
     let field = cmd.field("handleType");
+    let valid = K::valid_handle_types(device);
     let message = format!(
-        "{}(): {field} is {}, which is not a valid VkExternalMemoryHandleTypeFlagBits value on \
-         {}: {}.",
+        "{}(): {field} is {}, which is not a valid {} value on {}: {}.",
         cmd.name,
-        vk_names::handle_types(info.handle_type()),
+        K::names(info.handle_type),
+        K::FLAG_BITS,
         vk_names::handle(vk::ObjectType::DEVICE, device.handle),
-        vk_names::invalid_handle_types(info.handle_type(), device.handle_types, true)
+        K::invalid_reasons(info.handle_type, valid, true)
     );
-    Finding::new(id, cmd.name, field, message).with_memory(record)
+    with_object::<K>(Finding::new(id, cmd.name, field, message), record)
+}
+
+/// Whether `handle_type` is exactly one of the bits of `set`.
+#[inline(always)]
+fn is_one_bit_of(handle_type: u32, set: u32) -> bool {
+    handle_type.is_power_of_two() && set & handle_type == handle_type
 }
 
 /// Whether `handle_type` is exactly one of the bits of `set`.
@@ -380,7 +422,7 @@ pub fn exported_with(info: &InfoFields, record: &MemoryRecord) -> bool {
 /// `VkExportMemoryAllocateInfo::handleTypes`", with its cause: no export structure at all, or the
 /// bit missing from it.
 pub fn not_exported_with<R>(
-    cmd: &ExportCommand<R>,
+    cmd: &ExportCommand<R, Memory>,
     id: &'static str,
     info: &InfoFields,
     record: &MemoryRecord,
@@ -408,10 +450,10 @@ pub fn not_exported_with<R>(
 
 /// Every finding of one call: [`describe`] of [`evaluate`] (what the pipeline does, in one step,
 /// for the unit tests and the fuzz target).
-pub fn check<R: RuleSet>(
-    cmd: &ExportCommand<R>,
+pub fn check<R: RuleSet, K: ExportedObject>(
+    cmd: &ExportCommand<R, K>,
     device: &DeviceFacts,
-    call: &ExportCall,
+    call: &ExportCall<K>,
 ) -> Outcome {
     let broken = evaluate(cmd, device, call);
     if broken.is_empty() {
