@@ -36,6 +36,19 @@ cargo test --workspace
 # VUID coverage, from what the tests just observed: every in-scope VUID checked, with a negative
 # and a positive end-to-end test (or a unit test where the catalog says none is possible).
 target/debug/exportcheck coverage --fail-under 100 | head -8
+# Memory safety (docs/reliability.md, "Memory safety"): the layer's pure modules under Miri, and
+# the unit and end-to-end tests under AddressSanitizer with LeakSanitizer, and under
+# ThreadSanitizer (a nightly toolchain, installed with rustup when missing). Their full output is
+# in target/sanitize-<mode>.log, printed when a mode fails. valgrind (about 4 minutes):
+# scripts/sanitize.sh valgrind. Miri interprets on one core, so it runs in the background from
+# here on, beside the benchmark's quick run (callgrind: one core), the release stress test, the
+# fuzzing smoke (one target at a time) and the package test; the toolchain is installed first,
+# so that Miri and the fuzzing smoke never install it at once. No end-to-end suite of the
+# debug or sanitizer builds runs beside it: ASan waits for its verdict.
+scripts/sanitize.sh setup
+scripts/sanitize.sh miri >target/sanitize-miri.log 2>&1 &
+miri=$!
+trap 'kill "$miri" 2>/dev/null || true' EXIT
 # Performance smoke: the benchmark runs end to end in quick mode (figures printed, no timing
 # assertions; the full run and its targets: scripts/bench.sh, docs/performance.md). Shown: the
 # timing targets' count, then the instruction counts under callgrind (their table and a
@@ -47,18 +60,6 @@ scripts/bench.sh --quick | sed -n '/^targets: /,$p'
 # the release build of scripts/bench.sh above (scripts/build-release.sh: nothing to rebuild).
 scripts/build-release.sh -q
 cargo test -q --release -p exportcheck-tests --test stress -- --ignored
-# Memory safety (docs/reliability.md, "Memory safety"): the layer's pure modules under Miri, and
-# the unit and end-to-end tests under AddressSanitizer with LeakSanitizer, and under
-# ThreadSanitizer (a nightly toolchain, installed with rustup when missing). Their full output is
-# in target/sanitize-<mode>.log, printed when a mode fails. valgrind (about 4 minutes):
-# scripts/sanitize.sh valgrind. Miri interprets on one core, so it runs in the background beside
-# the fuzzing smoke (one target at a time) and the package test, which leave the other core
-# mostly idle; the toolchain is installed first, so that the two never install it at once. No
-# end-to-end test runs beside it.
-scripts/sanitize.sh setup
-scripts/sanitize.sh miri >target/sanitize-miri.log 2>&1 &
-miri=$!
-trap 'kill "$miri" 2>/dev/null || true' EXIT
 # Fuzzing smoke (docs/fuzzing.md): each cargo-fuzz target briefly, on the committed seeds
 # (nightly toolchain and cargo-fuzz installed if missing; long runs: scripts/fuzz.sh 600).
 scripts/fuzz.sh 10 | tail -n 4
