@@ -26,7 +26,7 @@
 use crate::os::{self, FileId, HeldFile};
 use crate::state::device_groups::PhysicalDevices;
 use ash::vk;
-use parking_lot::Mutex;
+use parking_lot::{Mutex, MutexGuard};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The most exports held at once in the process.
@@ -155,21 +155,37 @@ pub fn anything_tracked() -> bool {
 /// within the layer's descriptor budget ([`os::held_file_budget`]; past either, the process's
 /// oldest export is let go). Returns the number of the layer's descriptor of this export's open
 /// file description, if it holds one.
+///
+/// Inlined to the common case, an export the layer holds already (a lock and a `kcmp`); a new
+/// one is held out of line ([`hold`]).
+#[inline(always)]
 pub fn remember(
     (device, memory): (u64, u64),
     origin: impl FnOnce() -> ExportOrigin,
     fd: i32,
     shared: Shared,
 ) -> Option<i32> {
-    let mut exports = EXPORTS.lock();
-    let of_memory = |e: &Held| e.origin.memory == memory && e.origin.device == device;
+    let exports = EXPORTS.lock();
     if let Some(known) = exports
         .iter()
-        .filter(|e| of_memory(e))
+        .filter(|e| e.origin.memory == memory && e.origin.device == device)
         .find(|e| os::same_open_file(e.held.number(), fd) == Some(true))
     {
         return Some(known.held.number());
     }
+    hold(exports, (device, memory), origin, fd, shared)
+}
+
+/// [`remember`] of an export the layer does not hold yet.
+#[inline(never)]
+fn hold(
+    mut exports: MutexGuard<'_, Vec<Held>>,
+    (device, memory): (u64, u64),
+    origin: impl FnOnce() -> ExportOrigin,
+    fd: i32,
+    shared: Shared,
+) -> Option<i32> {
+    let of_memory = |e: &Held| e.origin.memory == memory && e.origin.device == device;
     let file = os::file_id(fd)?;
     if exports.iter().filter(|e| of_memory(e)).count() >= PER_ALLOCATION {
         let oldest = exports.iter().position(of_memory)?;
