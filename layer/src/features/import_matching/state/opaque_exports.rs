@@ -484,4 +484,32 @@ mod tests {
         assert_eq!(taken.len(), 1);
         assert!(take_held(0xd0d0, 0x62, &|_, _| true).is_empty());
     }
+
+    #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "opens files and calls kcmp: system calls Miri isolates"
+    )]
+    fn an_allocation_holds_its_newest_exports_when_each_is_a_new_open_file() {
+        let files: Vec<_> = (0..=PER_ALLOCATION)
+            .map(|_| std::fs::File::open("/proc/self/exe").expect("open"))
+            .collect();
+        let held: Vec<_> = files
+            .iter()
+            .map(|f| remember((0xd0d0, 0x71), || origin(0x71), f.as_raw_fd(), NOT_SHARED))
+            .collect();
+        assert!(held.iter().all(Option::is_some), "{held:?}");
+        // The oldest was let go; the others are found again, none held anew.
+        assert_eq!(origin_of(files[0].as_raw_fd()), None);
+        for (file, number) in files.iter().zip(&held).skip(1) {
+            let again = remember(
+                (0xd0d0, 0x71),
+                || unreachable!(),
+                file.as_raw_fd(),
+                NOT_SHARED,
+            );
+            assert_eq!(again, *number);
+        }
+        assert_eq!(take_held(0xd0d0, 0x71, &|_, _| true).len(), PER_ALLOCATION);
+    }
 }
