@@ -4,7 +4,7 @@
 
 use crate::features::cross_process::state as shared_exports;
 use crate::features::fd_leaks::rules::{check_leaks, Checkpoint};
-use crate::features::fd_leaks::state::{remember_import, was_imported, FreedExport};
+use crate::features::fd_leaks::state::{remember_import, was_imported, FdExports, FreedExport};
 use crate::features::import_matching::state::opaque_exports;
 use crate::finding::ObjectRef;
 use crate::os::{self, payload, FileId, HeldFile};
@@ -13,12 +13,18 @@ use crate::state::lookup::lookup_memory;
 use crate::state::{DeviceState, MemoryLookup, MemoryRecord, PackedAllocation};
 use std::sync::Once;
 
-/// After a valid `vkGetMemoryFdKHR` returned `fd` for `memory`.
-#[inline]
+/// After a valid `vkGetMemoryFdKHR` returned `fd` for `memory`. Inlined to its test of the
+/// setting: a process that does not check leaks pays no call.
+#[inline(always)]
 pub fn record_export(state: &DeviceState, memory: u64, fd: i32) {
-    let Some(exports) = &state.fd_exports else {
-        return;
-    };
+    if let Some(exports) = &state.fd_exports {
+        record_checked_export(exports, memory, fd);
+    }
+}
+
+/// [`record_export`] where leaks are checked.
+#[inline(never)]
+fn record_checked_export(exports: &FdExports, memory: u64, fd: i32) {
     if let Some(file) = os::file_id(fd) {
         // A file of its own (a memfd, a dma-buf) names the payload; any other (a driver's
         // device file) only its open file description does.

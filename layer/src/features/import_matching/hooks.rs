@@ -142,8 +142,9 @@ pub const SHARED: opaque_exports::Shared = opaque_exports::Shared {
 };
 
 /// An opaque-fd export of `memory`: the number of the layer's descriptor of its open file
-/// description, if it holds one.
-#[inline(never)]
+/// description, if it holds one. Inlined: the common case is a lock and a `kcmp`
+/// ([`opaque_exports::remember`]).
+#[inline(always)]
 fn remember_export(state: &DeviceState, memory: &MemoryRecord, fd: i32) -> Option<i32> {
     if let Some(errno) = os::kcmp_refused() {
         warn_kcmp_refused(state, "vkGetMemoryFdKHR", errno, Refused::InProcess);

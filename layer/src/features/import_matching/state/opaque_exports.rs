@@ -23,10 +23,18 @@
 //! an export recorded in the shared directory by its descriptor's number is let go, its record
 //! is retired (`features::cross_process::state`).
 
+mod index;
+mod table;
+
 use crate::os::{self, FileId, HeldFile};
 use crate::state::device_groups::PhysicalDevices;
 use ash::vk;
-use parking_lot::Mutex;
+use index::Key;
+use parking_lot::{Mutex, MutexGuard};
+use table::Table;
+
+/// The held exports, indexed by allocation.
+type HeldTable = Table<Held, { 2 * LIMIT }, PER_ALLOCATION>;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The most exports held at once in the process.
@@ -119,7 +127,17 @@ struct Held {
     imported: bool,
 }
 
-static EXPORTS: Mutex<Vec<Held>> = Mutex::new(Vec::new());
+impl table::Entry for Held {
+    fn key(&self) -> Key {
+        (self.origin.device, self.origin.memory)
+    }
+
+    fn number(&self) -> i32 {
+        self.held.number()
+    }
+}
+
+static EXPORTS: Mutex<HeldTable> = Mutex::new(HeldTable::new());
 /// How many exports are held (written under the lock): a free or an import in a process that
 /// holds none reads only this.
 static HELD: AtomicUsize = AtomicUsize::new(0);
@@ -155,23 +173,39 @@ pub fn anything_tracked() -> bool {
 /// within the layer's descriptor budget ([`os::held_file_budget`]; past either, the process's
 /// oldest export is let go). Returns the number of the layer's descriptor of this export's open
 /// file description, if it holds one.
+///
+/// Inlined to the common case, an export the layer holds already (a lock and a `kcmp`); a new
+/// one is held out of line ([`hold`]).
+#[inline(always)]
 pub fn remember(
     (device, memory): (u64, u64),
     origin: impl FnOnce() -> ExportOrigin,
     fd: i32,
     shared: Shared,
 ) -> Option<i32> {
-    let mut exports = EXPORTS.lock();
-    let of_memory = |e: &Held| e.origin.memory == memory && e.origin.device == device;
-    if let Some(known) = exports
+    let exports = EXPORTS.lock();
+    if let Some(&known) = exports
+        .numbers_of((device, memory))
         .iter()
-        .filter(|e| of_memory(e))
-        .find(|e| os::same_open_file(e.held.number(), fd) == Some(true))
+        .find(|&&number| os::same_open_file(number, fd) == Some(true))
     {
-        return Some(known.held.number());
+        return Some(known);
     }
+    hold(exports, (device, memory), origin, fd, shared)
+}
+
+/// [`remember`] of an export the layer does not hold yet.
+#[inline(never)]
+fn hold(
+    mut exports: MutexGuard<'_, HeldTable>,
+    (device, memory): (u64, u64),
+    origin: impl FnOnce() -> ExportOrigin,
+    fd: i32,
+    shared: Shared,
+) -> Option<i32> {
+    let of_memory = |e: &Held| e.origin.memory == memory && e.origin.device == device;
     let file = os::file_id(fd)?;
-    if exports.iter().filter(|e| of_memory(e)).count() >= PER_ALLOCATION {
+    if exports.numbers_of((device, memory)).len() >= PER_ALLOCATION {
         let oldest = exports.iter().position(of_memory)?;
         let_go(exports.remove(oldest), shared.retire);
     }
@@ -276,14 +310,12 @@ pub fn take_held(device: u64, memory: u64, retire: Retire) -> Vec<HeldFile> {
         return Vec::new();
     }
     let mut exports = EXPORTS.lock();
+    if !exports.holds_any_of((device, memory)) {
+        return Vec::new();
+    }
     let mut taken = Vec::new();
-    let mut i = 0;
-    while i < exports.len() {
-        let e = &exports[i];
-        if e.origin.device != device || e.origin.memory != memory {
-            i += 1;
-            continue;
-        }
+    let of_memory = |e: &Held| e.origin.device == device && e.origin.memory == memory;
+    while let Some(i) = exports.iter().position(of_memory) {
         let mut e = exports.remove(i);
         retire_record(&mut e, retire);
         if !e.imported {
@@ -294,19 +326,20 @@ pub fn take_held(device: u64, memory: u64, retire: Retire) -> Vec<HeldFile> {
     taken
 }
 
-/// Drops the exports `drop` selects (closing the layer's descriptors).
+/// Drops the exports `drop` selects (closing the layer's descriptors): all of one allocation
+/// (`of`), if it names one, which the table's index then finds without a pass when it has none.
 #[cold]
 #[inline(never)]
-fn forget(drop: &dyn Fn(&ExportOrigin) -> bool, retire: Retire) {
+fn forget(of: Option<Key>, drop: &dyn Fn(&ExportOrigin) -> bool, retire: Retire) {
     let mut exports = EXPORTS.lock();
+    if of.is_some_and(|key| !exports.holds_any_of(key)) {
+        return;
+    }
     let before = exports.len();
-    let mut i = 0;
-    while i < exports.len() {
-        if drop(&exports[i].origin) {
-            let_go(exports.remove(i), retire);
-        } else {
-            i += 1;
-        }
+    let mut from = 0;
+    while let Some(i) = exports.iter().skip(from).position(|e| drop(&e.origin)) {
+        let_go(exports.remove(from + i), retire);
+        from += i;
     }
     if exports.len() != before {
         set_count(&HELD, exports.len());
@@ -347,13 +380,17 @@ pub fn origin_of(fd: i32) -> Option<ExportOrigin> {
 #[inline(always)]
 pub fn forget_memory(device: u64, memory: u64, retire: Retire) {
     if HELD.load(Ordering::Acquire) != 0 {
-        forget(&|o| o.device == device && o.memory == memory, retire);
+        forget(
+            Some((device, memory)),
+            &|o| o.device == device && o.memory == memory,
+            retire,
+        );
     }
 }
 
 /// At `vkDestroyDevice`: closes what the layer holds of the device's exports.
 pub fn forget_device(device: u64, retire: Retire) {
-    forget(&|o| o.device == device, retire);
+    forget(None, &|o| o.device == device, retire);
 }
 
 /// The numbers of the descriptors the layer holds: not the app's, never one of its leaks.
@@ -420,5 +457,59 @@ mod tests {
         assert!(held.iter().all(|&n| n > copy.as_raw_fd()), "{held:?}");
         forget_memory(0xd0d0, 0x51, &|_, _| true);
         assert_eq!(origin_of(copy.as_raw_fd()), None);
+    }
+
+    #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "opens files and calls kcmp: system calls Miri isolates"
+    )]
+    fn each_allocation_finds_its_own_held_exports_when_others_go() {
+        let a = std::fs::File::open("/proc/self/exe").expect("open");
+        let b = std::fs::File::open("/proc/self/exe").expect("open");
+        let held_a = remember((0xd0d0, 0x61), || origin(0x61), a.as_raw_fd(), NOT_SHARED);
+        let held_b = remember((0xd0d0, 0x62), || origin(0x62), b.as_raw_fd(), NOT_SHARED);
+        assert!(held_a.is_some() && held_b.is_some() && held_a != held_b);
+        // Another allocation's export is not this one's, though the file is the same.
+        let b_again = remember((0xd0d0, 0x61), || origin(0x61), b.as_raw_fd(), NOT_SHARED);
+        assert!(b_again.is_some() && b_again != held_b && b_again != held_a);
+        forget_memory(0xd0d0, 0x61, &|_, _| true);
+        assert_eq!(origin_of(a.as_raw_fd()), None);
+        // The other allocation's export is still held, found again without holding it anew.
+        assert_eq!(
+            remember((0xd0d0, 0x62), || unreachable!(), b.as_raw_fd(), NOT_SHARED),
+            held_b
+        );
+        let taken = take_held(0xd0d0, 0x62, &|_, _| true);
+        assert_eq!(taken.len(), 1);
+        assert!(take_held(0xd0d0, 0x62, &|_, _| true).is_empty());
+    }
+
+    #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "opens files and calls kcmp: system calls Miri isolates"
+    )]
+    fn an_allocation_holds_its_newest_exports_when_each_is_a_new_open_file() {
+        let files: Vec<_> = (0..=PER_ALLOCATION)
+            .map(|_| std::fs::File::open("/proc/self/exe").expect("open"))
+            .collect();
+        let held: Vec<_> = files
+            .iter()
+            .map(|f| remember((0xd0d0, 0x71), || origin(0x71), f.as_raw_fd(), NOT_SHARED))
+            .collect();
+        assert!(held.iter().all(Option::is_some), "{held:?}");
+        // The oldest was let go; the others are found again, none held anew.
+        assert_eq!(origin_of(files[0].as_raw_fd()), None);
+        for (file, number) in files.iter().zip(&held).skip(1) {
+            let again = remember(
+                (0xd0d0, 0x71),
+                || unreachable!(),
+                file.as_raw_fd(),
+                NOT_SHARED,
+            );
+            assert_eq!(again, *number);
+        }
+        assert_eq!(take_held(0xd0d0, 0x71, &|_, _| true).len(), PER_ALLOCATION);
     }
 }
