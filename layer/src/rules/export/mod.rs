@@ -409,7 +409,7 @@ pub fn is_one_of(
     handle_type: vk::ExternalMemoryHandleTypeFlags,
     set: vk::ExternalMemoryHandleTypeFlags,
 ) -> bool {
-    handle_type.as_raw().is_power_of_two() && set.contains(handle_type)
+    is_one_bit_of(handle_type.as_raw(), set.as_raw())
 }
 
 /// Whether `handle_type` was in `VkExportMemoryAllocateInfo::handleTypes` at allocation.
