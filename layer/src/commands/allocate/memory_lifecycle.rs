@@ -1,11 +1,14 @@
 //! The lifecycle of a `VkDeviceMemory`, in one place: what each feature does when memory is
-//! made (`allocated`), when it is freed (`freeing`, before the call goes down, and `freed`,
-//! after), and when its device is destroyed (`device_destroyed`). `commands/allocate/memory.rs` and
-//! `commands/device.rs` call only these; a feature that tracks memory adds its hook here:
+//! made (`allocated`), when an export of it succeeded (`exported`), when it is freed (`freeing`,
+//! before the call goes down, and `freed`, after), and when its device is destroyed
+//! (`device_destroyed`). `commands/allocate/memory.rs`, the export descriptors
+//! (`commands/export/`) and `commands/device.rs` call only these; a feature that tracks memory
+//! adds its hook here:
 //!
 //! | hook | the memory map (`state::live_memory`: one record per allocation) | imports checked against exports (`import_matching`) | fd leaks (`fd_leaks`) | Android hardware buffer exports |
 //! |---|---|---|---|---|
 //! | `allocated` | the record (`registry::record_allocation`) | the dedicated resource and device mask of memory exportable as an opaque fd or global share handle, in the record's rare facts; an fd import's consumed fd | the imported file | the dedicated image not bound yet (01883), in the record's rare facts |
+//! | `exported` | the NT handle types exported (00663), in the record's rare facts | an opaque fd's open file description held, a global share handle's origin; with a shared directory, the export for other processes | the exported fd's file | |
 //! | `freeing` | the record taken out, with all it held, and remembered among the recently freed | the held exports, global share handles and consumed fds of the memory | the memory's exports, taken | (the record) |
 //! | `freed` | | | the exports judged against what the process still holds | |
 //! | `device_destroyed` | every table of the device (`DeviceState::forget_everything`) | the device's | every export, judged | (the records) |
@@ -15,8 +18,13 @@ use crate::commands::export::get_memory_android_hardware_buffer;
 use crate::features::fd_leaks::hooks as fd_leaks;
 use crate::features::import_matching::hooks as import_matching;
 use crate::os::HeldFile;
+use crate::rules::export::get_memory_win32_handle::{
+    is_counted_nt_export, GLOBAL_SHARE_HANDLE_TYPES,
+};
+use crate::rules::export::is_one_of;
 use crate::state::registry::{record_allocation, remember_free};
 use crate::state::{AllocationFacts, DeviceState, MemoryRecord, PackedAllocation};
+use ash::vk;
 
 /// What an import handed to the driver, taken before `vkAllocateMemory` went down.
 pub struct Imported {
@@ -47,6 +55,44 @@ pub fn allocated(
     }
     if imported.file.is_some() {
         fd_leaks::record_import(imported.file);
+    }
+}
+
+/// What a successful export returned to the app.
+#[derive(Clone, Copy, Debug)]
+pub enum ExportedHandle {
+    /// `vkGetMemoryFdKHR`'s fd, of a call the layer found valid.
+    Fd(i32),
+    /// `vkGetMemoryWin32HandleKHR`'s handle (0 where the driver wrote none).
+    Win32(u64),
+}
+
+/// After an export of `memory` as `handle_type` (the type the layer read and judged) returned
+/// `handle`.
+#[inline(always)]
+pub fn exported(
+    state: &DeviceState,
+    memory: &MemoryRecord,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+    handle: ExportedHandle,
+) {
+    match handle {
+        ExportedHandle::Fd(fd) => {
+            fd_leaks::record_export(state, memory.memory, fd);
+            import_matching::after_export(state, memory, handle_type.as_raw(), fd);
+        }
+        ExportedHandle::Win32(value) => {
+            if is_counted_nt_export(handle_type, memory) {
+                let t = handle_type;
+                state
+                    .memories
+                    .update_rare(memory.memory, |rare| rare.nt_handle_exports |= t);
+            }
+            // A NULL handle names nothing (the driver contract reports it).
+            if is_one_of(handle_type, GLOBAL_SHARE_HANDLE_TYPES) && value != 0 {
+                import_matching::after_global_share_export(state, memory, handle_type, value);
+            }
+        }
     }
 }
 

@@ -1,10 +1,9 @@
 //! `vkGetMemoryFdKHR`: the descriptor. Its rules are `rules::export::get_memory_fd`.
 
 use crate::boundary::Down;
+use crate::commands::allocate::memory_lifecycle::{self, ExportedHandle};
 use crate::fault_injection;
 use crate::features::driver_contract::rules::{self as driver_contract, FdProbe};
-use crate::features::fd_leaks::hooks as fd_leaks;
-use crate::features::import_matching::hooks as import_matching;
 use crate::handle_kinds::Memory;
 use crate::os;
 use crate::pipeline::export::{self, ExportEntry, Judged};
@@ -54,8 +53,8 @@ impl ExportEntry for GetMemoryFd {
             // SAFETY: not NULL (the gate), and the driver wrote it.
             let fd = unsafe { raw::read_out(p_fd) }.unwrap_or(-1);
             let probe = open_before.map(|previous| probe(s, memory.memory, fd, previous));
-            fd_leaks::record_export(s, memory.memory, fd);
-            import_matching::after_export(s, memory, judged.handle_type, fd);
+            let t = vk::ExternalMemoryHandleTypeFlags::from_raw(judged.handle_type);
+            memory_lifecycle::exported(s, memory, t, ExportedHandle::Fd(fd));
             fault_injection::inject_panic(
                 fault_injection::Site::After,
                 get_memory_fd::COMMAND.name,

@@ -4,13 +4,12 @@
 
 use crate::args::StructArg;
 use crate::boundary::Down;
+use crate::commands::allocate::memory_lifecycle::{self, ExportedHandle};
 use crate::features::driver_contract::rules::Returned;
-use crate::features::import_matching::hooks as import_matching;
 use crate::handle_kinds::Memory;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw;
 use crate::rules::export::get_memory_win32_handle;
-use crate::rules::export::is_one_of;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::state::{DeviceState, MemoryRecord};
 use ash::vk;
@@ -68,18 +67,9 @@ impl ExportEntry for GetMemoryWin32Handle {
         if result == vk::Result::SUCCESS {
             // The handle type the gate read and judged (a valid call's, or one with warnings).
             let t = vk::ExternalMemoryHandleTypeFlags::from_raw(judged.handle_type);
-            if get_memory_win32_handle::is_counted_nt_export(t, judged.object) {
-                s.memories
-                    .update_rare(judged.object.memory, |rare| rare.nt_handle_exports |= t);
-            }
-            if is_one_of(t, get_memory_win32_handle::GLOBAL_SHARE_HANDLE_TYPES) {
-                // SAFETY: the gate found pHandle not NULL; the driver has just written it.
-                // A NULL handle names nothing (the driver contract reports it).
-                let handle = unsafe { raw::read_out(p_handle) }.filter(|&h| h != 0);
-                if let Some(handle) = handle {
-                    import_matching::after_global_share_export(s, judged.object, t, handle as u64);
-                }
-            }
+            // SAFETY: the gate found pHandle not NULL; the driver has just written it.
+            let handle = unsafe { raw::read_out(p_handle) }.unwrap_or(0) as u64;
+            memory_lifecycle::exported(s, judged.object, t, ExportedHandle::Win32(handle));
         }
         Some(result)
     }
