@@ -7,6 +7,7 @@
 //! invalid. The tables are the registry's (`layer/tests/handle_kinds_registry.rs` compares them
 //! with `vuids/registry/vk.xml`); bits only Vulkan SC defines are left out.
 
+use ash::vk;
 use std::fmt::Write;
 
 /// One bit of a handle-type flags type.
@@ -75,10 +76,15 @@ pub fn name_bits<'a>(value: u32, table: impl IntoIterator<Item = (u32, &'a str)>
 
 /// A kind of object whose payload an external handle carries.
 pub trait HandleKind {
+    /// The flags type of its handle types, as ash declares it.
+    type Flags: Copy;
     /// The flag-bits type's name, as messages name it.
     const FLAG_BITS: &'static str;
     /// Every bit Vulkan defines, in bit order.
     const BITS: &'static [HandleTypeBit];
+
+    /// The bits of `flags`.
+    fn raw(flags: Self::Flags) -> u32;
 
     /// Every defined bit.
     const VALID: u32 = mask(Self::BITS, false);
@@ -144,6 +150,13 @@ pub trait HandleKind {
 pub enum Memory {}
 
 impl HandleKind for Memory {
+    type Flags = vk::ExternalMemoryHandleTypeFlags;
+
+    #[inline(always)]
+    fn raw(flags: vk::ExternalMemoryHandleTypeFlags) -> u32 {
+        flags.as_raw()
+    }
+
     const FLAG_BITS: &'static str = "VkExternalMemoryHandleTypeFlagBits";
     const BITS: &'static [HandleTypeBit] = &[
         core(0, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT"),
@@ -216,6 +229,13 @@ impl HandleKind for Memory {
 pub enum MemoryNv {}
 
 impl HandleKind for MemoryNv {
+    type Flags = vk::ExternalMemoryHandleTypeFlagsNV;
+
+    #[inline(always)]
+    fn raw(flags: vk::ExternalMemoryHandleTypeFlagsNV) -> u32 {
+        flags.as_raw()
+    }
+
     const FLAG_BITS: &'static str = "VkExternalMemoryHandleTypeFlagBitsNV";
     const BITS: &'static [HandleTypeBit] = &[
         core(0, "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT_NV"),
@@ -229,6 +249,13 @@ impl HandleKind for MemoryNv {
 pub enum Semaphore {}
 
 impl HandleKind for Semaphore {
+    type Flags = vk::ExternalSemaphoreHandleTypeFlags;
+
+    #[inline(always)]
+    fn raw(flags: vk::ExternalSemaphoreHandleTypeFlags) -> u32 {
+        flags.as_raw()
+    }
+
     const FLAG_BITS: &'static str = "VkExternalSemaphoreHandleTypeFlagBits";
     const BITS: &'static [HandleTypeBit] = &[
         core(0, "VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT"),
@@ -248,6 +275,13 @@ impl HandleKind for Semaphore {
 pub enum Fence {}
 
 impl HandleKind for Fence {
+    type Flags = vk::ExternalFenceHandleTypeFlags;
+
+    #[inline(always)]
+    fn raw(flags: vk::ExternalFenceHandleTypeFlags) -> u32 {
+        flags.as_raw()
+    }
+
     const FLAG_BITS: &'static str = "VkExternalFenceHandleTypeFlagBits";
     const BITS: &'static [HandleTypeBit] = &[
         core(0, "VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT"),

@@ -11,7 +11,6 @@ use crate::boundary::{self, Down};
 use crate::fault_injection;
 use crate::features::driver_contract::rules::{self as driver_contract, Returned};
 use crate::finding::Outcome;
-use crate::handle_kinds::Memory;
 use crate::raw;
 use crate::rules::export::{
     blocks, describe, evaluate_parts, ExportCall, ExportCallRules, ExportCommand, ExportedObject,
@@ -85,23 +84,17 @@ pub trait ExportEntry {
 /// What the layer knows of a live object of the kind `E` exports.
 pub type Record<E> = <<E as ExportEntry>::Object as TrackedObject>::Record;
 
-/// Reads a memory info structure of `cmd`: its `sType` first, the members the rules look at only when
-/// it is the command's.
+/// Reads an info structure of `cmd`: its `sType` first, the members the rules look at (`fields`:
+/// `pNext`, the object, the handle type) only when it is the command's.
 ///
 /// # Safety
 /// `p` is NULL or points to a structure that starts with `sType`, readable as a whole `T` when
 /// `sType` is the command's.
 #[inline(always)]
-pub unsafe fn read_info<T: Copy, R>(
-    cmd: &ExportCommand<R, Memory>,
+pub unsafe fn read_info<T: Copy, R, K: TrackedObject>(
+    cmd: &ExportCommand<R, K>,
     p: *const T,
-    fields: impl FnOnce(
-        T,
-    ) -> (
-        *const c_void,
-        vk::DeviceMemory,
-        vk::ExternalMemoryHandleTypeFlags,
-    ),
+    fields: impl FnOnce(T) -> (*const c_void, K::Handle, K::Flags),
 ) -> StructArg<InfoFields> {
     let s_type = cmd
         .info
@@ -109,11 +102,11 @@ pub unsafe fn read_info<T: Copy, R>(
         .map_or(vk::StructureType::from_raw(0), |i| i.s_type);
     // SAFETY: this function's contract.
     unsafe { raw::read_struct(p, s_type) }.map(|info| {
-        let (p_next, memory, handle_type) = fields(info);
+        let (p_next, object, handle_type) = fields(info);
         InfoFields {
             has_p_next: !p_next.is_null(),
-            object: memory.as_raw(),
-            handle_type: handle_type.as_raw(),
+            object: object.as_raw(),
+            handle_type: K::raw(handle_type),
         }
     })
 }
@@ -126,10 +119,10 @@ pub unsafe fn read_info<T: Copy, R>(
 /// `output` is the app's output pointer to a pointer-sized value, not NULL (the gate), written
 /// by `call` on success.
 #[inline(always)]
-pub unsafe fn call_down_returning<R>(
+pub unsafe fn call_down_returning<R, K: ExportedObject>(
     state: &DeviceState,
-    cmd: &ExportCommand<R, Memory>,
-    (judged, down): (&Judged<'_, Memory>, &Down<vk::Result>),
+    cmd: &ExportCommand<R, K>,
+    (judged, down): (&Judged<'_, K>, &Down<vk::Result>),
     (returned, output): (Returned, *const usize),
     call: impl FnOnce() -> vk::Result,
 ) -> vk::Result {
@@ -144,10 +137,10 @@ pub unsafe fn call_down_returning<R>(
 /// After the call went down: when it was valid and succeeded, the handle-like value the driver
 /// wrote (`written` reads it; 0 is none) is held to the driver contract (`Returned`).
 #[inline(always)]
-pub fn hold_to_contract<R>(
+pub fn hold_to_contract<R, K: ExportedObject>(
     state: &DeviceState,
-    cmd: &ExportCommand<R, Memory>,
-    judged: &Judged<'_, Memory>,
+    cmd: &ExportCommand<R, K>,
+    judged: &Judged<'_, K>,
     (result, returned): (vk::Result, Returned),
     written: impl FnOnce() -> u64,
 ) {
@@ -156,7 +149,7 @@ pub fn hold_to_contract<R>(
     }
     let broken = driver_contract::evaluate_returned(written());
     if !broken.is_empty() {
-        let outcome = driver_contract::describe_returned(returned, judged.object, broken);
+        let outcome = driver_contract::describe_returned::<K>(returned, judged.object, broken);
         report_driver_contract(state, cmd.name, outcome);
     }
 }

@@ -16,6 +16,8 @@ use std::fmt;
 /// layer keeps of a live one and of one that is gone, and how a handle argument is resolved.
 /// The export pipeline (`pipeline::export`) and the export rules are written once over it.
 pub trait TrackedObject: HandleKind + Sized + 'static {
+    /// Its Vulkan handle type: `VkDeviceMemory`.
+    type Handle: vk::Handle + Copy;
     /// What the layer knows of a live object (copied out of its device's table).
     type Record: Clone + fmt::Debug;
     /// What the layer remembers of one its device lately let go (freed, destroyed).
@@ -80,6 +82,7 @@ impl<K: TrackedObject> fmt::Debug for Lookup<K> {
 pub type MemoryLookup = Lookup<Memory>;
 
 impl TrackedObject for Memory {
+    type Handle = vk::DeviceMemory;
     type Record = MemoryRecord;
     type Gone = FreedMemory;
     const OBJECT_TYPE: vk::ObjectType = vk::ObjectType::DEVICE_MEMORY;

@@ -3,8 +3,9 @@
 //! set where the OS supports it; a successful export returns a valid fd, a non-NULL address or
 //! handle. These are warnings about the driver, not the app.
 
-use crate::finding::{Finding, ObjectRef, Outcome};
-use crate::rules::common::describe_allocation;
+use crate::finding::{Finding, Outcome};
+use crate::handle_kinds::Memory;
+use crate::rules::export::{with_object, ExportedObject};
 use crate::rules::rule_set::rule_set;
 use crate::state::MemoryRecord;
 use crate::vuid;
@@ -21,26 +22,27 @@ pub struct FdProbe {
     pub open_before_call: bool,
 }
 
+/// A finding about what the driver returned from a successful export of the object `record`
+/// (`K`: memory now; semaphores and fences share the shape).
 #[cold]
-fn driver_finding(
+fn driver_finding<K: ExportedObject>(
     id: &'static str,
     command: &'static str,
     field: &'static str,
-    record: &MemoryRecord,
+    record: &K::Record,
     what: String,
 ) -> Finding {
-    Finding::new(
+    let finding = Finding::new(
         id,
         command,
         field,
         format!(
             "{command}(): the driver returned VK_SUCCESS for {}, but {what}. This is a driver \
              defect, not an error of the app.",
-            describe_allocation(record)
+            K::describe(record)
         ),
-    )
-    .with(ObjectRef::device(record.device))
-    .with(ObjectRef::memory(record.memory))
+    );
+    with_object::<K>(finding, record)
 }
 
 rule_set! {
@@ -82,7 +84,9 @@ pub fn evaluate_fd(fd: i32, probe: Option<FdProbe>) -> ReturnedFdRules {
 pub fn describe_fd(record: &MemoryRecord, fd: i32, broken: ReturnedFdRules) -> Outcome {
     const CMD: &str = "vkGetMemoryFdKHR";
     let mut outcome = Outcome::default();
-    let mut say = |id, what: String| outcome.push(driver_finding(id, CMD, "*pFd", record, what));
+    let mut say = |id, what: String| {
+        outcome.push(driver_finding::<Memory>(id, CMD, "*pFd", record, what));
+    };
     if broken.has(ReturnedFdRules::FD_INVALID) {
         say(
             vuid::DRIVER_INVALID_FD,
@@ -156,9 +160,9 @@ pub fn evaluate_returned(value: u64) -> ReturnedValueRules {
 /// The finding of the rule in `broken` (what [`evaluate_returned`] said) for `returned`.
 #[cold]
 #[inline(never)]
-pub fn describe_returned(
+pub fn describe_returned<K: ExportedObject>(
     returned: Returned,
-    record: &MemoryRecord,
+    record: &K::Record,
     broken: ReturnedValueRules,
 ) -> Outcome {
     let (id, command, field) = match returned {
@@ -199,7 +203,7 @@ pub fn describe_returned(
             Returned::ZirconHandle => format!("{field} is ZX_HANDLE_INVALID"),
             _ => format!("{field} is NULL"),
         };
-        outcome.push(driver_finding(id, command, field, record, what));
+        outcome.push(driver_finding::<K>(id, command, field, record, what));
     }
     outcome
 }
@@ -207,7 +211,7 @@ pub fn describe_returned(
 /// Every finding about a returned `value` (for the tests: the command evaluates, then
 /// describes).
 pub fn check_returned(returned: Returned, record: &MemoryRecord, value: u64) -> Outcome {
-    describe_returned(returned, record, evaluate_returned(value))
+    describe_returned::<Memory>(returned, record, evaluate_returned(value))
 }
 
 /// `vkGetMemoryRemoteAddressNV` returned `address`.

@@ -46,7 +46,7 @@ impl ExportedObject for Memory {
 }
 
 /// The object a finding is about: its device, and it.
-fn with_object<K: TrackedObject>(finding: Finding, record: &K::Record) -> Finding {
+pub fn with_object<K: TrackedObject>(finding: Finding, record: &K::Record) -> Finding {
     finding
         .with(ObjectRef::device(K::device(record)))
         .with(object_ref::<K>(K::handle(record)))
