@@ -19,6 +19,7 @@ use crate::rules::rule_set::RuleSet;
 use crate::state::this_thread::with_device;
 use crate::state::DeviceState;
 use ash::vk::{self, Handle};
+use std::marker::PhantomData;
 
 /// A query's descriptor: its rules, and what only the command knows of its C signature.
 pub trait QueryEntry {
@@ -47,6 +48,92 @@ pub trait QueryEntry {
         device: vk::Device,
         args: Self::Args,
     ) -> Option<vk::Result>;
+}
+
+/// The next layer's entry point of a [`HandlePropertiesQuery`].
+pub type PropertiesFn<H, P> = unsafe extern "system" fn(
+    vk::Device,
+    vk::ExternalMemoryHandleTypeFlags,
+    H,
+    *mut P,
+) -> vk::Result;
+
+/// A query of one external handle's properties, `(device, handleType, handle, pProperties)`:
+/// the shape of every query but the Android hardware buffer's. Its descriptor says only what
+/// differs: the handle's type and how the rules see it, the output structure, the rules, and
+/// the next layer's entry point. [`HandleQuery`] runs it.
+pub trait HandlePropertiesQuery: 'static {
+    /// The handle parameter: an fd, a host pointer, a Metal object, a `HANDLE`, a `zx_handle_t`.
+    type Handle: Copy;
+    /// The output structure the driver fills.
+    type Properties;
+    /// The set of the command's own rules.
+    type Own: RuleSet;
+    /// Names, IDs and the command's own rules.
+    const RULES: &'static QueryCommand<Self::Own>;
+
+    /// The handle as the rules see it: its value only, never dereferenced.
+    fn value(handle: Self::Handle) -> i64;
+
+    /// Whether the handle is open, where the OS can say (fds); `None` for the others.
+    #[inline(always)]
+    fn is_open(_handle: Self::Handle) -> Option<bool> {
+        None
+    }
+
+    /// The next layer's entry point of the command, if it has one.
+    fn next(state: &DeviceState) -> Option<PropertiesFn<Self::Handle, Self::Properties>>;
+}
+
+/// A [`HandlePropertiesQuery`] as the pipeline runs it.
+pub struct HandleQuery<Q>(PhantomData<Q>);
+
+impl<Q: HandlePropertiesQuery> QueryEntry for HandleQuery<Q> {
+    type Args = (
+        vk::ExternalMemoryHandleTypeFlags,
+        Q::Handle,
+        *mut Q::Properties,
+    );
+    type Own = Q::Own;
+    const RULES: &'static QueryCommand<Q::Own> = Q::RULES;
+
+    #[inline(always)]
+    unsafe fn read(&(handle_type, handle, p_properties): &Self::Args) -> QueryCall {
+        QueryCall {
+            handle_type: handle_type.as_raw(),
+            handle: Q::value(handle),
+            handle_open: Q::is_open(handle),
+            // SAFETY: the app's pointer (this function's contract).
+            output: unsafe { read_output(Q::RULES, p_properties.cast_const()) },
+            output_loops: false,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn call_down(
+        state: &DeviceState,
+        device: vk::Device,
+        (handle_type, handle, p_properties): Self::Args,
+    ) -> Option<vk::Result> {
+        let next = Q::next(state)?;
+        // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
+        Some(unsafe { next(device, handle_type, handle, p_properties) })
+    }
+}
+
+/// A handle-property query, from the app's call to the driver's result.
+///
+/// # Safety
+/// The arguments are what the app passed to the command `Q` describes.
+#[inline(always)]
+pub unsafe fn run_handle_query<Q: HandlePropertiesQuery>(
+    device: vk::Device,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+    handle: Q::Handle,
+    p_properties: *mut Q::Properties,
+) -> vk::Result {
+    // SAFETY: this function's contract.
+    unsafe { run::<HandleQuery<Q>>(device, (handle_type, handle, p_properties)) }
 }
 
 /// Reads a query's output structure: NULL, the wrong `sType`, or its `sType` and whether its

@@ -1,46 +1,31 @@
 //! `vkGetMemoryZirconHandlePropertiesFUCHSIA`: the descriptor. Its rules are
 //! `rules::query::get_memory_zircon_handle_properties`.
 
-use crate::pipeline::query::{self, QueryEntry};
+use crate::pipeline::query::{self, HandlePropertiesQuery, PropertiesFn};
 use crate::rules::query::get_memory_zircon_handle_properties;
-use crate::rules::query::{QueryCall, QueryCommand};
+use crate::rules::query::QueryCommand;
 use crate::state::DeviceState;
 use ash::vk;
 
-pub struct GetMemoryZirconHandleProperties;
-
 type Properties = vk::MemoryZirconHandlePropertiesFUCHSIA<'static>;
 
-impl QueryEntry for GetMemoryZirconHandleProperties {
-    type Args = (
-        vk::ExternalMemoryHandleTypeFlags,
-        vk::zx_handle_t,
-        *mut Properties,
-    );
+pub struct GetMemoryZirconHandleProperties;
+
+impl HandlePropertiesQuery for GetMemoryZirconHandleProperties {
+    type Handle = vk::zx_handle_t;
+    type Properties = Properties;
     type Own = get_memory_zircon_handle_properties::GetMemoryZirconHandlePropertiesRules;
     const RULES: &'static QueryCommand<Self::Own> = &get_memory_zircon_handle_properties::COMMAND;
 
+    /// The handle's value.
     #[inline(always)]
-    unsafe fn read(&(handle_type, zircon_handle, p_properties): &Self::Args) -> QueryCall {
-        QueryCall {
-            handle_type: handle_type.as_raw(),
-            handle: i64::from(zircon_handle),
-            handle_open: None,
-            // SAFETY: the app's pointer (this function's contract).
-            output: unsafe { query::read_output(Self::RULES, p_properties.cast_const()) },
-            output_loops: false,
-        }
+    fn value(zircon_handle: vk::zx_handle_t) -> i64 {
+        i64::from(zircon_handle)
     }
 
     #[inline(always)]
-    unsafe fn call_down(
-        s: &DeviceState,
-        device: vk::Device,
-        (handle_type, zircon_handle, p_properties): Self::Args,
-    ) -> Option<vk::Result> {
-        let next = s.next.get_memory_zircon_handle_properties?;
-        // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
-        Some(unsafe { next(device, handle_type, zircon_handle, p_properties) })
+    fn next(s: &DeviceState) -> Option<PropertiesFn<Self::Handle, Self::Properties>> {
+        s.next.get_memory_zircon_handle_properties
     }
 }
 
@@ -54,13 +39,11 @@ pub unsafe extern "system" fn get_memory_zircon_handle_properties_fuchsia(
 ) -> vk::Result {
     // SAFETY: the app's arguments to this command.
     unsafe {
-        query::run::<GetMemoryZirconHandleProperties>(
+        query::run_handle_query::<GetMemoryZirconHandleProperties>(
             device,
-            (
-                handle_type,
-                zircon_handle,
-                p_memory_zircon_handle_properties,
-            ),
+            handle_type,
+            zircon_handle,
+            p_memory_zircon_handle_properties,
         )
     }
 }

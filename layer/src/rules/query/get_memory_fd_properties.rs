@@ -102,21 +102,17 @@ mod tests {
     use super::*;
     use crate::args::StructArg;
     use crate::rules::fixtures::{fd_device, DMA_BUF};
-    use crate::rules::query::check;
+    use crate::rules::query::{check, checked, handle_call};
 
     fn call(handle_type: vk::ExternalMemoryHandleTypeFlags, open: Option<bool>) -> QueryCall {
         QueryCall {
-            handle_type: handle_type.as_raw(),
-            handle: 5,
             handle_open: open,
-            output: StructArg::Valid(false),
-            output_loops: false,
+            ..handle_call(handle_type, 5)
         }
     }
 
     fn ids(call: QueryCall) -> (Vec<&'static str>, bool) {
-        let outcome = check(&COMMAND, &fd_device(), &call);
-        (outcome.ids(), outcome.blocked)
+        checked(&COMMAND, &call)
     }
 
     #[test]

@@ -121,7 +121,7 @@ mod tests {
     use super::*;
     use crate::args::StructArg;
     use crate::rules::fixtures::{fd_device, HOST_POINTER_ALIGNMENT, OPAQUE_FD};
-    use crate::rules::query::check;
+    use crate::rules::query::{check, handle_call};
 
     const HOST_ALLOCATION: vk::ExternalMemoryHandleTypeFlags =
         vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT;
@@ -129,13 +129,7 @@ mod tests {
         vk::ExternalMemoryHandleTypeFlags::HOST_MAPPED_FOREIGN_MEMORY_EXT;
 
     fn call(handle_type: vk::ExternalMemoryHandleTypeFlags, address: u64) -> QueryCall {
-        QueryCall {
-            handle_type: handle_type.as_raw(),
-            handle: address as i64,
-            handle_open: None,
-            output: StructArg::Valid(false),
-            output_loops: false,
-        }
+        handle_call(handle_type, address as i64)
     }
 
     fn ids(device: &DeviceFacts, call: QueryCall) -> Vec<&'static str> {

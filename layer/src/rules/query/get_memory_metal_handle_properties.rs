@@ -102,25 +102,17 @@ fn describe_values(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::StructArg;
-    use crate::rules::fixtures::{fd_device, OPAQUE_FD};
-    use crate::rules::query::check;
+    use crate::rules::fixtures::OPAQUE_FD;
+    use crate::rules::query::{checked, handle_call};
     use crate::vk_ext::{HANDLE_TYPE_MTLBUFFER, HANDLE_TYPE_MTLHEAP, HANDLE_TYPE_MTLTEXTURE};
     use ash::vk;
 
     fn call(handle_type: vk::ExternalMemoryHandleTypeFlags, handle: i64) -> QueryCall {
-        QueryCall {
-            handle_type: handle_type.as_raw(),
-            handle,
-            handle_open: None,
-            output: StructArg::Valid(false),
-            output_loops: false,
-        }
+        handle_call(handle_type, handle)
     }
 
     fn ids(call: QueryCall) -> (Vec<&'static str>, bool) {
-        let outcome = check(&COMMAND, &fd_device(), &call);
-        (outcome.ids(), outcome.blocked)
+        checked(&COMMAND, &call)
     }
 
     #[test]

@@ -118,30 +118,15 @@ fn describe_values(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::StructArg;
-    use crate::rules::fixtures::fd_device;
-    use crate::rules::query::check;
-    use crate::state::DeviceFacts;
+    use crate::rules::query::{checked, handle_call};
     use ash::vk::ExternalMemoryHandleTypeFlags as T;
 
-    /// The fixture device has every extension, this one's included.
-    fn win32_device() -> DeviceFacts {
-        fd_device()
-    }
-
     fn call(handle_type: T, handle: i64) -> QueryCall {
-        QueryCall {
-            handle_type: handle_type.as_raw(),
-            handle,
-            handle_open: None,
-            output: StructArg::Valid(false),
-            output_loops: false,
-        }
+        handle_call(handle_type, handle)
     }
 
     fn ids(call: QueryCall) -> (Vec<&'static str>, bool) {
-        let outcome = check(&COMMAND, &win32_device(), &call);
-        (outcome.ids(), outcome.blocked)
+        checked(&COMMAND, &call)
     }
 
     #[test]

@@ -243,3 +243,24 @@ pub fn check<R: RuleSet>(cmd: &QueryCommand<R>, device: &DeviceFacts, call: &Que
     }
     describe(cmd, device, call, broken)
 }
+
+/// For the queries' unit tests: a call of `handle_type` on the handle `handle` (its value),
+/// with a good output structure.
+#[cfg(test)]
+pub fn handle_call(handle_type: vk::ExternalMemoryHandleTypeFlags, handle: i64) -> QueryCall {
+    QueryCall {
+        handle_type: handle_type.as_raw(),
+        handle,
+        handle_open: None,
+        output: StructArg::Valid(false),
+        output_loops: false,
+    }
+}
+
+/// For the queries' unit tests: the IDs of what [`check`] finds on the fixture device (every
+/// extension enabled), and whether the call is kept from the driver.
+#[cfg(test)]
+pub fn checked<R: RuleSet>(cmd: &QueryCommand<R>, call: &QueryCall) -> (Vec<&'static str>, bool) {
+    let outcome = check(cmd, &crate::rules::fixtures::fd_device(), call);
+    (outcome.ids(), outcome.blocked)
+}
