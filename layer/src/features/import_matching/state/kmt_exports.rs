@@ -35,7 +35,9 @@ static EXPORTS: Mutex<Vec<Exported>> = Mutex::new(Vec::new());
 static COUNT: AtomicUsize = AtomicUsize::new(0);
 /// After `vkGetMemoryWin32HandleKHR` returned the global share handle `handle` of
 /// `handle_type` for `memory` of `device`: recorded with its allocation, `origin` (made only
-/// when the handle is not already recorded for that memory, a repeated export's common case).
+/// when the handle is not already recorded for that memory, a repeated export's common case,
+/// which is only a lock and a look, inlined: the rest is out of line).
+#[inline(always)]
 pub fn remember(
     (device, memory): (u64, u64),
     handle_type: u32,
@@ -43,15 +45,31 @@ pub fn remember(
     origin: impl FnOnce() -> ExportOrigin,
 ) {
     let mut exports = EXPORTS.lock();
-    // The same name again (a repeated export), or a name whose memory the layer did not see
-    // freed: the latest export is what it names. Found in place, nothing moves or is counted.
-    if let Some(known) = exports
-        .iter_mut()
-        .find(|e| e.handle_type == handle_type && e.handle == handle)
-    {
-        if known.origin.device != device || known.origin.memory != memory {
-            known.origin = origin();
+    let known = exports
+        .iter()
+        .position(|e| e.handle_type == handle_type && e.handle == handle);
+    if let Some(i) = known {
+        let recorded = &exports[i].origin;
+        if recorded.device == device && recorded.memory == memory {
+            return;
         }
+    }
+    record(&mut exports, known, (handle_type, handle), origin);
+}
+
+/// A global share handle not recorded for the memory it was just exported from: an entry
+/// already `known` (a name whose memory the layer did not see freed: the latest export is what
+/// it names, replaced in place, nothing moves or is counted) or a new one, up to [`LIMIT`].
+#[cold]
+#[inline(never)]
+fn record(
+    exports: &mut Vec<Exported>,
+    known: Option<usize>,
+    (handle_type, handle): (u32, u64),
+    origin: impl FnOnce() -> ExportOrigin,
+) {
+    if let Some(i) = known {
+        exports[i].origin = origin();
     } else if exports.len() < LIMIT {
         exports.push(Exported {
             handle_type,
