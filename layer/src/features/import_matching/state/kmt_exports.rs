@@ -45,32 +45,34 @@ pub fn remember(
     origin: impl FnOnce() -> ExportOrigin,
 ) {
     let mut exports = EXPORTS.lock();
-    let known = exports
-        .iter()
-        .position(|e| e.handle_type == handle_type && e.handle == handle);
-    if let Some(i) = known {
-        let recorded = &exports[i].origin;
-        if recorded.device == device && recorded.memory == memory {
-            return;
-        }
+    // The same name again (a repeated export), or a name whose memory the layer did not see
+    // freed: the latest export is what it names. Found in place, nothing moves or is counted.
+    match exports
+        .iter_mut()
+        .find(|e| e.handle_type == handle_type && e.handle == handle)
+    {
+        Some(known) if known.origin.device == device && known.origin.memory == memory => {}
+        Some(known) => known.origin = made(origin),
+        None => add(&mut exports, (handle_type, handle), origin),
     }
-    record(&mut exports, known, (handle_type, handle), origin);
 }
 
-/// A global share handle not recorded for the memory it was just exported from: an entry
-/// already `known` (a name whose memory the layer did not see freed: the latest export is what
-/// it names, replaced in place, nothing moves or is counted) or a new one, up to [`LIMIT`].
+/// The origin of an export, made out of line: a repeated export needs none.
 #[cold]
 #[inline(never)]
-fn record(
+fn made(origin: impl FnOnce() -> ExportOrigin) -> ExportOrigin {
+    origin()
+}
+
+/// A global share handle not recorded yet, up to [`LIMIT`].
+#[cold]
+#[inline(never)]
+fn add(
     exports: &mut Vec<Exported>,
-    known: Option<usize>,
     (handle_type, handle): (u32, u64),
     origin: impl FnOnce() -> ExportOrigin,
 ) {
-    if let Some(i) = known {
-        exports[i].origin = origin();
-    } else if exports.len() < LIMIT {
+    if exports.len() < LIMIT {
         exports.push(Exported {
             handle_type,
             handle,
