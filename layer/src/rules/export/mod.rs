@@ -391,10 +391,13 @@ fn describe_handle_type_value<R, K: TrackedObject>(
     with_object::<K>(Finding::new(id, cmd.name, field, message), record)
 }
 
-/// Whether `handle_type` is exactly one of the bits of `set`.
+/// Whether `handle_type` is exactly one of the bits of `set`: it has no second bit (clearing its
+/// lowest leaves nothing) and a bit of `set` (so it is not 0). Written so, not as
+/// `is_power_of_two() && set.contains(..)`, it is two tests the compiler does not turn back
+/// into a population count.
 #[inline(always)]
 fn is_one_bit_of(handle_type: u32, set: u32) -> bool {
-    handle_type.is_power_of_two() && set & handle_type == handle_type
+    handle_type & handle_type.wrapping_sub(1) == 0 && set & handle_type != 0
 }
 
 /// Whether `handle_type` is exactly one of the bits of `set`.
