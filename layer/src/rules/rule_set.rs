@@ -272,8 +272,9 @@ pub(crate) use composed_rules;
 
 /// The rules of one command of a kind (an export, a query): the structural rules `S` every
 /// command of the kind shares, and the command's own `R`, each put in and read back as its own
-/// set. One `u64`, `S`'s bits then `R`'s (placed after them where the command's `evaluate_values`
-/// computes them, as a composed set's parts are): whether the call breaks any rule is one test.
+/// set. One `u64`, `R`'s bits then `S`'s (the command's own rules stay where its
+/// `evaluate_values` computes them; the shared rules' constants are placed after them): whether
+/// the call breaks any rule is one test.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct CommandRules<S, R> {
     bits: u64,
@@ -291,7 +292,7 @@ impl<S: RuleSet, R: RuleSet> CommandRules<S, R> {
     pub fn new(shared: S, own: R) -> Self {
         let () = Self::FITS;
         Self {
-            bits: shared.bits() | own.bits() << S::COUNT,
+            bits: shared.bits() << R::COUNT | own.bits(),
             parts: PhantomData,
         }
     }
@@ -299,13 +300,13 @@ impl<S: RuleSet, R: RuleSet> CommandRules<S, R> {
     /// The shared structural rules in the set.
     #[inline(always)]
     pub fn shared(self) -> S {
-        S::from_bits(self.bits)
+        S::from_bits(self.bits >> R::COUNT)
     }
 
     /// The command's own rules in the set.
     #[inline(always)]
     pub fn own(self) -> R {
-        R::from_bits(self.bits >> S::COUNT)
+        R::from_bits(self.bits)
     }
 
     #[inline(always)]
@@ -318,7 +319,7 @@ impl<S: RuleSet, R: RuleSet> CommandRules<S, R> {
     #[must_use]
     pub fn and_own(self, own: R) -> Self {
         Self {
-            bits: self.bits | own.bits() << S::COUNT,
+            bits: self.bits | own.bits(),
             parts: PhantomData,
         }
     }
