@@ -251,7 +251,7 @@ fn judge<E: ExportEntry>(
     let outcome = boundary::contain(cmd.name, || {
         let mut outcome = describe(cmd, &state.facts, &call, broken);
         if let Lookup::Live(record) = object {
-            E::describe_history(state, record, broken.own, &mut outcome);
+            E::describe_history(state, record, broken.own(), &mut outcome);
         }
         outcome
     });

@@ -5,13 +5,14 @@
 //! set share a bit. A call whose rules come from several structures has a set composed of theirs,
 //! declared with [`composed_rules!`] (a typed part each, its bits placed after the previous
 //! part's, in one `u64`), or, for the commands of one kind that share structural rules,
-//! [`CommandRules`] (the shared set and the command's own, as two fields). A set of one type is
-//! not usable as another's: a part goes in and comes out as its own type.
+//! [`CommandRules`] (the shared set and the command's own, each its own type, in one `u64`). A
+//! set of one type is not usable as another's: a part goes in and comes out as its own type.
 //!
 //! The operations `evaluate` uses (`with`, `and`, `has`, `is_empty`) are plain integer
 //! operations, the parts' places constants.
 
 use std::fmt;
+use std::marker::PhantomData;
 
 /// A set of rules, one bit per rule.
 pub trait RuleSet: Copy + Eq + fmt::Debug + 'static {
@@ -270,20 +271,47 @@ macro_rules! composed_rules {
 pub(crate) use composed_rules;
 
 /// The rules of one command of a kind (an export, a query): the structural rules `S` every
-/// command of the kind shares, and the command's own `R`, each as its own set (no shift: the
-/// command's own rules come from its `evaluate_values` as they are).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// command of the kind shares, and the command's own `R`, each put in and read back as its own
+/// set. One `u64`, `R`'s bits then `S`'s (the command's own rules stay where its
+/// `evaluate_values` computes them; the shared rules' constants are placed after them): whether
+/// the call breaks any rule is one test.
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct CommandRules<S, R> {
-    /// The shared structural rules in the set.
-    pub shared: S,
-    /// The command's own rules in the set.
-    pub own: R,
+    bits: u64,
+    parts: PhantomData<(S, R)>,
 }
 
 impl<S: RuleSet, R: RuleSet> CommandRules<S, R> {
+    const FITS: () = assert!(
+        S::COUNT + R::COUNT <= 64,
+        "the shared and the command's own rules have more rules than bits of a u64"
+    );
+
+    /// The shared rules `shared` and the command's own `own`.
+    #[inline(always)]
+    pub fn new(shared: S, own: R) -> Self {
+        let () = Self::FITS;
+        Self {
+            bits: shared.bits() << R::COUNT | own.bits(),
+            parts: PhantomData,
+        }
+    }
+
+    /// The shared structural rules in the set.
+    #[inline(always)]
+    pub fn shared(self) -> S {
+        S::from_bits(self.bits >> R::COUNT)
+    }
+
+    /// The command's own rules in the set.
+    #[inline(always)]
+    pub fn own(self) -> R {
+        R::from_bits(self.bits)
+    }
+
     #[inline(always)]
     pub fn is_empty(self) -> bool {
-        self.shared.bits() | self.own.bits() == 0
+        self.bits == 0
     }
 
     /// These rules and the command's own `own`.
@@ -291,14 +319,23 @@ impl<S: RuleSet, R: RuleSet> CommandRules<S, R> {
     #[must_use]
     pub fn and_own(self, own: R) -> Self {
         Self {
-            shared: self.shared,
-            own: self.own.union(own),
+            bits: self.bits | own.bits(),
+            parts: PhantomData,
         }
     }
 
     /// How many rules are in the set.
     pub fn len(self) -> u32 {
-        self.shared.bits().count_ones() + self.own.bits().count_ones()
+        self.bits.count_ones()
+    }
+}
+
+impl<S: RuleSet, R: RuleSet> fmt::Debug for CommandRules<S, R> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.debug_struct("CommandRules")
+            .field("shared", &self.shared())
+            .field("own", &self.own())
+            .finish()
     }
 }
 
@@ -365,18 +402,24 @@ mod tests {
 
     #[test]
     fn a_commands_rules_are_the_shared_and_its_own() {
-        let set = CommandRules {
-            shared: First::B,
-            own: Second::E,
-        };
+        let set = CommandRules::new(First::B, Second::E);
         let set = set.and_own(Second::D);
-        assert_eq!((set.shared, set.own), (First::B, Second::ALL));
+        assert_eq!((set.shared(), set.own()), (First::B, Second::ALL));
         assert_eq!(set.len(), 3);
         assert!(!set.is_empty());
-        let none = CommandRules {
-            shared: First::NONE,
-            own: Second::NONE,
-        };
+        assert_eq!(
+            format!("{set:?}"),
+            "CommandRules { shared: First{B}, own: Second{D, E} }"
+        );
+        assert_eq!(
+            CommandRules::new(First::ALL, Second::NONE).own(),
+            Second::NONE
+        );
+        assert_eq!(
+            CommandRules::new(First::NONE, Second::ALL).shared(),
+            First::NONE
+        );
+        let none = CommandRules::new(First::NONE, Second::NONE);
         assert!(none.is_empty());
     }
 }

@@ -18,8 +18,9 @@ use ash::vk::{self, Handle};
 
 /// Before the call goes down, when the chain has a `VkMemoryDedicatedAllocateInfo` naming
 /// `image` or `buffer` (`p_allocate_info`: the app's structure, which `read_allocate_info` read
-/// as valid): its findings added to the call's.
-#[inline(never)]
+/// as valid): its findings added to the call's. The test for the structure is inline: an
+/// allocation that is not dedicated makes no call.
+#[inline(always)]
 pub fn check(
     state: &DeviceState,
     facts: &AllocationFacts,
@@ -27,9 +28,20 @@ pub fn check(
     p_allocate_info: *const vk::MemoryAllocateInfo<'_>,
     call: &mut Outcome,
 ) {
-    let Some((image, buffer)) = chain.dedicated_info else {
-        return;
-    };
+    if let Some(named) = chain.dedicated_info {
+        check_dedicated(state, (facts, chain), named, p_allocate_info, call);
+    }
+}
+
+/// [`check`] of a chain whose `VkMemoryDedicatedAllocateInfo` names `image` and `buffer`.
+#[inline(never)]
+fn check_dedicated(
+    state: &DeviceState,
+    (facts, chain): (&AllocationFacts, &ChainRead),
+    (image, buffer): (u64, u64),
+    p_allocate_info: *const vk::MemoryAllocateInfo<'_>,
+    call: &mut Outcome,
+) {
     let size = size_judged(facts, chain, image);
     let (image_flags, image_is) = image_known(state, image, size.is_some());
     let (buffer_flags, buffer_is) = buffer_known(state, buffer, size.is_some());

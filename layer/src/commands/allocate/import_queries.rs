@@ -111,7 +111,9 @@ pub fn check_zircon(
     );
 }
 
-/// The import's memory type against the driver's answer: its finding added to the call's.
+/// The import's memory type against the driver's answer: its finding added to the call's (the
+/// test inline in each check, the finding made out of line: a valid import has none).
+#[inline(always)]
 fn judge(
     state: &DeviceState,
     facts: &AllocationFacts,
@@ -120,9 +122,20 @@ fn judge(
     call: &mut Outcome,
 ) {
     let index = facts.memory_type_index;
-    if result != vk::Result::SUCCESS || !import_type_bits::evaluate(index, memory_type_bits) {
-        return;
+    if result == vk::Result::SUCCESS && import_type_bits::evaluate(index, memory_type_bits) {
+        add_finding(state, asked, (index, memory_type_bits), call);
     }
+}
+
+/// The finding of an import whose memory type the driver's answer does not allow.
+#[cold]
+#[inline(never)]
+fn add_finding(
+    state: &DeviceState,
+    asked: Asked,
+    (index, memory_type_bits): (u32, u32),
+    call: &mut Outcome,
+) {
     let outcome = boundary::contain("vkAllocateMemory", || Outcome {
         findings: vec![import_type_bits::describe(
             state.handle(),

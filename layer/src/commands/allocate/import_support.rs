@@ -18,16 +18,29 @@ const ALLOCATE: &str = "vkAllocateMemory";
 
 /// Judges the chain's fd import and `win32` (its `VkImportMemoryWin32HandleInfoKHR`, when the
 /// command read one) against the resources its `VkMemoryDedicatedAllocateInfo` names: the
-/// findings added to the call's (`outcome`).
+/// findings added to the call's (`outcome`). The test for a dedicated allocation is inline: any
+/// other makes no call.
+#[inline(always)]
 pub fn check(
     state: &DeviceState,
     chain: &ChainRead,
     win32: Option<Win32Import>,
     outcome: &mut Outcome,
 ) {
-    let Some((image, buffer)) = chain.dedicated_info else {
-        return;
-    };
+    if let Some(named) = chain.dedicated_info {
+        check_dedicated(state, chain, named, win32, outcome);
+    }
+}
+
+/// [`check`] of a chain whose `VkMemoryDedicatedAllocateInfo` names `image` and `buffer`.
+#[inline(never)]
+fn check_dedicated(
+    state: &DeviceState,
+    chain: &ChainRead,
+    (image, buffer): (u64, u64),
+    win32: Option<Win32Import>,
+    outcome: &mut Outcome,
+) {
     let imports = [
         chain.import_fd.map(|i| {
             (

@@ -160,7 +160,9 @@ fn remember_export(state: &DeviceState, memory: &MemoryRecord, fd: i32) -> Optio
 
 /// After a valid `vkGetMemoryWin32HandleKHR` of a global share handle type returned `handle`
 /// for `memory` (NT handles are not recorded: `features::import_matching::state::kmt_exports`).
-#[inline(never)]
+/// Inlined: a repeated export, the common case, is a lock and a look
+/// ([`kmt_exports::remember`]).
+#[inline(always)]
 pub fn after_global_share_export(
     state: &DeviceState,
     memory: &MemoryRecord,

@@ -163,7 +163,7 @@ pub type ExportCallRules<R> = CommandRules<ExportRules, R>;
 /// Whether `broken` blocks the export.
 #[inline(always)]
 pub fn blocks<R: RuleSet>(broken: ExportCallRules<R>) -> bool {
-    broken.shared.has(ExportRules::BLOCKING)
+    broken.shared().has(ExportRules::BLOCKING)
 }
 
 /// Every rule `call` breaks, the command's own included.
@@ -192,24 +192,18 @@ pub fn evaluate_parts<R: RuleSet, K: TrackedObject>(
         )
         .with(ExportRules::OUTPUT_NULL, output_null);
     let StructArg::Valid(info) = info else {
-        return ExportCallRules {
-            shared: broken.and(info_broken(info)),
-            own: R::NONE,
-        };
+        return ExportCallRules::new(broken.and(info_broken(info)), R::NONE);
     };
     let broken = broken.with(ExportRules::P_NEXT, info.has_p_next);
     let Lookup::Live(record) = object else {
-        return ExportCallRules {
-            shared: broken.and(object_broken(object)),
-            own: R::NONE,
-        };
+        return ExportCallRules::new(broken.and(object_broken(object)), R::NONE);
     };
     let value_is_valid = cmd.handle_type_vuid.is_none()
         || is_one_bit_of(info.handle_type, K::valid_handle_types(device));
-    ExportCallRules {
-        shared: broken.with(ExportRules::HANDLE_TYPE_VALUE, !value_is_valid),
-        own: (cmd.evaluate_values)(device, info, record),
-    }
+    ExportCallRules::new(
+        broken.with(ExportRules::HANDLE_TYPE_VALUE, !value_is_valid),
+        (cmd.evaluate_values)(device, info, record),
+    )
 }
 
 /// The rule an info structure that could not be read breaks (nothing else of it is judged).
@@ -244,7 +238,7 @@ pub fn describe<R: RuleSet, K: ExportedObject>(
     call: &ExportCall<K>,
     broken: ExportCallRules<R>,
 ) -> Outcome {
-    let (own, broken) = (broken.own, broken.shared);
+    let (own, broken) = (broken.own(), broken.shared());
     let mut outcome = Outcome::default();
     let name = cmd.name;
     let device_ref = ObjectRef::device(device.handle);
@@ -397,10 +391,13 @@ fn describe_handle_type_value<R, K: TrackedObject>(
     with_object::<K>(Finding::new(id, cmd.name, field, message), record)
 }
 
-/// Whether `handle_type` is exactly one of the bits of `set`.
+/// Whether `handle_type` is exactly one of the bits of `set`: it has no second bit (clearing its
+/// lowest leaves nothing) and a bit of `set` (so it is not 0). Written so, not as
+/// `is_power_of_two() && set.contains(..)`, it is two tests the compiler does not turn back
+/// into a population count.
 #[inline(always)]
 fn is_one_bit_of(handle_type: u32, set: u32) -> bool {
-    handle_type.is_power_of_two() && set & handle_type == handle_type
+    handle_type & handle_type.wrapping_sub(1) == 0 && set & handle_type != 0
 }
 
 /// Whether `handle_type` is exactly one of the bits of `set`.

@@ -129,7 +129,7 @@ pub fn evaluate<R: RuleSet>(
         ),
         output => shared.and(output_broken(output)),
     };
-    QueryCallRules { shared, own }
+    QueryCallRules::new(shared, own)
 }
 
 /// The rule an output structure that could not be read breaks (its `pNext` is not judged).
@@ -146,7 +146,7 @@ fn output_broken(output: OutputArg) -> QueryRules {
 /// Whether the broken rules block the call (a pointer or handle known to be bad).
 #[inline(always)]
 pub fn blocks<R: RuleSet>(cmd: &QueryCommand<R>, broken: QueryCallRules<R>) -> bool {
-    broken.shared.has(QueryRules::BLOCKING) || broken.own.bits() & cmd.blocking.bits() != 0
+    broken.shared().has(QueryRules::BLOCKING) || broken.own().bits() & cmd.blocking.bits() != 0
 }
 
 /// The findings of the rules in `broken` (what [`evaluate`] returned for `call`).
@@ -159,7 +159,7 @@ pub fn describe<R: RuleSet>(
     broken: QueryCallRules<R>,
 ) -> Outcome {
     let blocked = blocks(cmd, broken);
-    let (own, broken) = (broken.own, broken.shared);
+    let (own, broken) = (broken.own(), broken.shared());
     let mut outcome = Outcome::default();
     let name = cmd.name;
     let device_ref = ObjectRef::device(device.handle);

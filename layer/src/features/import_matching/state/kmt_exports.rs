@@ -35,7 +35,9 @@ static EXPORTS: Mutex<Vec<Exported>> = Mutex::new(Vec::new());
 static COUNT: AtomicUsize = AtomicUsize::new(0);
 /// After `vkGetMemoryWin32HandleKHR` returned the global share handle `handle` of
 /// `handle_type` for `memory` of `device`: recorded with its allocation, `origin` (made only
-/// when the handle is not already recorded for that memory, a repeated export's common case).
+/// when the handle is not already recorded for that memory, a repeated export's common case,
+/// which is only a lock and a look, inlined: the rest is out of line).
+#[inline(always)]
 pub fn remember(
     (device, memory): (u64, u64),
     handle_type: u32,
@@ -45,14 +47,32 @@ pub fn remember(
     let mut exports = EXPORTS.lock();
     // The same name again (a repeated export), or a name whose memory the layer did not see
     // freed: the latest export is what it names. Found in place, nothing moves or is counted.
-    if let Some(known) = exports
+    match exports
         .iter_mut()
         .find(|e| e.handle_type == handle_type && e.handle == handle)
     {
-        if known.origin.device != device || known.origin.memory != memory {
-            known.origin = origin();
-        }
-    } else if exports.len() < LIMIT {
+        Some(known) if known.origin.device == device && known.origin.memory == memory => {}
+        Some(known) => known.origin = made(origin),
+        None => add(&mut exports, (handle_type, handle), origin),
+    }
+}
+
+/// The origin of an export, made out of line: a repeated export needs none.
+#[cold]
+#[inline(never)]
+fn made(origin: impl FnOnce() -> ExportOrigin) -> ExportOrigin {
+    origin()
+}
+
+/// A global share handle not recorded yet, up to [`LIMIT`].
+#[cold]
+#[inline(never)]
+fn add(
+    exports: &mut Vec<Exported>,
+    (handle_type, handle): (u32, u64),
+    origin: impl FnOnce() -> ExportOrigin,
+) {
+    if exports.len() < LIMIT {
         exports.push(Exported {
             handle_type,
             handle,
