@@ -105,8 +105,16 @@ impl Drop for Payload {
         if let Some(file) = state.file.take() {
             let mut files = lock(files());
             files.own.remove(&file.as_raw_fd());
+            // Unless an import of the file (after this payload's last reference went) has
+            // registered a payload of its own for the inode.
             if let Some(id) = inode_of(file.as_raw_fd()) {
-                files.by_inode.remove(&id);
+                if files
+                    .by_inode
+                    .get(&id)
+                    .is_some_and(|w| w.strong_count() == 0)
+                {
+                    files.by_inode.remove(&id);
+                }
             }
             // Closed while the registry is locked: no import can claim the number in between.
             drop(file);
