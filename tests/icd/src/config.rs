@@ -125,6 +125,9 @@ pub struct Features {
     pub device_coherent_memory: bool,
     /// `VkPhysicalDeviceTileMemoryHeapFeaturesQCOM::tileMemoryHeap`
     pub tile_memory_heap: bool,
+    /// `timelineSemaphore` (`VkPhysicalDeviceVulkan12Features`,
+    /// `VkPhysicalDeviceTimelineSemaphoreFeatures`)
+    pub timeline_semaphore: bool,
 }
 
 impl Default for Features {
@@ -136,8 +139,22 @@ impl Default for Features {
             protected_memory: false,
             device_coherent_memory: false,
             tile_memory_heap: false,
+            timeline_semaphore: true,
         }
     }
+}
+
+/// Behaviours of real drivers on semaphores and fences, each off by default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SyncQuirks {
+    /// As SwiftShader does: `vkImportSemaphoreFdKHR` of a binary semaphore's `OPAQUE_FD` into a
+    /// timeline semaphore aborts the process (a message on stderr, then `abort()`), where the
+    /// driver otherwise returns `VK_ERROR_INVALID_EXTERNAL_HANDLE`.
+    pub abort_on_binary_fd_into_timeline: bool,
+    /// A `SYNC_FD` export of a payload already signalled returns -1 (a valid, signalled sync
+    /// file: Vulkan-Docs #2452) instead of a new sync file descriptor.
+    pub signaled_sync_fd_minus_one: bool,
 }
 
 /// The whole configuration of one instance.
@@ -150,6 +167,8 @@ pub struct Config {
     /// External-memory support for buffers and images, keyed by a single handle-type bit.
     pub external_memory: BTreeMap<u32, HandleTypeSupport>,
     pub misbehave: Misbehave,
+    /// Real drivers' behaviours on semaphores and fences (see [`SyncQuirks`]).
+    pub sync_quirks: SyncQuirks,
     pub memory_backing: MemoryBacking,
     /// What an `OPAQUE_FD` export returns.
     pub fd_export: FdExport,
@@ -164,7 +183,7 @@ pub struct Config {
 pub const MAX_PHYSICAL_DEVICES: u8 = 4;
 
 /// The device extensions exposed by default.
-pub const DEFAULT_DEVICE_EXTENSIONS: [&str; 15] = [
+pub const DEFAULT_DEVICE_EXTENSIONS: [&str; 23] = [
     "VK_KHR_external_memory",
     "VK_KHR_external_memory_fd",
     "VK_EXT_external_memory_dma_buf",
@@ -180,6 +199,14 @@ pub const DEFAULT_DEVICE_EXTENSIONS: [&str; 15] = [
     "VK_NV_dedicated_allocation",
     "VK_KHR_get_memory_requirements2",
     "VK_KHR_bind_memory2",
+    "VK_KHR_external_semaphore",
+    "VK_KHR_external_semaphore_fd",
+    "VK_KHR_external_semaphore_win32",
+    "VK_FUCHSIA_external_semaphore",
+    "VK_KHR_external_fence",
+    "VK_KHR_external_fence_fd",
+    "VK_KHR_external_fence_win32",
+    "VK_KHR_timeline_semaphore",
 ];
 
 const GIB: u64 = 1 << 30;
@@ -226,6 +253,7 @@ impl Default for Config {
             features: Features::default(),
             external_memory: default_external_memory(),
             misbehave: Misbehave::default(),
+            sync_quirks: SyncQuirks::default(),
             memory_backing: MemoryBacking::default(),
             fd_export: FdExport::default(),
             max_memory_allocation_count: DEFAULT_MAX_MEMORY_ALLOCATION_COUNT,
@@ -353,6 +381,8 @@ struct RawConfig {
     external_buffer: Option<BTreeMap<String, external::RawHandleType>>,
     #[serde(default)]
     misbehave: Misbehave,
+    #[serde(default)]
+    sync_quirks: SyncQuirks,
     #[serde(default)]
     memory_backing: MemoryBacking,
     #[serde(default)]
@@ -497,6 +527,7 @@ impl Config {
         let mut config = Config {
             features: raw.features,
             misbehave: raw.misbehave,
+            sync_quirks: raw.sync_quirks,
             memory_backing: raw.memory_backing,
             fd_export: raw.fd_export,
             max_memory_allocation_count: raw
@@ -613,6 +644,7 @@ impl Config {
     pub fn extension_spec_version(name: &str) -> u32 {
         match name {
             "VK_KHR_dedicated_allocation" => 3,
+            "VK_KHR_timeline_semaphore" => 2,
             _ => 1,
         }
     }
@@ -794,6 +826,22 @@ mod tests {
         assert!(!c.features.external_memory_rdma);
         assert_eq!(c.device_extensions, ["VK_KHR_external_memory"]);
         assert_eq!(c.memory_types, Config::default().memory_types);
+    }
+
+    #[test]
+    fn sync_quirks_are_off_unless_asked_for() {
+        let c = Config::default();
+        assert_eq!(c.sync_quirks, SyncQuirks::default());
+        assert!(c.features.timeline_semaphore);
+        let c = Config::from_json(
+            r#"{"sync_quirks": {"abort_on_binary_fd_into_timeline": true},
+                "features": {"timeline_semaphore": false}}"#,
+        )
+        .unwrap();
+        assert!(c.sync_quirks.abort_on_binary_fd_into_timeline);
+        assert!(!c.sync_quirks.signaled_sync_fd_minus_one);
+        assert!(!c.features.timeline_semaphore);
+        assert!(Config::from_json(r#"{"sync_quirks": {"segfault": true}}"#).is_err());
     }
 
     #[test]

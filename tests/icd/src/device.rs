@@ -7,11 +7,13 @@ use std::sync::{Arc, Mutex};
 
 use crate::buffer::Buffer;
 use crate::config::{Config, Features};
+use crate::fence::Fence;
 use crate::ffi::{self, entry, key};
 use crate::image::Image;
 use crate::memory::Allocation;
 use crate::objects::{self, Dispatchable, Map};
 use crate::procs::{self, Level};
+use crate::semaphore::Semaphore;
 
 /// One `VkDevice`.
 pub struct Device {
@@ -28,6 +30,10 @@ pub struct Device {
     pub buffers: Mutex<Map<u64, Buffer>>,
     /// Live `VkImage` objects, keyed by handle value.
     pub images: Mutex<Map<u64, Image>>,
+    /// Live `VkSemaphore` objects, keyed by handle value.
+    pub semaphores: Mutex<Map<u64, Semaphore>>,
+    /// Live `VkFence` objects, keyed by handle value.
+    pub fences: Mutex<Map<u64, Fence>>,
 }
 
 impl Device {
@@ -43,6 +49,8 @@ impl Device {
 /// The device's one `VkQueue` (family 0, index 0).
 pub struct Queue {
     object: Dispatchable,
+    /// The handle value of its device.
+    pub device: usize,
 }
 
 impl Queue {
@@ -78,7 +86,8 @@ pub(crate) struct TileMemoryHeapFeaturesQCOM {
 }
 
 /// Whether every memory feature the chain enables (buffer device address and its capture replay,
-/// protected memory, device-coherent memory, tile memory heaps) is one the configuration reports.
+/// protected memory, device-coherent memory, tile memory heaps) and `timelineSemaphore` is one
+/// the configuration reports.
 ///
 /// # Safety
 /// `p_next` heads a valid `VkDeviceCreateInfo` chain.
@@ -106,6 +115,11 @@ unsafe fn memory_features_supported(p_next: *const std::ffi::c_void, supported: 
                         f.buffer_device_address_capture_replay,
                         supported.buffer_device_address_capture_replay,
                     );
+                    need(f.timeline_semaphore, supported.timeline_semaphore);
+                }
+                vk::StructureType::PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES => {
+                    let f = &*p.cast::<vk::PhysicalDeviceTimelineSemaphoreFeatures<'_>>();
+                    need(f.timeline_semaphore, supported.timeline_semaphore);
                 }
                 vk::StructureType::PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES => {
                     let f = &*p.cast::<vk::PhysicalDeviceBufferDeviceAddressFeatures<'_>>();
@@ -187,11 +201,13 @@ unsafe fn create(
     if !unsafe { memory_features_supported(info.p_next, &pd.config.features) } {
         return vk::Result::ERROR_FEATURE_NOT_PRESENT;
     }
+    let object = Dispatchable::new();
     let queue = Arc::new(Queue {
         object: Dispatchable::new(),
+        device: object.handle(),
     });
     let device = Arc::new(Device {
-        object: Dispatchable::new(),
+        object,
         queue: queue.clone(),
         config: pd.config.clone(),
         enabled_extensions,
@@ -199,6 +215,8 @@ unsafe fn create(
         memory: Mutex::new(Map::default()),
         buffers: Mutex::new(Map::default()),
         images: Mutex::new(Map::default()),
+        semaphores: Mutex::new(Map::default()),
+        fences: Mutex::new(Map::default()),
     });
     objects::queues().insert(queue.handle(), queue);
     objects::devices().insert(device.handle(), device.clone());
@@ -234,6 +252,8 @@ pub(crate) unsafe extern "system" fn destroy_device(
             objects::lock(&dev.memory).clear();
             objects::lock(&dev.buffers).clear();
             objects::lock(&dev.images).clear();
+            objects::lock(&dev.semaphores).clear();
+            objects::lock(&dev.fences).clear();
         }
     })
 }

@@ -15,9 +15,11 @@ use crate::physical_device::PhysicalDevice;
 pub const API_VERSION: u32 = vk::make_api_version(0, 1, 3, 0);
 
 /// Instance extensions exposed, with spec versions.
-pub const INSTANCE_EXTENSIONS: [(&str, u32); 3] = [
+pub const INSTANCE_EXTENSIONS: [(&str, u32); 5] = [
     ("VK_KHR_get_physical_device_properties2", 2),
     ("VK_KHR_external_memory_capabilities", 1),
+    ("VK_KHR_external_semaphore_capabilities", 1),
+    ("VK_KHR_external_fence_capabilities", 1),
     // Required by the device extension VK_NV_external_memory.
     ("VK_NV_external_memory_capabilities", 1),
 ];

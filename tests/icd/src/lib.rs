@@ -2,7 +2,9 @@
 //! through a driver manifest (`VK_DRIVER_FILES`). It exposes the memory-export extensions that
 //! no available driver has — `VK_KHR_external_memory_fd`, `VK_EXT_external_memory_dma_buf`,
 //! `VK_NV_external_memory_rdma`, `VK_NV_external_memory_win32`, `VK_EXT_external_memory_metal` —
-//! with real results (memfd-backed memory, real file descriptors), a configuration per instance,
+//! with real results (memfd-backed memory, real file descriptors), external semaphores and fences
+//! (`VK_KHR_external_semaphore_fd` and `_fence_fd` with `SYNC_FD`, Win32, Zircon, timeline
+//! semaphores), a configuration per instance,
 //! deliberate misbehaviour on demand, and per-command call counters. It renders nothing.
 //!
 //! See `docs/test-driver.md`.
@@ -15,6 +17,7 @@ pub mod config;
 pub mod counters;
 pub mod device;
 pub mod device_file;
+pub mod fence;
 mod ffi;
 pub mod format;
 pub mod image;
@@ -23,7 +26,12 @@ pub mod memory;
 pub mod objects;
 pub mod physical_device;
 pub mod procs;
+pub mod queue_submit;
 pub mod resource;
+pub mod semaphore;
+pub mod sync_payload;
+pub mod sync_properties;
+pub mod sync_wait;
 
 use ash::vk;
 use std::ffi::c_char;

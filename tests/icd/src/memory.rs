@@ -81,7 +81,7 @@ pub fn zircon_handle_value(id: u64, bits: u32) -> u32 {
 }
 
 /// Which handle type, as a number below 0x100: bit index + 1 for one bit, else `0x80 | low bits`.
-fn type_index(bits: u32) -> u64 {
+pub(crate) fn type_index(bits: u32) -> u64 {
     if bits.is_power_of_two() {
         u64::from(bits.trailing_zeros()) + 1
     } else {

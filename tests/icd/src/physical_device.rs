@@ -20,6 +20,8 @@ pub const DEVICE_UUID: [u8; vk::UUID_SIZE] = *b"exportcheck-dev1";
 pub const DRIVER_UUID: [u8; vk::UUID_SIZE] = *b"exportcheck-drv1";
 const DRIVER_NAME: &str = "exportcheck test ICD";
 const DRIVER_INFO: &str = "exportcheck-test-icd (tests only, no rendering)";
+/// `maxTimelineSemaphoreValueDifference` (as Mesa's drivers report).
+pub const MAX_TIMELINE_VALUE_DIFFERENCE: u64 = u64::MAX;
 
 /// One `VkPhysicalDevice`, with the configuration snapshot of its instance.
 pub struct PhysicalDevice {
@@ -192,6 +194,7 @@ unsafe fn fill_properties_chain(pd: &PhysicalDevice, p_next: *mut c_void) {
                 *s = vk::PhysicalDeviceVulkan12Properties {
                     s_type,
                     p_next,
+                    max_timeline_semaphore_value_difference: MAX_TIMELINE_VALUE_DIFFERENCE,
                     ..Default::default()
                 };
                 ffi::write_c_str(&mut s.driver_name, DRIVER_NAME);
@@ -205,6 +208,10 @@ unsafe fn fill_properties_chain(pd: &PhysicalDevice, p_next: *mut c_void) {
                     p_next,
                     ..Default::default()
                 };
+            }
+            vk::StructureType::PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES => {
+                (*p.cast::<vk::PhysicalDeviceTimelineSemaphoreProperties<'_>>())
+                    .max_timeline_semaphore_value_difference = MAX_TIMELINE_VALUE_DIFFERENCE;
             }
             vk::StructureType::PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES => {
                 let s = &mut *p.cast::<vk::PhysicalDeviceMaintenance3Properties<'_>>();
@@ -283,6 +290,7 @@ pub(crate) unsafe extern "system" fn get_features2(
                         buffer_device_address_capture_replay: vk::Bool32::from(
                             features.buffer_device_address_capture_replay,
                         ),
+                        timeline_semaphore: vk::Bool32::from(features.timeline_semaphore),
                         ..Default::default()
                     };
                 }
@@ -292,6 +300,14 @@ pub(crate) unsafe extern "system" fn get_features2(
                     s.buffer_device_address_capture_replay =
                         vk::Bool32::from(features.buffer_device_address_capture_replay);
                     s.buffer_device_address_multi_device = vk::FALSE;
+                }
+                vk::StructureType::PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES => {
+                    (*p.cast::<vk::PhysicalDeviceTimelineSemaphoreFeatures<'_>>())
+                        .timeline_semaphore = vk::Bool32::from(features.timeline_semaphore);
+                }
+                vk::StructureType::PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES => {
+                    (*p.cast::<vk::PhysicalDeviceSynchronization2Features<'_>>())
+                        .synchronization2 = vk::TRUE;
                 }
                 vk::StructureType::PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES => {
                     (*p.cast::<vk::PhysicalDeviceProtectedMemoryFeatures<'_>>()).protected_memory =
@@ -311,6 +327,8 @@ pub(crate) unsafe extern "system" fn get_features2(
                     *s = vk::PhysicalDeviceVulkan13Features {
                         s_type,
                         p_next,
+                        // vkQueueSubmit2 is implemented.
+                        synchronization2: vk::TRUE,
                         ..Default::default()
                     };
                 }

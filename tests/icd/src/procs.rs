@@ -5,8 +5,8 @@
 use ash::vk;
 
 use crate::{
-    buffer as b, device as d, format as f, image as im, instance as i, memory as m,
-    physical_device as p,
+    buffer as b, device as d, fence as fe, format as f, image as im, instance as i, memory as m,
+    physical_device as p, queue_submit as q, semaphore as s, sync_properties as sp,
 };
 
 /// The dispatch level of a command.
@@ -53,7 +53,7 @@ macro_rules! proc_entry {
 }
 
 /// Aliases (promoted extension commands) and the core command they count as.
-const ALIASES: [(&str, &str); 8] = [
+const ALIASES: [(&str, &str); 10] = [
     (
         "vkGetPhysicalDeviceProperties2KHR",
         "vkGetPhysicalDeviceProperties2",
@@ -86,11 +86,19 @@ const ALIASES: [(&str, &str); 8] = [
         "vkGetPhysicalDeviceExternalBufferPropertiesKHR",
         "vkGetPhysicalDeviceExternalBufferProperties",
     ),
+    (
+        "vkGetPhysicalDeviceExternalSemaphorePropertiesKHR",
+        "vkGetPhysicalDeviceExternalSemaphoreProperties",
+    ),
+    (
+        "vkGetPhysicalDeviceExternalFencePropertiesKHR",
+        "vkGetPhysicalDeviceExternalFenceProperties",
+    ),
 ];
 
 /// Device-level aliases: the core command they count as and the extension that must be enabled
 /// for `vkGetDeviceProcAddr` to return them.
-const DEVICE_ALIASES: [(&str, &str, &str); 5] = [
+const DEVICE_ALIASES: [(&str, &str, &str); 8] = [
     (
         "vkGetBufferMemoryRequirements2KHR",
         "vkGetBufferMemoryRequirements2",
@@ -115,6 +123,21 @@ const DEVICE_ALIASES: [(&str, &str, &str); 5] = [
         "vkBindImageMemory2KHR",
         "vkBindImageMemory2",
         "VK_KHR_bind_memory2",
+    ),
+    (
+        "vkGetSemaphoreCounterValueKHR",
+        "vkGetSemaphoreCounterValue",
+        "VK_KHR_timeline_semaphore",
+    ),
+    (
+        "vkWaitSemaphoresKHR",
+        "vkWaitSemaphores",
+        "VK_KHR_timeline_semaphore",
+    ),
+    (
+        "vkSignalSemaphoreKHR",
+        "vkSignalSemaphore",
+        "VK_KHR_timeline_semaphore",
     ),
 ];
 
@@ -154,6 +177,11 @@ fn lookup_core(name: &str) -> Option<Proc> {
     const ZIRCON: &str = "VK_FUCHSIA_external_memory";
     const AHB: &str = "VK_ANDROID_external_memory_android_hardware_buffer";
     const HOST: &str = "VK_EXT_external_memory_host";
+    const SEMAPHORE_FD: &str = "VK_KHR_external_semaphore_fd";
+    const SEMAPHORE_WIN32: &str = "VK_KHR_external_semaphore_win32";
+    const SEMAPHORE_ZIRCON: &str = "VK_FUCHSIA_external_semaphore";
+    const FENCE_FD: &str = "VK_KHR_external_fence_fd";
+    const FENCE_WIN32: &str = "VK_KHR_external_fence_win32";
     Some(match name {
         "vkGetInstanceProcAddr" => proc_entry!(Global, crate::vk_icdGetInstanceProcAddr),
         "vkCreateInstance" => proc_entry!(Global, i::create_instance),
@@ -210,6 +238,12 @@ fn lookup_core(name: &str) -> Option<Proc> {
         }
         "vkGetPhysicalDeviceExternalBufferProperties" => {
             proc_entry!(PhysicalDevice, p::get_external_buffer_properties)
+        }
+        "vkGetPhysicalDeviceExternalSemaphoreProperties" => {
+            proc_entry!(PhysicalDevice, sp::get_external_semaphore_properties)
+        }
+        "vkGetPhysicalDeviceExternalFenceProperties" => {
+            proc_entry!(PhysicalDevice, sp::get_external_fence_properties)
         }
         "vkGetPhysicalDeviceToolProperties" => {
             proc_entry!(PhysicalDevice, p::get_tool_properties)
@@ -286,6 +320,40 @@ fn lookup_core(name: &str) -> Option<Proc> {
         }
         "vkGetMemoryHostPointerPropertiesEXT" => {
             proc_entry!(Device, m::get_memory_host_pointer_properties, HOST)
+        }
+        "vkCreateSemaphore" => proc_entry!(Device, s::create_semaphore),
+        "vkDestroySemaphore" => proc_entry!(Device, s::destroy_semaphore),
+        "vkGetSemaphoreCounterValue" => proc_entry!(Device, s::get_semaphore_counter_value),
+        "vkSignalSemaphore" => proc_entry!(Device, s::signal_semaphore),
+        "vkWaitSemaphores" => proc_entry!(Device, s::wait_semaphores),
+        "vkCreateFence" => proc_entry!(Device, fe::create_fence),
+        "vkDestroyFence" => proc_entry!(Device, fe::destroy_fence),
+        "vkGetFenceStatus" => proc_entry!(Device, fe::get_fence_status),
+        "vkResetFences" => proc_entry!(Device, fe::reset_fences),
+        "vkWaitForFences" => proc_entry!(Device, fe::wait_for_fences),
+        "vkQueueSubmit" => proc_entry!(Device, q::queue_submit),
+        "vkQueueSubmit2" => proc_entry!(Device, q::queue_submit2),
+        "vkGetSemaphoreFdKHR" => proc_entry!(Device, s::get_semaphore_fd, SEMAPHORE_FD),
+        "vkImportSemaphoreFdKHR" => proc_entry!(Device, s::import_semaphore_fd, SEMAPHORE_FD),
+        "vkGetSemaphoreWin32HandleKHR" => {
+            proc_entry!(Device, s::get_semaphore_win32_handle, SEMAPHORE_WIN32)
+        }
+        "vkImportSemaphoreWin32HandleKHR" => {
+            proc_entry!(Device, s::import_semaphore_win32_handle, SEMAPHORE_WIN32)
+        }
+        "vkGetSemaphoreZirconHandleFUCHSIA" => {
+            proc_entry!(Device, s::get_semaphore_zircon_handle, SEMAPHORE_ZIRCON)
+        }
+        "vkImportSemaphoreZirconHandleFUCHSIA" => {
+            proc_entry!(Device, s::import_semaphore_zircon_handle, SEMAPHORE_ZIRCON)
+        }
+        "vkGetFenceFdKHR" => proc_entry!(Device, fe::get_fence_fd, FENCE_FD),
+        "vkImportFenceFdKHR" => proc_entry!(Device, fe::import_fence_fd, FENCE_FD),
+        "vkGetFenceWin32HandleKHR" => {
+            proc_entry!(Device, fe::get_fence_win32_handle, FENCE_WIN32)
+        }
+        "vkImportFenceWin32HandleKHR" => {
+            proc_entry!(Device, fe::import_fence_win32_handle, FENCE_WIN32)
         }
         _ => return None,
     })

@@ -253,3 +253,5 @@ impl Counters {
         unsafe { (self.reset)() }
     }
 }
+
+pub mod sync;
