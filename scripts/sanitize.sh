@@ -174,7 +174,7 @@ mode_tsan() {
     cargo "+$toolchain" build "${cargo_args[@]}" "${sanitizer_build[@]}"
     panic_layer tsan -Zbuild-std --target "$host"
     export "$runner_var=env LD_PRELOAD=$(keep_loaded)"
-    export TSAN_OPTIONS="second_deadlock_stack=1:log_path=$reports/tsan"
+    export TSAN_OPTIONS="second_deadlock_stack=1:suppressions=$supp/tsan.supp:log_path=$reports/tsan"
     cargo "+$toolchain" test "${cargo_args[@]}" "${packages[@]}" --tests --no-fail-fast -- \
         "${skip_grid_tests[@]}" || status=1
     check_reports "$reports" || status=1
