@@ -33,8 +33,11 @@
 //! import structure's `handleType` of several bits (`-parameter`) names no one handle type, so
 //! 02985/02989 hold when none of its bits is the resource's (whichever was meant, it is not
 //! set); an import structure other than the Android one naming the Android hardware buffer type
-//! imports nothing of that kind (`VkImportMemoryFdInfoKHR-handleType-00669` and its like: no
-//! driver takes it), and is not judged. The bind rules never block the call.
+//! alone breaks its own type rule (`VkImportMemoryFdInfoKHR-handleType-00669`, `-00660`,
+//! `-01748`, `-04771`, `-10410`), which the allocation already reported: it is no Android
+//! hardware buffer import, what a driver made of it is unknown, and it is not judged here (the
+//! layer does not either; a stricter reading would give 02985/02989 when the resource lacks the
+//! Android type). The bind rules never block the call.
 
 use super::handle_type::ANDROID_HARDWARE_BUFFER;
 use super::ids::*;
@@ -176,7 +179,8 @@ pub fn expected_bind(binding: &Binding) -> Expected {
     match memory.import {
         // 02985 / 02989: the imported type must be set in the resource's (every bit of an
         // invalid several-bit value missing: whichever was meant is not set). The Android type
-        // named by another structure imports nothing of that kind: not judged.
+        // alone named by another structure is no Android import, and breaks that structure's
+        // type rule: not judged.
         MemoryImport::Handle(t) => {
             if t != 0 && t != ANDROID_HARDWARE_BUFFER && t & resource == 0 {
                 e.push(ids.import);
