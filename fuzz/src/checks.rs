@@ -3,7 +3,8 @@
 //! `tests/model`), written from the spec and docs/checks.md and shared with the end-to-end tests.
 //! This file builds the layer's inputs and the model's from the same arbitrary input, and holds
 //! no rule of its own; `checks_imports.rs` does so for the import structures of
-//! `vkAllocateMemory`, `checks_queries.rs` for the handle-property queries.
+//! `vkAllocateMemory`, `checks_queries.rs` for the handle-property queries, `checks_binds.rs` for
+//! the bind commands.
 //!
 //! Properties, for every call:
 //! - the outcome's IDs are exactly the model's (as a multiset: no ID twice), and `blocked` is
@@ -15,6 +16,7 @@
 //! - `render_text` is non-empty, carries `[ ID ]` and ends with the ID's spec link, and names
 //!   every named object at each whole mention of its handle, and only there.
 
+use crate::checks_binds::{bind_call, bind_of, BindIn};
 use crate::checks_imports::ImportsIn;
 use crate::checks_queries::{query_call, query_of, unknown_device_query, QueryIn};
 use crate::{layer, Bits};
@@ -188,6 +190,8 @@ pub enum CallIn {
         query: u8,
         device: u64,
     },
+    /// A binding of memory to a buffer or image (`checks_binds`).
+    Bind(BindIn),
 }
 
 impl FactsIn {
@@ -909,6 +913,7 @@ pub fn run(input: &Input) -> Vec<String> {
             } => driver_pointer(device, *command, facts, *value),
             CallIn::Query(q) => query_call(&device.to_facts(), &device.to_model(), q),
             CallIn::UnknownQueryDevice { query, device } => unknown_device_query(*query, *device),
+            CallIn::Bind(b) => bind_call(device.handle, b),
         };
         let command = outcome_command(call);
         check_outcome(command, &outcome, &expected, &names);
@@ -943,6 +948,7 @@ fn outcome_command(call: &CallIn) -> &'static str {
         CallIn::DriverPointer { command, .. } => returned_by(*command).1.name(),
         CallIn::Query(q) => query_of(q.query).name(),
         CallIn::UnknownQueryDevice { query, .. } => query_of(*query).name(),
+        CallIn::Bind(b) => bind_of(b.command).name(),
     }
 }
 

@@ -5,6 +5,7 @@
 pub use VkLayer_exportcheck as layer;
 
 pub mod checks;
+pub mod checks_binds;
 pub mod checks_imports;
 pub mod checks_queries;
 pub mod settings;

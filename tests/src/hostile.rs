@@ -1,6 +1,7 @@
-//! The hostile-input matrix (`tests/tests/hostile_exports.rs`, `tests/tests/hostile_alloc_free.rs`):
-//! the tables of hostile values, the pNext chains, and the runner that makes each call on the
-//! project's test driver and checks it.
+//! The hostile-input matrix (`tests/tests/hostile_exports.rs`, `hostile_alloc_free.rs`,
+//! `hostile_imports.rs`, `hostile_queries.rs`, `hostile_binds.rs`): the tables of hostile values,
+//! the pNext chains, and the runner that makes each call on the project's test driver and checks
+//! it.
 //!
 //! A table is a list of cases. Each case makes one call and says what must come of it: exactly
 //! which IDs the app's messenger receives (as a multiset: the order of several findings is the

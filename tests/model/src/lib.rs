@@ -14,9 +14,9 @@
 //!
 //! It covers every command the layer checks on its own arguments: the export commands,
 //! `vkAllocateMemory` (with the import structures of its chain) and `vkFreeMemory` ([`Command`],
-//! [`expected`]), and the handle-property queries ([`Query`], [`expected_query`], in
-//! `queries.rs`). The bind commands are judged against a buffer or image the layer recorded, not
-//! on their arguments alone: they are tested end to end (tests/tests/bind_handle_types.rs).
+//! [`expected`]), the handle-property queries ([`Query`], [`expected_query`], in `queries.rs`),
+//! and the bind commands, judged against what the memory was allocated with and the buffer or
+//! image was created with ([`Bind`], [`expected_bind`], in `binds.rs`).
 //!
 //! Each rule is written here once. Plain integers throughout (handle types, memory property
 //! flags): the model shares no type with the layer or with `ash`.
@@ -34,9 +34,11 @@
 //!   down.
 //! - An unknown `VkDevice` is the one finding of its call: the layer knows nothing else about it.
 
+mod binds;
 pub mod ids;
 mod queries;
 
+pub use binds::{expected_bind, Bind, BindIds, Binding, Bound, BoundMemory, MemoryImport};
 use ids::*;
 pub use queries::{expected_query, Output, Query, QueryCall, QueryIds};
 

@@ -653,6 +653,16 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
             }
         }
     }
+    for binding in bind_sweep() {
+        for id in expected_bind(&binding).ids {
+            let entry = catalog
+                .get(id)
+                .unwrap_or_else(|| panic!("{id} is not in the catalog"));
+            assert_eq!(entry.command, binding.bind.name(), "{id}");
+            assert!(registry.contains_key(id), "{id} is not in the registry");
+            reached.insert(id);
+        }
+    }
     // Depend on earlier calls: `win32_exported_before`, tested below; 01883 (the dedicated image
     // bound to the memory first) is judged end to end (tests/tests/test_driver_android_*.rs).
     reached.insert(WIN32_KHR_HANDLE_TYPE_00663);
@@ -727,6 +737,7 @@ fn the_model_speaks_the_catalogs_ids_and_reaches_all_of_them() {
         .iter()
         .map(|c| c.name())
         .chain(Query::ALL.iter().map(|q| q.name()))
+        .chain(Bind::ALL.iter().map(|b| b.name()))
         .collect();
     for entry in catalog.entries() {
         let id = entry.id.as_str();
@@ -1223,4 +1234,175 @@ fn host_pointer_imports() {
         ..host(HOST_ALLOCATION, 0x1010)
     };
     assert!(ids(Allocation::new(0x1801, 0, None, None), unknown).is_empty());
+}
+
+// ---- The bind commands ----
+
+/// Every binding of the sweep: each command, memory exported as none, nothing, OPAQUE_FD or
+/// OPAQUE_FD | DMA_BUF and imported as each kind, to resources of no type, OPAQUE_FD, DMA_BUF or
+/// the Android type; and the unknown sides.
+fn bind_sweep() -> Vec<Binding> {
+    let exports = [None, Some(0), Some(OPAQUE_FD), Some(OPAQUE_FD | DMA_BUF)];
+    let imports = [
+        MemoryImport::None,
+        MemoryImport::Handle(OPAQUE_FD),
+        MemoryImport::Handle(DMA_BUF),
+        MemoryImport::Handle(OPAQUE_FD | DMA_BUF),
+        MemoryImport::Handle(ANDROID_HARDWARE_BUFFER),
+        MemoryImport::AndroidHardwareBuffer,
+        MemoryImport::Several,
+    ];
+    let resources = [0, OPAQUE_FD, DMA_BUF, ANDROID_HARDWARE_BUFFER];
+    let mut all = Vec::new();
+    for bind in Bind::ALL {
+        for export in exports {
+            for import in imports {
+                let memory = Bound::Known(BoundMemory { export, import });
+                for resource in resources {
+                    all.push(Binding {
+                        bind,
+                        memory,
+                        resource: Bound::Known(resource),
+                    });
+                }
+                all.push(Binding {
+                    bind,
+                    memory,
+                    resource: Bound::Unknown,
+                });
+            }
+        }
+    }
+    all
+}
+
+fn bound(export: Option<u32>, import: MemoryImport) -> Bound<BoundMemory> {
+    Bound::Known(BoundMemory { export, import })
+}
+
+fn bind_ids(bind: Bind, memory: Bound<BoundMemory>, resource: u32) -> Vec<&'static str> {
+    let e = expected_bind(&Binding {
+        bind,
+        memory,
+        resource: Bound::Known(resource),
+    });
+    assert!(!e.blocked, "the bind rules never block");
+    e.ids
+}
+
+#[test]
+fn each_bind_command_has_its_own_form_of_the_three_rules() {
+    let forms: Vec<BindIds> = Bind::ALL.iter().map(|b| b.ids()).collect();
+    assert_eq!(
+        forms[0],
+        BindIds {
+            export: "VUID-vkBindBufferMemory-memory-02726",
+            import: "VUID-vkBindBufferMemory-memory-02985",
+            android: "VUID-vkBindBufferMemory-memory-02986",
+        }
+    );
+    assert_eq!(forms[1].export, "VUID-VkBindBufferMemoryInfo-memory-02726");
+    assert_eq!(forms[2].import, "VUID-vkBindImageMemory-memory-02989");
+    assert_eq!(forms[3].android, "VUID-VkBindImageMemoryInfo-memory-02990");
+    let distinct: BTreeSet<_> = forms
+        .iter()
+        .flat_map(|f| [f.export, f.import, f.android])
+        .collect();
+    assert_eq!(distinct.len(), 12);
+    assert!(Bind::ALL
+        .iter()
+        .all(|b| b.is_image() == b.name().contains("Image")));
+    assert!(Bind::ALL
+        .iter()
+        .all(|b| b.takes_infos() == b.name().ends_with('2')));
+}
+
+#[test]
+fn an_export_sharing_no_type_with_the_resource_is_02726_or_02728() {
+    let fd = bound(Some(OPAQUE_FD), MemoryImport::None);
+    for bind in Bind::ALL {
+        assert_eq!(bind_ids(bind, fd, 0), [bind.ids().export], "{bind:?}");
+        assert_eq!(bind_ids(bind, fd, DMA_BUF), [bind.ids().export]);
+        assert!(bind_ids(bind, fd, OPAQUE_FD).is_empty());
+        // At least one in common is enough.
+        let both = bound(Some(OPAQUE_FD | DMA_BUF), MemoryImport::None);
+        assert!(bind_ids(bind, both, DMA_BUF).is_empty());
+        // No export structure, or handleTypes 0: not judged, whatever the resource.
+        for export in [None, Some(0)] {
+            let plain = bound(export, MemoryImport::None);
+            assert!(bind_ids(bind, plain, 0).is_empty());
+            assert!(bind_ids(bind, plain, OPAQUE_FD).is_empty());
+        }
+    }
+}
+
+#[test]
+fn an_import_of_a_type_the_resource_lacks_is_02985_or_02989() {
+    let fd = bound(None, MemoryImport::Handle(OPAQUE_FD));
+    for bind in Bind::ALL {
+        assert_eq!(bind_ids(bind, fd, 0), [bind.ids().import], "{bind:?}");
+        assert_eq!(bind_ids(bind, fd, DMA_BUF), [bind.ids().import]);
+        assert_eq!(
+            bind_ids(bind, fd, ANDROID_HARDWARE_BUFFER),
+            [bind.ids().import]
+        );
+        assert!(bind_ids(bind, fd, OPAQUE_FD).is_empty());
+        assert!(bind_ids(bind, fd, OPAQUE_FD | DMA_BUF).is_empty());
+        // An invalid several-bit handleType: reported only when none of its bits is set.
+        let two = bound(None, MemoryImport::Handle(OPAQUE_FD | DMA_BUF));
+        assert_eq!(bind_ids(bind, two, 0), [bind.ids().import]);
+        assert!(bind_ids(bind, two, DMA_BUF).is_empty());
+    }
+}
+
+#[test]
+fn an_android_hardware_buffer_import_is_02986_or_02990_only() {
+    let ahb = bound(None, MemoryImport::AndroidHardwareBuffer);
+    for bind in Bind::ALL {
+        assert_eq!(bind_ids(bind, ahb, 0), [bind.ids().android], "{bind:?}");
+        assert_eq!(bind_ids(bind, ahb, OPAQUE_FD), [bind.ids().android]);
+        assert!(bind_ids(bind, ahb, ANDROID_HARDWARE_BUFFER).is_empty());
+        assert!(bind_ids(bind, ahb, ANDROID_HARDWARE_BUFFER | OPAQUE_FD).is_empty());
+        // The Android type named by another import structure imports nothing of that kind.
+        let named = bound(None, MemoryImport::Handle(ANDROID_HARDWARE_BUFFER));
+        assert!(bind_ids(bind, named, 0).is_empty());
+    }
+}
+
+#[test]
+fn memory_both_imported_and_exported_gets_each_rule_it_breaks() {
+    for bind in Bind::ALL {
+        let ids = bind.ids();
+        let m = bound(Some(DMA_BUF), MemoryImport::Handle(OPAQUE_FD));
+        assert_eq!(bind_ids(bind, m, 0), [ids.export, ids.import]);
+        assert_eq!(bind_ids(bind, m, DMA_BUF), [ids.import]);
+        assert_eq!(bind_ids(bind, m, OPAQUE_FD), [ids.export]);
+        assert!(bind_ids(bind, m, OPAQUE_FD | DMA_BUF).is_empty());
+        let a = bound(Some(OPAQUE_FD), MemoryImport::AndroidHardwareBuffer);
+        assert_eq!(bind_ids(bind, a, 0), [ids.export, ids.android]);
+    }
+}
+
+#[test]
+fn several_imports_and_unknown_sides_are_not_judged() {
+    for bind in Bind::ALL {
+        let several = bound(None, MemoryImport::Several);
+        assert!(bind_ids(bind, several, 0).is_empty());
+        // The export is still judged beside several imports.
+        let exported = bound(Some(OPAQUE_FD), MemoryImport::Several);
+        assert_eq!(bind_ids(bind, exported, 0), [bind.ids().export]);
+        let bad = bound(Some(OPAQUE_FD), MemoryImport::Handle(OPAQUE_FD));
+        for (memory, resource) in [
+            (Bound::Unknown, Bound::Known(0)),
+            (bad, Bound::Unknown),
+            (Bound::Unknown, Bound::Unknown),
+        ] {
+            let e = expected_bind(&Binding {
+                bind,
+                memory,
+                resource,
+            });
+            assert!(e.is_silent(), "{bind:?} {memory:?} {resource:?}");
+        }
+    }
 }
