@@ -19,6 +19,21 @@ struct ImportHead {
     handle_type: vk::ExternalMemoryHandleTypeFlags,
 }
 
+/// Records an import structure's handle type as the allocation's import (`facts.import`): the
+/// type of a structure that defines an import operation (`defines`: a non-zero type, an Android
+/// hardware buffer import with a buffer) is kept over a later structure's that defines none, so
+/// the record names the import the chain makes whatever the structures' order.
+#[inline(always)]
+fn note_import(
+    facts: &mut AllocationFacts,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+    defines: bool,
+) {
+    if defines || facts.import.is_none() {
+        facts.import = Some(handle_type);
+    }
+}
+
 /// Reads `VkMemoryAllocateInfo` and the export, import and dedicated structures of its chain.
 ///
 /// # Safety
@@ -73,7 +88,11 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                 }
                 vk::StructureType::IMPORT_MEMORY_FD_INFO_KHR => {
                     let import: vk::ImportMemoryFdInfoKHR = read_node(node);
-                    facts.import = Some(import.handle_type);
+                    note_import(
+                        &mut facts,
+                        import.handle_type,
+                        !import.handle_type.is_empty(),
+                    );
                     import_fd = Some(FdImport {
                         handle_type: import.handle_type,
                         fd: import.fd,
@@ -85,7 +104,11 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                 }
                 vk::StructureType::IMPORT_MEMORY_HOST_POINTER_INFO_EXT => {
                     let import: vk::ImportMemoryHostPointerInfoEXT = read_node(node);
-                    facts.import = Some(import.handle_type);
+                    note_import(
+                        &mut facts,
+                        import.handle_type,
+                        !import.handle_type.is_empty(),
+                    );
                     import_operations += defines_import(import.handle_type);
                     host.imported = true;
                     host.handle_type = import.handle_type;
@@ -94,7 +117,7 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                 }
                 vk::StructureType::IMPORT_MEMORY_WIN32_HANDLE_INFO_KHR => {
                     let handle_type = read_node::<ImportHead>(node).handle_type;
-                    facts.import = Some(handle_type);
+                    note_import(&mut facts, handle_type, !handle_type.is_empty());
                     import_operations += defines_import(handle_type);
                     handle_imports = true;
                     1 << 5
@@ -107,14 +130,14 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                 }
                 vk::StructureType::IMPORT_MEMORY_ZIRCON_HANDLE_INFO_FUCHSIA => {
                     let handle_type = read_node::<ImportHead>(node).handle_type;
-                    facts.import = Some(handle_type);
+                    note_import(&mut facts, handle_type, !handle_type.is_empty());
                     import_operations += defines_import(handle_type);
                     handle_imports = true;
                     1 << 6
                 }
                 vk_ext::STRUCTURE_TYPE_IMPORT_MEMORY_METAL_HANDLE_INFO_EXT => {
                     let handle_type = read_node::<ImportHead>(node).handle_type;
-                    facts.import = Some(handle_type);
+                    note_import(&mut facts, handle_type, !handle_type.is_empty());
                     import_operations += defines_import(handle_type);
                     handle_imports = true;
                     1 << 7
@@ -122,8 +145,8 @@ pub unsafe fn read_allocate_info(p: *const vk::MemoryAllocateInfo<'_>) -> Alloca
                 vk::StructureType::IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID => {
                     let a: vk::ImportAndroidHardwareBufferInfoANDROID = read_node(node);
                     import_operations += u32::from(!a.buffer.is_null());
-                    facts.import =
-                        Some(vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID);
+                    let ahb = vk::ExternalMemoryHandleTypeFlags::ANDROID_HARDWARE_BUFFER_ANDROID;
+                    note_import(&mut facts, ahb, !a.buffer.is_null());
                     handle_imports = true;
                     1 << 8
                 }

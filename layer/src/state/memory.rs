@@ -14,7 +14,9 @@ pub struct AllocationFacts {
     pub export_nv: Option<vk::ExternalMemoryHandleTypeFlagsNV>,
     /// The chain had a `VkExportMemoryWin32HandleInfoNV`.
     pub export_win32_nv: bool,
-    /// The handle type imported from, when the chain had an import structure.
+    /// The handle type imported from, when the chain had an import structure: the last
+    /// structure's that defines an import operation, else the last one's (0, or an Android
+    /// hardware buffer import without a buffer).
     pub import: Option<vk::ExternalMemoryHandleTypeFlags>,
     /// The chain had a `VkMemoryDedicatedAllocateInfo` (or the NV variant).
     pub dedicated: bool,

@@ -135,8 +135,9 @@ fn before_fd_import(state: &DeviceState, chain: &ChainRead) -> Imported {
 }
 
 /// `allocation`, made by exactly one import operation, knowing its handle type for the bind rules
-/// (`rules::resources::bind_handle_types`), when the recorded import structure (the chain's last) is
-/// certainly the one that defines it: one of a non-zero type other than an Android hardware
+/// (`rules::resources::bind_handle_types`), when the recorded import structure (the chain's last
+/// that defines an import, whatever the order: `raw::create_info::note_import`) is certainly the
+/// one that defines it: one of a non-zero type other than an Android hardware
 /// buffer's (a structure of type 0 defines no import); for that type, a
 /// `VkImportAndroidHardwareBufferInfoANDROID` with a buffer (a second read of the chain: one with
 /// a NULL buffer imports nothing, and another structure naming that type is no such import).
