@@ -22,8 +22,10 @@ struct ImportHead {
 /// Records an import structure's handle type as the allocation's import (`facts.import`): the
 /// type of a structure that defines an import operation (`defines`: a non-zero type, an Android
 /// hardware buffer import with a buffer) is kept over a later structure's that defines none, so
-/// the record names the import the chain makes whatever the structures' order.
-#[inline(always)]
+/// the record names the import the chain makes whatever the structures' order. Out of line: the
+/// chain reader's loop stays smaller (the allocate + free pair, which imports nothing, 928 → 905
+/// instructions; inlined, 935).
+#[inline(never)]
 fn note_import(
     facts: &mut AllocationFacts,
     handle_type: vk::ExternalMemoryHandleTypeFlags,
