@@ -14,6 +14,8 @@ pub mod get_memory_remote_address;
 pub mod get_memory_win32_handle;
 pub mod get_memory_win32_handle_nv;
 pub mod get_memory_zircon_handle;
+pub mod get_semaphore_fd;
+mod semaphore;
 
 use crate::args::StructArg;
 use crate::finding::{Finding, ObjectRef, Outcome};
