@@ -138,7 +138,7 @@ fn a_type_the_semaphore_was_not_created_exportable_as_is_01132() {
     let s = semaphore(&dev, false, Some(OPAQUE));
     dev.name(s, c"render-done");
     signal(&dev, s);
-    call(&inst, &dev, &info(s, SYNC));
+    let _ = call(&inst, &dev, &info(s, SYNC));
     let m = expect::one(&inst, CMD, SEM_FD_HANDLE_TYPE_01132);
     expect::mentions(
         &m,
@@ -152,7 +152,7 @@ fn a_type_the_semaphore_was_not_created_exportable_as_is_01132() {
     let name = expect::object(&m, vk::ObjectType::SEMAPHORE, s.as_raw());
     assert_eq!(name.as_deref(), Some("render-done"));
     let plain = semaphore(&dev, false, None);
-    call(&inst, &dev, &info(plain, OPAQUE));
+    let _ = call(&inst, &dev, &info(plain, OPAQUE));
     let m = expect::one(&inst, CMD, SEM_FD_HANDLE_TYPE_01132);
     expect::mentions(&m, &["without a VkExportSemaphoreCreateInfo"]);
     destroy(&dev, s);
@@ -191,14 +191,14 @@ fn a_type_that_is_no_fd_is_01136() {
     let dev = semaphore_device(&inst);
     let win32 = Types::OPAQUE_WIN32;
     let s = semaphore(&dev, false, Some(win32 | OPAQUE));
-    call(&inst, &dev, &info(s, win32));
+    let _ = call(&inst, &dev, &info(s, win32));
     let m = expect::one(&inst, CMD, SEM_FD_HANDLE_TYPE_01136);
     expect::mentions(
         &m,
         &["pGetFdInfo->handleType is VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_BIT"],
     );
     let other = semaphore(&dev, false, Some(OPAQUE));
-    call(&inst, &dev, &info(other, win32));
+    let _ = call(&inst, &dev, &info(other, win32));
     expect::only(
         &inst,
         CMD,
@@ -213,7 +213,7 @@ fn a_sync_fd_of_a_timeline_semaphore_is_03253() {
     let inst = exclusive(None);
     let dev = semaphore_device(&inst);
     let s = semaphore(&dev, true, Some(OPAQUE));
-    call(&inst, &dev, &info(s, SYNC));
+    let _ = call(&inst, &dev, &info(s, SYNC));
     let ms = expect::only(
         &inst,
         CMD,
@@ -240,21 +240,22 @@ fn bad_pointers_structures_and_values_are_reported() {
     expect::one(&inst, CMD, SEM_FD_PFD_PARAM);
     let mut wrong = info(s, OPAQUE);
     wrong.s_type = vk::StructureType::MEMORY_GET_FD_INFO_KHR;
-    call(&inst, &dev, &wrong);
+    let _ = call(&inst, &dev, &wrong);
     let m = expect::one(&inst, CMD, SEM_FD_STYPE);
     expect::mentions(&m, &["VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR"]);
     let chained = vk::ExportSemaphoreCreateInfo::default();
     let mut with_next = info(s, OPAQUE);
     with_next.p_next = (&chained as *const vk::ExportSemaphoreCreateInfo).cast();
-    call(&inst, &dev, &with_next);
+    let _ = call(&inst, &dev, &with_next);
     expect::one(&inst, CMD, SEM_FD_PNEXT);
-    call(&inst, &dev, &info(s, Types::empty()));
+    let _ = call(&inst, &dev, &info(s, Types::empty()));
     expect::only(
         &inst,
         CMD,
         &[SEM_FD_HANDLE_TYPE_PARAM, SEM_FD_HANDLE_TYPE_01136],
     );
-    call(&inst, &dev, &info(vk::Semaphore::null(), OPAQUE));
+    let (r, _) = call(&inst, &dev, &info(vk::Semaphore::null(), OPAQUE));
+    assert_ne!(r, vk::Result::SUCCESS, "blocked");
     let m = expect::one(&inst, CMD, SEM_FD_SEMAPHORE_PARAM);
     expect::mentions(&m, &["pGetFdInfo->semaphore is VK_NULL_HANDLE"]);
     destroy(&dev, s);
@@ -268,7 +269,7 @@ fn bad_pointers_structures_and_values_are_reported() {
             &semaphore_name(s),
         ],
     );
-    call(
+    let _ = call(
         &inst,
         &dev,
         &info(vk::Semaphore::from_raw(0xbad0_5e00), OPAQUE),
@@ -283,7 +284,8 @@ fn a_semaphore_of_another_device_and_an_unknown_device_are_reported() {
     let dev = semaphore_device(&inst);
     let other = semaphore_device(&inst);
     let s = semaphore(&other, false, Some(OPAQUE));
-    call(&inst, &dev, &info(s, OPAQUE));
+    let (r, _) = call(&inst, &dev, &info(s, OPAQUE));
+    assert_ne!(r, vk::Result::SUCCESS, "blocked");
     let m = expect::one(&inst, CMD, SEMAPHORE_OF_OTHER_DEVICE);
     expect::mentions(
         &m,
