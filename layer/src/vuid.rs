@@ -807,8 +807,6 @@ pub const SEM_FD_HANDLE_TYPE_01136: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleT
 /// handleType is SYNC_FD_BIT (copy transference) and the semaphore was created as a timeline
 /// semaphore (VkSemaphoreTypeCreateInfo::semaphoreType VK_SEMAPHORE_TYPE_TIMELINE).
 pub const SEM_FD_HANDLE_TYPE_03253: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-03253";
-
-// *
 /// The VkSemaphore in the info structure belongs to a different VkDevice than the one the command
 /// was called on.
 pub const SEMAPHORE_OF_OTHER_DEVICE: &str = "EXPORTCHECK-semaphore-of-other-device";
