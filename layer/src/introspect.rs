@@ -31,6 +31,8 @@ pub struct TrackedCounts {
     /// (`opaque_exports`, `kmt_exports`, `consumed_fds`) and the payloads a driver returned as
     /// dma-bufs (`driver_dma_bufs`, at most 256, kept for the process's life).
     pub process_entries: u64,
+    /// Live semaphores (`state::semaphores`), over all devices.
+    pub semaphores: u64,
 }
 
 /// Counts what the registries hold.
@@ -55,5 +57,6 @@ pub fn tracked_counts() -> TrackedCounts {
             .map(|f| f.entries() as u64)
             .sum(),
         process_entries: (opaque_exports::entries() + driver_dma_bufs::entries()) as u64,
+        semaphores: devices.iter().map(|d| d.semaphores.count() as u64).sum(),
     }
 }

@@ -254,6 +254,9 @@ pub fn structure_type(value: vk::StructureType) -> String {
         vk::StructureType::ANDROID_HARDWARE_BUFFER_PROPERTIES_ANDROID => {
             "VK_STRUCTURE_TYPE_ANDROID_HARDWARE_BUFFER_PROPERTIES_ANDROID"
         }
+        vk::StructureType::SEMAPHORE_GET_FD_INFO_KHR => {
+            "VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR"
+        }
         _ => return format!("{} (VkStructureType {})", value.as_raw(), value.as_raw()),
     };
     name.to_owned()
@@ -273,6 +276,7 @@ pub fn object_type_enum(ty: vk::ObjectType) -> &'static str {
         vk::ObjectType::DEVICE_MEMORY => "VK_OBJECT_TYPE_DEVICE_MEMORY",
         vk::ObjectType::BUFFER => "VK_OBJECT_TYPE_BUFFER",
         vk::ObjectType::IMAGE => "VK_OBJECT_TYPE_IMAGE",
+        vk::ObjectType::SEMAPHORE => "VK_OBJECT_TYPE_SEMAPHORE",
         _ => "VK_OBJECT_TYPE_UNKNOWN",
     }
 }
@@ -286,6 +290,7 @@ pub fn object_type(ty: vk::ObjectType) -> &'static str {
         vk::ObjectType::DEVICE_MEMORY => "VkDeviceMemory",
         vk::ObjectType::BUFFER => "VkBuffer",
         vk::ObjectType::IMAGE => "VkImage",
+        vk::ObjectType::SEMAPHORE => "VkSemaphore",
         _ => "VkObject",
     }
 }

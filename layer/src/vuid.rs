@@ -784,6 +784,33 @@ pub const ALLOC_TYPE_INDEX_02385: &str = "VUID-VkMemoryAllocateInfo-memoryTypeIn
 /// VK_FORMAT_UNDEFINED nor the buffer's (VkAndroidHardwareBufferFormatPropertiesANDROID::format).
 pub const ALLOC_PNEXT_02387: &str = "VUID-VkMemoryAllocateInfo-pNext-02387";
 
+// vkGetSemaphoreFdKHR
+/// device is not a VkDevice handle that was created through the layer.
+pub const SEM_FD_DEVICE_PARAM: &str = "VUID-vkGetSemaphoreFdKHR-device-parameter";
+/// pGetFdInfo is NULL instead of pointing to a VkSemaphoreGetFdInfoKHR.
+pub const SEM_FD_INFO_PARAM: &str = "VUID-vkGetSemaphoreFdKHR-pGetFdInfo-parameter";
+/// pFd is NULL, so there is nowhere to write the exported file descriptor.
+pub const SEM_FD_PFD_PARAM: &str = "VUID-vkGetSemaphoreFdKHR-pFd-parameter";
+/// sType is not VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR.
+pub const SEM_FD_STYPE: &str = "VUID-VkSemaphoreGetFdInfoKHR-sType-sType";
+/// pNext is not NULL; no structure extends VkSemaphoreGetFdInfoKHR.
+pub const SEM_FD_PNEXT: &str = "VUID-VkSemaphoreGetFdInfoKHR-pNext-pNext";
+/// semaphore is not a live VkSemaphore handle (NULL, destroyed, or never created).
+pub const SEM_FD_SEMAPHORE_PARAM: &str = "VUID-VkSemaphoreGetFdInfoKHR-semaphore-parameter";
+/// handleType is not a single, defined VkExternalSemaphoreHandleTypeFlagBits value.
+pub const SEM_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-parameter";
+/// handleType was not in VkExportSemaphoreCreateInfo::handleTypes when the semaphore was created.
+pub const SEM_FD_HANDLE_TYPE_01132: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-01132";
+/// handleType is neither OPAQUE_FD_BIT nor SYNC_FD_BIT, the only semaphore types exportable as a
+/// file descriptor.
+pub const SEM_FD_HANDLE_TYPE_01136: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-01136";
+/// handleType is SYNC_FD_BIT (copy transference) and the semaphore was created as a timeline
+/// semaphore (VkSemaphoreTypeCreateInfo::semaphoreType VK_SEMAPHORE_TYPE_TIMELINE).
+pub const SEM_FD_HANDLE_TYPE_03253: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-03253";
+/// The VkSemaphore in the info structure belongs to a different VkDevice than the one the command
+/// was called on.
+pub const SEMAPHORE_OF_OTHER_DEVICE: &str = "EXPORTCHECK-semaphore-of-other-device";
+
 /// Every ID above: the IDs the catalog calls checked.
 pub const ALL: &[&str] = &[
     FD_DEVICE_PARAM,
@@ -1020,4 +1047,15 @@ pub const ALL: &[&str] = &[
     ALLOC_SIZE_02383,
     ALLOC_TYPE_INDEX_02385,
     ALLOC_PNEXT_02387,
+    SEM_FD_DEVICE_PARAM,
+    SEM_FD_INFO_PARAM,
+    SEM_FD_PFD_PARAM,
+    SEM_FD_STYPE,
+    SEM_FD_PNEXT,
+    SEM_FD_SEMAPHORE_PARAM,
+    SEM_FD_HANDLE_TYPE_PARAM,
+    SEM_FD_HANDLE_TYPE_01132,
+    SEM_FD_HANDLE_TYPE_01136,
+    SEM_FD_HANDLE_TYPE_03253,
+    SEMAPHORE_OF_OTHER_DEVICE,
 ];

@@ -5,7 +5,7 @@
 //! `layer/src/introspect.rs`):
 //!
 //! ```c
-//! VkResult exportcheck_tracked_counts(TrackedCounts* pCounts); // ten uint64_t
+//! VkResult exportcheck_tracked_counts(TrackedCounts* pCounts); // eleven uint64_t
 //! ```
 //!
 //! It is read from the copy of `libVkLayer_exportcheck.so` that the loader loaded into this
@@ -46,6 +46,8 @@ pub struct TrackedCounts {
     /// The process-wide tables (held exports, global share handles, consumed fds, dedicated
     /// allocations, device masks, driver dma-buf payloads).
     pub process_entries: u64,
+    /// Live semaphores, over all devices.
+    pub semaphores: u64,
 }
 
 type TrackedCountsFn = unsafe extern "C" fn(*mut TrackedCounts) -> vk::Result;

@@ -260,6 +260,18 @@ const EXPECTED_IDS: &[&str] = &[
     "EXPORTCHECK-fd-closed-after-import",
     "EXPORTCHECK-shared-exports-ignored",
     "EXPORTCHECK-kcmp-refused",
+    // vkGetSemaphoreFdKHR (issue #25, first slice: the rules of the semaphore as created)
+    "VUID-vkGetSemaphoreFdKHR-device-parameter",
+    "VUID-vkGetSemaphoreFdKHR-pGetFdInfo-parameter",
+    "VUID-vkGetSemaphoreFdKHR-pFd-parameter",
+    "VUID-VkSemaphoreGetFdInfoKHR-sType-sType",
+    "VUID-VkSemaphoreGetFdInfoKHR-pNext-pNext",
+    "VUID-VkSemaphoreGetFdInfoKHR-semaphore-parameter",
+    "VUID-VkSemaphoreGetFdInfoKHR-handleType-parameter",
+    "VUID-VkSemaphoreGetFdInfoKHR-handleType-01132",
+    "VUID-VkSemaphoreGetFdInfoKHR-handleType-01136",
+    "VUID-VkSemaphoreGetFdInfoKHR-handleType-03253",
+    "EXPORTCHECK-semaphore-of-other-device",
 ];
 
 const DEVICE_PARAMETER_NOTE: &str = "A garbage VkDevice passed to the loader's trampoline (a \
@@ -485,7 +497,7 @@ fn device_parameter_vuids_explain_the_loader_trampoline() {
         assert_eq!(e.note.as_deref(), Some(DEVICE_PARAMETER_NOTE), "{}", e.id);
         assert_ne!(e.e2e, E2e::UnitOnly, "{}", e.id);
     }
-    assert_eq!(count, 15);
+    assert_eq!(count, 16);
 }
 
 /// The project's copies of the reference registries are the ones the project was given beside it

@@ -117,6 +117,7 @@ pub unsafe extern "system" fn create_device(
                 memory_names: Default::default(),
                 names: maps::handle_map(4),
                 resources: Default::default(),
+                semaphores: Default::default(),
                 queries,
                 fd_exports,
                 device_uuid: ids.map(|(device, _)| device),

@@ -9,3 +9,4 @@ pub mod instance;
 pub mod names;
 pub mod query;
 pub mod resources;
+pub mod semaphores;

@@ -181,6 +181,36 @@ pub const INTERCEPTS: &[Intercept] = &[
         function: || void_fn!(crate::commands::resources::bind_image_memory2),
         level: device(|s| when::can_export(s) && s.next.bind_image_memory2.is_some()),
     },
+    Intercept {
+        name: b"vkCreateSemaphore",
+        function: || void_fn!(crate::commands::semaphores::create_semaphore),
+        level: device(|s| s.next.create_semaphore.is_some()),
+    },
+    Intercept {
+        name: b"vkDestroySemaphore",
+        function: || void_fn!(crate::commands::semaphores::destroy_semaphore),
+        level: device(|s| s.next.destroy_semaphore.is_some()),
+    },
+    Intercept {
+        name: b"vkImportSemaphoreFdKHR",
+        function: || void_fn!(crate::commands::semaphores::import_semaphore_fd),
+        level: device(|s| s.next.import_semaphore_fd.is_some()),
+    },
+    Intercept {
+        name: b"vkImportSemaphoreWin32HandleKHR",
+        function: || void_fn!(crate::commands::semaphores::import_semaphore_win32_handle),
+        level: device(|s| s.next.import_semaphore_win32_handle.is_some()),
+    },
+    Intercept {
+        name: b"vkImportSemaphoreZirconHandleFUCHSIA",
+        function: || void_fn!(crate::commands::semaphores::import_semaphore_zircon_handle),
+        level: device(|s| s.next.import_semaphore_zircon_handle.is_some()),
+    },
+    Intercept {
+        name: b"vkGetSemaphoreFdKHR",
+        function: || void_fn!(crate::commands::export::get_semaphore_fd::get_semaphore_fd_khr),
+        level: device(|s| s.facts.extensions.khr_external_semaphore_fd && s.next.get_semaphore_fd.is_some()),
+    },
 ];
 
 /// The extension of each command intercepted only where its extension is enabled (as
@@ -200,4 +230,5 @@ pub const EXTENSION_OF: &[(&[u8], &str)] = &[
     (b"vkGetMemoryAndroidHardwareBufferANDROID", "VK_ANDROID_external_memory_android_hardware_buffer"),
     (b"vkGetMemoryMetalHandleEXT", "VK_EXT_external_memory_metal"),
     (b"vkGetMemoryMetalHandlePropertiesEXT", "VK_EXT_external_memory_metal"),
+    (b"vkGetSemaphoreFdKHR", "VK_KHR_external_semaphore_fd"),
 ];

@@ -90,7 +90,7 @@ mod tests {
     fn the_extension_of_each_intercepted_command_is_its_rules_extension() {
         use crate::rules::export::*;
         use crate::rules::query::*;
-        let rules: [Rules; 13] = [
+        let rules: [Rules; 14] = [
             export_rule(&get_memory_fd::COMMAND),
             export_rule(&get_memory_remote_address::COMMAND),
             export_rule(&get_memory_win32_handle_nv::COMMAND),
@@ -98,6 +98,7 @@ mod tests {
             export_rule(&get_memory_zircon_handle::COMMAND),
             export_rule(&get_memory_android_hardware_buffer::COMMAND),
             export_rule(&get_memory_metal_handle::COMMAND),
+            export_rule(&get_semaphore_fd::COMMAND),
             query_rule(&get_memory_fd_properties::COMMAND),
             query_rule(&get_memory_host_pointer_properties::COMMAND),
             query_rule(&get_memory_win32_handle_properties::COMMAND),
@@ -121,7 +122,7 @@ mod tests {
         }
     }
 
-    fn export_rule<R>(command: &ExportCommand<R>) -> Rules {
+    fn export_rule<R, K: crate::state::TrackedObject>(command: &ExportCommand<R, K>) -> Rules {
         (command.name, command.extension, command.is_enabled)
     }
 

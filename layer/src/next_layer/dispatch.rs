@@ -134,6 +134,18 @@ pub struct DeviceDispatch {
     pub bind_buffer_memory2: Option<vk::PFN_vkBindBufferMemory2>,
     /// `vkBindImageMemory2` (Vulkan 1.1), else `vkBindImageMemory2KHR` (`VK_KHR_bind_memory2`).
     pub bind_image_memory2: Option<vk::PFN_vkBindImageMemory2>,
+    /// `vkCreateSemaphore` (Vulkan 1.0).
+    pub create_semaphore: Option<vk::PFN_vkCreateSemaphore>,
+    /// `vkDestroySemaphore` (Vulkan 1.0).
+    pub destroy_semaphore: Option<vk::PFN_vkDestroySemaphore>,
+    /// `vkImportSemaphoreFdKHR` (`VK_KHR_external_semaphore_fd`).
+    pub import_semaphore_fd: Option<vk::PFN_vkImportSemaphoreFdKHR>,
+    /// `vkImportSemaphoreWin32HandleKHR` (`VK_KHR_external_semaphore_win32`).
+    pub import_semaphore_win32_handle: Option<vk::PFN_vkImportSemaphoreWin32HandleKHR>,
+    /// `vkImportSemaphoreZirconHandleFUCHSIA` (`VK_FUCHSIA_external_semaphore`).
+    pub import_semaphore_zircon_handle: Option<vk::PFN_vkImportSemaphoreZirconHandleFUCHSIA>,
+    /// `vkGetSemaphoreFdKHR` (`VK_KHR_external_semaphore_fd`).
+    pub get_semaphore_fd: Option<vk::PFN_vkGetSemaphoreFdKHR>,
     /// `vkGetImageMemoryRequirements` (Vulkan 1.0).
     pub get_image_memory_requirements: Option<vk::PFN_vkGetImageMemoryRequirements>,
     /// `vkGetBufferMemoryRequirements` (Vulkan 1.0).
@@ -177,6 +189,12 @@ impl DeviceDispatch {
                 bind_image_memory: cast(get(c"vkBindImageMemory")),
                 bind_buffer_memory2: cast(get(c"vkBindBufferMemory2").or_else(|| get(c"vkBindBufferMemory2KHR"))),
                 bind_image_memory2: cast(get(c"vkBindImageMemory2").or_else(|| get(c"vkBindImageMemory2KHR"))),
+                create_semaphore: cast(get(c"vkCreateSemaphore")),
+                destroy_semaphore: cast(get(c"vkDestroySemaphore")),
+                import_semaphore_fd: cast(get(c"vkImportSemaphoreFdKHR")),
+                import_semaphore_win32_handle: cast(get(c"vkImportSemaphoreWin32HandleKHR")),
+                import_semaphore_zircon_handle: cast(get(c"vkImportSemaphoreZirconHandleFUCHSIA")),
+                get_semaphore_fd: cast(get(c"vkGetSemaphoreFdKHR")),
                 get_image_memory_requirements: cast(get(c"vkGetImageMemoryRequirements")),
                 get_buffer_memory_requirements: cast(get(c"vkGetBufferMemoryRequirements")),
             }

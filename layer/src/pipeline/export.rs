@@ -1,9 +1,9 @@
 //! The pipeline of the export commands (`vkGetMemoryFdKHR`, `vkGetMemoryRemoteAddressNV`,
-//! `vkGetMemoryWin32HandleNV`, `vkGetMemoryMetalHandleEXT`, and any added later): one generic
-//! function, [`run`], for every [`ExportEntry`], over the kind of object it exports
-//! ([`ExportedObject`]: memory now; semaphores and fences next). The helpers for what a memory
-//! export's driver returns ([`call_down_returning`], [`hold_to_contract`]) and for reading a
-//! memory info structure ([`read_info`]) are memory's.
+//! `vkGetMemoryWin32HandleNV`, `vkGetMemoryMetalHandleEXT`, `vkGetSemaphoreFdKHR`, and any
+//! added later): one generic function, [`run`], for every [`ExportEntry`], over the kind of
+//! object it exports ([`ExportedObject`]: memory and semaphores now; fences next). The helpers
+//! for what an export's driver returns ([`call_down_returning`], [`hold_to_contract`]) and for
+//! reading an info structure ([`read_info`]) are generic too.
 
 use super::policy::{decide, reject_unknown_device, report_driver_contract, Decision};
 use crate::args::StructArg;

@@ -45,6 +45,8 @@ pub fn fd_device() -> DeviceFacts {
         nv_dedicated_allocation: true,
         khr_buffer_device_address: false,
         khr_device_group: false,
+        khr_external_semaphore_fd: true,
+        fuchsia_external_semaphore: true,
     };
     DeviceFacts {
         handle: DEVICE,

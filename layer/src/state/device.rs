@@ -6,6 +6,7 @@ use super::instance::InstanceState;
 use super::live_memory::LiveMemories;
 use super::maps::HandleMap;
 use super::resources::Resources;
+use super::semaphores::Semaphores;
 use crate::features::driver_contract::state::ContractState;
 use crate::features::fd_leaks::state::FdExports;
 use crate::finding::ObjectRef;
@@ -163,6 +164,9 @@ pub struct DeviceState {
     /// [`DeviceState::sees_every_buffer`]), and the driver's answers about exporting memory for
     /// them.
     pub resources: Resources,
+    /// Live semaphores of this device, with what they were created with, and the latest
+    /// destroyed ones (`state::semaphores`).
+    pub semaphores: Semaphores,
     pub queries: DriverQueries,
     /// The fds exported from this device's memory, when the `check_fd_leaks` setting is on.
     pub fd_exports: Option<FdExports>,
@@ -188,6 +192,7 @@ impl DeviceState {
         self.memories.clear();
         self.names.clear();
         self.resources.clear();
+        self.semaphores.clear();
     }
 
     /// The device can export memory (`VK_KHR_external_memory` or Vulkan 1.1): the layer
@@ -227,10 +232,17 @@ impl DeviceState {
     }
 
     /// The debug name of an object of this device, if the app set one.
-    /// For memory that is no longer live, the name it had when it was freed.
+    /// For memory that is no longer live, the name it had when it was freed; for a semaphore,
+    /// the name it had when it was destroyed.
     pub fn name_of(&self, object: ObjectRef) -> Option<String> {
         if let Some(name) = self.names.get(&(object.ty, object.handle)) {
             return Some(name.clone());
+        }
+        if object.ty == vk::ObjectType::SEMAPHORE && !self.semaphores.contains(object.handle) {
+            return self
+                .semaphores
+                .find_destroyed(object.handle)
+                .and_then(|d| d.name);
         }
         if object.ty != vk::ObjectType::DEVICE_MEMORY || self.memories.contains(object.handle) {
             return None;

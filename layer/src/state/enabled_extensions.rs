@@ -48,6 +48,13 @@ pub struct EnabledExtensions {
     pub khr_buffer_device_address: bool,
     /// `VK_KHR_device_group`.
     pub khr_device_group: bool,
+    /// `VK_KHR_external_semaphore_fd`.
+    ///
+    /// The semaphore extensions: `VK_KHR_external_semaphore_fd` (`vkGetSemaphoreFdKHR`), and the
+    /// one of a `VkExternalSemaphoreHandleTypeFlagBits` bit (`handle_kinds::Semaphore`).
+    pub khr_external_semaphore_fd: bool,
+    /// `VK_FUCHSIA_external_semaphore`.
+    pub fuchsia_external_semaphore: bool,
 }
 
 impl EnabledExtensions {
@@ -73,6 +80,8 @@ impl EnabledExtensions {
             b"VK_NV_dedicated_allocation" => &mut self.nv_dedicated_allocation,
             b"VK_KHR_buffer_device_address" => &mut self.khr_buffer_device_address,
             b"VK_KHR_device_group" => &mut self.khr_device_group,
+            b"VK_KHR_external_semaphore_fd" => &mut self.khr_external_semaphore_fd,
+            b"VK_FUCHSIA_external_semaphore" => &mut self.fuchsia_external_semaphore,
             _ => return None,
         })
     }

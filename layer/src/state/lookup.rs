@@ -1,14 +1,15 @@
 //! The kinds of object whose sharing the layer tracks, as the pipelines see them
-//! ([`TrackedObject`]: memory now; semaphores and fences next), and what a handle argument of
+//! ([`TrackedObject`]: memory and semaphores now; fences next), and what a handle argument of
 //! one turned out to be ([`Lookup`]).
 
 use super::device::DeviceFacts;
 use super::freed::FreedMemory;
 use super::memory::MemoryRecord;
 use super::registry::DEVICES;
+use super::semaphores::{DestroyedSemaphore, SemaphoreRecord};
 use super::this_thread::ThreadMemos;
 use super::DeviceState;
-use crate::handle_kinds::{HandleKind, Memory};
+use crate::handle_kinds::{HandleKind, Memory, Semaphore};
 use ash::vk;
 use std::fmt;
 
@@ -16,7 +17,7 @@ use std::fmt;
 /// layer keeps of a live one and of one that is gone, and how a handle argument is resolved.
 /// The export pipeline (`pipeline::export`) and the export rules are written once over it.
 pub trait TrackedObject: HandleKind + Sized + 'static {
-    /// Its Vulkan handle type: `VkDeviceMemory`.
+    /// Its Vulkan handle type: `VkDeviceMemory`, `VkSemaphore`.
     type Handle: vk::Handle + Copy;
     /// What the layer knows of a live object (copied out of its device's table).
     type Record: Clone + fmt::Debug;
@@ -140,5 +141,59 @@ pub fn lookup_dead_memory(device: &DeviceState, memory: u64) -> MemoryLookup {
     match device.freed.find(memory, device.handle()) {
         Some(freed) => MemoryLookup::Gone(Box::new(freed)),
         None => MemoryLookup::Unknown,
+    }
+}
+
+/// What a `VkSemaphore` argument turned out to be.
+pub type SemaphoreLookup = Lookup<Semaphore>;
+
+impl TrackedObject for Semaphore {
+    type Handle = vk::Semaphore;
+    type Record = SemaphoreRecord;
+    type Gone = DestroyedSemaphore;
+    const OBJECT_TYPE: vk::ObjectType = vk::ObjectType::SEMAPHORE;
+    const MEMBER: &'static str = "semaphore";
+
+    fn handle(record: &SemaphoreRecord) -> u64 {
+        record.semaphore
+    }
+
+    fn device(record: &SemaphoreRecord) -> u64 {
+        record.device
+    }
+
+    /// The core bits, and each bit whose extension the device enabled.
+    fn valid_handle_types(device: &DeviceFacts) -> u32 {
+        Semaphore::valid_on(|name| device.extensions.has(name))
+    }
+
+    /// The device's table (every semaphore a device makes is recorded: `vkCreateSemaphore` is
+    /// intercepted wherever the next layer has it).
+    fn lookup(state: &DeviceState, semaphore: u64, _: &ThreadMemos) -> SemaphoreLookup {
+        match state.semaphores.get(semaphore, state.handle()) {
+            Some(record) => Lookup::Live(record),
+            None => lookup_dead_semaphore(state, semaphore),
+        }
+    }
+}
+
+/// A `VkSemaphore` argument that is no live semaphore of `device` (the error path): NULL, one of
+/// another device, one `device` destroyed lately, or unknown.
+#[cold]
+fn lookup_dead_semaphore(device: &DeviceState, semaphore: u64) -> SemaphoreLookup {
+    if semaphore == 0 {
+        return Lookup::Null;
+    }
+    for other in DEVICES.values() {
+        if other.handle() == device.handle() {
+            continue;
+        }
+        if let Some(record) = other.semaphores.get(semaphore, other.handle()) {
+            return Lookup::OtherDevice(record);
+        }
+    }
+    match device.semaphores.find_destroyed(semaphore) {
+        Some(destroyed) => Lookup::Gone(Box::new(destroyed)),
+        None => Lookup::Unknown,
     }
 }

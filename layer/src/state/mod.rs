@@ -18,11 +18,13 @@ pub mod memory;
 pub mod queryable;
 pub mod registry;
 pub mod resources;
+pub mod semaphores;
 pub mod this_thread;
 
 pub use device::{DeviceFacts, DeviceState, EnabledExtensions, EnabledFeatures, MemoryTypeFacts};
 pub use freed::{FreedMemory, RecentlyFreed};
 pub use instance::{InstanceState, Messenger};
-pub use lookup::{Lookup, MemoryLookup, TrackedObject};
+pub use lookup::{Lookup, MemoryLookup, SemaphoreLookup, TrackedObject};
 pub use memory::{AllocationFacts, MemoryRecord, PackedAllocation};
 pub use resources::driver_answers::{ExternalMemorySupport, HandleTypeSupport};
+pub use semaphores::{DestroyedSemaphore, SemaphoreFacts, SemaphoreRecord};

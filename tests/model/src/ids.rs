@@ -328,3 +328,17 @@ pub const BIND_IMAGE_MEMORY_02990: &str = "VUID-vkBindImageMemory-memory-02990";
 pub const BIND_IMAGE_INFO_02728: &str = "VUID-VkBindImageMemoryInfo-memory-02728";
 pub const BIND_IMAGE_INFO_02989: &str = "VUID-VkBindImageMemoryInfo-memory-02989";
 pub const BIND_IMAGE_INFO_02990: &str = "VUID-VkBindImageMemoryInfo-memory-02990";
+
+// vkGetSemaphoreFdKHR
+pub const GET_SEMAPHORE_FD: &str = "vkGetSemaphoreFdKHR";
+pub const SEM_FD_DEVICE_PARAM: &str = "VUID-vkGetSemaphoreFdKHR-device-parameter";
+pub const SEM_FD_INFO_PARAM: &str = "VUID-vkGetSemaphoreFdKHR-pGetFdInfo-parameter";
+pub const SEM_FD_PFD_PARAM: &str = "VUID-vkGetSemaphoreFdKHR-pFd-parameter";
+pub const SEM_FD_STYPE: &str = "VUID-VkSemaphoreGetFdInfoKHR-sType-sType";
+pub const SEM_FD_PNEXT: &str = "VUID-VkSemaphoreGetFdInfoKHR-pNext-pNext";
+pub const SEM_FD_SEMAPHORE_PARAM: &str = "VUID-VkSemaphoreGetFdInfoKHR-semaphore-parameter";
+pub const SEM_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-parameter";
+pub const SEM_FD_HANDLE_TYPE_01132: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-01132";
+pub const SEM_FD_HANDLE_TYPE_01136: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-01136";
+pub const SEM_FD_HANDLE_TYPE_03253: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-03253";
+pub const SEMAPHORE_OF_OTHER_DEVICE: &str = "EXPORTCHECK-semaphore-of-other-device";

@@ -7,3 +7,4 @@ pub mod get_memory_remote_address;
 pub mod get_memory_win32_handle;
 pub mod get_memory_win32_handle_nv;
 pub mod get_memory_zircon_handle;
+pub mod get_semaphore_fd;

@@ -14,6 +14,8 @@ pub mod get_memory_remote_address;
 pub mod get_memory_win32_handle;
 pub mod get_memory_win32_handle_nv;
 pub mod get_memory_zircon_handle;
+pub mod get_semaphore_fd;
+mod semaphore;
 
 use crate::args::StructArg;
 use crate::finding::{Finding, ObjectRef, Outcome};
@@ -26,8 +28,8 @@ use crate::state::{DeviceFacts, EnabledExtensions, Lookup, MemoryRecord, Tracked
 use crate::vk_names;
 use ash::vk;
 
-/// A tracked kind of object an export command exports, as its findings name it: memory now,
-/// semaphores and fences next. The export rules and the pipeline are written once over it.
+/// A tracked kind of object an export command exports, as its findings name it: memory and
+/// semaphores now, fences next. The export rules and the pipeline are written once over it.
 pub trait ExportedObject: TrackedObject {
     /// How messages name a live object and what it was made with.
     fn describe(record: &Self::Record) -> String;

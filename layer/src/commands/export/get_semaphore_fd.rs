@@ -1,0 +1,60 @@
+//! `vkGetSemaphoreFdKHR`: the descriptor. Its rules are `rules::export::get_semaphore_fd`.
+//!
+//! The fd it returns is not held to a driver contract yet: a `SYNC_FD` export may return -1 (a
+//! sync file already signaled), so memory's fd contract (`evaluate_fd`) does not apply as it is.
+
+use crate::boundary::Down;
+use crate::handle_kinds::Semaphore;
+use crate::pipeline::export::{self, ExportEntry, Judged};
+use crate::raw::StructArg;
+use crate::rules::export::get_semaphore_fd;
+use crate::rules::export::{ExportCommand, InfoFields};
+use crate::state::DeviceState;
+use ash::vk;
+use std::ffi::c_int;
+
+pub struct GetSemaphoreFd;
+
+type Info = vk::SemaphoreGetFdInfoKHR<'static>;
+
+impl ExportEntry for GetSemaphoreFd {
+    type Args = (*const Info, *mut c_int);
+    type Own = get_semaphore_fd::GetSemaphoreFdRules;
+    type Object = Semaphore;
+    const RULES: &'static ExportCommand<Self::Own, Semaphore> = &get_semaphore_fd::COMMAND;
+
+    #[inline(always)]
+    unsafe fn read(&(p_info, p_fd): &Self::Args) -> (StructArg<InfoFields>, bool) {
+        // SAFETY: the app's pointer (this function's contract).
+        let info = unsafe {
+            export::read_info(Self::RULES, p_info, |i| {
+                (i.p_next, i.semaphore, i.handle_type)
+            })
+        };
+        (info, p_fd.is_null())
+    }
+
+    #[inline(always)]
+    unsafe fn call_down(
+        s: &DeviceState,
+        device: vk::Device,
+        (p_info, p_fd): Self::Args,
+        _: &Judged<'_, Semaphore>,
+        down: &Down<vk::Result>,
+    ) -> Option<vk::Result> {
+        let next = s.next.get_semaphore_fd?;
+        // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
+        Some(down.went(unsafe { next(device, p_info, p_fd) }))
+    }
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn get_semaphore_fd_khr(
+    device: vk::Device,
+    p_get_fd_info: *const Info,
+    p_fd: *mut c_int,
+) -> vk::Result {
+    // SAFETY: the app's arguments to this command.
+    unsafe { export::run::<GetSemaphoreFd>(device, (p_get_fd_info, p_fd)) }
+}

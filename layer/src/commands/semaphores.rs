@@ -1,0 +1,191 @@
+//! `vkCreateSemaphore` and `vkDestroySemaphore`: each semaphore a device makes is recorded with
+//! what the export rules read of its create info (`state::semaphores`), and forgotten when it is
+//! destroyed; an import (`vkImportSemaphore*`) marks it, since its payload may then be another.
+//! Every call goes down as the app made it; nothing is judged here.
+
+use crate::boundary;
+use crate::raw::{read_node, read_out, read_struct, walk_chain, StructArg};
+use crate::state::registry::DEVICES;
+use crate::state::SemaphoreFacts;
+use ash::vk::{self, Handle};
+
+/// What the export rules read of a `VkSemaphoreCreateInfo` (nothing known when it is NULL or of
+/// another `sType`).
+///
+/// # Safety
+/// `p` is what the app passed to `vkCreateSemaphore`, which the driver accepted: NULL or a
+/// readable create info and chain.
+unsafe fn read_create_info(p: *const vk::SemaphoreCreateInfo<'_>) -> SemaphoreFacts {
+    // SAFETY: the caller's contract; NULL and sType are checked first.
+    let StructArg::Valid(info) =
+        (unsafe { read_struct(p, vk::StructureType::SEMAPHORE_CREATE_INFO) })
+    else {
+        return SemaphoreFacts::default();
+    };
+    let mut facts = SemaphoreFacts {
+        known: true,
+        ..SemaphoreFacts::default()
+    };
+    // SAFETY: each node is read as the structure its sType names.
+    unsafe {
+        walk_chain(info.p_next, |s_type, node| match s_type {
+            vk::StructureType::SEMAPHORE_TYPE_CREATE_INFO => {
+                let t: vk::SemaphoreTypeCreateInfo = read_node(node);
+                facts.timeline = t.semaphore_type == vk::SemaphoreType::TIMELINE;
+            }
+            vk::StructureType::EXPORT_SEMAPHORE_CREATE_INFO => {
+                let e: vk::ExportSemaphoreCreateInfo = read_node(node);
+                facts.export = Some(facts.export.unwrap_or_default() | e.handle_types);
+            }
+            _ => {}
+        })
+    };
+    facts
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn create_semaphore(
+    device: vk::Device,
+    p_create_info: *const vk::SemaphoreCreateInfo<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_semaphore: *mut vk::Semaphore,
+) -> vk::Result {
+    boundary::ffi_down("vkCreateSemaphore", vk::Result::ERROR_UNKNOWN, |down| {
+        let Some(state) = DEVICES.get(device.as_raw()) else {
+            return vk::Result::ERROR_DEVICE_LOST;
+        };
+        let Some(next) = state.next.create_semaphore else {
+            return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
+        };
+        // SAFETY: the app's arguments, passed unchanged to the next layer.
+        let result = down.went(unsafe { next(device, p_create_info, p_allocator, p_semaphore) });
+        if result == vk::Result::SUCCESS {
+            // SAFETY: the create info the driver just accepted; *p_semaphore was written.
+            let facts = unsafe { read_create_info(p_create_info) };
+            // SAFETY: as above.
+            if let Some(semaphore) = unsafe { read_out(p_semaphore) } {
+                state.semaphores.insert(semaphore.as_raw(), facts);
+            }
+        }
+        result
+    })
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn destroy_semaphore(
+    device: vk::Device,
+    semaphore: vk::Semaphore,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
+) {
+    boundary::ffi_down("vkDestroySemaphore", (), |down| {
+        let Some(state) = DEVICES.get(device.as_raw()) else {
+            return;
+        };
+        let handle = semaphore.as_raw();
+        if handle != 0 {
+            let name = state.names.remove(&(vk::ObjectType::SEMAPHORE, handle));
+            let name = name.map(|(_, name)| name);
+            state.semaphores.remove(handle, state.handle(), name);
+        }
+        if let Some(next) = state.next.destroy_semaphore {
+            // SAFETY: the app's arguments, passed unchanged to the next layer.
+            unsafe { next(device, semaphore, p_allocator) }
+        }
+        down.went(());
+    })
+}
+
+/// The body of the import commands: the call goes down as the app made it; after it succeeded,
+/// the semaphore its info structure names (`semaphore` reads it) is marked imported.
+fn import_and_mark(
+    command: &'static str,
+    device: vk::Device,
+    call_down: impl FnOnce(&crate::state::DeviceState) -> Option<vk::Result>,
+    semaphore: impl FnOnce() -> Option<vk::Semaphore>,
+) -> vk::Result {
+    boundary::ffi_down(command, vk::Result::ERROR_UNKNOWN, |down| {
+        let Some(state) = DEVICES.get(device.as_raw()) else {
+            return vk::Result::ERROR_DEVICE_LOST;
+        };
+        let Some(result) = call_down(&state) else {
+            return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
+        };
+        let result = down.went(result);
+        if result == vk::Result::SUCCESS {
+            if let Some(semaphore) = semaphore() {
+                state.semaphores.imported(semaphore.as_raw());
+            }
+        }
+        result
+    })
+}
+
+/// The `semaphore` member of an import info structure of `s_type`, when it can be read.
+///
+/// # Safety
+/// `p` is what the app passed: NULL or a readable structure that starts with `sType`, readable
+/// as a whole `T` when `sType` is `s_type`.
+unsafe fn semaphore_of<T: Copy>(
+    p: *const T,
+    s_type: vk::StructureType,
+    member: impl FnOnce(T) -> vk::Semaphore,
+) -> Option<vk::Semaphore> {
+    // SAFETY: the caller's contract.
+    match unsafe { read_struct(p, s_type) } {
+        StructArg::Valid(info) => Some(member(info)),
+        _ => None,
+    }
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn import_semaphore_fd(
+    device: vk::Device,
+    p_info: *const vk::ImportSemaphoreFdInfoKHR<'_>,
+) -> vk::Result {
+    let s_type = vk::StructureType::IMPORT_SEMAPHORE_FD_INFO_KHR;
+    import_and_mark(
+        "vkImportSemaphoreFdKHR",
+        device,
+        // SAFETY: the app's arguments, passed unchanged to the next layer.
+        |s| Some(unsafe { s.next.import_semaphore_fd?(device, p_info) }),
+        // SAFETY: the info the driver just accepted.
+        || unsafe { semaphore_of(p_info, s_type, |i| i.semaphore) },
+    )
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn import_semaphore_win32_handle(
+    device: vk::Device,
+    p_info: *const vk::ImportSemaphoreWin32HandleInfoKHR<'_>,
+) -> vk::Result {
+    let s_type = vk::StructureType::IMPORT_SEMAPHORE_WIN32_HANDLE_INFO_KHR;
+    import_and_mark(
+        "vkImportSemaphoreWin32HandleKHR",
+        device,
+        // SAFETY: the app's arguments, passed unchanged to the next layer.
+        |s| Some(unsafe { s.next.import_semaphore_win32_handle?(device, p_info) }),
+        // SAFETY: the info the driver just accepted.
+        || unsafe { semaphore_of(p_info, s_type, |i| i.semaphore) },
+    )
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn import_semaphore_zircon_handle(
+    device: vk::Device,
+    p_info: *const vk::ImportSemaphoreZirconHandleInfoFUCHSIA<'_>,
+) -> vk::Result {
+    let s_type = vk::StructureType::IMPORT_SEMAPHORE_ZIRCON_HANDLE_INFO_FUCHSIA;
+    import_and_mark(
+        "vkImportSemaphoreZirconHandleFUCHSIA",
+        device,
+        // SAFETY: the app's arguments, passed unchanged to the next layer.
+        |s| Some(unsafe { s.next.import_semaphore_zircon_handle?(device, p_info) }),
+        // SAFETY: the info the driver just accepted.
+        || unsafe { semaphore_of(p_info, s_type, |i| i.semaphore) },
+    )
+}

@@ -1,0 +1,133 @@
+//! `vkGetSemaphoreFdKHR` (VK_KHR_external_semaphore_fd): its names, IDs and own rules, those a
+//! call breaks whatever happened to the semaphore since it was created. The rules about its
+//! payload's history and queue operations (`-semaphore-01133`, `-handleType-01134`, `-01135`,
+//! `-03254`) need state the layer does not track yet.
+
+use super::with_object;
+use crate::finding::{Finding, Outcome};
+use crate::handle_kinds::{HandleKind, Semaphore};
+use crate::rules::export::{ExportCommand, ExportedObject, InfoFields, InfoStructure};
+use crate::rules::rule_set::rule_set;
+use crate::state::{DeviceFacts, SemaphoreRecord};
+use crate::vuid;
+use ash::vk;
+
+const OPAQUE_FD: u32 = vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as_raw();
+const SYNC_FD: u32 = vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD.as_raw();
+
+pub const COMMAND: ExportCommand<GetSemaphoreFdRules, Semaphore> = ExportCommand {
+    name: "vkGetSemaphoreFdKHR",
+    extension: "VK_KHR_external_semaphore_fd",
+    is_enabled: |e| e.khr_external_semaphore_fd,
+    info: Some(InfoStructure {
+        param: "pGetFdInfo",
+        type_name: "VkSemaphoreGetFdInfoKHR",
+        s_type: vk::StructureType::SEMAPHORE_GET_FD_INFO_KHR,
+        info_vuid: vuid::SEM_FD_INFO_PARAM,
+        s_type_vuid: vuid::SEM_FD_STYPE,
+        p_next_vuid: vuid::SEM_FD_PNEXT,
+    }),
+    output_param: "pFd",
+    device_vuid: vuid::SEM_FD_DEVICE_PARAM,
+    output_vuid: vuid::SEM_FD_PFD_PARAM,
+    object_vuid: vuid::SEM_FD_SEMAPHORE_PARAM,
+    other_device_vuid: vuid::SEMAPHORE_OF_OTHER_DEVICE,
+    handle_type_vuid: Some(vuid::SEM_FD_HANDLE_TYPE_PARAM),
+    evaluate_values,
+    describe_values,
+};
+
+rule_set! {
+    /// The rules of `vkGetSemaphoreFdKHR` of its own (the shared ones are `ExportRules`).
+    pub struct GetSemaphoreFdRules {
+        /// `VUID-VkSemaphoreGetFdInfoKHR-handleType-01136`: `OPAQUE_FD` or `SYNC_FD`.
+        NOT_AN_FD_TYPE,
+        /// `VUID-VkSemaphoreGetFdInfoKHR-handleType-01132`: exportable as it, as created.
+        NOT_EXPORTED,
+        /// `VUID-VkSemaphoreGetFdInfoKHR-handleType-03253`: `SYNC_FD` of a timeline semaphore.
+        SYNC_FD_OF_TIMELINE,
+    }
+}
+
+#[inline(always)]
+fn evaluate_values(
+    _: &DeviceFacts,
+    info: &InfoFields,
+    record: &SemaphoreRecord,
+) -> GetSemaphoreFdRules {
+    let t = info.handle_type;
+    let f = &record.facts;
+    // Its current payload is the one it was created with until something is imported into it;
+    // after an import the layer cannot know, and says nothing.
+    let created_payload = f.known && !f.imported;
+    let exportable = f.export.is_some_and(|types| types.as_raw() & t == t);
+    GetSemaphoreFdRules::NONE
+        .with(
+            GetSemaphoreFdRules::NOT_AN_FD_TYPE,
+            t != OPAQUE_FD && t != SYNC_FD,
+        )
+        .with(
+            GetSemaphoreFdRules::NOT_EXPORTED,
+            created_payload && !exportable,
+        )
+        .with(
+            GetSemaphoreFdRules::SYNC_FD_OF_TIMELINE,
+            t == SYNC_FD && f.known && f.timeline,
+        )
+}
+
+fn describe_values(
+    cmd: &ExportCommand<GetSemaphoreFdRules, Semaphore>,
+    _: &DeviceFacts,
+    info: &InfoFields,
+    record: &SemaphoreRecord,
+    broken: GetSemaphoreFdRules,
+    outcome: &mut Outcome,
+) {
+    let field = "pGetFdInfo->handleType";
+    let handle_type = Semaphore::names(info.handle_type);
+    let semaphore = Semaphore::describe(record);
+    let finding = |id, message: String| {
+        with_object::<Semaphore>(Finding::new(id, cmd.name, field, message), record)
+    };
+    if broken.has(GetSemaphoreFdRules::NOT_AN_FD_TYPE) {
+        outcome.push(finding(
+            vuid::SEM_FD_HANDLE_TYPE_01136,
+            format!(
+                "vkGetSemaphoreFdKHR(): {field} is {handle_type}; vkGetSemaphoreFdKHR exports \
+                 only VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT or \
+                 VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_SYNC_FD_BIT (semaphore: {semaphore})."
+            ),
+        ));
+    }
+    if broken.has(GetSemaphoreFdRules::NOT_EXPORTED) {
+        let message = match record.facts.export {
+            Some(_) => format!(
+                "vkGetSemaphoreFdKHR(): {field} is {handle_type}, which was not included in \
+                 VkExportSemaphoreCreateInfo::handleTypes when {semaphore} was created (its \
+                 current payload is the one it was created with: nothing was imported into it)."
+            ),
+            None => format!(
+                "vkGetSemaphoreFdKHR(): {field} is {handle_type}, but {semaphore} was created \
+                 without a VkExportSemaphoreCreateInfo in the pNext chain of \
+                 VkSemaphoreCreateInfo, so its payload cannot be exported."
+            ),
+        };
+        outcome.push(finding(vuid::SEM_FD_HANDLE_TYPE_01132, message));
+    }
+    if broken.has(GetSemaphoreFdRules::SYNC_FD_OF_TIMELINE) {
+        outcome.push(finding(
+            vuid::SEM_FD_HANDLE_TYPE_03253,
+            format!(
+                "vkGetSemaphoreFdKHR(): {field} is {handle_type}, which has copy payload \
+                 transference semantics, but {semaphore} is a timeline semaphore \
+                 (VkSemaphoreTypeCreateInfo::semaphoreType VK_SEMAPHORE_TYPE_TIMELINE); it must \
+                 be VK_SEMAPHORE_TYPE_BINARY."
+            ),
+        ));
+    }
+}
+
+#[cfg(test)]
+#[path = "get_semaphore_fd_tests.rs"]
+mod tests;
