@@ -108,9 +108,9 @@ fn describe_values(
                  current payload is the one it was created with: nothing was imported into it)."
             ),
             None => format!(
-                "vkGetSemaphoreFdKHR(): {field} is {handle_type}, but {semaphore} was created \
-                 without a VkExportSemaphoreCreateInfo in the pNext chain of \
-                 VkSemaphoreCreateInfo, so its payload cannot be exported."
+                "vkGetSemaphoreFdKHR(): {field} is {handle_type}, but {semaphore}: a \
+                 semaphore's payload can be exported only as a handle type that a \
+                 VkExportSemaphoreCreateInfo chained to its VkSemaphoreCreateInfo named."
             ),
         };
         outcome.push(finding(vuid::SEM_FD_HANDLE_TYPE_01132, message));

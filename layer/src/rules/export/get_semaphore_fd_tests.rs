@@ -78,9 +78,12 @@ fn not_exportable_is_01132_with_its_cause() {
     assert!(message.contains("binary semaphore"), "{message}");
     let outcome = check(&COMMAND, &device(), &call(OPAQUE, semaphore(false, None)));
     assert_eq!(outcome.ids(), [vuid::SEM_FD_HANDLE_TYPE_01132]);
-    assert!(outcome.findings[0]
-        .message
-        .contains("without a VkExportSemaphoreCreateInfo"));
+    let message = &outcome.findings[0].message;
+    assert!(
+        message.contains("binary semaphore, no VkExportSemaphoreCreateInfo")
+            && message.contains("exported only as a handle type that a"),
+        "{message}"
+    );
 }
 
 #[test]
