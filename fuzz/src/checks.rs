@@ -273,6 +273,9 @@ impl DeviceIn {
             nv_dedicated_allocation: true,
             khr_buffer_device_address: true,
             khr_device_group: true,
+            // Semaphores: not part of the model yet.
+            khr_external_semaphore_fd: false,
+            fuchsia_external_semaphore: false,
         };
         let api_version = if self.version_1_1 {
             vk::API_VERSION_1_1
