@@ -3,16 +3,15 @@
 # (unit tests, and end-to-end tests through the real Vulkan loader over lavapipe), plus the
 # format and lint gates.
 #
-# CI (.ci/run, from a clean clone, incremental compilation off) on the 2-core machine: 28.5
-# minutes before the build changes of #24, 25.3 and 27.7 after them (1,520 s and 1,662 s, two
-# runs on 2026-11-26; the 25-minute target is not met reliably): every
-# release binary is built once (scripts/build-release.sh; the layer was compiled with fat LTO
-# three times), the dev profile keeps line tables only, and the sanitizer modes build their
-# libraries with the tests' features. target/debug after the first build and clippy: 1.8 GB
-# (3.8 GB before; 11 GB in a long-lived incremental checkout). The stages, in order: the
-# workspace build, clippy, the cross-platform builds and every test (about 9 minutes), the
-# benchmark's quick run, the stress test, the fuzzing smoke and the package test (about 3), then
-# Miri (158-183 s), ASan (431-490 s) and TSan (422-466 s): the sanitizers are two thirds of the run.
+# CI (.ci/run, from a clean clone, incremental compilation off) on the 2-core machine: 19.4
+# minutes (1,163 s, 2026-11-27, nothing else running; the CI machine took 1,771 s before the
+# sanitizers skipped the layer's grid tests, which were 320 s of ASan and 224 s of TSan). Every
+# release binary is built once (scripts/build-release.sh), the dev profile keeps line tables
+# only, and the sanitizer modes build their libraries with the tests' features. target/debug
+# after the first build and clippy: about 2 GB. The stages, in order: the workspace build,
+# clippy, the cross-platform builds and every test (about 5 minutes), the benchmark's quick run,
+# the stress test, the fuzzing smoke and the package test (about 4; Miri, 323 s on one core,
+# runs beside them), then ASan (219 s) and TSan (342 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
