@@ -8,5 +8,6 @@ pub mod export;
 pub mod instance;
 pub mod names;
 pub mod query;
+pub mod record_after;
 pub mod resources;
 pub mod semaphores;

@@ -5,6 +5,7 @@
 //! it.
 
 use crate::boundary;
+use crate::commands::record_after::call_down_and_record;
 use crate::finding::{ObjectRef, Outcome};
 use crate::pipeline::policy::{decide, Decision};
 use crate::raw::{self, resources as read};
@@ -285,29 +286,6 @@ fn device_state(device: vk::Device) -> Option<Arc<DeviceState>> {
     DEVICES.get(device.as_raw())
 }
 
-/// The body of `vkCreateBuffer` and `vkCreateImage`: the call goes down as the app made it; after
-/// it succeeded, `record` keeps the new resource.
-fn create_and_record(
-    command: &'static str,
-    device: vk::Device,
-    call_down: impl FnOnce(&DeviceState) -> Option<vk::Result>,
-    record: impl FnOnce(&DeviceState),
-) -> vk::Result {
-    boundary::ffi_down(command, vk::Result::ERROR_UNKNOWN, |down| {
-        let Some(state) = device_state(device) else {
-            return vk::Result::ERROR_DEVICE_LOST;
-        };
-        let Some(result) = call_down(&state) else {
-            return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
-        };
-        let result = down.went(result);
-        if result == vk::Result::SUCCESS {
-            record(&state);
-        }
-        result
-    })
-}
-
 /// The body of `vkDestroyBuffer` and `vkDestroyImage`: the resource (and its debug name) is
 /// forgotten, then the call goes down.
 fn forget_and_destroy(
@@ -382,7 +360,7 @@ pub unsafe extern "system" fn create_buffer(
     p_allocator: *const vk::AllocationCallbacks<'_>,
     p_buffer: *mut vk::Buffer,
 ) -> vk::Result {
-    create_and_record(
+    call_down_and_record(
         "vkCreateBuffer",
         device,
         // SAFETY: the app's arguments, passed unchanged to the next layer.
@@ -405,7 +383,7 @@ pub unsafe extern "system" fn create_image(
     p_allocator: *const vk::AllocationCallbacks<'_>,
     p_image: *mut vk::Image,
 ) -> vk::Result {
-    create_and_record(
+    call_down_and_record(
         "vkCreateImage",
         device,
         // SAFETY: the app's arguments, passed unchanged to the next layer.

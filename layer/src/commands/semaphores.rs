@@ -4,6 +4,7 @@
 //! Every call goes down as the app made it; nothing is judged here.
 
 use crate::boundary;
+use crate::commands::record_after::call_down_and_record;
 use crate::raw::{read_node, read_out, read_struct, walk_chain, StructArg};
 use crate::state::registry::DEVICES;
 use crate::state::SemaphoreFacts;
@@ -51,25 +52,23 @@ pub unsafe extern "system" fn create_semaphore(
     p_allocator: *const vk::AllocationCallbacks<'_>,
     p_semaphore: *mut vk::Semaphore,
 ) -> vk::Result {
-    boundary::ffi_down("vkCreateSemaphore", vk::Result::ERROR_UNKNOWN, |down| {
-        let Some(state) = DEVICES.get(device.as_raw()) else {
-            return vk::Result::ERROR_DEVICE_LOST;
-        };
-        let Some(next) = state.next.create_semaphore else {
-            return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
-        };
-        // SAFETY: the app's arguments, passed unchanged to the next layer.
-        let result = down.went(unsafe { next(device, p_create_info, p_allocator, p_semaphore) });
-        if result == vk::Result::SUCCESS {
+    call_down_and_record(
+        "vkCreateSemaphore",
+        device,
+        |s| {
+            let next = s.next.create_semaphore?;
+            // SAFETY: the app's arguments, passed unchanged to the next layer.
+            Some(unsafe { next(device, p_create_info, p_allocator, p_semaphore) })
+        },
+        |state| {
             // SAFETY: the create info the driver just accepted; *p_semaphore was written.
             let facts = unsafe { read_create_info(p_create_info) };
             // SAFETY: as above.
             if let Some(semaphore) = unsafe { read_out(p_semaphore) } {
                 state.semaphores.insert(semaphore.as_raw(), facts);
             }
-        }
-        result
-    })
+        },
+    )
 }
 
 /// # Safety
@@ -105,20 +104,10 @@ fn import_and_mark(
     call_down: impl FnOnce(&crate::state::DeviceState) -> Option<vk::Result>,
     semaphore: impl FnOnce() -> Option<vk::Semaphore>,
 ) -> vk::Result {
-    boundary::ffi_down(command, vk::Result::ERROR_UNKNOWN, |down| {
-        let Some(state) = DEVICES.get(device.as_raw()) else {
-            return vk::Result::ERROR_DEVICE_LOST;
-        };
-        let Some(result) = call_down(&state) else {
-            return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
-        };
-        let result = down.went(result);
-        if result == vk::Result::SUCCESS {
-            if let Some(semaphore) = semaphore() {
-                state.semaphores.imported(semaphore.as_raw());
-            }
+    call_down_and_record(command, device, call_down, |state| {
+        if let Some(semaphore) = semaphore() {
+            state.semaphores.imported(semaphore.as_raw());
         }
-        result
     })
 }
 

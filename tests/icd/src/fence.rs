@@ -201,18 +201,6 @@ pub(crate) unsafe extern "system" fn wait_for_fences(
     })
 }
 
-/// The result of an export: the handle, or an error code.
-fn finish<T: Copy>(result: Option<Result<T, vk::Result>>, out: &mut T) -> vk::Result {
-    match result {
-        Some(Ok(h)) => {
-            *out = h;
-            vk::Result::SUCCESS
-        }
-        Some(Err(e)) => e,
-        None => vk::Result::ERROR_UNKNOWN,
-    }
-}
-
 pub(crate) unsafe extern "system" fn get_fence_fd(
     device: vk::Device,
     p_get_fd_info: *const vk::FenceGetFdInfoKHR<'_>,
@@ -237,7 +225,7 @@ pub(crate) unsafe extern "system" fn get_fence_fd(
             }
             _ => Err(vk::Result::ERROR_UNKNOWN),
         });
-        finish(result, out)
+        payload::finish_export(result, out)
     })
 }
 
@@ -300,7 +288,7 @@ pub(crate) unsafe extern "system" fn get_fence_win32_handle(
                 ) as vk::HANDLE),
                 _ => Err(vk::Result::ERROR_UNKNOWN),
             });
-            finish(result, out)
+            payload::finish_export(result, out)
         },
     )
 }

@@ -232,18 +232,6 @@ pub(crate) unsafe extern "system" fn wait_semaphores(
     })
 }
 
-/// The result of an export: the handle, or an error code.
-fn finish<T: Copy>(result: Option<Result<T, vk::Result>>, out: &mut T) -> vk::Result {
-    match result {
-        Some(Ok(h)) => {
-            *out = h;
-            vk::Result::SUCCESS
-        }
-        Some(Err(e)) => e,
-        None => vk::Result::ERROR_UNKNOWN,
-    }
-}
-
 pub(crate) unsafe extern "system" fn get_semaphore_fd(
     device: vk::Device,
     p_get_fd_info: *const vk::SemaphoreGetFdInfoKHR<'_>,
@@ -268,7 +256,7 @@ pub(crate) unsafe extern "system" fn get_semaphore_fd(
             }
             _ => Err(vk::Result::ERROR_UNKNOWN),
         });
-        finish(result, out)
+        payload::finish_export(result, out)
     })
 }
 
@@ -343,7 +331,7 @@ pub(crate) unsafe extern "system" fn get_semaphore_win32_handle(
                 ) as vk::HANDLE),
                 _ => Err(vk::Result::ERROR_UNKNOWN),
             });
-            finish(result, out)
+            payload::finish_export(result, out)
         },
     )
 }
@@ -400,7 +388,7 @@ pub(crate) unsafe extern "system" fn get_semaphore_zircon_handle(
                     Err(vk::Result::ERROR_UNKNOWN)
                 }
             });
-            finish(result, out)
+            payload::finish_export(result, out)
         },
     )
 }

@@ -209,6 +209,19 @@ fn adopt(files: &mut Files, payload: &Arc<Payload>, file: &OwnedFd) {
     }
 }
 
+/// The end of a semaphore's or fence's export entry point: the handle written to `out`, or the
+/// error code (no object found: `VK_ERROR_UNKNOWN`).
+pub fn finish_export<T: Copy>(result: Option<Result<T, vk::Result>>, out: &mut T) -> vk::Result {
+    match result {
+        Some(Ok(h)) => {
+            *out = h;
+            vk::Result::SUCCESS
+        }
+        Some(Err(e)) => e,
+        None => vk::Result::ERROR_UNKNOWN,
+    }
+}
+
 /// `OPAQUE_FD` export: a new descriptor (close-on-exec) of the payload's file, made now (with
 /// the current value) if it has none yet. The app owns it.
 pub fn export_opaque_fd(payload: &Arc<Payload>) -> Result<RawFd, vk::Result> {

@@ -1,0 +1,31 @@
+//! The body of the commands the layer only records from (`vkCreateBuffer`, `vkCreateImage`,
+//! `vkCreateSemaphore`, the semaphore imports): the call goes down as the app made it, and what
+//! it made or changed is recorded after it succeeded.
+
+use crate::boundary;
+use crate::state::registry::DEVICES;
+use crate::state::DeviceState;
+use ash::vk::{self, Handle};
+
+/// `command` on `device`: `call_down` passes the app's arguments to the next layer (`None` when
+/// it lacks the command); after `VK_SUCCESS`, `record` keeps what the call made.
+pub fn call_down_and_record(
+    command: &'static str,
+    device: vk::Device,
+    call_down: impl FnOnce(&DeviceState) -> Option<vk::Result>,
+    record: impl FnOnce(&DeviceState),
+) -> vk::Result {
+    boundary::ffi_down(command, vk::Result::ERROR_UNKNOWN, |down| {
+        let Some(state) = DEVICES.get(device.as_raw()) else {
+            return vk::Result::ERROR_DEVICE_LOST;
+        };
+        let Some(result) = call_down(&state) else {
+            return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
+        };
+        let result = down.went(result);
+        if result == vk::Result::SUCCESS {
+            record(&state);
+        }
+        result
+    })
+}
