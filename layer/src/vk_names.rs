@@ -257,6 +257,48 @@ pub fn structure_type(value: vk::StructureType) -> String {
         vk::StructureType::SEMAPHORE_GET_FD_INFO_KHR => {
             "VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR"
         }
+        vk::StructureType::IMPORT_SEMAPHORE_FD_INFO_KHR => {
+            "VK_STRUCTURE_TYPE_IMPORT_SEMAPHORE_FD_INFO_KHR"
+        }
+        vk::StructureType::SEMAPHORE_GET_WIN32_HANDLE_INFO_KHR => {
+            "VK_STRUCTURE_TYPE_SEMAPHORE_GET_WIN32_HANDLE_INFO_KHR"
+        }
+        vk::StructureType::IMPORT_SEMAPHORE_WIN32_HANDLE_INFO_KHR => {
+            "VK_STRUCTURE_TYPE_IMPORT_SEMAPHORE_WIN32_HANDLE_INFO_KHR"
+        }
+        vk::StructureType::SEMAPHORE_GET_ZIRCON_HANDLE_INFO_FUCHSIA => {
+            "VK_STRUCTURE_TYPE_SEMAPHORE_GET_ZIRCON_HANDLE_INFO_FUCHSIA"
+        }
+        vk::StructureType::IMPORT_SEMAPHORE_ZIRCON_HANDLE_INFO_FUCHSIA => {
+            "VK_STRUCTURE_TYPE_IMPORT_SEMAPHORE_ZIRCON_HANDLE_INFO_FUCHSIA"
+        }
+        vk::StructureType::FENCE_GET_FD_INFO_KHR => "VK_STRUCTURE_TYPE_FENCE_GET_FD_INFO_KHR",
+        vk::StructureType::IMPORT_FENCE_FD_INFO_KHR => "VK_STRUCTURE_TYPE_IMPORT_FENCE_FD_INFO_KHR",
+        vk::StructureType::FENCE_GET_WIN32_HANDLE_INFO_KHR => {
+            "VK_STRUCTURE_TYPE_FENCE_GET_WIN32_HANDLE_INFO_KHR"
+        }
+        vk::StructureType::IMPORT_FENCE_WIN32_HANDLE_INFO_KHR => {
+            "VK_STRUCTURE_TYPE_IMPORT_FENCE_WIN32_HANDLE_INFO_KHR"
+        }
+        vk::StructureType::PHYSICAL_DEVICE_EXTERNAL_SEMAPHORE_INFO => {
+            "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_SEMAPHORE_INFO"
+        }
+        vk::StructureType::EXTERNAL_SEMAPHORE_PROPERTIES => {
+            "VK_STRUCTURE_TYPE_EXTERNAL_SEMAPHORE_PROPERTIES"
+        }
+        vk::StructureType::PHYSICAL_DEVICE_EXTERNAL_FENCE_INFO => {
+            "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_FENCE_INFO"
+        }
+        vk::StructureType::EXTERNAL_FENCE_PROPERTIES => {
+            "VK_STRUCTURE_TYPE_EXTERNAL_FENCE_PROPERTIES"
+        }
+        vk::StructureType::SEMAPHORE_TYPE_CREATE_INFO => {
+            "VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO"
+        }
+        vk::StructureType::EXPORT_SEMAPHORE_CREATE_INFO => {
+            "VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO"
+        }
+        vk::StructureType::EXPORT_FENCE_CREATE_INFO => "VK_STRUCTURE_TYPE_EXPORT_FENCE_CREATE_INFO",
         _ => return format!("{} (VkStructureType {})", value.as_raw(), value.as_raw()),
     };
     name.to_owned()

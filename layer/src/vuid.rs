@@ -811,6 +811,46 @@ pub const SEM_FD_HANDLE_TYPE_03253: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleT
 /// was called on.
 pub const SEMAPHORE_OF_OTHER_DEVICE: &str = "EXPORTCHECK-semaphore-of-other-device";
 
+// vkImportSemaphoreFdKHR
+/// device is not a VkDevice handle that was created through the layer.
+pub const SEM_IMPORT_FD_DEVICE_PARAM: &str = "VUID-vkImportSemaphoreFdKHR-device-parameter";
+/// pImportSemaphoreFdInfo is NULL instead of pointing to a VkImportSemaphoreFdInfoKHR.
+pub const SEM_IMPORT_FD_INFO_PARAM: &str =
+    "VUID-vkImportSemaphoreFdKHR-pImportSemaphoreFdInfo-parameter";
+/// sType is not VK_STRUCTURE_TYPE_IMPORT_SEMAPHORE_FD_INFO_KHR.
+pub const SEM_IMPORT_FD_STYPE: &str = "VUID-VkImportSemaphoreFdInfoKHR-sType-sType";
+/// pNext is not NULL; no structure extends VkImportSemaphoreFdInfoKHR.
+pub const SEM_IMPORT_FD_PNEXT: &str = "VUID-VkImportSemaphoreFdInfoKHR-pNext-pNext";
+/// semaphore is not a live VkSemaphore handle (NULL, destroyed, or never created).
+pub const SEM_IMPORT_FD_SEMAPHORE_PARAM: &str =
+    "VUID-VkImportSemaphoreFdInfoKHR-semaphore-parameter";
+/// handleType is not a single, defined VkExternalSemaphoreHandleTypeFlagBits value.
+pub const SEM_IMPORT_FD_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportSemaphoreFdInfoKHR-handleType-parameter";
+/// flags has bits that are not VkSemaphoreImportFlagBits values.
+pub const SEM_IMPORT_FD_FLAGS_PARAM: &str = "VUID-VkImportSemaphoreFdInfoKHR-flags-parameter";
+/// handleType is neither OPAQUE_FD_BIT nor SYNC_FD_BIT, the only semaphore types importable from a
+/// file descriptor.
+pub const SEM_IMPORT_FD_HANDLE_TYPE_01143: &str =
+    "VUID-VkImportSemaphoreFdInfoKHR-handleType-01143";
+/// handleType is SYNC_FD_BIT (copy transference) and flags lacks VK_SEMAPHORE_IMPORT_TEMPORARY_BIT.
+pub const SEM_IMPORT_FD_HANDLE_TYPE_07307: &str =
+    "VUID-VkImportSemaphoreFdInfoKHR-handleType-07307";
+/// An OPAQUE_FD import into a semaphore created with other VkSemaphoreCreateInfo::flags than the
+/// semaphore the fd was exported from.
+pub const SEM_IMPORT_FD_HANDLE_TYPE_03263: &str =
+    "VUID-VkImportSemaphoreFdInfoKHR-handleType-03263";
+/// An OPAQUE_FD import into a semaphore of another type (binary or timeline) than the semaphore the
+/// fd was exported from. The call is not passed to the driver.
+pub const SEM_IMPORT_FD_HANDLE_TYPE_03264: &str =
+    "VUID-VkImportSemaphoreFdInfoKHR-handleType-03264";
+/// flags has VK_SEMAPHORE_IMPORT_TEMPORARY_BIT and the fd was exported from a timeline semaphore.
+/// The call is not passed to the driver.
+pub const SEM_IMPORT_FD_FLAGS_03323: &str = "VUID-VkImportSemaphoreFdInfoKHR-flags-03323";
+/// An OPAQUE_FD import of an fd exported by a device whose deviceUUID or driverUUID differs from
+/// the importing device's (the external semaphore handle types compatibility table).
+pub const SEM_IMPORT_FD_FD_01544: &str = "VUID-VkImportSemaphoreFdInfoKHR-fd-01544";
+
 /// Every ID above: the IDs the catalog calls checked.
 pub const ALL: &[&str] = &[
     FD_DEVICE_PARAM,
@@ -1058,4 +1098,17 @@ pub const ALL: &[&str] = &[
     SEM_FD_HANDLE_TYPE_01136,
     SEM_FD_HANDLE_TYPE_03253,
     SEMAPHORE_OF_OTHER_DEVICE,
+    SEM_IMPORT_FD_DEVICE_PARAM,
+    SEM_IMPORT_FD_INFO_PARAM,
+    SEM_IMPORT_FD_STYPE,
+    SEM_IMPORT_FD_PNEXT,
+    SEM_IMPORT_FD_SEMAPHORE_PARAM,
+    SEM_IMPORT_FD_HANDLE_TYPE_PARAM,
+    SEM_IMPORT_FD_FLAGS_PARAM,
+    SEM_IMPORT_FD_HANDLE_TYPE_01143,
+    SEM_IMPORT_FD_HANDLE_TYPE_07307,
+    SEM_IMPORT_FD_HANDLE_TYPE_03263,
+    SEM_IMPORT_FD_HANDLE_TYPE_03264,
+    SEM_IMPORT_FD_FLAGS_03323,
+    SEM_IMPORT_FD_FD_01544,
 ];

@@ -1,11 +1,14 @@
-//! vkGetSemaphoreFdKHR end to end over SwiftShader, a real driver that exports binary semaphores
-//! as opaque fds: a semaphore created exportable as one exports silently (the other cases are
-//! test_driver_semaphore_fd.rs).
+//! vkGetSemaphoreFdKHR and vkImportSemaphoreFdKHR end to end over SwiftShader, a real driver
+//! that exports binary semaphores as opaque fds and imports them: a semaphore created exportable
+//! as one exports silently, and its fd imports silently into a binary semaphore; imported into a
+//! timeline semaphore (on which SwiftShader crashes), it is reported and kept from the driver
+//! (the other cases are test_driver_semaphore_fd.rs and test_driver_semaphore_import_fd.rs).
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::expect;
 use exportcheck_tests::ids::*;
 use exportcheck_tests::swiftshader::exclusive;
+use exportcheck_tests::{Device, Instance};
 
 const OPAQUE: vk::ExternalSemaphoreHandleTypeFlags =
     vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD;
@@ -34,4 +37,70 @@ fn an_opaque_fd_export_as_created_is_silent() {
     assert_ne!(s.as_raw(), 0);
     // SAFETY: a semaphore of the device that no queue uses.
     unsafe { dev.device.destroy_semaphore(s, None) };
+}
+
+/// A device of SwiftShader's with the semaphore-fd extensions and timeline semaphores.
+fn timeline_device(inst: &Instance) -> Device {
+    let mut timeline =
+        vk::PhysicalDeviceTimelineSemaphoreFeatures::default().timeline_semaphore(true);
+    let features = (&mut timeline as *mut vk::PhysicalDeviceTimelineSemaphoreFeatures).cast();
+    inst.device_with_features(
+        &[
+            ash::khr::external_semaphore::NAME,
+            ash::khr::external_semaphore_fd::NAME,
+            ash::khr::timeline_semaphore::NAME,
+        ],
+        Some(features),
+    )
+}
+
+fn create(dev: &Device, timeline: bool, export: bool) -> vk::Semaphore {
+    let mut ty = vk::SemaphoreTypeCreateInfo::default().semaphore_type(vk::SemaphoreType::TIMELINE);
+    let mut exportable = vk::ExportSemaphoreCreateInfo::default().handle_types(OPAQUE);
+    let mut info = vk::SemaphoreCreateInfo::default();
+    if timeline {
+        info = info.push_next(&mut ty);
+    }
+    if export {
+        info = info.push_next(&mut exportable);
+    }
+    // SAFETY: a live device and a valid create info.
+    unsafe { dev.device.create_semaphore(&info, None) }.expect("vkCreateSemaphore")
+}
+
+#[test]
+fn an_opaque_fd_imports_into_a_binary_semaphore_and_is_kept_from_a_timeline_one() {
+    let inst = exclusive();
+    let dev = timeline_device(&inst);
+    let fd_loader = ash::khr::external_semaphore_fd::Device::new(&inst.instance, &dev.device);
+    let exporter = create(&dev, false, true);
+    let export = || {
+        let info = vk::SemaphoreGetFdInfoKHR::default()
+            .semaphore(exporter)
+            .handle_type(OPAQUE);
+        // SAFETY: a live info structure.
+        unsafe { fd_loader.get_semaphore_fd(&info) }.expect("vkGetSemaphoreFdKHR")
+    };
+    let binary = create(&dev, false, false);
+    let import = vk::ImportSemaphoreFdInfoKHR::default()
+        .semaphore(binary)
+        .handle_type(OPAQUE)
+        .fd(export());
+    // SAFETY: a live info structure; the driver takes the fd.
+    unsafe { fd_loader.import_semaphore_fd(&import) }.expect("vkImportSemaphoreFdKHR");
+    expect::silent(&inst, IMPORT_SEMAPHORE_FD);
+    let timeline = create(&dev, true, false);
+    let fd = export();
+    let import = import.semaphore(timeline).fd(fd);
+    // SAFETY: a live info structure; the layer keeps the call from the driver (which would
+    // crash), so the fd stays the test's.
+    let r = unsafe { (fd_loader.fp().import_semaphore_fd_khr)(dev.handle(), &import) };
+    assert_eq!(r, vk::Result::ERROR_VALIDATION_FAILED_EXT);
+    expect::one(&inst, IMPORT_SEMAPHORE_FD, SEM_IMPORT_FD_HANDLE_TYPE_03264);
+    // SAFETY: the fd the blocked import did not take.
+    unsafe { libc::close(fd) };
+    for s in [exporter, binary, timeline] {
+        // SAFETY: semaphores of the device that no queue uses.
+        unsafe { dev.device.destroy_semaphore(s, None) };
+    }
 }

@@ -272,6 +272,19 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkSemaphoreGetFdInfoKHR-handleType-01136",
     "VUID-VkSemaphoreGetFdInfoKHR-handleType-03253",
     "EXPORTCHECK-semaphore-of-other-device",
+    "VUID-vkImportSemaphoreFdKHR-device-parameter",
+    "VUID-vkImportSemaphoreFdKHR-pImportSemaphoreFdInfo-parameter",
+    "VUID-VkImportSemaphoreFdInfoKHR-sType-sType",
+    "VUID-VkImportSemaphoreFdInfoKHR-pNext-pNext",
+    "VUID-VkImportSemaphoreFdInfoKHR-semaphore-parameter",
+    "VUID-VkImportSemaphoreFdInfoKHR-handleType-parameter",
+    "VUID-VkImportSemaphoreFdInfoKHR-flags-parameter",
+    "VUID-VkImportSemaphoreFdInfoKHR-handleType-01143",
+    "VUID-VkImportSemaphoreFdInfoKHR-handleType-07307",
+    "VUID-VkImportSemaphoreFdInfoKHR-handleType-03263",
+    "VUID-VkImportSemaphoreFdInfoKHR-handleType-03264",
+    "VUID-VkImportSemaphoreFdInfoKHR-flags-03323",
+    "VUID-VkImportSemaphoreFdInfoKHR-fd-01544",
 ];
 
 const DEVICE_PARAMETER_NOTE: &str = "A garbage VkDevice passed to the loader's trampoline (a \
@@ -497,7 +510,7 @@ fn device_parameter_vuids_explain_the_loader_trampoline() {
         assert_eq!(e.note.as_deref(), Some(DEVICE_PARAMETER_NOTE), "{}", e.id);
         assert_ne!(e.e2e, E2e::UnitOnly, "{}", e.id);
     }
-    assert_eq!(count, 16);
+    assert_eq!(count, 17);
 }
 
 /// The project's copies of the reference registries are the ones the project was given beside it

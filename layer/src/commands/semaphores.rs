@@ -5,6 +5,7 @@
 
 use crate::boundary;
 use crate::commands::record_after::call_down_and_record;
+use crate::features::import_matching::state::semaphore_exports;
 use crate::raw::{read_node, read_out, read_struct, walk_chain, StructArg};
 use crate::state::registry::DEVICES;
 use crate::state::SemaphoreFacts;
@@ -25,6 +26,7 @@ unsafe fn read_create_info(p: *const vk::SemaphoreCreateInfo<'_>) -> SemaphoreFa
     };
     let mut facts = SemaphoreFacts {
         known: true,
+        create_flags: info.flags,
         ..SemaphoreFacts::default()
     };
     // SAFETY: each node is read as the structure its sType names.
@@ -87,6 +89,7 @@ pub unsafe extern "system" fn destroy_semaphore(
             let name = state.names.remove(&(vk::ObjectType::SEMAPHORE, handle));
             let name = name.map(|(_, name)| name);
             state.semaphores.remove(handle, state.handle(), name);
+            semaphore_exports::forget_semaphore(state.handle(), handle);
         }
         if let Some(next) = state.next.destroy_semaphore {
             // SAFETY: the app's arguments, passed unchanged to the next layer.
@@ -130,23 +133,6 @@ unsafe fn semaphore_of<T: Copy>(
 
 /// # Safety
 /// The app's arguments (the loader's contract).
-pub unsafe extern "system" fn import_semaphore_fd(
-    device: vk::Device,
-    p_info: *const vk::ImportSemaphoreFdInfoKHR<'_>,
-) -> vk::Result {
-    let s_type = vk::StructureType::IMPORT_SEMAPHORE_FD_INFO_KHR;
-    import_and_mark(
-        "vkImportSemaphoreFdKHR",
-        device,
-        // SAFETY: the app's arguments, passed unchanged to the next layer.
-        |s| Some(unsafe { s.next.import_semaphore_fd?(device, p_info) }),
-        // SAFETY: the info the driver just accepted.
-        || unsafe { semaphore_of(p_info, s_type, |i| i.semaphore) },
-    )
-}
-
-/// # Safety
-/// The app's arguments (the loader's contract).
 pub unsafe extern "system" fn import_semaphore_win32_handle(
     device: vk::Device,
     p_info: *const vk::ImportSemaphoreWin32HandleInfoKHR<'_>,
@@ -177,4 +163,10 @@ pub unsafe extern "system" fn import_semaphore_zircon_handle(
         // SAFETY: the info the driver just accepted.
         || unsafe { semaphore_of(p_info, s_type, |i| i.semaphore) },
     )
+}
+
+/// At `vkDestroyDevice`: what the layer holds of the device's semaphores outside its state (the
+/// opaque fds exported, `semaphore_exports`). The records go with the device state.
+pub fn device_destroyed(state: &crate::state::DeviceState) {
+    semaphore_exports::forget_device(state.handle());
 }

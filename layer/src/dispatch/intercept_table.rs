@@ -193,8 +193,8 @@ pub const INTERCEPTS: &[Intercept] = &[
     },
     Intercept {
         name: b"vkImportSemaphoreFdKHR",
-        function: || void_fn!(crate::commands::semaphores::import_semaphore_fd),
-        level: device(|s| s.next.import_semaphore_fd.is_some()),
+        function: || void_fn!(crate::commands::import::import_semaphore_fd::import_semaphore_fd_khr),
+        level: device(|s| s.facts.extensions.khr_external_semaphore_fd && s.next.import_semaphore_fd.is_some()),
     },
     Intercept {
         name: b"vkImportSemaphoreWin32HandleKHR",
@@ -230,5 +230,6 @@ pub const EXTENSION_OF: &[(&[u8], &str)] = &[
     (b"vkGetMemoryAndroidHardwareBufferANDROID", "VK_ANDROID_external_memory_android_hardware_buffer"),
     (b"vkGetMemoryMetalHandleEXT", "VK_EXT_external_memory_metal"),
     (b"vkGetMemoryMetalHandlePropertiesEXT", "VK_EXT_external_memory_metal"),
+    (b"vkImportSemaphoreFdKHR", "VK_KHR_external_semaphore_fd"),
     (b"vkGetSemaphoreFdKHR", "VK_KHR_external_semaphore_fd"),
 ];

@@ -65,6 +65,30 @@ pub trait ExportEntry {
     ) {
     }
 
+    /// The command's rules about its arguments beyond the info structure's common members (an
+    /// import's `flags` and payload handle), on a live object of the device, with what `state`
+    /// knows (the export an imported handle came from). None by default.
+    #[inline(always)]
+    fn evaluate_arguments(
+        _state: &DeviceState,
+        _args: &Self::Args,
+        _info: &InfoFields,
+        _object: &Record<Self>,
+    ) -> Self::Own {
+        Self::Own::NONE
+    }
+
+    /// The findings of the argument rules in `broken` (cold). Nothing by default.
+    fn describe_arguments(
+        _state: &DeviceState,
+        _args: &Self::Args,
+        _info: &InfoFields,
+        _object: &Record<Self>,
+        _broken: Self::Own,
+        _outcome: &mut Outcome,
+    ) {
+    }
+
     /// Calls the next layer with the app's own arguments, as the app made them; after a valid
     /// call that succeeded, checks and records what the driver returned. `None` when the next
     /// layer lacks the command.
@@ -191,12 +215,13 @@ pub unsafe fn run<E: ExportEntry>(device: vk::Device, args: E::Args) -> vk::Resu
                     (StructArg::Valid(fields), Lookup::Live(record)) => {
                         evaluate_parts(cmd, &state.facts, &info, output_null, &object)
                             .and_own(E::evaluate_history(state, fields, record))
+                            .and_own(E::evaluate_arguments(state, &args, fields, record))
                     }
                     _ => evaluate_parts(cmd, &state.facts, &info, output_null, &object),
                 };
                 let mut valid_call = true;
                 if !broken.is_empty() || fault_injection::injecting_panics() {
-                    match judge::<E>(state, (&info, output_null, &object), broken) {
+                    match judge::<E>(state, &args, (&info, output_null, &object), broken) {
                         Judgement::Skip => return Decision::SKIPPED_RESULT,
                         Judgement::CallDown { errors } => valid_call = !errors,
                     }
@@ -239,6 +264,7 @@ enum Judgement {
 #[inline(never)]
 fn judge<E: ExportEntry>(
     state: &DeviceState,
+    args: &E::Args,
     (info, output_null, object): (&StructArg<InfoFields>, bool, &Lookup<E::Object>),
     broken: ExportCallRules<E::Own>,
 ) -> Judgement {
@@ -252,6 +278,9 @@ fn judge<E: ExportEntry>(
         let mut outcome = describe(cmd, &state.facts, &call, broken);
         if let Lookup::Live(record) = object {
             E::describe_history(state, record, broken.own(), &mut outcome);
+            if let StructArg::Valid(fields) = info {
+                E::describe_arguments(state, args, fields, record, broken.own(), &mut outcome);
+            }
         }
         outcome
     });

@@ -20,6 +20,8 @@ pub struct SemaphoreFacts {
     pub timeline: bool,
     /// `VkExportSemaphoreCreateInfo::handleTypes`; `None` without the structure.
     pub export: Option<vk::ExternalSemaphoreHandleTypeFlags>,
+    /// `VkSemaphoreCreateInfo::flags`.
+    pub create_flags: vk::SemaphoreCreateFlags,
     /// The create info could be read (NULL or another `sType`: nothing of it is judged).
     pub known: bool,
     /// A payload was imported into it (`vkImportSemaphore*`, permanent or temporary): its

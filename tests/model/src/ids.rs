@@ -342,3 +342,26 @@ pub const SEM_FD_HANDLE_TYPE_01132: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleT
 pub const SEM_FD_HANDLE_TYPE_01136: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-01136";
 pub const SEM_FD_HANDLE_TYPE_03253: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-03253";
 pub const SEMAPHORE_OF_OTHER_DEVICE: &str = "EXPORTCHECK-semaphore-of-other-device";
+
+// vkImportSemaphoreFdKHR
+pub const IMPORT_SEMAPHORE_FD: &str = "vkImportSemaphoreFdKHR";
+pub const SEM_IMPORT_FD_DEVICE_PARAM: &str = "VUID-vkImportSemaphoreFdKHR-device-parameter";
+pub const SEM_IMPORT_FD_INFO_PARAM: &str =
+    "VUID-vkImportSemaphoreFdKHR-pImportSemaphoreFdInfo-parameter";
+pub const SEM_IMPORT_FD_STYPE: &str = "VUID-VkImportSemaphoreFdInfoKHR-sType-sType";
+pub const SEM_IMPORT_FD_PNEXT: &str = "VUID-VkImportSemaphoreFdInfoKHR-pNext-pNext";
+pub const SEM_IMPORT_FD_SEMAPHORE_PARAM: &str =
+    "VUID-VkImportSemaphoreFdInfoKHR-semaphore-parameter";
+pub const SEM_IMPORT_FD_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportSemaphoreFdInfoKHR-handleType-parameter";
+pub const SEM_IMPORT_FD_FLAGS_PARAM: &str = "VUID-VkImportSemaphoreFdInfoKHR-flags-parameter";
+pub const SEM_IMPORT_FD_HANDLE_TYPE_01143: &str =
+    "VUID-VkImportSemaphoreFdInfoKHR-handleType-01143";
+pub const SEM_IMPORT_FD_HANDLE_TYPE_07307: &str =
+    "VUID-VkImportSemaphoreFdInfoKHR-handleType-07307";
+pub const SEM_IMPORT_FD_HANDLE_TYPE_03263: &str =
+    "VUID-VkImportSemaphoreFdInfoKHR-handleType-03263";
+pub const SEM_IMPORT_FD_HANDLE_TYPE_03264: &str =
+    "VUID-VkImportSemaphoreFdInfoKHR-handleType-03264";
+pub const SEM_IMPORT_FD_FLAGS_03323: &str = "VUID-VkImportSemaphoreFdInfoKHR-flags-03323";
+pub const SEM_IMPORT_FD_FD_01544: &str = "VUID-VkImportSemaphoreFdInfoKHR-fd-01544";

@@ -1,15 +1,19 @@
 //! `vkGetSemaphoreFdKHR`: the descriptor. Its rules are `rules::export::get_semaphore_fd`.
 //!
+//! An opaque fd it returns is held with the semaphore it came from, for imports to be checked
+//! against (`features::import_matching::state::semaphore_exports`).
+//!
 //! The fd it returns is not held to a driver contract yet: a `SYNC_FD` export may return -1 (a
 //! sync file already signaled), so memory's fd contract (`evaluate_fd`) does not apply as it is.
 
 use crate::boundary::Down;
+use crate::features::import_matching::state::semaphore_exports::{self, SemaphoreOrigin};
 use crate::handle_kinds::Semaphore;
 use crate::pipeline::export::{self, ExportEntry, Judged};
-use crate::raw::StructArg;
+use crate::raw::{self, StructArg};
 use crate::rules::export::get_semaphore_fd;
 use crate::rules::export::{ExportCommand, InfoFields};
-use crate::state::DeviceState;
+use crate::state::{DeviceState, SemaphoreRecord};
 use ash::vk;
 use std::ffi::c_int;
 
@@ -39,12 +43,38 @@ impl ExportEntry for GetSemaphoreFd {
         s: &DeviceState,
         device: vk::Device,
         (p_info, p_fd): Self::Args,
-        _: &Judged<'_, Semaphore>,
+        judged: &Judged<'_, Semaphore>,
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.get_semaphore_fd?;
         // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
-        Some(down.went(unsafe { next(device, p_info, p_fd) }))
+        let result = down.went(unsafe { next(device, p_info, p_fd) });
+        if result == vk::Result::SUCCESS && judged.handle_type == OPAQUE_FD {
+            // SAFETY: the gate found pFd not NULL; the driver has just written it.
+            if let Some(fd) = unsafe { raw::read_out(p_fd) } {
+                remember_export(s, judged.object, fd);
+            }
+        }
+        Some(result)
+    }
+}
+
+const OPAQUE_FD: u32 = vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as_raw();
+
+/// An opaque fd of `semaphore`, held with what it was created with, for its imports to be
+/// checked against (`features::import_matching::state::semaphore_exports`).
+#[inline(never)]
+fn remember_export(state: &DeviceState, semaphore: &SemaphoreRecord, fd: c_int) {
+    let origin = SemaphoreOrigin {
+        device: semaphore.device,
+        semaphore: semaphore.semaphore,
+        timeline: semaphore.facts.timeline,
+        create_flags: semaphore.facts.create_flags,
+        device_uuid: state.device_uuid,
+        driver_uuid: state.driver_uuid,
+    };
+    if semaphore.facts.known {
+        semaphore_exports::remember(origin, fd);
     }
 }
 

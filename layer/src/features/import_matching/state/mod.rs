@@ -2,3 +2,4 @@
 
 pub mod kmt_exports;
 pub mod opaque_exports;
+pub mod semaphore_exports;

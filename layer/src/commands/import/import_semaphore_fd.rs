@@ -1,0 +1,120 @@
+//! `vkImportSemaphoreFdKHR`: the descriptor. Its rules are `rules::import::import_semaphore_fd`;
+//! the export an opaque fd came from is `features::import_matching::state::semaphore_exports`'.
+//! After a successful import the semaphore is marked imported (`state::semaphores`).
+
+use crate::boundary::Down;
+use crate::features::import_matching::state::semaphore_exports::{self, SemaphoreOrigin};
+use crate::finding::Outcome;
+use crate::handle_kinds::Semaphore;
+use crate::pipeline::export::{self, ExportEntry, Judged};
+use crate::raw::{self, StructArg};
+use crate::rules::export::{ExportCommand, InfoFields};
+use crate::rules::import::import_semaphore_fd::{
+    self as rules, ImportArguments, ImportSemaphoreFdRules, Importer,
+};
+use crate::state::{DeviceState, SemaphoreRecord};
+use ash::vk;
+
+pub struct ImportSemaphoreFd;
+
+type Info = vk::ImportSemaphoreFdInfoKHR<'static>;
+
+const OPAQUE_FD: u32 = vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as_raw();
+
+/// The info's flags and fd, and the export the fd came from (an opaque fd the layer holds).
+///
+/// # Safety
+/// `p_info` was read as a valid `VkImportSemaphoreFdInfoKHR` (the pipeline's gate).
+unsafe fn arguments(p_info: *const Info) -> (ImportArguments, Option<SemaphoreOrigin>) {
+    // SAFETY: this function's contract.
+    let info = unsafe { raw::read_out(p_info) };
+    let Some(info) = info else {
+        return (ImportArguments { flags: 0, fd: -1 }, None);
+    };
+    let args = ImportArguments {
+        flags: info.flags.as_raw(),
+        fd: info.fd,
+    };
+    let exporter = if info.handle_type.as_raw() == OPAQUE_FD {
+        semaphore_exports::origin_of(info.fd)
+    } else {
+        None
+    };
+    (args, exporter)
+}
+
+fn importer(state: &DeviceState) -> Importer {
+    Importer {
+        device_uuid: state.device_uuid,
+        driver_uuid: state.driver_uuid,
+    }
+}
+
+impl ExportEntry for ImportSemaphoreFd {
+    type Args = (*const Info,);
+    type Own = ImportSemaphoreFdRules;
+    type Object = Semaphore;
+    const RULES: &'static ExportCommand<Self::Own, Semaphore> = &rules::COMMAND;
+
+    #[inline(always)]
+    unsafe fn read(&(p_info,): &Self::Args) -> (StructArg<InfoFields>, bool) {
+        // SAFETY: the app's pointer (this function's contract).
+        let info = unsafe {
+            export::read_info(Self::RULES, p_info, |i| {
+                (i.p_next, i.semaphore, i.handle_type)
+            })
+        };
+        (info, false)
+    }
+
+    fn evaluate_arguments(
+        state: &DeviceState,
+        &(p_info,): &Self::Args,
+        info: &InfoFields,
+        semaphore: &SemaphoreRecord,
+    ) -> Self::Own {
+        // SAFETY: called only after the gate read the info as valid.
+        let (args, exporter) = unsafe { arguments(p_info) };
+        rules::evaluate_arguments(info, &args, semaphore, &importer(state), exporter.as_ref())
+    }
+
+    fn describe_arguments(
+        _: &DeviceState,
+        &(p_info,): &Self::Args,
+        info: &InfoFields,
+        semaphore: &SemaphoreRecord,
+        broken: Self::Own,
+        outcome: &mut Outcome,
+    ) {
+        // SAFETY: as in `evaluate_arguments`.
+        let (args, exporter) = unsafe { arguments(p_info) };
+        rules::describe_arguments(info, &args, semaphore, exporter.as_ref(), broken, outcome);
+    }
+
+    #[inline(always)]
+    unsafe fn call_down(
+        s: &DeviceState,
+        device: vk::Device,
+        (p_info,): Self::Args,
+        judged: &Judged<'_, Semaphore>,
+        down: &Down<vk::Result>,
+    ) -> Option<vk::Result> {
+        let next = s.next.import_semaphore_fd?;
+        // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
+        let result = down.went(unsafe { next(device, p_info) });
+        if result == vk::Result::SUCCESS {
+            s.semaphores.imported(judged.object.semaphore);
+        }
+        Some(result)
+    }
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn import_semaphore_fd_khr(
+    device: vk::Device,
+    p_import_semaphore_fd_info: *const Info,
+) -> vk::Result {
+    // SAFETY: the app's arguments to this command.
+    unsafe { export::run::<ImportSemaphoreFd>(device, (p_import_semaphore_fd_info,)) }
+}
