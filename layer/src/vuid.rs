@@ -807,6 +807,12 @@ pub const SEM_FD_HANDLE_TYPE_01136: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleT
 /// handleType is SYNC_FD_BIT (copy transference) and the semaphore was created as a timeline
 /// semaphore (VkSemaphoreTypeCreateInfo::semaphoreType VK_SEMAPHORE_TYPE_TIMELINE).
 pub const SEM_FD_HANDLE_TYPE_03253: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-03253";
+/// handleType is SYNC_FD_BIT (copy transference) and the semaphore is unsignaled with no signal
+/// operation pending.
+pub const SEM_FD_HANDLE_TYPE_01135: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-01135";
+/// handleType is SYNC_FD_BIT (copy transference) and no semaphore signal operation was submitted
+/// for the semaphore.
+pub const SEM_FD_HANDLE_TYPE_03254: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-03254";
 /// The VkSemaphore in the info structure belongs to a different VkDevice than the one the command
 /// was called on.
 pub const SEMAPHORE_OF_OTHER_DEVICE: &str = "EXPORTCHECK-semaphore-of-other-device";
@@ -1097,6 +1103,8 @@ pub const ALL: &[&str] = &[
     SEM_FD_HANDLE_TYPE_01132,
     SEM_FD_HANDLE_TYPE_01136,
     SEM_FD_HANDLE_TYPE_03253,
+    SEM_FD_HANDLE_TYPE_01135,
+    SEM_FD_HANDLE_TYPE_03254,
     SEMAPHORE_OF_OTHER_DEVICE,
     SEM_IMPORT_FD_DEVICE_PARAM,
     SEM_IMPORT_FD_INFO_PARAM,

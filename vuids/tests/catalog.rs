@@ -271,6 +271,8 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkSemaphoreGetFdInfoKHR-handleType-01132",
     "VUID-VkSemaphoreGetFdInfoKHR-handleType-01136",
     "VUID-VkSemaphoreGetFdInfoKHR-handleType-03253",
+    "VUID-VkSemaphoreGetFdInfoKHR-handleType-01135",
+    "VUID-VkSemaphoreGetFdInfoKHR-handleType-03254",
     "EXPORTCHECK-semaphore-of-other-device",
     "VUID-vkImportSemaphoreFdKHR-device-parameter",
     "VUID-vkImportSemaphoreFdKHR-pImportSemaphoreFdInfo-parameter",

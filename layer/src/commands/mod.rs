@@ -9,6 +9,7 @@ pub mod import;
 pub mod instance;
 pub mod names;
 pub mod query;
+pub mod queues;
 pub mod record_after;
 pub mod resources;
 pub mod semaphores;

@@ -182,6 +182,46 @@ pub const INTERCEPTS: &[Intercept] = &[
         level: device(|s| when::can_export(s) && s.next.bind_image_memory2.is_some()),
     },
     Intercept {
+        name: b"vkGetDeviceQueue",
+        function: || void_fn!(crate::commands::queues::get_device_queue),
+        level: device(|s| s.next.get_device_queue.is_some()),
+    },
+    Intercept {
+        name: b"vkGetDeviceQueue2",
+        function: || void_fn!(crate::commands::queues::get_device_queue2),
+        level: device(|s| s.next.get_device_queue2.is_some()),
+    },
+    Intercept {
+        name: b"vkQueueSubmit",
+        function: || void_fn!(crate::commands::queues::queue_submit),
+        level: device(|s| s.next.queue_submit.is_some()),
+    },
+    Intercept {
+        name: b"vkQueueSubmit2",
+        function: || void_fn!(crate::commands::queues::queue_submit2),
+        level: device(|s| s.next.queue_submit2.is_some()),
+    },
+    Intercept {
+        name: b"vkQueueSubmit2KHR",
+        function: || void_fn!(crate::commands::queues::queue_submit2),
+        level: device(|s| s.next.queue_submit2.is_some()),
+    },
+    Intercept {
+        name: b"vkQueueBindSparse",
+        function: || void_fn!(crate::commands::queues::queue_bind_sparse),
+        level: device(|s| s.next.queue_bind_sparse.is_some()),
+    },
+    Intercept {
+        name: b"vkAcquireNextImageKHR",
+        function: || void_fn!(crate::commands::queues::acquire_next_image),
+        level: device(|s| s.next.acquire_next_image.is_some()),
+    },
+    Intercept {
+        name: b"vkAcquireNextImage2KHR",
+        function: || void_fn!(crate::commands::queues::acquire_next_image2),
+        level: device(|s| s.next.acquire_next_image2.is_some()),
+    },
+    Intercept {
         name: b"vkCreateSemaphore",
         function: || void_fn!(crate::commands::semaphores::create_semaphore),
         level: device(|s| s.next.create_semaphore.is_some()),

@@ -134,6 +134,20 @@ pub struct DeviceDispatch {
     pub bind_buffer_memory2: Option<vk::PFN_vkBindBufferMemory2>,
     /// `vkBindImageMemory2` (Vulkan 1.1), else `vkBindImageMemory2KHR` (`VK_KHR_bind_memory2`).
     pub bind_image_memory2: Option<vk::PFN_vkBindImageMemory2>,
+    /// `vkGetDeviceQueue` (Vulkan 1.0).
+    pub get_device_queue: Option<vk::PFN_vkGetDeviceQueue>,
+    /// `vkGetDeviceQueue2` (Vulkan 1.1).
+    pub get_device_queue2: Option<vk::PFN_vkGetDeviceQueue2>,
+    /// `vkQueueSubmit` (Vulkan 1.0).
+    pub queue_submit: Option<vk::PFN_vkQueueSubmit>,
+    /// `vkQueueSubmit2` (Vulkan 1.3), else `vkQueueSubmit2KHR` (`VK_KHR_synchronization2`).
+    pub queue_submit2: Option<vk::PFN_vkQueueSubmit2>,
+    /// `vkQueueBindSparse` (Vulkan 1.0).
+    pub queue_bind_sparse: Option<vk::PFN_vkQueueBindSparse>,
+    /// `vkAcquireNextImageKHR` (`VK_KHR_swapchain`).
+    pub acquire_next_image: Option<vk::PFN_vkAcquireNextImageKHR>,
+    /// `vkAcquireNextImage2KHR` (`VK_KHR_swapchain`, `VK_KHR_device_group`).
+    pub acquire_next_image2: Option<vk::PFN_vkAcquireNextImage2KHR>,
     /// `vkCreateSemaphore` (Vulkan 1.0).
     pub create_semaphore: Option<vk::PFN_vkCreateSemaphore>,
     /// `vkDestroySemaphore` (Vulkan 1.0).
@@ -189,6 +203,13 @@ impl DeviceDispatch {
                 bind_image_memory: cast(get(c"vkBindImageMemory")),
                 bind_buffer_memory2: cast(get(c"vkBindBufferMemory2").or_else(|| get(c"vkBindBufferMemory2KHR"))),
                 bind_image_memory2: cast(get(c"vkBindImageMemory2").or_else(|| get(c"vkBindImageMemory2KHR"))),
+                get_device_queue: cast(get(c"vkGetDeviceQueue")),
+                get_device_queue2: cast(get(c"vkGetDeviceQueue2")),
+                queue_submit: cast(get(c"vkQueueSubmit")),
+                queue_submit2: cast(get(c"vkQueueSubmit2").or_else(|| get(c"vkQueueSubmit2KHR"))),
+                queue_bind_sparse: cast(get(c"vkQueueBindSparse")),
+                acquire_next_image: cast(get(c"vkAcquireNextImageKHR")),
+                acquire_next_image2: cast(get(c"vkAcquireNextImage2KHR")),
                 create_semaphore: cast(get(c"vkCreateSemaphore")),
                 destroy_semaphore: cast(get(c"vkDestroySemaphore")),
                 import_semaphore_fd: cast(get(c"vkImportSemaphoreFdKHR")),

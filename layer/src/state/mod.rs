@@ -27,4 +27,4 @@ pub use instance::{InstanceState, Messenger};
 pub use lookup::{Lookup, MemoryLookup, SemaphoreLookup, TrackedObject};
 pub use memory::{AllocationFacts, MemoryRecord, PackedAllocation};
 pub use resources::driver_answers::{ExternalMemorySupport, HandleTypeSupport};
-pub use semaphores::{DestroyedSemaphore, SemaphoreFacts, SemaphoreRecord};
+pub use semaphores::{DestroyedSemaphore, QueueUse, SemaphoreFacts, SemaphoreRecord, SignalState};

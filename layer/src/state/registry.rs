@@ -77,6 +77,13 @@ impl<T> Registry<T> {
         (version, self.map.load_full())
     }
 
+    /// Removes every key whose value is `value` (a device's queues, at `vkDestroyDevice`).
+    pub fn remove_value(&self, value: &Arc<T>) {
+        if self.map.load().values().any(|v| Arc::ptr_eq(v, value)) {
+            self.update(|map| map.retain(|_, v| !Arc::ptr_eq(v, value)));
+        }
+    }
+
     /// Every value, for the rare paths that must look across all of them.
     pub fn values(&self) -> Vec<Arc<T>> {
         self.map.load().values().cloned().collect()
@@ -87,6 +94,9 @@ impl<T> Registry<T> {
 pub static INSTANCES: LazyLock<Registry<InstanceState>> = LazyLock::new(Registry::default);
 /// Devices, keyed by the `VkDevice` handle value: looking one up never dereferences it.
 pub static DEVICES: LazyLock<Registry<DeviceState>> = LazyLock::new(Registry::default);
+/// The devices of the queues `vkGetDeviceQueue`/`vkGetDeviceQueue2` returned, keyed by the
+/// `VkQueue` handle value (the device's own state, shared; `DEVICES` has each device once).
+pub static QUEUES: LazyLock<Registry<DeviceState>> = LazyLock::new(Registry::default);
 
 /// Inserts the record of a successful allocation.
 #[inline]

@@ -7,13 +7,34 @@ use super::maps::{handle_map, HandleMap};
 use ash::vk;
 use parking_lot::Mutex;
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How many destroyed semaphores a device remembers.
 pub const DESTROYED_SLOTS: usize = 16;
 /// Shards of the semaphore map.
 const SHARDS: usize = 16;
 
-/// What `vkCreateSemaphore` was given, as far as the export rules read it.
+/// What the layer knows of a shared binary semaphore's signal state, from the queue operations
+/// it saw (`commands::queues`): only a state it is sure of is ever judged.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SignalState {
+    /// Certainly unsignaled, with no signal operation submitted since what it names.
+    #[default]
+    UnsignaledSinceCreation,
+    /// Its payload went to a sync file (`vkGetSemaphoreFdKHR` of `SYNC_FD`, which acts as a wait)
+    /// and no signal operation was submitted since.
+    UnsignaledSinceSyncFdExport,
+    /// A wait on it was submitted after its last signal: either that wait is still pending (a
+    /// queue waits on it) or it is unsignaled with nothing pending; the layer cannot tell which.
+    Waited,
+    /// A signal operation on it was submitted (pending or done).
+    SignalSubmitted,
+    /// Something the layer cannot follow happened (an import, a failed submission).
+    Unknown,
+}
+
+/// What `vkCreateSemaphore` was given, as far as the export rules read it, and what the layer
+/// saw happen to it since.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SemaphoreFacts {
     /// `VkSemaphoreTypeCreateInfo::semaphoreType` was `VK_SEMAPHORE_TYPE_TIMELINE`.
@@ -28,6 +49,11 @@ pub struct SemaphoreFacts {
     /// current payload may be another than the one it was created with, which the layer does not
     /// follow yet, so nothing about the payload's creation is judged from then on.
     pub imported: bool,
+    /// A binary semaphore that can share its payload (created exportable, or imported into):
+    /// its signal state is followed through queue operations.
+    pub shared: bool,
+    /// Its signal state, followed while `shared` (binary semaphores only).
+    pub signal: SignalState,
 }
 
 /// A semaphore as the rules see it: its handle, its device and what it was created with.
@@ -53,6 +79,9 @@ struct Destroyed {
 pub struct Semaphores {
     live: HandleMap<u64, SemaphoreFacts>,
     destroyed: Mutex<Destroyed>,
+    /// How many live semaphores are `shared`: a queue operation on a device with none reads only
+    /// this.
+    shared: AtomicUsize,
 }
 
 impl Default for Semaphores {
@@ -60,15 +89,68 @@ impl Default for Semaphores {
         Self {
             live: handle_map(SHARDS),
             destroyed: Mutex::default(),
+            shared: AtomicUsize::new(0),
         }
     }
 }
 
+/// What a queue operation did to a semaphore, as far as its signal state goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueUse {
+    Wait,
+    Signal,
+    /// The operation failed: its effect on the semaphore is not known.
+    Failed,
+}
+
 impl Semaphores {
     /// A semaphore `vkCreateSemaphore` made (a handle value the driver reuses is forgotten as
-    /// destroyed first).
-    pub fn insert(&self, semaphore: u64, facts: SemaphoreFacts) {
-        self.live.insert(semaphore, facts);
+    /// destroyed first). A binary semaphore created exportable is followed through queue
+    /// operations from now on.
+    pub fn insert(&self, semaphore: u64, mut facts: SemaphoreFacts) {
+        facts.shared = facts.known && !facts.timeline && facts.export.is_some();
+        if facts.shared {
+            self.shared.fetch_add(1, Ordering::AcqRel);
+        }
+        if let Some(old) = self.live.insert(semaphore, facts) {
+            self.unshare(&old);
+        }
+    }
+
+    fn unshare(&self, facts: &SemaphoreFacts) {
+        if facts.shared {
+            self.shared.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+
+    /// Whether any live semaphore of the device is followed through queue operations.
+    #[inline(always)]
+    pub fn any_shared(&self) -> bool {
+        self.shared.load(Ordering::Acquire) != 0
+    }
+
+    /// A queue operation used `semaphore` (a wait or a signal), or failed with it: the signal
+    /// state of a shared binary semaphore follows.
+    pub fn queue_used(&self, semaphore: u64, operation: QueueUse) {
+        if let Some(mut facts) = self.live.get_mut(&semaphore) {
+            if facts.shared {
+                facts.signal = match operation {
+                    QueueUse::Signal => SignalState::SignalSubmitted,
+                    QueueUse::Wait => SignalState::Waited,
+                    QueueUse::Failed => SignalState::Unknown,
+                };
+            }
+        }
+    }
+
+    /// A `SYNC_FD` export of `semaphore` succeeded: its payload went to the sync file, as a wait
+    /// would take it.
+    pub fn exported_sync_fd(&self, semaphore: u64) {
+        if let Some(mut facts) = self.live.get_mut(&semaphore) {
+            if facts.shared {
+                facts.signal = SignalState::UnsignaledSinceSyncFdExport;
+            }
+        }
     }
 
     /// What the device knows of a live semaphore.
@@ -86,6 +168,7 @@ impl Semaphores {
         let Some((_, facts)) = self.live.remove(&semaphore) else {
             return;
         };
+        self.unshare(&facts);
         let record = SemaphoreRecord {
             semaphore,
             device,
@@ -100,10 +183,16 @@ impl Semaphores {
             .push_back(DestroyedSemaphore { record, name });
     }
 
-    /// A successful `vkImportSemaphore*` into `semaphore`.
+    /// A successful `vkImportSemaphore*` into `semaphore`: its payload may be another from now
+    /// on, whose signal state the layer does not know; a binary one is followed from here.
     pub fn imported(&self, semaphore: u64) {
         if let Some(mut facts) = self.live.get_mut(&semaphore) {
             facts.imported = true;
+            if facts.known && !facts.timeline && !facts.shared {
+                facts.shared = true;
+                self.shared.fetch_add(1, Ordering::AcqRel);
+            }
+            facts.signal = SignalState::Unknown;
         }
     }
 
@@ -131,6 +220,7 @@ impl Semaphores {
     /// At `vkDestroyDevice`.
     pub fn clear(&self) {
         self.live.clear();
+        self.shared.store(0, Ordering::Release);
         self.destroyed.lock().ring.clear();
     }
 }
@@ -160,5 +250,55 @@ mod tests {
         assert!(last.record.facts.timeline);
         s.clear();
         assert!(s.find_destroyed(2).is_none());
+    }
+
+    #[test]
+    fn shared_binary_semaphores_follow_queue_operations() {
+        let s = Semaphores::default();
+        let exportable = SemaphoreFacts {
+            known: true,
+            export: Some(vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD),
+            ..Default::default()
+        };
+        s.insert(1, exportable);
+        s.insert(
+            2,
+            SemaphoreFacts {
+                known: true,
+                ..Default::default()
+            },
+        );
+        s.insert(
+            3,
+            SemaphoreFacts {
+                timeline: true,
+                ..exportable
+            },
+        );
+        assert!(s.any_shared());
+        let signal = |h| s.get(h, 9).unwrap().facts.signal;
+        assert_eq!(signal(1), SignalState::UnsignaledSinceCreation);
+        s.queue_used(1, QueueUse::Signal);
+        assert_eq!(signal(1), SignalState::SignalSubmitted);
+        s.exported_sync_fd(1);
+        assert_eq!(signal(1), SignalState::UnsignaledSinceSyncFdExport);
+        s.queue_used(1, QueueUse::Wait);
+        assert_eq!(signal(1), SignalState::Waited);
+        s.queue_used(1, QueueUse::Failed);
+        assert_eq!(signal(1), SignalState::Unknown);
+        s.queue_used(2, QueueUse::Signal);
+        assert_eq!(
+            signal(2),
+            SignalState::UnsignaledSinceCreation,
+            "not followed"
+        );
+        assert!(!s.get(3, 9).unwrap().facts.shared, "timeline");
+        s.remove(1, 9, None);
+        assert!(!s.any_shared());
+        s.imported(2);
+        assert!(s.any_shared(), "an import shares it");
+        assert_eq!(signal(2), SignalState::Unknown);
+        s.remove(2, 9, None);
+        assert!(!s.any_shared());
     }
 }

@@ -341,6 +341,8 @@ pub const SEM_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleT
 pub const SEM_FD_HANDLE_TYPE_01132: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-01132";
 pub const SEM_FD_HANDLE_TYPE_01136: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-01136";
 pub const SEM_FD_HANDLE_TYPE_03253: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-03253";
+pub const SEM_FD_HANDLE_TYPE_01135: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-01135";
+pub const SEM_FD_HANDLE_TYPE_03254: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-03254";
 pub const SEMAPHORE_OF_OTHER_DEVICE: &str = "EXPORTCHECK-semaphore-of-other-device";
 
 // vkImportSemaphoreFdKHR

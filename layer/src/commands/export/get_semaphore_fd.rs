@@ -49,6 +49,9 @@ impl ExportEntry for GetSemaphoreFd {
         let next = s.next.get_semaphore_fd?;
         // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
         let result = down.went(unsafe { next(device, p_info, p_fd) });
+        if result == vk::Result::SUCCESS && judged.handle_type == SYNC_FD {
+            s.semaphores.exported_sync_fd(judged.object.semaphore);
+        }
         if result == vk::Result::SUCCESS && judged.handle_type == OPAQUE_FD {
             // SAFETY: the gate found pFd not NULL; the driver has just written it.
             if let Some(fd) = unsafe { raw::read_out(p_fd) } {
@@ -60,6 +63,7 @@ impl ExportEntry for GetSemaphoreFd {
 }
 
 const OPAQUE_FD: u32 = vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as_raw();
+const SYNC_FD: u32 = vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD.as_raw();
 
 /// An opaque fd of `semaphore`, held with what it was created with, for its imports to be
 /// checked against (`features::import_matching::state::semaphore_exports`).

@@ -1,14 +1,15 @@
 //! `vkGetSemaphoreFdKHR` (VK_KHR_external_semaphore_fd): its names, IDs and own rules, those a
-//! call breaks whatever happened to the semaphore since it was created. The rules about its
-//! payload's history and queue operations (`-semaphore-01133`, `-handleType-01134`, `-01135`,
-//! `-03254`) need state the layer does not track yet.
+//! call breaks whatever happened to the semaphore since it was created, and the sync-file rules
+//! of its signal state as the layer followed it through queue operations (`-01135`, `-03254`).
+//! `-semaphore-01133` (an imported payload) and `-handleType-01134` (a queue waiting) are not
+//! judged yet.
 
 use super::with_object;
 use crate::finding::{Finding, Outcome};
 use crate::handle_kinds::{HandleKind, Semaphore};
 use crate::rules::export::{ExportCommand, ExportedObject, InfoFields, InfoStructure};
 use crate::rules::rule_set::rule_set;
-use crate::state::{DeviceFacts, SemaphoreRecord};
+use crate::state::{DeviceFacts, SemaphoreRecord, SignalState};
 use crate::vuid;
 use ash::vk;
 
@@ -46,6 +47,9 @@ rule_set! {
         NOT_EXPORTED,
         /// `VUID-VkSemaphoreGetFdInfoKHR-handleType-03253`: `SYNC_FD` of a timeline semaphore.
         SYNC_FD_OF_TIMELINE,
+        /// `VUID-VkSemaphoreGetFdInfoKHR-handleType-01135` and `-03254`: `SYNC_FD` of a
+        /// semaphore certainly unsignaled with no signal operation submitted.
+        SYNC_FD_WITHOUT_SIGNAL,
     }
 }
 
@@ -74,6 +78,21 @@ fn evaluate_values(
             GetSemaphoreFdRules::SYNC_FD_OF_TIMELINE,
             t == SYNC_FD && f.known && f.timeline,
         )
+        .with(
+            GetSemaphoreFdRules::SYNC_FD_WITHOUT_SIGNAL,
+            t == SYNC_FD && f.shared && certainly_unsignaled(f.signal),
+        )
+}
+
+/// Whether the layer is sure no signal operation was submitted for the semaphore since it was
+/// last unsignaled. After a submitted wait it is not: the wait may still be pending (a queue
+/// waiting on it breaks `-01134` instead), which the layer cannot see.
+#[inline(always)]
+fn certainly_unsignaled(signal: SignalState) -> bool {
+    matches!(
+        signal,
+        SignalState::UnsignaledSinceCreation | SignalState::UnsignaledSinceSyncFdExport
+    )
 }
 
 fn describe_values(
@@ -114,6 +133,33 @@ fn describe_values(
             ),
         };
         outcome.push(finding(vuid::SEM_FD_HANDLE_TYPE_01132, message));
+    }
+    if broken.has(GetSemaphoreFdRules::SYNC_FD_WITHOUT_SIGNAL) {
+        let since = match record.facts.signal {
+            SignalState::UnsignaledSinceSyncFdExport => {
+                "since its payload was last exported as a sync file (a SYNC_FD export acts as a \
+                 wait: it takes the signal with it)"
+            }
+            _ => "since it was created",
+        };
+        let seen = "no vkQueueSubmit, vkQueueSubmit2, vkQueueBindSparse or \
+                    vkAcquireNextImageKHR/vkAcquireNextImage2KHR signaled it";
+        outcome.push(finding(
+            vuid::SEM_FD_HANDLE_TYPE_01135,
+            format!(
+                "vkGetSemaphoreFdKHR(): {field} is {handle_type}, which has copy payload \
+                 transference semantics, but {semaphore} is unsignaled and has no signal \
+                 operation pending: {seen} {since}."
+            ),
+        ));
+        outcome.push(finding(
+            vuid::SEM_FD_HANDLE_TYPE_03254,
+            format!(
+                "vkGetSemaphoreFdKHR(): {field} is {handle_type}, but no semaphore signal \
+                 operation was submitted for {semaphore} {since}: a sync file can only be \
+                 exported from a semaphore whose signal was submitted for execution."
+            ),
+        ));
     }
     if broken.has(GetSemaphoreFdRules::SYNC_FD_OF_TIMELINE) {
         outcome.push(finding(

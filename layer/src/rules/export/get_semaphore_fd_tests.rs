@@ -1,7 +1,7 @@
 use super::*;
 use crate::args::StructArg;
 use crate::rules::export::{check, ExportCall};
-use crate::state::{Lookup, SemaphoreFacts};
+use crate::state::{Lookup, SemaphoreFacts, SignalState};
 
 const OPAQUE: vk::ExternalSemaphoreHandleTypeFlags =
     vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD;
@@ -165,4 +165,38 @@ fn a_destroyed_semaphore_is_named_as_destroyed() {
         "{message}"
     );
     assert!(message.contains("timeline semaphore"), "{message}");
+}
+
+#[test]
+fn a_sync_fd_with_no_signal_submitted_is_01135_and_03254() {
+    let shared = |signal| SemaphoreFacts {
+        shared: true,
+        signal,
+        ..semaphore(false, Some(SYNC | OPAQUE))
+    };
+    for unsignaled in [
+        SignalState::UnsignaledSinceCreation,
+        SignalState::UnsignaledSinceSyncFdExport,
+    ] {
+        assert_eq!(
+            ids(SYNC, shared(unsignaled)),
+            [
+                vuid::SEM_FD_HANDLE_TYPE_01135,
+                vuid::SEM_FD_HANDLE_TYPE_03254
+            ]
+        );
+        assert!(ids(OPAQUE, shared(unsignaled)).is_empty(), "reference");
+    }
+    for unsure in [
+        SignalState::Waited,
+        SignalState::SignalSubmitted,
+        SignalState::Unknown,
+    ] {
+        assert!(ids(SYNC, shared(unsure)).is_empty(), "{unsure:?}");
+    }
+    let not_followed = SemaphoreFacts {
+        shared: false,
+        ..shared(SignalState::UnsignaledSinceCreation)
+    };
+    assert!(ids(SYNC, not_followed).is_empty());
 }

@@ -1,0 +1,350 @@
+//! The queue operations that wait on or signal semaphores, followed for the semaphores that can
+//! share their payload (`state::semaphores`, `SemaphoreFacts::shared`): `vkQueueSubmit`,
+//! `vkQueueSubmit2`, `vkQueueBindSparse`, and the swapchain's `vkAcquireNextImageKHR` /
+//! `vkAcquireNextImage2KHR`, every command that signals a binary semaphore. Their queues come from
+//! `vkGetDeviceQueue` / `vkGetDeviceQueue2` (`registry::QUEUES`).
+//!
+//! Every call goes down as the app made it; nothing is judged here. On a device with no shared
+//! semaphore a submission costs the queue's lookup and one atomic load; with some, each
+//! semaphore of the submission is looked up after the call (a map read, and a write for a
+//! shared one).
+
+use crate::boundary;
+use crate::raw::{self, read_out};
+use crate::state::registry::{DEVICES, QUEUES};
+use crate::state::{DeviceState, QueueUse};
+use ash::vk::{self, Handle};
+use std::sync::Arc;
+
+/// The device of `queue`: the one `vkGetDeviceQueue*` returned it from, or (a queue the layer
+/// did not see returned, cold) the device whose dispatch key it shares.
+fn device_of(queue: vk::Queue) -> Option<Arc<DeviceState>> {
+    QUEUES
+        .get(queue.as_raw())
+        .or_else(|| device_by_dispatch_key(queue))
+}
+
+#[cold]
+#[inline(never)]
+fn device_by_dispatch_key(queue: vk::Queue) -> Option<Arc<DeviceState>> {
+    if queue.is_null() {
+        return None;
+    }
+    // SAFETY: a dispatchable handle the app passed to a queue command: its first word is the
+    // loader's dispatch table pointer, shared by its device.
+    let key = unsafe { raw::dispatch_key(queue.as_raw()) };
+    let state = DEVICES.values().into_iter().find(|state| {
+        // SAFETY: a live device's dispatchable handle.
+        unsafe { raw::dispatch_key(state.handle()) == key }
+    })?;
+    QUEUES.insert(queue.as_raw(), Arc::clone(&state));
+    Some(state)
+}
+
+/// After `vkGetDeviceQueue*` wrote `*p_queue`: the queue is the device's.
+fn record_queue(device: vk::Device, p_queue: *const vk::Queue) {
+    // SAFETY: the output pointer the app passed, which the driver has just written.
+    let Some(queue) = (unsafe { read_out(p_queue) }) else {
+        return;
+    };
+    if queue.is_null() || QUEUES.get(queue.as_raw()).is_some() {
+        return;
+    }
+    if let Some(state) = DEVICES.get(device.as_raw()) {
+        QUEUES.insert(queue.as_raw(), state);
+    }
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn get_device_queue(
+    device: vk::Device,
+    queue_family_index: u32,
+    queue_index: u32,
+    p_queue: *mut vk::Queue,
+) {
+    boundary::ffi_down("vkGetDeviceQueue", (), |down| {
+        let Some(next) = DEVICES
+            .get(device.as_raw())
+            .and_then(|s| s.next.get_device_queue)
+        else {
+            return;
+        };
+        // SAFETY: the app's arguments, passed unchanged to the next layer.
+        unsafe { next(device, queue_family_index, queue_index, p_queue) };
+        down.went(());
+        record_queue(device, p_queue);
+    })
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn get_device_queue2(
+    device: vk::Device,
+    p_queue_info: *const vk::DeviceQueueInfo2<'_>,
+    p_queue: *mut vk::Queue,
+) {
+    boundary::ffi_down("vkGetDeviceQueue2", (), |down| {
+        let Some(next) = DEVICES
+            .get(device.as_raw())
+            .and_then(|s| s.next.get_device_queue2)
+        else {
+            return;
+        };
+        // SAFETY: the app's arguments, passed unchanged to the next layer.
+        unsafe { next(device, p_queue_info, p_queue) };
+        down.went(());
+        record_queue(device, p_queue);
+    })
+}
+
+/// The body of a queue command: the call goes down; afterwards, on a device with shared
+/// semaphores, `follow` tells the semaphore table what the call did (`failed`: it did not
+/// succeed, and what it did is not known).
+fn submit_and_follow(
+    command: &'static str,
+    queue: vk::Queue,
+    call_down: impl FnOnce(&DeviceState) -> Option<vk::Result>,
+    follow: impl FnOnce(&DeviceState, bool),
+) -> vk::Result {
+    boundary::ffi_down(command, vk::Result::ERROR_UNKNOWN, |down| {
+        let Some(state) = device_of(queue) else {
+            return vk::Result::ERROR_DEVICE_LOST;
+        };
+        let Some(result) = call_down(&state) else {
+            return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
+        };
+        let result = down.went(result);
+        if state.semaphores.any_shared() {
+            follow(&state, result != vk::Result::SUCCESS);
+        }
+        result
+    })
+}
+
+/// The semaphores of `count` handles at `p`, in order (none for NULL).
+///
+/// # Safety
+/// `p` is NULL or points to `count` handles (the command's contract).
+unsafe fn handles<'a>(p: *const vk::Semaphore, count: u32) -> &'a [vk::Semaphore] {
+    if p.is_null() || count == 0 {
+        return &[];
+    }
+    // SAFETY: this function's contract.
+    unsafe { std::slice::from_raw_parts(p, count as usize) }
+}
+
+/// The structures of `count` at `p` (none for NULL).
+///
+/// # Safety
+/// `p` is NULL or points to `count` structures (the command's contract).
+unsafe fn structures<'a, T>(p: *const T, count: u32) -> &'a [T] {
+    if p.is_null() || count == 0 {
+        return &[];
+    }
+    // SAFETY: this function's contract.
+    unsafe { std::slice::from_raw_parts(p, count as usize) }
+}
+
+/// Tells the table that `waits` were waited on and then `signals` signaled (one batch), or, when
+/// the call `failed`, that both are in an unknown state.
+fn follow_batch(
+    state: &DeviceState,
+    failed: bool,
+    waits: impl Iterator<Item = vk::Semaphore>,
+    signals: impl Iterator<Item = vk::Semaphore>,
+) {
+    let (wait, signal) = if failed {
+        (QueueUse::Failed, QueueUse::Failed)
+    } else {
+        (QueueUse::Wait, QueueUse::Signal)
+    };
+    for s in waits {
+        state.semaphores.queue_used(s.as_raw(), wait);
+    }
+    for s in signals {
+        state.semaphores.queue_used(s.as_raw(), signal);
+    }
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn queue_submit(
+    queue: vk::Queue,
+    submit_count: u32,
+    p_submits: *const vk::SubmitInfo<'_>,
+    fence: vk::Fence,
+) -> vk::Result {
+    submit_and_follow(
+        "vkQueueSubmit",
+        queue,
+        // SAFETY: the app's arguments, passed unchanged to the next layer.
+        |s| Some(unsafe { s.next.queue_submit?(queue, submit_count, p_submits, fence) }),
+        |state, failed| {
+            // SAFETY: the submissions the app passed (read after the call, which the driver
+            // accepted or refused; the app's memory is still its own to read).
+            for batch in unsafe { structures(p_submits, submit_count) } {
+                // SAFETY: the batch's arrays and counts, as the app passed them.
+                let (waits, signals) = unsafe {
+                    (
+                        handles(batch.p_wait_semaphores, batch.wait_semaphore_count),
+                        handles(batch.p_signal_semaphores, batch.signal_semaphore_count),
+                    )
+                };
+                follow_batch(
+                    state,
+                    failed,
+                    waits.iter().copied(),
+                    signals.iter().copied(),
+                );
+            }
+        },
+    )
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn queue_submit2(
+    queue: vk::Queue,
+    submit_count: u32,
+    p_submits: *const vk::SubmitInfo2<'_>,
+    fence: vk::Fence,
+) -> vk::Result {
+    submit_and_follow(
+        "vkQueueSubmit2",
+        queue,
+        // SAFETY: the app's arguments, passed unchanged to the next layer.
+        |s| Some(unsafe { s.next.queue_submit2?(queue, submit_count, p_submits, fence) }),
+        |state, failed| {
+            // SAFETY: as in `queue_submit`.
+            for batch in unsafe { structures(p_submits, submit_count) } {
+                // SAFETY: the batch's arrays and counts, as the app passed them.
+                let (waits, signals) = unsafe {
+                    (
+                        structures(
+                            batch.p_wait_semaphore_infos,
+                            batch.wait_semaphore_info_count,
+                        ),
+                        structures(
+                            batch.p_signal_semaphore_infos,
+                            batch.signal_semaphore_info_count,
+                        ),
+                    )
+                };
+                follow_batch(
+                    state,
+                    failed,
+                    waits.iter().map(|i| i.semaphore),
+                    signals.iter().map(|i| i.semaphore),
+                );
+            }
+        },
+    )
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn queue_bind_sparse(
+    queue: vk::Queue,
+    bind_info_count: u32,
+    p_bind_info: *const vk::BindSparseInfo<'_>,
+    fence: vk::Fence,
+) -> vk::Result {
+    submit_and_follow(
+        "vkQueueBindSparse",
+        queue,
+        // SAFETY: the app's arguments, passed unchanged to the next layer.
+        |s| Some(unsafe { s.next.queue_bind_sparse?(queue, bind_info_count, p_bind_info, fence) }),
+        |state, failed| {
+            // SAFETY: as in `queue_submit`.
+            for batch in unsafe { structures(p_bind_info, bind_info_count) } {
+                // SAFETY: the batch's arrays and counts, as the app passed them.
+                let (waits, signals) = unsafe {
+                    (
+                        handles(batch.p_wait_semaphores, batch.wait_semaphore_count),
+                        handles(batch.p_signal_semaphores, batch.signal_semaphore_count),
+                    )
+                };
+                follow_batch(
+                    state,
+                    failed,
+                    waits.iter().copied(),
+                    signals.iter().copied(),
+                );
+            }
+        },
+    )
+}
+
+/// After an acquire returned `result`: `semaphore` will be signaled when it succeeded
+/// (`VK_SUCCESS`, `VK_SUBOPTIMAL_KHR`); after `VK_TIMEOUT` or `VK_NOT_READY` it is untouched; after
+/// an error its state is not known.
+fn follow_acquire(state: &DeviceState, result: vk::Result, semaphore: vk::Semaphore) {
+    let operation = match result {
+        vk::Result::SUCCESS | vk::Result::SUBOPTIMAL_KHR => QueueUse::Signal,
+        vk::Result::TIMEOUT | vk::Result::NOT_READY => return,
+        _ => QueueUse::Failed,
+    };
+    if !semaphore.is_null() && state.semaphores.any_shared() {
+        state.semaphores.queue_used(semaphore.as_raw(), operation);
+    }
+}
+
+/// The body of the acquires: the call goes down; what it did to its semaphore is followed.
+fn acquire_and_follow(
+    command: &'static str,
+    device: vk::Device,
+    call_down: impl FnOnce(&DeviceState) -> Option<vk::Result>,
+    semaphore: impl FnOnce() -> vk::Semaphore,
+) -> vk::Result {
+    boundary::ffi_down(command, vk::Result::ERROR_UNKNOWN, |down| {
+        let Some(state) = DEVICES.get(device.as_raw()) else {
+            return vk::Result::ERROR_DEVICE_LOST;
+        };
+        let Some(result) = call_down(&state) else {
+            return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
+        };
+        let result = down.went(result);
+        follow_acquire(&state, result, semaphore());
+        result
+    })
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn acquire_next_image(
+    device: vk::Device,
+    swapchain: vk::SwapchainKHR,
+    timeout: u64,
+    semaphore: vk::Semaphore,
+    fence: vk::Fence,
+    p_image_index: *mut u32,
+) -> vk::Result {
+    acquire_and_follow(
+        "vkAcquireNextImageKHR",
+        device,
+        |s| {
+            let next = s.next.acquire_next_image?;
+            // SAFETY: the app's arguments, passed unchanged to the next layer.
+            Some(unsafe { next(device, swapchain, timeout, semaphore, fence, p_image_index) })
+        },
+        || semaphore,
+    )
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn acquire_next_image2(
+    device: vk::Device,
+    p_acquire_info: *const vk::AcquireNextImageInfoKHR<'_>,
+    p_image_index: *mut u32,
+) -> vk::Result {
+    acquire_and_follow(
+        "vkAcquireNextImage2KHR",
+        device,
+        // SAFETY: the app's arguments, passed unchanged to the next layer.
+        |s| Some(unsafe { s.next.acquire_next_image2?(device, p_acquire_info, p_image_index) }),
+        // SAFETY: the acquire info the app passed (NULL gives no semaphore).
+        || unsafe { read_out(p_acquire_info) }.map_or(vk::Semaphore::null(), |i| i.semaphore),
+    )
+}

@@ -1,0 +1,195 @@
+//! The signal state of shared binary semaphores, followed through queue operations, end to end
+//! on the project's test driver: a `SYNC_FD` export of a semaphore with no signal submitted since
+//! it was created, or since its last `SYNC_FD` export (which acts as a wait), is
+//! `VUID-VkSemaphoreGetFdInfoKHR-handleType-01135` and `-03254`; after a signal submitted with
+//! `vkQueueSubmit` or `vkQueueSubmit2`, after a submitted wait (the layer cannot tell whether it is
+//! still pending), after an import, and for a semaphore that shares nothing, it is silent.
+
+use ash::vk::{self, Handle};
+use exportcheck_tests::expect;
+use exportcheck_tests::ids::*;
+use exportcheck_tests::test_driver::exclusive;
+use exportcheck_tests::{Device, Instance};
+use std::ffi::c_int;
+
+type Types = vk::ExternalSemaphoreHandleTypeFlags;
+const SYNC: Types = Types::SYNC_FD;
+const OPAQUE: Types = Types::OPAQUE_FD;
+
+fn device(inst: &Instance) -> Device {
+    let mut sync2 = vk::PhysicalDeviceVulkan13Features::default().synchronization2(true);
+    let features = (&mut sync2 as *mut vk::PhysicalDeviceVulkan13Features).cast();
+    inst.device_with_features(
+        &[
+            ash::khr::external_semaphore::NAME,
+            ash::khr::external_semaphore_fd::NAME,
+        ],
+        Some(features),
+    )
+}
+
+fn semaphore(dev: &Device, export: Types) -> vk::Semaphore {
+    let mut exportable = vk::ExportSemaphoreCreateInfo::default().handle_types(export);
+    let info = vk::SemaphoreCreateInfo::default().push_next(&mut exportable);
+    // SAFETY: a live device and a valid create info.
+    unsafe { dev.device.create_semaphore(&info, None) }.expect("vkCreateSemaphore")
+}
+
+fn queue(dev: &Device) -> vk::Queue {
+    // SAFETY: queue 0 of family 0 exists (the device was made with it).
+    unsafe { dev.device.get_device_queue(0, 0) }
+}
+
+/// One `vkQueueSubmit` batch that waits on `waits` and signals `signals`, then idle.
+fn submit(dev: &Device, waits: &[vk::Semaphore], signals: &[vk::Semaphore]) {
+    let stages = vec![vk::PipelineStageFlags::ALL_COMMANDS; waits.len()];
+    let batch = [vk::SubmitInfo::default()
+        .wait_semaphores(waits)
+        .wait_dst_stage_mask(&stages)
+        .signal_semaphores(signals)];
+    // SAFETY: a valid submission to the device's queue.
+    unsafe {
+        dev.device
+            .queue_submit(queue(dev), &batch, vk::Fence::null())
+            .expect("vkQueueSubmit");
+        dev.device
+            .queue_wait_idle(queue(dev))
+            .expect("vkQueueWaitIdle");
+    }
+}
+
+/// A `vkQueueSubmit2` batch that signals `semaphore`.
+fn submit2_signal(inst: &Instance, dev: &Device, semaphore: vk::Semaphore) {
+    let signal = [vk::SemaphoreSubmitInfo::default()
+        .semaphore(semaphore)
+        .stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)];
+    let batch = [vk::SubmitInfo2::default().signal_semaphore_infos(&signal)];
+    let _ = inst;
+    // SAFETY: a valid submission to the device's queue (Vulkan 1.3, synchronization2 enabled).
+    unsafe {
+        dev.device
+            .queue_submit2(queue(dev), &batch, vk::Fence::null())
+    }
+    .expect("vkQueueSubmit2");
+}
+
+/// `vkGetSemaphoreFdKHR` of `handle_type`: the fd, or -1 where the driver refused (the test
+/// driver refuses a sync file of a semaphore with no signal, as the call is invalid).
+fn export(inst: &Instance, dev: &Device, semaphore: vk::Semaphore, handle_type: Types) -> c_int {
+    let get = ash::khr::external_semaphore_fd::Device::new(&inst.instance, &dev.device)
+        .fp()
+        .get_semaphore_fd_khr;
+    let info = vk::SemaphoreGetFdInfoKHR::default()
+        .semaphore(semaphore)
+        .handle_type(handle_type);
+    let mut fd: c_int = -1;
+    // SAFETY: a live info structure and output pointer.
+    let r = unsafe { get(dev.handle(), &info, &mut fd) };
+    if r == vk::Result::SUCCESS {
+        fd
+    } else {
+        -1
+    }
+}
+
+fn close(fd: c_int) {
+    if fd >= 0 {
+        // SAFETY: a descriptor the driver gave the test, closed once.
+        unsafe { libc::close(fd) };
+    }
+}
+
+fn destroy(dev: &Device, semaphores: &[vk::Semaphore]) {
+    for &s in semaphores {
+        // SAFETY: semaphores of the device that no queue uses any more (the queue is idle).
+        unsafe { dev.device.destroy_semaphore(s, None) };
+    }
+}
+
+#[test]
+fn a_sync_fd_of_a_semaphore_never_signaled_is_01135_and_03254() {
+    let inst = exclusive(None);
+    let dev = device(&inst);
+    let s = semaphore(&dev, SYNC);
+    dev.name(s, c"client-release");
+    close(export(&inst, &dev, s, SYNC));
+    let ms = expect::only(
+        &inst,
+        GET_SEMAPHORE_FD,
+        &[SEM_FD_HANDLE_TYPE_01135, SEM_FD_HANDLE_TYPE_03254],
+    );
+    expect::mentions(
+        &ms[0],
+        &[
+            &format!("VkSemaphore 0x{:x}", s.as_raw()),
+            "is unsignaled and has no signal operation pending",
+            "since it was created",
+        ],
+    );
+    expect::mentions(&ms[1], &["no semaphore signal operation was submitted"]);
+    let name = expect::object(&ms[0], vk::ObjectType::SEMAPHORE, s.as_raw());
+    assert_eq!(name.as_deref(), Some("client-release"));
+    destroy(&dev, &[s]);
+}
+
+#[test]
+fn a_second_sync_fd_without_a_new_signal_is_01135_and_03254() {
+    let inst = exclusive(None);
+    let dev = device(&inst);
+    let s = semaphore(&dev, SYNC);
+    submit(&dev, &[], &[s]);
+    close(export(&inst, &dev, s, SYNC));
+    expect::silent(&inst, GET_SEMAPHORE_FD);
+    close(export(&inst, &dev, s, SYNC));
+    let ms = expect::only(
+        &inst,
+        GET_SEMAPHORE_FD,
+        &[SEM_FD_HANDLE_TYPE_01135, SEM_FD_HANDLE_TYPE_03254],
+    );
+    expect::mentions(
+        &ms[0],
+        &["since its payload was last exported as a sync file"],
+    );
+    // Signaled again (vkQueueSubmit2 this time): silent.
+    submit2_signal(&inst, &dev, s);
+    close(export(&inst, &dev, s, SYNC));
+    expect::silent(&inst, GET_SEMAPHORE_FD);
+    destroy(&dev, &[s]);
+}
+
+#[test]
+fn after_a_wait_an_import_or_on_a_semaphore_that_shares_nothing_it_is_silent() {
+    let inst = exclusive(None);
+    let dev = device(&inst);
+    let s = semaphore(&dev, SYNC | OPAQUE);
+    // Signaled, then waited on: the wait may still be pending, so nothing is said.
+    submit(&dev, &[], &[s]);
+    submit(&dev, &[s], &[]);
+    close(export(&inst, &dev, s, SYNC));
+    expect::silent(&inst, GET_SEMAPHORE_FD);
+    // An import: the payload's state is not known.
+    let other = semaphore(&dev, SYNC | OPAQUE);
+    let fd = export(&inst, &dev, other, OPAQUE);
+    let fds = ash::khr::external_semaphore_fd::Device::new(&inst.instance, &dev.device);
+    let import = vk::ImportSemaphoreFdInfoKHR::default()
+        .semaphore(s)
+        .handle_type(OPAQUE)
+        .fd(fd);
+    // SAFETY: a live info structure; the driver takes the fd.
+    unsafe { fds.import_semaphore_fd(&import) }.expect("vkImportSemaphoreFdKHR");
+    close(export(&inst, &dev, s, SYNC));
+    expect::silent(&inst, GET_SEMAPHORE_FD);
+    // Submissions on semaphores that share nothing change nothing the layer follows.
+    let plain = {
+        // SAFETY: a live device and a valid create info.
+        unsafe {
+            dev.device
+                .create_semaphore(&vk::SemaphoreCreateInfo::default(), None)
+        }
+        .expect("vkCreateSemaphore")
+    };
+    submit(&dev, &[], &[plain]);
+    submit(&dev, &[plain], &[]);
+    expect::silent(&inst, "vkQueueSubmit");
+    destroy(&dev, &[s, other, plain]);
+}
