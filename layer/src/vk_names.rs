@@ -257,6 +257,12 @@ pub fn structure_type(value: vk::StructureType) -> String {
         vk::StructureType::SEMAPHORE_GET_FD_INFO_KHR => {
             "VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR"
         }
+        vk::StructureType::SEMAPHORE_GET_WIN32_HANDLE_INFO_KHR => {
+            "VK_STRUCTURE_TYPE_SEMAPHORE_GET_WIN32_HANDLE_INFO_KHR"
+        }
+        vk::StructureType::SEMAPHORE_GET_ZIRCON_HANDLE_INFO_FUCHSIA => {
+            "VK_STRUCTURE_TYPE_SEMAPHORE_GET_ZIRCON_HANDLE_INFO_FUCHSIA"
+        }
         _ => return format!("{} (VkStructureType {})", value.as_raw(), value.as_raw()),
     };
     name.to_owned()

@@ -24,7 +24,7 @@ fn semaphore(
         timeline,
         export,
         known: true,
-        imported: false,
+        ..SemaphoreFacts::default()
     }
 }
 
