@@ -817,6 +817,74 @@ pub const SEM_FD_HANDLE_TYPE_03254: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleT
 /// was called on.
 pub const SEMAPHORE_OF_OTHER_DEVICE: &str = "EXPORTCHECK-semaphore-of-other-device";
 
+// vkGetSemaphoreWin32HandleKHR
+/// device is not a VkDevice handle that was created through the layer.
+pub const SEM_WIN32_DEVICE_PARAM: &str = "VUID-vkGetSemaphoreWin32HandleKHR-device-parameter";
+/// pGetWin32HandleInfo is NULL instead of pointing to a VkSemaphoreGetWin32HandleInfoKHR.
+pub const SEM_WIN32_INFO_PARAM: &str =
+    "VUID-vkGetSemaphoreWin32HandleKHR-pGetWin32HandleInfo-parameter";
+/// pHandle is NULL, so there is nowhere to write the exported handle.
+pub const SEM_WIN32_PHANDLE_PARAM: &str = "VUID-vkGetSemaphoreWin32HandleKHR-pHandle-parameter";
+/// sType is not VK_STRUCTURE_TYPE_SEMAPHORE_GET_WIN32_HANDLE_INFO_KHR.
+pub const SEM_WIN32_STYPE: &str = "VUID-VkSemaphoreGetWin32HandleInfoKHR-sType-sType";
+/// pNext is not NULL; no structure extends VkSemaphoreGetWin32HandleInfoKHR.
+pub const SEM_WIN32_PNEXT: &str = "VUID-VkSemaphoreGetWin32HandleInfoKHR-pNext-pNext";
+/// semaphore is not a live VkSemaphore handle (NULL, destroyed, or never created).
+pub const SEM_WIN32_SEMAPHORE_PARAM: &str =
+    "VUID-VkSemaphoreGetWin32HandleInfoKHR-semaphore-parameter";
+/// handleType is not a single, defined VkExternalSemaphoreHandleTypeFlagBits value.
+pub const SEM_WIN32_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-parameter";
+/// handleType was not in VkExportSemaphoreCreateInfo::handleTypes when the semaphore was created.
+pub const SEM_WIN32_HANDLE_TYPE_01126: &str =
+    "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01126";
+/// handleType is an NT handle type (OPAQUE_WIN32_BIT, D3D12_FENCE_BIT) and an NT handle of this
+/// type was already exported from the semaphore by an earlier call that succeeded.
+pub const SEM_WIN32_HANDLE_TYPE_01127: &str =
+    "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01127";
+/// handleType is none of the handle types defined as an NT handle or a global share handle
+/// (OPAQUE_WIN32_BIT, OPAQUE_WIN32_KMT_BIT, D3D12_FENCE_BIT).
+pub const SEM_WIN32_HANDLE_TYPE_01131: &str =
+    "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01131";
+
+// vkGetSemaphoreZirconHandleFUCHSIA
+/// device is not a VkDevice handle that was created through the layer.
+pub const SEM_ZIRCON_DEVICE_PARAM: &str = "VUID-vkGetSemaphoreZirconHandleFUCHSIA-device-parameter";
+/// pGetZirconHandleInfo is NULL instead of pointing to a VkSemaphoreGetZirconHandleInfoFUCHSIA.
+pub const SEM_ZIRCON_INFO_PARAM: &str =
+    "VUID-vkGetSemaphoreZirconHandleFUCHSIA-pGetZirconHandleInfo-parameter";
+/// pZirconHandle is NULL, so there is nowhere to write the exported Zircon handle.
+pub const SEM_ZIRCON_PHANDLE_PARAM: &str =
+    "VUID-vkGetSemaphoreZirconHandleFUCHSIA-pZirconHandle-parameter";
+/// sType is not VK_STRUCTURE_TYPE_SEMAPHORE_GET_ZIRCON_HANDLE_INFO_FUCHSIA.
+pub const SEM_ZIRCON_STYPE: &str = "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-sType-sType";
+/// pNext is not NULL; no structure extends VkSemaphoreGetZirconHandleInfoFUCHSIA.
+pub const SEM_ZIRCON_PNEXT: &str = "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-pNext-pNext";
+/// semaphore is not a live VkSemaphore handle (NULL, destroyed, or never created).
+pub const SEM_ZIRCON_SEMAPHORE_PARAM: &str =
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-semaphore-parameter";
+/// handleType is not a single, defined VkExternalSemaphoreHandleTypeFlagBits value.
+pub const SEM_ZIRCON_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-parameter";
+/// handleType was not in VkExportSemaphoreCreateInfo::handleTypes when the semaphore was created.
+pub const SEM_ZIRCON_HANDLE_TYPE_04758: &str =
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04758";
+/// handleType is not VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_ZIRCON_EVENT_BIT_FUCHSIA, the one handle
+/// type defined as a Zircon event handle.
+pub const SEM_ZIRCON_HANDLE_TYPE_04762: &str =
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04762";
+/// The semaphore was created as a timeline semaphore (VkSemaphoreTypeCreateInfo::semaphoreType
+/// VK_SEMAPHORE_TYPE_TIMELINE); only binary ones can be exported as a Zircon event.
+pub const SEM_ZIRCON_SEMAPHORE_04763: &str =
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-semaphore-04763";
+
+// vkCreateSemaphore
+/// The pNext chain of VkSemaphoreCreateInfo has a VkExportSemaphoreWin32HandleInfoKHR, but
+/// VkExportSemaphoreCreateInfo::handleTypes includes neither OPAQUE_WIN32_BIT nor D3D12_FENCE_BIT
+/// (judged when the chain has a VkExportSemaphoreCreateInfo).
+pub const EXPORT_SEM_WIN32_HANDLE_TYPES_01125: &str =
+    "VUID-VkExportSemaphoreWin32HandleInfoKHR-handleTypes-01125";
+
 // vkImportSemaphoreFdKHR
 /// device is not a VkDevice handle that was created through the layer.
 pub const SEM_IMPORT_FD_DEVICE_PARAM: &str = "VUID-vkImportSemaphoreFdKHR-device-parameter";
@@ -1106,6 +1174,27 @@ pub const ALL: &[&str] = &[
     SEM_FD_HANDLE_TYPE_01135,
     SEM_FD_HANDLE_TYPE_03254,
     SEMAPHORE_OF_OTHER_DEVICE,
+    SEM_WIN32_DEVICE_PARAM,
+    SEM_WIN32_INFO_PARAM,
+    SEM_WIN32_PHANDLE_PARAM,
+    SEM_WIN32_STYPE,
+    SEM_WIN32_PNEXT,
+    SEM_WIN32_SEMAPHORE_PARAM,
+    SEM_WIN32_HANDLE_TYPE_PARAM,
+    SEM_WIN32_HANDLE_TYPE_01126,
+    SEM_WIN32_HANDLE_TYPE_01127,
+    SEM_WIN32_HANDLE_TYPE_01131,
+    SEM_ZIRCON_DEVICE_PARAM,
+    SEM_ZIRCON_INFO_PARAM,
+    SEM_ZIRCON_PHANDLE_PARAM,
+    SEM_ZIRCON_STYPE,
+    SEM_ZIRCON_PNEXT,
+    SEM_ZIRCON_SEMAPHORE_PARAM,
+    SEM_ZIRCON_HANDLE_TYPE_PARAM,
+    SEM_ZIRCON_HANDLE_TYPE_04758,
+    SEM_ZIRCON_HANDLE_TYPE_04762,
+    SEM_ZIRCON_SEMAPHORE_04763,
+    EXPORT_SEM_WIN32_HANDLE_TYPES_01125,
     SEM_IMPORT_FD_DEVICE_PARAM,
     SEM_IMPORT_FD_INFO_PARAM,
     SEM_IMPORT_FD_STYPE,

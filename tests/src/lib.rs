@@ -17,6 +17,7 @@ pub mod fds;
 pub mod hostile;
 pub mod layer_stats;
 pub mod panic_layer;
+pub mod semaphores;
 pub mod swiftshader;
 pub mod test_driver;
 

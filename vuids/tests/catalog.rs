@@ -287,6 +287,30 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkImportSemaphoreFdInfoKHR-handleType-03264",
     "VUID-VkImportSemaphoreFdInfoKHR-flags-03323",
     "VUID-VkImportSemaphoreFdInfoKHR-fd-01544",
+    // vkGetSemaphoreWin32HandleKHR (issue #25: the rules of the semaphore as created, 01127)
+    "VUID-vkGetSemaphoreWin32HandleKHR-device-parameter",
+    "VUID-vkGetSemaphoreWin32HandleKHR-pGetWin32HandleInfo-parameter",
+    "VUID-vkGetSemaphoreWin32HandleKHR-pHandle-parameter",
+    "VUID-VkSemaphoreGetWin32HandleInfoKHR-sType-sType",
+    "VUID-VkSemaphoreGetWin32HandleInfoKHR-pNext-pNext",
+    "VUID-VkSemaphoreGetWin32HandleInfoKHR-semaphore-parameter",
+    "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-parameter",
+    "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01126",
+    "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01127",
+    "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01131",
+    // vkGetSemaphoreZirconHandleFUCHSIA (issue #25: the rules of the semaphore as created)
+    "VUID-vkGetSemaphoreZirconHandleFUCHSIA-device-parameter",
+    "VUID-vkGetSemaphoreZirconHandleFUCHSIA-pGetZirconHandleInfo-parameter",
+    "VUID-vkGetSemaphoreZirconHandleFUCHSIA-pZirconHandle-parameter",
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-sType-sType",
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-pNext-pNext",
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-semaphore-parameter",
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-parameter",
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04758",
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04762",
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-semaphore-04763",
+    // vkCreateSemaphore
+    "VUID-VkExportSemaphoreWin32HandleInfoKHR-handleTypes-01125",
 ];
 
 const DEVICE_PARAMETER_NOTE: &str = "A garbage VkDevice passed to the loader's trampoline (a \
@@ -512,7 +536,7 @@ fn device_parameter_vuids_explain_the_loader_trampoline() {
         assert_eq!(e.note.as_deref(), Some(DEVICE_PARAMETER_NOTE), "{}", e.id);
         assert_ne!(e.e2e, E2e::UnitOnly, "{}", e.id);
     }
-    assert_eq!(count, 17);
+    assert_eq!(count, 19);
 }
 
 /// The project's copies of the reference registries are the ones the project was given beside it

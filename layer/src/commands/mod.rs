@@ -3,6 +3,7 @@
 //! `crate::rules`.
 
 pub mod allocate;
+pub mod create_semaphore_checks;
 pub mod device;
 pub mod export;
 pub mod import;

@@ -1,10 +1,12 @@
 //! `vkCreateSemaphore` and `vkDestroySemaphore`: each semaphore a device makes is recorded with
 //! what the export rules read of its create info (`state::semaphores`), and forgotten when it is
 //! destroyed; an import (`vkImportSemaphore*`) marks it, since its payload may then be another.
-//! Every call goes down as the app made it; nothing is judged here.
+//! Every call goes down as the app made it; `vkCreateSemaphore` is judged first
+//! (`commands::create_semaphore_checks`).
 
 use crate::boundary;
-use crate::commands::record_after::call_down_and_record;
+use crate::commands::create_semaphore_checks;
+use crate::commands::record_after::{call_down_and_record, judge_call_down_and_record};
 use crate::features::import_matching::state::semaphore_exports;
 use crate::raw::{read_node, read_out, read_struct, walk_chain, StructArg};
 use crate::state::registry::DEVICES;
@@ -54,9 +56,11 @@ pub unsafe extern "system" fn create_semaphore(
     p_allocator: *const vk::AllocationCallbacks<'_>,
     p_semaphore: *mut vk::Semaphore,
 ) -> vk::Result {
-    call_down_and_record(
+    judge_call_down_and_record(
         "vkCreateSemaphore",
         device,
+        // SAFETY: the app's create info.
+        |s| unsafe { create_semaphore_checks::judge(s, p_create_info) },
         |s| {
             let next = s.next.create_semaphore?;
             // SAFETY: the app's arguments, passed unchanged to the next layer.

@@ -251,6 +251,16 @@ pub const INTERCEPTS: &[Intercept] = &[
         function: || void_fn!(crate::commands::export::get_semaphore_fd::get_semaphore_fd_khr),
         level: device(|s| s.facts.extensions.khr_external_semaphore_fd && s.next.get_semaphore_fd.is_some()),
     },
+    Intercept {
+        name: b"vkGetSemaphoreWin32HandleKHR",
+        function: || void_fn!(crate::commands::export::get_semaphore_win32_handle::get_semaphore_win32_handle_khr),
+        level: device(|s| s.facts.extensions.khr_external_semaphore_win32 && s.next.get_semaphore_win32_handle.is_some()),
+    },
+    Intercept {
+        name: b"vkGetSemaphoreZirconHandleFUCHSIA",
+        function: || void_fn!(crate::commands::export::get_semaphore_zircon_handle::get_semaphore_zircon_handle_fuchsia),
+        level: device(|s| s.facts.extensions.fuchsia_external_semaphore && s.next.get_semaphore_zircon_handle.is_some()),
+    },
 ];
 
 /// The extension of each command intercepted only where its extension is enabled (as
@@ -272,4 +282,6 @@ pub const EXTENSION_OF: &[(&[u8], &str)] = &[
     (b"vkGetMemoryMetalHandlePropertiesEXT", "VK_EXT_external_memory_metal"),
     (b"vkImportSemaphoreFdKHR", "VK_KHR_external_semaphore_fd"),
     (b"vkGetSemaphoreFdKHR", "VK_KHR_external_semaphore_fd"),
+    (b"vkGetSemaphoreWin32HandleKHR", "VK_KHR_external_semaphore_win32"),
+    (b"vkGetSemaphoreZirconHandleFUCHSIA", "VK_FUCHSIA_external_semaphore"),
 ];

@@ -160,6 +160,10 @@ pub struct DeviceDispatch {
     pub import_semaphore_zircon_handle: Option<vk::PFN_vkImportSemaphoreZirconHandleFUCHSIA>,
     /// `vkGetSemaphoreFdKHR` (`VK_KHR_external_semaphore_fd`).
     pub get_semaphore_fd: Option<vk::PFN_vkGetSemaphoreFdKHR>,
+    /// `vkGetSemaphoreWin32HandleKHR` (`VK_KHR_external_semaphore_win32`).
+    pub get_semaphore_win32_handle: Option<vk::PFN_vkGetSemaphoreWin32HandleKHR>,
+    /// `vkGetSemaphoreZirconHandleFUCHSIA` (`VK_FUCHSIA_external_semaphore`).
+    pub get_semaphore_zircon_handle: Option<vk::PFN_vkGetSemaphoreZirconHandleFUCHSIA>,
     /// `vkGetImageMemoryRequirements` (Vulkan 1.0).
     pub get_image_memory_requirements: Option<vk::PFN_vkGetImageMemoryRequirements>,
     /// `vkGetBufferMemoryRequirements` (Vulkan 1.0).
@@ -216,6 +220,8 @@ impl DeviceDispatch {
                 import_semaphore_win32_handle: cast(get(c"vkImportSemaphoreWin32HandleKHR")),
                 import_semaphore_zircon_handle: cast(get(c"vkImportSemaphoreZirconHandleFUCHSIA")),
                 get_semaphore_fd: cast(get(c"vkGetSemaphoreFdKHR")),
+                get_semaphore_win32_handle: cast(get(c"vkGetSemaphoreWin32HandleKHR")),
+                get_semaphore_zircon_handle: cast(get(c"vkGetSemaphoreZirconHandleFUCHSIA")),
                 get_image_memory_requirements: cast(get(c"vkGetImageMemoryRequirements")),
                 get_buffer_memory_requirements: cast(get(c"vkGetBufferMemoryRequirements")),
             }

@@ -47,6 +47,7 @@ pub fn fd_device() -> DeviceFacts {
         khr_device_group: false,
         khr_external_semaphore_fd: true,
         fuchsia_external_semaphore: true,
+        khr_external_semaphore_win32: true,
     };
     DeviceFacts {
         handle: DEVICE,

@@ -4,6 +4,7 @@
 
 pub mod allocate;
 pub mod common;
+pub mod create_semaphore;
 pub mod export;
 pub mod import;
 pub mod query;

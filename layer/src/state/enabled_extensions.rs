@@ -55,6 +55,11 @@ pub struct EnabledExtensions {
     pub khr_external_semaphore_fd: bool,
     /// `VK_FUCHSIA_external_semaphore`.
     pub fuchsia_external_semaphore: bool,
+    /// `VK_KHR_external_semaphore_win32`.
+    ///
+    /// Semaphores as Win32 handles: `vkGetSemaphoreWin32HandleKHR`, and
+    /// `VkExportSemaphoreWin32HandleInfoKHR` at `vkCreateSemaphore`.
+    pub khr_external_semaphore_win32: bool,
 }
 
 impl EnabledExtensions {
@@ -82,6 +87,7 @@ impl EnabledExtensions {
             b"VK_KHR_device_group" => &mut self.khr_device_group,
             b"VK_KHR_external_semaphore_fd" => &mut self.khr_external_semaphore_fd,
             b"VK_FUCHSIA_external_semaphore" => &mut self.fuchsia_external_semaphore,
+            b"VK_KHR_external_semaphore_win32" => &mut self.khr_external_semaphore_win32,
             _ => return None,
         })
     }

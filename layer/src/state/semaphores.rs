@@ -54,6 +54,10 @@ pub struct SemaphoreFacts {
     pub shared: bool,
     /// Its signal state, followed while `shared` (binary semaphores only).
     pub signal: SignalState,
+    /// The NT handle types (`OPAQUE_WIN32`, `D3D12_FENCE`) its created payload was exported as
+    /// by a `vkGetSemaphoreWin32HandleKHR` that succeeded, each a type it was created exportable
+    /// as (`VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01127`: at most once each).
+    pub nt_handle_exports: vk::ExternalSemaphoreHandleTypeFlags,
 }
 
 /// A semaphore as the rules see it: its handle, its device and what it was created with.
@@ -196,6 +200,13 @@ impl Semaphores {
         }
     }
 
+    /// A successful `vkGetSemaphoreWin32HandleKHR` of `semaphore` as the NT handle type `t`.
+    pub fn nt_handle_exported(&self, semaphore: u64, t: vk::ExternalSemaphoreHandleTypeFlags) {
+        if let Some(mut facts) = self.live.get_mut(&semaphore) {
+            facts.nt_handle_exports |= t;
+        }
+    }
+
     /// The latest destroyed semaphore of this handle value, if the ring still has it.
     pub fn find_destroyed(&self, semaphore: u64) -> Option<DestroyedSemaphore> {
         let destroyed = self.destroyed.lock();
@@ -300,5 +311,21 @@ mod tests {
         assert_eq!(signal(2), SignalState::Unknown);
         s.remove(2, 9, None);
         assert!(!s.any_shared());
+    }
+
+    #[test]
+    fn nt_handle_exports_and_imports_are_marked_on_live_semaphores_only() {
+        let s = Semaphores::default();
+        s.insert(7, SemaphoreFacts::default());
+        let win32 = vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_WIN32;
+        let d3d12 = vk::ExternalSemaphoreHandleTypeFlags::D3D12_FENCE;
+        s.nt_handle_exported(7, win32);
+        s.nt_handle_exported(7, d3d12);
+        s.nt_handle_exported(8, win32);
+        s.imported(7);
+        let facts = s.get(7, 9).unwrap().facts;
+        assert_eq!(facts.nt_handle_exports, win32 | d3d12);
+        assert!(facts.imported);
+        assert!(s.get(8, 9).is_none(), "nothing made up");
     }
 }

@@ -367,3 +367,45 @@ pub const SEM_IMPORT_FD_HANDLE_TYPE_03264: &str =
     "VUID-VkImportSemaphoreFdInfoKHR-handleType-03264";
 pub const SEM_IMPORT_FD_FLAGS_03323: &str = "VUID-VkImportSemaphoreFdInfoKHR-flags-03323";
 pub const SEM_IMPORT_FD_FD_01544: &str = "VUID-VkImportSemaphoreFdInfoKHR-fd-01544";
+// vkGetSemaphoreWin32HandleKHR
+pub const GET_SEMAPHORE_WIN32_HANDLE: &str = "vkGetSemaphoreWin32HandleKHR";
+pub const SEM_WIN32_DEVICE_PARAM: &str = "VUID-vkGetSemaphoreWin32HandleKHR-device-parameter";
+pub const SEM_WIN32_INFO_PARAM: &str =
+    "VUID-vkGetSemaphoreWin32HandleKHR-pGetWin32HandleInfo-parameter";
+pub const SEM_WIN32_PHANDLE_PARAM: &str = "VUID-vkGetSemaphoreWin32HandleKHR-pHandle-parameter";
+pub const SEM_WIN32_STYPE: &str = "VUID-VkSemaphoreGetWin32HandleInfoKHR-sType-sType";
+pub const SEM_WIN32_PNEXT: &str = "VUID-VkSemaphoreGetWin32HandleInfoKHR-pNext-pNext";
+pub const SEM_WIN32_SEMAPHORE_PARAM: &str =
+    "VUID-VkSemaphoreGetWin32HandleInfoKHR-semaphore-parameter";
+pub const SEM_WIN32_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-parameter";
+pub const SEM_WIN32_HANDLE_TYPE_01126: &str =
+    "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01126";
+pub const SEM_WIN32_HANDLE_TYPE_01127: &str =
+    "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01127";
+pub const SEM_WIN32_HANDLE_TYPE_01131: &str =
+    "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01131";
+
+// vkGetSemaphoreZirconHandleFUCHSIA
+pub const GET_SEMAPHORE_ZIRCON_HANDLE: &str = "vkGetSemaphoreZirconHandleFUCHSIA";
+pub const SEM_ZIRCON_DEVICE_PARAM: &str = "VUID-vkGetSemaphoreZirconHandleFUCHSIA-device-parameter";
+pub const SEM_ZIRCON_INFO_PARAM: &str =
+    "VUID-vkGetSemaphoreZirconHandleFUCHSIA-pGetZirconHandleInfo-parameter";
+pub const SEM_ZIRCON_PHANDLE_PARAM: &str =
+    "VUID-vkGetSemaphoreZirconHandleFUCHSIA-pZirconHandle-parameter";
+pub const SEM_ZIRCON_STYPE: &str = "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-sType-sType";
+pub const SEM_ZIRCON_PNEXT: &str = "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-pNext-pNext";
+pub const SEM_ZIRCON_SEMAPHORE_PARAM: &str =
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-semaphore-parameter";
+pub const SEM_ZIRCON_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-parameter";
+pub const SEM_ZIRCON_HANDLE_TYPE_04758: &str =
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04758";
+pub const SEM_ZIRCON_HANDLE_TYPE_04762: &str =
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04762";
+pub const SEM_ZIRCON_SEMAPHORE_04763: &str =
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-semaphore-04763";
+
+// vkCreateSemaphore
+pub const EXPORT_SEM_WIN32_HANDLE_TYPES_01125: &str =
+    "VUID-VkExportSemaphoreWin32HandleInfoKHR-handleTypes-01125";

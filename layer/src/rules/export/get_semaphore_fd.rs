@@ -4,6 +4,7 @@
 //! `-semaphore-01133` (an imported payload) and `-handleType-01134` (a queue waiting) are not
 //! judged yet.
 
+use super::semaphore::{created_payload_not_exportable, not_exported_message};
 use super::with_object;
 use crate::finding::{Finding, Outcome};
 use crate::handle_kinds::{HandleKind, Semaphore};
@@ -61,10 +62,6 @@ fn evaluate_values(
 ) -> GetSemaphoreFdRules {
     let t = info.handle_type;
     let f = &record.facts;
-    // Its current payload is the one it was created with until something is imported into it;
-    // after an import the layer cannot know, and says nothing.
-    let created_payload = f.known && !f.imported;
-    let exportable = f.export.is_some_and(|types| types.as_raw() & t == t);
     GetSemaphoreFdRules::NONE
         .with(
             GetSemaphoreFdRules::NOT_AN_FD_TYPE,
@@ -72,7 +69,7 @@ fn evaluate_values(
         )
         .with(
             GetSemaphoreFdRules::NOT_EXPORTED,
-            created_payload && !exportable,
+            created_payload_not_exportable(t, record),
         )
         .with(
             GetSemaphoreFdRules::SYNC_FD_OF_TIMELINE,
@@ -120,18 +117,7 @@ fn describe_values(
         ));
     }
     if broken.has(GetSemaphoreFdRules::NOT_EXPORTED) {
-        let message = match record.facts.export {
-            Some(_) => format!(
-                "vkGetSemaphoreFdKHR(): {field} is {handle_type}, which was not included in \
-                 VkExportSemaphoreCreateInfo::handleTypes when {semaphore} was created (its \
-                 current payload is the one it was created with: nothing was imported into it)."
-            ),
-            None => format!(
-                "vkGetSemaphoreFdKHR(): {field} is {handle_type}, but {semaphore}: a \
-                 semaphore's payload can be exported only as a handle type that a \
-                 VkExportSemaphoreCreateInfo chained to its VkSemaphoreCreateInfo named."
-            ),
-        };
+        let message = not_exported_message(cmd.name, field, info.handle_type, record);
         outcome.push(finding(vuid::SEM_FD_HANDLE_TYPE_01132, message));
     }
     if broken.has(GetSemaphoreFdRules::SYNC_FD_WITHOUT_SIGNAL) {

@@ -15,6 +15,8 @@ pub mod get_memory_win32_handle;
 pub mod get_memory_win32_handle_nv;
 pub mod get_memory_zircon_handle;
 pub mod get_semaphore_fd;
+pub mod get_semaphore_win32_handle;
+pub mod get_semaphore_zircon_handle;
 mod semaphore;
 
 use crate::args::StructArg;

@@ -49,3 +49,43 @@ fn semaphore_details(record: &SemaphoreRecord) -> String {
     };
     format!("created on {device} as a {ty} semaphore, {export}")
 }
+
+/// Whether `record`'s current payload is the one it was created with, and `handle_type` was not
+/// among the types it was created exportable as (`VUID-VkSemaphoreGetFdInfoKHR-handleType-01132`,
+/// `VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01126`,
+/// `VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04758`). After an import the current
+/// payload may be another, which the layer cannot know: nothing is said, nor when the create info
+/// was unreadable.
+#[inline(always)]
+pub fn created_payload_not_exportable(handle_type: u32, record: &SemaphoreRecord) -> bool {
+    let f = &record.facts;
+    let created_payload = f.known && !f.imported;
+    let exportable = f
+        .export
+        .is_some_and(|types| types.as_raw() & handle_type == handle_type);
+    created_payload && !exportable
+}
+
+/// The message of [`created_payload_not_exportable`]'s rule, with its cause: a type missing from
+/// `VkExportSemaphoreCreateInfo::handleTypes`, or no such structure at all.
+pub fn not_exported_message(
+    command: &str,
+    field: &str,
+    handle_type: u32,
+    record: &SemaphoreRecord,
+) -> String {
+    let handle_type = Semaphore::names(handle_type);
+    let semaphore = Semaphore::describe(record);
+    match record.facts.export {
+        Some(_) => format!(
+            "{command}(): {field} is {handle_type}, which was not included in \
+             VkExportSemaphoreCreateInfo::handleTypes when {semaphore} was created (its current \
+             payload is the one it was created with: nothing was imported into it)."
+        ),
+        None => format!(
+            "{command}(): {field} is {handle_type}, but {semaphore}: a semaphore's payload can \
+             be exported only as a handle type that a VkExportSemaphoreCreateInfo chained to its \
+             VkSemaphoreCreateInfo named."
+        ),
+    }
+}

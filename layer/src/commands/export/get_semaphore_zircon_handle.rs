@@ -1,0 +1,62 @@
+//! `vkGetSemaphoreZirconHandleFUCHSIA`: the descriptor. Its rules are
+//! `rules::export::get_semaphore_zircon_handle`.
+//!
+//! The handle it returns is not held to a driver contract yet.
+
+use crate::boundary::Down;
+use crate::handle_kinds::Semaphore;
+use crate::pipeline::export::{self, ExportEntry, Judged};
+use crate::raw::StructArg;
+use crate::rules::export::get_semaphore_zircon_handle;
+use crate::rules::export::{ExportCommand, InfoFields};
+use crate::state::DeviceState;
+use ash::vk;
+
+pub struct GetSemaphoreZirconHandle;
+
+type Info = vk::SemaphoreGetZirconHandleInfoFUCHSIA<'static>;
+
+impl ExportEntry for GetSemaphoreZirconHandle {
+    type Args = (*const Info, *mut vk::zx_handle_t);
+    type Own = get_semaphore_zircon_handle::GetSemaphoreZirconHandleRules;
+    type Object = Semaphore;
+    const RULES: &'static ExportCommand<Self::Own, Semaphore> =
+        &get_semaphore_zircon_handle::COMMAND;
+
+    #[inline(always)]
+    unsafe fn read(&(p_info, p_handle): &Self::Args) -> (StructArg<InfoFields>, bool) {
+        // SAFETY: the app's pointer (this function's contract).
+        let info = unsafe {
+            export::read_info(Self::RULES, p_info, |i| {
+                (i.p_next, i.semaphore, i.handle_type)
+            })
+        };
+        (info, p_handle.is_null())
+    }
+
+    #[inline(always)]
+    unsafe fn call_down(
+        s: &DeviceState,
+        device: vk::Device,
+        (p_info, p_handle): Self::Args,
+        _: &Judged<'_, Semaphore>,
+        down: &Down<vk::Result>,
+    ) -> Option<vk::Result> {
+        let next = s.next.get_semaphore_zircon_handle?;
+        // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
+        Some(down.went(unsafe { next(device, p_info, p_handle) }))
+    }
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn get_semaphore_zircon_handle_fuchsia(
+    device: vk::Device,
+    p_get_zircon_handle_info: *const Info,
+    p_zircon_handle: *mut vk::zx_handle_t,
+) -> vk::Result {
+    // SAFETY: the app's arguments to this command.
+    unsafe {
+        export::run::<GetSemaphoreZirconHandle>(device, (p_get_zircon_handle_info, p_zircon_handle))
+    }
+}
