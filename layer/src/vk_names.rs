@@ -257,6 +257,10 @@ pub fn structure_type(value: vk::StructureType) -> String {
         vk::StructureType::SEMAPHORE_GET_FD_INFO_KHR => {
             "VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR"
         }
+        vk::StructureType::FENCE_GET_FD_INFO_KHR => "VK_STRUCTURE_TYPE_FENCE_GET_FD_INFO_KHR",
+        vk::StructureType::FENCE_GET_WIN32_HANDLE_INFO_KHR => {
+            "VK_STRUCTURE_TYPE_FENCE_GET_WIN32_HANDLE_INFO_KHR"
+        }
         _ => return format!("{} (VkStructureType {})", value.as_raw(), value.as_raw()),
     };
     name.to_owned()
@@ -277,6 +281,7 @@ pub fn object_type_enum(ty: vk::ObjectType) -> &'static str {
         vk::ObjectType::BUFFER => "VK_OBJECT_TYPE_BUFFER",
         vk::ObjectType::IMAGE => "VK_OBJECT_TYPE_IMAGE",
         vk::ObjectType::SEMAPHORE => "VK_OBJECT_TYPE_SEMAPHORE",
+        vk::ObjectType::FENCE => "VK_OBJECT_TYPE_FENCE",
         _ => "VK_OBJECT_TYPE_UNKNOWN",
     }
 }
@@ -291,6 +296,7 @@ pub fn object_type(ty: vk::ObjectType) -> &'static str {
         vk::ObjectType::BUFFER => "VkBuffer",
         vk::ObjectType::IMAGE => "VkImage",
         vk::ObjectType::SEMAPHORE => "VkSemaphore",
+        vk::ObjectType::FENCE => "VkFence",
         _ => "VkObject",
     }
 }

@@ -5,6 +5,7 @@
 pub mod allocate;
 pub mod device;
 pub mod export;
+pub mod fences;
 pub mod instance;
 pub mod names;
 pub mod query;

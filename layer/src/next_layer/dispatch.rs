@@ -146,6 +146,18 @@ pub struct DeviceDispatch {
     pub import_semaphore_zircon_handle: Option<vk::PFN_vkImportSemaphoreZirconHandleFUCHSIA>,
     /// `vkGetSemaphoreFdKHR` (`VK_KHR_external_semaphore_fd`).
     pub get_semaphore_fd: Option<vk::PFN_vkGetSemaphoreFdKHR>,
+    /// `vkCreateFence` (Vulkan 1.0).
+    pub create_fence: Option<vk::PFN_vkCreateFence>,
+    /// `vkDestroyFence` (Vulkan 1.0).
+    pub destroy_fence: Option<vk::PFN_vkDestroyFence>,
+    /// `vkImportFenceFdKHR` (`VK_KHR_external_fence_fd`).
+    pub import_fence_fd: Option<vk::PFN_vkImportFenceFdKHR>,
+    /// `vkImportFenceWin32HandleKHR` (`VK_KHR_external_fence_win32`).
+    pub import_fence_win32_handle: Option<vk::PFN_vkImportFenceWin32HandleKHR>,
+    /// `vkGetFenceFdKHR` (`VK_KHR_external_fence_fd`).
+    pub get_fence_fd: Option<vk::PFN_vkGetFenceFdKHR>,
+    /// `vkGetFenceWin32HandleKHR` (`VK_KHR_external_fence_win32`).
+    pub get_fence_win32_handle: Option<vk::PFN_vkGetFenceWin32HandleKHR>,
     /// `vkGetImageMemoryRequirements` (Vulkan 1.0).
     pub get_image_memory_requirements: Option<vk::PFN_vkGetImageMemoryRequirements>,
     /// `vkGetBufferMemoryRequirements` (Vulkan 1.0).
@@ -195,6 +207,12 @@ impl DeviceDispatch {
                 import_semaphore_win32_handle: cast(get(c"vkImportSemaphoreWin32HandleKHR")),
                 import_semaphore_zircon_handle: cast(get(c"vkImportSemaphoreZirconHandleFUCHSIA")),
                 get_semaphore_fd: cast(get(c"vkGetSemaphoreFdKHR")),
+                create_fence: cast(get(c"vkCreateFence")),
+                destroy_fence: cast(get(c"vkDestroyFence")),
+                import_fence_fd: cast(get(c"vkImportFenceFdKHR")),
+                import_fence_win32_handle: cast(get(c"vkImportFenceWin32HandleKHR")),
+                get_fence_fd: cast(get(c"vkGetFenceFdKHR")),
+                get_fence_win32_handle: cast(get(c"vkGetFenceWin32HandleKHR")),
                 get_image_memory_requirements: cast(get(c"vkGetImageMemoryRequirements")),
                 get_buffer_memory_requirements: cast(get(c"vkGetBufferMemoryRequirements")),
             }

@@ -5,6 +5,7 @@
 pub mod allocate;
 pub mod common;
 pub mod export;
+pub mod fences;
 pub mod import;
 pub mod query;
 pub mod resources;

@@ -55,6 +55,13 @@ pub struct EnabledExtensions {
     pub khr_external_semaphore_fd: bool,
     /// `VK_FUCHSIA_external_semaphore`.
     pub fuchsia_external_semaphore: bool,
+    /// `VK_KHR_external_fence_fd`.
+    ///
+    /// The fence extensions: `VK_KHR_external_fence_fd` (`vkGetFenceFdKHR`),
+    /// `VK_KHR_external_fence_win32` (`vkGetFenceWin32HandleKHR`).
+    pub khr_external_fence_fd: bool,
+    /// `VK_KHR_external_fence_win32`.
+    pub khr_external_fence_win32: bool,
 }
 
 impl EnabledExtensions {
@@ -82,6 +89,8 @@ impl EnabledExtensions {
             b"VK_KHR_device_group" => &mut self.khr_device_group,
             b"VK_KHR_external_semaphore_fd" => &mut self.khr_external_semaphore_fd,
             b"VK_FUCHSIA_external_semaphore" => &mut self.fuchsia_external_semaphore,
+            b"VK_KHR_external_fence_fd" => &mut self.khr_external_fence_fd,
+            b"VK_KHR_external_fence_win32" => &mut self.khr_external_fence_win32,
             _ => return None,
         })
     }
