@@ -1,4 +1,5 @@
-//! `vkCreateFence` and `vkDestroyFence`: each fence a device makes is recorded with what the
+//! `vkCreateFence` and `vkDestroyFence`: each fence a device makes (`vkRegisterDeviceEventEXT`
+//! and `vkRegisterDisplayEventEXT` make fences too) is recorded with what the
 //! export rules read of its create info (`state::fences`), and forgotten when it is destroyed;
 //! an import (`vkImportFenceFdKHR`, `vkImportFenceWin32HandleKHR`) marks it, since its payload
 //! may then be another. `vkCreateFence` judges the sharing structures of its chain
@@ -90,6 +91,57 @@ pub unsafe extern "system" fn create_fence(
                 state.fences.insert(fence.as_raw(), facts.get());
             }
         },
+    )
+}
+
+/// A fence made by a `VK_EXT_display_control` command, recorded after success so that a later
+/// export or import finds it; it has no `VkFenceCreateInfo`, so nothing about its creation is
+/// judged (`known` stays false).
+fn record_event_fence(state: &DeviceState, p_fence: *const vk::Fence) {
+    // SAFETY: *p_fence was written by the call that succeeded.
+    if let Some(fence) = unsafe { read_out(p_fence) } {
+        state.fences.insert(fence.as_raw(), FenceFacts::default());
+    }
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn register_device_event(
+    device: vk::Device,
+    p_device_event_info: *const vk::DeviceEventInfoEXT<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_fence: *mut vk::Fence,
+) -> vk::Result {
+    call_down_and_record(
+        "vkRegisterDeviceEventEXT",
+        device,
+        |s| {
+            let next = s.next.register_device_event?;
+            // SAFETY: the app's arguments, passed unchanged to the next layer.
+            Some(unsafe { next(device, p_device_event_info, p_allocator, p_fence) })
+        },
+        |state| record_event_fence(state, p_fence),
+    )
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn register_display_event(
+    device: vk::Device,
+    display: vk::DisplayKHR,
+    p_display_event_info: *const vk::DisplayEventInfoEXT<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_fence: *mut vk::Fence,
+) -> vk::Result {
+    call_down_and_record(
+        "vkRegisterDisplayEventEXT",
+        device,
+        |s| {
+            let next = s.next.register_display_event?;
+            // SAFETY: the app's arguments, passed unchanged to the next layer.
+            Some(unsafe { next(device, display, p_display_event_info, p_allocator, p_fence) })
+        },
+        |state| record_event_fence(state, p_fence),
     )
 }
 

@@ -222,6 +222,16 @@ pub const INTERCEPTS: &[Intercept] = &[
         level: device(|s| s.next.destroy_fence.is_some()),
     },
     Intercept {
+        name: b"vkRegisterDeviceEventEXT",
+        function: || void_fn!(crate::commands::fences::register_device_event),
+        level: device(|s| s.next.register_device_event.is_some()),
+    },
+    Intercept {
+        name: b"vkRegisterDisplayEventEXT",
+        function: || void_fn!(crate::commands::fences::register_display_event),
+        level: device(|s| s.next.register_display_event.is_some()),
+    },
+    Intercept {
         name: b"vkImportFenceFdKHR",
         function: || void_fn!(crate::commands::fences::import_fence_fd),
         level: device(|s| s.next.import_fence_fd.is_some()),

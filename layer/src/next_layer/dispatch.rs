@@ -150,6 +150,10 @@ pub struct DeviceDispatch {
     pub create_fence: Option<vk::PFN_vkCreateFence>,
     /// `vkDestroyFence` (Vulkan 1.0).
     pub destroy_fence: Option<vk::PFN_vkDestroyFence>,
+    /// `vkRegisterDeviceEventEXT` (`VK_EXT_display_control`).
+    pub register_device_event: Option<vk::PFN_vkRegisterDeviceEventEXT>,
+    /// `vkRegisterDisplayEventEXT` (`VK_EXT_display_control`).
+    pub register_display_event: Option<vk::PFN_vkRegisterDisplayEventEXT>,
     /// `vkImportFenceFdKHR` (`VK_KHR_external_fence_fd`).
     pub import_fence_fd: Option<vk::PFN_vkImportFenceFdKHR>,
     /// `vkImportFenceWin32HandleKHR` (`VK_KHR_external_fence_win32`).
@@ -209,6 +213,8 @@ impl DeviceDispatch {
                 get_semaphore_fd: cast(get(c"vkGetSemaphoreFdKHR")),
                 create_fence: cast(get(c"vkCreateFence")),
                 destroy_fence: cast(get(c"vkDestroyFence")),
+                register_device_event: cast(get(c"vkRegisterDeviceEventEXT")),
+                register_display_event: cast(get(c"vkRegisterDisplayEventEXT")),
                 import_fence_fd: cast(get(c"vkImportFenceFdKHR")),
                 import_fence_win32_handle: cast(get(c"vkImportFenceWin32HandleKHR")),
                 get_fence_fd: cast(get(c"vkGetFenceFdKHR")),
