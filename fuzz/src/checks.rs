@@ -277,6 +277,9 @@ impl DeviceIn {
             khr_external_semaphore_fd: false,
             fuchsia_external_semaphore: false,
             khr_external_semaphore_win32: false,
+            // Fences: not part of the model yet.
+            khr_external_fence_fd: false,
+            khr_external_fence_win32: false,
         };
         let api_version = if self.version_1_1 {
             vk::API_VERSION_1_1

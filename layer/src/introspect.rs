@@ -33,6 +33,8 @@ pub struct TrackedCounts {
     pub process_entries: u64,
     /// Live semaphores (`state::semaphores`), over all devices.
     pub semaphores: u64,
+    /// Live fences (`state::fences`), over all devices.
+    pub fences: u64,
 }
 
 /// Counts what the registries hold.
@@ -58,5 +60,6 @@ pub fn tracked_counts() -> TrackedCounts {
             .sum(),
         process_entries: (opaque_exports::entries() + driver_dma_bufs::entries()) as u64,
         semaphores: devices.iter().map(|d| d.semaphores.count() as u64).sum(),
+        fences: devices.iter().map(|d| d.fences.count() as u64).sum(),
     }
 }

@@ -319,6 +319,7 @@ pub fn object_type_enum(ty: vk::ObjectType) -> &'static str {
         vk::ObjectType::BUFFER => "VK_OBJECT_TYPE_BUFFER",
         vk::ObjectType::IMAGE => "VK_OBJECT_TYPE_IMAGE",
         vk::ObjectType::SEMAPHORE => "VK_OBJECT_TYPE_SEMAPHORE",
+        vk::ObjectType::FENCE => "VK_OBJECT_TYPE_FENCE",
         _ => "VK_OBJECT_TYPE_UNKNOWN",
     }
 }
@@ -333,6 +334,7 @@ pub fn object_type(ty: vk::ObjectType) -> &'static str {
         vk::ObjectType::BUFFER => "VkBuffer",
         vk::ObjectType::IMAGE => "VkImage",
         vk::ObjectType::SEMAPHORE => "VkSemaphore",
+        vk::ObjectType::FENCE => "VkFence",
         _ => "VkObject",
     }
 }

@@ -817,6 +817,76 @@ pub const SEM_FD_HANDLE_TYPE_03254: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleT
 /// was called on.
 pub const SEMAPHORE_OF_OTHER_DEVICE: &str = "EXPORTCHECK-semaphore-of-other-device";
 
+// vkGetFenceFdKHR
+/// device is not a VkDevice handle that was created through the layer.
+pub const FENCE_FD_DEVICE_PARAM: &str = "VUID-vkGetFenceFdKHR-device-parameter";
+/// pGetFdInfo is NULL instead of pointing to a VkFenceGetFdInfoKHR.
+pub const FENCE_FD_INFO_PARAM: &str = "VUID-vkGetFenceFdKHR-pGetFdInfo-parameter";
+/// pFd is NULL, so there is nowhere to write the exported file descriptor.
+pub const FENCE_FD_PFD_PARAM: &str = "VUID-vkGetFenceFdKHR-pFd-parameter";
+/// sType is not VK_STRUCTURE_TYPE_FENCE_GET_FD_INFO_KHR.
+pub const FENCE_FD_STYPE: &str = "VUID-VkFenceGetFdInfoKHR-sType-sType";
+/// pNext is not NULL; no structure extends VkFenceGetFdInfoKHR.
+pub const FENCE_FD_PNEXT: &str = "VUID-VkFenceGetFdInfoKHR-pNext-pNext";
+/// fence is not a live VkFence handle (NULL, destroyed, or never created).
+pub const FENCE_FD_FENCE_PARAM: &str = "VUID-VkFenceGetFdInfoKHR-fence-parameter";
+/// handleType is not a single, defined VkExternalFenceHandleTypeFlagBits value.
+pub const FENCE_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkFenceGetFdInfoKHR-handleType-parameter";
+/// handleType was not in VkExportFenceCreateInfo::handleTypes when the fence was created.
+pub const FENCE_FD_HANDLE_TYPE_01453: &str = "VUID-VkFenceGetFdInfoKHR-handleType-01453";
+/// handleType is neither OPAQUE_FD_BIT nor SYNC_FD_BIT, the only fence types exportable as a file
+/// descriptor.
+pub const FENCE_FD_HANDLE_TYPE_01456: &str = "VUID-VkFenceGetFdInfoKHR-handleType-01456";
+
+// vkGetFenceWin32HandleKHR
+/// device is not a VkDevice handle that was created through the layer.
+pub const FENCE_WIN32_DEVICE_PARAM: &str = "VUID-vkGetFenceWin32HandleKHR-device-parameter";
+/// pGetWin32HandleInfo is NULL instead of pointing to a VkFenceGetWin32HandleInfoKHR.
+pub const FENCE_WIN32_INFO_PARAM: &str =
+    "VUID-vkGetFenceWin32HandleKHR-pGetWin32HandleInfo-parameter";
+/// pHandle is NULL, so there is nowhere to write the exported handle.
+pub const FENCE_WIN32_PHANDLE_PARAM: &str = "VUID-vkGetFenceWin32HandleKHR-pHandle-parameter";
+/// sType is not VK_STRUCTURE_TYPE_FENCE_GET_WIN32_HANDLE_INFO_KHR.
+pub const FENCE_WIN32_STYPE: &str = "VUID-VkFenceGetWin32HandleInfoKHR-sType-sType";
+/// pNext is not NULL; no structure extends VkFenceGetWin32HandleInfoKHR.
+pub const FENCE_WIN32_PNEXT: &str = "VUID-VkFenceGetWin32HandleInfoKHR-pNext-pNext";
+/// fence is not a live VkFence handle (NULL, destroyed, or never created).
+pub const FENCE_WIN32_FENCE_PARAM: &str = "VUID-VkFenceGetWin32HandleInfoKHR-fence-parameter";
+/// handleType is not a single, defined VkExternalFenceHandleTypeFlagBits value.
+pub const FENCE_WIN32_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkFenceGetWin32HandleInfoKHR-handleType-parameter";
+/// handleType was not in VkExportFenceCreateInfo::handleTypes when the fence was created.
+pub const FENCE_WIN32_HANDLE_TYPE_01448: &str =
+    "VUID-VkFenceGetWin32HandleInfoKHR-handleType-01448";
+/// An NT handle (OPAQUE_WIN32) of this fence was already exported by an earlier
+/// vkGetFenceWin32HandleKHR call that succeeded; the layer remembers such exports per live fence
+/// and forgets them at vkDestroyFence.
+pub const FENCE_WIN32_HANDLE_TYPE_01449: &str =
+    "VUID-VkFenceGetWin32HandleInfoKHR-handleType-01449";
+/// handleType is neither OPAQUE_WIN32_BIT (an NT handle) nor OPAQUE_WIN32_KMT_BIT (a global share
+/// handle), the only fence types exportable as a Win32 handle.
+pub const FENCE_WIN32_HANDLE_TYPE_01452: &str =
+    "VUID-VkFenceGetWin32HandleInfoKHR-handleType-01452";
+
+// vkGetFenceFdKHR
+/// The VkFence in the info structure belongs to a different VkDevice than the one the command was
+/// called on.
+pub const FENCE_OF_OTHER_DEVICE: &str = "EXPORTCHECK-fence-of-other-device";
+
+// vkCreateFence
+/// handleTypes has bits that are not defined VkExternalFenceHandleTypeFlagBits values.
+pub const EXPORT_FENCE_HANDLE_TYPES_PARAM: &str =
+    "VUID-VkExportFenceCreateInfo-handleTypes-parameter";
+/// sType is not VK_STRUCTURE_TYPE_EXPORT_FENCE_CREATE_INFO.
+pub const EXPORT_FENCE_STYPE: &str = "VUID-VkExportFenceCreateInfo-sType-sType";
+/// The pNext chain has a VkExportFenceWin32HandleInfoKHR, but VkExportFenceCreateInfo::handleTypes
+/// does not include VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_WIN32_BIT (judged when the chain has a
+/// VkExportFenceCreateInfo).
+pub const EXPORT_FENCE_WIN32_HANDLE_TYPES_01447: &str =
+    "VUID-VkExportFenceWin32HandleInfoKHR-handleTypes-01447";
+/// sType is not VK_STRUCTURE_TYPE_EXPORT_FENCE_WIN32_HANDLE_INFO_KHR.
+pub const EXPORT_FENCE_WIN32_STYPE: &str = "VUID-VkExportFenceWin32HandleInfoKHR-sType-sType";
+
 // vkGetSemaphoreWin32HandleKHR
 /// device is not a VkDevice handle that was created through the layer.
 pub const SEM_WIN32_DEVICE_PARAM: &str = "VUID-vkGetSemaphoreWin32HandleKHR-device-parameter";
@@ -1174,6 +1244,30 @@ pub const ALL: &[&str] = &[
     SEM_FD_HANDLE_TYPE_01135,
     SEM_FD_HANDLE_TYPE_03254,
     SEMAPHORE_OF_OTHER_DEVICE,
+    FENCE_FD_DEVICE_PARAM,
+    FENCE_FD_INFO_PARAM,
+    FENCE_FD_PFD_PARAM,
+    FENCE_FD_STYPE,
+    FENCE_FD_PNEXT,
+    FENCE_FD_FENCE_PARAM,
+    FENCE_FD_HANDLE_TYPE_PARAM,
+    FENCE_FD_HANDLE_TYPE_01453,
+    FENCE_FD_HANDLE_TYPE_01456,
+    FENCE_WIN32_DEVICE_PARAM,
+    FENCE_WIN32_INFO_PARAM,
+    FENCE_WIN32_PHANDLE_PARAM,
+    FENCE_WIN32_STYPE,
+    FENCE_WIN32_PNEXT,
+    FENCE_WIN32_FENCE_PARAM,
+    FENCE_WIN32_HANDLE_TYPE_PARAM,
+    FENCE_WIN32_HANDLE_TYPE_01448,
+    FENCE_WIN32_HANDLE_TYPE_01449,
+    FENCE_WIN32_HANDLE_TYPE_01452,
+    FENCE_OF_OTHER_DEVICE,
+    EXPORT_FENCE_HANDLE_TYPES_PARAM,
+    EXPORT_FENCE_STYPE,
+    EXPORT_FENCE_WIN32_HANDLE_TYPES_01447,
+    EXPORT_FENCE_WIN32_STYPE,
     SEM_WIN32_DEVICE_PARAM,
     SEM_WIN32_INFO_PARAM,
     SEM_WIN32_PHANDLE_PARAM,

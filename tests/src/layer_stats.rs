@@ -5,7 +5,7 @@
 //! `layer/src/introspect.rs`):
 //!
 //! ```c
-//! VkResult exportcheck_tracked_counts(TrackedCounts* pCounts); // eleven uint64_t
+//! VkResult exportcheck_tracked_counts(TrackedCounts* pCounts); // twelve uint64_t
 //! ```
 //!
 //! It is read from the copy of `libVkLayer_exportcheck.so` that the loader loaded into this
@@ -48,6 +48,8 @@ pub struct TrackedCounts {
     pub process_entries: u64,
     /// Live semaphores, over all devices.
     pub semaphores: u64,
+    /// Live fences, over all devices.
+    pub fences: u64,
 }
 
 type TrackedCountsFn = unsafe extern "C" fn(*mut TrackedCounts) -> vk::Result;

@@ -311,6 +311,31 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-semaphore-04763",
     // vkCreateSemaphore
     "VUID-VkExportSemaphoreWin32HandleInfoKHR-handleTypes-01125",
+    // vkGetFenceFdKHR, vkGetFenceWin32HandleKHR, vkCreateFence (issue #25: the fence export side)
+    "VUID-vkGetFenceFdKHR-device-parameter",
+    "VUID-vkGetFenceFdKHR-pGetFdInfo-parameter",
+    "VUID-vkGetFenceFdKHR-pFd-parameter",
+    "VUID-VkFenceGetFdInfoKHR-sType-sType",
+    "VUID-VkFenceGetFdInfoKHR-pNext-pNext",
+    "VUID-VkFenceGetFdInfoKHR-fence-parameter",
+    "VUID-VkFenceGetFdInfoKHR-handleType-parameter",
+    "VUID-VkFenceGetFdInfoKHR-handleType-01453",
+    "VUID-VkFenceGetFdInfoKHR-handleType-01456",
+    "VUID-vkGetFenceWin32HandleKHR-device-parameter",
+    "VUID-vkGetFenceWin32HandleKHR-pGetWin32HandleInfo-parameter",
+    "VUID-vkGetFenceWin32HandleKHR-pHandle-parameter",
+    "VUID-VkFenceGetWin32HandleInfoKHR-sType-sType",
+    "VUID-VkFenceGetWin32HandleInfoKHR-pNext-pNext",
+    "VUID-VkFenceGetWin32HandleInfoKHR-fence-parameter",
+    "VUID-VkFenceGetWin32HandleInfoKHR-handleType-parameter",
+    "VUID-VkFenceGetWin32HandleInfoKHR-handleType-01448",
+    "VUID-VkFenceGetWin32HandleInfoKHR-handleType-01449",
+    "VUID-VkFenceGetWin32HandleInfoKHR-handleType-01452",
+    "EXPORTCHECK-fence-of-other-device",
+    "VUID-VkExportFenceCreateInfo-handleTypes-parameter",
+    "VUID-VkExportFenceCreateInfo-sType-sType",
+    "VUID-VkExportFenceWin32HandleInfoKHR-handleTypes-01447",
+    "VUID-VkExportFenceWin32HandleInfoKHR-sType-sType",
 ];
 
 const DEVICE_PARAMETER_NOTE: &str = "A garbage VkDevice passed to the loader's trampoline (a \
@@ -515,6 +540,8 @@ fn severities_and_test_locations_match_the_design() {
         "VUID-VkImportMemoryZirconHandleInfoFUCHSIA-sType-sType",
         "VUID-VkImportMemoryMetalHandleInfoEXT-sType-sType",
         "VUID-VkImportAndroidHardwareBufferInfoANDROID-sType-sType",
+        "VUID-VkExportFenceCreateInfo-sType-sType",
+        "VUID-VkExportFenceWin32HandleInfoKHR-sType-sType",
     ]
     .into_iter()
     .collect();
@@ -536,7 +563,7 @@ fn device_parameter_vuids_explain_the_loader_trampoline() {
         assert_eq!(e.note.as_deref(), Some(DEVICE_PARAMETER_NOTE), "{}", e.id);
         assert_ne!(e.e2e, E2e::UnitOnly, "{}", e.id);
     }
-    assert_eq!(count, 19);
+    assert_eq!(count, 21);
 }
 
 /// The project's copies of the reference registries are the ones the project was given beside it

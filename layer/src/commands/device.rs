@@ -118,6 +118,7 @@ pub unsafe extern "system" fn create_device(
                 names: maps::handle_map(4),
                 resources: Default::default(),
                 semaphores: Default::default(),
+                fences: Default::default(),
                 queries,
                 fd_exports,
                 device_uuid: ids.map(|(device, _)| device),

@@ -6,6 +6,7 @@ pub mod allocate;
 pub mod create_semaphore_checks;
 pub mod device;
 pub mod export;
+pub mod fences;
 pub mod import;
 pub mod instance;
 pub mod names;

@@ -261,6 +261,46 @@ pub const INTERCEPTS: &[Intercept] = &[
         function: || void_fn!(crate::commands::export::get_semaphore_zircon_handle::get_semaphore_zircon_handle_fuchsia),
         level: device(|s| s.facts.extensions.fuchsia_external_semaphore && s.next.get_semaphore_zircon_handle.is_some()),
     },
+    Intercept {
+        name: b"vkCreateFence",
+        function: || void_fn!(crate::commands::fences::create_fence),
+        level: device(|s| s.next.create_fence.is_some()),
+    },
+    Intercept {
+        name: b"vkDestroyFence",
+        function: || void_fn!(crate::commands::fences::destroy_fence),
+        level: device(|s| s.next.destroy_fence.is_some()),
+    },
+    Intercept {
+        name: b"vkRegisterDeviceEventEXT",
+        function: || void_fn!(crate::commands::fences::register_device_event),
+        level: device(|s| s.next.register_device_event.is_some()),
+    },
+    Intercept {
+        name: b"vkRegisterDisplayEventEXT",
+        function: || void_fn!(crate::commands::fences::register_display_event),
+        level: device(|s| s.next.register_display_event.is_some()),
+    },
+    Intercept {
+        name: b"vkImportFenceFdKHR",
+        function: || void_fn!(crate::commands::fences::import_fence_fd),
+        level: device(|s| s.next.import_fence_fd.is_some()),
+    },
+    Intercept {
+        name: b"vkImportFenceWin32HandleKHR",
+        function: || void_fn!(crate::commands::fences::import_fence_win32_handle),
+        level: device(|s| s.next.import_fence_win32_handle.is_some()),
+    },
+    Intercept {
+        name: b"vkGetFenceFdKHR",
+        function: || void_fn!(crate::commands::export::get_fence_fd::get_fence_fd_khr),
+        level: device(|s| s.facts.extensions.khr_external_fence_fd && s.next.get_fence_fd.is_some()),
+    },
+    Intercept {
+        name: b"vkGetFenceWin32HandleKHR",
+        function: || void_fn!(crate::commands::export::get_fence_win32_handle::get_fence_win32_handle_khr),
+        level: device(|s| s.facts.extensions.khr_external_fence_win32 && s.next.get_fence_win32_handle.is_some()),
+    },
 ];
 
 /// The extension of each command intercepted only where its extension is enabled (as
@@ -284,4 +324,6 @@ pub const EXTENSION_OF: &[(&[u8], &str)] = &[
     (b"vkGetSemaphoreFdKHR", "VK_KHR_external_semaphore_fd"),
     (b"vkGetSemaphoreWin32HandleKHR", "VK_KHR_external_semaphore_win32"),
     (b"vkGetSemaphoreZirconHandleFUCHSIA", "VK_FUCHSIA_external_semaphore"),
+    (b"vkGetFenceFdKHR", "VK_KHR_external_fence_fd"),
+    (b"vkGetFenceWin32HandleKHR", "VK_KHR_external_fence_win32"),
 ];

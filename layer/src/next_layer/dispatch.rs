@@ -164,6 +164,22 @@ pub struct DeviceDispatch {
     pub get_semaphore_win32_handle: Option<vk::PFN_vkGetSemaphoreWin32HandleKHR>,
     /// `vkGetSemaphoreZirconHandleFUCHSIA` (`VK_FUCHSIA_external_semaphore`).
     pub get_semaphore_zircon_handle: Option<vk::PFN_vkGetSemaphoreZirconHandleFUCHSIA>,
+    /// `vkCreateFence` (Vulkan 1.0).
+    pub create_fence: Option<vk::PFN_vkCreateFence>,
+    /// `vkDestroyFence` (Vulkan 1.0).
+    pub destroy_fence: Option<vk::PFN_vkDestroyFence>,
+    /// `vkRegisterDeviceEventEXT` (`VK_EXT_display_control`).
+    pub register_device_event: Option<vk::PFN_vkRegisterDeviceEventEXT>,
+    /// `vkRegisterDisplayEventEXT` (`VK_EXT_display_control`).
+    pub register_display_event: Option<vk::PFN_vkRegisterDisplayEventEXT>,
+    /// `vkImportFenceFdKHR` (`VK_KHR_external_fence_fd`).
+    pub import_fence_fd: Option<vk::PFN_vkImportFenceFdKHR>,
+    /// `vkImportFenceWin32HandleKHR` (`VK_KHR_external_fence_win32`).
+    pub import_fence_win32_handle: Option<vk::PFN_vkImportFenceWin32HandleKHR>,
+    /// `vkGetFenceFdKHR` (`VK_KHR_external_fence_fd`).
+    pub get_fence_fd: Option<vk::PFN_vkGetFenceFdKHR>,
+    /// `vkGetFenceWin32HandleKHR` (`VK_KHR_external_fence_win32`).
+    pub get_fence_win32_handle: Option<vk::PFN_vkGetFenceWin32HandleKHR>,
     /// `vkGetImageMemoryRequirements` (Vulkan 1.0).
     pub get_image_memory_requirements: Option<vk::PFN_vkGetImageMemoryRequirements>,
     /// `vkGetBufferMemoryRequirements` (Vulkan 1.0).
@@ -222,6 +238,14 @@ impl DeviceDispatch {
                 get_semaphore_fd: cast(get(c"vkGetSemaphoreFdKHR")),
                 get_semaphore_win32_handle: cast(get(c"vkGetSemaphoreWin32HandleKHR")),
                 get_semaphore_zircon_handle: cast(get(c"vkGetSemaphoreZirconHandleFUCHSIA")),
+                create_fence: cast(get(c"vkCreateFence")),
+                destroy_fence: cast(get(c"vkDestroyFence")),
+                register_device_event: cast(get(c"vkRegisterDeviceEventEXT")),
+                register_display_event: cast(get(c"vkRegisterDisplayEventEXT")),
+                import_fence_fd: cast(get(c"vkImportFenceFdKHR")),
+                import_fence_win32_handle: cast(get(c"vkImportFenceWin32HandleKHR")),
+                get_fence_fd: cast(get(c"vkGetFenceFdKHR")),
+                get_fence_win32_handle: cast(get(c"vkGetFenceWin32HandleKHR")),
                 get_image_memory_requirements: cast(get(c"vkGetImageMemoryRequirements")),
                 get_buffer_memory_requirements: cast(get(c"vkGetBufferMemoryRequirements")),
             }

@@ -1,7 +1,7 @@
 //! The pipeline of the export commands (`vkGetMemoryFdKHR`, `vkGetMemoryRemoteAddressNV`,
 //! `vkGetMemoryWin32HandleNV`, `vkGetMemoryMetalHandleEXT`, `vkGetSemaphoreFdKHR`, and any
 //! added later): one generic function, [`run`], for every [`ExportEntry`], over the kind of
-//! object it exports ([`ExportedObject`]: memory and semaphores now; fences next). The helpers
+//! object it exports ([`ExportedObject`]: memory, semaphores and fences). The helpers
 //! for what an export's driver returns ([`call_down_returning`], [`hold_to_contract`]) and for
 //! reading an info structure ([`read_info`]) are generic too.
 

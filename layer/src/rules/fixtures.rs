@@ -48,6 +48,8 @@ pub fn fd_device() -> DeviceFacts {
         khr_external_semaphore_fd: true,
         fuchsia_external_semaphore: true,
         khr_external_semaphore_win32: true,
+        khr_external_fence_fd: true,
+        khr_external_fence_win32: true,
     };
     DeviceFacts {
         handle: DEVICE,

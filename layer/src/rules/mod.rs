@@ -6,6 +6,7 @@ pub mod allocate;
 pub mod common;
 pub mod create_semaphore;
 pub mod export;
+pub mod fences;
 pub mod import;
 pub mod query;
 pub mod resources;

@@ -1,6 +1,7 @@
 //! Per-`VkDevice` state: one shared, immutable record made at `vkCreateDevice`.
 
 use super::device_groups::PhysicalDevices;
+use super::fences::Fences;
 use super::freed::RecentlyFreed;
 use super::instance::InstanceState;
 use super::live_memory::LiveMemories;
@@ -167,6 +168,9 @@ pub struct DeviceState {
     /// Live semaphores of this device, with what they were created with, and the latest
     /// destroyed ones (`state::semaphores`).
     pub semaphores: Semaphores,
+    /// Live fences of this device, with what they were created with and the NT handle types
+    /// exported from them, and the latest destroyed ones (`state::fences`).
+    pub fences: Fences,
     pub queries: DriverQueries,
     /// The fds exported from this device's memory, when the `check_fd_leaks` setting is on.
     pub fd_exports: Option<FdExports>,
@@ -193,6 +197,7 @@ impl DeviceState {
         self.names.clear();
         self.resources.clear();
         self.semaphores.clear();
+        self.fences.clear();
     }
 
     /// The device can export memory (`VK_KHR_external_memory` or Vulkan 1.1): the layer
@@ -233,7 +238,7 @@ impl DeviceState {
 
     /// The debug name of an object of this device, if the app set one.
     /// For memory that is no longer live, the name it had when it was freed; for a semaphore,
-    /// the name it had when it was destroyed.
+    /// the name it had when it was destroyed (a fence's too).
     pub fn name_of(&self, object: ObjectRef) -> Option<String> {
         if let Some(name) = self.names.get(&(object.ty, object.handle)) {
             return Some(name.clone());
@@ -241,6 +246,12 @@ impl DeviceState {
         if object.ty == vk::ObjectType::SEMAPHORE && !self.semaphores.contains(object.handle) {
             return self
                 .semaphores
+                .find_destroyed(object.handle)
+                .and_then(|d| d.name);
+        }
+        if object.ty == vk::ObjectType::FENCE && !self.fences.contains(object.handle) {
+            return self
+                .fences
                 .find_destroyed(object.handle)
                 .and_then(|d| d.name);
         }

@@ -60,6 +60,13 @@ pub struct EnabledExtensions {
     /// Semaphores as Win32 handles: `vkGetSemaphoreWin32HandleKHR`, and
     /// `VkExportSemaphoreWin32HandleInfoKHR` at `vkCreateSemaphore`.
     pub khr_external_semaphore_win32: bool,
+    /// `VK_KHR_external_fence_fd`.
+    ///
+    /// The fence extensions: `VK_KHR_external_fence_fd` (`vkGetFenceFdKHR`),
+    /// `VK_KHR_external_fence_win32` (`vkGetFenceWin32HandleKHR`).
+    pub khr_external_fence_fd: bool,
+    /// `VK_KHR_external_fence_win32`.
+    pub khr_external_fence_win32: bool,
 }
 
 impl EnabledExtensions {
@@ -88,6 +95,8 @@ impl EnabledExtensions {
             b"VK_KHR_external_semaphore_fd" => &mut self.khr_external_semaphore_fd,
             b"VK_FUCHSIA_external_semaphore" => &mut self.fuchsia_external_semaphore,
             b"VK_KHR_external_semaphore_win32" => &mut self.khr_external_semaphore_win32,
+            b"VK_KHR_external_fence_fd" => &mut self.khr_external_fence_fd,
+            b"VK_KHR_external_fence_win32" => &mut self.khr_external_fence_win32,
             _ => return None,
         })
     }

@@ -1,15 +1,16 @@
 //! The kinds of object whose sharing the layer tracks, as the pipelines see them
-//! ([`TrackedObject`]: memory and semaphores now; fences next), and what a handle argument of
+//! ([`TrackedObject`]: memory, semaphores and fences), and what a handle argument of
 //! one turned out to be ([`Lookup`]).
 
 use super::device::DeviceFacts;
+use super::fences::{DestroyedFence, FenceRecord};
 use super::freed::FreedMemory;
 use super::memory::MemoryRecord;
 use super::registry::DEVICES;
 use super::semaphores::{DestroyedSemaphore, SemaphoreRecord};
 use super::this_thread::ThreadMemos;
 use super::DeviceState;
-use crate::handle_kinds::{HandleKind, Memory, Semaphore};
+use crate::handle_kinds::{Fence, HandleKind, Memory, Semaphore};
 use ash::vk;
 use std::fmt;
 
@@ -17,7 +18,7 @@ use std::fmt;
 /// layer keeps of a live one and of one that is gone, and how a handle argument is resolved.
 /// The export pipeline (`pipeline::export`) and the export rules are written once over it.
 pub trait TrackedObject: HandleKind + Sized + 'static {
-    /// Its Vulkan handle type: `VkDeviceMemory`, `VkSemaphore`.
+    /// Its Vulkan handle type: `VkDeviceMemory`, `VkSemaphore`, `VkFence`.
     type Handle: vk::Handle + Copy;
     /// What the layer knows of a live object (copied out of its device's table).
     type Record: Clone + fmt::Debug;
@@ -193,6 +194,60 @@ fn lookup_dead_semaphore(device: &DeviceState, semaphore: u64) -> SemaphoreLooku
         }
     }
     match device.semaphores.find_destroyed(semaphore) {
+        Some(destroyed) => Lookup::Gone(Box::new(destroyed)),
+        None => Lookup::Unknown,
+    }
+}
+
+/// What a `VkFence` argument turned out to be.
+pub type FenceLookup = Lookup<Fence>;
+
+impl TrackedObject for Fence {
+    type Handle = vk::Fence;
+    type Record = FenceRecord;
+    type Gone = DestroyedFence;
+    const OBJECT_TYPE: vk::ObjectType = vk::ObjectType::FENCE;
+    const MEMBER: &'static str = "fence";
+
+    fn handle(record: &FenceRecord) -> u64 {
+        record.fence
+    }
+
+    fn device(record: &FenceRecord) -> u64 {
+        record.device
+    }
+
+    /// Every fence bit is core wherever fences can be shared.
+    fn valid_handle_types(device: &DeviceFacts) -> u32 {
+        Fence::valid_on(|name| device.extensions.has(name))
+    }
+
+    /// The device's table (every fence a device makes is recorded: `vkCreateFence` is
+    /// intercepted wherever the next layer has it).
+    fn lookup(state: &DeviceState, fence: u64, _: &ThreadMemos) -> FenceLookup {
+        match state.fences.get(fence, state.handle()) {
+            Some(record) => Lookup::Live(record),
+            None => lookup_dead_fence(state, fence),
+        }
+    }
+}
+
+/// A `VkFence` argument that is no live fence of `device` (the error path): NULL, one of another
+/// device, one `device` destroyed lately, or unknown.
+#[cold]
+fn lookup_dead_fence(device: &DeviceState, fence: u64) -> FenceLookup {
+    if fence == 0 {
+        return Lookup::Null;
+    }
+    for other in DEVICES.values() {
+        if other.handle() == device.handle() {
+            continue;
+        }
+        if let Some(record) = other.fences.get(fence, other.handle()) {
+            return Lookup::OtherDevice(record);
+        }
+    }
+    match device.fences.find_destroyed(fence) {
         Some(destroyed) => Lookup::Gone(Box::new(destroyed)),
         None => Lookup::Unknown,
     }

@@ -9,6 +9,7 @@ pub mod device_groups;
 pub mod driver_dma_bufs;
 #[rustfmt::skip]
 mod enabled_extensions;
+pub mod fences;
 pub mod freed;
 pub mod instance;
 pub mod live_memory;
@@ -22,9 +23,10 @@ pub mod semaphores;
 pub mod this_thread;
 
 pub use device::{DeviceFacts, DeviceState, EnabledExtensions, EnabledFeatures, MemoryTypeFacts};
+pub use fences::{DestroyedFence, FenceFacts, FenceRecord};
 pub use freed::{FreedMemory, RecentlyFreed};
 pub use instance::{InstanceState, Messenger};
-pub use lookup::{Lookup, MemoryLookup, SemaphoreLookup, TrackedObject};
+pub use lookup::{FenceLookup, Lookup, MemoryLookup, SemaphoreLookup, TrackedObject};
 pub use memory::{AllocationFacts, MemoryRecord, PackedAllocation};
 pub use resources::driver_answers::{ExternalMemorySupport, HandleTypeSupport};
 pub use semaphores::{DestroyedSemaphore, QueueUse, SemaphoreFacts, SemaphoreRecord, SignalState};

@@ -409,3 +409,36 @@ pub const SEM_ZIRCON_SEMAPHORE_04763: &str =
 // vkCreateSemaphore
 pub const EXPORT_SEM_WIN32_HANDLE_TYPES_01125: &str =
     "VUID-VkExportSemaphoreWin32HandleInfoKHR-handleTypes-01125";
+// vkGetFenceFdKHR, vkGetFenceWin32HandleKHR, vkCreateFence
+pub const GET_FENCE_FD: &str = "vkGetFenceFdKHR";
+pub const FENCE_FD_DEVICE_PARAM: &str = "VUID-vkGetFenceFdKHR-device-parameter";
+pub const FENCE_FD_INFO_PARAM: &str = "VUID-vkGetFenceFdKHR-pGetFdInfo-parameter";
+pub const FENCE_FD_PFD_PARAM: &str = "VUID-vkGetFenceFdKHR-pFd-parameter";
+pub const FENCE_FD_STYPE: &str = "VUID-VkFenceGetFdInfoKHR-sType-sType";
+pub const FENCE_FD_PNEXT: &str = "VUID-VkFenceGetFdInfoKHR-pNext-pNext";
+pub const FENCE_FD_FENCE_PARAM: &str = "VUID-VkFenceGetFdInfoKHR-fence-parameter";
+pub const FENCE_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkFenceGetFdInfoKHR-handleType-parameter";
+pub const FENCE_FD_HANDLE_TYPE_01453: &str = "VUID-VkFenceGetFdInfoKHR-handleType-01453";
+pub const FENCE_FD_HANDLE_TYPE_01456: &str = "VUID-VkFenceGetFdInfoKHR-handleType-01456";
+pub const FENCE_OF_OTHER_DEVICE: &str = "EXPORTCHECK-fence-of-other-device";
+pub const GET_FENCE_WIN32: &str = "vkGetFenceWin32HandleKHR";
+pub const FENCE_WIN32_DEVICE_PARAM: &str = "VUID-vkGetFenceWin32HandleKHR-device-parameter";
+pub const FENCE_WIN32_INFO_PARAM: &str =
+    "VUID-vkGetFenceWin32HandleKHR-pGetWin32HandleInfo-parameter";
+pub const FENCE_WIN32_PHANDLE_PARAM: &str = "VUID-vkGetFenceWin32HandleKHR-pHandle-parameter";
+pub const FENCE_WIN32_STYPE: &str = "VUID-VkFenceGetWin32HandleInfoKHR-sType-sType";
+pub const FENCE_WIN32_PNEXT: &str = "VUID-VkFenceGetWin32HandleInfoKHR-pNext-pNext";
+pub const FENCE_WIN32_FENCE_PARAM: &str = "VUID-VkFenceGetWin32HandleInfoKHR-fence-parameter";
+pub const FENCE_WIN32_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkFenceGetWin32HandleInfoKHR-handleType-parameter";
+pub const FENCE_WIN32_HANDLE_TYPE_01448: &str =
+    "VUID-VkFenceGetWin32HandleInfoKHR-handleType-01448";
+pub const FENCE_WIN32_HANDLE_TYPE_01449: &str =
+    "VUID-VkFenceGetWin32HandleInfoKHR-handleType-01449";
+pub const FENCE_WIN32_HANDLE_TYPE_01452: &str =
+    "VUID-VkFenceGetWin32HandleInfoKHR-handleType-01452";
+pub const CREATE_FENCE: &str = "vkCreateFence";
+pub const EXPORT_FENCE_HANDLE_TYPES_PARAM: &str =
+    "VUID-VkExportFenceCreateInfo-handleTypes-parameter";
+pub const EXPORT_FENCE_WIN32_HANDLE_TYPES_01447: &str =
+    "VUID-VkExportFenceWin32HandleInfoKHR-handleTypes-01447";

@@ -7,6 +7,9 @@
 //! own value rules live in its file in this folder, named as its descriptor in `commands/`
 //! (`get_memory_fd.rs`, ...), as one `evaluate_values` and one `describe_values`.
 
+mod fence;
+pub mod get_fence_fd;
+pub mod get_fence_win32_handle;
 pub mod get_memory_android_hardware_buffer;
 pub mod get_memory_fd;
 pub mod get_memory_metal_handle;
@@ -31,7 +34,7 @@ use crate::vk_names;
 use ash::vk;
 
 /// A tracked kind of object an export command exports, as its findings name it: memory and
-/// semaphores now, fences next. The export rules and the pipeline are written once over it.
+/// semaphores and fences. The export rules and the pipeline are written once over it.
 pub trait ExportedObject: TrackedObject {
     /// How messages name a live object and what it was made with.
     fn describe(record: &Self::Record) -> String;

@@ -1,0 +1,58 @@
+//! `vkGetFenceFdKHR`: the descriptor. Its rules are `rules::export::get_fence_fd`.
+//!
+//! The fd it returns is not held to a driver contract yet: a `SYNC_FD` export may return -1 (a
+//! sync file already signaled), so memory's fd contract (`evaluate_fd`) does not apply as it is.
+
+use crate::boundary::Down;
+use crate::handle_kinds::Fence;
+use crate::pipeline::export::{self, ExportEntry, Judged};
+use crate::raw::StructArg;
+use crate::rules::export::get_fence_fd;
+use crate::rules::export::{ExportCommand, InfoFields};
+use crate::state::DeviceState;
+use ash::vk;
+use std::ffi::c_int;
+
+pub struct GetFenceFd;
+
+type Info = vk::FenceGetFdInfoKHR<'static>;
+
+impl ExportEntry for GetFenceFd {
+    type Args = (*const Info, *mut c_int);
+    type Own = get_fence_fd::GetFenceFdRules;
+    type Object = Fence;
+    const RULES: &'static ExportCommand<Self::Own, Fence> = &get_fence_fd::COMMAND;
+
+    #[inline(always)]
+    unsafe fn read(&(p_info, p_fd): &Self::Args) -> (StructArg<InfoFields>, bool) {
+        // SAFETY: the app's pointer (this function's contract).
+        let info = unsafe {
+            export::read_info(Self::RULES, p_info, |i| (i.p_next, i.fence, i.handle_type))
+        };
+        (info, p_fd.is_null())
+    }
+
+    #[inline(always)]
+    unsafe fn call_down(
+        s: &DeviceState,
+        device: vk::Device,
+        (p_info, p_fd): Self::Args,
+        _: &Judged<'_, Fence>,
+        down: &Down<vk::Result>,
+    ) -> Option<vk::Result> {
+        let next = s.next.get_fence_fd?;
+        // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
+        Some(down.went(unsafe { next(device, p_info, p_fd) }))
+    }
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn get_fence_fd_khr(
+    device: vk::Device,
+    p_get_fd_info: *const Info,
+    p_fd: *mut c_int,
+) -> vk::Result {
+    // SAFETY: the app's arguments to this command.
+    unsafe { export::run::<GetFenceFd>(device, (p_get_fd_info, p_fd)) }
+}

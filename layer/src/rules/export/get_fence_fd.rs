@@ -1,0 +1,132 @@
+//! `vkGetFenceFdKHR` (VK_KHR_external_fence_fd): its names, IDs and own rules, those a call
+//! breaks whatever happened to the fence since it was created. The rules about its payload's
+//! history and queue operations (`-fence-01455`, `-handleType-01454`) need state the layer does
+//! not track yet.
+
+use super::with_object;
+use crate::finding::{Finding, Outcome};
+use crate::handle_kinds::{Fence, HandleKind};
+use crate::rules::export::{ExportCommand, ExportedObject, InfoFields, InfoStructure};
+use crate::rules::rule_set::rule_set;
+use crate::state::{DeviceFacts, FenceRecord};
+use crate::vuid;
+use ash::vk;
+
+const OPAQUE_FD: u32 = vk::ExternalFenceHandleTypeFlags::OPAQUE_FD.as_raw();
+const SYNC_FD: u32 = vk::ExternalFenceHandleTypeFlags::SYNC_FD.as_raw();
+
+pub const COMMAND: ExportCommand<GetFenceFdRules, Fence> = ExportCommand {
+    name: "vkGetFenceFdKHR",
+    extension: "VK_KHR_external_fence_fd",
+    is_enabled: |e| e.khr_external_fence_fd,
+    info: Some(InfoStructure {
+        param: "pGetFdInfo",
+        type_name: "VkFenceGetFdInfoKHR",
+        s_type: vk::StructureType::FENCE_GET_FD_INFO_KHR,
+        info_vuid: vuid::FENCE_FD_INFO_PARAM,
+        s_type_vuid: vuid::FENCE_FD_STYPE,
+        p_next_vuid: vuid::FENCE_FD_PNEXT,
+    }),
+    output_param: "pFd",
+    device_vuid: vuid::FENCE_FD_DEVICE_PARAM,
+    output_vuid: vuid::FENCE_FD_PFD_PARAM,
+    object_vuid: vuid::FENCE_FD_FENCE_PARAM,
+    other_device_vuid: vuid::FENCE_OF_OTHER_DEVICE,
+    handle_type_vuid: Some(vuid::FENCE_FD_HANDLE_TYPE_PARAM),
+    evaluate_values,
+    describe_values,
+};
+
+rule_set! {
+    /// The rules of `vkGetFenceFdKHR` of its own (the shared ones are `ExportRules`).
+    pub struct GetFenceFdRules {
+        /// `VUID-VkFenceGetFdInfoKHR-handleType-01456`: `OPAQUE_FD` or `SYNC_FD`.
+        NOT_AN_FD_TYPE,
+        /// `VUID-VkFenceGetFdInfoKHR-handleType-01453`: exportable as it, as created.
+        NOT_EXPORTED,
+    }
+}
+
+#[inline(always)]
+fn evaluate_values(_: &DeviceFacts, info: &InfoFields, record: &FenceRecord) -> GetFenceFdRules {
+    let t = info.handle_type;
+    GetFenceFdRules::NONE
+        .with(
+            GetFenceFdRules::NOT_AN_FD_TYPE,
+            t != OPAQUE_FD && t != SYNC_FD,
+        )
+        .with(
+            GetFenceFdRules::NOT_EXPORTED,
+            not_exportable_as_created(record, t),
+        )
+}
+
+/// `handle_type` was not in `VkExportFenceCreateInfo::handleTypes` of the fence's current
+/// payload, which is the one it was created with until something is imported into it; after an
+/// import (or with an unread create info) the layer cannot know, and says nothing.
+#[inline(always)]
+pub fn not_exportable_as_created(record: &FenceRecord, handle_type: u32) -> bool {
+    let f = &record.facts;
+    let exportable = f
+        .export
+        .is_some_and(|types| types.as_raw() & handle_type == handle_type);
+    f.created_payload() && !exportable
+}
+
+/// The finding of `NOT_EXPORTED` (01453, 01448): either cause, the fence named.
+pub fn not_exportable_finding(
+    (command, id, field): (&'static str, &'static str, &'static str),
+    info: &InfoFields,
+    record: &FenceRecord,
+) -> Finding {
+    let handle_type = Fence::names(info.handle_type);
+    let fence = Fence::describe(record);
+    let message = match record.facts.export {
+        Some(_) => format!(
+            "{command}(): {field} is {handle_type}, which was not included in \
+             VkExportFenceCreateInfo::handleTypes when {fence} was created (its current payload \
+             is the one it was created with: nothing was imported into it)."
+        ),
+        None => format!(
+            "{command}(): {field} is {handle_type}, but {fence}: a fence's payload can be \
+             exported only as a handle type that a VkExportFenceCreateInfo chained to its \
+             VkFenceCreateInfo named."
+        ),
+    };
+    with_object::<Fence>(Finding::new(id, command, field, message), record)
+}
+
+fn describe_values(
+    cmd: &ExportCommand<GetFenceFdRules, Fence>,
+    _: &DeviceFacts,
+    info: &InfoFields,
+    record: &FenceRecord,
+    broken: GetFenceFdRules,
+    outcome: &mut Outcome,
+) {
+    let field = "pGetFdInfo->handleType";
+    if broken.has(GetFenceFdRules::NOT_AN_FD_TYPE) {
+        let message = format!(
+            "vkGetFenceFdKHR(): {field} is {}; vkGetFenceFdKHR exports only \
+             VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT or \
+             VK_EXTERNAL_FENCE_HANDLE_TYPE_SYNC_FD_BIT (fence: {}).",
+            Fence::names(info.handle_type),
+            Fence::describe(record)
+        );
+        outcome.push(with_object::<Fence>(
+            Finding::new(vuid::FENCE_FD_HANDLE_TYPE_01456, cmd.name, field, message),
+            record,
+        ));
+    }
+    if broken.has(GetFenceFdRules::NOT_EXPORTED) {
+        outcome.push(not_exportable_finding(
+            (cmd.name, vuid::FENCE_FD_HANDLE_TYPE_01453, field),
+            info,
+            record,
+        ));
+    }
+}
+
+#[cfg(test)]
+#[path = "get_fence_fd_tests.rs"]
+mod tests;

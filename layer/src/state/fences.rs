@@ -1,0 +1,190 @@
+//! The live `VkFence` objects of one device, one small record each (what `vkCreateFence` was
+//! given that the export rules read, and the NT handle types exported from it since), and a
+//! short ring of the latest destroyed ones, so a use after destroy can say which fence it was.
+//! Shaped as `state::semaphores`: creating and destroying one costs a map insertion or removal
+//! (a sharded `DashMap`), and a destroy a short lock of the ring.
+
+use super::maps::{handle_map, HandleMap};
+use ash::vk;
+use parking_lot::Mutex;
+use std::collections::VecDeque;
+
+/// How many destroyed fences a device remembers.
+pub const DESTROYED_SLOTS: usize = 16;
+/// Shards of the fence map.
+const SHARDS: usize = 16;
+
+/// What `vkCreateFence` was given, as far as the export rules read it, and what the device
+/// remembers of the fence's exports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FenceFacts {
+    /// `VkExportFenceCreateInfo::handleTypes`; `None` without the structure.
+    pub export: Option<vk::ExternalFenceHandleTypeFlags>,
+    /// The create info could be read (NULL or another `sType`: nothing of it is judged).
+    pub known: bool,
+    /// A payload was imported into it (`vkImportFence*`, permanent or temporary): its current
+    /// payload may be another than the one it was created with, which the layer does not follow
+    /// yet, so nothing about the payload's creation is judged from then on.
+    pub imported: bool,
+    /// The NT handle types `vkGetFenceWin32HandleKHR` exported from its created payload, by calls
+    /// that succeeded (`VUID-VkFenceGetWin32HandleInfoKHR-handleType-01449`).
+    pub nt_exported: vk::ExternalFenceHandleTypeFlags,
+}
+
+impl FenceFacts {
+    /// Its current payload is the one it was created with, and the create info is known: the
+    /// rules about the payload's creation may judge it.
+    pub fn created_payload(&self) -> bool {
+        self.known && !self.imported
+    }
+}
+
+/// A fence as the rules see it: its handle, its device and what it was created with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FenceRecord {
+    pub fence: u64,
+    pub device: u64,
+    pub facts: FenceFacts,
+}
+
+/// A fence its device destroyed lately: its record and the debug name it had.
+#[derive(Clone, Debug)]
+pub struct DestroyedFence {
+    pub record: FenceRecord,
+    pub name: Option<String>,
+}
+
+pub struct Fences {
+    live: HandleMap<u64, FenceFacts>,
+    destroyed: Mutex<VecDeque<DestroyedFence>>,
+}
+
+impl Default for Fences {
+    fn default() -> Self {
+        Self {
+            live: handle_map(SHARDS),
+            destroyed: Mutex::default(),
+        }
+    }
+}
+
+impl Fences {
+    /// A fence `vkCreateFence` made (a handle value the driver reuses replaces the old record).
+    pub fn insert(&self, fence: u64, facts: FenceFacts) {
+        self.live.insert(fence, facts);
+    }
+
+    /// What the device knows of a live fence.
+    pub fn get(&self, fence: u64, device: u64) -> Option<FenceRecord> {
+        let facts = *self.live.get(&fence)?;
+        Some(FenceRecord {
+            fence,
+            device,
+            facts,
+        })
+    }
+
+    /// At `vkDestroyFence`: the record leaves the map for the ring, with its debug name.
+    pub fn remove(&self, fence: u64, device: u64, name: Option<String>) {
+        let Some((_, facts)) = self.live.remove(&fence) else {
+            return;
+        };
+        let record = FenceRecord {
+            fence,
+            device,
+            facts,
+        };
+        let mut ring = self.destroyed.lock();
+        if ring.len() == DESTROYED_SLOTS {
+            ring.pop_front();
+        }
+        ring.push_back(DestroyedFence { record, name });
+    }
+
+    /// A successful `vkImportFence*` into `fence`.
+    pub fn imported(&self, fence: u64) {
+        if let Some(mut facts) = self.live.get_mut(&fence) {
+            facts.imported = true;
+        }
+    }
+
+    /// A successful `vkGetFenceWin32HandleKHR` of the NT handle type `handle_type` from `fence`.
+    pub fn nt_exported(&self, fence: u64, handle_type: vk::ExternalFenceHandleTypeFlags) {
+        if let Some(mut facts) = self.live.get_mut(&fence) {
+            facts.nt_exported |= handle_type;
+        }
+    }
+
+    /// The latest destroyed fence of this handle value, if the ring still has it.
+    pub fn find_destroyed(&self, fence: u64) -> Option<DestroyedFence> {
+        let ring = self.destroyed.lock();
+        ring.iter().rev().find(|d| d.record.fence == fence).cloned()
+    }
+
+    /// Whether `fence` is live.
+    pub fn contains(&self, fence: u64) -> bool {
+        self.live.contains_key(&fence)
+    }
+
+    /// Live fences (for `introspect`).
+    pub fn count(&self) -> usize {
+        self.live.len()
+    }
+
+    /// At `vkDestroyDevice`.
+    pub fn clear(&self) {
+        self.live.clear();
+        self.destroyed.lock().clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn destroyed_fences_are_remembered_in_a_short_ring() {
+        let f = Fences::default();
+        let facts = FenceFacts {
+            export: Some(vk::ExternalFenceHandleTypeFlags::OPAQUE_FD),
+            known: true,
+            ..Default::default()
+        };
+        for h in 1..=(DESTROYED_SLOTS as u64 + 1) {
+            f.insert(h, facts);
+        }
+        assert_eq!(f.count(), DESTROYED_SLOTS + 1);
+        assert_eq!(f.get(1, 9).map(|r| r.facts), Some(facts));
+        for h in 1..=(DESTROYED_SLOTS as u64 + 1) {
+            f.remove(h, 9, None);
+        }
+        assert_eq!(f.count(), 0);
+        assert!(f.find_destroyed(1).is_none(), "pushed out");
+        let last = f.find_destroyed(DESTROYED_SLOTS as u64 + 1).unwrap();
+        assert_eq!(last.record.facts, facts);
+        f.clear();
+        assert!(f.find_destroyed(2).is_none());
+    }
+
+    #[test]
+    fn imports_and_nt_exports_are_remembered_per_live_fence() {
+        let f = Fences::default();
+        let win32 = vk::ExternalFenceHandleTypeFlags::OPAQUE_WIN32;
+        f.insert(
+            7,
+            FenceFacts {
+                known: true,
+                ..Default::default()
+            },
+        );
+        assert!(f.get(7, 9).unwrap().facts.created_payload());
+        f.nt_exported(7, win32);
+        f.imported(7);
+        f.nt_exported(8, win32);
+        f.imported(8);
+        let facts = f.get(7, 9).unwrap().facts;
+        assert_eq!(facts.nt_exported, win32);
+        assert!(facts.imported && !facts.created_payload());
+        assert!(f.get(8, 9).is_none(), "not live: nothing recorded");
+    }
+}
