@@ -257,6 +257,21 @@ pub fn structure_type(value: vk::StructureType) -> String {
         vk::StructureType::SEMAPHORE_GET_FD_INFO_KHR => {
             "VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR"
         }
+        vk::StructureType::PHYSICAL_DEVICE_EXTERNAL_SEMAPHORE_INFO => {
+            "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_SEMAPHORE_INFO"
+        }
+        vk::StructureType::EXTERNAL_SEMAPHORE_PROPERTIES => {
+            "VK_STRUCTURE_TYPE_EXTERNAL_SEMAPHORE_PROPERTIES"
+        }
+        vk::StructureType::PHYSICAL_DEVICE_EXTERNAL_FENCE_INFO => {
+            "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_FENCE_INFO"
+        }
+        vk::StructureType::EXTERNAL_FENCE_PROPERTIES => {
+            "VK_STRUCTURE_TYPE_EXTERNAL_FENCE_PROPERTIES"
+        }
+        vk::StructureType::SEMAPHORE_TYPE_CREATE_INFO => {
+            "VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO"
+        }
         _ => return format!("{} (VkStructureType {})", value.as_raw(), value.as_raw()),
     };
     name.to_owned()

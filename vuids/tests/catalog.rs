@@ -272,6 +272,25 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkSemaphoreGetFdInfoKHR-handleType-01136",
     "VUID-VkSemaphoreGetFdInfoKHR-handleType-03253",
     "EXPORTCHECK-semaphore-of-other-device",
+    // The external semaphore and fence capability queries, and the create-time rule they feed
+    // (issue #25)
+    "VUID-vkGetPhysicalDeviceExternalSemaphoreProperties-pExternalSemaphoreInfo-parameter",
+    "VUID-vkGetPhysicalDeviceExternalSemaphoreProperties-pExternalSemaphoreProperties-parameter",
+    "VUID-VkPhysicalDeviceExternalSemaphoreInfo-sType-sType",
+    "VUID-VkPhysicalDeviceExternalSemaphoreInfo-pNext-pNext",
+    "VUID-VkPhysicalDeviceExternalSemaphoreInfo-sType-unique",
+    "VUID-VkPhysicalDeviceExternalSemaphoreInfo-handleType-parameter",
+    "VUID-VkExternalSemaphoreProperties-sType-sType",
+    "VUID-VkExternalSemaphoreProperties-pNext-pNext",
+    "VUID-vkGetPhysicalDeviceExternalFenceProperties-pExternalFenceInfo-parameter",
+    "VUID-vkGetPhysicalDeviceExternalFenceProperties-pExternalFenceProperties-parameter",
+    "VUID-VkPhysicalDeviceExternalFenceInfo-sType-sType",
+    "VUID-VkPhysicalDeviceExternalFenceInfo-pNext-pNext",
+    "VUID-VkPhysicalDeviceExternalFenceInfo-handleType-parameter",
+    "VUID-VkExternalFenceProperties-sType-sType",
+    "VUID-VkExternalFenceProperties-pNext-pNext",
+    "VUID-VkExportSemaphoreCreateInfo-handleTypes-01124",
+    "VUID-VkExportSemaphoreCreateInfo-handleTypes-parameter",
 ];
 
 const DEVICE_PARAMETER_NOTE: &str = "A garbage VkDevice passed to the loader's trampoline (a \

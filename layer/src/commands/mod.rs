@@ -5,9 +5,11 @@
 pub mod allocate;
 pub mod device;
 pub mod export;
+pub mod export_semaphore;
 pub mod instance;
 pub mod names;
 pub mod query;
 pub mod record_after;
 pub mod resources;
 pub mod semaphores;
+pub mod sync_support;

@@ -7,6 +7,7 @@ use super::live_memory::LiveMemories;
 use super::maps::HandleMap;
 use super::resources::Resources;
 use super::semaphores::Semaphores;
+use super::sync_support::SyncSupport;
 use crate::features::driver_contract::state::ContractState;
 use crate::features::fd_leaks::state::FdExports;
 use crate::finding::ObjectRef;
@@ -140,6 +141,12 @@ pub struct EnabledFeatures {
 pub struct DriverQueries {
     pub external_buffer: Option<vk::PFN_vkGetPhysicalDeviceExternalBufferProperties>,
     pub image_format: Option<vk::PFN_vkGetPhysicalDeviceImageFormatProperties2>,
+    /// `vkGetPhysicalDeviceExternalSemaphoreProperties` or its `KHR` name
+    /// (`VK_KHR_external_semaphore_capabilities`).
+    pub external_semaphore: Option<vk::PFN_vkGetPhysicalDeviceExternalSemaphoreProperties>,
+    /// `vkGetPhysicalDeviceExternalFenceProperties` or its `KHR` name
+    /// (`VK_KHR_external_fence_capabilities`).
+    pub external_fence: Option<vk::PFN_vkGetPhysicalDeviceExternalFenceProperties>,
 }
 
 /// Everything the layer keeps for one `VkDevice`.
@@ -168,6 +175,9 @@ pub struct DeviceState {
     /// destroyed ones (`state::semaphores`).
     pub semaphores: Semaphores,
     pub queries: DriverQueries,
+    /// The driver's answers about exporting and importing semaphores and fences
+    /// (`state::sync_support`).
+    pub sync_support: SyncSupport,
     /// The fds exported from this device's memory, when the `check_fd_leaks` setting is on.
     pub fd_exports: Option<FdExports>,
     /// `VkPhysicalDeviceIDProperties::deviceUUID` of its physical device, when the layer could
@@ -193,6 +203,7 @@ impl DeviceState {
         self.names.clear();
         self.resources.clear();
         self.semaphores.clear();
+        self.sync_support.clear();
     }
 
     /// The device can export memory (`VK_KHR_external_memory` or Vulkan 1.1): the layer

@@ -342,3 +342,35 @@ pub const SEM_FD_HANDLE_TYPE_01132: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleT
 pub const SEM_FD_HANDLE_TYPE_01136: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-01136";
 pub const SEM_FD_HANDLE_TYPE_03253: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-03253";
 pub const SEMAPHORE_OF_OTHER_DEVICE: &str = "EXPORTCHECK-semaphore-of-other-device";
+
+// vkGetPhysicalDeviceExternalSemaphoreProperties, vkGetPhysicalDeviceExternalFenceProperties
+pub const SEM_CAPS: &str = "vkGetPhysicalDeviceExternalSemaphoreProperties";
+pub const SEM_CAPS_INFO_PARAM: &str =
+    "VUID-vkGetPhysicalDeviceExternalSemaphoreProperties-pExternalSemaphoreInfo-parameter";
+pub const SEM_CAPS_PROPS_PARAM: &str =
+    "VUID-vkGetPhysicalDeviceExternalSemaphoreProperties-pExternalSemaphoreProperties-parameter";
+pub const SEM_CAPS_INFO_STYPE: &str = "VUID-VkPhysicalDeviceExternalSemaphoreInfo-sType-sType";
+pub const SEM_CAPS_INFO_PNEXT: &str = "VUID-VkPhysicalDeviceExternalSemaphoreInfo-pNext-pNext";
+pub const SEM_CAPS_INFO_UNIQUE: &str = "VUID-VkPhysicalDeviceExternalSemaphoreInfo-sType-unique";
+pub const SEM_CAPS_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkPhysicalDeviceExternalSemaphoreInfo-handleType-parameter";
+pub const SEM_CAPS_PROPS_STYPE: &str = "VUID-VkExternalSemaphoreProperties-sType-sType";
+pub const SEM_CAPS_PROPS_PNEXT: &str = "VUID-VkExternalSemaphoreProperties-pNext-pNext";
+pub const FENCE_CAPS: &str = "vkGetPhysicalDeviceExternalFenceProperties";
+pub const FENCE_CAPS_INFO_PARAM: &str =
+    "VUID-vkGetPhysicalDeviceExternalFenceProperties-pExternalFenceInfo-parameter";
+pub const FENCE_CAPS_PROPS_PARAM: &str =
+    "VUID-vkGetPhysicalDeviceExternalFenceProperties-pExternalFenceProperties-parameter";
+pub const FENCE_CAPS_INFO_STYPE: &str = "VUID-VkPhysicalDeviceExternalFenceInfo-sType-sType";
+pub const FENCE_CAPS_INFO_PNEXT: &str = "VUID-VkPhysicalDeviceExternalFenceInfo-pNext-pNext";
+pub const FENCE_CAPS_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkPhysicalDeviceExternalFenceInfo-handleType-parameter";
+pub const FENCE_CAPS_PROPS_STYPE: &str = "VUID-VkExternalFenceProperties-sType-sType";
+pub const FENCE_CAPS_PROPS_PNEXT: &str = "VUID-VkExternalFenceProperties-pNext-pNext";
+
+// vkCreateSemaphore
+pub const CREATE_SEMAPHORE: &str = "vkCreateSemaphore";
+pub const EXPORT_SEM_HANDLE_TYPES_01124: &str =
+    "VUID-VkExportSemaphoreCreateInfo-handleTypes-01124";
+pub const EXPORT_SEM_HANDLE_TYPES_PARAM: &str =
+    "VUID-VkExportSemaphoreCreateInfo-handleTypes-parameter";
