@@ -18,6 +18,7 @@ pub mod hostile;
 pub mod layer_stats;
 pub mod panic_layer;
 pub mod swiftshader;
+pub mod sync_capabilities;
 pub mod test_driver;
 
 /// The model of the rules (`tests/model`): which IDs a call must produce.
