@@ -219,3 +219,18 @@ impl FdImport {
         !self.handle_type.is_empty()
     }
 }
+
+/// What the layer read of the info structure of a physical-device sync query
+/// (`VkPhysicalDeviceExternalSemaphoreInfo`, `VkPhysicalDeviceExternalFenceInfo`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SyncQueryInfo {
+    /// `handleType`, a `VkExternalSemaphoreHandleTypeFlagBits` / `VkExternalFenceHandleTypeFlagBits`.
+    pub handle_type: u32,
+    /// The first chained structure that does not extend the info structure.
+    pub foreign: Option<vk::StructureType>,
+    /// A structure that extends it, chained twice.
+    pub repeated: Option<vk::StructureType>,
+    /// The chain names a timeline semaphore (`VkSemaphoreTypeCreateInfo`).
+    pub timeline: bool,
+    pub end: ChainEnd,
+}

@@ -817,6 +817,72 @@ pub const SEM_FD_HANDLE_TYPE_03254: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleT
 /// was called on.
 pub const SEMAPHORE_OF_OTHER_DEVICE: &str = "EXPORTCHECK-semaphore-of-other-device";
 
+// vkGetPhysicalDeviceExternalSemaphoreProperties
+/// pExternalSemaphoreInfo is NULL instead of pointing to a VkPhysicalDeviceExternalSemaphoreInfo;
+/// the call is not passed to the driver.
+pub const SEM_CAPS_INFO_PARAM: &str =
+    "VUID-vkGetPhysicalDeviceExternalSemaphoreProperties-pExternalSemaphoreInfo-parameter";
+/// pExternalSemaphoreProperties is NULL, so there is nowhere to write the properties; the call is
+/// not passed to the driver.
+pub const SEM_CAPS_PROPS_PARAM: &str =
+    "VUID-vkGetPhysicalDeviceExternalSemaphoreProperties-pExternalSemaphoreProperties-parameter";
+/// sType is not VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_SEMAPHORE_INFO; the call is not passed
+/// to the driver.
+pub const SEM_CAPS_INFO_STYPE: &str = "VUID-VkPhysicalDeviceExternalSemaphoreInfo-sType-sType";
+/// pNext holds a structure other than VkSemaphoreTypeCreateInfo, the only one that extends
+/// VkPhysicalDeviceExternalSemaphoreInfo.
+pub const SEM_CAPS_INFO_PNEXT: &str = "VUID-VkPhysicalDeviceExternalSemaphoreInfo-pNext-pNext";
+/// A structure type appears twice in the pNext chain (a VkSemaphoreTypeCreateInfo twice, or a chain
+/// that loops back on itself, which is not passed to the driver).
+pub const SEM_CAPS_INFO_UNIQUE: &str = "VUID-VkPhysicalDeviceExternalSemaphoreInfo-sType-unique";
+/// handleType is not a single, defined VkExternalSemaphoreHandleTypeFlagBits value (0, several
+/// bits, or a bit Vulkan does not define).
+pub const SEM_CAPS_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkPhysicalDeviceExternalSemaphoreInfo-handleType-parameter";
+/// sType is not VK_STRUCTURE_TYPE_EXTERNAL_SEMAPHORE_PROPERTIES; the call is not passed to the
+/// driver.
+pub const SEM_CAPS_PROPS_STYPE: &str = "VUID-VkExternalSemaphoreProperties-sType-sType";
+/// pNext is not NULL; no structure extends VkExternalSemaphoreProperties. The call goes down as the
+/// app made it.
+pub const SEM_CAPS_PROPS_PNEXT: &str = "VUID-VkExternalSemaphoreProperties-pNext-pNext";
+
+// vkGetPhysicalDeviceExternalFenceProperties
+/// pExternalFenceInfo is NULL instead of pointing to a VkPhysicalDeviceExternalFenceInfo; the call
+/// is not passed to the driver.
+pub const FENCE_CAPS_INFO_PARAM: &str =
+    "VUID-vkGetPhysicalDeviceExternalFenceProperties-pExternalFenceInfo-parameter";
+/// pExternalFenceProperties is NULL, so there is nowhere to write the properties; the call is not
+/// passed to the driver.
+pub const FENCE_CAPS_PROPS_PARAM: &str =
+    "VUID-vkGetPhysicalDeviceExternalFenceProperties-pExternalFenceProperties-parameter";
+/// sType is not VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_FENCE_INFO; the call is not passed to
+/// the driver.
+pub const FENCE_CAPS_INFO_STYPE: &str = "VUID-VkPhysicalDeviceExternalFenceInfo-sType-sType";
+/// pNext is not NULL; no structure extends VkPhysicalDeviceExternalFenceInfo. A chain that loops
+/// back on itself is not passed to the driver.
+pub const FENCE_CAPS_INFO_PNEXT: &str = "VUID-VkPhysicalDeviceExternalFenceInfo-pNext-pNext";
+/// handleType is not a single, defined VkExternalFenceHandleTypeFlagBits value (0, several bits, or
+/// a bit Vulkan does not define).
+pub const FENCE_CAPS_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkPhysicalDeviceExternalFenceInfo-handleType-parameter";
+/// sType is not VK_STRUCTURE_TYPE_EXTERNAL_FENCE_PROPERTIES; the call is not passed to the driver.
+pub const FENCE_CAPS_PROPS_STYPE: &str = "VUID-VkExternalFenceProperties-sType-sType";
+/// pNext is not NULL; no structure extends VkExternalFenceProperties. The call goes down as the app
+/// made it.
+pub const FENCE_CAPS_PROPS_PNEXT: &str = "VUID-VkExternalFenceProperties-pNext-pNext";
+
+// vkCreateSemaphore
+/// A bit of handleTypes is not exportable (vkGetPhysicalDeviceExternalSemaphoreProperties reports
+/// no VK_EXTERNAL_SEMAPHORE_FEATURE_EXPORTABLE_BIT for it, for a semaphore of the type being
+/// created), or two of its bits are not compatible (one is not in the other's
+/// compatibleHandleTypes).
+pub const EXPORT_SEM_HANDLE_TYPES_01124: &str =
+    "VUID-VkExportSemaphoreCreateInfo-handleTypes-01124";
+/// handleTypes has a bit that is not a VkExternalSemaphoreHandleTypeFlagBits value valid on the
+/// device (undefined, or added by an extension the device was created without).
+pub const EXPORT_SEM_HANDLE_TYPES_PARAM: &str =
+    "VUID-VkExportSemaphoreCreateInfo-handleTypes-parameter";
+
 // vkGetFenceFdKHR
 /// device is not a VkDevice handle that was created through the layer.
 pub const FENCE_FD_DEVICE_PARAM: &str = "VUID-vkGetFenceFdKHR-device-parameter";
@@ -1244,6 +1310,23 @@ pub const ALL: &[&str] = &[
     SEM_FD_HANDLE_TYPE_01135,
     SEM_FD_HANDLE_TYPE_03254,
     SEMAPHORE_OF_OTHER_DEVICE,
+    SEM_CAPS_INFO_PARAM,
+    SEM_CAPS_PROPS_PARAM,
+    SEM_CAPS_INFO_STYPE,
+    SEM_CAPS_INFO_PNEXT,
+    SEM_CAPS_INFO_UNIQUE,
+    SEM_CAPS_HANDLE_TYPE_PARAM,
+    SEM_CAPS_PROPS_STYPE,
+    SEM_CAPS_PROPS_PNEXT,
+    FENCE_CAPS_INFO_PARAM,
+    FENCE_CAPS_PROPS_PARAM,
+    FENCE_CAPS_INFO_STYPE,
+    FENCE_CAPS_INFO_PNEXT,
+    FENCE_CAPS_HANDLE_TYPE_PARAM,
+    FENCE_CAPS_PROPS_STYPE,
+    FENCE_CAPS_PROPS_PNEXT,
+    EXPORT_SEM_HANDLE_TYPES_01124,
+    EXPORT_SEM_HANDLE_TYPES_PARAM,
     FENCE_FD_DEVICE_PARAM,
     FENCE_FD_INFO_PARAM,
     FENCE_FD_PFD_PARAM,

@@ -19,6 +19,7 @@ pub mod layer_stats;
 pub mod panic_layer;
 pub mod semaphores;
 pub mod swiftshader;
+pub mod sync_capabilities;
 pub mod test_driver;
 
 /// The model of the rules (`tests/model`): which IDs a call must produce.

@@ -1,6 +1,7 @@
 //! The Khronos validation layer and ours stacked, in both orders, over lavapipe, over SwiftShader
 //! and over the test driver: a valid app that exports memory every way its driver offers (and asks the import-side
-//! queries, and imports host memory where the driver has VK_EXT_external_memory_host) hears
+//! queries, imports host memory where the driver has VK_EXT_external_memory_host, and creates
+//! semaphores exportable as the driver reports) hears
 //! nothing from either layer. Ours must not make calls of its own that the Khronos layer below it finds invalid (it
 //! queries the driver at vkCreateDevice), nor report anything about the app's valid calls.
 //!
@@ -110,6 +111,7 @@ fn stacked(layers: &'static [&'static CStr], driver: Driver) {
     export_every_way(&inst, &dev, &has);
     bind_exportable_memory(&inst, &dev);
     bind_exportable_image_memory(&inst, &dev);
+    create_exportable_semaphores(&inst, &dev);
 
     let heard = warnings_and_errors(inst.every_message());
     let (about_driver, about_app): (Vec<_>, Vec<_>) = heard
@@ -131,6 +133,38 @@ fn stacked(layers: &'static [&'static CStr], driver: Driver) {
 
     positive_control(&inst, &dev, layers);
     drop(dev);
+}
+
+/// Binary semaphores created exportable as each fd type the driver reports exportable (asked
+/// with vkGetPhysicalDeviceExternalSemaphoreProperties): the layer asks the driver the same at
+/// vkCreateSemaphore, a call of its own the layer below must find valid.
+fn create_exportable_semaphores(inst: &Instance, dev: &Device) {
+    type Types = vk::ExternalSemaphoreHandleTypeFlags;
+    for t in [Types::OPAQUE_FD, Types::SYNC_FD] {
+        let info = vk::PhysicalDeviceExternalSemaphoreInfo::default().handle_type(t);
+        let mut out = vk::ExternalSemaphoreProperties::default();
+        // SAFETY: a live physical device and structures.
+        unsafe {
+            inst.instance
+                .get_physical_device_external_semaphore_properties(
+                    inst.physical_device,
+                    &info,
+                    &mut out,
+                )
+        };
+        if !out
+            .external_semaphore_features
+            .contains(vk::ExternalSemaphoreFeatureFlags::EXPORTABLE)
+        {
+            continue;
+        }
+        let mut export = vk::ExportSemaphoreCreateInfo::default().handle_types(t);
+        let create = vk::SemaphoreCreateInfo::default().push_next(&mut export);
+        // SAFETY: a live device and a valid create info.
+        let s = unsafe { dev.device.create_semaphore(&create, None) }.expect("vkCreateSemaphore");
+        // SAFETY: a semaphore of the device that no queue uses.
+        unsafe { dev.device.destroy_semaphore(s, None) };
+    }
 }
 
 /// The environment variable the test driver reads its configuration from.

@@ -336,6 +336,25 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkExportFenceCreateInfo-sType-sType",
     "VUID-VkExportFenceWin32HandleInfoKHR-handleTypes-01447",
     "VUID-VkExportFenceWin32HandleInfoKHR-sType-sType",
+    // The external semaphore and fence capability queries, and the create-time rule they feed
+    // (issue #25)
+    "VUID-vkGetPhysicalDeviceExternalSemaphoreProperties-pExternalSemaphoreInfo-parameter",
+    "VUID-vkGetPhysicalDeviceExternalSemaphoreProperties-pExternalSemaphoreProperties-parameter",
+    "VUID-VkPhysicalDeviceExternalSemaphoreInfo-sType-sType",
+    "VUID-VkPhysicalDeviceExternalSemaphoreInfo-pNext-pNext",
+    "VUID-VkPhysicalDeviceExternalSemaphoreInfo-sType-unique",
+    "VUID-VkPhysicalDeviceExternalSemaphoreInfo-handleType-parameter",
+    "VUID-VkExternalSemaphoreProperties-sType-sType",
+    "VUID-VkExternalSemaphoreProperties-pNext-pNext",
+    "VUID-vkGetPhysicalDeviceExternalFenceProperties-pExternalFenceInfo-parameter",
+    "VUID-vkGetPhysicalDeviceExternalFenceProperties-pExternalFenceProperties-parameter",
+    "VUID-VkPhysicalDeviceExternalFenceInfo-sType-sType",
+    "VUID-VkPhysicalDeviceExternalFenceInfo-pNext-pNext",
+    "VUID-VkPhysicalDeviceExternalFenceInfo-handleType-parameter",
+    "VUID-VkExternalFenceProperties-sType-sType",
+    "VUID-VkExternalFenceProperties-pNext-pNext",
+    "VUID-VkExportSemaphoreCreateInfo-handleTypes-01124",
+    "VUID-VkExportSemaphoreCreateInfo-handleTypes-parameter",
 ];
 
 const DEVICE_PARAMETER_NOTE: &str = "A garbage VkDevice passed to the loader's trampoline (a \

@@ -119,6 +119,7 @@ pub unsafe extern "system" fn create_device(
                 resources: Default::default(),
                 semaphores: Default::default(),
                 fences: Default::default(),
+                sync_support: Default::default(),
                 queries,
                 fd_exports,
                 device_uuid: ids.map(|(device, _)| device),
@@ -136,21 +137,33 @@ pub unsafe extern "system" fn create_device(
 /// The physical-device queries valid to call for resources of a device of this physical device.
 fn driver_queries(instance: &InstanceState, physical_device_version: u32) -> DriverQueries {
     let next = &instance.next;
-    match queryable::query_names(
-        instance.api_version,
-        physical_device_version,
-        instance.khr_external_memory_capabilities,
-    ) {
+    let names = |khr_enabled| {
+        queryable::query_names(instance.api_version, physical_device_version, khr_enabled)
+    };
+    let mut queries = match names(instance.khr_external_memory_capabilities) {
         Some(QueryNames::Core) => DriverQueries {
             external_buffer: next.get_physical_device_external_buffer_properties,
             image_format: next.get_physical_device_image_format_properties2,
+            ..DriverQueries::default()
         },
         Some(QueryNames::Khr) => DriverQueries {
             external_buffer: next.get_physical_device_external_buffer_properties_khr,
             image_format: next.get_physical_device_image_format_properties2_khr,
+            ..DriverQueries::default()
         },
         None => DriverQueries::default(),
-    }
+    };
+    queries.external_semaphore = match names(instance.khr_external_semaphore_capabilities) {
+        Some(QueryNames::Core) => next.get_physical_device_external_semaphore_properties,
+        Some(QueryNames::Khr) => next.get_physical_device_external_semaphore_properties_khr,
+        None => None,
+    };
+    queries.external_fence = match names(instance.khr_external_fence_capabilities) {
+        Some(QueryNames::Core) => next.get_physical_device_external_fence_properties,
+        Some(QueryNames::Khr) => next.get_physical_device_external_fence_properties_khr,
+        None => None,
+    };
+    queries
 }
 
 /// `VkPhysicalDeviceIDProperties::deviceUUID` and `::driverUUID`.

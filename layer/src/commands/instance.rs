@@ -85,6 +85,8 @@ pub unsafe extern "system" fn create_instance(
                 debug_utils_enabled: read.debug_utils_enabled,
                 api_version: read.api_version,
                 khr_external_memory_capabilities: read.khr_external_memory_capabilities,
+                khr_external_semaphore_capabilities: read.khr_external_semaphore_capabilities,
+                khr_external_fence_capabilities: read.khr_external_fence_capabilities,
                 chained_messengers: read.messengers,
                 created_messengers: RwLock::new(Vec::new()),
                 settings,

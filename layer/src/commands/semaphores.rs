@@ -1,13 +1,16 @@
 //! `vkCreateSemaphore` and `vkDestroySemaphore`: each semaphore a device makes is recorded with
 //! what the export rules read of its create info (`state::semaphores`), and forgotten when it is
 //! destroyed; an import (`vkImportSemaphore*`) marks it, since its payload may then be another.
-//! Every call goes down as the app made it; `vkCreateSemaphore` is judged first
-//! (`commands::create_semaphore_checks`).
+//! Every call goes down as the app made it; `vkCreateSemaphore` is judged first: a
+//! `VkExportSemaphoreCreateInfo` against the driver's answers (`commands::export_semaphore`), the
+//! other sharing structures of the chain (`commands::create_semaphore_checks`).
 
 use crate::boundary;
 use crate::commands::create_semaphore_checks;
+use crate::commands::export_semaphore::judge_create;
 use crate::commands::record_after::{call_down_and_record, judge_call_down_and_record};
 use crate::features::import_matching::state::semaphore_exports;
+use crate::pipeline::policy::Decision;
 use crate::raw::{read_node, read_out, read_struct, walk_chain, StructArg};
 use crate::state::registry::DEVICES;
 use crate::state::SemaphoreFacts;
@@ -56,22 +59,33 @@ pub unsafe extern "system" fn create_semaphore(
     p_allocator: *const vk::AllocationCallbacks<'_>,
     p_semaphore: *mut vk::Semaphore,
 ) -> vk::Result {
+    // What the create info says, read once before the call: judged, then recorded.
+    let read = std::cell::Cell::new(SemaphoreFacts::default());
     judge_call_down_and_record(
         "vkCreateSemaphore",
         device,
-        // SAFETY: the app's create info.
-        |s| unsafe { create_semaphore_checks::judge(s, p_create_info) },
+        |s| {
+            // SAFETY: the app's create info (the loader's contract): NULL or readable with its
+            // chain.
+            read.set(unsafe { read_create_info(p_create_info) });
+            let export_types = judge_create(s, &read.get());
+            // SAFETY: as above.
+            let structures = unsafe { create_semaphore_checks::judge(s, p_create_info) };
+            if export_types == Decision::Skip || structures == Decision::Skip {
+                Decision::Skip
+            } else {
+                Decision::CallDown
+            }
+        },
         |s| {
             let next = s.next.create_semaphore?;
             // SAFETY: the app's arguments, passed unchanged to the next layer.
             Some(unsafe { next(device, p_create_info, p_allocator, p_semaphore) })
         },
         |state| {
-            // SAFETY: the create info the driver just accepted; *p_semaphore was written.
-            let facts = unsafe { read_create_info(p_create_info) };
-            // SAFETY: as above.
+            // SAFETY: the driver succeeded, so *p_semaphore was written.
             if let Some(semaphore) = unsafe { read_out(p_semaphore) } {
-                state.semaphores.insert(semaphore.as_raw(), facts);
+                state.semaphores.insert(semaphore.as_raw(), read.get());
             }
         },
     )

@@ -27,6 +27,26 @@ pub const INTERCEPTS: &[Intercept] = &[
         level: Level::Instance,
     },
     Intercept {
+        name: b"vkGetPhysicalDeviceExternalSemaphoreProperties",
+        function: || void_fn!(crate::commands::query::external_sync_properties::get_physical_device_external_semaphore_properties),
+        level: Level::Instance,
+    },
+    Intercept {
+        name: b"vkGetPhysicalDeviceExternalSemaphorePropertiesKHR",
+        function: || void_fn!(crate::commands::query::external_sync_properties::get_physical_device_external_semaphore_properties_khr),
+        level: Level::Instance,
+    },
+    Intercept {
+        name: b"vkGetPhysicalDeviceExternalFenceProperties",
+        function: || void_fn!(crate::commands::query::external_sync_properties::get_physical_device_external_fence_properties),
+        level: Level::Instance,
+    },
+    Intercept {
+        name: b"vkGetPhysicalDeviceExternalFencePropertiesKHR",
+        function: || void_fn!(crate::commands::query::external_sync_properties::get_physical_device_external_fence_properties_khr),
+        level: Level::Instance,
+    },
+    Intercept {
         name: b"vkCreateDebugUtilsMessengerEXT",
         function: || void_fn!(crate::commands::instance::create_debug_utils_messenger),
         level: Level::Instance,

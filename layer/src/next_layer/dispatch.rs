@@ -37,6 +37,19 @@ pub struct InstanceDispatch {
     pub get_physical_device_image_format_properties2: Option<vk::PFN_vkGetPhysicalDeviceImageFormatProperties2>,
     /// `vkGetPhysicalDeviceImageFormatProperties2KHR` (`VK_KHR_get_physical_device_properties2`).
     pub get_physical_device_image_format_properties2_khr: Option<vk::PFN_vkGetPhysicalDeviceImageFormatProperties2>,
+    /// `vkGetPhysicalDeviceExternalSemaphoreProperties` (Vulkan 1.1).
+    ///
+    /// The core (1.1) and `KHR` names apart, as for the buffer query: the layer's own calls choose
+    /// by the instance and physical device (`state::queryable`); the app's go down under the name
+    /// it called.
+    pub get_physical_device_external_semaphore_properties: Option<vk::PFN_vkGetPhysicalDeviceExternalSemaphoreProperties>,
+    /// `vkGetPhysicalDeviceExternalSemaphorePropertiesKHR`
+    /// (`VK_KHR_external_semaphore_capabilities`).
+    pub get_physical_device_external_semaphore_properties_khr: Option<vk::PFN_vkGetPhysicalDeviceExternalSemaphoreProperties>,
+    /// `vkGetPhysicalDeviceExternalFenceProperties` (Vulkan 1.1).
+    pub get_physical_device_external_fence_properties: Option<vk::PFN_vkGetPhysicalDeviceExternalFenceProperties>,
+    /// `vkGetPhysicalDeviceExternalFencePropertiesKHR` (`VK_KHR_external_fence_capabilities`).
+    pub get_physical_device_external_fence_properties_khr: Option<vk::PFN_vkGetPhysicalDeviceExternalFenceProperties>,
     /// `vkCreateDebugUtilsMessengerEXT` (`VK_EXT_debug_utils`).
     pub create_debug_utils_messenger: Option<vk::PFN_vkCreateDebugUtilsMessengerEXT>,
     /// `vkDestroyDebugUtilsMessengerEXT` (`VK_EXT_debug_utils`).
@@ -69,6 +82,10 @@ impl InstanceDispatch {
                 get_physical_device_external_buffer_properties_khr: cast(get(c"vkGetPhysicalDeviceExternalBufferPropertiesKHR")),
                 get_physical_device_image_format_properties2: cast(get(c"vkGetPhysicalDeviceImageFormatProperties2")),
                 get_physical_device_image_format_properties2_khr: cast(get(c"vkGetPhysicalDeviceImageFormatProperties2KHR")),
+                get_physical_device_external_semaphore_properties: cast(get(c"vkGetPhysicalDeviceExternalSemaphoreProperties")),
+                get_physical_device_external_semaphore_properties_khr: cast(get(c"vkGetPhysicalDeviceExternalSemaphorePropertiesKHR")),
+                get_physical_device_external_fence_properties: cast(get(c"vkGetPhysicalDeviceExternalFenceProperties")),
+                get_physical_device_external_fence_properties_khr: cast(get(c"vkGetPhysicalDeviceExternalFencePropertiesKHR")),
                 create_debug_utils_messenger: cast(get(c"vkCreateDebugUtilsMessengerEXT")),
                 destroy_debug_utils_messenger: cast(get(c"vkDestroyDebugUtilsMessengerEXT")),
                 create_debug_report_callback: cast(get(c"vkCreateDebugReportCallbackEXT")),

@@ -10,7 +10,7 @@ use crate::boundary;
 use crate::finding::Outcome;
 use crate::report;
 use crate::rules::common::unknown_device;
-use crate::state::DeviceState;
+use crate::state::{DeviceState, InstanceState};
 use ash::vk;
 
 /// What to do with the call once its findings are reported.
@@ -33,6 +33,24 @@ pub fn decide(device: &DeviceState, command: &'static str, outcome: &Outcome) ->
         command,
         || report::report(device, outcome),
         |internal| report::report(device, internal),
+    );
+    combine(outcome.blocked, callback_skip)
+}
+
+/// Reports the outcome of a call on one of `instance`'s physical devices and decides whether it
+/// goes down.
+pub fn decide_for_instance(
+    instance: &InstanceState,
+    command: &'static str,
+    outcome: &Outcome,
+) -> Decision {
+    if outcome.findings.is_empty() {
+        return Decision::CallDown;
+    }
+    let callback_skip = boundary::contain_report(
+        command,
+        || report::report_for_instance(instance, outcome),
+        |internal| report::report_for_instance(instance, internal),
     );
     combine(outcome.blocked, callback_skip)
 }

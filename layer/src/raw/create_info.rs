@@ -437,6 +437,10 @@ pub struct InstanceCreateRead {
     pub debug_utils_enabled: bool,
     /// `VK_KHR_external_memory_capabilities` is enabled.
     pub khr_external_memory_capabilities: bool,
+    /// `VK_KHR_external_semaphore_capabilities` and `VK_KHR_external_fence_capabilities` are
+    /// enabled.
+    pub khr_external_semaphore_capabilities: bool,
+    pub khr_external_fence_capabilities: bool,
     /// `pApplicationInfo->apiVersion`, `VK_API_VERSION_1_0` when absent or 0.
     pub api_version: u32,
     pub messengers: Vec<Messenger>,
@@ -459,6 +463,12 @@ pub unsafe fn read_instance_create_info(info: &vk::InstanceCreateInfo<'_>) -> In
     read.khr_external_memory_capabilities = names
         .iter()
         .any(|n| n == b"VK_KHR_external_memory_capabilities");
+    read.khr_external_semaphore_capabilities = names
+        .iter()
+        .any(|n| n == b"VK_KHR_external_semaphore_capabilities");
+    read.khr_external_fence_capabilities = names
+        .iter()
+        .any(|n| n == b"VK_KHR_external_fence_capabilities");
     // SAFETY: NULL or the application info the app gave vkCreateInstance.
     let declared = unsafe { info.p_application_info.as_ref() }.map_or(0, |app| app.api_version);
     read.api_version = if declared == 0 {

@@ -50,6 +50,12 @@ pub fn report_to_all_instances(outcome: &Outcome) -> bool {
         .fold(false, |skip, i| skip | report_for(i, outcome, &|_| None))
 }
 
+/// Reports every finding of `outcome` for a call on one of `instance`'s physical devices (no
+/// device, so no debug names). Returns true when the call must be skipped, as [`report`].
+pub fn report_for_instance(instance: &InstanceState, outcome: &Outcome) -> bool {
+    report_for(instance, outcome, &|_| None)
+}
+
 fn report_for(
     instance: &InstanceState,
     outcome: &Outcome,

@@ -7,5 +7,7 @@ pub mod log;
 pub mod process_report;
 mod render;
 
-pub use deliver::{announce, report, report_at_exit, report_to_all_instances, Severity};
+pub use deliver::{
+    announce, report, report_at_exit, report_for_instance, report_to_all_instances, Severity,
+};
 pub use render::{message_id_number, render_text, render_text_with_note};

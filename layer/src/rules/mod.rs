@@ -11,6 +11,7 @@ pub mod import;
 pub mod query;
 pub mod resources;
 pub mod rule_set;
+pub mod sync;
 
 #[cfg(test)]
 mod evaluate_tests;

@@ -8,6 +8,7 @@ use super::live_memory::LiveMemories;
 use super::maps::HandleMap;
 use super::resources::Resources;
 use super::semaphores::Semaphores;
+use super::sync_support::SyncSupport;
 use crate::features::driver_contract::state::ContractState;
 use crate::features::fd_leaks::state::FdExports;
 use crate::finding::ObjectRef;
@@ -141,6 +142,12 @@ pub struct EnabledFeatures {
 pub struct DriverQueries {
     pub external_buffer: Option<vk::PFN_vkGetPhysicalDeviceExternalBufferProperties>,
     pub image_format: Option<vk::PFN_vkGetPhysicalDeviceImageFormatProperties2>,
+    /// `vkGetPhysicalDeviceExternalSemaphoreProperties` or its `KHR` name
+    /// (`VK_KHR_external_semaphore_capabilities`).
+    pub external_semaphore: Option<vk::PFN_vkGetPhysicalDeviceExternalSemaphoreProperties>,
+    /// `vkGetPhysicalDeviceExternalFenceProperties` or its `KHR` name
+    /// (`VK_KHR_external_fence_capabilities`).
+    pub external_fence: Option<vk::PFN_vkGetPhysicalDeviceExternalFenceProperties>,
 }
 
 /// Everything the layer keeps for one `VkDevice`.
@@ -172,6 +179,9 @@ pub struct DeviceState {
     /// exported from them, and the latest destroyed ones (`state::fences`).
     pub fences: Fences,
     pub queries: DriverQueries,
+    /// The driver's answers about exporting and importing semaphores and fences
+    /// (`state::sync_support`).
+    pub sync_support: SyncSupport,
     /// The fds exported from this device's memory, when the `check_fd_leaks` setting is on.
     pub fd_exports: Option<FdExports>,
     /// `VkPhysicalDeviceIDProperties::deviceUUID` of its physical device, when the layer could
@@ -198,6 +208,7 @@ impl DeviceState {
         self.resources.clear();
         self.semaphores.clear();
         self.fences.clear();
+        self.sync_support.clear();
     }
 
     /// The device can export memory (`VK_KHR_external_memory` or Vulkan 1.1): the layer

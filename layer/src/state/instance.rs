@@ -48,6 +48,10 @@ pub struct InstanceState {
     pub api_version: u32,
     /// The instance extension `VK_KHR_external_memory_capabilities` is enabled.
     pub khr_external_memory_capabilities: bool,
+    /// The instance extensions `VK_KHR_external_semaphore_capabilities` and
+    /// `VK_KHR_external_fence_capabilities` are enabled.
+    pub khr_external_semaphore_capabilities: bool,
+    pub khr_external_fence_capabilities: bool,
     /// The messengers and callbacks chained to `VkInstanceCreateInfo`: active only during this
     /// instance's `vkCreateInstance` and `vkDestroyInstance`, on the thread running them.
     pub chained_messengers: Vec<Messenger>,
@@ -145,6 +149,10 @@ mod tests {
                 get_physical_device_external_buffer_properties_khr: None,
                 get_physical_device_image_format_properties2: None,
                 get_physical_device_image_format_properties2_khr: None,
+                get_physical_device_external_semaphore_properties: None,
+                get_physical_device_external_semaphore_properties_khr: None,
+                get_physical_device_external_fence_properties: None,
+                get_physical_device_external_fence_properties_khr: None,
                 create_debug_utils_messenger: None,
                 destroy_debug_utils_messenger: None,
                 create_debug_report_callback: None,
@@ -153,6 +161,8 @@ mod tests {
             debug_utils_enabled: true,
             api_version: vk::API_VERSION_1_1,
             khr_external_memory_capabilities: false,
+            khr_external_semaphore_capabilities: false,
+            khr_external_fence_capabilities: false,
             chained_messengers: vec![messenger(0)],
             created_messengers: RwLock::new(vec![messenger(7)]),
             settings: Settings::default(),

@@ -10,7 +10,9 @@
 //! | any other (`D3D12_FENCE`, several bits, 0) | none | none | none |
 //!
 //! The types a semaphore (or fence) supports are compatible with each other (one object may be
-//! exported as any mix of them) and may be exported from an imported payload.
+//! exported as any mix of them) and may be exported from an imported payload, except
+//! `ZIRCON_EVENT_FUCHSIA`, compatible only with itself (a Zircon event is Fuchsia's own kind of
+//! payload): an app that asks for it with another type is told so.
 
 use ash::vk;
 
@@ -24,6 +26,9 @@ const SEMAPHORE_OPAQUE: u32 = vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as
 pub const BINARY_SEMAPHORE_TYPES: u32 = SEMAPHORE_OPAQUE
     | vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD.as_raw()
     | vk::ExternalSemaphoreHandleTypeFlags::ZIRCON_EVENT_FUCHSIA.as_raw();
+/// The one Fuchsia type, compatible only with itself.
+const SEMAPHORE_ZIRCON: u32 = vk::ExternalSemaphoreHandleTypeFlags::ZIRCON_EVENT_FUCHSIA.as_raw();
+
 /// The handle types of timeline semaphores.
 pub const TIMELINE_SEMAPHORE_TYPES: u32 = SEMAPHORE_OPAQUE;
 /// The handle types of fences.
@@ -49,7 +54,12 @@ pub fn semaphore_properties(handle_type: u32, timeline: bool) -> (u32, u32) {
     } else {
         BINARY_SEMAPHORE_TYPES
     };
-    properties(handle_type, supported)
+    let (features, compatible) = properties(handle_type, supported);
+    if handle_type == SEMAPHORE_ZIRCON {
+        (features, compatible & SEMAPHORE_ZIRCON)
+    } else {
+        (features, compatible & !SEMAPHORE_ZIRCON)
+    }
 }
 
 /// What the driver reports for a fence and `handle_type`.
@@ -117,6 +127,11 @@ mod tests {
         assert_eq!(semaphore_properties(sync_fd, false).0, 0x3);
         assert_eq!(semaphore_properties(sync_fd, true), (0, 0));
         assert_eq!(semaphore_properties(zircon, true), (0, 0));
+        assert_eq!(semaphore_properties(zircon, false), (0x3, zircon), "alone");
+        assert_eq!(
+            semaphore_properties(sync_fd, false).1,
+            BINARY_SEMAPHORE_TYPES & !zircon
+        );
         assert_eq!(
             semaphore_properties(1, true),
             (0x3, TIMELINE_SEMAPHORE_TYPES)

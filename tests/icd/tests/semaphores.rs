@@ -103,7 +103,7 @@ fn extensions_features_and_the_compatibility_table() {
     let both = vk::ExternalSemaphoreFeatureFlags::EXPORTABLE
         | vk::ExternalSemaphoreFeatureFlags::IMPORTABLE;
     let opaque = Types::OPAQUE_FD | Types::OPAQUE_WIN32 | Types::OPAQUE_WIN32_KMT;
-    let binary = opaque | Types::SYNC_FD | Types::ZIRCON_EVENT_FUCHSIA;
+    let binary = opaque | Types::SYNC_FD;
     let none = (
         vk::ExternalSemaphoreFeatureFlags::empty(),
         Types::empty(),
@@ -114,10 +114,15 @@ fn extensions_features_and_the_compatibility_table() {
         Types::OPAQUE_WIN32,
         Types::OPAQUE_WIN32_KMT,
         Types::SYNC_FD,
-        Types::ZIRCON_EVENT_FUCHSIA,
     ] {
         assert_eq!(query(t, false), (both, binary, binary), "{t:?} binary");
     }
+    let zircon = Types::ZIRCON_EVENT_FUCHSIA;
+    assert_eq!(
+        query(zircon, false),
+        (both, zircon, zircon),
+        "compatible only with itself"
+    );
     for t in [
         Types::OPAQUE_FD,
         Types::OPAQUE_WIN32,

@@ -442,3 +442,34 @@ pub const EXPORT_FENCE_HANDLE_TYPES_PARAM: &str =
     "VUID-VkExportFenceCreateInfo-handleTypes-parameter";
 pub const EXPORT_FENCE_WIN32_HANDLE_TYPES_01447: &str =
     "VUID-VkExportFenceWin32HandleInfoKHR-handleTypes-01447";
+// vkGetPhysicalDeviceExternalSemaphoreProperties, vkGetPhysicalDeviceExternalFenceProperties
+pub const SEM_CAPS: &str = "vkGetPhysicalDeviceExternalSemaphoreProperties";
+pub const SEM_CAPS_INFO_PARAM: &str =
+    "VUID-vkGetPhysicalDeviceExternalSemaphoreProperties-pExternalSemaphoreInfo-parameter";
+pub const SEM_CAPS_PROPS_PARAM: &str =
+    "VUID-vkGetPhysicalDeviceExternalSemaphoreProperties-pExternalSemaphoreProperties-parameter";
+pub const SEM_CAPS_INFO_STYPE: &str = "VUID-VkPhysicalDeviceExternalSemaphoreInfo-sType-sType";
+pub const SEM_CAPS_INFO_PNEXT: &str = "VUID-VkPhysicalDeviceExternalSemaphoreInfo-pNext-pNext";
+pub const SEM_CAPS_INFO_UNIQUE: &str = "VUID-VkPhysicalDeviceExternalSemaphoreInfo-sType-unique";
+pub const SEM_CAPS_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkPhysicalDeviceExternalSemaphoreInfo-handleType-parameter";
+pub const SEM_CAPS_PROPS_STYPE: &str = "VUID-VkExternalSemaphoreProperties-sType-sType";
+pub const SEM_CAPS_PROPS_PNEXT: &str = "VUID-VkExternalSemaphoreProperties-pNext-pNext";
+pub const FENCE_CAPS: &str = "vkGetPhysicalDeviceExternalFenceProperties";
+pub const FENCE_CAPS_INFO_PARAM: &str =
+    "VUID-vkGetPhysicalDeviceExternalFenceProperties-pExternalFenceInfo-parameter";
+pub const FENCE_CAPS_PROPS_PARAM: &str =
+    "VUID-vkGetPhysicalDeviceExternalFenceProperties-pExternalFenceProperties-parameter";
+pub const FENCE_CAPS_INFO_STYPE: &str = "VUID-VkPhysicalDeviceExternalFenceInfo-sType-sType";
+pub const FENCE_CAPS_INFO_PNEXT: &str = "VUID-VkPhysicalDeviceExternalFenceInfo-pNext-pNext";
+pub const FENCE_CAPS_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkPhysicalDeviceExternalFenceInfo-handleType-parameter";
+pub const FENCE_CAPS_PROPS_STYPE: &str = "VUID-VkExternalFenceProperties-sType-sType";
+pub const FENCE_CAPS_PROPS_PNEXT: &str = "VUID-VkExternalFenceProperties-pNext-pNext";
+
+// vkCreateSemaphore
+pub const CREATE_SEMAPHORE: &str = "vkCreateSemaphore";
+pub const EXPORT_SEM_HANDLE_TYPES_01124: &str =
+    "VUID-VkExportSemaphoreCreateInfo-handleTypes-01124";
+pub const EXPORT_SEM_HANDLE_TYPES_PARAM: &str =
+    "VUID-VkExportSemaphoreCreateInfo-handleTypes-parameter";

@@ -12,6 +12,7 @@
 //!
 //! One file per command, named as its descriptor in `commands/`, beside these shared rules.
 
+pub mod external_sync_properties;
 pub mod get_android_hardware_buffer_properties;
 pub mod get_memory_fd_properties;
 pub mod get_memory_host_pointer_properties;
