@@ -58,10 +58,17 @@ pub enum Op {
     QueryAhbProperties,
     ImportFd,
     ImportHostPointer,
+    CreateDestroySemaphore,
+    SubmitPlainSemaphore,
+    ExportSemaphoreFd,
+    ImportSemaphoreFd,
+    SubmitSharedSemaphore,
 }
 
 impl Op {
-    pub const ALL: [Op; 16] = [
+    /// In the order counted: the plain semaphore's submission comes before any shared semaphore
+    /// was made (each operation destroys its semaphores, so the device has none either way).
+    pub const ALL: [Op; 21] = [
         Op::ExportFd,
         Op::AllocFree,
         Op::Unchecked,
@@ -78,6 +85,11 @@ impl Op {
         Op::QueryAhbProperties,
         Op::ImportFd,
         Op::ImportHostPointer,
+        Op::CreateDestroySemaphore,
+        Op::SubmitPlainSemaphore,
+        Op::ExportSemaphoreFd,
+        Op::ImportSemaphoreFd,
+        Op::SubmitSharedSemaphore,
     ];
 
     pub fn label(self) -> &'static str {
@@ -108,6 +120,17 @@ impl Op {
                 "vkGetMemoryFdKHR + vkAllocateMemory importing it + vkFreeMemory (OPAQUE_FD)"
             }
             Op::ImportHostPointer => "vkAllocateMemory importing host memory + vkFreeMemory",
+            Op::CreateDestroySemaphore => "vkCreateSemaphore + vkDestroySemaphore (binary, plain)",
+            Op::SubmitPlainSemaphore => {
+                "vkQueueSubmit waiting on + signaling a plain semaphore (none shared)"
+            }
+            Op::ExportSemaphoreFd => "vkGetSemaphoreFdKHR + close (OPAQUE_FD, binary)",
+            Op::ImportSemaphoreFd => {
+                "vkGetSemaphoreFdKHR + vkImportSemaphoreFdKHR into another semaphore (OPAQUE_FD)"
+            }
+            Op::SubmitSharedSemaphore => {
+                "vkQueueSubmit waiting on + signaling a semaphore exportable as OPAQUE_FD"
+            }
         }
     }
 
@@ -122,7 +145,8 @@ impl Op {
             | Op::ExportMetal
             | Op::ExportWin32Khr
             | Op::ExportZircon
-            | Op::ExportAhb => EXPORT_ADDED_MAX,
+            | Op::ExportAhb
+            | Op::ExportSemaphoreFd => EXPORT_ADDED_MAX,
             // A query is checked like an export (one device lookup, the structural rules, a
             // few value rules, the call down), so it has the same budget.
             Op::QueryFdProperties
@@ -133,6 +157,11 @@ impl Op {
             // An export, an allocation and a free.
             Op::ImportFd => EXPORT_ADDED_MAX + ALLOC_FREE_ADDED_MAX,
             Op::ImportHostPointer => ALLOC_FREE_ADDED_MAX,
+            // An object's creation and destruction recorded, as the allocation pair's are.
+            Op::CreateDestroySemaphore => ALLOC_FREE_ADDED_MAX,
+            // An export and an import checked like one.
+            Op::ImportSemaphoreFd => 2 * EXPORT_ADDED_MAX,
+            Op::SubmitPlainSemaphore | Op::SubmitSharedSemaphore => SUBMIT_ADDED_MAX,
         }
     }
 }
@@ -142,6 +171,9 @@ pub const EXPORT_ADDED_MAX: u64 = 120;
 pub const QUERY_ADDED_MAX: u64 = EXPORT_ADDED_MAX;
 pub const ALLOC_FREE_ADDED_MAX: u64 = 600;
 pub const UNCHECKED_ADDED_MAX: u64 = 0;
+/// A submission judges nothing: the queue's lookup, and for a shared semaphore one map lookup
+/// and write per semaphore, within an export's budget.
+pub const SUBMIT_ADDED_MAX: u64 = EXPORT_ADDED_MAX;
 
 /// One call of the counted function: which operation, how many iterations, and (filled in by
 /// the parent from callgrind's profile) the instructions counted.

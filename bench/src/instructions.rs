@@ -210,6 +210,11 @@ fn count_op(vk: &Vk, config: Config, op: Op, n: u64, out: &mut ChildCounts) -> R
         | Op::QueryAhbProperties
         | Op::ImportFd
         | Op::ImportHostPointer => crate::sharing_counts::count_op(vk, config, op, n, out),
+        Op::CreateDestroySemaphore
+        | Op::SubmitPlainSemaphore
+        | Op::ExportSemaphoreFd
+        | Op::ImportSemaphoreFd
+        | Op::SubmitSharedSemaphore => crate::semaphore_counts::count_op(vk, config, op, n, out),
     }
 }
 
@@ -727,6 +732,11 @@ mod tests {
             Op::QueryAhbProperties => keys::QUERY_AHB_PROPERTIES,
             Op::ImportFd => keys::IMPORT_FD,
             Op::ImportHostPointer => keys::IMPORT_HOST_POINTER,
+            Op::CreateDestroySemaphore => keys::CREATE_DESTROY_SEMAPHORE,
+            Op::SubmitPlainSemaphore => keys::SUBMIT_PLAIN_SEMAPHORE,
+            Op::ExportSemaphoreFd => keys::EXPORT_SEMAPHORE_FD,
+            Op::ImportSemaphoreFd => keys::IMPORT_SEMAPHORE_FD,
+            Op::SubmitSharedSemaphore => keys::SUBMIT_SHARED_SEMAPHORE,
         }
     }
 

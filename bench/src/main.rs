@@ -24,6 +24,8 @@ mod procinfo;
 mod profile;
 mod report;
 mod reporting_child;
+mod semaphore_counts;
+mod semaphore_ops;
 mod setup;
 mod sharing_counts;
 mod sharing_ops;

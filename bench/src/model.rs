@@ -254,6 +254,23 @@ pub mod keys {
     /// Host memory imported, the import freed (instruction counts only).
     #[cfg_attr(not(test), allow(dead_code))]
     pub const IMPORT_HOST_POINTER: &str = "import_host_pointer";
+    /// `vkCreateSemaphore` + `vkDestroySemaphore` of a plain binary semaphore (instruction counts
+    /// only, as the semaphore keys below).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub const CREATE_DESTROY_SEMAPHORE: &str = "create_destroy_semaphore";
+    /// `vkQueueSubmit` waiting on and signaling a plain binary semaphore, no semaphore of the
+    /// device shared.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub const SUBMIT_PLAIN_SEMAPHORE: &str = "submit_plain_semaphore";
+    /// `vkGetSemaphoreFdKHR` (OPAQUE_FD) of a binary semaphore, and `close` of the fd.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub const EXPORT_SEMAPHORE_FD: &str = "export_semaphore_fd";
+    /// A semaphore's opaque fd exported and imported into another binary semaphore.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub const IMPORT_SEMAPHORE_FD: &str = "import_semaphore_fd";
+    /// `vkQueueSubmit` waiting on and signaling a binary semaphore exportable as OPAQUE_FD.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub const SUBMIT_SHARED_SEMAPHORE: &str = "submit_shared_semaphore";
     pub const ALLOC_FREE: &str = "alloc_free";
     /// Allocate + free exportable as OPAQUE_FD and RDMA_ADDRESS_NV, in the RDMA-capable type.
     pub const ALLOC_FREE_RDMA: &str = "alloc_free_rdma";

@@ -12,7 +12,7 @@ use std::ffi::CStr;
 type Types = vk::ExternalMemoryHandleTypeFlags;
 
 /// The command `name`, as the app gets it, or the operation is recorded as skipped.
-fn command<F: Copy>(vk: &Vk, op: Op, name: &CStr, out: &mut ChildCounts) -> Option<F> {
+pub(crate) fn command<F: Copy>(vk: &Vk, op: Op, name: &CStr, out: &mut ChildCounts) -> Option<F> {
     // SAFETY: every caller names the command whose PFN type `F` is.
     let f = unsafe { device_fn::<F>(vk, name) };
     if f.is_none() {
