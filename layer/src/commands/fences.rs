@@ -11,7 +11,7 @@ use crate::commands::record_after::call_down_and_record;
 use crate::pipeline::policy::{decide, Decision};
 use crate::raw::{read_node, read_out, read_struct, walk_chain, StructArg};
 use crate::rules::fences::create_fence::{self, FenceExportChain};
-use crate::state::registry::DEVICES;
+use crate::state::this_thread::with_device;
 use crate::state::{DeviceState, FenceFacts};
 use ash::vk::{self, Handle};
 use std::cell::Cell;
@@ -153,20 +153,22 @@ pub unsafe extern "system" fn destroy_fence(
     p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
     boundary::ffi_down("vkDestroyFence", (), |down| {
-        let Some(state) = DEVICES.get(device.as_raw()) else {
-            return;
-        };
-        let handle = fence.as_raw();
-        if handle != 0 {
-            let name = state.names.remove(&(vk::ObjectType::FENCE, handle));
-            let name = name.map(|(_, name)| name);
-            state.fences.remove(handle, state.handle(), name);
-        }
-        if let Some(next) = state.next.destroy_fence {
-            // SAFETY: the app's arguments, passed unchanged to the next layer.
-            unsafe { next(device, fence, p_allocator) }
-        }
-        down.went(());
+        with_device(device.as_raw(), |state, _| {
+            let Some(state) = state else {
+                return;
+            };
+            let handle = fence.as_raw();
+            if handle != 0 {
+                let name = state.names.remove(&(vk::ObjectType::FENCE, handle));
+                let name = name.map(|(_, name)| name);
+                state.fences.remove(handle, state.handle(), name);
+            }
+            if let Some(next) = state.next.destroy_fence {
+                // SAFETY: the app's arguments, passed unchanged to the next layer.
+                unsafe { next(device, fence, p_allocator) }
+            }
+            down.went(());
+        })
     })
 }
 

@@ -2,7 +2,7 @@
 //! share their payload (`state::semaphores`, `SemaphoreFacts::shared`): `vkQueueSubmit`,
 //! `vkQueueSubmit2`, `vkQueueBindSparse`, and the swapchain's `vkAcquireNextImageKHR` /
 //! `vkAcquireNextImage2KHR`, every command that signals a binary semaphore. Their queues come from
-//! `vkGetDeviceQueue` / `vkGetDeviceQueue2` (`registry::QUEUES`).
+//! `vkGetDeviceQueue` / `vkGetDeviceQueue2` (`registry::queue_key`).
 //!
 //! Every call goes down as the app made it; nothing is judged here. On a device with no shared
 //! semaphore a submission costs the queue's lookup and one atomic load; with some, each
@@ -11,17 +11,27 @@
 
 use crate::boundary;
 use crate::raw::{self, read_out};
-use crate::state::registry::{DEVICES, QUEUES};
+use crate::state::registry::{queue_key, DEVICES};
+use crate::state::this_thread::with_device;
 use crate::state::{DeviceState, QueueUse};
 use ash::vk::{self, Handle};
 use std::sync::Arc;
 
-/// The device of `queue`: the one `vkGetDeviceQueue*` returned it from, or (a queue the layer
-/// did not see returned, cold) the device whose dispatch key it shares.
-fn device_of(queue: vk::Queue) -> Option<Arc<DeviceState>> {
-    QUEUES
-        .get(queue.as_raw())
-        .or_else(|| device_by_dispatch_key(queue))
+/// Runs `f` with the device of `queue` (and the thread's memos): the one `vkGetDeviceQueue*`
+/// returned it from, found in the thread's snapshot of the registry under the queue's key, or (a
+/// queue the layer did not see returned, cold) the device whose dispatch key it shares.
+#[inline(always)]
+fn with_queue_device<R>(queue: vk::Queue, f: impl FnOnce(Option<&DeviceState>) -> R) -> R {
+    let mut f = Some(f);
+    let found = with_device(queue_key(queue.as_raw()), |state, _| {
+        let state = state?;
+        f.take().map(|f| f(Some(state)))
+    });
+    match (found, f) {
+        (Some(result), _) => result,
+        (None, Some(f)) => f(device_by_dispatch_key(queue).as_deref()),
+        (None, None) => unreachable!("f is taken only when the queue was found"),
+    }
 }
 
 #[cold]
@@ -37,7 +47,7 @@ fn device_by_dispatch_key(queue: vk::Queue) -> Option<Arc<DeviceState>> {
         // SAFETY: a live device's dispatchable handle.
         unsafe { raw::dispatch_key(state.handle()) == key }
     })?;
-    QUEUES.insert(queue.as_raw(), Arc::clone(&state));
+    DEVICES.insert(queue_key(queue.as_raw()), Arc::clone(&state));
     Some(state)
 }
 
@@ -47,11 +57,12 @@ fn record_queue(device: vk::Device, p_queue: *const vk::Queue) {
     let Some(queue) = (unsafe { read_out(p_queue) }) else {
         return;
     };
-    if queue.is_null() || QUEUES.get(queue.as_raw()).is_some() {
+    let key = queue_key(queue.as_raw());
+    if queue.is_null() || DEVICES.get(key).is_some() {
         return;
     }
     if let Some(state) = DEVICES.get(device.as_raw()) {
-        QUEUES.insert(queue.as_raw(), state);
+        DEVICES.insert(key, state);
     }
 }
 
@@ -108,17 +119,19 @@ fn submit_and_follow(
     follow: impl FnOnce(&DeviceState, bool),
 ) -> vk::Result {
     boundary::ffi_down(command, vk::Result::ERROR_UNKNOWN, |down| {
-        let Some(state) = device_of(queue) else {
-            return vk::Result::ERROR_DEVICE_LOST;
-        };
-        let Some(result) = call_down(&state) else {
-            return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
-        };
-        let result = down.went(result);
-        if state.semaphores.any_shared() {
-            follow(&state, result != vk::Result::SUCCESS);
-        }
-        result
+        with_queue_device(queue, |state| {
+            let Some(state) = state else {
+                return vk::Result::ERROR_DEVICE_LOST;
+            };
+            let Some(result) = call_down(state) else {
+                return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
+            };
+            let result = down.went(result);
+            if state.semaphores.any_shared() {
+                follow(state, result != vk::Result::SUCCESS);
+            }
+            result
+        })
     })
 }
 

@@ -5,7 +5,7 @@
 
 use crate::boundary;
 use crate::pipeline::policy::Decision;
-use crate::state::registry::DEVICES;
+use crate::state::this_thread::with_device;
 use crate::state::DeviceState;
 use ash::vk::{self, Handle};
 
@@ -30,19 +30,22 @@ pub fn judge_call_down_and_record(
     record: impl FnOnce(&DeviceState),
 ) -> vk::Result {
     boundary::ffi_down(command, vk::Result::ERROR_UNKNOWN, |down| {
-        let Some(state) = DEVICES.get(device.as_raw()) else {
-            return vk::Result::ERROR_DEVICE_LOST;
-        };
-        if judge(&state) == Decision::Skip {
-            return Decision::SKIPPED_RESULT;
-        }
-        let Some(result) = call_down(&state) else {
-            return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
-        };
-        let result = down.went(result);
-        if result == vk::Result::SUCCESS {
-            record(&state);
-        }
-        result
+        // The thread's snapshot of the registry: no reference count taken.
+        with_device(device.as_raw(), |state, _| {
+            let Some(state) = state else {
+                return vk::Result::ERROR_DEVICE_LOST;
+            };
+            if judge(state) == Decision::Skip {
+                return Decision::SKIPPED_RESULT;
+            }
+            let Some(result) = call_down(state) else {
+                return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
+            };
+            let result = down.went(result);
+            if result == vk::Result::SUCCESS {
+                record(state);
+            }
+            result
+        })
     })
 }

@@ -12,7 +12,7 @@ use crate::commands::record_after::{call_down_and_record, judge_call_down_and_re
 use crate::features::import_matching::state::semaphore_exports;
 use crate::pipeline::policy::Decision;
 use crate::raw::{read_node, read_out, read_struct, walk_chain, StructArg};
-use crate::state::registry::DEVICES;
+use crate::state::this_thread::with_device;
 use crate::state::SemaphoreFacts;
 use ash::vk::{self, Handle};
 
@@ -99,21 +99,23 @@ pub unsafe extern "system" fn destroy_semaphore(
     p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
     boundary::ffi_down("vkDestroySemaphore", (), |down| {
-        let Some(state) = DEVICES.get(device.as_raw()) else {
-            return;
-        };
-        let handle = semaphore.as_raw();
-        if handle != 0 {
-            let name = state.names.remove(&(vk::ObjectType::SEMAPHORE, handle));
-            let name = name.map(|(_, name)| name);
-            state.semaphores.remove(handle, state.handle(), name);
-            semaphore_exports::forget_semaphore(state.handle(), handle);
-        }
-        if let Some(next) = state.next.destroy_semaphore {
-            // SAFETY: the app's arguments, passed unchanged to the next layer.
-            unsafe { next(device, semaphore, p_allocator) }
-        }
-        down.went(());
+        with_device(device.as_raw(), |state, _| {
+            let Some(state) = state else {
+                return;
+            };
+            let handle = semaphore.as_raw();
+            if handle != 0 {
+                let name = state.names.remove(&(vk::ObjectType::SEMAPHORE, handle));
+                let name = name.map(|(_, name)| name);
+                state.semaphores.remove(handle, state.handle(), name);
+                semaphore_exports::forget_semaphore(state.handle(), handle);
+            }
+            if let Some(next) = state.next.destroy_semaphore {
+                // SAFETY: the app's arguments, passed unchanged to the next layer.
+                unsafe { next(device, semaphore, p_allocator) }
+            }
+            down.went(());
+        })
     })
 }
 

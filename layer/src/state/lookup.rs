@@ -3,6 +3,7 @@
 //! one turned out to be ([`Lookup`]).
 
 use super::device::DeviceFacts;
+use super::enabled_extensions::EnabledExtensions;
 use super::fences::{DestroyedFence, FenceRecord};
 use super::freed::FreedMemory;
 use super::memory::MemoryRecord;
@@ -164,8 +165,9 @@ impl TrackedObject for Semaphore {
     }
 
     /// The core bits, and each bit whose extension the device enabled.
+    #[inline(always)]
     fn valid_handle_types(device: &DeviceFacts) -> u32 {
-        Semaphore::valid_on(|name| device.extensions.has(name))
+        semaphore_handle_types(&device.extensions)
     }
 
     /// The device's table (every semaphore a device makes is recorded: `vkCreateSemaphore` is
@@ -218,8 +220,9 @@ impl TrackedObject for Fence {
     }
 
     /// Every fence bit is core wherever fences can be shared.
-    fn valid_handle_types(device: &DeviceFacts) -> u32 {
-        Fence::valid_on(|name| device.extensions.has(name))
+    #[inline(always)]
+    fn valid_handle_types(_: &DeviceFacts) -> u32 {
+        Fence::CORE
     }
 
     /// The device's table (every fence a device makes is recorded: `vkCreateFence` is
@@ -250,5 +253,44 @@ fn lookup_dead_fence(device: &DeviceState, fence: u64) -> FenceLookup {
     match device.fences.find_destroyed(fence) {
         Some(destroyed) => Lookup::Gone(Box::new(destroyed)),
         None => Lookup::Unknown,
+    }
+}
+
+/// The semaphore handle-type bits valid on a device with `extensions`: what
+/// `Semaphore::valid_on` says, written out so that an export or import reads one flag instead
+/// of matching extension names (`semaphore_bits_are_the_registrys` keeps the two equal).
+#[inline(always)]
+fn semaphore_handle_types(extensions: &EnabledExtensions) -> u32 {
+    const ZIRCON_EVENT: u32 = vk::ExternalSemaphoreHandleTypeFlags::ZIRCON_EVENT_FUCHSIA.as_raw();
+    Semaphore::CORE
+        | if extensions.fuchsia_external_semaphore {
+            ZIRCON_EVENT
+        } else {
+            0
+        }
+}
+
+#[cfg(test)]
+mod valid_bits_tests {
+    use super::*;
+
+    #[test]
+    fn semaphore_bits_are_the_registrys() {
+        for fuchsia in [false, true] {
+            let mut e = EnabledExtensions::default();
+            if fuchsia {
+                e.enable(b"VK_FUCHSIA_external_semaphore");
+            }
+            assert_eq!(
+                semaphore_handle_types(&e),
+                Semaphore::valid_on(|name| e.has(name))
+            );
+        }
+        assert_eq!(
+            Fence::CORE,
+            Fence::valid_on(|_| false),
+            "every fence bit is core"
+        );
+        assert_eq!(Fence::CORE, Fence::valid_on(|_| true));
     }
 }

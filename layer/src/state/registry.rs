@@ -84,9 +84,16 @@ impl<T> Registry<T> {
         }
     }
 
-    /// Every value, for the rare paths that must look across all of them.
+    /// Every value once (a device is also held under its queues' keys), for the rare paths that
+    /// must look across all of them.
     pub fn values(&self) -> Vec<Arc<T>> {
-        self.map.load().values().cloned().collect()
+        let mut values: Vec<Arc<T>> = Vec::new();
+        for value in self.map.load().values() {
+            if !values.iter().any(|v| Arc::ptr_eq(v, value)) {
+                values.push(Arc::clone(value));
+            }
+        }
+        values
     }
 }
 
@@ -94,9 +101,16 @@ impl<T> Registry<T> {
 pub static INSTANCES: LazyLock<Registry<InstanceState>> = LazyLock::new(Registry::default);
 /// Devices, keyed by the `VkDevice` handle value: looking one up never dereferences it.
 pub static DEVICES: LazyLock<Registry<DeviceState>> = LazyLock::new(Registry::default);
-/// The devices of the queues `vkGetDeviceQueue`/`vkGetDeviceQueue2` returned, keyed by the
-/// `VkQueue` handle value (the device's own state, shared; `DEVICES` has each device once).
-pub static QUEUES: LazyLock<Registry<DeviceState>> = LazyLock::new(Registry::default);
+
+/// The key under which `DEVICES` also holds the device of a queue `vkGetDeviceQueue*` returned:
+/// the `VkQueue` handle value with the top bit set, which no handle of a dispatchable object (a
+/// pointer into user space) has, so that a queue handle passed where a `VkDevice` belongs is
+/// never taken for its device. A queue command finds its device through the thread's snapshot
+/// of the registry, as every device command does (`this_thread::with_device`).
+#[inline(always)]
+pub const fn queue_key(queue: u64) -> u64 {
+    queue | 1 << 63
+}
 
 /// Inserts the record of a successful allocation.
 #[inline]
