@@ -1061,6 +1061,80 @@ pub const SEM_IMPORT_FD_FLAGS_03323: &str = "VUID-VkImportSemaphoreFdInfoKHR-fla
 /// the importing device's (the external semaphore handle types compatibility table).
 pub const SEM_IMPORT_FD_FD_01544: &str = "VUID-VkImportSemaphoreFdInfoKHR-fd-01544";
 
+// vkImportSemaphoreWin32HandleKHR
+/// device is not a VkDevice handle that was created through the layer.
+pub const SEM_IMPORT_WIN32_DEVICE_PARAM: &str =
+    "VUID-vkImportSemaphoreWin32HandleKHR-device-parameter";
+/// pImportSemaphoreWin32HandleInfo is NULL instead of pointing to a
+/// VkImportSemaphoreWin32HandleInfoKHR.
+pub const SEM_IMPORT_WIN32_INFO_PARAM: &str =
+    "VUID-vkImportSemaphoreWin32HandleKHR-pImportSemaphoreWin32HandleInfo-parameter";
+/// sType is not VK_STRUCTURE_TYPE_IMPORT_SEMAPHORE_WIN32_HANDLE_INFO_KHR.
+pub const SEM_IMPORT_WIN32_STYPE: &str = "VUID-VkImportSemaphoreWin32HandleInfoKHR-sType-sType";
+/// pNext is not NULL; no structure extends VkImportSemaphoreWin32HandleInfoKHR.
+pub const SEM_IMPORT_WIN32_PNEXT: &str = "VUID-VkImportSemaphoreWin32HandleInfoKHR-pNext-pNext";
+/// semaphore is not a live VkSemaphore handle (NULL, destroyed, or never created).
+pub const SEM_IMPORT_WIN32_SEMAPHORE_PARAM: &str =
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-semaphore-parameter";
+/// flags has bits that are not VkSemaphoreImportFlagBits values.
+pub const SEM_IMPORT_WIN32_FLAGS_PARAM: &str =
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-flags-parameter";
+/// handleType is not OPAQUE_WIN32_BIT, OPAQUE_WIN32_KMT_BIT or D3D12_FENCE_BIT, the semaphore types
+/// importable from a Windows handle.
+pub const SEM_IMPORT_WIN32_HANDLE_TYPE_01140: &str =
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-handleType-01140";
+/// handle and name are both not NULL.
+pub const SEM_IMPORT_WIN32_HANDLE_01469: &str =
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-handle-01469";
+/// name is not NULL and handleType is neither OPAQUE_WIN32_BIT nor D3D12_FENCE_BIT, the only types
+/// imported by name.
+pub const SEM_IMPORT_WIN32_HANDLE_TYPE_01466: &str =
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-handleType-01466";
+/// An OPAQUE_WIN32_KMT import into a semaphore created with other VkSemaphoreCreateInfo::flags than
+/// the semaphore the handle was exported from.
+pub const SEM_IMPORT_WIN32_HANDLE_TYPE_03261: &str =
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-handleType-03261";
+/// An OPAQUE_WIN32_KMT import into a semaphore of another type (binary or timeline) than the
+/// semaphore the handle was exported from. The call is not passed to the driver.
+pub const SEM_IMPORT_WIN32_HANDLE_TYPE_03262: &str =
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-handleType-03262";
+/// flags has VK_SEMAPHORE_IMPORT_TEMPORARY_BIT and the handle was exported from a timeline
+/// semaphore. The call is not passed to the driver.
+pub const SEM_IMPORT_WIN32_FLAGS_03322: &str =
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-flags-03322";
+
+// vkImportSemaphoreZirconHandleFUCHSIA
+/// device is not a VkDevice handle that was created through the layer.
+pub const SEM_IMPORT_ZIRCON_DEVICE_PARAM: &str =
+    "VUID-vkImportSemaphoreZirconHandleFUCHSIA-device-parameter";
+/// pImportSemaphoreZirconHandleInfo is NULL instead of pointing to a
+/// VkImportSemaphoreZirconHandleInfoFUCHSIA.
+pub const SEM_IMPORT_ZIRCON_INFO_PARAM: &str =
+    "VUID-vkImportSemaphoreZirconHandleFUCHSIA-pImportSemaphoreZirconHandleInfo-parameter";
+/// sType is not VK_STRUCTURE_TYPE_IMPORT_SEMAPHORE_ZIRCON_HANDLE_INFO_FUCHSIA.
+pub const SEM_IMPORT_ZIRCON_STYPE: &str =
+    "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-sType-sType";
+/// pNext is not NULL; no structure extends VkImportSemaphoreZirconHandleInfoFUCHSIA.
+pub const SEM_IMPORT_ZIRCON_PNEXT: &str =
+    "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-pNext-pNext";
+/// semaphore is not a live VkSemaphore handle (NULL, destroyed, or never created).
+pub const SEM_IMPORT_ZIRCON_SEMAPHORE_PARAM: &str =
+    "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-semaphore-parameter";
+/// handleType is not a single, defined VkExternalSemaphoreHandleTypeFlagBits value.
+pub const SEM_IMPORT_ZIRCON_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-handleType-parameter";
+/// flags has bits that are not VkSemaphoreImportFlagBits values.
+pub const SEM_IMPORT_ZIRCON_FLAGS_PARAM: &str =
+    "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-flags-parameter";
+/// handleType is not ZIRCON_EVENT_BIT_FUCHSIA, the only semaphore type importable from a Zircon
+/// handle.
+pub const SEM_IMPORT_ZIRCON_HANDLE_TYPE_04765: &str =
+    "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-handleType-04765";
+/// The semaphore imported into was created as a timeline semaphore
+/// (VkSemaphoreTypeCreateInfo::semaphoreType VK_SEMAPHORE_TYPE_TIMELINE).
+pub const SEM_IMPORT_ZIRCON_SEMAPHORE_TYPE_04768: &str =
+    "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-semaphoreType-04768";
+
 /// Every ID above: the IDs the catalog calls checked.
 pub const ALL: &[&str] = &[
     FD_DEVICE_PARAM,
@@ -1385,4 +1459,25 @@ pub const ALL: &[&str] = &[
     SEM_IMPORT_FD_HANDLE_TYPE_03264,
     SEM_IMPORT_FD_FLAGS_03323,
     SEM_IMPORT_FD_FD_01544,
+    SEM_IMPORT_WIN32_DEVICE_PARAM,
+    SEM_IMPORT_WIN32_INFO_PARAM,
+    SEM_IMPORT_WIN32_STYPE,
+    SEM_IMPORT_WIN32_PNEXT,
+    SEM_IMPORT_WIN32_SEMAPHORE_PARAM,
+    SEM_IMPORT_WIN32_FLAGS_PARAM,
+    SEM_IMPORT_WIN32_HANDLE_TYPE_01140,
+    SEM_IMPORT_WIN32_HANDLE_01469,
+    SEM_IMPORT_WIN32_HANDLE_TYPE_01466,
+    SEM_IMPORT_WIN32_HANDLE_TYPE_03261,
+    SEM_IMPORT_WIN32_HANDLE_TYPE_03262,
+    SEM_IMPORT_WIN32_FLAGS_03322,
+    SEM_IMPORT_ZIRCON_DEVICE_PARAM,
+    SEM_IMPORT_ZIRCON_INFO_PARAM,
+    SEM_IMPORT_ZIRCON_STYPE,
+    SEM_IMPORT_ZIRCON_PNEXT,
+    SEM_IMPORT_ZIRCON_SEMAPHORE_PARAM,
+    SEM_IMPORT_ZIRCON_HANDLE_TYPE_PARAM,
+    SEM_IMPORT_ZIRCON_FLAGS_PARAM,
+    SEM_IMPORT_ZIRCON_HANDLE_TYPE_04765,
+    SEM_IMPORT_ZIRCON_SEMAPHORE_TYPE_04768,
 ];

@@ -355,6 +355,27 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkExternalFenceProperties-pNext-pNext",
     "VUID-VkExportSemaphoreCreateInfo-handleTypes-01124",
     "VUID-VkExportSemaphoreCreateInfo-handleTypes-parameter",
+    "VUID-vkImportSemaphoreWin32HandleKHR-device-parameter",
+    "VUID-vkImportSemaphoreWin32HandleKHR-pImportSemaphoreWin32HandleInfo-parameter",
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-sType-sType",
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-pNext-pNext",
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-semaphore-parameter",
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-flags-parameter",
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-handleType-01140",
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-handle-01469",
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-handleType-01466",
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-handleType-03261",
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-handleType-03262",
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-flags-03322",
+    "VUID-vkImportSemaphoreZirconHandleFUCHSIA-device-parameter",
+    "VUID-vkImportSemaphoreZirconHandleFUCHSIA-pImportSemaphoreZirconHandleInfo-parameter",
+    "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-sType-sType",
+    "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-pNext-pNext",
+    "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-semaphore-parameter",
+    "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-handleType-parameter",
+    "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-flags-parameter",
+    "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-handleType-04765",
+    "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-semaphoreType-04768",
 ];
 
 const DEVICE_PARAMETER_NOTE: &str = "A garbage VkDevice passed to the loader's trampoline (a \
@@ -582,7 +603,7 @@ fn device_parameter_vuids_explain_the_loader_trampoline() {
         assert_eq!(e.note.as_deref(), Some(DEVICE_PARAMETER_NOTE), "{}", e.id);
         assert_ne!(e.e2e, E2e::UnitOnly, "{}", e.id);
     }
-    assert_eq!(count, 21);
+    assert_eq!(count, 23);
 }
 
 /// The project's copies of the reference registries are the ones the project was given beside it

@@ -1,15 +1,16 @@
 //! `vkCreateSemaphore` and `vkDestroySemaphore`: each semaphore a device makes is recorded with
 //! what the export rules read of its create info (`state::semaphores`), and forgotten when it is
-//! destroyed; an import (`vkImportSemaphore*`) marks it, since its payload may then be another.
-//! Every call goes down as the app made it; `vkCreateSemaphore` is judged first: a
-//! `VkExportSemaphoreCreateInfo` against the driver's answers (`commands::export_semaphore`), the
-//! other sharing structures of the chain (`commands::create_semaphore_checks`).
+//! destroyed; an import (`vkImportSemaphore*`, `commands::import`) marks it, since its payload
+//! may then be another. Every call goes down as the app made it; `vkCreateSemaphore` is judged
+//! first: a `VkExportSemaphoreCreateInfo` against the driver's answers
+//! (`commands::export_semaphore`), the other sharing structures of the chain
+//! (`commands::create_semaphore_checks`).
 
 use crate::boundary;
 use crate::commands::create_semaphore_checks;
 use crate::commands::export_semaphore::judge_create;
-use crate::commands::record_after::{call_down_and_record, judge_call_down_and_record};
-use crate::features::import_matching::state::semaphore_exports;
+use crate::commands::record_after::judge_call_down_and_record;
+use crate::features::import_matching::state::{semaphore_exports, semaphore_kmt_exports};
 use crate::pipeline::policy::Decision;
 use crate::raw::{read_node, read_out, read_struct, walk_chain, StructArg};
 use crate::state::this_thread::with_device;
@@ -109,6 +110,7 @@ pub unsafe extern "system" fn destroy_semaphore(
                 let name = name.map(|(_, name)| name);
                 state.semaphores.remove(handle, state.handle(), name);
                 semaphore_exports::forget_semaphore(state.handle(), handle);
+                semaphore_kmt_exports::forget_semaphore(state.handle(), handle);
             }
             if let Some(next) = state.next.destroy_semaphore {
                 // SAFETY: the app's arguments, passed unchanged to the next layer.
@@ -119,74 +121,10 @@ pub unsafe extern "system" fn destroy_semaphore(
     })
 }
 
-/// The body of the import commands: the call goes down as the app made it; after it succeeded,
-/// the semaphore its info structure names (`semaphore` reads it) is marked imported.
-fn import_and_mark(
-    command: &'static str,
-    device: vk::Device,
-    call_down: impl FnOnce(&crate::state::DeviceState) -> Option<vk::Result>,
-    semaphore: impl FnOnce() -> Option<vk::Semaphore>,
-) -> vk::Result {
-    call_down_and_record(command, device, call_down, |state| {
-        if let Some(semaphore) = semaphore() {
-            state.semaphores.imported(semaphore.as_raw());
-        }
-    })
-}
-
-/// The `semaphore` member of an import info structure of `s_type`, when it can be read.
-///
-/// # Safety
-/// `p` is what the app passed: NULL or a readable structure that starts with `sType`, readable
-/// as a whole `T` when `sType` is `s_type`.
-unsafe fn semaphore_of<T: Copy>(
-    p: *const T,
-    s_type: vk::StructureType,
-    member: impl FnOnce(T) -> vk::Semaphore,
-) -> Option<vk::Semaphore> {
-    // SAFETY: the caller's contract.
-    match unsafe { read_struct(p, s_type) } {
-        StructArg::Valid(info) => Some(member(info)),
-        _ => None,
-    }
-}
-
-/// # Safety
-/// The app's arguments (the loader's contract).
-pub unsafe extern "system" fn import_semaphore_win32_handle(
-    device: vk::Device,
-    p_info: *const vk::ImportSemaphoreWin32HandleInfoKHR<'_>,
-) -> vk::Result {
-    let s_type = vk::StructureType::IMPORT_SEMAPHORE_WIN32_HANDLE_INFO_KHR;
-    import_and_mark(
-        "vkImportSemaphoreWin32HandleKHR",
-        device,
-        // SAFETY: the app's arguments, passed unchanged to the next layer.
-        |s| Some(unsafe { s.next.import_semaphore_win32_handle?(device, p_info) }),
-        // SAFETY: the info the driver just accepted.
-        || unsafe { semaphore_of(p_info, s_type, |i| i.semaphore) },
-    )
-}
-
-/// # Safety
-/// The app's arguments (the loader's contract).
-pub unsafe extern "system" fn import_semaphore_zircon_handle(
-    device: vk::Device,
-    p_info: *const vk::ImportSemaphoreZirconHandleInfoFUCHSIA<'_>,
-) -> vk::Result {
-    let s_type = vk::StructureType::IMPORT_SEMAPHORE_ZIRCON_HANDLE_INFO_FUCHSIA;
-    import_and_mark(
-        "vkImportSemaphoreZirconHandleFUCHSIA",
-        device,
-        // SAFETY: the app's arguments, passed unchanged to the next layer.
-        |s| Some(unsafe { s.next.import_semaphore_zircon_handle?(device, p_info) }),
-        // SAFETY: the info the driver just accepted.
-        || unsafe { semaphore_of(p_info, s_type, |i| i.semaphore) },
-    )
-}
-
 /// At `vkDestroyDevice`: what the layer holds of the device's semaphores outside its state (the
-/// opaque fds exported, `semaphore_exports`). The records go with the device state.
+/// opaque fds exported, `semaphore_exports`; the global share handles, `semaphore_kmt_exports`).
+/// The records go with the device state.
 pub fn device_destroyed(state: &crate::state::DeviceState) {
     semaphore_exports::forget_device(state.handle());
+    semaphore_kmt_exports::forget_device(state.handle());
 }

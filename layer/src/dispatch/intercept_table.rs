@@ -258,13 +258,13 @@ pub const INTERCEPTS: &[Intercept] = &[
     },
     Intercept {
         name: b"vkImportSemaphoreWin32HandleKHR",
-        function: || void_fn!(crate::commands::semaphores::import_semaphore_win32_handle),
-        level: device(|s| s.next.import_semaphore_win32_handle.is_some()),
+        function: || void_fn!(crate::commands::import::import_semaphore_win32::import_semaphore_win32_handle_khr),
+        level: device(|s| s.facts.extensions.khr_external_semaphore_win32 && s.next.import_semaphore_win32_handle.is_some()),
     },
     Intercept {
         name: b"vkImportSemaphoreZirconHandleFUCHSIA",
-        function: || void_fn!(crate::commands::semaphores::import_semaphore_zircon_handle),
-        level: device(|s| s.next.import_semaphore_zircon_handle.is_some()),
+        function: || void_fn!(crate::commands::import::import_semaphore_zircon::import_semaphore_zircon_handle_fuchsia),
+        level: device(|s| s.facts.extensions.fuchsia_external_semaphore && s.next.import_semaphore_zircon_handle.is_some()),
     },
     Intercept {
         name: b"vkGetSemaphoreFdKHR",
@@ -341,6 +341,8 @@ pub const EXTENSION_OF: &[(&[u8], &str)] = &[
     (b"vkGetMemoryMetalHandleEXT", "VK_EXT_external_memory_metal"),
     (b"vkGetMemoryMetalHandlePropertiesEXT", "VK_EXT_external_memory_metal"),
     (b"vkImportSemaphoreFdKHR", "VK_KHR_external_semaphore_fd"),
+    (b"vkImportSemaphoreWin32HandleKHR", "VK_KHR_external_semaphore_win32"),
+    (b"vkImportSemaphoreZirconHandleFUCHSIA", "VK_FUCHSIA_external_semaphore"),
     (b"vkGetSemaphoreFdKHR", "VK_KHR_external_semaphore_fd"),
     (b"vkGetSemaphoreWin32HandleKHR", "VK_KHR_external_semaphore_win32"),
     (b"vkGetSemaphoreZirconHandleFUCHSIA", "VK_FUCHSIA_external_semaphore"),

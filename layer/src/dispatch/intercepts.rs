@@ -90,7 +90,7 @@ mod tests {
     fn the_extension_of_each_intercepted_command_is_its_rules_extension() {
         use crate::rules::export::*;
         use crate::rules::query::*;
-        let rules: [Rules; 19] = [
+        let rules: [Rules; 21] = [
             export_rule(&get_memory_fd::COMMAND),
             export_rule(&get_memory_remote_address::COMMAND),
             export_rule(&get_memory_win32_handle_nv::COMMAND),
@@ -100,6 +100,8 @@ mod tests {
             export_rule(&get_memory_metal_handle::COMMAND),
             export_rule(&get_semaphore_fd::COMMAND),
             export_rule(&crate::rules::import::import_semaphore_fd::COMMAND),
+            export_rule(&crate::rules::import::import_semaphore_win32::COMMAND),
+            export_rule(&crate::rules::import::import_semaphore_zircon::COMMAND),
             export_rule(&get_semaphore_win32_handle::COMMAND),
             export_rule(&get_semaphore_zircon_handle::COMMAND),
             export_rule(&get_fence_fd::COMMAND),

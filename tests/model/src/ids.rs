@@ -473,3 +473,49 @@ pub const EXPORT_SEM_HANDLE_TYPES_01124: &str =
     "VUID-VkExportSemaphoreCreateInfo-handleTypes-01124";
 pub const EXPORT_SEM_HANDLE_TYPES_PARAM: &str =
     "VUID-VkExportSemaphoreCreateInfo-handleTypes-parameter";
+
+// vkImportSemaphoreWin32HandleKHR
+pub const IMPORT_SEMAPHORE_WIN32: &str = "vkImportSemaphoreWin32HandleKHR";
+pub const SEM_IMPORT_WIN32_DEVICE_PARAM: &str =
+    "VUID-vkImportSemaphoreWin32HandleKHR-device-parameter";
+pub const SEM_IMPORT_WIN32_INFO_PARAM: &str =
+    "VUID-vkImportSemaphoreWin32HandleKHR-pImportSemaphoreWin32HandleInfo-parameter";
+pub const SEM_IMPORT_WIN32_STYPE: &str = "VUID-VkImportSemaphoreWin32HandleInfoKHR-sType-sType";
+pub const SEM_IMPORT_WIN32_PNEXT: &str = "VUID-VkImportSemaphoreWin32HandleInfoKHR-pNext-pNext";
+pub const SEM_IMPORT_WIN32_SEMAPHORE_PARAM: &str =
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-semaphore-parameter";
+pub const SEM_IMPORT_WIN32_FLAGS_PARAM: &str =
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-flags-parameter";
+pub const SEM_IMPORT_WIN32_HANDLE_TYPE_01140: &str =
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-handleType-01140";
+pub const SEM_IMPORT_WIN32_HANDLE_01469: &str =
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-handle-01469";
+pub const SEM_IMPORT_WIN32_HANDLE_TYPE_01466: &str =
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-handleType-01466";
+pub const SEM_IMPORT_WIN32_HANDLE_TYPE_03261: &str =
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-handleType-03261";
+pub const SEM_IMPORT_WIN32_HANDLE_TYPE_03262: &str =
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-handleType-03262";
+pub const SEM_IMPORT_WIN32_FLAGS_03322: &str =
+    "VUID-VkImportSemaphoreWin32HandleInfoKHR-flags-03322";
+
+// vkImportSemaphoreZirconHandleFUCHSIA
+pub const IMPORT_SEMAPHORE_ZIRCON: &str = "vkImportSemaphoreZirconHandleFUCHSIA";
+pub const SEM_IMPORT_ZIRCON_DEVICE_PARAM: &str =
+    "VUID-vkImportSemaphoreZirconHandleFUCHSIA-device-parameter";
+pub const SEM_IMPORT_ZIRCON_INFO_PARAM: &str =
+    "VUID-vkImportSemaphoreZirconHandleFUCHSIA-pImportSemaphoreZirconHandleInfo-parameter";
+pub const SEM_IMPORT_ZIRCON_STYPE: &str =
+    "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-sType-sType";
+pub const SEM_IMPORT_ZIRCON_PNEXT: &str =
+    "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-pNext-pNext";
+pub const SEM_IMPORT_ZIRCON_SEMAPHORE_PARAM: &str =
+    "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-semaphore-parameter";
+pub const SEM_IMPORT_ZIRCON_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-handleType-parameter";
+pub const SEM_IMPORT_ZIRCON_FLAGS_PARAM: &str =
+    "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-flags-parameter";
+pub const SEM_IMPORT_ZIRCON_HANDLE_TYPE_04765: &str =
+    "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-handleType-04765";
+pub const SEM_IMPORT_ZIRCON_SEMAPHORE_TYPE_04768: &str =
+    "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-semaphoreType-04768";

@@ -2,15 +2,21 @@
 //! `rules::export::get_semaphore_win32_handle`; after an NT handle export that succeeded, the
 //! semaphore's record remembers its type (`SemaphoreFacts::nt_handle_exports`), for 01127.
 //!
+//! A global share (KMT) handle it returns from a semaphore whose payload is its created one is
+//! recorded with that semaphore (`features::import_matching::state::semaphore_kmt_exports`), for
+//! `vkImportSemaphoreWin32HandleKHR` to check an import of it against.
+//!
 //! The handle it returns is not held to a driver contract yet.
 
 use crate::boundary::Down;
+use crate::features::import_matching::state::semaphore_exports::SemaphoreOrigin;
+use crate::features::import_matching::state::semaphore_kmt_exports;
 use crate::handle_kinds::Semaphore;
 use crate::pipeline::export::{self, ExportEntry, Judged};
-use crate::raw::StructArg;
+use crate::raw::{self, StructArg};
 use crate::rules::export::get_semaphore_win32_handle::{self, is_counted_nt_export};
 use crate::rules::export::{ExportCommand, InfoFields};
-use crate::state::DeviceState;
+use crate::state::{DeviceState, SemaphoreRecord};
 use ash::vk;
 
 pub struct GetSemaphoreWin32Handle;
@@ -51,8 +57,35 @@ impl ExportEntry for GetSemaphoreWin32Handle {
             let t = vk::ExternalSemaphoreHandleTypeFlags::from_raw(judged.handle_type);
             s.semaphores.nt_handle_exported(semaphore.semaphore, t);
         }
+        if result == vk::Result::SUCCESS && judged.handle_type == KMT {
+            // SAFETY: the gate found pHandle not NULL; the driver has just written it.
+            if let Some(handle) = unsafe { raw::read_out(p_handle) } {
+                remember_kmt_export(s, semaphore, handle as u64);
+            }
+        }
         Some(result)
     }
+}
+
+const KMT: u32 = vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_WIN32_KMT.as_raw();
+
+/// A global share handle of `semaphore`, recorded with what it was created with when its payload
+/// is the created one (nothing imported into it), for its imports to be checked against.
+#[inline(never)]
+fn remember_kmt_export(state: &DeviceState, semaphore: &SemaphoreRecord, handle: u64) {
+    let f = &semaphore.facts;
+    if handle == 0 || !f.known || f.imported {
+        return;
+    }
+    let origin = SemaphoreOrigin {
+        device: semaphore.device,
+        semaphore: semaphore.semaphore,
+        timeline: f.timeline,
+        create_flags: f.create_flags,
+        device_uuid: state.device_uuid,
+        driver_uuid: state.driver_uuid,
+    };
+    semaphore_kmt_exports::remember(handle, origin);
 }
 
 /// # Safety

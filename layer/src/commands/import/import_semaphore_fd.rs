@@ -103,7 +103,7 @@ impl ExportEntry for ImportSemaphoreFd {
         // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
         let result = down.went(unsafe { next(device, p_info) });
         if result == vk::Result::SUCCESS {
-            s.semaphores.imported(judged.object.semaphore);
+            super::semaphore_imported(s, judged.object.semaphore);
         }
         Some(result)
     }

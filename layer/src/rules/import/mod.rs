@@ -8,6 +8,8 @@ pub mod import_handles_allocation;
 pub mod import_host;
 pub mod import_metal;
 pub mod import_semaphore_fd;
+pub mod import_semaphore_win32;
+pub mod import_semaphore_zircon;
 pub mod import_type_bits;
 pub mod import_win32;
 pub mod import_zircon;
