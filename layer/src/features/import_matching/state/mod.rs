@@ -3,3 +3,4 @@
 pub mod kmt_exports;
 pub mod opaque_exports;
 pub mod semaphore_exports;
+pub mod sync_exports;
