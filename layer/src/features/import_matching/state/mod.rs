@@ -1,5 +1,6 @@
 //! What the import-matching checks hold of exports.
 
+pub mod fence_exports;
 pub mod kmt_exports;
 pub mod opaque_exports;
 pub mod semaphore_exports;
