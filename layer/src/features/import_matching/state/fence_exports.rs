@@ -93,7 +93,14 @@ mod tests {
         assert_eq!(origin_of(a.as_raw_fd()), None);
         remember(origin(0xfe02), b.as_raw_fd());
         assert_eq!(origin_of(b.as_raw_fd()), Some(origin(0xfe02)));
+        assert_eq!(count(), 1);
         forget_device(0xd2);
         assert_eq!(origin_of(b.as_raw_fd()), None);
+        assert_eq!(
+            count(),
+            0,
+            "none held: a destroy or an import takes no lock"
+        );
+        forget_fence(0xd2, 0xfe02);
     }
 }

@@ -17,6 +17,7 @@
 use crate::os::payload::{self, Identity};
 use crate::os::{self, HeldFile};
 use parking_lot::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The most exports one table holds at once in the process.
 pub const LIMIT: usize = 64;
@@ -51,6 +52,9 @@ impl<O> Held<O> {
 /// The exports of one kind of object.
 pub struct SyncExports<O> {
     exports: Mutex<Vec<Held<O>>>,
+    /// How many are held, written under the lock: while none is, a destroy or an import pays
+    /// one atomic load and no lock or system call.
+    held: AtomicUsize,
 }
 
 impl<O: ExportOrigin> Default for SyncExports<O> {
@@ -63,6 +67,7 @@ impl<O: ExportOrigin> SyncExports<O> {
     pub const fn new() -> Self {
         Self {
             exports: Mutex::new(Vec::new()),
+            held: AtomicUsize::new(0),
         }
     }
 
@@ -89,11 +94,19 @@ impl<O: ExportOrigin> SyncExports<O> {
                 origin,
             });
         }
+        self.held.store(exports.len(), Ordering::Relaxed);
+    }
+
+    fn none_held(&self) -> bool {
+        self.held.load(Ordering::Relaxed) == 0
     }
 
     /// The object the opaque fd `fd` was exported from, if the table holds that export (the
     /// latest export of its payload).
     pub fn origin_of(&self, fd: i32) -> Option<O> {
+        if self.none_held() {
+            return None;
+        }
         let identity = payload::identity(fd)?;
         let exports = self.exports.lock();
         exports
@@ -105,15 +118,22 @@ impl<O: ExportOrigin> SyncExports<O> {
 
     /// When the object is destroyed: its exports are let go.
     pub fn forget_object(&self, device: u64, object: u64) {
-        let mut exports = self.exports.lock();
-        if !exports.is_empty() {
-            exports.retain(|e| (e.origin.device(), e.origin.object()) != (device, object));
+        if self.none_held() {
+            return;
         }
+        let mut exports = self.exports.lock();
+        exports.retain(|e| (e.origin.device(), e.origin.object()) != (device, object));
+        self.held.store(exports.len(), Ordering::Relaxed);
     }
 
     /// At `vkDestroyDevice`: the device's exports are let go.
     pub fn forget_device(&self, device: u64) {
-        self.exports.lock().retain(|e| e.origin.device() != device);
+        if self.none_held() {
+            return;
+        }
+        let mut exports = self.exports.lock();
+        exports.retain(|e| e.origin.device() != device);
+        self.held.store(exports.len(), Ordering::Relaxed);
     }
 
     /// How many exports are held (introspection).
