@@ -953,6 +953,60 @@ pub const EXPORT_FENCE_WIN32_HANDLE_TYPES_01447: &str =
 /// sType is not VK_STRUCTURE_TYPE_EXPORT_FENCE_WIN32_HANDLE_INFO_KHR.
 pub const EXPORT_FENCE_WIN32_STYPE: &str = "VUID-VkExportFenceWin32HandleInfoKHR-sType-sType";
 
+// vkImportFenceFdKHR
+/// device is not a VkDevice handle that was created through the layer.
+pub const FENCE_IMPORT_FD_DEVICE_PARAM: &str = "VUID-vkImportFenceFdKHR-device-parameter";
+/// pImportFenceFdInfo is NULL.
+pub const FENCE_IMPORT_FD_INFO_PARAM: &str = "VUID-vkImportFenceFdKHR-pImportFenceFdInfo-parameter";
+/// sType is not VK_STRUCTURE_TYPE_IMPORT_FENCE_FD_INFO_KHR.
+pub const FENCE_IMPORT_FD_STYPE: &str = "VUID-VkImportFenceFdInfoKHR-sType-sType";
+/// pNext is not NULL.
+pub const FENCE_IMPORT_FD_PNEXT: &str = "VUID-VkImportFenceFdInfoKHR-pNext-pNext";
+/// fence is VK_NULL_HANDLE, destroyed, or not a VkFence the layer saw created.
+pub const FENCE_IMPORT_FD_FENCE_PARAM: &str = "VUID-VkImportFenceFdInfoKHR-fence-parameter";
+/// handleType is not a single, defined VkExternalFenceHandleTypeFlagBits value valid on the device.
+pub const FENCE_IMPORT_FD_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportFenceFdInfoKHR-handleType-parameter";
+/// flags has bits that are not VkFenceImportFlagBits values.
+pub const FENCE_IMPORT_FD_FLAGS_PARAM: &str = "VUID-VkImportFenceFdInfoKHR-flags-parameter";
+/// handleType is neither OPAQUE_FD_BIT nor SYNC_FD_BIT (the handle types vkImportFenceFdKHR
+/// supports).
+pub const FENCE_IMPORT_FD_HANDLE_TYPE_01464: &str = "VUID-VkImportFenceFdInfoKHR-handleType-01464";
+/// handleType is SYNC_FD_BIT (copy transference) and flags lacks VK_FENCE_IMPORT_TEMPORARY_BIT.
+pub const FENCE_IMPORT_FD_HANDLE_TYPE_07306: &str = "VUID-VkImportFenceFdInfoKHR-handleType-07306";
+/// An OPAQUE_FD import of an fd exported by a device whose deviceUUID or driverUUID differs from
+/// the importing device's (the external fence handle types compatibility table).
+pub const FENCE_IMPORT_FD_FD_01541: &str = "VUID-VkImportFenceFdInfoKHR-fd-01541";
+
+// vkImportFenceWin32HandleKHR
+/// device is not a VkDevice handle that was created through the layer.
+pub const FENCE_IMPORT_WIN32_DEVICE_PARAM: &str =
+    "VUID-vkImportFenceWin32HandleKHR-device-parameter";
+/// pImportFenceWin32HandleInfo is NULL.
+pub const FENCE_IMPORT_WIN32_INFO_PARAM: &str =
+    "VUID-vkImportFenceWin32HandleKHR-pImportFenceWin32HandleInfo-parameter";
+/// sType is not VK_STRUCTURE_TYPE_IMPORT_FENCE_WIN32_HANDLE_INFO_KHR.
+pub const FENCE_IMPORT_WIN32_STYPE: &str = "VUID-VkImportFenceWin32HandleInfoKHR-sType-sType";
+/// pNext is not NULL.
+pub const FENCE_IMPORT_WIN32_PNEXT: &str = "VUID-VkImportFenceWin32HandleInfoKHR-pNext-pNext";
+/// fence is VK_NULL_HANDLE, destroyed, or not a VkFence the layer saw created.
+pub const FENCE_IMPORT_WIN32_FENCE_PARAM: &str =
+    "VUID-VkImportFenceWin32HandleInfoKHR-fence-parameter";
+/// flags has bits that are not VkFenceImportFlagBits values.
+pub const FENCE_IMPORT_WIN32_FLAGS_PARAM: &str =
+    "VUID-VkImportFenceWin32HandleInfoKHR-flags-parameter";
+/// handleType is neither OPAQUE_WIN32_BIT nor OPAQUE_WIN32_KMT_BIT (the handle types
+/// vkImportFenceWin32HandleKHR supports).
+pub const FENCE_IMPORT_WIN32_HANDLE_TYPE_01457: &str =
+    "VUID-VkImportFenceWin32HandleInfoKHR-handleType-01457";
+/// handle and name are both not NULL.
+pub const FENCE_IMPORT_WIN32_HANDLE_01462: &str =
+    "VUID-VkImportFenceWin32HandleInfoKHR-handle-01462";
+/// name is not NULL, but handleType is not OPAQUE_WIN32_BIT (only an NT handle type imports by
+/// name).
+pub const FENCE_IMPORT_WIN32_HANDLE_TYPE_01459: &str =
+    "VUID-VkImportFenceWin32HandleInfoKHR-handleType-01459";
+
 // vkGetSemaphoreWin32HandleKHR
 /// device is not a VkDevice handle that was created through the layer.
 pub const SEM_WIN32_DEVICE_PARAM: &str = "VUID-vkGetSemaphoreWin32HandleKHR-device-parameter";
@@ -1425,6 +1479,25 @@ pub const ALL: &[&str] = &[
     EXPORT_FENCE_STYPE,
     EXPORT_FENCE_WIN32_HANDLE_TYPES_01447,
     EXPORT_FENCE_WIN32_STYPE,
+    FENCE_IMPORT_FD_DEVICE_PARAM,
+    FENCE_IMPORT_FD_INFO_PARAM,
+    FENCE_IMPORT_FD_STYPE,
+    FENCE_IMPORT_FD_PNEXT,
+    FENCE_IMPORT_FD_FENCE_PARAM,
+    FENCE_IMPORT_FD_HANDLE_TYPE_PARAM,
+    FENCE_IMPORT_FD_FLAGS_PARAM,
+    FENCE_IMPORT_FD_HANDLE_TYPE_01464,
+    FENCE_IMPORT_FD_HANDLE_TYPE_07306,
+    FENCE_IMPORT_FD_FD_01541,
+    FENCE_IMPORT_WIN32_DEVICE_PARAM,
+    FENCE_IMPORT_WIN32_INFO_PARAM,
+    FENCE_IMPORT_WIN32_STYPE,
+    FENCE_IMPORT_WIN32_PNEXT,
+    FENCE_IMPORT_WIN32_FENCE_PARAM,
+    FENCE_IMPORT_WIN32_FLAGS_PARAM,
+    FENCE_IMPORT_WIN32_HANDLE_TYPE_01457,
+    FENCE_IMPORT_WIN32_HANDLE_01462,
+    FENCE_IMPORT_WIN32_HANDLE_TYPE_01459,
     SEM_WIN32_DEVICE_PARAM,
     SEM_WIN32_INFO_PARAM,
     SEM_WIN32_PHANDLE_PARAM,

@@ -376,6 +376,26 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-flags-parameter",
     "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-handleType-04765",
     "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-semaphoreType-04768",
+    // vkImportFenceFdKHR, vkImportFenceWin32HandleKHR (issue #25: the fence imports)
+    "VUID-vkImportFenceFdKHR-device-parameter",
+    "VUID-vkImportFenceFdKHR-pImportFenceFdInfo-parameter",
+    "VUID-VkImportFenceFdInfoKHR-sType-sType",
+    "VUID-VkImportFenceFdInfoKHR-pNext-pNext",
+    "VUID-VkImportFenceFdInfoKHR-fence-parameter",
+    "VUID-VkImportFenceFdInfoKHR-handleType-parameter",
+    "VUID-VkImportFenceFdInfoKHR-flags-parameter",
+    "VUID-VkImportFenceFdInfoKHR-handleType-01464",
+    "VUID-VkImportFenceFdInfoKHR-handleType-07306",
+    "VUID-VkImportFenceFdInfoKHR-fd-01541",
+    "VUID-vkImportFenceWin32HandleKHR-device-parameter",
+    "VUID-vkImportFenceWin32HandleKHR-pImportFenceWin32HandleInfo-parameter",
+    "VUID-VkImportFenceWin32HandleInfoKHR-sType-sType",
+    "VUID-VkImportFenceWin32HandleInfoKHR-pNext-pNext",
+    "VUID-VkImportFenceWin32HandleInfoKHR-fence-parameter",
+    "VUID-VkImportFenceWin32HandleInfoKHR-flags-parameter",
+    "VUID-VkImportFenceWin32HandleInfoKHR-handleType-01457",
+    "VUID-VkImportFenceWin32HandleInfoKHR-handle-01462",
+    "VUID-VkImportFenceWin32HandleInfoKHR-handleType-01459",
 ];
 
 const DEVICE_PARAMETER_NOTE: &str = "A garbage VkDevice passed to the loader's trampoline (a \
@@ -603,7 +623,7 @@ fn device_parameter_vuids_explain_the_loader_trampoline() {
         assert_eq!(e.note.as_deref(), Some(DEVICE_PARAMETER_NOTE), "{}", e.id);
         assert_ne!(e.e2e, E2e::UnitOnly, "{}", e.id);
     }
-    assert_eq!(count, 23);
+    assert_eq!(count, 25);
 }
 
 /// The project's copies of the reference registries are the ones the project was given beside it

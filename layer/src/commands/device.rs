@@ -291,6 +291,7 @@ pub unsafe extern "system" fn destroy_device(
         };
         crate::commands::allocate::memory_lifecycle::device_destroyed(&state);
         crate::commands::semaphores::device_destroyed(&state);
+        crate::commands::fences::device_destroyed(&state);
         DEVICES.remove_value(&state);
         if let Some(next) = state.next.destroy_device {
             // SAFETY: the app's arguments, passed down.

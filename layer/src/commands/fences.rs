@@ -1,13 +1,15 @@
 //! `vkCreateFence` and `vkDestroyFence`: each fence a device makes (`vkRegisterDeviceEventEXT`
 //! and `vkRegisterDisplayEventEXT` make fences too) is recorded with what the
-//! export rules read of its create info (`state::fences`), and forgotten when it is destroyed;
-//! an import (`vkImportFenceFdKHR`, `vkImportFenceWin32HandleKHR`) marks it, since its payload
-//! may then be another. `vkCreateFence` judges the sharing structures of its chain
+//! export rules read of its create info (`state::fences`), and forgotten when it is destroyed
+//! (with the opaque fds exported from it, `fence_exports`). The imports
+//! (`vkImportFenceFdKHR`, `vkImportFenceWin32HandleKHR`) are checked in `commands::import`,
+//! which marks the fence imported after a success, since its payload may then be another. `vkCreateFence` judges the sharing structures of its chain
 //! (`rules::fences::create_fence`) only when the chain has one; nothing blocks the call, which
 //! goes down as the app made it.
 
 use crate::boundary;
 use crate::commands::record_after::call_down_and_record;
+use crate::features::import_matching::state::fence_exports;
 use crate::pipeline::policy::{decide, Decision};
 use crate::raw::{read_node, read_out, read_struct, walk_chain, StructArg};
 use crate::rules::fences::create_fence::{self, FenceExportChain};
@@ -162,6 +164,7 @@ pub unsafe extern "system" fn destroy_fence(
                 let name = state.names.remove(&(vk::ObjectType::FENCE, handle));
                 let name = name.map(|(_, name)| name);
                 state.fences.remove(handle, state.handle(), name);
+                fence_exports::forget_fence(state.handle(), handle);
             }
             if let Some(next) = state.next.destroy_fence {
                 // SAFETY: the app's arguments, passed unchanged to the next layer.
@@ -172,63 +175,10 @@ pub unsafe extern "system" fn destroy_fence(
     })
 }
 
-/// The `fence` member of an import info structure of `s_type`, when it can be read.
-///
-/// # Safety
-/// `p` is what the app passed: NULL or a readable structure that starts with `sType`, readable
-/// as a whole `T` when `sType` is `s_type`.
-unsafe fn fence_of<T: Copy>(
-    p: *const T,
-    s_type: vk::StructureType,
-    member: impl FnOnce(T) -> vk::Fence,
-) -> Option<u64> {
-    // SAFETY: the caller's contract.
-    match unsafe { read_struct(p, s_type) } {
-        StructArg::Valid(info) => Some(member(info).as_raw()),
-        _ => None,
-    }
-}
-
-/// # Safety
-/// The app's arguments (the loader's contract).
-pub unsafe extern "system" fn import_fence_fd(
-    device: vk::Device,
-    p_info: *const vk::ImportFenceFdInfoKHR<'_>,
-) -> vk::Result {
-    call_down_and_record(
-        "vkImportFenceFdKHR",
-        device,
-        // SAFETY: the app's arguments, passed unchanged to the next layer.
-        |s| Some(unsafe { s.next.import_fence_fd?(device, p_info) }),
-        |state| {
-            let s_type = vk::StructureType::IMPORT_FENCE_FD_INFO_KHR;
-            // SAFETY: the info the driver just accepted.
-            if let Some(fence) = unsafe { fence_of(p_info, s_type, |i| i.fence) } {
-                state.fences.imported(fence);
-            }
-        },
-    )
-}
-
-/// # Safety
-/// The app's arguments (the loader's contract).
-pub unsafe extern "system" fn import_fence_win32_handle(
-    device: vk::Device,
-    p_info: *const vk::ImportFenceWin32HandleInfoKHR<'_>,
-) -> vk::Result {
-    call_down_and_record(
-        "vkImportFenceWin32HandleKHR",
-        device,
-        // SAFETY: the app's arguments, passed unchanged to the next layer.
-        |s| Some(unsafe { s.next.import_fence_win32_handle?(device, p_info) }),
-        |state| {
-            let s_type = vk::StructureType::IMPORT_FENCE_WIN32_HANDLE_INFO_KHR;
-            // SAFETY: the info the driver just accepted.
-            if let Some(fence) = unsafe { fence_of(p_info, s_type, |i| i.fence) } {
-                state.fences.imported(fence);
-            }
-        },
-    )
+/// At `vkDestroyDevice`: what the layer holds of the device's fences outside its state (the
+/// opaque fds exported, `fence_exports`). The records go with the device state.
+pub fn device_destroyed(state: &DeviceState) {
+    fence_exports::forget_device(state.handle());
 }
 
 #[cfg(test)]

@@ -303,13 +303,13 @@ pub const INTERCEPTS: &[Intercept] = &[
     },
     Intercept {
         name: b"vkImportFenceFdKHR",
-        function: || void_fn!(crate::commands::fences::import_fence_fd),
-        level: device(|s| s.next.import_fence_fd.is_some()),
+        function: || void_fn!(crate::commands::import::import_fence_fd::import_fence_fd_khr),
+        level: device(|s| s.facts.extensions.khr_external_fence_fd && s.next.import_fence_fd.is_some()),
     },
     Intercept {
         name: b"vkImportFenceWin32HandleKHR",
-        function: || void_fn!(crate::commands::fences::import_fence_win32_handle),
-        level: device(|s| s.next.import_fence_win32_handle.is_some()),
+        function: || void_fn!(crate::commands::import::import_fence_win32_handle::import_fence_win32_handle_khr),
+        level: device(|s| s.facts.extensions.khr_external_fence_win32 && s.next.import_fence_win32_handle.is_some()),
     },
     Intercept {
         name: b"vkGetFenceFdKHR",
@@ -346,6 +346,8 @@ pub const EXTENSION_OF: &[(&[u8], &str)] = &[
     (b"vkGetSemaphoreFdKHR", "VK_KHR_external_semaphore_fd"),
     (b"vkGetSemaphoreWin32HandleKHR", "VK_KHR_external_semaphore_win32"),
     (b"vkGetSemaphoreZirconHandleFUCHSIA", "VK_FUCHSIA_external_semaphore"),
+    (b"vkImportFenceFdKHR", "VK_KHR_external_fence_fd"),
+    (b"vkImportFenceWin32HandleKHR", "VK_KHR_external_fence_win32"),
     (b"vkGetFenceFdKHR", "VK_KHR_external_fence_fd"),
     (b"vkGetFenceWin32HandleKHR", "VK_KHR_external_fence_win32"),
 ];

@@ -90,7 +90,7 @@ mod tests {
     fn the_extension_of_each_intercepted_command_is_its_rules_extension() {
         use crate::rules::export::*;
         use crate::rules::query::*;
-        let rules: [Rules; 21] = [
+        let rules: [Rules; 23] = [
             export_rule(&get_memory_fd::COMMAND),
             export_rule(&get_memory_remote_address::COMMAND),
             export_rule(&get_memory_win32_handle_nv::COMMAND),
@@ -106,6 +106,8 @@ mod tests {
             export_rule(&get_semaphore_zircon_handle::COMMAND),
             export_rule(&get_fence_fd::COMMAND),
             export_rule(&get_fence_win32_handle::COMMAND),
+            export_rule(&crate::rules::import::import_fence_fd::COMMAND),
+            export_rule(&crate::rules::import::import_fence_win32_handle::COMMAND),
             query_rule(&get_memory_fd_properties::COMMAND),
             query_rule(&get_memory_host_pointer_properties::COMMAND),
             query_rule(&get_memory_win32_handle_properties::COMMAND),

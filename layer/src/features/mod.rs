@@ -8,7 +8,7 @@
 //! | `driver_contract` | what the driver returns from an export (fds, handles, addresses) |
 //! | `fd_leaks` | exported fds the app never closed (`check_fd_leaks`) |
 //! | `fd_ownership` | fds imported twice, or closed after an import took them |
-//! | `import_matching` | an import against the export it came from, in this process (memory; semaphores' opaque fds) |
+//! | `import_matching` | an import against the export it came from, in this process (memory; semaphores' and fences' opaque fds) |
 //! | `cross_process` | the same across the processes of a run (the shared exports directory) |
 
 pub mod cross_process;

@@ -519,3 +519,32 @@ pub const SEM_IMPORT_ZIRCON_HANDLE_TYPE_04765: &str =
     "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-handleType-04765";
 pub const SEM_IMPORT_ZIRCON_SEMAPHORE_TYPE_04768: &str =
     "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-semaphoreType-04768";
+pub const IMPORT_FENCE_FD: &str = "vkImportFenceFdKHR";
+pub const FENCE_IMPORT_FD_DEVICE_PARAM: &str = "VUID-vkImportFenceFdKHR-device-parameter";
+pub const FENCE_IMPORT_FD_INFO_PARAM: &str = "VUID-vkImportFenceFdKHR-pImportFenceFdInfo-parameter";
+pub const FENCE_IMPORT_FD_STYPE: &str = "VUID-VkImportFenceFdInfoKHR-sType-sType";
+pub const FENCE_IMPORT_FD_PNEXT: &str = "VUID-VkImportFenceFdInfoKHR-pNext-pNext";
+pub const FENCE_IMPORT_FD_FENCE_PARAM: &str = "VUID-VkImportFenceFdInfoKHR-fence-parameter";
+pub const FENCE_IMPORT_FD_HANDLE_TYPE_PARAM: &str =
+    "VUID-VkImportFenceFdInfoKHR-handleType-parameter";
+pub const FENCE_IMPORT_FD_FLAGS_PARAM: &str = "VUID-VkImportFenceFdInfoKHR-flags-parameter";
+pub const FENCE_IMPORT_FD_HANDLE_TYPE_01464: &str = "VUID-VkImportFenceFdInfoKHR-handleType-01464";
+pub const FENCE_IMPORT_FD_HANDLE_TYPE_07306: &str = "VUID-VkImportFenceFdInfoKHR-handleType-07306";
+pub const FENCE_IMPORT_FD_FD_01541: &str = "VUID-VkImportFenceFdInfoKHR-fd-01541";
+pub const IMPORT_FENCE_WIN32: &str = "vkImportFenceWin32HandleKHR";
+pub const FENCE_IMPORT_WIN32_DEVICE_PARAM: &str =
+    "VUID-vkImportFenceWin32HandleKHR-device-parameter";
+pub const FENCE_IMPORT_WIN32_INFO_PARAM: &str =
+    "VUID-vkImportFenceWin32HandleKHR-pImportFenceWin32HandleInfo-parameter";
+pub const FENCE_IMPORT_WIN32_STYPE: &str = "VUID-VkImportFenceWin32HandleInfoKHR-sType-sType";
+pub const FENCE_IMPORT_WIN32_PNEXT: &str = "VUID-VkImportFenceWin32HandleInfoKHR-pNext-pNext";
+pub const FENCE_IMPORT_WIN32_FENCE_PARAM: &str =
+    "VUID-VkImportFenceWin32HandleInfoKHR-fence-parameter";
+pub const FENCE_IMPORT_WIN32_FLAGS_PARAM: &str =
+    "VUID-VkImportFenceWin32HandleInfoKHR-flags-parameter";
+pub const FENCE_IMPORT_WIN32_HANDLE_TYPE_01457: &str =
+    "VUID-VkImportFenceWin32HandleInfoKHR-handleType-01457";
+pub const FENCE_IMPORT_WIN32_HANDLE_01462: &str =
+    "VUID-VkImportFenceWin32HandleInfoKHR-handle-01462";
+pub const FENCE_IMPORT_WIN32_HANDLE_TYPE_01459: &str =
+    "VUID-VkImportFenceWin32HandleInfoKHR-handleType-01459";

@@ -1,15 +1,18 @@
-//! `vkGetFenceFdKHR`: the descriptor. Its rules are `rules::export::get_fence_fd`.
+//! `vkGetFenceFdKHR`: the descriptor. Its rules are `rules::export::get_fence_fd`. An opaque fd
+//! it returns is held with its fence's device, for the fd's imports to be checked against
+//! (`features::import_matching::state::fence_exports`).
 //!
 //! The fd it returns is not held to a driver contract yet: a `SYNC_FD` export may return -1 (a
 //! sync file already signaled), so memory's fd contract (`evaluate_fd`) does not apply as it is.
 
 use crate::boundary::Down;
+use crate::features::import_matching::state::fence_exports::{self, FenceOrigin};
 use crate::handle_kinds::Fence;
 use crate::pipeline::export::{self, ExportEntry, Judged};
-use crate::raw::StructArg;
+use crate::raw::{self, StructArg};
 use crate::rules::export::get_fence_fd;
 use crate::rules::export::{ExportCommand, InfoFields};
-use crate::state::DeviceState;
+use crate::state::{DeviceState, FenceRecord};
 use ash::vk;
 use std::ffi::c_int;
 
@@ -37,13 +40,35 @@ impl ExportEntry for GetFenceFd {
         s: &DeviceState,
         device: vk::Device,
         (p_info, p_fd): Self::Args,
-        _: &Judged<'_, Fence>,
+        judged: &Judged<'_, Fence>,
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.get_fence_fd?;
         // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
-        Some(down.went(unsafe { next(device, p_info, p_fd) }))
+        let result = down.went(unsafe { next(device, p_info, p_fd) });
+        if result == vk::Result::SUCCESS && judged.handle_type == OPAQUE_FD {
+            // SAFETY: the gate found pFd not NULL; the driver has just written it.
+            if let Some(fd) = unsafe { raw::read_out(p_fd) } {
+                remember_export(s, judged.object, fd);
+            }
+        }
+        Some(result)
     }
+}
+
+const OPAQUE_FD: u32 = vk::ExternalFenceHandleTypeFlags::OPAQUE_FD.as_raw();
+
+/// An opaque fd of `fence`, held with its device's identity, for its imports to be checked
+/// against (`features::import_matching::state::fence_exports`).
+#[inline(never)]
+fn remember_export(state: &DeviceState, fence: &FenceRecord, fd: c_int) {
+    let origin = FenceOrigin {
+        device: fence.device,
+        fence: fence.fence,
+        device_uuid: state.device_uuid,
+        driver_uuid: state.driver_uuid,
+    };
+    fence_exports::remember(origin, fd);
 }
 
 /// # Safety

@@ -88,6 +88,19 @@ pub struct Importer {
     pub driver_uuid: Option<[u8; vk::UUID_SIZE]>,
 }
 
+impl Importer {
+    /// The exporting device, of `deviceUUID` `device_uuid` and `driverUUID` `driver_uuid`, is
+    /// known to differ from this one in either (an unknown UUID on either side: not known).
+    pub fn differs_from(
+        &self,
+        device_uuid: Option<[u8; vk::UUID_SIZE]>,
+        driver_uuid: Option<[u8; vk::UUID_SIZE]>,
+    ) -> bool {
+        let differ = |a: Option<[u8; vk::UUID_SIZE]>, b: Option<[u8; vk::UUID_SIZE]>| matches!((a, b), (Some(a), Some(b)) if a != b);
+        differ(self.device_uuid, device_uuid) || differ(self.driver_uuid, driver_uuid)
+    }
+}
+
 #[inline(always)]
 fn evaluate_values(
     _: &DeviceFacts,
@@ -125,8 +138,6 @@ pub fn evaluate_arguments(
     };
     let opaque = info.handle_type == OPAQUE_FD;
     let known = record.facts.known;
-    let differ =
-        |a: Option<[u8; 16]>, b: Option<[u8; 16]>| matches!((a, b), (Some(a), Some(b)) if a != b);
     broken
         .with(
             ImportSemaphoreFdRules::FLAGS_OF_EXPORTER,
@@ -142,9 +153,7 @@ pub fn evaluate_arguments(
         )
         .with(
             ImportSemaphoreFdRules::OTHER_DEVICE_OR_DRIVER,
-            opaque
-                && (differ(importer.device_uuid, exporter.device_uuid)
-                    || differ(importer.driver_uuid, exporter.driver_uuid)),
+            opaque && importer.differs_from(exporter.device_uuid, exporter.driver_uuid),
         )
 }
 

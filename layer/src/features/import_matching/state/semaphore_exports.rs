@@ -3,25 +3,15 @@
 //! semaphore (`VUID-VkImportSemaphoreFdInfoKHR-handleType-03263`, `-03264`, `-flags-03323`,
 //! `-fd-01544`).
 //!
-//! An fd is recognised as memory's are (`opaque_exports`): by its open file description, never
-//! by its number. The layer holds a descriptor of each export's open file description
-//! ([`os::hold_open_file`], within the layer's descriptor budget) and an imported fd is the
-//! export's when both name the same payload file ([`Identity::Payload`]: the file is the
-//! payload's own, and the held descriptor keeps its identity from being reused) or, for a file
-//! shared with other payloads ([`Identity::OpenFile`], a driver's device file), when
-//! `kcmp(KCMP_FILE)` says they are the same open file description.
-//!
-//! At most [`LIMIT`] exports are held (the oldest let go first); a semaphore's go when it is
-//! destroyed and a device's when it is destroyed. An import of an fd the layer does not hold is
-//! not checked against an export.
+//! The table is `sync_exports`' (an fd known by its open file description; at most
+//! [`LIMIT`] held); a semaphore's exports go when it is destroyed and a device's when it is
+//! destroyed. An import of an fd the layer does not hold is not checked against an export.
 
-use crate::os::payload::{self, Identity};
-use crate::os::{self, HeldFile};
+use super::sync_exports::{ExportOrigin, SyncExports};
 use ash::vk;
-use parking_lot::Mutex;
 
 /// The most semaphore exports held at once in the process.
-pub const LIMIT: usize = 64;
+pub use super::sync_exports::LIMIT;
 
 /// The semaphore an opaque fd was exported from, as `vkCreateSemaphore` was given it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,80 +28,42 @@ pub struct SemaphoreOrigin {
     pub driver_uuid: Option<[u8; vk::UUID_SIZE]>,
 }
 
-struct Held {
-    identity: Identity,
-    held: HeldFile,
-    origin: SemaphoreOrigin,
-}
-
-impl Held {
-    /// Whether `fd`, of `identity`, is this export.
-    fn is(&self, fd: i32, identity: Identity) -> bool {
-        match identity {
-            Identity::Payload(_) => self.identity == identity,
-            Identity::OpenFile(_) => {
-                self.identity == identity
-                    && os::same_open_file(self.held.number(), fd) == Some(true)
-            }
-        }
+impl ExportOrigin for SemaphoreOrigin {
+    fn device(&self) -> u64 {
+        self.device
+    }
+    fn object(&self) -> u64 {
+        self.semaphore
     }
 }
 
-static EXPORTS: Mutex<Vec<Held>> = Mutex::new(Vec::new());
+static EXPORTS: SyncExports<SemaphoreOrigin> = SyncExports::new();
 
 /// After `vkGetSemaphoreFdKHR` returned the opaque fd `fd` for the semaphore `origin` names:
 /// held, unless an export of the same payload from that semaphore is held already.
 pub fn remember(origin: SemaphoreOrigin, fd: i32) {
-    let Some(identity) = payload::identity(fd) else {
-        return;
-    };
-    let mut exports = EXPORTS.lock();
-    if exports
-        .iter()
-        .any(|e| e.origin.semaphore == origin.semaphore && e.is(fd, identity))
-    {
-        return;
-    }
-    if exports.len() == LIMIT {
-        exports.remove(0);
-    }
-    if let Some(held) = os::hold_open_file(fd) {
-        exports.push(Held {
-            identity,
-            held,
-            origin,
-        });
-    }
+    EXPORTS.remember(origin, fd);
 }
 
 /// The semaphore the opaque fd `fd` was exported from, if the layer holds that export (the
 /// latest export of its payload).
 pub fn origin_of(fd: i32) -> Option<SemaphoreOrigin> {
-    let identity = payload::identity(fd)?;
-    let exports = EXPORTS.lock();
-    exports
-        .iter()
-        .rev()
-        .find(|e| e.is(fd, identity))
-        .map(|e| e.origin)
+    EXPORTS.origin_of(fd)
 }
 
 /// At `vkDestroySemaphore`: its exports are let go.
 pub fn forget_semaphore(device: u64, semaphore: u64) {
-    let mut exports = EXPORTS.lock();
-    if !exports.is_empty() {
-        exports.retain(|e| (e.origin.device, e.origin.semaphore) != (device, semaphore));
-    }
+    EXPORTS.forget_object(device, semaphore);
 }
 
 /// At `vkDestroyDevice`: the device's exports are let go.
 pub fn forget_device(device: u64) {
-    EXPORTS.lock().retain(|e| e.origin.device != device);
+    EXPORTS.forget_device(device);
 }
 
 /// How many exports are held (introspection).
 pub fn count() -> usize {
-    EXPORTS.lock().len()
+    EXPORTS.count()
 }
 
 #[cfg(all(test, target_os = "linux"))]
