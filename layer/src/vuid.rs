@@ -903,6 +903,9 @@ pub const FENCE_FD_HANDLE_TYPE_01453: &str = "VUID-VkFenceGetFdInfoKHR-handleTyp
 /// handleType is neither OPAQUE_FD_BIT nor SYNC_FD_BIT, the only fence types exportable as a file
 /// descriptor.
 pub const FENCE_FD_HANDLE_TYPE_01456: &str = "VUID-VkFenceGetFdInfoKHR-handleType-01456";
+/// handleType is SYNC_FD_BIT (copy transference) and the fence is unsignaled with no signal
+/// operation pending.
+pub const FENCE_FD_HANDLE_TYPE_01454: &str = "VUID-VkFenceGetFdInfoKHR-handleType-01454";
 
 // vkGetFenceWin32HandleKHR
 /// device is not a VkDevice handle that was created through the layer.
@@ -1464,6 +1467,7 @@ pub const ALL: &[&str] = &[
     FENCE_FD_HANDLE_TYPE_PARAM,
     FENCE_FD_HANDLE_TYPE_01453,
     FENCE_FD_HANDLE_TYPE_01456,
+    FENCE_FD_HANDLE_TYPE_01454,
     FENCE_WIN32_DEVICE_PARAM,
     FENCE_WIN32_INFO_PARAM,
     FENCE_WIN32_PHANDLE_PARAM,

@@ -321,6 +321,7 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkFenceGetFdInfoKHR-handleType-parameter",
     "VUID-VkFenceGetFdInfoKHR-handleType-01453",
     "VUID-VkFenceGetFdInfoKHR-handleType-01456",
+    "VUID-VkFenceGetFdInfoKHR-handleType-01454",
     "VUID-vkGetFenceWin32HandleKHR-device-parameter",
     "VUID-vkGetFenceWin32HandleKHR-pGetWin32HandleInfo-parameter",
     "VUID-vkGetFenceWin32HandleKHR-pHandle-parameter",

@@ -14,7 +14,7 @@ use crate::pipeline::policy::{decide, Decision};
 use crate::raw::{read_node, read_out, read_struct, walk_chain, StructArg};
 use crate::rules::fences::create_fence::{self, FenceExportChain};
 use crate::state::this_thread::with_device;
-use crate::state::{DeviceState, FenceFacts};
+use crate::state::{DeviceState, FenceFacts, FenceSignal};
 use ash::vk::{self, Handle};
 use std::cell::Cell;
 
@@ -41,9 +41,15 @@ unsafe fn read_create_info(p: *const vk::FenceCreateInfo<'_>) -> (FenceFacts, Fe
             _ => {}
         })
     };
+    let signal = if info.flags.contains(vk::FenceCreateFlags::SIGNALED) {
+        FenceSignal::Signaled
+    } else {
+        FenceSignal::UnsignaledSinceCreation
+    };
     let facts = FenceFacts {
         export: chain.export,
         known: true,
+        signal,
         ..FenceFacts::default()
     };
     (facts, chain)

@@ -1,19 +1,22 @@
-//! The queue operations that wait on or signal semaphores, followed for the semaphores that can
-//! share their payload (`state::semaphores`, `SemaphoreFacts::shared`): `vkQueueSubmit`,
-//! `vkQueueSubmit2`, `vkQueueBindSparse`, and the swapchain's `vkAcquireNextImageKHR` /
-//! `vkAcquireNextImage2KHR`, every command that signals a binary semaphore. Their queues come from
-//! `vkGetDeviceQueue` / `vkGetDeviceQueue2` (`registry::queue_key`).
+//! The commands that wait on or signal semaphores and fences, followed for the semaphores and
+//! fences that can share their payload (`state::semaphores`, `SemaphoreFacts::shared`;
+//! `state::fences`, `FenceFacts::shared`): `vkQueueSubmit`, `vkQueueSubmit2`,
+//! `vkQueueBindSparse`, the swapchain's `vkAcquireNextImageKHR` / `vkAcquireNextImage2KHR`
+//! (signals) and `vkQueuePresentKHR` (waits, and the fences of a
+//! `VkSwapchainPresentFenceInfoEXT`), and `vkResetFences`: every command that signals a binary
+//! semaphore or a fence. Their queues come from `vkGetDeviceQueue` / `vkGetDeviceQueue2`
+//! (`registry::queue_key`).
 //!
 //! Every call goes down as the app made it; nothing is judged here. On a device with no shared
-//! semaphore a submission costs the queue's lookup and one atomic load; with some, each
-//! semaphore of the submission is looked up after the call (a map read, and a write for a
-//! shared one).
+//! semaphore or fence a submission costs the queue's lookup and two atomic loads; with some, each
+//! semaphore of the submission (and its fence) is looked up after the call (a map read, and a
+//! write for a shared one).
 
 use crate::boundary;
-use crate::raw::{self, read_out};
+use crate::raw::{self, read_node, read_out, read_struct, walk_chain, StructArg};
 use crate::state::registry::{queue_key, DEVICES};
 use crate::state::this_thread::with_device;
-use crate::state::{DeviceState, QueueUse};
+use crate::state::{DeviceState, FenceSignal, QueueUse};
 use ash::vk::{self, Handle};
 use std::sync::Arc;
 
@@ -111,10 +114,10 @@ pub unsafe extern "system" fn get_device_queue2(
 
 /// The body of a queue command: the call goes down; afterwards, on a device with shared
 /// semaphores, `follow` tells the semaphore table what the call did (`failed`: it did not
-/// succeed, and what it did is not known).
+/// succeed, and what it did is not known), and a shared `fence` it signals is marked so.
 fn submit_and_follow(
     command: &'static str,
-    queue: vk::Queue,
+    (queue, fence): (vk::Queue, vk::Fence),
     call_down: impl FnOnce(&DeviceState) -> Option<vk::Result>,
     follow: impl FnOnce(&DeviceState, bool),
 ) -> vk::Result {
@@ -127,12 +130,28 @@ fn submit_and_follow(
                 return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
             };
             let result = down.went(result);
+            let failed = result != vk::Result::SUCCESS;
             if state.semaphores.any_shared() {
-                follow(state, result != vk::Result::SUCCESS);
+                follow(state, failed);
+            }
+            if fence != vk::Fence::null() && state.fences.any_shared() {
+                state
+                    .fences
+                    .set_signal(fence.as_raw(), fence_signal(failed));
             }
             result
         })
     })
+}
+
+/// What a queue operation that signals a fence did to it: a signal submitted, or (it failed)
+/// not known.
+fn fence_signal(failed: bool) -> FenceSignal {
+    if failed {
+        FenceSignal::Unknown
+    } else {
+        FenceSignal::Signaled
+    }
 }
 
 /// The semaphores of `count` handles at `p`, in order (none for NULL).
@@ -190,7 +209,7 @@ pub unsafe extern "system" fn queue_submit(
 ) -> vk::Result {
     submit_and_follow(
         "vkQueueSubmit",
-        queue,
+        (queue, fence),
         // SAFETY: the app's arguments, passed unchanged to the next layer.
         |s| Some(unsafe { s.next.queue_submit?(queue, submit_count, p_submits, fence) }),
         |state, failed| {
@@ -225,7 +244,7 @@ pub unsafe extern "system" fn queue_submit2(
 ) -> vk::Result {
     submit_and_follow(
         "vkQueueSubmit2",
-        queue,
+        (queue, fence),
         // SAFETY: the app's arguments, passed unchanged to the next layer.
         |s| Some(unsafe { s.next.queue_submit2?(queue, submit_count, p_submits, fence) }),
         |state, failed| {
@@ -265,7 +284,7 @@ pub unsafe extern "system" fn queue_bind_sparse(
 ) -> vk::Result {
     submit_and_follow(
         "vkQueueBindSparse",
-        queue,
+        (queue, fence),
         // SAFETY: the app's arguments, passed unchanged to the next layer.
         |s| Some(unsafe { s.next.queue_bind_sparse?(queue, bind_info_count, p_bind_info, fence) }),
         |state, failed| {
@@ -289,17 +308,31 @@ pub unsafe extern "system" fn queue_bind_sparse(
     )
 }
 
-/// After an acquire returned `result`: `semaphore` will be signaled when it succeeded
-/// (`VK_SUCCESS`, `VK_SUBOPTIMAL_KHR`); after `VK_TIMEOUT` or `VK_NOT_READY` it is untouched; after
-/// an error its state is not known.
-fn follow_acquire(state: &DeviceState, result: vk::Result, semaphore: vk::Semaphore) {
-    let operation = match result {
-        vk::Result::SUCCESS | vk::Result::SUBOPTIMAL_KHR => QueueUse::Signal,
+/// After an acquire returned `result`: `semaphore` and `fence` will be signaled when it
+/// succeeded (`VK_SUCCESS`, `VK_SUBOPTIMAL_KHR`); after `VK_TIMEOUT` or `VK_NOT_READY` they are
+/// untouched; after an error their state is not known.
+fn follow_acquire(
+    state: &DeviceState,
+    result: vk::Result,
+    (semaphore, fence): (vk::Semaphore, vk::Fence),
+) {
+    let failed = match result {
+        vk::Result::SUCCESS | vk::Result::SUBOPTIMAL_KHR => false,
         vk::Result::TIMEOUT | vk::Result::NOT_READY => return,
-        _ => QueueUse::Failed,
+        _ => true,
     };
     if !semaphore.is_null() && state.semaphores.any_shared() {
+        let operation = if failed {
+            QueueUse::Failed
+        } else {
+            QueueUse::Signal
+        };
         state.semaphores.queue_used(semaphore.as_raw(), operation);
+    }
+    if !fence.is_null() && state.fences.any_shared() {
+        state
+            .fences
+            .set_signal(fence.as_raw(), fence_signal(failed));
     }
 }
 
@@ -308,7 +341,7 @@ fn acquire_and_follow(
     command: &'static str,
     device: vk::Device,
     call_down: impl FnOnce(&DeviceState) -> Option<vk::Result>,
-    semaphore: impl FnOnce() -> vk::Semaphore,
+    signaled: impl FnOnce() -> (vk::Semaphore, vk::Fence),
 ) -> vk::Result {
     boundary::ffi_down(command, vk::Result::ERROR_UNKNOWN, |down| {
         let Some(state) = DEVICES.get(device.as_raw()) else {
@@ -318,7 +351,7 @@ fn acquire_and_follow(
             return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
         };
         let result = down.went(result);
-        follow_acquire(&state, result, semaphore());
+        follow_acquire(&state, result, signaled());
         result
     })
 }
@@ -341,7 +374,7 @@ pub unsafe extern "system" fn acquire_next_image(
             // SAFETY: the app's arguments, passed unchanged to the next layer.
             Some(unsafe { next(device, swapchain, timeout, semaphore, fence, p_image_index) })
         },
-        || semaphore,
+        || (semaphore, fence),
     )
 }
 
@@ -358,6 +391,103 @@ pub unsafe extern "system" fn acquire_next_image2(
         // SAFETY: the app's arguments, passed unchanged to the next layer.
         |s| Some(unsafe { s.next.acquire_next_image2?(device, p_acquire_info, p_image_index) }),
         // SAFETY: the acquire info the app passed (NULL gives no semaphore).
-        || unsafe { read_out(p_acquire_info) }.map_or(vk::Semaphore::null(), |i| i.semaphore),
+        || {
+            // SAFETY: the acquire info the app passed (NULL gives neither).
+            unsafe { read_out(p_acquire_info) }
+                .map_or(Default::default(), |i| (i.semaphore, i.fence))
+        },
     )
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn reset_fences(
+    device: vk::Device,
+    fence_count: u32,
+    p_fences: *const vk::Fence,
+) -> vk::Result {
+    boundary::ffi_down("vkResetFences", vk::Result::ERROR_UNKNOWN, |down| {
+        with_device(device.as_raw(), |state, _| {
+            let Some(state) = state else {
+                return vk::Result::ERROR_DEVICE_LOST;
+            };
+            let Some(next) = state.next.reset_fences else {
+                return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
+            };
+            // SAFETY: the app's arguments, passed unchanged to the next layer.
+            let result = down.went(unsafe { next(device, fence_count, p_fences) });
+            if state.fences.any_shared() {
+                let signal = if result == vk::Result::SUCCESS {
+                    FenceSignal::UnsignaledSinceReset
+                } else {
+                    FenceSignal::Unknown
+                };
+                // SAFETY: the array the app passed (read after the call; still the app's).
+                for fence in unsafe { structures(p_fences, fence_count) } {
+                    state.fences.set_signal(fence.as_raw(), signal);
+                }
+            }
+            result
+        })
+    })
+}
+
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn queue_present(
+    queue: vk::Queue,
+    p_present_info: *const vk::PresentInfoKHR<'_>,
+) -> vk::Result {
+    boundary::ffi_down("vkQueuePresentKHR", vk::Result::ERROR_UNKNOWN, |down| {
+        with_queue_device(queue, |state| {
+            let Some(state) = state else {
+                return vk::Result::ERROR_DEVICE_LOST;
+            };
+            let Some(next) = state.next.queue_present else {
+                return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
+            };
+            // SAFETY: the app's arguments, passed unchanged to the next layer.
+            let result = down.went(unsafe { next(queue, p_present_info) });
+            if state.semaphores.any_shared() || state.fences.any_shared() {
+                let failed = !matches!(result, vk::Result::SUCCESS | vk::Result::SUBOPTIMAL_KHR);
+                // SAFETY: the present info the app passed (read after the call).
+                unsafe { follow_present(state, p_present_info, failed) };
+            }
+            result
+        })
+    })
+}
+
+/// What a present did: it waited on its semaphores, and signals the fences of a
+/// `VkSwapchainPresentFenceInfoEXT` (`VK_EXT_swapchain_maintenance1`).
+///
+/// # Safety
+/// `p` is the present info the app passed: NULL or readable with its arrays and chain.
+unsafe fn follow_present(state: &DeviceState, p: *const vk::PresentInfoKHR<'_>, failed: bool) {
+    // SAFETY: this function's contract.
+    let StructArg::Valid(info) = (unsafe { read_struct(p, vk::StructureType::PRESENT_INFO_KHR) })
+    else {
+        return;
+    };
+    // SAFETY: the info's wait array, as the app passed it.
+    let waits = unsafe { handles(info.p_wait_semaphores, info.wait_semaphore_count) };
+    follow_batch(state, failed, waits.iter().copied(), std::iter::empty());
+    if !state.fences.any_shared() {
+        return;
+    }
+    // SAFETY: each node is read as the structure its sType names.
+    unsafe {
+        walk_chain(info.p_next, |s_type, node| {
+            if s_type == vk::StructureType::SWAPCHAIN_PRESENT_FENCE_INFO_EXT {
+                let fences: vk::SwapchainPresentFenceInfoEXT = read_node(node);
+                for fence in structures(fences.p_fences, fences.swapchain_count) {
+                    if !fence.is_null() {
+                        state
+                            .fences
+                            .set_signal(fence.as_raw(), fence_signal(failed));
+                    }
+                }
+            }
+        })
+    };
 }

@@ -232,6 +232,16 @@ pub const INTERCEPTS: &[Intercept] = &[
         level: device(|s| s.next.queue_bind_sparse.is_some()),
     },
     Intercept {
+        name: b"vkQueuePresentKHR",
+        function: || void_fn!(crate::commands::queues::queue_present),
+        level: device(|s| s.next.queue_present.is_some()),
+    },
+    Intercept {
+        name: b"vkResetFences",
+        function: || void_fn!(crate::commands::queues::reset_fences),
+        level: device(|s| s.next.reset_fences.is_some()),
+    },
+    Intercept {
         name: b"vkAcquireNextImageKHR",
         function: || void_fn!(crate::commands::queues::acquire_next_image),
         level: device(|s| s.next.acquire_next_image.is_some()),

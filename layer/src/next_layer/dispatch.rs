@@ -161,6 +161,10 @@ pub struct DeviceDispatch {
     pub queue_submit2: Option<vk::PFN_vkQueueSubmit2>,
     /// `vkQueueBindSparse` (Vulkan 1.0).
     pub queue_bind_sparse: Option<vk::PFN_vkQueueBindSparse>,
+    /// `vkQueuePresentKHR` (`VK_KHR_swapchain`).
+    pub queue_present: Option<vk::PFN_vkQueuePresentKHR>,
+    /// `vkResetFences` (Vulkan 1.0).
+    pub reset_fences: Option<vk::PFN_vkResetFences>,
     /// `vkAcquireNextImageKHR` (`VK_KHR_swapchain`).
     pub acquire_next_image: Option<vk::PFN_vkAcquireNextImageKHR>,
     /// `vkAcquireNextImage2KHR` (`VK_KHR_swapchain`, `VK_KHR_device_group`).
@@ -245,6 +249,8 @@ impl DeviceDispatch {
                 queue_submit: cast(get(c"vkQueueSubmit")),
                 queue_submit2: cast(get(c"vkQueueSubmit2").or_else(|| get(c"vkQueueSubmit2KHR"))),
                 queue_bind_sparse: cast(get(c"vkQueueBindSparse")),
+                queue_present: cast(get(c"vkQueuePresentKHR")),
+                reset_fences: cast(get(c"vkResetFences")),
                 acquire_next_image: cast(get(c"vkAcquireNextImageKHR")),
                 acquire_next_image2: cast(get(c"vkAcquireNextImage2KHR")),
                 create_semaphore: cast(get(c"vkCreateSemaphore")),

@@ -8,6 +8,7 @@ use super::maps::{handle_map, HandleMap};
 use ash::vk;
 use parking_lot::Mutex;
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How many destroyed fences a device remembers.
 pub const DESTROYED_SLOTS: usize = 16;
@@ -29,6 +30,29 @@ pub struct FenceFacts {
     /// The NT handle types `vkGetFenceWin32HandleKHR` exported from its created payload, by calls
     /// that succeeded (`VUID-VkFenceGetWin32HandleInfoKHR-handleType-01449`).
     pub nt_exported: vk::ExternalFenceHandleTypeFlags,
+    /// A fence that can share its payload (created exportable, or imported into): its signal
+    /// state is followed through queue operations and resets.
+    pub shared: bool,
+    /// Its signal state, followed while `shared`.
+    pub signal: FenceSignal,
+}
+
+/// What the layer knows of a shared fence's signal state, from the commands it saw: only a state
+/// it is sure of is ever judged.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FenceSignal {
+    /// Created unsignaled, and no signal operation submitted since.
+    #[default]
+    UnsignaledSinceCreation,
+    /// Reset with `vkResetFences`, and no signal operation submitted since.
+    UnsignaledSinceReset,
+    /// Its payload went to a sync file (`vkGetFenceFdKHR` of `SYNC_FD`, which acts as a reset),
+    /// and no signal operation was submitted since.
+    UnsignaledSinceSyncFdExport,
+    /// Created signaled, or a signal operation was submitted (pending or done).
+    Signaled,
+    /// Something the layer cannot follow happened (an import, a failed submission).
+    Unknown,
 }
 
 impl FenceFacts {
@@ -57,6 +81,9 @@ pub struct DestroyedFence {
 pub struct Fences {
     live: HandleMap<u64, FenceFacts>,
     destroyed: Mutex<VecDeque<DestroyedFence>>,
+    /// How many live fences are `shared`: a submission or reset on a device with none reads only
+    /// this.
+    shared: AtomicUsize,
 }
 
 impl Default for Fences {
@@ -64,14 +91,43 @@ impl Default for Fences {
         Self {
             live: handle_map(SHARDS),
             destroyed: Mutex::default(),
+            shared: AtomicUsize::new(0),
         }
     }
 }
 
 impl Fences {
     /// A fence `vkCreateFence` made (a handle value the driver reuses replaces the old record).
-    pub fn insert(&self, fence: u64, facts: FenceFacts) {
-        self.live.insert(fence, facts);
+    /// One created exportable is followed through queue operations and resets from now on.
+    pub fn insert(&self, fence: u64, mut facts: FenceFacts) {
+        facts.shared = facts.known && facts.export.is_some();
+        if facts.shared {
+            self.shared.fetch_add(1, Ordering::AcqRel);
+        }
+        if let Some(old) = self.live.insert(fence, facts) {
+            self.unshare(&old);
+        }
+    }
+
+    fn unshare(&self, facts: &FenceFacts) {
+        if facts.shared {
+            self.shared.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+
+    /// Whether any live fence of the device is followed.
+    #[inline(always)]
+    pub fn any_shared(&self) -> bool {
+        self.shared.load(Ordering::Acquire) != 0
+    }
+
+    /// Sets the signal state of a shared `fence` to `signal`.
+    pub fn set_signal(&self, fence: u64, signal: FenceSignal) {
+        if let Some(mut facts) = self.live.get_mut(&fence) {
+            if facts.shared {
+                facts.signal = signal;
+            }
+        }
     }
 
     /// What the device knows of a live fence.
@@ -89,6 +145,7 @@ impl Fences {
         let Some((_, facts)) = self.live.remove(&fence) else {
             return;
         };
+        self.unshare(&facts);
         let record = FenceRecord {
             fence,
             device,
@@ -101,10 +158,16 @@ impl Fences {
         ring.push_back(DestroyedFence { record, name });
     }
 
-    /// A successful `vkImportFence*` into `fence`.
+    /// A successful `vkImportFence*` into `fence`: its payload's signal state is not known; it is
+    /// followed from here.
     pub fn imported(&self, fence: u64) {
         if let Some(mut facts) = self.live.get_mut(&fence) {
             facts.imported = true;
+            if facts.known && !facts.shared {
+                facts.shared = true;
+                self.shared.fetch_add(1, Ordering::AcqRel);
+            }
+            facts.signal = FenceSignal::Unknown;
         }
     }
 
@@ -134,6 +197,7 @@ impl Fences {
     /// At `vkDestroyDevice`.
     pub fn clear(&self) {
         self.live.clear();
+        self.shared.store(0, Ordering::Release);
         self.destroyed.lock().clear();
     }
 }
@@ -154,10 +218,19 @@ mod tests {
             f.insert(h, facts);
         }
         assert_eq!(f.count(), DESTROYED_SLOTS + 1);
-        assert_eq!(f.get(1, 9).map(|r| r.facts), Some(facts));
+        let followed = FenceFacts {
+            shared: true,
+            ..facts
+        };
+        assert_eq!(
+            f.get(1, 9).map(|r| r.facts),
+            Some(followed),
+            "exportable: followed"
+        );
         for h in 1..=(DESTROYED_SLOTS as u64 + 1) {
             f.remove(h, 9, None);
         }
+        assert!(!f.any_shared());
         assert_eq!(f.count(), 0);
         assert!(f.find_destroyed(1).is_none(), "pushed out");
         let last = f.find_destroyed(DESTROYED_SLOTS as u64 + 1).unwrap();
@@ -186,5 +259,41 @@ mod tests {
         assert_eq!(facts.nt_exported, win32);
         assert!(facts.imported && !facts.created_payload());
         assert!(f.get(8, 9).is_none(), "not live: nothing recorded");
+    }
+
+    #[test]
+    fn shared_fences_follow_signals_and_resets() {
+        let f = Fences::default();
+        let exportable = FenceFacts {
+            export: Some(vk::ExternalFenceHandleTypeFlags::SYNC_FD),
+            known: true,
+            ..Default::default()
+        };
+        f.insert(1, exportable);
+        f.insert(
+            2,
+            FenceFacts {
+                known: true,
+                ..Default::default()
+            },
+        );
+        assert!(f.any_shared());
+        let signal = |h| f.get(h, 9).unwrap().facts.signal;
+        assert_eq!(signal(1), FenceSignal::UnsignaledSinceCreation);
+        f.set_signal(1, FenceSignal::Signaled);
+        assert_eq!(signal(1), FenceSignal::Signaled);
+        f.set_signal(2, FenceSignal::Signaled);
+        assert_eq!(
+            signal(2),
+            FenceSignal::UnsignaledSinceCreation,
+            "not followed"
+        );
+        f.remove(1, 9, None);
+        assert!(!f.any_shared());
+        f.imported(2);
+        assert!(f.any_shared());
+        assert_eq!(signal(2), FenceSignal::Unknown);
+        f.remove(2, 9, None);
+        assert!(!f.any_shared());
     }
 }

@@ -24,7 +24,7 @@ pub mod sync_support;
 pub mod this_thread;
 
 pub use device::{DeviceFacts, DeviceState, EnabledExtensions, EnabledFeatures, MemoryTypeFacts};
-pub use fences::{DestroyedFence, FenceFacts, FenceRecord};
+pub use fences::{DestroyedFence, FenceFacts, FenceRecord, FenceSignal};
 pub use freed::{FreedMemory, RecentlyFreed};
 pub use instance::{InstanceState, Messenger};
 pub use lookup::{FenceLookup, Lookup, MemoryLookup, SemaphoreLookup, TrackedObject};

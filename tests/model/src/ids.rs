@@ -548,3 +548,4 @@ pub const FENCE_IMPORT_WIN32_HANDLE_01462: &str =
     "VUID-VkImportFenceWin32HandleInfoKHR-handle-01462";
 pub const FENCE_IMPORT_WIN32_HANDLE_TYPE_01459: &str =
     "VUID-VkImportFenceWin32HandleInfoKHR-handleType-01459";
+pub const FENCE_FD_HANDLE_TYPE_01454: &str = "VUID-VkFenceGetFdInfoKHR-handleType-01454";

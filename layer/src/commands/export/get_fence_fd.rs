@@ -46,6 +46,11 @@ impl ExportEntry for GetFenceFd {
         let next = s.next.get_fence_fd?;
         // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
         let result = down.went(unsafe { next(device, p_info, p_fd) });
+        if result == vk::Result::SUCCESS && judged.handle_type == SYNC_FD {
+            // A sync-file export acts as a reset of the fence's payload.
+            let unsignaled = crate::state::FenceSignal::UnsignaledSinceSyncFdExport;
+            s.fences.set_signal(judged.object.fence, unsignaled);
+        }
         if result == vk::Result::SUCCESS && judged.handle_type == OPAQUE_FD {
             // SAFETY: the gate found pFd not NULL; the driver has just written it.
             if let Some(fd) = unsafe { raw::read_out(p_fd) } {
@@ -57,6 +62,7 @@ impl ExportEntry for GetFenceFd {
 }
 
 const OPAQUE_FD: u32 = vk::ExternalFenceHandleTypeFlags::OPAQUE_FD.as_raw();
+const SYNC_FD: u32 = vk::ExternalFenceHandleTypeFlags::SYNC_FD.as_raw();
 
 /// An opaque fd of `fence`, held with its device's identity, for its imports to be checked
 /// against (`features::import_matching::state::fence_exports`).

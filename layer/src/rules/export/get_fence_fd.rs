@@ -1,14 +1,14 @@
 //! `vkGetFenceFdKHR` (VK_KHR_external_fence_fd): its names, IDs and own rules, those a call
-//! breaks whatever happened to the fence since it was created. The rules about its payload's
-//! history and queue operations (`-fence-01455`, `-handleType-01454`) need state the layer does
-//! not track yet.
+//! breaks whatever happened to the fence since it was created, and the sync-file rule of its
+//! signal state as the layer followed it (`-handleType-01454`). `-fence-01455` (an imported
+//! payload) is not judged yet.
 
 use super::with_object;
 use crate::finding::{Finding, Outcome};
 use crate::handle_kinds::{Fence, HandleKind};
 use crate::rules::export::{ExportCommand, ExportedObject, InfoFields, InfoStructure};
 use crate::rules::rule_set::rule_set;
-use crate::state::{DeviceFacts, FenceRecord};
+use crate::state::{DeviceFacts, FenceRecord, FenceSignal};
 use crate::vuid;
 use ash::vk;
 
@@ -44,6 +44,9 @@ rule_set! {
         NOT_AN_FD_TYPE,
         /// `VUID-VkFenceGetFdInfoKHR-handleType-01453`: exportable as it, as created.
         NOT_EXPORTED,
+        /// `VUID-VkFenceGetFdInfoKHR-handleType-01454`: `SYNC_FD` of a fence certainly
+        /// unsignaled with no signal operation pending.
+        SYNC_FD_WITHOUT_SIGNAL,
     }
 }
 
@@ -59,6 +62,25 @@ fn evaluate_values(_: &DeviceFacts, info: &InfoFields, record: &FenceRecord) -> 
             GetFenceFdRules::NOT_EXPORTED,
             not_exportable_as_created(record, t),
         )
+        .with(
+            GetFenceFdRules::SYNC_FD_WITHOUT_SIGNAL,
+            t == SYNC_FD && record.facts.shared && since_unsignaled(record.facts.signal).is_some(),
+        )
+}
+
+/// Since what the fence is certainly unsignaled with no signal operation submitted, if the layer
+/// is sure it is.
+#[inline(always)]
+fn since_unsignaled(signal: FenceSignal) -> Option<&'static str> {
+    match signal {
+        FenceSignal::UnsignaledSinceCreation => Some("since it was created (unsignaled)"),
+        FenceSignal::UnsignaledSinceReset => Some("since it was last reset with vkResetFences"),
+        FenceSignal::UnsignaledSinceSyncFdExport => Some(
+            "since its payload was last exported as a sync file (a SYNC_FD export acts as a \
+             reset)",
+        ),
+        FenceSignal::Signaled | FenceSignal::Unknown => None,
+    }
 }
 
 /// `handle_type` was not in `VkExportFenceCreateInfo::handleTypes` of the fence's current
@@ -122,6 +144,21 @@ fn describe_values(
         outcome.push(not_exportable_finding(
             (cmd.name, vuid::FENCE_FD_HANDLE_TYPE_01453, field),
             info,
+            record,
+        ));
+    }
+    if broken.has(GetFenceFdRules::SYNC_FD_WITHOUT_SIGNAL) {
+        let since = since_unsignaled(record.facts.signal).unwrap_or_default();
+        let message = format!(
+            "vkGetFenceFdKHR(): {field} is {}, which has copy payload transference semantics, \
+             but {} is unsignaled and has no signal operation pending: no vkQueueSubmit, \
+             vkQueueSubmit2, vkQueueBindSparse, vkAcquireNextImageKHR/vkAcquireNextImage2KHR or \
+             present (VkSwapchainPresentFenceInfoEXT) signaled it {since}.",
+            Fence::names(info.handle_type),
+            Fence::describe(record)
+        );
+        outcome.push(with_object::<Fence>(
+            Finding::new(vuid::FENCE_FD_HANDLE_TYPE_01454, cmd.name, field, message),
             record,
         ));
     }
