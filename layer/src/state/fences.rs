@@ -234,7 +234,7 @@ mod tests {
         assert_eq!(f.count(), 0);
         assert!(f.find_destroyed(1).is_none(), "pushed out");
         let last = f.find_destroyed(DESTROYED_SLOTS as u64 + 1).unwrap();
-        assert_eq!(last.record.facts, facts);
+        assert_eq!(last.record.facts, followed);
         f.clear();
         assert!(f.find_destroyed(2).is_none());
     }
