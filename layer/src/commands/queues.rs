@@ -26,10 +26,14 @@ use std::sync::Arc;
 #[inline(always)]
 fn with_queue_device<R>(queue: vk::Queue, f: impl FnOnce(Option<&DeviceState>) -> R) -> R {
     let mut f = Some(f);
-    let found = with_device(queue_key(queue.as_raw()), |state, _| {
-        let state = state?;
-        f.take().map(|f| f(Some(state)))
-    });
+    let found = with_device(
+        queue_key(queue.as_raw()),
+        #[inline(always)]
+        |state, _| {
+            let state = state?;
+            f.take().map(|f| f(Some(state)))
+        },
+    );
     match (found, f) {
         (Some(result), _) => result,
         (None, Some(f)) => f(device_by_dispatch_key(queue).as_deref()),
@@ -115,33 +119,43 @@ pub unsafe extern "system" fn get_device_queue2(
 /// The body of a queue command: the call goes down; afterwards, on a device with shared
 /// semaphores, `follow` tells the semaphore table what the call did (`failed`: it did not
 /// succeed, and what it did is not known), and a shared `fence` it signals is marked so.
+#[inline(always)]
 fn submit_and_follow(
     command: &'static str,
     (queue, fence): (vk::Queue, vk::Fence),
     call_down: impl FnOnce(&DeviceState) -> Option<vk::Result>,
     follow: impl FnOnce(&DeviceState, bool),
 ) -> vk::Result {
-    boundary::ffi_down(command, vk::Result::ERROR_UNKNOWN, |down| {
-        with_queue_device(queue, |state| {
-            let Some(state) = state else {
-                return vk::Result::ERROR_DEVICE_LOST;
-            };
-            let Some(result) = call_down(state) else {
-                return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
-            };
-            let result = down.went(result);
-            let failed = result != vk::Result::SUCCESS;
-            if state.semaphores.any_shared() {
-                follow(state, failed);
-            }
-            if fence != vk::Fence::null() && state.fences.any_shared() {
-                state
-                    .fences
-                    .set_signal(fence.as_raw(), fence_signal(failed));
-            }
-            result
-        })
-    })
+    boundary::ffi_down(
+        command,
+        vk::Result::ERROR_UNKNOWN,
+        #[inline(always)]
+        |down| {
+            with_queue_device(
+                queue,
+                #[inline(always)]
+                |state| {
+                    let Some(state) = state else {
+                        return vk::Result::ERROR_DEVICE_LOST;
+                    };
+                    let Some(result) = call_down(state) else {
+                        return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
+                    };
+                    let result = down.went(result);
+                    let failed = result != vk::Result::SUCCESS;
+                    if state.semaphores.any_shared() {
+                        follow(state, failed);
+                    }
+                    if fence != vk::Fence::null() && state.fences.any_shared() {
+                        state
+                            .fences
+                            .set_signal(fence.as_raw(), fence_signal(failed));
+                    }
+                    result
+                },
+            )
+        },
+    )
 }
 
 /// What a queue operation that signals a fence did to it: a signal submitted, or (it failed)
