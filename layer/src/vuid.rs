@@ -946,6 +946,9 @@ pub const FENCE_OF_OTHER_DEVICE: &str = "EXPORTCHECK-fence-of-other-device";
 /// handleTypes has bits that are not defined VkExternalFenceHandleTypeFlagBits values.
 pub const EXPORT_FENCE_HANDLE_TYPES_PARAM: &str =
     "VUID-VkExportFenceCreateInfo-handleTypes-parameter";
+/// A handle type in handleTypes is not exportable, or two are not compatible, as
+/// vkGetPhysicalDeviceExternalFenceProperties reports.
+pub const EXPORT_FENCE_HANDLE_TYPES_01446: &str = "VUID-VkExportFenceCreateInfo-handleTypes-01446";
 /// sType is not VK_STRUCTURE_TYPE_EXPORT_FENCE_CREATE_INFO.
 pub const EXPORT_FENCE_STYPE: &str = "VUID-VkExportFenceCreateInfo-sType-sType";
 /// The pNext chain has a VkExportFenceWin32HandleInfoKHR, but VkExportFenceCreateInfo::handleTypes
@@ -1480,6 +1483,7 @@ pub const ALL: &[&str] = &[
     FENCE_WIN32_HANDLE_TYPE_01452,
     FENCE_OF_OTHER_DEVICE,
     EXPORT_FENCE_HANDLE_TYPES_PARAM,
+    EXPORT_FENCE_HANDLE_TYPES_01446,
     EXPORT_FENCE_STYPE,
     EXPORT_FENCE_WIN32_HANDLE_TYPES_01447,
     EXPORT_FENCE_WIN32_STYPE,

@@ -291,3 +291,39 @@ fn undefined_export_handle_types_at_vkcreatefence_are_the_parameter_rule() {
     expect::silent(&inst, CREATE_FENCE);
     destroy(&dev, every);
 }
+
+#[test]
+fn export_types_the_driver_cannot_export_together_are_01446() {
+    // The driver reports SYNC_FD importable only, compatible with nothing.
+    let inst = exclusive(Some(
+        r#"{"sync_quirks": {"fence_sync_fd_import_only": true}}"#,
+    ));
+    let dev = fence_device(&inst);
+    let f = fence(&dev, true, Some(OPAQUE | SYNC));
+    let ms = expect::only(&inst, "vkCreateFence", &[EXPORT_FENCE_HANDLE_TYPES_01446]);
+    expect::mentions(
+        &ms[0],
+        &[
+            "pCreateInfo->pNext<VkExportFenceCreateInfo>.handleTypes is",
+            "VK_EXTERNAL_FENCE_HANDLE_TYPE_SYNC_FD_BIT (externalFenceFeatures = VK_EXTERNAL_FENCE_FEATURE_IMPORTABLE_BIT) cannot be exported from a fence",
+            &format!("the physical device of {}", device_name(&dev)),
+        ],
+    );
+    destroy(&dev, f);
+    // What the driver can export, alone: silent.
+    let f = fence(&dev, true, Some(OPAQUE));
+    expect::silent(&inst, "vkCreateFence");
+    destroy(&dev, f);
+    drop(dev);
+    drop(inst);
+    // Without the quirk every type is exportable with every other.
+    let inst = exclusive(None);
+    let dev = fence_device(&inst);
+    let f = fence(
+        &dev,
+        true,
+        Some(OPAQUE | SYNC | Types::OPAQUE_WIN32 | Types::OPAQUE_WIN32_KMT),
+    );
+    expect::silent(&inst, "vkCreateFence");
+    destroy(&dev, f);
+}

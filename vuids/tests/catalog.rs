@@ -336,6 +336,7 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkExportFenceCreateInfo-handleTypes-parameter",
     "VUID-VkExportFenceCreateInfo-sType-sType",
     "VUID-VkExportFenceWin32HandleInfoKHR-handleTypes-01447",
+    "VUID-VkExportFenceCreateInfo-handleTypes-01446",
     "VUID-VkExportFenceWin32HandleInfoKHR-sType-sType",
     // The external semaphore and fence capability queries, and the create-time rule they feed
     // (issue #25)

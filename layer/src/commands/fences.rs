@@ -9,10 +9,13 @@
 
 use crate::boundary;
 use crate::commands::record_after::call_down_and_record;
+use crate::commands::sync_support::sync_support_for;
 use crate::features::import_matching::state::fence_exports;
+use crate::handle_kinds::Fence;
 use crate::pipeline::policy::{decide, Decision};
 use crate::raw::{read_node, read_out, read_struct, walk_chain, StructArg};
 use crate::rules::fences::create_fence::{self, FenceExportChain};
+use crate::rules::sync::export_fence;
 use crate::state::this_thread::with_device;
 use crate::state::{DeviceState, FenceFacts, FenceSignal};
 use ash::vk::{self, Handle};
@@ -61,11 +64,27 @@ unsafe fn read_create_info(p: *const vk::FenceCreateInfo<'_>) -> (FenceFacts, Fe
 #[inline(never)]
 fn judge_create(state: &DeviceState, chain: &FenceExportChain) -> Decision {
     let broken = create_fence::evaluate(chain);
-    if broken.is_empty() {
+    let types = chain.export.map_or(0, |t| t.as_raw());
+    let answers = if types != 0 {
+        sync_support_for::<Fence>(state, types, false)
+    } else {
+        Vec::new()
+    };
+    let support = export_fence::evaluate(&answers);
+    if broken.is_empty() && support.is_none() {
         return Decision::CallDown;
     }
     let outcome = boundary::contain("vkCreateFence", || {
-        create_fence::describe(state.handle(), chain, broken)
+        let mut outcome = create_fence::describe(state.handle(), chain, broken);
+        if let Some(verdict) = &support {
+            outcome.absorb(export_fence::describe(
+                state.handle(),
+                types,
+                &answers,
+                verdict,
+            ));
+        }
+        outcome
     });
     decide(state, "vkCreateFence", &outcome)
 }

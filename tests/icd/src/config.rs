@@ -155,6 +155,10 @@ pub struct SyncQuirks {
     /// A `SYNC_FD` export of a payload already signalled returns -1 (a valid, signalled sync
     /// file: Vulkan-Docs #2452) instead of a new sync file descriptor.
     pub signaled_sync_fd_minus_one: bool,
+    /// `vkGetPhysicalDeviceExternalFenceProperties` reports `SYNC_FD` importable only (not
+    /// exportable, compatible with nothing), as a driver that takes sync files in but cannot
+    /// make them from a fence would.
+    pub fence_sync_fd_import_only: bool,
 }
 
 /// The whole configuration of one instance.

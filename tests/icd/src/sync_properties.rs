@@ -102,14 +102,24 @@ pub(crate) unsafe extern "system" fn get_external_fence_properties(
 ) {
     entry("vkGetPhysicalDeviceExternalFenceProperties", (), || {
         // SAFETY: valid or NULL input/output pointers (Vulkan contract).
-        let (Some(_), Some(info), Some(out)) = (
+        let (Some(pd), Some(info), Some(out)) = (
             lookup(physical_device),
             unsafe { p_info.as_ref() },
             unsafe { p_properties.as_mut() },
         ) else {
             return;
         };
-        let (features, types) = fence_properties(info.handle_type.as_raw());
+        let handle_type = info.handle_type.as_raw();
+        let (mut features, mut types) = fence_properties(handle_type);
+        if pd.config.sync_quirks.fence_sync_fd_import_only {
+            let sync = vk::ExternalFenceHandleTypeFlags::SYNC_FD.as_raw();
+            if handle_type == sync {
+                features &= !vk::ExternalFenceFeatureFlags::EXPORTABLE.as_raw();
+                types = 0;
+            } else {
+                types &= !sync;
+            }
+        }
         out.external_fence_features = vk::ExternalFenceFeatureFlags::from_raw(features);
         out.compatible_handle_types = vk::ExternalFenceHandleTypeFlags::from_raw(types);
         out.export_from_imported_handle_types = vk::ExternalFenceHandleTypeFlags::from_raw(types);

@@ -549,3 +549,4 @@ pub const FENCE_IMPORT_WIN32_HANDLE_01462: &str =
 pub const FENCE_IMPORT_WIN32_HANDLE_TYPE_01459: &str =
     "VUID-VkImportFenceWin32HandleInfoKHR-handleType-01459";
 pub const FENCE_FD_HANDLE_TYPE_01454: &str = "VUID-VkFenceGetFdInfoKHR-handleType-01454";
+pub const EXPORT_FENCE_HANDLE_TYPES_01446: &str = "VUID-VkExportFenceCreateInfo-handleTypes-01446";

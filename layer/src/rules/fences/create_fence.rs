@@ -8,8 +8,8 @@
 //!   the chain has a `VkExportFenceCreateInfo` (without one there are no `handleTypes` to read
 //!   the rule against), as memory's `00657`.
 //! - `sType-sType` of both holds by construction (a structure is recognised by its `sType`).
-//! - `VUID-VkExportFenceCreateInfo-handleTypes-01446` (supported and compatible types) needs the
-//!   driver's answers, which the layer does not ask for fences yet.
+//! - `VUID-VkExportFenceCreateInfo-handleTypes-01446` (supported and compatible types, as the
+//!   driver answers) is `rules::sync::export_fence`.
 
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::handle_kinds::{Fence, HandleKind};
