@@ -292,6 +292,9 @@ fn the_report_schema_takes_the_documented_example_and_rejects_what_the_layer_nev
             r["findings"][0]["severity"] = "info".into();
         }),
         ("a count of zero", |r| r["findings"][0]["count"] = 0.into()),
+        ("a command counted in sync_sharing_calls zero times", |r| {
+            r["process"]["sync_sharing_calls"]["vkGetSemaphoreFdKHR"] = 0.into();
+        }),
         ("a finding without last_seen", |r| {
             r["findings"][0]
                 .as_object_mut()

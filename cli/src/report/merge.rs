@@ -101,6 +101,7 @@ pub(crate) mod tests {
             process: Some(ProcessInfo {
                 pid,
                 executable: Some("/bin/app".to_owned()),
+                sync_sharing_calls: std::collections::BTreeMap::new(),
             }),
             settings: None,
             journal: None,

@@ -134,6 +134,10 @@ pub struct ProcessInfo {
     /// The executable's path, if the layer knew it.
     #[serde(default)]
     pub executable: Option<String>,
+    /// How many calls of each semaphore and fence export and import command the layer
+    /// intercepted in the process (those called at least once), at the time of the report.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sync_sharing_calls: BTreeMap<String, u64>,
 }
 
 /// `"settings"`: the layer's effective settings.

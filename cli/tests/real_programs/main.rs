@@ -7,12 +7,16 @@
 //! Lavapipe lacks `VK_KHR_external_semaphore_fd`, which the tests require at device creation
 //! though the memory tests never use a semaphore: the test-only layer in
 //! `tests/hide-semaphore-fd-layer`, below ours, hides that one requirement. See
-//! docs/real-programs.md. Needs piglit and the Khronos layer (scripts/install-deps.sh); the layer
+//! docs/real-programs.md. `semaphores` runs piglit's semaphore tests on SwiftShader, with OpenGL
+//! on zink over it, and counts the semaphores shared.
+//!
+//! Needs piglit, SwiftShader and the Khronos layer (scripts/install-deps.sh); the layer
 //! and the helper layer next to the `exportcheck` binary are built first if need be
 //! (`common::built`).
 
 #[path = "../common/mod.rs"]
 mod common;
+mod semaphores;
 mod setup;
 mod zink;
 

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub const LAVAPIPE: &str = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
+const SWIFTSHADER: &str = "/usr/lib/chromium/vk_swiftshader_icd.json";
 pub const OURS: &str = "VK_LAYER_EXPORTCHECK_validation";
 pub const HELPER: &str = "VK_LAYER_EXPORTCHECK_TEST_hide_semaphore_fd";
 pub const KHRONOS: &str = "VK_LAYER_KHRONOS_validation";
@@ -25,6 +26,16 @@ pub fn piglit_dir() -> PathBuf {
                 .exists()
         });
     found.unwrap_or_else(|| panic!("piglit is not installed: {INSTALL_HINT}"))
+}
+
+/// SwiftShader's ICD manifest (Debian's `chromium-common`), which has
+/// `VK_KHR_external_semaphore_fd` (opaque fd, binary semaphores).
+pub fn swiftshader() -> &'static str {
+    assert!(
+        Path::new(SWIFTSHADER).exists(),
+        "SwiftShader is not installed ({SWIFTSHADER}): {INSTALL_HINT}"
+    );
+    SWIFTSHADER
 }
 
 /// A fresh temporary directory.

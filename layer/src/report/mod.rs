@@ -6,6 +6,7 @@ mod journal;
 pub mod log;
 pub mod process_report;
 mod render;
+pub mod sync_sharing_calls;
 
 pub use deliver::{
     announce, report, report_at_exit, report_for_instance, report_to_all_instances, Severity,

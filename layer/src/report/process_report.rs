@@ -125,10 +125,15 @@ pub fn enable(settings: &Settings) {
     HOOKS.call_once(|| {
         #[cfg(unix)]
         // SAFETY: registers plain extern "C" functions: the exit hook catches every panic; the
-        // fork hooks only take and release this module's locks.
+        // fork hooks only take and release this module's locks (and, in the child, zero the
+        // relaxed atomic counters of sync_sharing_calls).
         unsafe {
             libc::atexit(write_at_exit);
-            libc::pthread_atfork(Some(before_fork), Some(after_fork), Some(after_fork));
+            libc::pthread_atfork(
+                Some(before_fork),
+                Some(after_fork),
+                Some(after_fork_in_child),
+            );
         }
     });
 }
@@ -155,6 +160,13 @@ extern "C" fn after_fork() {
         STATE.force_unlock();
         WRITING.force_unlock();
     }
+}
+
+/// After `fork`, in the child: releases the locks, and the calls counted are the parent's.
+#[cfg(unix)]
+extern "C" fn after_fork_in_child() {
+    after_fork();
+    super::sync_sharing_calls::forget_the_parents();
 }
 
 fn now() -> String {
@@ -269,6 +281,7 @@ pub fn render() -> Option<String> {
         "process": {
             "pid": std::process::id(),
             "executable": std::env::current_exe().ok().map(|p| p.display().to_string()),
+            "sync_sharing_calls": super::sync_sharing_calls::snapshot(),
         },
         "settings": {
             "report_flags": crate::settings::flag_names(s.report_flags),

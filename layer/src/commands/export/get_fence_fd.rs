@@ -10,6 +10,7 @@ use crate::features::import_matching::state::fence_exports::{self, FenceOrigin};
 use crate::handle_kinds::Fence;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw::{self, StructArg};
+use crate::report::sync_sharing_calls::{self, SyncSharingCommand};
 use crate::rules::export::get_fence_fd;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::state::{DeviceState, FenceRecord};
@@ -84,6 +85,7 @@ pub unsafe extern "system" fn get_fence_fd_khr(
     p_get_fd_info: *const Info,
     p_fd: *mut c_int,
 ) -> vk::Result {
+    sync_sharing_calls::count(SyncSharingCommand::GetFenceFd);
     // SAFETY: the app's arguments to this command.
     unsafe { export::run::<GetFenceFd>(device, (p_get_fd_info, p_fd)) }
 }

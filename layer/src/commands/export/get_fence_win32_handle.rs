@@ -9,6 +9,7 @@ use crate::boundary::Down;
 use crate::handle_kinds::Fence;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw::StructArg;
+use crate::report::sync_sharing_calls::{self, SyncSharingCommand};
 use crate::rules::export::get_fence_win32_handle;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::state::DeviceState;
@@ -62,6 +63,7 @@ pub unsafe extern "system" fn get_fence_win32_handle_khr(
     p_info: *const Info,
     p_handle: *mut vk::HANDLE,
 ) -> vk::Result {
+    sync_sharing_calls::count(SyncSharingCommand::GetFenceWin32Handle);
     // SAFETY: the app's arguments to this command.
     unsafe { export::run::<GetFenceWin32Handle>(device, (p_info, p_handle)) }
 }

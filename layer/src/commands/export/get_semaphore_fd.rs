@@ -11,6 +11,7 @@ use crate::features::import_matching::state::semaphore_exports::{self, Semaphore
 use crate::handle_kinds::Semaphore;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw::{self, StructArg};
+use crate::report::sync_sharing_calls::{self, SyncSharingCommand};
 use crate::rules::export::get_semaphore_fd;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::state::{DeviceState, SemaphoreRecord};
@@ -89,6 +90,7 @@ pub unsafe extern "system" fn get_semaphore_fd_khr(
     p_get_fd_info: *const Info,
     p_fd: *mut c_int,
 ) -> vk::Result {
+    sync_sharing_calls::count(SyncSharingCommand::GetSemaphoreFd);
     // SAFETY: the app's arguments to this command.
     unsafe { export::run::<GetSemaphoreFd>(device, (p_get_fd_info, p_fd)) }
 }

@@ -14,6 +14,7 @@ use crate::features::import_matching::state::semaphore_kmt_exports;
 use crate::handle_kinds::Semaphore;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw::{self, StructArg};
+use crate::report::sync_sharing_calls::{self, SyncSharingCommand};
 use crate::rules::export::get_semaphore_win32_handle::{self, is_counted_nt_export};
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::state::{DeviceState, SemaphoreRecord};
@@ -95,6 +96,7 @@ pub unsafe extern "system" fn get_semaphore_win32_handle_khr(
     p_get_win32_handle_info: *const Info,
     p_handle: *mut vk::HANDLE,
 ) -> vk::Result {
+    sync_sharing_calls::count(SyncSharingCommand::GetSemaphoreWin32Handle);
     // SAFETY: the app's arguments to this command.
     unsafe { export::run::<GetSemaphoreWin32Handle>(device, (p_get_win32_handle_info, p_handle)) }
 }

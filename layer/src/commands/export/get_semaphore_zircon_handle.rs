@@ -7,6 +7,7 @@ use crate::boundary::Down;
 use crate::handle_kinds::Semaphore;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw::StructArg;
+use crate::report::sync_sharing_calls::{self, SyncSharingCommand};
 use crate::rules::export::get_semaphore_zircon_handle;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::state::DeviceState;
@@ -55,6 +56,7 @@ pub unsafe extern "system" fn get_semaphore_zircon_handle_fuchsia(
     p_get_zircon_handle_info: *const Info,
     p_zircon_handle: *mut vk::zx_handle_t,
 ) -> vk::Result {
+    sync_sharing_calls::count(SyncSharingCommand::GetSemaphoreZirconHandle);
     // SAFETY: the app's arguments to this command.
     unsafe {
         export::run::<GetSemaphoreZirconHandle>(device, (p_get_zircon_handle_info, p_zircon_handle))

@@ -8,6 +8,7 @@ use crate::finding::Outcome;
 use crate::handle_kinds::Fence;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw::{self, StructArg};
+use crate::report::sync_sharing_calls::{self, SyncSharingCommand};
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::import::import_fence_fd::{self as rules, ImportArguments, ImportFenceFdRules};
 use crate::rules::import::import_semaphore_fd::Importer;
@@ -108,6 +109,7 @@ pub unsafe extern "system" fn import_fence_fd_khr(
     device: vk::Device,
     p_import_fence_fd_info: *const Info,
 ) -> vk::Result {
+    sync_sharing_calls::count(SyncSharingCommand::ImportFenceFd);
     // SAFETY: the app's arguments to this command.
     unsafe { export::run::<ImportFenceFd>(device, (p_import_fence_fd_info,)) }
 }

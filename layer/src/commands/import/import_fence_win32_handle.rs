@@ -7,6 +7,7 @@ use crate::finding::Outcome;
 use crate::handle_kinds::Fence;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw::{self, StructArg};
+use crate::report::sync_sharing_calls::{self, SyncSharingCommand};
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::import::import_fence_win32_handle::{
     self as rules, ImportArguments, ImportFenceWin32HandleRules,
@@ -101,6 +102,7 @@ pub unsafe extern "system" fn import_fence_win32_handle_khr(
     device: vk::Device,
     p_import_fence_win32_handle_info: *const Info,
 ) -> vk::Result {
+    sync_sharing_calls::count(SyncSharingCommand::ImportFenceWin32Handle);
     // SAFETY: the app's arguments to this command.
     unsafe { export::run::<ImportFenceWin32Handle>(device, (p_import_fence_win32_handle_info,)) }
 }

@@ -8,6 +8,7 @@ use crate::finding::Outcome;
 use crate::handle_kinds::Semaphore;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw::{self, StructArg};
+use crate::report::sync_sharing_calls::{self, SyncSharingCommand};
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::import::import_semaphore_fd::{
     self as rules, ImportArguments, ImportSemaphoreFdRules, Importer,
@@ -115,6 +116,7 @@ pub unsafe extern "system" fn import_semaphore_fd_khr(
     device: vk::Device,
     p_import_semaphore_fd_info: *const Info,
 ) -> vk::Result {
+    sync_sharing_calls::count(SyncSharingCommand::ImportSemaphoreFd);
     // SAFETY: the app's arguments to this command.
     unsafe { export::run::<ImportSemaphoreFd>(device, (p_import_semaphore_fd_info,)) }
 }

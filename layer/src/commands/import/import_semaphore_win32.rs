@@ -10,6 +10,7 @@ use crate::finding::Outcome;
 use crate::handle_kinds::Semaphore;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw::{self, StructArg};
+use crate::report::sync_sharing_calls::{self, SyncSharingCommand};
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::import::import_semaphore_win32::{
     self as rules, ImportArguments, ImportSemaphoreWin32Rules,
@@ -116,6 +117,7 @@ pub unsafe extern "system" fn import_semaphore_win32_handle_khr(
     device: vk::Device,
     p_import_semaphore_win32_handle_info: *const Info,
 ) -> vk::Result {
+    sync_sharing_calls::count(SyncSharingCommand::ImportSemaphoreWin32Handle);
     // SAFETY: the app's arguments to this command.
     unsafe { export::run::<ImportSemaphoreWin32>(device, (p_import_semaphore_win32_handle_info,)) }
 }

@@ -7,6 +7,7 @@ use crate::finding::Outcome;
 use crate::handle_kinds::Semaphore;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw::{self, StructArg};
+use crate::report::sync_sharing_calls::{self, SyncSharingCommand};
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::import::import_semaphore_zircon::{self as rules, ImportSemaphoreZirconRules};
 use crate::state::{DeviceState, SemaphoreRecord};
@@ -88,6 +89,7 @@ pub unsafe extern "system" fn import_semaphore_zircon_handle_fuchsia(
     device: vk::Device,
     p_import_semaphore_zircon_handle_info: *const Info,
 ) -> vk::Result {
+    sync_sharing_calls::count(SyncSharingCommand::ImportSemaphoreZirconHandle);
     // SAFETY: the app's arguments to this command.
     unsafe {
         export::run::<ImportSemaphoreZircon>(device, (p_import_semaphore_zircon_handle_info,))
