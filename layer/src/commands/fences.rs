@@ -175,6 +175,44 @@ pub unsafe extern "system" fn destroy_fence(
     })
 }
 
+/// `vkResetFences`: the call goes down as the app made it; afterwards, on a device where a fence
+/// had a payload imported, each fence's temporarily imported payload is known to be restored
+/// (after `VK_SUCCESS`) or maybe restored (after an error). Elsewhere it costs the device's lookup
+/// and one atomic load.
+///
+/// # Safety
+/// The app's arguments (the loader's contract).
+pub unsafe extern "system" fn reset_fences(
+    device: vk::Device,
+    fence_count: u32,
+    p_fences: *const vk::Fence,
+) -> vk::Result {
+    boundary::ffi_down("vkResetFences", vk::Result::ERROR_UNKNOWN, |down| {
+        with_device(device.as_raw(), |state, _| {
+            let Some(state) = state else {
+                return vk::Result::ERROR_DEVICE_LOST;
+            };
+            let Some(next) = state.next.reset_fences else {
+                return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
+            };
+            // SAFETY: the app's arguments, passed unchanged to the next layer.
+            let result = down.went(unsafe { next(device, fence_count, p_fences) });
+            if state.fences.any_imported() && !p_fences.is_null() && fence_count != 0 {
+                // SAFETY: `fence_count` handles at `p_fences` (the command's contract).
+                let fences = unsafe { std::slice::from_raw_parts(p_fences, fence_count as usize) };
+                for fence in fences {
+                    if result == vk::Result::SUCCESS {
+                        state.fences.reset(fence.as_raw());
+                    } else {
+                        state.fences.maybe_reset(fence.as_raw());
+                    }
+                }
+            }
+            result
+        })
+    })
+}
+
 /// At `vkDestroyDevice`: what the layer holds of the device's fences outside its state (the
 /// opaque fds exported, `fence_exports`). The records go with the device state.
 pub fn device_destroyed(state: &DeviceState) {

@@ -291,24 +291,33 @@ pub unsafe extern "system" fn queue_bind_sparse(
 
 /// After an acquire returned `result`: `semaphore` will be signaled when it succeeded
 /// (`VK_SUCCESS`, `VK_SUBOPTIMAL_KHR`); after `VK_TIMEOUT` or `VK_NOT_READY` it is untouched; after
-/// an error its state is not known.
-fn follow_acquire(state: &DeviceState, result: vk::Result, semaphore: vk::Semaphore) {
+/// an error its state is not known. An acquire is also a temporary import of a payload the layer
+/// cannot name into its semaphore and its fence (or maybe one, after an error).
+fn follow_acquire(
+    state: &DeviceState,
+    result: vk::Result,
+    (semaphore, fence): (vk::Semaphore, vk::Fence),
+) {
     let operation = match result {
-        vk::Result::SUCCESS | vk::Result::SUBOPTIMAL_KHR => QueueUse::Signal,
+        vk::Result::SUCCESS | vk::Result::SUBOPTIMAL_KHR => QueueUse::Acquired,
         vk::Result::TIMEOUT | vk::Result::NOT_READY => return,
-        _ => QueueUse::Failed,
+        _ => QueueUse::AcquireFailed,
     };
     if !semaphore.is_null() && state.semaphores.any_shared() {
         state.semaphores.queue_used(semaphore.as_raw(), operation);
     }
+    if !fence.is_null() && state.fences.any_imported() {
+        state.fences.acquired(fence.as_raw());
+    }
 }
 
-/// The body of the acquires: the call goes down; what it did to its semaphore is followed.
+/// The body of the acquires: the call goes down; what it did to its semaphore and fence is
+/// followed.
 fn acquire_and_follow(
     command: &'static str,
     device: vk::Device,
     call_down: impl FnOnce(&DeviceState) -> Option<vk::Result>,
-    semaphore: impl FnOnce() -> vk::Semaphore,
+    objects: impl FnOnce() -> (vk::Semaphore, vk::Fence),
 ) -> vk::Result {
     boundary::ffi_down(command, vk::Result::ERROR_UNKNOWN, |down| {
         let Some(state) = DEVICES.get(device.as_raw()) else {
@@ -318,7 +327,7 @@ fn acquire_and_follow(
             return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
         };
         let result = down.went(result);
-        follow_acquire(&state, result, semaphore());
+        follow_acquire(&state, result, objects());
         result
     })
 }
@@ -341,7 +350,7 @@ pub unsafe extern "system" fn acquire_next_image(
             // SAFETY: the app's arguments, passed unchanged to the next layer.
             Some(unsafe { next(device, swapchain, timeout, semaphore, fence, p_image_index) })
         },
-        || semaphore,
+        || (semaphore, fence),
     )
 }
 
@@ -357,7 +366,7 @@ pub unsafe extern "system" fn acquire_next_image2(
         device,
         // SAFETY: the app's arguments, passed unchanged to the next layer.
         |s| Some(unsafe { s.next.acquire_next_image2?(device, p_acquire_info, p_image_index) }),
-        // SAFETY: the acquire info the app passed (NULL gives no semaphore).
-        || unsafe { read_out(p_acquire_info) }.map_or(vk::Semaphore::null(), |i| i.semaphore),
+        // SAFETY: the acquire info the app passed (NULL gives no semaphore and no fence).
+        || unsafe { read_out(p_acquire_info) }.map_or(Default::default(), |i| (i.semaphore, i.fence)),
     )
 }

@@ -292,6 +292,11 @@ pub const INTERCEPTS: &[Intercept] = &[
         level: device(|s| s.next.destroy_fence.is_some()),
     },
     Intercept {
+        name: b"vkResetFences",
+        function: || void_fn!(crate::commands::fences::reset_fences),
+        level: device(|s| s.next.reset_fences.is_some()),
+    },
+    Intercept {
         name: b"vkRegisterDeviceEventEXT",
         function: || void_fn!(crate::commands::fences::register_device_event),
         level: device(|s| s.next.register_device_event.is_some()),

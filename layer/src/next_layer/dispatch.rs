@@ -185,6 +185,8 @@ pub struct DeviceDispatch {
     pub create_fence: Option<vk::PFN_vkCreateFence>,
     /// `vkDestroyFence` (Vulkan 1.0).
     pub destroy_fence: Option<vk::PFN_vkDestroyFence>,
+    /// `vkResetFences` (Vulkan 1.0).
+    pub reset_fences: Option<vk::PFN_vkResetFences>,
     /// `vkRegisterDeviceEventEXT` (`VK_EXT_display_control`).
     pub register_device_event: Option<vk::PFN_vkRegisterDeviceEventEXT>,
     /// `vkRegisterDisplayEventEXT` (`VK_EXT_display_control`).
@@ -257,6 +259,7 @@ impl DeviceDispatch {
                 get_semaphore_zircon_handle: cast(get(c"vkGetSemaphoreZirconHandleFUCHSIA")),
                 create_fence: cast(get(c"vkCreateFence")),
                 destroy_fence: cast(get(c"vkDestroyFence")),
+                reset_fences: cast(get(c"vkResetFences")),
                 register_device_event: cast(get(c"vkRegisterDeviceEventEXT")),
                 register_display_event: cast(get(c"vkRegisterDisplayEventEXT")),
                 import_fence_fd: cast(get(c"vkImportFenceFdKHR")),

@@ -5,9 +5,11 @@
 //! (a sharded `DashMap`), and a destroy a short lock of the ring.
 
 use super::maps::{handle_map, HandleMap};
+use super::sync_payload::{Permanence, SyncPayload};
 use ash::vk;
 use parking_lot::Mutex;
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How many destroyed fences a device remembers.
 pub const DESTROYED_SLOTS: usize = 16;
@@ -23,9 +25,12 @@ pub struct FenceFacts {
     /// The create info could be read (NULL or another `sType`: nothing of it is judged).
     pub known: bool,
     /// A payload was imported into it (`vkImportFence*`, permanent or temporary): its current
-    /// payload may be another than the one it was created with, which the layer does not follow
-    /// yet, so nothing about the payload's creation is judged from then on.
+    /// payload may be another than the one it was created with, so nothing about the payload's
+    /// creation is judged from then on.
     pub imported: bool,
+    /// Where its current payload came from (the created one, or an import, permanent or
+    /// temporary until the next reset), as far as the layer follows it.
+    pub payload: SyncPayload,
     /// The NT handle types `vkGetFenceWin32HandleKHR` exported from its created payload, by calls
     /// that succeeded (`VUID-VkFenceGetWin32HandleInfoKHR-handleType-01449`).
     pub nt_exported: vk::ExternalFenceHandleTypeFlags,
@@ -57,6 +62,9 @@ pub struct DestroyedFence {
 pub struct Fences {
     live: HandleMap<u64, FenceFacts>,
     destroyed: Mutex<VecDeque<DestroyedFence>>,
+    /// How many live fences had a payload imported: a reset or an acquire on a device with none
+    /// reads only this.
+    imported: AtomicUsize,
 }
 
 impl Default for Fences {
@@ -64,6 +72,7 @@ impl Default for Fences {
         Self {
             live: handle_map(SHARDS),
             destroyed: Mutex::default(),
+            imported: AtomicUsize::new(0),
         }
     }
 }
@@ -71,7 +80,44 @@ impl Default for Fences {
 impl Fences {
     /// A fence `vkCreateFence` made (a handle value the driver reuses replaces the old record).
     pub fn insert(&self, fence: u64, facts: FenceFacts) {
-        self.live.insert(fence, facts);
+        if let Some(old) = self.live.insert(fence, facts) {
+            self.forget_import(&old);
+        }
+    }
+
+    fn forget_import(&self, facts: &FenceFacts) {
+        if facts.imported {
+            self.imported.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+
+    /// Whether any live fence of the device had a payload imported.
+    #[inline(always)]
+    pub fn any_imported(&self) -> bool {
+        self.imported.load(Ordering::Acquire) != 0
+    }
+
+    /// `vkResetFences` succeeded on `fence`, or a `SYNC_FD` export of it (which acts as a reset):
+    /// a temporarily imported payload is restored to the permanent one.
+    pub fn reset(&self, fence: u64) {
+        if let Some(mut facts) = self.live.get_mut(&fence) {
+            facts.payload.restore();
+        }
+    }
+
+    /// `vkResetFences` failed on `fence`: it may or may not have been reset.
+    pub fn maybe_reset(&self, fence: u64) {
+        if let Some(mut facts) = self.live.get_mut(&fence) {
+            facts.payload.maybe_restored();
+        }
+    }
+
+    /// A swapchain acquire was given `fence` (and succeeded, or failed with an error): a
+    /// temporary import of a payload the layer cannot name, or maybe one.
+    pub fn acquired(&self, fence: u64) {
+        if let Some(mut facts) = self.live.get_mut(&fence) {
+            facts.payload.opaque_temporary();
+        }
     }
 
     /// What the device knows of a live fence.
@@ -89,6 +135,7 @@ impl Fences {
         let Some((_, facts)) = self.live.remove(&fence) else {
             return;
         };
+        self.forget_import(&facts);
         let record = FenceRecord {
             fence,
             device,
@@ -101,10 +148,15 @@ impl Fences {
         ring.push_back(DestroyedFence { record, name });
     }
 
-    /// A successful `vkImportFence*` into `fence`.
-    pub fn imported(&self, fence: u64) {
+    /// A successful `vkImportFence*` of `handle_type` into `fence`, permanent or temporary (until
+    /// the next reset).
+    pub fn imported(&self, fence: u64, handle_type: u32, permanence: Permanence) {
         if let Some(mut facts) = self.live.get_mut(&fence) {
-            facts.imported = true;
+            if !facts.imported {
+                facts.imported = true;
+                self.imported.fetch_add(1, Ordering::AcqRel);
+            }
+            facts.payload.import(handle_type, permanence);
         }
     }
 
@@ -134,6 +186,7 @@ impl Fences {
     /// At `vkDestroyDevice`.
     pub fn clear(&self) {
         self.live.clear();
+        self.imported.store(0, Ordering::Release);
         self.destroyed.lock().clear();
     }
 }
@@ -179,12 +232,33 @@ mod tests {
         );
         assert!(f.get(7, 9).unwrap().facts.created_payload());
         f.nt_exported(7, win32);
-        f.imported(7);
+        f.imported(7, 0x1, Permanence::Permanent);
         f.nt_exported(8, win32);
-        f.imported(8);
+        f.imported(8, 0x1, Permanence::Permanent);
         let facts = f.get(7, 9).unwrap().facts;
         assert_eq!(facts.nt_exported, win32);
         assert!(facts.imported && !facts.created_payload());
         assert!(f.get(8, 9).is_none(), "not live: nothing recorded");
+    }
+
+    #[test]
+    fn a_temporary_import_lasts_until_the_next_reset() {
+        let f = Fences::default();
+        f.insert(1, FenceFacts::default());
+        assert!(!f.any_imported());
+        let current = |h| f.get(h, 9).unwrap().facts.payload.current_import();
+        f.imported(1, 0x8, Permanence::Temporary);
+        f.imported(1, 0x8, Permanence::Temporary);
+        assert!(f.any_imported());
+        assert_eq!(current(1).map(|i| (i.handle_type, i.temporary)), Some((0x8, true)));
+        f.reset(1);
+        assert_eq!(current(1), None);
+        f.imported(1, 0x1, Permanence::Permanent);
+        f.acquired(1);
+        assert_eq!(current(1), None, "an acquire imports an opaque payload");
+        f.reset(1);
+        assert_eq!(current(1).map(|i| (i.handle_type, i.temporary)), Some((0x1, false)));
+        f.remove(1, 9, None);
+        assert!(!f.any_imported());
     }
 }

@@ -46,6 +46,10 @@ impl ExportEntry for GetFenceFd {
         let next = s.next.get_fence_fd?;
         // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
         let result = down.went(unsafe { next(device, p_info, p_fd) });
+        if result == vk::Result::SUCCESS && judged.handle_type == SYNC_FD {
+            // A copy-transference export acts as a reset: a temporary import is restored.
+            s.fences.reset(judged.object.fence);
+        }
         if result == vk::Result::SUCCESS && judged.handle_type == OPAQUE_FD {
             // SAFETY: the gate found pFd not NULL; the driver has just written it.
             if let Some(fd) = unsafe { raw::read_out(p_fd) } {
@@ -57,6 +61,7 @@ impl ExportEntry for GetFenceFd {
 }
 
 const OPAQUE_FD: u32 = vk::ExternalFenceHandleTypeFlags::OPAQUE_FD.as_raw();
+const SYNC_FD: u32 = vk::ExternalFenceHandleTypeFlags::SYNC_FD.as_raw();
 
 /// An opaque fd of `fence`, held with its device's identity, for its imports to be checked
 /// against (`features::import_matching::state::fence_exports`).

@@ -10,12 +10,58 @@ pub mod import_semaphore_win32;
 pub mod import_semaphore_zircon;
 
 use crate::features::import_matching::state::semaphore_kmt_exports;
+use crate::state::sync_payload::Permanence;
 use crate::state::DeviceState;
 
-/// After an import into `semaphore` succeeded: it is marked imported (its payload may be
-/// another from now on), and the global share handles exported from its created payload are
-/// forgotten (that payload may be gone, and their names with it).
-pub(crate) fn semaphore_imported(state: &DeviceState, semaphore: u64) {
-    state.semaphores.imported(semaphore);
+/// `VK_SEMAPHORE_IMPORT_TEMPORARY_BIT` and `VK_FENCE_IMPORT_TEMPORARY_BIT`.
+const TEMPORARY: u32 = 0x1;
+/// `SYNC_FD`, of semaphores and fences alike: copy transference, temporary imports only.
+const SYNC_FD: u32 = 0x10;
+
+/// The permanence of an import of `handle_type` with `flags` (`None`: unreadable). `SYNC_FD`
+/// without the temporary flag is invalid (`-07307`, `-07306`): what the driver did is not known.
+fn permanence(handle_type: u32, flags: Option<u32>) -> Permanence {
+    match flags {
+        Some(f) if f & TEMPORARY != 0 => Permanence::Temporary,
+        Some(_) if handle_type != SYNC_FD => Permanence::Permanent,
+        _ => Permanence::Unknown,
+    }
+}
+
+/// After an import of `handle_type` with `flags` into `semaphore` succeeded: it is marked
+/// imported (its payload is another from now on: which one, and until when, is followed), and
+/// the global share handles exported from its created payload are forgotten (that payload may
+/// be gone, and their names with it). A temporary import is followed until the next wait only
+/// where the layer sees every wait: not on a device with `VK_KHR_swapchain`, whose
+/// `vkQueuePresentKHR` waits too.
+pub(crate) fn semaphore_imported(
+    state: &DeviceState,
+    semaphore: u64,
+    handle_type: u32,
+    flags: Option<u32>,
+) {
+    let follow_waits = !state.facts.extensions.khr_swapchain;
+    let permanence = permanence(handle_type, flags);
+    (state.semaphores).imported(semaphore, handle_type, permanence, follow_waits);
     semaphore_kmt_exports::forget_semaphore(state.handle(), semaphore);
+}
+
+/// After an import of `handle_type` with `flags` into `fence` succeeded: which payload it holds,
+/// and until when (a temporary one until the next `vkResetFences` or `SYNC_FD` export).
+pub(crate) fn fence_imported(state: &DeviceState, fence: u64, handle_type: u32, flags: Option<u32>) {
+    (state.fences).imported(fence, handle_type, permanence(handle_type, flags));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn permanence_from_flags_and_type() {
+        assert_eq!(permanence(1, Some(1)), Permanence::Temporary);
+        assert_eq!(permanence(SYNC_FD, Some(1)), Permanence::Temporary);
+        assert_eq!(permanence(1, Some(0)), Permanence::Permanent);
+        assert_eq!(permanence(SYNC_FD, Some(0)), Permanence::Unknown);
+        assert_eq!(permanence(1, None), Permanence::Unknown);
+    }
 }
