@@ -250,14 +250,20 @@ mod tests {
         f.imported(1, 0x8, Permanence::Temporary);
         f.imported(1, 0x8, Permanence::Temporary);
         assert!(f.any_imported());
-        assert_eq!(current(1).map(|i| (i.handle_type, i.temporary)), Some((0x8, true)));
+        assert_eq!(
+            current(1).map(|i| (i.handle_type, i.temporary)),
+            Some((0x8, true))
+        );
         f.reset(1);
         assert_eq!(current(1), None);
         f.imported(1, 0x1, Permanence::Permanent);
         f.acquired(1);
         assert_eq!(current(1), None, "an acquire imports an opaque payload");
         f.reset(1);
-        assert_eq!(current(1).map(|i| (i.handle_type, i.temporary)), Some((0x1, false)));
+        assert_eq!(
+            current(1).map(|i| (i.handle_type, i.temporary)),
+            Some((0x1, false))
+        );
         f.remove(1, 9, None);
         assert!(!f.any_imported());
     }

@@ -367,7 +367,10 @@ mod tests {
         );
         let current = |h| s.get(h, 9).unwrap().facts.payload.current_import();
         s.imported(1, 0x10, Permanence::Temporary, true);
-        assert_eq!(current(1).map(|i| (i.handle_type, i.temporary)), Some((0x10, true)));
+        assert_eq!(
+            current(1).map(|i| (i.handle_type, i.temporary)),
+            Some((0x10, true))
+        );
         s.queue_used(1, QueueUse::Signal);
         assert!(current(1).is_some(), "a signal restores nothing");
         s.queue_used(1, QueueUse::Wait);
@@ -384,9 +387,16 @@ mod tests {
         s.queue_used(2, QueueUse::Acquired);
         assert_eq!(current(2), None, "an acquire imports an opaque payload");
         s.queue_used(2, QueueUse::Wait);
-        assert_eq!(current(2).map(|i| (i.handle_type, i.temporary)), Some((0x1, false)));
+        assert_eq!(
+            current(2).map(|i| (i.handle_type, i.temporary)),
+            Some((0x1, false))
+        );
         s.imported(3, 0x1, Permanence::Temporary, true);
-        assert_eq!(current(3), None, "no temporary import into a timeline semaphore");
+        assert_eq!(
+            current(3),
+            None,
+            "no temporary import into a timeline semaphore"
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! sync file already signaled), so memory's fd contract (`evaluate_fd`) does not apply as it is.
 
 use crate::boundary::Down;
+use crate::commands::sync_support::export_from_import_refused;
 use crate::features::import_matching::state::fence_exports::{self, FenceOrigin};
 use crate::handle_kinds::Fence;
 use crate::pipeline::export::{self, ExportEntry, Judged};
@@ -33,6 +34,13 @@ impl ExportEntry for GetFenceFd {
             export::read_info(Self::RULES, p_info, |i| (i.p_next, i.fence, i.handle_type))
         };
         (info, p_fd.is_null())
+    }
+
+    #[inline(always)]
+    fn evaluate_history(state: &DeviceState, info: &InfoFields, fence: &FenceRecord) -> Self::Own {
+        let imported = fence.facts.payload.current_import();
+        let refused = export_from_import_refused::<Fence>(state, info.handle_type, false, imported);
+        Self::Own::NONE.with(Self::Own::IMPORTED_PAYLOAD_NOT_EXPORTABLE, refused)
     }
 
     #[inline(always)]

@@ -48,7 +48,12 @@ pub(crate) fn semaphore_imported(
 
 /// After an import of `handle_type` with `flags` into `fence` succeeded: which payload it holds,
 /// and until when (a temporary one until the next `vkResetFences` or `SYNC_FD` export).
-pub(crate) fn fence_imported(state: &DeviceState, fence: u64, handle_type: u32, flags: Option<u32>) {
+pub(crate) fn fence_imported(
+    state: &DeviceState,
+    fence: u64,
+    handle_type: u32,
+    flags: Option<u32>,
+) {
     (state.fences).imported(fence, handle_type, permanence(handle_type, flags));
 }
 

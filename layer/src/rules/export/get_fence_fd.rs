@@ -1,7 +1,7 @@
 //! `vkGetFenceFdKHR` (VK_KHR_external_fence_fd): its names, IDs and own rules, those a call
-//! breaks whatever happened to the fence since it was created. The rules about its payload's
-//! history and queue operations (`-fence-01455`, `-handleType-01454`) need state the layer does
-//! not track yet.
+//! breaks whatever happened to the fence since it was created, and `-fence-01455` (an imported
+//! payload's export types, `rules::export::imported_payload`). `-handleType-01454` needs the
+//! fence's queue operations, which the layer does not track yet.
 
 use super::with_object;
 use crate::finding::{Finding, Outcome};
@@ -44,6 +44,10 @@ rule_set! {
         NOT_AN_FD_TYPE,
         /// `VUID-VkFenceGetFdInfoKHR-handleType-01453`: exportable as it, as created.
         NOT_EXPORTED,
+        /// `VUID-VkFenceGetFdInfoKHR-fence-01455`: the current payload is an imported one whose handle type is not in
+        /// `exportFromImportedHandleTypes` of the driver's answer for `handleType` (an
+        /// `evaluate_history` rule: it asks the driver).
+        IMPORTED_PAYLOAD_NOT_EXPORTABLE,
     }
 }
 
@@ -124,6 +128,10 @@ fn describe_values(
             info,
             record,
         ));
+    }
+    if broken.has(GetFenceFdRules::IMPORTED_PAYLOAD_NOT_EXPORTABLE) {
+        let at = (cmd.name, vuid::FENCE_FD_FENCE_01455, "pGetFdInfo->fence");
+        outcome.push(super::fence::imported_payload_finding(at, info, record));
     }
 }
 

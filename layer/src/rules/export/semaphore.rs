@@ -2,7 +2,9 @@
 //! device, its type and the handle types it was created exportable as. The report adds its
 //! debug name.
 
-use super::ExportedObject;
+use super::imported_payload::refused_finding;
+use super::{ExportedObject, InfoFields};
+use crate::finding::Finding;
 use crate::handle_kinds::{HandleKind, Semaphore};
 use crate::state::{Lookup, SemaphoreRecord};
 use crate::vk_names;
@@ -88,4 +90,24 @@ pub fn not_exported_message(
              VkSemaphoreCreateInfo named."
         ),
     }
+}
+
+/// The finding of the rule of an imported payload's export types
+/// (`VUID-VkSemaphoreGetFdInfoKHR-semaphore-01133`, `...Win32HandleInfoKHR-semaphore-01128`,
+/// `...ZirconHandleInfoFUCHSIA-semaphore-04759`): `rules::export::imported_payload`.
+pub fn imported_payload_finding(
+    (command, id, field): (&'static str, &'static str, &'static str),
+    info: &InfoFields,
+    record: &SemaphoreRecord,
+) -> Finding {
+    refused_finding::<Semaphore>(
+        (command, id, field),
+        (info, record),
+        record.facts.payload.current_import(),
+        (
+            "VkExternalSemaphoreProperties",
+            "no wait on it was submitted (vkQueueSubmit, vkQueueSubmit2, vkQueueBindSparse) \
+             and it was not exported as a SYNC_FD",
+        ),
+    )
 }
