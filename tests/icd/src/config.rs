@@ -155,6 +155,10 @@ pub struct SyncQuirks {
     /// A `SYNC_FD` export of a payload already signalled returns -1 (a valid, signalled sync
     /// file: Vulkan-Docs #2452) instead of a new sync file descriptor.
     pub signaled_sync_fd_minus_one: bool,
+    /// `exportFromImportedHandleTypes` leaves out `SYNC_FD` in every answer (semaphores and
+    /// fences): a payload imported from a sync file can be exported as no handle type, as on a
+    /// driver whose imported sync files are not re-exportable.
+    pub no_export_from_sync_fd_imports: bool,
 }
 
 /// The whole configuration of one instance.
@@ -840,6 +844,7 @@ mod tests {
         .unwrap();
         assert!(c.sync_quirks.abort_on_binary_fd_into_timeline);
         assert!(!c.sync_quirks.signaled_sync_fd_minus_one);
+        assert!(!c.sync_quirks.no_export_from_sync_fd_imports);
         assert!(!c.features.timeline_semaphore);
         assert!(Config::from_json(r#"{"sync_quirks": {"segfault": true}}"#).is_err());
     }

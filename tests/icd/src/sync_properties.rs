@@ -12,12 +12,26 @@
 //! The types a semaphore (or fence) supports are compatible with each other (one object may be
 //! exported as any mix of them) and may be exported from an imported payload, except
 //! `ZIRCON_EVENT_FUCHSIA`, compatible only with itself (a Zircon event is Fuchsia's own kind of
-//! payload): an app that asks for it with another type is told so.
+//! payload): an app that asks for it with another type is told so. With
+//! `sync_quirks.no_export_from_sync_fd_imports`, `exportFromImportedHandleTypes` leaves out
+//! `SYNC_FD` in every answer (a payload imported from a sync file is exportable as nothing).
 
 use ash::vk;
 
 use crate::ffi::{self, entry};
-use crate::physical_device::lookup;
+use crate::physical_device::{lookup, PhysicalDevice};
+
+const SYNC_FD: u32 = vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD.as_raw();
+
+/// `exportFromImportedHandleTypes` as the device's configuration makes it from `types` (the
+/// compatible ones).
+fn export_from_imported(device: &PhysicalDevice, types: u32) -> u32 {
+    if device.config.sync_quirks.no_export_from_sync_fd_imports {
+        types & !SYNC_FD
+    } else {
+        types
+    }
+}
 
 const SEMAPHORE_OPAQUE: u32 = vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as_raw()
     | vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_WIN32.as_raw()
@@ -74,7 +88,7 @@ pub(crate) unsafe extern "system" fn get_external_semaphore_properties(
 ) {
     entry("vkGetPhysicalDeviceExternalSemaphoreProperties", (), || {
         // SAFETY: valid or NULL input/output pointers (Vulkan contract).
-        let (Some(_), Some(info), Some(out)) = (
+        let (Some(device), Some(info), Some(out)) = (
             lookup(physical_device),
             unsafe { p_info.as_ref() },
             unsafe { p_properties.as_mut() },
@@ -91,7 +105,7 @@ pub(crate) unsafe extern "system" fn get_external_semaphore_properties(
         out.external_semaphore_features = vk::ExternalSemaphoreFeatureFlags::from_raw(features);
         out.compatible_handle_types = vk::ExternalSemaphoreHandleTypeFlags::from_raw(types);
         out.export_from_imported_handle_types =
-            vk::ExternalSemaphoreHandleTypeFlags::from_raw(types);
+            vk::ExternalSemaphoreHandleTypeFlags::from_raw(export_from_imported(&device, types));
     })
 }
 
@@ -102,7 +116,7 @@ pub(crate) unsafe extern "system" fn get_external_fence_properties(
 ) {
     entry("vkGetPhysicalDeviceExternalFenceProperties", (), || {
         // SAFETY: valid or NULL input/output pointers (Vulkan contract).
-        let (Some(_), Some(info), Some(out)) = (
+        let (Some(device), Some(info), Some(out)) = (
             lookup(physical_device),
             unsafe { p_info.as_ref() },
             unsafe { p_properties.as_mut() },
@@ -112,7 +126,8 @@ pub(crate) unsafe extern "system" fn get_external_fence_properties(
         let (features, types) = fence_properties(info.handle_type.as_raw());
         out.external_fence_features = vk::ExternalFenceFeatureFlags::from_raw(features);
         out.compatible_handle_types = vk::ExternalFenceHandleTypeFlags::from_raw(types);
-        out.export_from_imported_handle_types = vk::ExternalFenceHandleTypeFlags::from_raw(types);
+        out.export_from_imported_handle_types =
+            vk::ExternalFenceHandleTypeFlags::from_raw(export_from_imported(&device, types));
     })
 }
 
