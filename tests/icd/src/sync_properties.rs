@@ -21,13 +21,11 @@ use ash::vk;
 use crate::ffi::{self, entry};
 use crate::physical_device::{lookup, PhysicalDevice};
 
-const SYNC_FD: u32 = vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD.as_raw();
-
 /// `exportFromImportedHandleTypes` as the device's configuration makes it from `types` (the
-/// compatible ones).
-fn export_from_imported(device: &PhysicalDevice, types: u32) -> u32 {
+/// compatible ones), `sync_fd` being the kind's `SYNC_FD` bit.
+fn export_from_imported(device: &PhysicalDevice, types: u32, sync_fd: u32) -> u32 {
     if device.config.sync_quirks.no_export_from_sync_fd_imports {
-        types & !SYNC_FD
+        types & !sync_fd
     } else {
         types
     }
@@ -105,7 +103,11 @@ pub(crate) unsafe extern "system" fn get_external_semaphore_properties(
         out.external_semaphore_features = vk::ExternalSemaphoreFeatureFlags::from_raw(features);
         out.compatible_handle_types = vk::ExternalSemaphoreHandleTypeFlags::from_raw(types);
         out.export_from_imported_handle_types =
-            vk::ExternalSemaphoreHandleTypeFlags::from_raw(export_from_imported(&device, types));
+            vk::ExternalSemaphoreHandleTypeFlags::from_raw(export_from_imported(
+                &device,
+                types,
+                vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD.as_raw(),
+            ));
     })
 }
 
@@ -127,7 +129,11 @@ pub(crate) unsafe extern "system" fn get_external_fence_properties(
         out.external_fence_features = vk::ExternalFenceFeatureFlags::from_raw(features);
         out.compatible_handle_types = vk::ExternalFenceHandleTypeFlags::from_raw(types);
         out.export_from_imported_handle_types =
-            vk::ExternalFenceHandleTypeFlags::from_raw(export_from_imported(&device, types));
+            vk::ExternalFenceHandleTypeFlags::from_raw(export_from_imported(
+                &device,
+                types,
+                vk::ExternalFenceHandleTypeFlags::SYNC_FD.as_raw(),
+            ));
     })
 }
 

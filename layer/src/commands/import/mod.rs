@@ -12,18 +12,21 @@ pub mod import_semaphore_zircon;
 use crate::features::import_matching::state::semaphore_kmt_exports;
 use crate::state::sync_payload::Permanence;
 use crate::state::DeviceState;
+use ash::vk;
 
 /// `VK_SEMAPHORE_IMPORT_TEMPORARY_BIT` and `VK_FENCE_IMPORT_TEMPORARY_BIT`.
 const TEMPORARY: u32 = 0x1;
-/// `SYNC_FD`, of semaphores and fences alike: copy transference, temporary imports only.
-const SYNC_FD: u32 = 0x10;
+/// `SYNC_FD` of semaphores and of fences: copy transference, temporary imports only.
+const SEMAPHORE_SYNC_FD: u32 = vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD.as_raw();
+const FENCE_SYNC_FD: u32 = vk::ExternalFenceHandleTypeFlags::SYNC_FD.as_raw();
 
-/// The permanence of an import of `handle_type` with `flags` (`None`: unreadable). `SYNC_FD`
-/// without the temporary flag is invalid (`-07307`, `-07306`): what the driver did is not known.
-fn permanence(handle_type: u32, flags: Option<u32>) -> Permanence {
+/// The permanence of an import of `handle_type` with `flags` (`None`: unreadable), `sync_fd`
+/// being the kind's `SYNC_FD` bit: without the temporary flag it is invalid (`-07307`, `-07306`),
+/// and what the driver did is not known.
+fn permanence(handle_type: u32, flags: Option<u32>, sync_fd: u32) -> Permanence {
     match flags {
         Some(f) if f & TEMPORARY != 0 => Permanence::Temporary,
-        Some(_) if handle_type != SYNC_FD => Permanence::Permanent,
+        Some(_) if handle_type != sync_fd => Permanence::Permanent,
         _ => Permanence::Unknown,
     }
 }
@@ -41,7 +44,7 @@ pub(crate) fn semaphore_imported(
     flags: Option<u32>,
 ) {
     let follow_waits = !state.facts.extensions.khr_swapchain;
-    let permanence = permanence(handle_type, flags);
+    let permanence = permanence(handle_type, flags, SEMAPHORE_SYNC_FD);
     (state.semaphores).imported(semaphore, handle_type, permanence, follow_waits);
     semaphore_kmt_exports::forget_semaphore(state.handle(), semaphore);
 }
@@ -54,7 +57,8 @@ pub(crate) fn fence_imported(
     handle_type: u32,
     flags: Option<u32>,
 ) {
-    (state.fences).imported(fence, handle_type, permanence(handle_type, flags));
+    let permanence = permanence(handle_type, flags, FENCE_SYNC_FD);
+    state.fences.imported(fence, handle_type, permanence);
 }
 
 #[cfg(test)]
@@ -63,10 +67,19 @@ mod tests {
 
     #[test]
     fn permanence_from_flags_and_type() {
-        assert_eq!(permanence(1, Some(1)), Permanence::Temporary);
-        assert_eq!(permanence(SYNC_FD, Some(1)), Permanence::Temporary);
-        assert_eq!(permanence(1, Some(0)), Permanence::Permanent);
-        assert_eq!(permanence(SYNC_FD, Some(0)), Permanence::Unknown);
-        assert_eq!(permanence(1, None), Permanence::Unknown);
+        let sync = SEMAPHORE_SYNC_FD;
+        assert_eq!(permanence(1, Some(1), sync), Permanence::Temporary);
+        assert_eq!(permanence(sync, Some(1), sync), Permanence::Temporary);
+        assert_eq!(permanence(1, Some(0), sync), Permanence::Permanent);
+        assert_eq!(permanence(sync, Some(0), sync), Permanence::Unknown);
+        assert_eq!(permanence(1, None, sync), Permanence::Unknown);
+        assert_eq!(
+            permanence(FENCE_SYNC_FD, Some(0), FENCE_SYNC_FD),
+            Permanence::Unknown
+        );
+        assert_eq!(
+            permanence(0x10, Some(0), FENCE_SYNC_FD),
+            Permanence::Permanent
+        );
     }
 }
