@@ -366,10 +366,10 @@ pub unsafe extern "system" fn acquire_next_image2(
         device,
         // SAFETY: the app's arguments, passed unchanged to the next layer.
         |s| Some(unsafe { s.next.acquire_next_image2?(device, p_acquire_info, p_image_index) }),
-        // SAFETY: the acquire info the app passed (NULL gives no semaphore and no fence).
         || {
-            unsafe { read_out(p_acquire_info) }
-                .map_or(Default::default(), |i| (i.semaphore, i.fence))
+            // SAFETY: the acquire info the app passed (NULL gives no semaphore and no fence).
+            let info = unsafe { read_out(p_acquire_info) };
+            info.map_or(Default::default(), |i| (i.semaphore, i.fence))
         },
     )
 }

@@ -163,4 +163,24 @@ mod tests {
         assert_eq!(fence_properties(0x8), (0x3, FENCE_TYPES));
         assert_eq!(fence_properties(0x10), (0, 0));
     }
+
+    #[test]
+    fn the_quirk_takes_each_kinds_sync_fd_out_of_export_from_imported() {
+        use crate::config::Config;
+        let quirk = r#"{"sync_quirks": {"no_export_from_sync_fd_imports": true}}"#;
+        let device = |config: &str| {
+            let config = Config::from_json(config).expect("config");
+            PhysicalDevice::new(std::sync::Arc::new(config), 0)
+        };
+        let (plain, quirky) = (device("{}"), device(quirk));
+        assert_eq!(export_from_imported(&plain, FENCE_TYPES, 0x8), FENCE_TYPES);
+        assert_eq!(
+            export_from_imported(&quirky, FENCE_TYPES, 0x8),
+            FENCE_TYPES & !0x8
+        );
+        assert_eq!(
+            export_from_imported(&quirky, BINARY_SEMAPHORE_TYPES, 0x10),
+            BINARY_SEMAPHORE_TYPES & !0x10
+        );
+    }
 }
