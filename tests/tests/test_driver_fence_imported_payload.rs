@@ -119,7 +119,7 @@ fn a_sync_file_imported_then_exported_is_01455_and_01450_until_vk_reset_fences()
     expect::mentions(
         &m,
         &[
-            "vkGetFenceFdKHR(): handleType is VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT",
+            "vkGetFenceFdKHR(): pGetFdInfo->handleType is VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT",
             &format!("the current payload of VkFence 0x{:x}", f.as_raw()),
             "was imported as VK_EXTERNAL_FENCE_HANDLE_TYPE_SYNC_FD_BIT (a temporary import, not \
              restored since: it was not passed to vkResetFences",
@@ -135,7 +135,7 @@ fn a_sync_file_imported_then_exported_is_01455_and_01450_until_vk_reset_fences()
     expect::mentions(
         &m,
         &[
-            "vkGetFenceWin32HandleKHR(): handleType is VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_WIN32_BIT",
+            "vkGetFenceWin32HandleKHR(): pGetWin32HandleInfo->handleType is VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_WIN32_BIT",
             "imported as VK_EXTERNAL_FENCE_HANDLE_TYPE_SYNC_FD_BIT",
         ],
     );

@@ -190,7 +190,7 @@ fn an_event_imported_then_exported_as_an_fd_or_win32_handle_is_01133_and_01128()
     expect::mentions(
         &m,
         &[
-            "handleType is VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT",
+            "vkGetSemaphoreFdKHR(): pGetFdInfo->handleType is VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT",
             &format!("the current payload of {}", semaphore_name(s)),
             "was imported as VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_ZIRCON_EVENT_BIT_FUCHSIA (a \
              permanent import)",
@@ -206,7 +206,7 @@ fn an_event_imported_then_exported_as_an_fd_or_win32_handle_is_01133_and_01128()
     expect::mentions(
         &m,
         &[
-            "vkGetSemaphoreWin32HandleKHR(): handleType is \
+            "vkGetSemaphoreWin32HandleKHR(): pGetWin32HandleInfo->handleType is \
              VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_BIT",
             "imported as VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_ZIRCON_EVENT_BIT_FUCHSIA",
         ],
@@ -229,7 +229,7 @@ fn an_fd_imported_then_exported_as_an_event_is_04759() {
     expect::mentions(
         &m,
         &[
-            "vkGetSemaphoreZirconHandleFUCHSIA(): handleType is \
+            "vkGetSemaphoreZirconHandleFUCHSIA(): pGetZirconHandleInfo->handleType is \
              VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_ZIRCON_EVENT_BIT_FUCHSIA",
             "imported as VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT (a permanent import)",
         ],

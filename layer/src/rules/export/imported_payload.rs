@@ -61,8 +61,13 @@ pub fn refused_finding<K: ExportedObject + HandleKind>(
         handle_type: 0,
         temporary: false,
     });
+    // `pGetFdInfo->fence` -> `pGetFdInfo->handleType`.
+    let type_field = match field.rsplit_once("->") {
+        Some((info, _)) => format!("{info}->handleType"),
+        None => "handleType".to_owned(),
+    };
     let message = refused_message::<K>(
-        (command, "handleType"),
+        (command, &type_field),
         info.handle_type,
         imported,
         (&K::describe(record), properties, restored_by),
