@@ -5,7 +5,8 @@
 //! `sync_quirks.no_export_from_sync_fd_imports` the test driver answers that a payload imported
 //! from a sync file is exportable as nothing (docs/test-driver.md). A temporary import lasts until
 //! the next `vkResetFences` of the fence or its next `SYNC_FD` export, which restore the permanent
-//! payload: silent from then on.
+//! payload: silent from then on, and the created payload's export types are judged again
+//! (`VUID-VkFenceGetFdInfoKHR-handleType-01453`).
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::expect;
@@ -139,11 +140,18 @@ fn a_sync_file_imported_then_exported_is_01455_and_01450_until_vk_reset_fences()
             "imported as VK_EXTERNAL_FENCE_HANDLE_TYPE_SYNC_FD_BIT",
         ],
     );
+    // Not a type the fence was created exportable as, but the current payload is the import:
+    // only its rule is judged (a SYNC_FD export that succeeds acts as a reset).
+    let _ = export_fd(&inst, &dev, f, SYNC);
+    expect::only(&inst, GET_FENCE_FD, &[FENCE_FD_FENCE_01455]);
     reset(&dev, f);
     assert_eq!(export_fd(&inst, &dev, f, OPAQUE), vk::Result::SUCCESS);
     expect::silent(&inst, GET_FENCE_FD);
     assert_eq!(export_win32(&inst, &dev, f), vk::Result::SUCCESS);
     expect::silent(&inst, GET_FENCE_WIN32);
+    // The created payload again: its export types are judged again.
+    let _ = export_fd(&inst, &dev, f, SYNC);
+    expect::only(&inst, GET_FENCE_FD, &[FENCE_FD_HANDLE_TYPE_01453]);
     destroy(&dev, f);
 }
 

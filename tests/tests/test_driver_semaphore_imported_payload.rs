@@ -6,7 +6,8 @@
 //! Zircon event is compatible only with itself (docs/test-driver.md), and, with
 //! `sync_quirks.no_export_from_sync_fd_imports`, that a payload imported from a sync file is
 //! exportable as nothing. A temporary import lasts until the next wait submitted on the semaphore
-//! or its next `SYNC_FD` export, which restore the permanent payload: silent from then on.
+//! or its next `SYNC_FD` export, which restore the permanent payload: silent from then on, and
+//! the created payload's export types are judged again (`-handleType-01132`, `-01126`).
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::expect;
@@ -19,6 +20,7 @@ use std::ffi::c_int;
 const OPAQUE: Types = Types::OPAQUE_FD;
 const SYNC: Types = Types::SYNC_FD;
 const WIN32: Types = Types::OPAQUE_WIN32;
+const KMT: Types = Types::OPAQUE_WIN32_KMT;
 const EVENT: Types = Types::ZIRCON_EVENT_FUCHSIA;
 const PERMANENT: vk::SemaphoreImportFlags = vk::SemaphoreImportFlags::empty();
 const TEMPORARY: vk::SemaphoreImportFlags = vk::SemaphoreImportFlags::TEMPORARY;
@@ -273,11 +275,26 @@ fn a_temporary_import_is_judged_until_a_submitted_wait_restores_the_payload() {
     );
     win32_export(&inst, &dev, s, WIN32);
     expect::one(&inst, GET_SEMAPHORE_WIN32_HANDLE, SEM_WIN32_SEMAPHORE_01128);
+    // Not a type the semaphore was created exportable as, but the current payload is the
+    // import: only its rule is judged.
+    win32_export(&inst, &dev, s, KMT);
+    expect::only(
+        &inst,
+        GET_SEMAPHORE_WIN32_HANDLE,
+        &[SEM_WIN32_SEMAPHORE_01128],
+    );
     submit(&dev, &[s], &[]);
     assert_eq!(export_fd(&inst, &dev, s, OPAQUE), vk::Result::SUCCESS);
     expect::silent(&inst, GET_SEMAPHORE_FD);
     win32_export(&inst, &dev, s, WIN32);
     expect::silent(&inst, GET_SEMAPHORE_WIN32_HANDLE);
+    // The created payload again: its export types are judged again.
+    win32_export(&inst, &dev, s, KMT);
+    expect::only(
+        &inst,
+        GET_SEMAPHORE_WIN32_HANDLE,
+        &[SEM_WIN32_HANDLE_TYPE_01126],
+    );
     destroy(&dev, s);
 }
 

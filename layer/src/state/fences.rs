@@ -37,10 +37,11 @@ pub struct FenceFacts {
 }
 
 impl FenceFacts {
-    /// Its current payload is the one it was created with, and the create info is known: the
-    /// rules about the payload's creation may judge it.
+    /// Its current payload is certainly the one it was created with (nothing imported, or every
+    /// temporary import restored since), and the create info is known: the rules about the
+    /// payload's creation may judge it.
     pub fn created_payload(&self) -> bool {
-        self.known && !self.imported
+        self.known && self.payload.is_created()
     }
 }
 

@@ -95,9 +95,11 @@ impl SyncPayload {
         self.temporary = Temporary::Unknown;
     }
 
-    /// Whether a temporary payload is, or may be, in place.
-    pub fn has_temporary(&self) -> bool {
-        self.temporary != Temporary::None
+    /// Whether the current payload is certainly the one the object was created with: nothing
+    /// imported, or only temporary imports that were restored since.
+    #[inline(always)]
+    pub fn is_created(&self) -> bool {
+        self.permanent == Permanent::Created && self.temporary == Temporary::None
     }
 
     /// The imported payload that is certainly the current one; `None` when the current payload is
@@ -137,8 +139,10 @@ mod tests {
                 temporary: true
             })
         );
+        assert!(!p.is_created());
         p.restore();
         assert_eq!(p.current_import(), None, "the created payload again");
+        assert!(p.is_created());
         p.import(OPAQUE, Permanence::Permanent);
         p.import(SYNC, Permanence::Temporary);
         p.import(SYNC, Permanence::Temporary);
@@ -166,6 +170,7 @@ mod tests {
         assert!(p.current_import().is_some(), "nothing temporary to restore");
         p.opaque_temporary();
         assert_eq!(p.current_import(), None, "an acquire");
+        assert!(!p.is_created());
         p.restore();
         assert!(p.current_import().is_some());
         p.import(SYNC, Permanence::Unknown);

@@ -66,8 +66,9 @@ fn evaluate_values(_: &DeviceFacts, info: &InfoFields, record: &FenceRecord) -> 
 }
 
 /// `handle_type` was not in `VkExportFenceCreateInfo::handleTypes` of the fence's current
-/// payload, which is the one it was created with until something is imported into it; after an
-/// import (or with an unread create info) the layer cannot know, and says nothing.
+/// payload, which is the one it was created with until something is imported into it, and again
+/// once a temporary import was restored; after a permanent import, while a temporary one is or
+/// may be in place (or with an unread create info) the layer cannot know, and says nothing.
 #[inline(always)]
 pub fn not_exportable_as_created(record: &FenceRecord, handle_type: u32) -> bool {
     let f = &record.facts;
@@ -89,7 +90,8 @@ pub fn not_exportable_finding(
         Some(_) => format!(
             "{command}(): {field} is {handle_type}, which was not included in \
              VkExportFenceCreateInfo::handleTypes when {fence} was created (its current payload \
-             is the one it was created with: nothing was imported into it)."
+             is the one it was created with: nothing was imported into it, or a temporary \
+             import was restored since)."
         ),
         None => format!(
             "{command}(): {field} is {handle_type}, but {fence}: a fence's payload can be \
