@@ -801,6 +801,10 @@ pub const SEM_FD_SEMAPHORE_PARAM: &str = "VUID-VkSemaphoreGetFdInfoKHR-semaphore
 pub const SEM_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-parameter";
 /// handleType was not in VkExportSemaphoreCreateInfo::handleTypes when the semaphore was created.
 pub const SEM_FD_HANDLE_TYPE_01132: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-01132";
+/// The semaphore's current payload was imported (permanently, or temporarily and not yet restored)
+/// as a handle type not in VkExternalSemaphoreProperties::exportFromImportedHandleTypes of the
+/// driver's answer for handleType.
+pub const SEM_FD_SEMAPHORE_01133: &str = "VUID-VkSemaphoreGetFdInfoKHR-semaphore-01133";
 /// handleType is neither OPAQUE_FD_BIT nor SYNC_FD_BIT, the only semaphore types exportable as a
 /// file descriptor.
 pub const SEM_FD_HANDLE_TYPE_01136: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-01136";
@@ -900,6 +904,10 @@ pub const FENCE_FD_FENCE_PARAM: &str = "VUID-VkFenceGetFdInfoKHR-fence-parameter
 pub const FENCE_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkFenceGetFdInfoKHR-handleType-parameter";
 /// handleType was not in VkExportFenceCreateInfo::handleTypes when the fence was created.
 pub const FENCE_FD_HANDLE_TYPE_01453: &str = "VUID-VkFenceGetFdInfoKHR-handleType-01453";
+/// The fence's current payload was imported (permanently, or temporarily and not yet restored) as a
+/// handle type not in VkExternalFenceProperties::exportFromImportedHandleTypes of the driver's
+/// answer for handleType.
+pub const FENCE_FD_FENCE_01455: &str = "VUID-VkFenceGetFdInfoKHR-fence-01455";
 /// handleType is neither OPAQUE_FD_BIT nor SYNC_FD_BIT, the only fence types exportable as a file
 /// descriptor.
 pub const FENCE_FD_HANDLE_TYPE_01456: &str = "VUID-VkFenceGetFdInfoKHR-handleType-01456";
@@ -927,6 +935,10 @@ pub const FENCE_WIN32_HANDLE_TYPE_PARAM: &str =
 /// handleType was not in VkExportFenceCreateInfo::handleTypes when the fence was created.
 pub const FENCE_WIN32_HANDLE_TYPE_01448: &str =
     "VUID-VkFenceGetWin32HandleInfoKHR-handleType-01448";
+/// The fence's current payload was imported (permanently, or temporarily and not yet restored) as a
+/// handle type not in VkExternalFenceProperties::exportFromImportedHandleTypes of the driver's
+/// answer for handleType.
+pub const FENCE_WIN32_FENCE_01450: &str = "VUID-VkFenceGetWin32HandleInfoKHR-fence-01450";
 /// An NT handle (OPAQUE_WIN32) of this fence was already exported by an earlier
 /// vkGetFenceWin32HandleKHR call that succeeded; the layer remembers such exports per live fence
 /// and forgets them at vkDestroyFence.
@@ -1034,6 +1046,10 @@ pub const SEM_WIN32_HANDLE_TYPE_PARAM: &str =
 /// handleType was not in VkExportSemaphoreCreateInfo::handleTypes when the semaphore was created.
 pub const SEM_WIN32_HANDLE_TYPE_01126: &str =
     "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01126";
+/// The semaphore's current payload was imported (permanently, or temporarily and not yet restored)
+/// as a handle type not in VkExternalSemaphoreProperties::exportFromImportedHandleTypes of the
+/// driver's answer for handleType.
+pub const SEM_WIN32_SEMAPHORE_01128: &str = "VUID-VkSemaphoreGetWin32HandleInfoKHR-semaphore-01128";
 /// handleType is an NT handle type (OPAQUE_WIN32_BIT, D3D12_FENCE_BIT) and an NT handle of this
 /// type was already exported from the semaphore by an earlier call that succeeded.
 pub const SEM_WIN32_HANDLE_TYPE_01127: &str =
@@ -1065,6 +1081,11 @@ pub const SEM_ZIRCON_HANDLE_TYPE_PARAM: &str =
 /// handleType was not in VkExportSemaphoreCreateInfo::handleTypes when the semaphore was created.
 pub const SEM_ZIRCON_HANDLE_TYPE_04758: &str =
     "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04758";
+/// The semaphore's current payload was imported (permanently, or temporarily and not yet restored)
+/// as a handle type not in VkExternalSemaphoreProperties::exportFromImportedHandleTypes of the
+/// driver's answer for handleType.
+pub const SEM_ZIRCON_SEMAPHORE_04759: &str =
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-semaphore-04759";
 /// handleType is not VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_ZIRCON_EVENT_BIT_FUCHSIA, the one handle
 /// type defined as a Zircon event handle.
 pub const SEM_ZIRCON_HANDLE_TYPE_04762: &str =
@@ -1439,6 +1460,7 @@ pub const ALL: &[&str] = &[
     SEM_FD_SEMAPHORE_PARAM,
     SEM_FD_HANDLE_TYPE_PARAM,
     SEM_FD_HANDLE_TYPE_01132,
+    SEM_FD_SEMAPHORE_01133,
     SEM_FD_HANDLE_TYPE_01136,
     SEM_FD_HANDLE_TYPE_03253,
     SEM_FD_HANDLE_TYPE_01135,
@@ -1469,6 +1491,7 @@ pub const ALL: &[&str] = &[
     FENCE_FD_FENCE_PARAM,
     FENCE_FD_HANDLE_TYPE_PARAM,
     FENCE_FD_HANDLE_TYPE_01453,
+    FENCE_FD_FENCE_01455,
     FENCE_FD_HANDLE_TYPE_01456,
     FENCE_FD_HANDLE_TYPE_01454,
     FENCE_WIN32_DEVICE_PARAM,
@@ -1479,6 +1502,7 @@ pub const ALL: &[&str] = &[
     FENCE_WIN32_FENCE_PARAM,
     FENCE_WIN32_HANDLE_TYPE_PARAM,
     FENCE_WIN32_HANDLE_TYPE_01448,
+    FENCE_WIN32_FENCE_01450,
     FENCE_WIN32_HANDLE_TYPE_01449,
     FENCE_WIN32_HANDLE_TYPE_01452,
     FENCE_OF_OTHER_DEVICE,
@@ -1514,6 +1538,7 @@ pub const ALL: &[&str] = &[
     SEM_WIN32_SEMAPHORE_PARAM,
     SEM_WIN32_HANDLE_TYPE_PARAM,
     SEM_WIN32_HANDLE_TYPE_01126,
+    SEM_WIN32_SEMAPHORE_01128,
     SEM_WIN32_HANDLE_TYPE_01127,
     SEM_WIN32_HANDLE_TYPE_01131,
     SEM_ZIRCON_DEVICE_PARAM,
@@ -1524,6 +1549,7 @@ pub const ALL: &[&str] = &[
     SEM_ZIRCON_SEMAPHORE_PARAM,
     SEM_ZIRCON_HANDLE_TYPE_PARAM,
     SEM_ZIRCON_HANDLE_TYPE_04758,
+    SEM_ZIRCON_SEMAPHORE_04759,
     SEM_ZIRCON_HANDLE_TYPE_04762,
     SEM_ZIRCON_SEMAPHORE_04763,
     EXPORT_SEM_WIN32_HANDLE_TYPES_01125,

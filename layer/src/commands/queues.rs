@@ -324,7 +324,9 @@ pub unsafe extern "system" fn queue_bind_sparse(
 
 /// After an acquire returned `result`: `semaphore` and `fence` will be signaled when it
 /// succeeded (`VK_SUCCESS`, `VK_SUBOPTIMAL_KHR`); after `VK_TIMEOUT` or `VK_NOT_READY` they are
-/// untouched; after an error their state is not known.
+/// untouched; after an error their state is not known. An acquire is also a temporary import of
+/// a payload the layer cannot name into its semaphore and its fence (or maybe one, after an
+/// error).
 fn follow_acquire(
     state: &DeviceState,
     result: vk::Result,
@@ -337,9 +339,9 @@ fn follow_acquire(
     };
     if !semaphore.is_null() && state.semaphores.any_shared() {
         let operation = if failed {
-            QueueUse::Failed
+            QueueUse::AcquireFailed
         } else {
-            QueueUse::Signal
+            QueueUse::Acquired
         };
         state.semaphores.queue_used(semaphore.as_raw(), operation);
     }
@@ -348,14 +350,18 @@ fn follow_acquire(
             .fences
             .set_signal(fence.as_raw(), fence_signal(failed));
     }
+    if !fence.is_null() && state.fences.any_imported() {
+        state.fences.acquired(fence.as_raw());
+    }
 }
 
-/// The body of the acquires: the call goes down; what it did to its semaphore is followed.
+/// The body of the acquires: the call goes down; what it did to its semaphore and fence is
+/// followed.
 fn acquire_and_follow(
     command: &'static str,
     device: vk::Device,
     call_down: impl FnOnce(&DeviceState) -> Option<vk::Result>,
-    signaled: impl FnOnce() -> (vk::Semaphore, vk::Fence),
+    objects: impl FnOnce() -> (vk::Semaphore, vk::Fence),
 ) -> vk::Result {
     boundary::ffi_down(command, vk::Result::ERROR_UNKNOWN, |down| {
         let Some(state) = DEVICES.get(device.as_raw()) else {
@@ -365,7 +371,7 @@ fn acquire_and_follow(
             return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
         };
         let result = down.went(result);
-        follow_acquire(&state, result, signaled());
+        follow_acquire(&state, result, objects());
         result
     })
 }
@@ -404,11 +410,10 @@ pub unsafe extern "system" fn acquire_next_image2(
         device,
         // SAFETY: the app's arguments, passed unchanged to the next layer.
         |s| Some(unsafe { s.next.acquire_next_image2?(device, p_acquire_info, p_image_index) }),
-        // SAFETY: the acquire info the app passed (NULL gives no semaphore).
         || {
-            // SAFETY: the acquire info the app passed (NULL gives neither).
-            unsafe { read_out(p_acquire_info) }
-                .map_or(Default::default(), |i| (i.semaphore, i.fence))
+            // SAFETY: the acquire info the app passed (NULL gives no semaphore and no fence).
+            let info = unsafe { read_out(p_acquire_info) };
+            info.map_or(Default::default(), |i| (i.semaphore, i.fence))
         },
     )
 }
@@ -430,15 +435,25 @@ pub unsafe extern "system" fn reset_fences(
             };
             // SAFETY: the app's arguments, passed unchanged to the next layer.
             let result = down.went(unsafe { next(device, fence_count, p_fences) });
-            if state.fences.any_shared() {
-                let signal = if result == vk::Result::SUCCESS {
+            let (shared, imported) = (state.fences.any_shared(), state.fences.any_imported());
+            if shared || imported {
+                let reset = result == vk::Result::SUCCESS;
+                let signal = if reset {
                     FenceSignal::UnsignaledSinceReset
                 } else {
                     FenceSignal::Unknown
                 };
                 // SAFETY: the array the app passed (read after the call; still the app's).
                 for fence in unsafe { structures(p_fences, fence_count) } {
-                    state.fences.set_signal(fence.as_raw(), signal);
+                    if shared {
+                        state.fences.set_signal(fence.as_raw(), signal);
+                    }
+                    // A reset restores a temporarily imported payload (maybe, after an error).
+                    match (imported, reset) {
+                        (true, true) => state.fences.reset(fence.as_raw()),
+                        (true, false) => state.fences.maybe_reset(fence.as_raw()),
+                        _ => {}
+                    }
                 }
             }
             result

@@ -10,6 +10,8 @@
 //! device with timeline semaphores makes one).
 
 use crate::handle_kinds::{Fence, HandleKind, Semaphore};
+use crate::rules::export::imported_payload;
+use crate::state::sync_payload::ImportedPayload;
 use crate::state::sync_support::{SyncObject, SyncQuery, SyncTypeSupport};
 use crate::state::DeviceState;
 use ash::vk;
@@ -91,4 +93,36 @@ pub fn sync_support_for<K: SyncKind>(
         }
     }
     answers
+}
+
+/// Whether exporting `handle_type` from an object of kind `K` whose current payload is certainly
+/// the import `imported` (`None`: it is not, or the layer cannot say) is refused by the driver's
+/// `exportFromImportedHandleTypes` for `handle_type` (`imported_payload`'s rule). Costs nothing
+/// more than the test of `imported` unless there is one; the driver is asked only about one valid
+/// bit, and nothing is judged without its answer.
+#[inline(always)]
+pub fn export_from_import_refused<K: SyncKind>(
+    state: &DeviceState,
+    handle_type: u32,
+    timeline: bool,
+    imported: Option<ImportedPayload>,
+) -> bool {
+    imported.is_some() && ask_export_from_import::<K>(state, handle_type, timeline, imported)
+}
+
+#[cold]
+#[inline(never)]
+fn ask_export_from_import<K: SyncKind>(
+    state: &DeviceState,
+    handle_type: u32,
+    timeline: bool,
+    imported: Option<ImportedPayload>,
+) -> bool {
+    if !handle_type.is_power_of_two() {
+        return false;
+    }
+    let answer = sync_support_for::<K>(state, handle_type, timeline)
+        .first()
+        .map(|&(_, answer)| answer);
+    imported_payload::export_from_import_refused(imported, answer)
 }

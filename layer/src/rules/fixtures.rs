@@ -2,11 +2,19 @@
 
 use crate::args::StructArg;
 use crate::rules::export::{ExportCall, InfoFields};
+use crate::state::sync_payload::{Permanent, SyncPayload, Temporary};
 use crate::state::{
     AllocationFacts, DeviceFacts, EnabledExtensions, EnabledFeatures, MemoryLookup, MemoryRecord,
     MemoryTypeFacts,
 };
 use ash::vk;
+
+/// The payload of a semaphore or fence into which a payload of handle type 0x1 was imported
+/// permanently.
+pub const PERMANENTLY_IMPORTED: SyncPayload = SyncPayload {
+    permanent: Permanent::Imported(0x1),
+    temporary: Temporary::None,
+};
 
 pub const DEVICE: u64 = 0xd000;
 pub const OTHER_DEVICE: u64 = 0xd001;

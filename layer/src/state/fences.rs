@@ -5,6 +5,7 @@
 //! (a sharded `DashMap`), and a destroy a short lock of the ring.
 
 use super::maps::{handle_map, HandleMap};
+use super::sync_payload::{Permanence, SyncPayload};
 use ash::vk;
 use parking_lot::Mutex;
 use std::collections::VecDeque;
@@ -24,9 +25,12 @@ pub struct FenceFacts {
     /// The create info could be read (NULL or another `sType`: nothing of it is judged).
     pub known: bool,
     /// A payload was imported into it (`vkImportFence*`, permanent or temporary): its current
-    /// payload may be another than the one it was created with, which the layer does not follow
-    /// yet, so nothing about the payload's creation is judged from then on.
+    /// payload may be another than the one it was created with, so nothing about the payload's
+    /// creation is judged from then on.
     pub imported: bool,
+    /// Where its current payload came from (the created one, or an import, permanent or
+    /// temporary until the next reset), as far as the layer follows it.
+    pub payload: SyncPayload,
     /// The NT handle types `vkGetFenceWin32HandleKHR` exported from its created payload, by calls
     /// that succeeded (`VUID-VkFenceGetWin32HandleInfoKHR-handleType-01449`).
     pub nt_exported: vk::ExternalFenceHandleTypeFlags,
@@ -56,10 +60,11 @@ pub enum FenceSignal {
 }
 
 impl FenceFacts {
-    /// Its current payload is the one it was created with, and the create info is known: the
-    /// rules about the payload's creation may judge it.
+    /// Its current payload is certainly the one it was created with (nothing imported, or every
+    /// temporary import restored since), and the create info is known: the rules about the
+    /// payload's creation may judge it.
     pub fn created_payload(&self) -> bool {
-        self.known && !self.imported
+        self.known && self.payload.is_created()
     }
 }
 
@@ -84,6 +89,9 @@ pub struct Fences {
     /// How many live fences are `shared`: a submission or reset on a device with none reads only
     /// this.
     shared: AtomicUsize,
+    /// How many live fences had a payload imported: a reset or an acquire on a device with none
+    /// reads only this.
+    imported: AtomicUsize,
 }
 
 impl Default for Fences {
@@ -92,6 +100,7 @@ impl Default for Fences {
             live: handle_map(SHARDS),
             destroyed: Mutex::default(),
             shared: AtomicUsize::new(0),
+            imported: AtomicUsize::new(0),
         }
     }
 }
@@ -105,13 +114,17 @@ impl Fences {
             self.shared.fetch_add(1, Ordering::AcqRel);
         }
         if let Some(old) = self.live.insert(fence, facts) {
-            self.unshare(&old);
+            self.forget(&old);
         }
     }
 
-    fn unshare(&self, facts: &FenceFacts) {
+    /// A record leaves the map: the counts it was part of go down.
+    fn forget(&self, facts: &FenceFacts) {
         if facts.shared {
             self.shared.fetch_sub(1, Ordering::AcqRel);
+        }
+        if facts.imported {
+            self.imported.fetch_sub(1, Ordering::AcqRel);
         }
     }
 
@@ -130,6 +143,35 @@ impl Fences {
         }
     }
 
+    /// Whether any live fence of the device had a payload imported.
+    #[inline(always)]
+    pub fn any_imported(&self) -> bool {
+        self.imported.load(Ordering::Acquire) != 0
+    }
+
+    /// `vkResetFences` succeeded on `fence`, or a `SYNC_FD` export of it (which acts as a reset):
+    /// a temporarily imported payload is restored to the permanent one.
+    pub fn reset(&self, fence: u64) {
+        if let Some(mut facts) = self.live.get_mut(&fence) {
+            facts.payload.restore();
+        }
+    }
+
+    /// `vkResetFences` failed on `fence`: it may or may not have been reset.
+    pub fn maybe_reset(&self, fence: u64) {
+        if let Some(mut facts) = self.live.get_mut(&fence) {
+            facts.payload.maybe_restored();
+        }
+    }
+
+    /// A swapchain acquire was given `fence` (and succeeded, or failed with an error): a
+    /// temporary import of a payload the layer cannot name, or maybe one.
+    pub fn acquired(&self, fence: u64) {
+        if let Some(mut facts) = self.live.get_mut(&fence) {
+            facts.payload.opaque_temporary();
+        }
+    }
+
     /// What the device knows of a live fence.
     pub fn get(&self, fence: u64, device: u64) -> Option<FenceRecord> {
         let facts = *self.live.get(&fence)?;
@@ -145,7 +187,7 @@ impl Fences {
         let Some((_, facts)) = self.live.remove(&fence) else {
             return;
         };
-        self.unshare(&facts);
+        self.forget(&facts);
         let record = FenceRecord {
             fence,
             device,
@@ -158,11 +200,15 @@ impl Fences {
         ring.push_back(DestroyedFence { record, name });
     }
 
-    /// A successful `vkImportFence*` into `fence`: its payload's signal state is not known; it is
-    /// followed from here.
-    pub fn imported(&self, fence: u64) {
+    /// A successful `vkImportFence*` of `handle_type` into `fence`, permanent or temporary (until
+    /// the next reset): its payload's signal state is not known; it is followed from here.
+    pub fn imported(&self, fence: u64, handle_type: u32, permanence: Permanence) {
         if let Some(mut facts) = self.live.get_mut(&fence) {
-            facts.imported = true;
+            if !facts.imported {
+                facts.imported = true;
+                self.imported.fetch_add(1, Ordering::AcqRel);
+            }
+            facts.payload.import(handle_type, permanence);
             if facts.known && !facts.shared {
                 facts.shared = true;
                 self.shared.fetch_add(1, Ordering::AcqRel);
@@ -198,6 +244,7 @@ impl Fences {
     pub fn clear(&self) {
         self.live.clear();
         self.shared.store(0, Ordering::Release);
+        self.imported.store(0, Ordering::Release);
         self.destroyed.lock().clear();
     }
 }
@@ -252,9 +299,9 @@ mod tests {
         );
         assert!(f.get(7, 9).unwrap().facts.created_payload());
         f.nt_exported(7, win32);
-        f.imported(7);
+        f.imported(7, 0x1, Permanence::Permanent);
         f.nt_exported(8, win32);
-        f.imported(8);
+        f.imported(8, 0x1, Permanence::Permanent);
         let facts = f.get(7, 9).unwrap().facts;
         assert_eq!(facts.nt_exported, win32);
         assert!(facts.imported && !facts.created_payload());
@@ -290,10 +337,37 @@ mod tests {
         );
         f.remove(1, 9, None);
         assert!(!f.any_shared());
-        f.imported(2);
+        f.imported(2, 0x1, Permanence::Permanent);
         assert!(f.any_shared());
         assert_eq!(signal(2), FenceSignal::Unknown);
         f.remove(2, 9, None);
         assert!(!f.any_shared());
+    }
+
+    #[test]
+    fn a_temporary_import_lasts_until_the_next_reset() {
+        let f = Fences::default();
+        f.insert(1, FenceFacts::default());
+        assert!(!f.any_imported());
+        let current = |h| f.get(h, 9).unwrap().facts.payload.current_import();
+        f.imported(1, 0x8, Permanence::Temporary);
+        f.imported(1, 0x8, Permanence::Temporary);
+        assert!(f.any_imported());
+        assert_eq!(
+            current(1).map(|i| (i.handle_type, i.temporary)),
+            Some((0x8, true))
+        );
+        f.reset(1);
+        assert_eq!(current(1), None);
+        f.imported(1, 0x1, Permanence::Permanent);
+        f.acquired(1);
+        assert_eq!(current(1), None, "an acquire imports an opaque payload");
+        f.reset(1);
+        assert_eq!(
+            current(1).map(|i| (i.handle_type, i.temporary)),
+            Some((0x1, false))
+        );
+        f.remove(1, 9, None);
+        assert!(!f.any_imported());
     }
 }

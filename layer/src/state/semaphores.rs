@@ -4,6 +4,7 @@
 //! insertion or removal (a sharded `DashMap`), and a destroy a short lock of the ring.
 
 use super::maps::{handle_map, HandleMap};
+use super::sync_payload::{Permanence, SyncPayload};
 use ash::vk;
 use parking_lot::Mutex;
 use std::collections::VecDeque;
@@ -46,9 +47,12 @@ pub struct SemaphoreFacts {
     /// The create info could be read (NULL or another `sType`: nothing of it is judged).
     pub known: bool,
     /// A payload was imported into it (`vkImportSemaphore*`, permanent or temporary): its
-    /// current payload may be another than the one it was created with, which the layer does not
-    /// follow yet, so nothing about the payload's creation is judged from then on.
+    /// current payload may be another than the one it was created with, so nothing about the
+    /// payload's creation is judged from then on.
     pub imported: bool,
+    /// Where its current payload came from (the created one, or an import, permanent or
+    /// temporary until the next wait), as far as the layer follows it.
+    pub payload: SyncPayload,
     /// A binary semaphore that can share its payload (created exportable, or imported into):
     /// its signal state is followed through queue operations.
     pub shared: bool,
@@ -105,6 +109,11 @@ pub enum QueueUse {
     Signal,
     /// The operation failed: its effect on the semaphore is not known.
     Failed,
+    /// A swapchain acquire succeeded: a signal, and a temporary import of a payload the layer
+    /// cannot name.
+    Acquired,
+    /// A swapchain acquire failed: maybe such an import, maybe not.
+    AcquireFailed,
 }
 
 impl Semaphores {
@@ -139,18 +148,28 @@ impl Semaphores {
         if let Some(mut facts) = self.live.get_mut(&semaphore) {
             if facts.shared {
                 facts.signal = match operation {
-                    QueueUse::Signal => SignalState::SignalSubmitted,
+                    QueueUse::Signal | QueueUse::Acquired => SignalState::SignalSubmitted,
                     QueueUse::Wait => SignalState::Waited,
-                    QueueUse::Failed => SignalState::Unknown,
+                    QueueUse::Failed | QueueUse::AcquireFailed => SignalState::Unknown,
                 };
+                match operation {
+                    QueueUse::Signal => {}
+                    // A submitted wait restores a temporarily imported payload.
+                    QueueUse::Wait => facts.payload.restore(),
+                    QueueUse::Failed => facts.payload.maybe_restored(),
+                    QueueUse::Acquired | QueueUse::AcquireFailed => {
+                        facts.payload.opaque_temporary()
+                    }
+                }
             }
         }
     }
 
     /// A `SYNC_FD` export of `semaphore` succeeded: its payload went to the sync file, as a wait
-    /// would take it.
+    /// would take it (and, as a wait, it restored a temporarily imported payload).
     pub fn exported_sync_fd(&self, semaphore: u64) {
         if let Some(mut facts) = self.live.get_mut(&semaphore) {
+            facts.payload.restore();
             if facts.shared {
                 facts.signal = SignalState::UnsignaledSinceSyncFdExport;
             }
@@ -187,11 +206,28 @@ impl Semaphores {
             .push_back(DestroyedSemaphore { record, name });
     }
 
-    /// A successful `vkImportSemaphore*` into `semaphore`: its payload may be another from now
-    /// on, whose signal state the layer does not know; a binary one is followed from here.
-    pub fn imported(&self, semaphore: u64) {
+    /// A successful `vkImportSemaphore*` of `handle_type` into `semaphore`: its payload is
+    /// another from now on, whose signal state the layer does not know; a binary one is followed
+    /// from here. A temporary import is followed until the next wait only into a binary semaphore
+    /// the layer knows (`follow_waits`: the device's every wait is seen); otherwise whether it is
+    /// still in place is not known.
+    pub fn imported(
+        &self,
+        semaphore: u64,
+        handle_type: u32,
+        permanence: Permanence,
+        follow_waits: bool,
+    ) {
         if let Some(mut facts) = self.live.get_mut(&semaphore) {
             facts.imported = true;
+            let followed = facts.known && !facts.timeline && follow_waits;
+            match permanence {
+                Permanence::Temporary if facts.known && facts.timeline => {
+                    facts.payload.import(handle_type, Permanence::Unknown)
+                }
+                Permanence::Temporary if !followed => facts.payload.opaque_temporary(),
+                _ => facts.payload.import(handle_type, permanence),
+            }
             if facts.known && !facts.timeline && !facts.shared {
                 facts.shared = true;
                 self.shared.fetch_add(1, Ordering::AcqRel);
@@ -306,11 +342,61 @@ mod tests {
         assert!(!s.get(3, 9).unwrap().facts.shared, "timeline");
         s.remove(1, 9, None);
         assert!(!s.any_shared());
-        s.imported(2);
+        s.imported(2, 1, Permanence::Permanent, true);
         assert!(s.any_shared(), "an import shares it");
         assert_eq!(signal(2), SignalState::Unknown);
         s.remove(2, 9, None);
         assert!(!s.any_shared());
+    }
+
+    #[test]
+    fn a_temporary_import_is_followed_until_the_next_wait_on_a_known_binary_semaphore() {
+        let s = Semaphores::default();
+        let known = SemaphoreFacts {
+            known: true,
+            ..Default::default()
+        };
+        s.insert(1, known);
+        s.insert(2, known);
+        s.insert(
+            3,
+            SemaphoreFacts {
+                timeline: true,
+                ..known
+            },
+        );
+        let current = |h| s.get(h, 9).unwrap().facts.payload.current_import();
+        s.imported(1, 0x10, Permanence::Temporary, true);
+        assert_eq!(
+            current(1).map(|i| (i.handle_type, i.temporary)),
+            Some((0x10, true))
+        );
+        s.queue_used(1, QueueUse::Signal);
+        assert!(current(1).is_some(), "a signal restores nothing");
+        s.queue_used(1, QueueUse::Wait);
+        assert_eq!(current(1), None, "restored to the created payload");
+        s.imported(1, 0x10, Permanence::Temporary, true);
+        s.exported_sync_fd(1);
+        assert_eq!(current(1), None, "a SYNC_FD export is a wait");
+        s.imported(1, 0x10, Permanence::Temporary, true);
+        s.queue_used(1, QueueUse::Failed);
+        assert_eq!(current(1), None, "maybe restored");
+        s.imported(2, 0x10, Permanence::Temporary, false);
+        assert_eq!(current(2), None, "its waits are not all seen");
+        s.imported(2, 0x1, Permanence::Permanent, false);
+        s.queue_used(2, QueueUse::Acquired);
+        assert_eq!(current(2), None, "an acquire imports an opaque payload");
+        s.queue_used(2, QueueUse::Wait);
+        assert_eq!(
+            current(2).map(|i| (i.handle_type, i.temporary)),
+            Some((0x1, false))
+        );
+        s.imported(3, 0x1, Permanence::Temporary, true);
+        assert_eq!(
+            current(3),
+            None,
+            "no temporary import into a timeline semaphore"
+        );
     }
 
     #[test]
@@ -322,7 +408,7 @@ mod tests {
         s.nt_handle_exported(7, win32);
         s.nt_handle_exported(7, d3d12);
         s.nt_handle_exported(8, win32);
-        s.imported(7);
+        s.imported(7, 1, Permanence::Permanent, true);
         let facts = s.get(7, 9).unwrap().facts;
         assert_eq!(facts.nt_handle_exports, win32 | d3d12);
         assert!(facts.imported);

@@ -159,6 +159,10 @@ pub struct SyncQuirks {
     /// exportable, compatible with nothing), as a driver that takes sync files in but cannot
     /// make them from a fence would.
     pub fence_sync_fd_import_only: bool,
+    /// `exportFromImportedHandleTypes` leaves out `SYNC_FD` in every answer (semaphores and
+    /// fences): a payload imported from a sync file can be exported as no handle type, as on a
+    /// driver whose imported sync files are not re-exportable.
+    pub no_export_from_sync_fd_imports: bool,
 }
 
 /// The whole configuration of one instance.
@@ -844,6 +848,7 @@ mod tests {
         .unwrap();
         assert!(c.sync_quirks.abort_on_binary_fd_into_timeline);
         assert!(!c.sync_quirks.signaled_sync_fd_minus_one);
+        assert!(!c.sync_quirks.no_export_from_sync_fd_imports);
         assert!(!c.features.timeline_semaphore);
         assert!(Config::from_json(r#"{"sync_quirks": {"segfault": true}}"#).is_err());
     }

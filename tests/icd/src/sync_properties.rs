@@ -12,12 +12,24 @@
 //! The types a semaphore (or fence) supports are compatible with each other (one object may be
 //! exported as any mix of them) and may be exported from an imported payload, except
 //! `ZIRCON_EVENT_FUCHSIA`, compatible only with itself (a Zircon event is Fuchsia's own kind of
-//! payload): an app that asks for it with another type is told so.
+//! payload): an app that asks for it with another type is told so. With
+//! `sync_quirks.no_export_from_sync_fd_imports`, `exportFromImportedHandleTypes` leaves out
+//! `SYNC_FD` in every answer (a payload imported from a sync file is exportable as nothing).
 
 use ash::vk;
 
 use crate::ffi::{self, entry};
-use crate::physical_device::lookup;
+use crate::physical_device::{lookup, PhysicalDevice};
+
+/// `exportFromImportedHandleTypes` as the device's configuration makes it from `types` (the
+/// compatible ones), `sync_fd` being the kind's `SYNC_FD` bit.
+fn export_from_imported(device: &PhysicalDevice, types: u32, sync_fd: u32) -> u32 {
+    if device.config.sync_quirks.no_export_from_sync_fd_imports {
+        types & !sync_fd
+    } else {
+        types
+    }
+}
 
 const SEMAPHORE_OPAQUE: u32 = vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as_raw()
     | vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_WIN32.as_raw()
@@ -74,7 +86,7 @@ pub(crate) unsafe extern "system" fn get_external_semaphore_properties(
 ) {
     entry("vkGetPhysicalDeviceExternalSemaphoreProperties", (), || {
         // SAFETY: valid or NULL input/output pointers (Vulkan contract).
-        let (Some(_), Some(info), Some(out)) = (
+        let (Some(device), Some(info), Some(out)) = (
             lookup(physical_device),
             unsafe { p_info.as_ref() },
             unsafe { p_properties.as_mut() },
@@ -91,7 +103,11 @@ pub(crate) unsafe extern "system" fn get_external_semaphore_properties(
         out.external_semaphore_features = vk::ExternalSemaphoreFeatureFlags::from_raw(features);
         out.compatible_handle_types = vk::ExternalSemaphoreHandleTypeFlags::from_raw(types);
         out.export_from_imported_handle_types =
-            vk::ExternalSemaphoreHandleTypeFlags::from_raw(types);
+            vk::ExternalSemaphoreHandleTypeFlags::from_raw(export_from_imported(
+                &device,
+                types,
+                vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD.as_raw(),
+            ));
     })
 }
 
@@ -122,7 +138,12 @@ pub(crate) unsafe extern "system" fn get_external_fence_properties(
         }
         out.external_fence_features = vk::ExternalFenceFeatureFlags::from_raw(features);
         out.compatible_handle_types = vk::ExternalFenceHandleTypeFlags::from_raw(types);
-        out.export_from_imported_handle_types = vk::ExternalFenceHandleTypeFlags::from_raw(types);
+        out.export_from_imported_handle_types =
+            vk::ExternalFenceHandleTypeFlags::from_raw(export_from_imported(
+                &pd,
+                types,
+                vk::ExternalFenceHandleTypeFlags::SYNC_FD.as_raw(),
+            ));
     })
 }
 
@@ -151,5 +172,25 @@ mod tests {
         assert_eq!(semaphore_properties(0, false), (0, 0));
         assert_eq!(fence_properties(0x8), (0x3, FENCE_TYPES));
         assert_eq!(fence_properties(0x10), (0, 0));
+    }
+
+    #[test]
+    fn the_quirk_takes_each_kinds_sync_fd_out_of_export_from_imported() {
+        use crate::config::Config;
+        let quirk = r#"{"sync_quirks": {"no_export_from_sync_fd_imports": true}}"#;
+        let device = |config: &str| {
+            let config = Config::from_json(config).expect("config");
+            PhysicalDevice::new(std::sync::Arc::new(config), 0)
+        };
+        let (plain, quirky) = (device("{}"), device(quirk));
+        assert_eq!(export_from_imported(&plain, FENCE_TYPES, 0x8), FENCE_TYPES);
+        assert_eq!(
+            export_from_imported(&quirky, FENCE_TYPES, 0x8),
+            FENCE_TYPES & !0x8
+        );
+        assert_eq!(
+            export_from_imported(&quirky, BINARY_SEMAPHORE_TYPES, 0x10),
+            BINARY_SEMAPHORE_TYPES & !0x10
+        );
     }
 }

@@ -339,6 +339,7 @@ pub const SEM_FD_PNEXT: &str = "VUID-VkSemaphoreGetFdInfoKHR-pNext-pNext";
 pub const SEM_FD_SEMAPHORE_PARAM: &str = "VUID-VkSemaphoreGetFdInfoKHR-semaphore-parameter";
 pub const SEM_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-parameter";
 pub const SEM_FD_HANDLE_TYPE_01132: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-01132";
+pub const SEM_FD_SEMAPHORE_01133: &str = "VUID-VkSemaphoreGetFdInfoKHR-semaphore-01133";
 pub const SEM_FD_HANDLE_TYPE_01136: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-01136";
 pub const SEM_FD_HANDLE_TYPE_03253: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-03253";
 pub const SEM_FD_HANDLE_TYPE_01135: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-01135";
@@ -381,6 +382,7 @@ pub const SEM_WIN32_HANDLE_TYPE_PARAM: &str =
     "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-parameter";
 pub const SEM_WIN32_HANDLE_TYPE_01126: &str =
     "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01126";
+pub const SEM_WIN32_SEMAPHORE_01128: &str = "VUID-VkSemaphoreGetWin32HandleInfoKHR-semaphore-01128";
 pub const SEM_WIN32_HANDLE_TYPE_01127: &str =
     "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01127";
 pub const SEM_WIN32_HANDLE_TYPE_01131: &str =
@@ -401,6 +403,8 @@ pub const SEM_ZIRCON_HANDLE_TYPE_PARAM: &str =
     "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-parameter";
 pub const SEM_ZIRCON_HANDLE_TYPE_04758: &str =
     "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04758";
+pub const SEM_ZIRCON_SEMAPHORE_04759: &str =
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-semaphore-04759";
 pub const SEM_ZIRCON_HANDLE_TYPE_04762: &str =
     "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04762";
 pub const SEM_ZIRCON_SEMAPHORE_04763: &str =
@@ -419,6 +423,7 @@ pub const FENCE_FD_PNEXT: &str = "VUID-VkFenceGetFdInfoKHR-pNext-pNext";
 pub const FENCE_FD_FENCE_PARAM: &str = "VUID-VkFenceGetFdInfoKHR-fence-parameter";
 pub const FENCE_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkFenceGetFdInfoKHR-handleType-parameter";
 pub const FENCE_FD_HANDLE_TYPE_01453: &str = "VUID-VkFenceGetFdInfoKHR-handleType-01453";
+pub const FENCE_FD_FENCE_01455: &str = "VUID-VkFenceGetFdInfoKHR-fence-01455";
 pub const FENCE_FD_HANDLE_TYPE_01456: &str = "VUID-VkFenceGetFdInfoKHR-handleType-01456";
 pub const FENCE_OF_OTHER_DEVICE: &str = "EXPORTCHECK-fence-of-other-device";
 pub const GET_FENCE_WIN32: &str = "vkGetFenceWin32HandleKHR";
@@ -433,6 +438,7 @@ pub const FENCE_WIN32_HANDLE_TYPE_PARAM: &str =
     "VUID-VkFenceGetWin32HandleInfoKHR-handleType-parameter";
 pub const FENCE_WIN32_HANDLE_TYPE_01448: &str =
     "VUID-VkFenceGetWin32HandleInfoKHR-handleType-01448";
+pub const FENCE_WIN32_FENCE_01450: &str = "VUID-VkFenceGetWin32HandleInfoKHR-fence-01450";
 pub const FENCE_WIN32_HANDLE_TYPE_01449: &str =
     "VUID-VkFenceGetWin32HandleInfoKHR-handleType-01449";
 pub const FENCE_WIN32_HANDLE_TYPE_01452: &str =

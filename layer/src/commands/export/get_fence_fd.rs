@@ -6,6 +6,7 @@
 //! sync file already signaled), so memory's fd contract (`evaluate_fd`) does not apply as it is.
 
 use crate::boundary::Down;
+use crate::commands::sync_support::export_from_import_refused;
 use crate::features::import_matching::state::fence_exports::{self, FenceOrigin};
 use crate::handle_kinds::Fence;
 use crate::pipeline::export::{self, ExportEntry, Judged};
@@ -37,6 +38,13 @@ impl ExportEntry for GetFenceFd {
     }
 
     #[inline(always)]
+    fn evaluate_history(state: &DeviceState, info: &InfoFields, fence: &FenceRecord) -> Self::Own {
+        let imported = fence.facts.payload.current_import();
+        let refused = export_from_import_refused::<Fence>(state, info.handle_type, false, imported);
+        Self::Own::NONE.with(Self::Own::IMPORTED_PAYLOAD_NOT_EXPORTABLE, refused)
+    }
+
+    #[inline(always)]
     unsafe fn call_down(
         s: &DeviceState,
         device: vk::Device,
@@ -51,6 +59,8 @@ impl ExportEntry for GetFenceFd {
             // A sync-file export acts as a reset of the fence's payload.
             let unsignaled = crate::state::FenceSignal::UnsignaledSinceSyncFdExport;
             s.fences.set_signal(judged.object.fence, unsignaled);
+            // A copy-transference export acts as a reset: a temporary import is restored.
+            s.fences.reset(judged.object.fence);
         }
         if result == vk::Result::SUCCESS && judged.handle_type == OPAQUE_FD {
             // SAFETY: the gate found pFd not NULL; the driver has just written it.

@@ -6,13 +6,14 @@
 //! name memory commands).
 
 use crate::boundary::Down;
+use crate::commands::sync_support::export_from_import_refused;
 use crate::handle_kinds::Fence;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw::StructArg;
 use crate::report::sync_sharing_calls::{self, SyncSharingCommand};
 use crate::rules::export::get_fence_win32_handle;
 use crate::rules::export::{ExportCommand, InfoFields};
-use crate::state::DeviceState;
+use crate::state::{DeviceState, FenceRecord};
 use ash::vk;
 
 pub struct GetFenceWin32Handle;
@@ -32,6 +33,13 @@ impl ExportEntry for GetFenceWin32Handle {
             export::read_info(Self::RULES, p_info, |i| (i.p_next, i.fence, i.handle_type))
         };
         (info, p_handle.is_null())
+    }
+
+    #[inline(always)]
+    fn evaluate_history(state: &DeviceState, info: &InfoFields, fence: &FenceRecord) -> Self::Own {
+        let imported = fence.facts.payload.current_import();
+        let refused = export_from_import_refused::<Fence>(state, info.handle_type, false, imported);
+        Self::Own::NONE.with(Self::Own::IMPORTED_PAYLOAD_NOT_EXPORTABLE, refused)
     }
 
     #[inline(always)]

@@ -7,6 +7,7 @@
 //! sync file already signaled), so memory's fd contract (`evaluate_fd`) does not apply as it is.
 
 use crate::boundary::Down;
+use crate::commands::sync_support::export_from_import_refused;
 use crate::features::import_matching::state::semaphore_exports::{self, SemaphoreOrigin};
 use crate::handle_kinds::Semaphore;
 use crate::pipeline::export::{self, ExportEntry, Judged};
@@ -37,6 +38,19 @@ impl ExportEntry for GetSemaphoreFd {
             })
         };
         (info, p_fd.is_null())
+    }
+
+    #[inline(always)]
+    fn evaluate_history(
+        state: &DeviceState,
+        info: &InfoFields,
+        semaphore: &SemaphoreRecord,
+    ) -> Self::Own {
+        let f = &semaphore.facts;
+        let imported = f.payload.current_import().filter(|_| f.known);
+        let refused =
+            export_from_import_refused::<Semaphore>(state, info.handle_type, f.timeline, imported);
+        Self::Own::NONE.with(Self::Own::IMPORTED_PAYLOAD_NOT_EXPORTABLE, refused)
     }
 
     #[inline(always)]

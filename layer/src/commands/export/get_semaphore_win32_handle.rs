@@ -9,6 +9,7 @@
 //! The handle it returns is not held to a driver contract yet.
 
 use crate::boundary::Down;
+use crate::commands::sync_support::export_from_import_refused;
 use crate::features::import_matching::state::semaphore_exports::SemaphoreOrigin;
 use crate::features::import_matching::state::semaphore_kmt_exports;
 use crate::handle_kinds::Semaphore;
@@ -40,6 +41,19 @@ impl ExportEntry for GetSemaphoreWin32Handle {
             })
         };
         (info, p_handle.is_null())
+    }
+
+    #[inline(always)]
+    fn evaluate_history(
+        state: &DeviceState,
+        info: &InfoFields,
+        semaphore: &SemaphoreRecord,
+    ) -> Self::Own {
+        let f = &semaphore.facts;
+        let imported = f.payload.current_import().filter(|_| f.known);
+        let refused =
+            export_from_import_refused::<Semaphore>(state, info.handle_type, f.timeline, imported);
+        Self::Own::NONE.with(Self::Own::IMPORTED_PAYLOAD_NOT_EXPORTABLE, refused)
     }
 
     #[inline(always)]

@@ -4,13 +4,14 @@
 //! The handle it returns is not held to a driver contract yet.
 
 use crate::boundary::Down;
+use crate::commands::sync_support::export_from_import_refused;
 use crate::handle_kinds::Semaphore;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw::StructArg;
 use crate::report::sync_sharing_calls::{self, SyncSharingCommand};
 use crate::rules::export::get_semaphore_zircon_handle;
 use crate::rules::export::{ExportCommand, InfoFields};
-use crate::state::DeviceState;
+use crate::state::{DeviceState, SemaphoreRecord};
 use ash::vk;
 
 pub struct GetSemaphoreZirconHandle;
@@ -33,6 +34,19 @@ impl ExportEntry for GetSemaphoreZirconHandle {
             })
         };
         (info, p_handle.is_null())
+    }
+
+    #[inline(always)]
+    fn evaluate_history(
+        state: &DeviceState,
+        info: &InfoFields,
+        semaphore: &SemaphoreRecord,
+    ) -> Self::Own {
+        let f = &semaphore.facts;
+        let imported = f.payload.current_import().filter(|_| f.known);
+        let refused =
+            export_from_import_refused::<Semaphore>(state, info.handle_type, f.timeline, imported);
+        Self::Own::NONE.with(Self::Own::IMPORTED_PAYLOAD_NOT_EXPORTABLE, refused)
     }
 
     #[inline(always)]

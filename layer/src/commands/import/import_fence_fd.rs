@@ -97,7 +97,9 @@ impl ExportEntry for ImportFenceFd {
         // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
         let result = down.went(unsafe { next(device, p_info) });
         if result == vk::Result::SUCCESS {
-            s.fences.imported(judged.object.fence);
+            // SAFETY: the info passed the gate (read as valid).
+            let flags = unsafe { raw::read_out(p_info) }.map(|i| i.flags.as_raw());
+            super::fence_imported(s, judged.object.fence, judged.handle_type, flags);
         }
         Some(result)
     }

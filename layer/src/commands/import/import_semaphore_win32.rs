@@ -105,7 +105,10 @@ impl ExportEntry for ImportSemaphoreWin32 {
         // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
         let result = down.went(unsafe { next(device, p_info) });
         if result == vk::Result::SUCCESS {
-            super::semaphore_imported(s, judged.object.semaphore);
+            // SAFETY: the info passed the gate (read as valid).
+            let flags = unsafe { raw::read_out(p_info) }.map(|i| i.flags.as_raw());
+            let (semaphore, handle_type) = (judged.object.semaphore, judged.handle_type);
+            super::semaphore_imported(s, semaphore, handle_type, flags);
         }
         Some(result)
     }

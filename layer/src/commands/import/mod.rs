@@ -10,12 +10,76 @@ pub mod import_semaphore_win32;
 pub mod import_semaphore_zircon;
 
 use crate::features::import_matching::state::semaphore_kmt_exports;
+use crate::state::sync_payload::Permanence;
 use crate::state::DeviceState;
+use ash::vk;
 
-/// After an import into `semaphore` succeeded: it is marked imported (its payload may be
-/// another from now on), and the global share handles exported from its created payload are
-/// forgotten (that payload may be gone, and their names with it).
-pub(crate) fn semaphore_imported(state: &DeviceState, semaphore: u64) {
-    state.semaphores.imported(semaphore);
+/// `VK_SEMAPHORE_IMPORT_TEMPORARY_BIT` and `VK_FENCE_IMPORT_TEMPORARY_BIT`.
+const TEMPORARY: u32 = 0x1;
+/// `SYNC_FD` of semaphores and of fences: copy transference, temporary imports only.
+const SEMAPHORE_SYNC_FD: u32 = vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD.as_raw();
+const FENCE_SYNC_FD: u32 = vk::ExternalFenceHandleTypeFlags::SYNC_FD.as_raw();
+
+/// The permanence of an import of `handle_type` with `flags` (`None`: unreadable), `sync_fd`
+/// being the kind's `SYNC_FD` bit: without the temporary flag it is invalid (`-07307`, `-07306`),
+/// and what the driver did is not known.
+fn permanence(handle_type: u32, flags: Option<u32>, sync_fd: u32) -> Permanence {
+    match flags {
+        Some(f) if f & TEMPORARY != 0 => Permanence::Temporary,
+        Some(_) if handle_type != sync_fd => Permanence::Permanent,
+        _ => Permanence::Unknown,
+    }
+}
+
+/// After an import of `handle_type` with `flags` into `semaphore` succeeded: it is marked
+/// imported (its payload is another from now on: which one, and until when, is followed), and
+/// the global share handles exported from its created payload are forgotten (that payload may
+/// be gone, and their names with it). A temporary import is followed until the next wait only
+/// where the layer sees every wait: not on a device with `VK_KHR_swapchain`, whose
+/// `vkQueuePresentKHR` waits too.
+pub(crate) fn semaphore_imported(
+    state: &DeviceState,
+    semaphore: u64,
+    handle_type: u32,
+    flags: Option<u32>,
+) {
+    let follow_waits = !state.facts.extensions.khr_swapchain;
+    let permanence = permanence(handle_type, flags, SEMAPHORE_SYNC_FD);
+    (state.semaphores).imported(semaphore, handle_type, permanence, follow_waits);
     semaphore_kmt_exports::forget_semaphore(state.handle(), semaphore);
+}
+
+/// After an import of `handle_type` with `flags` into `fence` succeeded: which payload it holds,
+/// and until when (a temporary one until the next `vkResetFences` or `SYNC_FD` export).
+pub(crate) fn fence_imported(
+    state: &DeviceState,
+    fence: u64,
+    handle_type: u32,
+    flags: Option<u32>,
+) {
+    let permanence = permanence(handle_type, flags, FENCE_SYNC_FD);
+    state.fences.imported(fence, handle_type, permanence);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn permanence_from_flags_and_type() {
+        let sync = SEMAPHORE_SYNC_FD;
+        assert_eq!(permanence(1, Some(1), sync), Permanence::Temporary);
+        assert_eq!(permanence(sync, Some(1), sync), Permanence::Temporary);
+        assert_eq!(permanence(1, Some(0), sync), Permanence::Permanent);
+        assert_eq!(permanence(sync, Some(0), sync), Permanence::Unknown);
+        assert_eq!(permanence(1, None, sync), Permanence::Unknown);
+        assert_eq!(
+            permanence(FENCE_SYNC_FD, Some(0), FENCE_SYNC_FD),
+            Permanence::Unknown
+        );
+        assert_eq!(
+            permanence(0x10, Some(0), FENCE_SYNC_FD),
+            Permanence::Permanent
+        );
+    }
 }

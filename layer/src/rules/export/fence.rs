@@ -1,7 +1,9 @@
 //! How the export rules name a fence ([`ExportedObject`] for `Fence`): its handle, its device and
 //! the handle types it was created exportable as. The report adds its debug name.
 
-use super::ExportedObject;
+use super::imported_payload::refused_finding;
+use super::{ExportedObject, InfoFields};
+use crate::finding::Finding;
 use crate::handle_kinds::{Fence, HandleKind};
 use crate::state::{FenceRecord, Lookup};
 use crate::vk_names;
@@ -45,4 +47,23 @@ fn fence_details(record: &FenceRecord) -> String {
         ),
         None => format!("created on {device} without VkExportFenceCreateInfo"),
     }
+}
+
+/// The finding of the rule of an imported payload's export types
+/// (`VUID-VkFenceGetFdInfoKHR-fence-01455`, `VUID-VkFenceGetWin32HandleInfoKHR-fence-01450`):
+/// `rules::export::imported_payload`.
+pub fn imported_payload_finding(
+    (command, id, field): (&'static str, &'static str, &'static str),
+    info: &InfoFields,
+    record: &FenceRecord,
+) -> Finding {
+    refused_finding::<Fence>(
+        (command, id, field),
+        (info, record),
+        record.facts.payload.current_import(),
+        (
+            "VkExternalFenceProperties",
+            "it was not passed to vkResetFences nor exported as a SYNC_FD",
+        ),
+    )
 }

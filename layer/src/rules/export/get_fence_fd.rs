@@ -1,7 +1,7 @@
 //! `vkGetFenceFdKHR` (VK_KHR_external_fence_fd): its names, IDs and own rules, those a call
-//! breaks whatever happened to the fence since it was created, and the sync-file rule of its
-//! signal state as the layer followed it (`-handleType-01454`). `-fence-01455` (an imported
-//! payload) is not judged yet.
+//! breaks whatever happened to the fence since it was created, the sync-file rule of its signal
+//! state as the layer followed it (`-handleType-01454`), and `-fence-01455` (an imported
+//! payload's export types, `rules::export::imported_payload`).
 
 use super::with_object;
 use crate::finding::{Finding, Outcome};
@@ -47,6 +47,10 @@ rule_set! {
         /// `VUID-VkFenceGetFdInfoKHR-handleType-01454`: `SYNC_FD` of a fence certainly
         /// unsignaled with no signal operation pending.
         SYNC_FD_WITHOUT_SIGNAL,
+        /// `VUID-VkFenceGetFdInfoKHR-fence-01455`: the current payload is an imported one whose handle type is not in
+        /// `exportFromImportedHandleTypes` of the driver's answer for `handleType` (an
+        /// `evaluate_history` rule: it asks the driver).
+        IMPORTED_PAYLOAD_NOT_EXPORTABLE,
     }
 }
 
@@ -84,8 +88,9 @@ fn since_unsignaled(signal: FenceSignal) -> Option<&'static str> {
 }
 
 /// `handle_type` was not in `VkExportFenceCreateInfo::handleTypes` of the fence's current
-/// payload, which is the one it was created with until something is imported into it; after an
-/// import (or with an unread create info) the layer cannot know, and says nothing.
+/// payload, which is the one it was created with until something is imported into it, and again
+/// once a temporary import was restored; after a permanent import, while a temporary one is or
+/// may be in place (or with an unread create info) the layer cannot know, and says nothing.
 #[inline(always)]
 pub fn not_exportable_as_created(record: &FenceRecord, handle_type: u32) -> bool {
     let f = &record.facts;
@@ -107,7 +112,8 @@ pub fn not_exportable_finding(
         Some(_) => format!(
             "{command}(): {field} is {handle_type}, which was not included in \
              VkExportFenceCreateInfo::handleTypes when {fence} was created (its current payload \
-             is the one it was created with: nothing was imported into it)."
+             is the one it was created with: nothing was imported into it, or a temporary \
+             import was restored since)."
         ),
         None => format!(
             "{command}(): {field} is {handle_type}, but {fence}: a fence's payload can be \
@@ -161,6 +167,10 @@ fn describe_values(
             Finding::new(vuid::FENCE_FD_HANDLE_TYPE_01454, cmd.name, field, message),
             record,
         ));
+    }
+    if broken.has(GetFenceFdRules::IMPORTED_PAYLOAD_NOT_EXPORTABLE) {
+        let at = (cmd.name, vuid::FENCE_FD_FENCE_01455, "pGetFdInfo->fence");
+        outcome.push(super::fence::imported_payload_finding(at, info, record));
     }
 }
 

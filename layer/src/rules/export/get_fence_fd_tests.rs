@@ -84,6 +84,7 @@ fn not_exportable_is_01453_with_its_cause() {
 fn after_an_import_or_an_unread_create_info_01453_is_not_judged() {
     let imported = FenceFacts {
         imported: true,
+        payload: crate::rules::fixtures::PERMANENTLY_IMPORTED,
         ..fence(None)
     };
     assert!(ids(OPAQUE, imported).is_empty());

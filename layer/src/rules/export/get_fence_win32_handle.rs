@@ -1,7 +1,7 @@
 //! `vkGetFenceWin32HandleKHR` (VK_KHR_external_fence_win32): its names, IDs and own rules,
 //! including the one about earlier calls (01449: an NT handle is exported at most once per fence
-//! and handle type), judged from the NT handle types the fence's record says were exported. The
-//! rules about its payload's history (`-fence-01450`) need state the layer does not track yet;
+//! and handle type), judged from the NT handle types the fence's record says were exported. An
+//! imported payload's export types (`-fence-01450`) are `rules::export::imported_payload`'s rule;
 //! `-handleType-01451` (copy transference) concerns no Win32 fence type.
 
 use super::get_fence_fd::{not_exportable_as_created, not_exportable_finding};
@@ -54,6 +54,10 @@ rule_set! {
         /// `VUID-VkFenceGetWin32HandleInfoKHR-handleType-01449`: an NT handle of this fence was
         /// already exported (by a call that succeeded).
         NT_HANDLE_EXPORTED_BEFORE,
+        /// `VUID-VkFenceGetWin32HandleInfoKHR-fence-01450`: the current payload is an imported one whose handle type is not in
+        /// `exportFromImportedHandleTypes` of the driver's answer for `handleType` (an
+        /// `evaluate_history` rule: it asks the driver).
+        IMPORTED_PAYLOAD_NOT_EXPORTABLE,
     }
 }
 
@@ -130,6 +134,14 @@ fn describe_values(
                  duplicate it with DuplicateHandle)."
             ),
         ));
+    }
+    if broken.has(GetFenceWin32HandleRules::IMPORTED_PAYLOAD_NOT_EXPORTABLE) {
+        let at = (
+            cmd.name,
+            vuid::FENCE_WIN32_FENCE_01450,
+            "pGetWin32HandleInfo->fence",
+        );
+        outcome.push(super::fence::imported_payload_finding(at, info, record));
     }
 }
 

@@ -91,6 +91,7 @@ fn not_exportable_is_01448_unless_imported() {
     );
     let imported = FenceFacts {
         imported: true,
+        payload: crate::rules::fixtures::PERMANENTLY_IMPORTED,
         ..fence(None, Types::empty())
     };
     assert!(ids(WIN32, imported).is_empty());
@@ -103,6 +104,7 @@ fn a_second_nt_export_is_01449_while_the_payload_is_the_created_one() {
     assert_eq!(call_ids, [vuid::FENCE_WIN32_HANDLE_TYPE_01449]);
     let imported = FenceFacts {
         imported: true,
+        payload: crate::rules::fixtures::PERMANENTLY_IMPORTED,
         ..facts
     };
     assert!(ids(WIN32, imported).is_empty());
@@ -117,6 +119,7 @@ fn only_nt_exports_of_the_created_payload_are_counted() {
     assert!(!is_counted_nt_export(&not_exportable, WIN32.as_raw()));
     let imported = record(FenceFacts {
         imported: true,
+        payload: crate::rules::fixtures::PERMANENTLY_IMPORTED,
         ..fence(Some(WIN32), Types::empty())
     });
     assert!(!is_counted_nt_export(&imported, WIN32.as_raw()));

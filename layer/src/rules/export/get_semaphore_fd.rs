@@ -1,8 +1,9 @@
 //! `vkGetSemaphoreFdKHR` (VK_KHR_external_semaphore_fd): its names, IDs and own rules, those a
 //! call breaks whatever happened to the semaphore since it was created, and the sync-file rules
 //! of its signal state as the layer followed it through queue operations (`-01135`, `-03254`).
-//! `-semaphore-01133` (an imported payload) and `-handleType-01134` (a queue waiting) are not
-//! judged yet.
+//! `-semaphore-01133` (an imported payload's export types) is judged from the payload the layer
+//! follows and the driver's answer (`rules::export::imported_payload`); `-handleType-01134` (a
+//! queue waiting) is not judged yet.
 
 use super::semaphore::{created_payload_not_exportable, not_exported_message};
 use super::with_object;
@@ -51,6 +52,10 @@ rule_set! {
         /// `VUID-VkSemaphoreGetFdInfoKHR-handleType-01135` and `-03254`: `SYNC_FD` of a
         /// semaphore certainly unsignaled with no signal operation submitted.
         SYNC_FD_WITHOUT_SIGNAL,
+        /// `VUID-VkSemaphoreGetFdInfoKHR-semaphore-01133`: the current payload is an imported one whose handle type is not in
+        /// `exportFromImportedHandleTypes` of the driver's answer for `handleType` (an
+        /// `evaluate_history` rule: it asks the driver).
+        IMPORTED_PAYLOAD_NOT_EXPORTABLE,
     }
 }
 
@@ -157,6 +162,14 @@ fn describe_values(
                  be VK_SEMAPHORE_TYPE_BINARY."
             ),
         ));
+    }
+    if broken.has(GetSemaphoreFdRules::IMPORTED_PAYLOAD_NOT_EXPORTABLE) {
+        let at = (
+            cmd.name,
+            vuid::SEM_FD_SEMAPHORE_01133,
+            "pGetFdInfo->semaphore",
+        );
+        outcome.push(super::semaphore::imported_payload_finding(at, info, record));
     }
 }
 

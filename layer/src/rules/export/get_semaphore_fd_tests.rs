@@ -90,6 +90,7 @@ fn not_exportable_is_01132_with_its_cause() {
 fn after_an_import_or_an_unread_create_info_01132_is_not_judged() {
     let imported = SemaphoreFacts {
         imported: true,
+        payload: crate::rules::fixtures::PERMANENTLY_IMPORTED,
         ..semaphore(false, None)
     };
     assert!(ids(OPAQUE, imported).is_empty());

@@ -1,9 +1,9 @@
 //! `vkGetSemaphoreWin32HandleKHR` (VK_KHR_external_semaphore_win32): its names, IDs and own
 //! rules, those a call breaks whatever happened to the semaphore's queue work: the handle type
 //! (01131), the created payload's export types (01126), and an NT handle exported twice (01127,
-//! from the NT handle types the semaphore's record says earlier calls exported). The rules about
-//! imported payloads and queue operations (`-semaphore-01128`, `-handleType-01129`, `-01130`)
-//! need state the layer does not track yet.
+//! from the NT handle types the semaphore's record says earlier calls exported). An imported
+//! payload's export types (`-semaphore-01128`) are `rules::export::imported_payload`'s rule; the
+//! rules about queue operations (`-handleType-01129`, `-01130`) are not judged yet.
 
 use super::semaphore::{created_payload_not_exportable, not_exported_message};
 use super::with_object;
@@ -58,6 +58,10 @@ rule_set! {
         /// `VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01127`: an NT handle of this type
         /// was already exported from the semaphore (by a call that succeeded).
         NT_HANDLE_EXPORTED_BEFORE,
+        /// `VUID-VkSemaphoreGetWin32HandleInfoKHR-semaphore-01128`: the current payload is an imported one whose handle type is not in
+        /// `exportFromImportedHandleTypes` of the driver's answer for `handleType` (an
+        /// `evaluate_history` rule: it asks the driver).
+        IMPORTED_PAYLOAD_NOT_EXPORTABLE,
     }
 }
 
@@ -147,6 +151,14 @@ fn describe_values(
                 Semaphore::describe(record)
             ),
         ));
+    }
+    if broken.has(GetSemaphoreWin32HandleRules::IMPORTED_PAYLOAD_NOT_EXPORTABLE) {
+        let at = (
+            cmd.name,
+            vuid::SEM_WIN32_SEMAPHORE_01128,
+            "pGetWin32HandleInfo->semaphore",
+        );
+        outcome.push(super::semaphore::imported_payload_finding(at, info, record));
     }
 }
 

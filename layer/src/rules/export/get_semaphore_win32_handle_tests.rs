@@ -91,6 +91,7 @@ fn not_exportable_is_01126_with_its_cause() {
 fn after_an_import_or_an_unread_create_info_01126_is_not_judged() {
     let imported = SemaphoreFacts {
         imported: true,
+        payload: crate::rules::fixtures::PERMANENTLY_IMPORTED,
         ..semaphore(None)
     };
     assert!(ids(WIN32, imported).is_empty());
@@ -152,6 +153,7 @@ fn a_second_nt_export_is_01127_a_global_share_one_is_not() {
     assert!(ids(KMT, exported_before(WIN32 | D3D12)).is_empty());
     let imported_since = SemaphoreFacts {
         imported: true,
+        payload: crate::rules::fixtures::PERMANENTLY_IMPORTED,
         ..exported_before(WIN32)
     };
     assert!(ids(WIN32, imported_since).is_empty(), "another payload now");
@@ -166,6 +168,7 @@ fn only_nt_exports_of_the_created_payload_as_created_are_counted() {
     assert!(!is_counted_nt_export((WIN32 | KMT).as_raw(), &r));
     let imported = record(SemaphoreFacts {
         imported: true,
+        payload: crate::rules::fixtures::PERMANENTLY_IMPORTED,
         ..semaphore(Some(WIN32))
     });
     assert!(!is_counted_nt_export(WIN32.as_raw(), &imported));

@@ -1,8 +1,8 @@
 //! `vkGetSemaphoreZirconHandleFUCHSIA` (VK_FUCHSIA_external_semaphore): its names, IDs and own
 //! rules, those a call breaks whatever happened to the semaphore's queue work: the handle type
-//! (04762), the created payload's export types (04758) and the semaphore's type (04763). The
-//! rules about imported payloads and queue operations (`-semaphore-04759`, `-handleType-04760`,
-//! `-04761`) need state the layer does not track yet.
+//! (04762), the created payload's export types (04758) and the semaphore's type (04763). An
+//! imported payload's export types (`-semaphore-04759`) are `rules::export::imported_payload`'s
+//! rule; those about queue operations (`-handleType-04760`, `-04761`) are not judged yet.
 
 use super::semaphore::{created_payload_not_exportable, not_exported_message};
 use super::with_object;
@@ -49,6 +49,10 @@ rule_set! {
         NOT_EXPORTED,
         /// `VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-semaphore-04763`: a binary semaphore.
         TIMELINE,
+        /// `VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-semaphore-04759`: the current payload is an imported one whose handle type is not in
+        /// `exportFromImportedHandleTypes` of the driver's answer for `handleType` (an
+        /// `evaluate_history` rule: it asks the driver).
+        IMPORTED_PAYLOAD_NOT_EXPORTABLE,
     }
 }
 
@@ -120,6 +124,14 @@ fn describe_values(
                  (VK_SEMAPHORE_TYPE_BINARY) can be exported as a Zircon event."
             ),
         ));
+    }
+    if broken.has(GetSemaphoreZirconHandleRules::IMPORTED_PAYLOAD_NOT_EXPORTABLE) {
+        let at = (
+            cmd.name,
+            vuid::SEM_ZIRCON_SEMAPHORE_04759,
+            "pGetZirconHandleInfo->semaphore",
+        );
+        outcome.push(super::semaphore::imported_payload_finding(at, info, record));
     }
 }
 

@@ -73,6 +73,7 @@ fn not_exportable_is_04758_with_its_cause() {
     );
     let imported = SemaphoreFacts {
         imported: true,
+        payload: crate::rules::fixtures::PERMANENTLY_IMPORTED,
         ..semaphore(false, None)
     };
     assert!(ids(EVENT, imported).is_empty(), "another payload now");
@@ -118,6 +119,7 @@ fn a_timeline_semaphore_is_04763_whatever_was_imported() {
     );
     let imported = SemaphoreFacts {
         imported: true,
+        payload: crate::rules::fixtures::PERMANENTLY_IMPORTED,
         ..semaphore(true, None)
     };
     assert_eq!(ids(EVENT, imported), [vuid::SEM_ZIRCON_SEMAPHORE_04763]);

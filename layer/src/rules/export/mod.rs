@@ -20,6 +20,7 @@ pub mod get_memory_zircon_handle;
 pub mod get_semaphore_fd;
 pub mod get_semaphore_win32_handle;
 pub mod get_semaphore_zircon_handle;
+pub mod imported_payload;
 mod semaphore;
 
 use crate::args::StructArg;

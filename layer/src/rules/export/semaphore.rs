@@ -2,7 +2,9 @@
 //! device, its type and the handle types it was created exportable as. The report adds its
 //! debug name.
 
-use super::ExportedObject;
+use super::imported_payload::refused_finding;
+use super::{ExportedObject, InfoFields};
+use crate::finding::Finding;
 use crate::handle_kinds::{HandleKind, Semaphore};
 use crate::state::{Lookup, SemaphoreRecord};
 use crate::vk_names;
@@ -53,13 +55,14 @@ fn semaphore_details(record: &SemaphoreRecord) -> String {
 /// Whether `record`'s current payload is the one it was created with, and `handle_type` was not
 /// among the types it was created exportable as (`VUID-VkSemaphoreGetFdInfoKHR-handleType-01132`,
 /// `VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01126`,
-/// `VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04758`). After an import the current
-/// payload may be another, which the layer cannot know: nothing is said, nor when the create info
-/// was unreadable.
+/// `VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04758`). The current payload is the
+/// created one while nothing was imported, and again once every temporary import was restored
+/// (`state::sync_payload`); after a permanent import, while a temporary one is or may be in
+/// place, or when the create info was unreadable, nothing is said.
 #[inline(always)]
 pub fn created_payload_not_exportable(handle_type: u32, record: &SemaphoreRecord) -> bool {
     let f = &record.facts;
-    let created_payload = f.known && !f.imported;
+    let created_payload = f.known && f.payload.is_created();
     let exportable = f
         .export
         .is_some_and(|types| types.as_raw() & handle_type == handle_type);
@@ -80,7 +83,8 @@ pub fn not_exported_message(
         Some(_) => format!(
             "{command}(): {field} is {handle_type}, which was not included in \
              VkExportSemaphoreCreateInfo::handleTypes when {semaphore} was created (its current \
-             payload is the one it was created with: nothing was imported into it)."
+             payload is the one it was created with: nothing was imported into it, or a \
+             temporary import was restored since)."
         ),
         None => format!(
             "{command}(): {field} is {handle_type}, but {semaphore}: a semaphore's payload can \
@@ -88,4 +92,24 @@ pub fn not_exported_message(
              VkSemaphoreCreateInfo named."
         ),
     }
+}
+
+/// The finding of the rule of an imported payload's export types
+/// (`VUID-VkSemaphoreGetFdInfoKHR-semaphore-01133`, `...Win32HandleInfoKHR-semaphore-01128`,
+/// `...ZirconHandleInfoFUCHSIA-semaphore-04759`): `rules::export::imported_payload`.
+pub fn imported_payload_finding(
+    (command, id, field): (&'static str, &'static str, &'static str),
+    info: &InfoFields,
+    record: &SemaphoreRecord,
+) -> Finding {
+    refused_finding::<Semaphore>(
+        (command, id, field),
+        (info, record),
+        record.facts.payload.current_import(),
+        (
+            "VkExternalSemaphoreProperties",
+            "no wait on it was submitted (vkQueueSubmit, vkQueueSubmit2, vkQueueBindSparse) \
+             and it was not exported as a SYNC_FD",
+        ),
+    )
 }
