@@ -961,6 +961,24 @@ pub const EXPORT_FENCE_HANDLE_TYPES_PARAM: &str =
 /// A handle type in handleTypes is not exportable, or two are not compatible, as
 /// vkGetPhysicalDeviceExternalFenceProperties reports.
 pub const EXPORT_FENCE_HANDLE_TYPES_01446: &str = "VUID-VkExportFenceCreateInfo-handleTypes-01446";
+
+// vkQueueSubmit
+/// waitSemaphoreValuesCount differs from the VkSubmitInfo's waitSemaphoreCount.
+pub const D3D12_FENCE_SUBMIT_WAIT_COUNT_00079: &str =
+    "VUID-VkD3D12FenceSubmitInfoKHR-waitSemaphoreValuesCount-00079";
+/// signalSemaphoreValuesCount differs from the VkSubmitInfo's signalSemaphoreCount.
+pub const D3D12_FENCE_SUBMIT_SIGNAL_COUNT_00080: &str =
+    "VUID-VkD3D12FenceSubmitInfoKHR-signalSemaphoreValuesCount-00080";
+/// sType is not VK_STRUCTURE_TYPE_D3D12_FENCE_SUBMIT_INFO_KHR.
+pub const D3D12_FENCE_SUBMIT_STYPE: &str = "VUID-VkD3D12FenceSubmitInfoKHR-sType-sType";
+
+// vkCreateSemaphore
+/// sType is not VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO.
+pub const EXPORT_SEM_STYPE: &str = "VUID-VkExportSemaphoreCreateInfo-sType-sType";
+/// sType is not VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_WIN32_HANDLE_INFO_KHR.
+pub const EXPORT_SEM_WIN32_STYPE: &str = "VUID-VkExportSemaphoreWin32HandleInfoKHR-sType-sType";
+
+// vkCreateFence
 /// sType is not VK_STRUCTURE_TYPE_EXPORT_FENCE_CREATE_INFO.
 pub const EXPORT_FENCE_STYPE: &str = "VUID-VkExportFenceCreateInfo-sType-sType";
 /// The pNext chain has a VkExportFenceWin32HandleInfoKHR, but VkExportFenceCreateInfo::handleTypes
@@ -1508,6 +1526,11 @@ pub const ALL: &[&str] = &[
     FENCE_OF_OTHER_DEVICE,
     EXPORT_FENCE_HANDLE_TYPES_PARAM,
     EXPORT_FENCE_HANDLE_TYPES_01446,
+    D3D12_FENCE_SUBMIT_WAIT_COUNT_00079,
+    D3D12_FENCE_SUBMIT_SIGNAL_COUNT_00080,
+    D3D12_FENCE_SUBMIT_STYPE,
+    EXPORT_SEM_STYPE,
+    EXPORT_SEM_WIN32_STYPE,
     EXPORT_FENCE_STYPE,
     EXPORT_FENCE_WIN32_HANDLE_TYPES_01447,
     EXPORT_FENCE_WIN32_STYPE,

@@ -403,6 +403,11 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkImportFenceWin32HandleInfoKHR-handleType-01457",
     "VUID-VkImportFenceWin32HandleInfoKHR-handle-01462",
     "VUID-VkImportFenceWin32HandleInfoKHR-handleType-01459",
+    "VUID-VkD3D12FenceSubmitInfoKHR-waitSemaphoreValuesCount-00079",
+    "VUID-VkD3D12FenceSubmitInfoKHR-signalSemaphoreValuesCount-00080",
+    "VUID-VkD3D12FenceSubmitInfoKHR-sType-sType",
+    "VUID-VkExportSemaphoreCreateInfo-sType-sType",
+    "VUID-VkExportSemaphoreWin32HandleInfoKHR-sType-sType",
 ];
 
 const DEVICE_PARAMETER_NOTE: &str = "A garbage VkDevice passed to the loader's trampoline (a \
@@ -609,6 +614,9 @@ fn severities_and_test_locations_match_the_design() {
         "VUID-VkImportAndroidHardwareBufferInfoANDROID-sType-sType",
         "VUID-VkExportFenceCreateInfo-sType-sType",
         "VUID-VkExportFenceWin32HandleInfoKHR-sType-sType",
+        "VUID-VkExportSemaphoreCreateInfo-sType-sType",
+        "VUID-VkExportSemaphoreWin32HandleInfoKHR-sType-sType",
+        "VUID-VkD3D12FenceSubmitInfoKHR-sType-sType",
     ]
     .into_iter()
     .collect();

@@ -81,3 +81,30 @@ unsafe fn read_export_chain(p: *const vk::SemaphoreCreateInfo<'_>) -> ExportChai
     };
     chain
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vuid;
+
+    /// `vuid::EXPORT_SEM_WIN32_STYPE` holds by construction: a node with another `sType` is not
+    /// read as a `VkExportSemaphoreWin32HandleInfoKHR`.
+    #[test]
+    fn the_win32_info_is_recognised_by_its_stype() {
+        let _ = vuid::EXPORT_SEM_WIN32_STYPE;
+        let read = |s_type| {
+            let win32 = vk::ExportSemaphoreWin32HandleInfoKHR {
+                s_type,
+                ..Default::default()
+            };
+            let info = vk::SemaphoreCreateInfo {
+                p_next: (&win32 as *const vk::ExportSemaphoreWin32HandleInfoKHR).cast(),
+                ..Default::default()
+            };
+            // SAFETY: a live create info and chain.
+            unsafe { read_export_chain(&info) }
+        };
+        assert!(read(vk::StructureType::EXPORT_SEMAPHORE_WIN32_HANDLE_INFO_KHR).export_win32);
+        assert!(!read(vk::StructureType::EXPORT_FENCE_WIN32_HANDLE_INFO_KHR).export_win32);
+    }
+}

@@ -13,7 +13,10 @@
 //! write for a shared one).
 
 use crate::boundary;
+use crate::finding::Outcome;
+use crate::pipeline::policy::{decide, Decision};
 use crate::raw::{self, read_node, read_out, read_struct, walk_chain, StructArg};
+use crate::rules::sync::d3d12_fence_submit::{self, D3d12Batch};
 use crate::state::registry::{queue_key, DEVICES};
 use crate::state::this_thread::with_device;
 use crate::state::{DeviceState, FenceSignal, QueueUse};
@@ -224,8 +227,17 @@ pub unsafe extern "system" fn queue_submit(
     submit_and_follow(
         "vkQueueSubmit",
         (queue, fence),
-        // SAFETY: the app's arguments, passed unchanged to the next layer.
-        |s| Some(unsafe { s.next.queue_submit?(queue, submit_count, p_submits, fence) }),
+        |s| {
+            let next = s.next.queue_submit?;
+            if s.facts.extensions.khr_external_semaphore_win32
+                // SAFETY: the app's submissions (the command's contract).
+                && unsafe { judge_d3d12_fence_infos(s, p_submits, submit_count) } == Decision::Skip
+            {
+                return Some(Decision::SKIPPED_RESULT);
+            }
+            // SAFETY: the app's arguments, passed unchanged to the next layer.
+            Some(unsafe { next(queue, submit_count, p_submits, fence) })
+        },
         |state, failed| {
             // SAFETY: the submissions the app passed (read after the call, which the driver
             // accepted or refused; the app's memory is still its own to read).
@@ -519,4 +531,103 @@ unsafe fn follow_present(state: &DeviceState, p: *const vk::PresentInfoKHR<'_>, 
             }
         })
     };
+}
+
+/// The `VkD3D12FenceSubmitInfoKHR` of each batch that has one, with the batch's counts (a node
+/// is one only by its `sType`: `VUID-VkD3D12FenceSubmitInfoKHR-sType-sType` holds by
+/// construction).
+///
+/// # Safety
+/// `p_submits` is NULL or points to `count` submissions, each with a readable chain.
+unsafe fn d3d12_fence_infos(p_submits: *const vk::SubmitInfo<'_>, count: u32) -> Vec<D3d12Batch> {
+    let mut batches = Vec::new();
+    // SAFETY: this function's contract.
+    for (index, batch) in unsafe { structures(p_submits, count) }.iter().enumerate() {
+        // SAFETY: each node is read as the structure its sType names.
+        unsafe {
+            walk_chain(batch.p_next, |s_type, node| {
+                if s_type == vk::StructureType::D3D12_FENCE_SUBMIT_INFO_KHR {
+                    let info: vk::D3D12FenceSubmitInfoKHR = read_node(node);
+                    batches.push(D3d12Batch {
+                        index,
+                        wait_count: batch.wait_semaphore_count,
+                        signal_count: batch.signal_semaphore_count,
+                        wait_values: info.wait_semaphore_values_count,
+                        signal_values: info.signal_semaphore_values_count,
+                    });
+                }
+            })
+        };
+    }
+    batches
+}
+
+/// `vkQueueSubmit` on a device with `VK_KHR_external_semaphore_win32`: the batches'
+/// `VkD3D12FenceSubmitInfoKHR`, judged and reported (`rules::sync::d3d12_fence_submit`); whether
+/// the call goes down (nothing blocks it: only an app callback can skip it).
+///
+/// # Safety
+/// As [`d3d12_fence_infos`].
+#[cold]
+#[inline(never)]
+unsafe fn judge_d3d12_fence_infos(
+    state: &DeviceState,
+    p_submits: *const vk::SubmitInfo<'_>,
+    count: u32,
+) -> Decision {
+    let command = "vkQueueSubmit";
+    let outcome = boundary::contain(command, || {
+        let mut outcome = Outcome::default();
+        // SAFETY: this function's contract.
+        for batch in unsafe { d3d12_fence_infos(p_submits, count) } {
+            let broken = d3d12_fence_submit::evaluate(&batch);
+            if !broken.is_empty() {
+                d3d12_fence_submit::describe(state.handle(), &batch, broken, &mut outcome);
+            }
+        }
+        outcome
+    });
+    decide(state, command, &outcome)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_d3d12_fence_info_is_known_by_its_stype_only() {
+        let values = [1u64, 2];
+        let mut d3d12 = vk::D3D12FenceSubmitInfoKHR::default()
+            .wait_semaphore_values(&values)
+            .signal_semaphore_values(&values[..1]);
+        let waits = [vk::Semaphore::null(); 2];
+        let stages = [vk::PipelineStageFlags::ALL_COMMANDS; 2];
+        let batch = vk::SubmitInfo::default()
+            .wait_semaphores(&waits)
+            .wait_dst_stage_mask(&stages)
+            .push_next(&mut d3d12);
+        let submits = [batch];
+        // SAFETY: a live submission array with its chain.
+        let found = unsafe { d3d12_fence_infos(submits.as_ptr(), 1) };
+        assert_eq!(
+            found,
+            [D3d12Batch {
+                index: 0,
+                wait_count: 2,
+                signal_count: 0,
+                wait_values: 2,
+                signal_values: 1,
+            }]
+        );
+        // The same structure with another sType is not read as one
+        // (`vuid::D3D12_FENCE_SUBMIT_STYPE` holds by construction).
+        d3d12.s_type = vk::StructureType::EXPORT_SEMAPHORE_CREATE_INFO;
+        let batch = vk::SubmitInfo {
+            p_next: (&d3d12 as *const vk::D3D12FenceSubmitInfoKHR).cast(),
+            ..Default::default()
+        };
+        let submits = [batch];
+        // SAFETY: as above.
+        assert!(unsafe { d3d12_fence_infos(submits.as_ptr(), 1) }.is_empty());
+    }
 }

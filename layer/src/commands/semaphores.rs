@@ -128,3 +128,37 @@ pub fn device_destroyed(state: &crate::state::DeviceState) {
     semaphore_exports::forget_device(state.handle());
     semaphore_kmt_exports::forget_device(state.handle());
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vuid;
+
+    /// `vuid::EXPORT_SEM_STYPE` holds by construction: a node with another `sType` is not read
+    /// as a `VkExportSemaphoreCreateInfo` (nor one of another `sType` as a
+    /// `VkSemaphoreTypeCreateInfo`).
+    #[test]
+    fn chained_structures_are_recognised_by_their_stype() {
+        let _ = vuid::EXPORT_SEM_STYPE;
+        let read = |s_type| {
+            let export = vk::ExportSemaphoreCreateInfo {
+                s_type,
+                handle_types: vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD,
+                ..Default::default()
+            };
+            let info = vk::SemaphoreCreateInfo {
+                p_next: (&export as *const vk::ExportSemaphoreCreateInfo).cast(),
+                ..Default::default()
+            };
+            // SAFETY: a live create info and chain.
+            unsafe { read_create_info(&info) }
+        };
+        let facts = read(vk::StructureType::EXPORT_SEMAPHORE_CREATE_INFO);
+        assert_eq!(
+            facts.export,
+            Some(vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD)
+        );
+        let facts = read(vk::StructureType::EXPORT_FENCE_CREATE_INFO);
+        assert!(facts.known && facts.export.is_none() && !facts.timeline);
+    }
+}

@@ -556,3 +556,7 @@ pub const FENCE_IMPORT_WIN32_HANDLE_TYPE_01459: &str =
     "VUID-VkImportFenceWin32HandleInfoKHR-handleType-01459";
 pub const FENCE_FD_HANDLE_TYPE_01454: &str = "VUID-VkFenceGetFdInfoKHR-handleType-01454";
 pub const EXPORT_FENCE_HANDLE_TYPES_01446: &str = "VUID-VkExportFenceCreateInfo-handleTypes-01446";
+pub const D3D12_FENCE_SUBMIT_WAIT_COUNT_00079: &str =
+    "VUID-VkD3D12FenceSubmitInfoKHR-waitSemaphoreValuesCount-00079";
+pub const D3D12_FENCE_SUBMIT_SIGNAL_COUNT_00080: &str =
+    "VUID-VkD3D12FenceSubmitInfoKHR-signalSemaphoreValuesCount-00080";

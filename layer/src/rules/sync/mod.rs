@@ -3,6 +3,7 @@
 //! share: the driver's answers about a set of handle types ([`judge_support`]), for
 //! `VkExportFenceCreateInfo` as well.
 
+pub mod d3d12_fence_submit;
 pub mod export_fence;
 pub mod export_semaphore;
 
