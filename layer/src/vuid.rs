@@ -948,6 +948,10 @@ pub const FENCE_WIN32_HANDLE_TYPE_01449: &str =
 /// handle), the only fence types exportable as a Win32 handle.
 pub const FENCE_WIN32_HANDLE_TYPE_01452: &str =
     "VUID-VkFenceGetWin32HandleInfoKHR-handleType-01452";
+/// handleType is a copy-transference type (SYNC_FD, which the command does not take: -01452) and
+/// the fence is unsignaled with no signal operation pending.
+pub const FENCE_WIN32_HANDLE_TYPE_01451: &str =
+    "VUID-VkFenceGetWin32HandleInfoKHR-handleType-01451";
 
 // vkGetFenceFdKHR
 /// The VkFence in the info structure belongs to a different VkDevice than the one the command was
@@ -1076,6 +1080,10 @@ pub const SEM_WIN32_HANDLE_TYPE_01127: &str =
 /// (OPAQUE_WIN32_BIT, OPAQUE_WIN32_KMT_BIT, D3D12_FENCE_BIT).
 pub const SEM_WIN32_HANDLE_TYPE_01131: &str =
     "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01131";
+/// handleType is a copy-transference type (SYNC_FD, which the command does not take: -01131) and
+/// the semaphore is unsignaled with no signal operation pending.
+pub const SEM_WIN32_HANDLE_TYPE_01130: &str =
+    "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01130";
 
 // vkGetSemaphoreZirconHandleFUCHSIA
 /// device is not a VkDevice handle that was created through the layer.
@@ -1108,6 +1116,10 @@ pub const SEM_ZIRCON_SEMAPHORE_04759: &str =
 /// type defined as a Zircon event handle.
 pub const SEM_ZIRCON_HANDLE_TYPE_04762: &str =
     "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04762";
+/// handleType is a copy-transference type (SYNC_FD, which the command does not take: -04762) and
+/// the semaphore is unsignaled with no signal operation pending.
+pub const SEM_ZIRCON_HANDLE_TYPE_04761: &str =
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04761";
 /// The semaphore was created as a timeline semaphore (VkSemaphoreTypeCreateInfo::semaphoreType
 /// VK_SEMAPHORE_TYPE_TIMELINE); only binary ones can be exported as a Zircon event.
 pub const SEM_ZIRCON_SEMAPHORE_04763: &str =
@@ -1523,6 +1535,7 @@ pub const ALL: &[&str] = &[
     FENCE_WIN32_FENCE_01450,
     FENCE_WIN32_HANDLE_TYPE_01449,
     FENCE_WIN32_HANDLE_TYPE_01452,
+    FENCE_WIN32_HANDLE_TYPE_01451,
     FENCE_OF_OTHER_DEVICE,
     EXPORT_FENCE_HANDLE_TYPES_PARAM,
     EXPORT_FENCE_HANDLE_TYPES_01446,
@@ -1564,6 +1577,7 @@ pub const ALL: &[&str] = &[
     SEM_WIN32_SEMAPHORE_01128,
     SEM_WIN32_HANDLE_TYPE_01127,
     SEM_WIN32_HANDLE_TYPE_01131,
+    SEM_WIN32_HANDLE_TYPE_01130,
     SEM_ZIRCON_DEVICE_PARAM,
     SEM_ZIRCON_INFO_PARAM,
     SEM_ZIRCON_PHANDLE_PARAM,
@@ -1574,6 +1588,7 @@ pub const ALL: &[&str] = &[
     SEM_ZIRCON_HANDLE_TYPE_04758,
     SEM_ZIRCON_SEMAPHORE_04759,
     SEM_ZIRCON_HANDLE_TYPE_04762,
+    SEM_ZIRCON_HANDLE_TYPE_04761,
     SEM_ZIRCON_SEMAPHORE_04763,
     EXPORT_SEM_WIN32_HANDLE_TYPES_01125,
     SEM_IMPORT_FD_DEVICE_PARAM,

@@ -408,6 +408,9 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkD3D12FenceSubmitInfoKHR-sType-sType",
     "VUID-VkExportSemaphoreCreateInfo-sType-sType",
     "VUID-VkExportSemaphoreWin32HandleInfoKHR-sType-sType",
+    "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01130",
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04761",
+    "VUID-VkFenceGetWin32HandleInfoKHR-handleType-01451",
 ];
 
 const DEVICE_PARAMETER_NOTE: &str = "A garbage VkDevice passed to the loader's trampoline (a \

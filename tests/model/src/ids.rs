@@ -560,3 +560,9 @@ pub const D3D12_FENCE_SUBMIT_WAIT_COUNT_00079: &str =
     "VUID-VkD3D12FenceSubmitInfoKHR-waitSemaphoreValuesCount-00079";
 pub const D3D12_FENCE_SUBMIT_SIGNAL_COUNT_00080: &str =
     "VUID-VkD3D12FenceSubmitInfoKHR-signalSemaphoreValuesCount-00080";
+pub const SEM_WIN32_HANDLE_TYPE_01130: &str =
+    "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01130";
+pub const SEM_ZIRCON_HANDLE_TYPE_04761: &str =
+    "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04761";
+pub const FENCE_WIN32_HANDLE_TYPE_01451: &str =
+    "VUID-VkFenceGetWin32HandleInfoKHR-handleType-01451";

@@ -75,7 +75,7 @@ fn evaluate_values(_: &DeviceFacts, info: &InfoFields, record: &FenceRecord) -> 
 /// Since what the fence is certainly unsignaled with no signal operation submitted, if the layer
 /// is sure it is.
 #[inline(always)]
-fn since_unsignaled(signal: FenceSignal) -> Option<&'static str> {
+pub(super) fn since_unsignaled(signal: FenceSignal) -> Option<&'static str> {
     match signal {
         FenceSignal::UnsignaledSinceCreation => Some("since it was created (unsignaled)"),
         FenceSignal::UnsignaledSinceReset => Some("since it was last reset with vkResetFences"),

@@ -58,6 +58,10 @@ rule_set! {
         /// `exportFromImportedHandleTypes` of the driver's answer for `handleType` (an
         /// `evaluate_history` rule: it asks the driver).
         IMPORTED_PAYLOAD_NOT_EXPORTABLE,
+        /// `VUID-VkFenceGetWin32HandleInfoKHR-handleType-01451`: a copy-transference type
+        /// (`SYNC_FD`, which already breaks 01452) of a fence certainly unsignaled with no signal
+        /// operation pending.
+        COPY_WITHOUT_SIGNAL,
     }
 }
 
@@ -80,6 +84,12 @@ fn evaluate_values(
             not_exportable_as_created(record, t),
         )
         .with(GetFenceWin32HandleRules::NT_HANDLE_EXPORTED_BEFORE, again)
+        .with(
+            GetFenceWin32HandleRules::COPY_WITHOUT_SIGNAL,
+            t == vk::ExternalFenceHandleTypeFlags::SYNC_FD.as_raw()
+                && f.shared
+                && super::get_fence_fd::since_unsignaled(f.signal).is_some(),
+        )
 }
 
 /// Whether a successful export of `handle_type` from the fence of `record` is one 01449 counts:
@@ -142,6 +152,17 @@ fn describe_values(
             "pGetWin32HandleInfo->fence",
         );
         outcome.push(super::fence::imported_payload_finding(at, info, record));
+    }
+    if broken.has(GetFenceWin32HandleRules::COPY_WITHOUT_SIGNAL) {
+        let since = super::get_fence_fd::since_unsignaled(record.facts.signal).unwrap_or_default();
+        outcome.push(finding(
+            vuid::FENCE_WIN32_HANDLE_TYPE_01451,
+            format!(
+                "vkGetFenceWin32HandleKHR(): {field} is {handle_type}, which has copy payload \
+                 transference semantics, but {fence} is unsignaled and has no signal operation \
+                 pending: nothing signaled it {since}."
+            ),
+        ));
     }
 }
 

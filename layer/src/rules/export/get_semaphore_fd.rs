@@ -90,7 +90,7 @@ fn evaluate_values(
 /// last unsignaled. After a submitted wait it is not: the wait may still be pending (a queue
 /// waiting on it breaks `-01134` instead), which the layer cannot see.
 #[inline(always)]
-fn certainly_unsignaled(signal: SignalState) -> bool {
+pub(super) fn certainly_unsignaled(signal: SignalState) -> bool {
     matches!(
         signal,
         SignalState::UnsignaledSinceCreation | SignalState::UnsignaledSinceSyncFdExport

@@ -62,6 +62,10 @@ rule_set! {
         /// `exportFromImportedHandleTypes` of the driver's answer for `handleType` (an
         /// `evaluate_history` rule: it asks the driver).
         IMPORTED_PAYLOAD_NOT_EXPORTABLE,
+        /// `VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01130`: a copy-transference type
+        /// (`SYNC_FD`, which already breaks 01131) of a semaphore certainly unsignaled with no
+        /// signal operation pending.
+        COPY_WITHOUT_SIGNAL,
     }
 }
 
@@ -96,7 +100,13 @@ fn evaluate_values(
             GetSemaphoreWin32HandleRules::NT_HANDLE_EXPORTED_BEFORE,
             again,
         )
+        .with(
+            GetSemaphoreWin32HandleRules::COPY_WITHOUT_SIGNAL,
+            t == SYNC_FD && f.shared && super::get_semaphore_fd::certainly_unsignaled(f.signal),
+        )
 }
+
+const SYNC_FD: u32 = vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD.as_raw();
 
 /// Whether a successful export of `handle_type` from the semaphore is one 01127 counts: an NT
 /// handle type its created payload (nothing imported into it) was created exportable as (a
@@ -159,6 +169,18 @@ fn describe_values(
             "pGetWin32HandleInfo->semaphore",
         );
         outcome.push(super::semaphore::imported_payload_finding(at, info, record));
+    }
+    if broken.has(GetSemaphoreWin32HandleRules::COPY_WITHOUT_SIGNAL) {
+        outcome.push(finding(
+            vuid::SEM_WIN32_HANDLE_TYPE_01130,
+            format!(
+                "vkGetSemaphoreWin32HandleKHR(): {field} is {handle_type}, which has copy payload \
+                 transference semantics, but {} is unsignaled and has no signal operation \
+                 pending (no signal was submitted since it was created or since its payload was \
+                 last exported as a sync file).",
+                Semaphore::describe(record)
+            ),
+        ));
     }
 }
 

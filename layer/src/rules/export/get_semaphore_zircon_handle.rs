@@ -53,6 +53,10 @@ rule_set! {
         /// `exportFromImportedHandleTypes` of the driver's answer for `handleType` (an
         /// `evaluate_history` rule: it asks the driver).
         IMPORTED_PAYLOAD_NOT_EXPORTABLE,
+        /// `VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04761`: a copy-transference
+        /// type (`SYNC_FD`, which already breaks 04762) of a semaphore certainly unsignaled with
+        /// no signal operation pending.
+        COPY_WITHOUT_SIGNAL,
     }
 }
 
@@ -76,6 +80,12 @@ fn evaluate_values(
         .with(
             GetSemaphoreZirconHandleRules::TIMELINE,
             f.known && f.timeline,
+        )
+        .with(
+            GetSemaphoreZirconHandleRules::COPY_WITHOUT_SIGNAL,
+            t == vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD.as_raw()
+                && f.shared
+                && super::get_semaphore_fd::certainly_unsignaled(f.signal),
         )
 }
 
@@ -132,6 +142,18 @@ fn describe_values(
             "pGetZirconHandleInfo->semaphore",
         );
         outcome.push(super::semaphore::imported_payload_finding(at, info, record));
+    }
+    if broken.has(GetSemaphoreZirconHandleRules::COPY_WITHOUT_SIGNAL) {
+        outcome.push(finding(
+            vuid::SEM_ZIRCON_HANDLE_TYPE_04761,
+            type_field,
+            format!(
+                "vkGetSemaphoreZirconHandleFUCHSIA(): {type_field} is {handle_type}, which has \
+                 copy payload transference semantics, but {semaphore} is unsignaled and has no \
+                 signal operation pending (no signal was submitted since it was created or since \
+                 its payload was last exported as a sync file)."
+            ),
+        ));
     }
 }
 
