@@ -996,6 +996,9 @@ pub const EXPORT_FENCE_WIN32_STYPE: &str = "VUID-VkExportFenceWin32HandleInfoKHR
 // vkImportFenceFdKHR
 /// device is not a VkDevice handle that was created through the layer.
 pub const FENCE_IMPORT_FD_DEVICE_PARAM: &str = "VUID-vkImportFenceFdKHR-device-parameter";
+/// The fence's signal, submitted to a queue, has not completed (vkGetFenceStatus: VK_NOT_READY)
+/// when a payload is imported into it.
+pub const IMPORT_FENCE_FD_FENCE_01463: &str = "VUID-vkImportFenceFdKHR-fence-01463";
 /// pImportFenceFdInfo is NULL.
 pub const FENCE_IMPORT_FD_INFO_PARAM: &str = "VUID-vkImportFenceFdKHR-pImportFenceFdInfo-parameter";
 /// sType is not VK_STRUCTURE_TYPE_IMPORT_FENCE_FD_INFO_KHR.
@@ -1022,6 +1025,9 @@ pub const FENCE_IMPORT_FD_FD_01541: &str = "VUID-VkImportFenceFdInfoKHR-fd-01541
 /// device is not a VkDevice handle that was created through the layer.
 pub const FENCE_IMPORT_WIN32_DEVICE_PARAM: &str =
     "VUID-vkImportFenceWin32HandleKHR-device-parameter";
+/// The fence's signal, submitted to a queue, has not completed (vkGetFenceStatus: VK_NOT_READY)
+/// when a payload is imported into it.
+pub const IMPORT_FENCE_WIN32_FENCE_04448: &str = "VUID-vkImportFenceWin32HandleKHR-fence-04448";
 /// pImportFenceWin32HandleInfo is NULL.
 pub const FENCE_IMPORT_WIN32_INFO_PARAM: &str =
     "VUID-vkImportFenceWin32HandleKHR-pImportFenceWin32HandleInfo-parameter";
@@ -1548,6 +1554,7 @@ pub const ALL: &[&str] = &[
     EXPORT_FENCE_WIN32_HANDLE_TYPES_01447,
     EXPORT_FENCE_WIN32_STYPE,
     FENCE_IMPORT_FD_DEVICE_PARAM,
+    IMPORT_FENCE_FD_FENCE_01463,
     FENCE_IMPORT_FD_INFO_PARAM,
     FENCE_IMPORT_FD_STYPE,
     FENCE_IMPORT_FD_PNEXT,
@@ -1558,6 +1565,7 @@ pub const ALL: &[&str] = &[
     FENCE_IMPORT_FD_HANDLE_TYPE_07306,
     FENCE_IMPORT_FD_FD_01541,
     FENCE_IMPORT_WIN32_DEVICE_PARAM,
+    IMPORT_FENCE_WIN32_FENCE_04448,
     FENCE_IMPORT_WIN32_INFO_PARAM,
     FENCE_IMPORT_WIN32_STYPE,
     FENCE_IMPORT_WIN32_PNEXT,

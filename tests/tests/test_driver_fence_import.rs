@@ -508,3 +508,56 @@ fn a_win32_imports_bad_pointers_structures_and_handles_are_reported() {
     destroy(&other, theirs);
     destroy(&dev, exporter);
 }
+
+#[test]
+fn an_import_into_a_fence_whose_queue_signal_is_pending_is_01463_and_04448() {
+    // The test driver keeps a submission's fence signal pending until the app waits.
+    let inst = exclusive(Some(r#"{"sync_quirks": {"pending_fence_signals": true}}"#));
+    let dev = fence_device(&inst);
+    let exporter = fence(&dev, true, Some(OPAQUE | WIN32));
+    let busy = fence(&dev, false, Some(OPAQUE));
+    dev.name(busy, c"frame-fence");
+    // SAFETY: queue 0 of family 0 exists; an empty submission that signals `busy`.
+    let queue = unsafe { dev.device.get_device_queue(0, 0) };
+    // SAFETY: as above.
+    unsafe { dev.device.queue_submit(queue, &[], busy) }.expect("vkQueueSubmit");
+    let fd = export_fd(&inst, &dev, exporter, OPAQUE);
+    let _ = import_fd(&inst, &dev, &fd_info(busy, OPAQUE, TEMPORARY, fd));
+    let m = expect::one(&inst, IMPORT_FENCE_FD, IMPORT_FENCE_FD_FENCE_01463);
+    expect::mentions(
+        &m,
+        &[
+            "pImportFenceFdInfo->fence is",
+            &fence_name(busy),
+            "vkGetFenceStatus says VK_NOT_READY",
+        ],
+    );
+    let name = expect::object(&m, vk::ObjectType::FENCE, busy.as_raw());
+    assert_eq!(name.as_deref(), Some("frame-fence"));
+    // The import made its payload another: submit again before the Win32 import.
+    // SAFETY: a fence no queue uses (the import replaced its payload): reset, then submitted.
+    unsafe {
+        dev.device.reset_fences(&[busy]).expect("vkResetFences");
+        dev.device.queue_submit(queue, &[], busy).expect("vkQueueSubmit");
+    }
+    let handle = export_handle(&inst, &dev, exporter, WIN32);
+    let _ = import_win32(&inst, &dev, &win32_info(busy, WIN32, TEMPORARY, handle, false));
+    expect::one(&inst, IMPORT_FENCE_WIN32, IMPORT_FENCE_WIN32_FENCE_04448);
+    // Waited on: the signal completed, and an import is silent.
+    // SAFETY: a reset and a submission of a fence no queue uses, then a wait on it.
+    unsafe {
+        dev.device.reset_fences(&[busy]).expect("vkResetFences");
+        dev.device.queue_submit(queue, &[], busy).expect("vkQueueSubmit");
+        dev.device
+            .wait_for_fences(&[busy], true, u64::MAX)
+            .expect("vkWaitForFences");
+    }
+    let fd = export_fd(&inst, &dev, exporter, OPAQUE);
+    assert_eq!(
+        import_fd(&inst, &dev, &fd_info(busy, OPAQUE, TEMPORARY, fd)),
+        vk::Result::SUCCESS
+    );
+    expect::silent(&inst, IMPORT_FENCE_FD);
+    destroy(&dev, exporter);
+    destroy(&dev, busy);
+}

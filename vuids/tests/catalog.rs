@@ -411,6 +411,8 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01130",
     "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04761",
     "VUID-VkFenceGetWin32HandleInfoKHR-handleType-01451",
+    "VUID-vkImportFenceFdKHR-fence-01463",
+    "VUID-vkImportFenceWin32HandleKHR-fence-04448",
 ];
 
 const DEVICE_PARAMETER_NOTE: &str = "A garbage VkDevice passed to the loader's trampoline (a \

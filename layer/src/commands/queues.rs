@@ -152,7 +152,7 @@ fn submit_and_follow(
                     if fence != vk::Fence::null() && state.fences.any_shared() {
                         state
                             .fences
-                            .set_signal(fence.as_raw(), fence_signal(failed));
+                            .set_signal(fence.as_raw(), fence_signal(failed, true));
                     }
                     result
                 },
@@ -161,13 +161,14 @@ fn submit_and_follow(
     )
 }
 
-/// What a queue operation that signals a fence did to it: a signal submitted, or (it failed)
-/// not known.
-fn fence_signal(failed: bool) -> FenceSignal {
-    if failed {
-        FenceSignal::Unknown
-    } else {
-        FenceSignal::Signaled
+/// What a command that signals a fence did to it: a signal submitted (to a queue, whose work the
+/// driver can say is done or not: `queue`; else by the presentation engine), or (it failed) not
+/// known.
+fn fence_signal(failed: bool, queue: bool) -> FenceSignal {
+    match (failed, queue) {
+        (true, _) => FenceSignal::Unknown,
+        (false, true) => FenceSignal::Submitted,
+        (false, false) => FenceSignal::Signaled,
     }
 }
 
@@ -360,7 +361,7 @@ fn follow_acquire(
     if !fence.is_null() && state.fences.any_shared() {
         state
             .fences
-            .set_signal(fence.as_raw(), fence_signal(failed));
+            .set_signal(fence.as_raw(), fence_signal(failed, false));
     }
     if !fence.is_null() && state.fences.any_imported() {
         state.fences.acquired(fence.as_raw());
@@ -525,7 +526,7 @@ unsafe fn follow_present(state: &DeviceState, p: *const vk::PresentInfoKHR<'_>, 
                     if !fence.is_null() {
                         state
                             .fences
-                            .set_signal(fence.as_raw(), fence_signal(failed));
+                            .set_signal(fence.as_raw(), fence_signal(failed, false));
                     }
                 }
             }

@@ -201,6 +201,8 @@ pub struct DeviceDispatch {
     pub get_fence_fd: Option<vk::PFN_vkGetFenceFdKHR>,
     /// `vkGetFenceWin32HandleKHR` (`VK_KHR_external_fence_win32`).
     pub get_fence_win32_handle: Option<vk::PFN_vkGetFenceWin32HandleKHR>,
+    /// `vkGetFenceStatus` (Vulkan 1.0).
+    pub get_fence_status: Option<vk::PFN_vkGetFenceStatus>,
     /// `vkGetImageMemoryRequirements` (Vulkan 1.0).
     pub get_image_memory_requirements: Option<vk::PFN_vkGetImageMemoryRequirements>,
     /// `vkGetBufferMemoryRequirements` (Vulkan 1.0).
@@ -269,6 +271,7 @@ impl DeviceDispatch {
                 import_fence_win32_handle: cast(get(c"vkImportFenceWin32HandleKHR")),
                 get_fence_fd: cast(get(c"vkGetFenceFdKHR")),
                 get_fence_win32_handle: cast(get(c"vkGetFenceWin32HandleKHR")),
+                get_fence_status: cast(get(c"vkGetFenceStatus")),
                 get_image_memory_requirements: cast(get(c"vkGetImageMemoryRequirements")),
                 get_buffer_memory_requirements: cast(get(c"vkGetBufferMemoryRequirements")),
             }

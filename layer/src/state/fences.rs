@@ -53,8 +53,11 @@ pub enum FenceSignal {
     /// Its payload went to a sync file (`vkGetFenceFdKHR` of `SYNC_FD`, which acts as a reset),
     /// and no signal operation was submitted since.
     UnsignaledSinceSyncFdExport,
-    /// Created signaled, or a signal operation was submitted (pending or done).
+    /// Created signaled, or signaled by the presentation engine (an acquire, a present's fence).
     Signaled,
+    /// A queue submission signals it (`vkQueueSubmit`, `vkQueueSubmit2`, `vkQueueBindSparse`):
+    /// pending or done, which the driver can say (`vkGetFenceStatus`).
+    Submitted,
     /// Something the layer cannot follow happened (an import, a failed submission).
     Unknown,
 }

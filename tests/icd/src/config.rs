@@ -159,6 +159,10 @@ pub struct SyncQuirks {
     /// exportable, compatible with nothing), as a driver that takes sync files in but cannot
     /// make them from a fence would.
     pub fence_sync_fd_import_only: bool,
+    /// A fence a queue submission signals stays unsignaled (`vkGetFenceStatus`:
+    /// `VK_NOT_READY`) until the app waits: `vkWaitForFences`, `vkQueueWaitIdle` or
+    /// `vkDeviceWaitIdle` completes the device's pending work first, as a GPU still busy with it.
+    pub pending_fence_signals: bool,
     /// `exportFromImportedHandleTypes` leaves out `SYNC_FD` in every answer (semaphores and
     /// fences): a payload imported from a sync file can be exported as no handle type, as on a
     /// driver whose imported sync files are not re-exportable.

@@ -11,7 +11,7 @@ use crate::fence::Fence;
 use crate::ffi::{self, entry, key};
 use crate::image::Image;
 use crate::memory::Allocation;
-use crate::objects::{self, Dispatchable, Map};
+use crate::objects::{self, lock, Dispatchable, Map};
 use crate::procs::{self, Level};
 use crate::semaphore::Semaphore;
 
@@ -34,6 +34,21 @@ pub struct Device {
     pub semaphores: Mutex<Map<u64, Semaphore>>,
     /// Live `VkFence` objects, keyed by handle value.
     pub fences: Mutex<Map<u64, Fence>>,
+    /// Fences whose queue signal is still pending (`sync_quirks.pending_fence_signals`).
+    pub pending_fences: Mutex<Vec<u64>>,
+}
+
+impl Device {
+    /// Completes the pending work of `sync_quirks.pending_fence_signals`: its fences signal.
+    pub fn complete_pending(&self) {
+        let pending = std::mem::take(&mut *lock(&self.pending_fences));
+        let fences = lock(&self.fences);
+        for fence in pending {
+            if let Some(f) = fences.get(&fence) {
+                f.payload().set(1);
+            }
+        }
+    }
 }
 
 impl Device {
@@ -217,6 +232,7 @@ unsafe fn create(
         images: Mutex::new(Map::default()),
         semaphores: Mutex::new(Map::default()),
         fences: Mutex::new(Map::default()),
+        pending_fences: Mutex::new(Vec::new()),
     });
     objects::queues().insert(queue.handle(), queue);
     objects::devices().insert(device.handle(), device.clone());
@@ -328,7 +344,10 @@ pub(crate) unsafe extern "system" fn device_wait_idle(device: vk::Device) -> vk:
         "vkDeviceWaitIdle",
         vk::Result::ERROR_DEVICE_LOST,
         || match lookup(device) {
-            Some(_) => vk::Result::SUCCESS,
+            Some(dev) => {
+                dev.complete_pending();
+                vk::Result::SUCCESS
+            }
             None => vk::Result::ERROR_DEVICE_LOST,
         },
     )
@@ -339,7 +358,12 @@ pub(crate) unsafe extern "system" fn queue_wait_idle(queue: vk::Queue) -> vk::Re
         "vkQueueWaitIdle",
         vk::Result::ERROR_DEVICE_LOST,
         || match objects::queues().get(key(queue)) {
-            Some(_) => vk::Result::SUCCESS,
+            Some(q) => {
+                if let Some(dev) = objects::devices().get(q.device) {
+                    dev.complete_pending();
+                }
+                vk::Result::SUCCESS
+            }
             None => vk::Result::ERROR_DEVICE_LOST,
         },
     )

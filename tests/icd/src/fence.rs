@@ -181,6 +181,9 @@ pub(crate) unsafe extern "system" fn wait_for_fences(
     timeout: u64,
 ) -> vk::Result {
     entry("vkWaitForFences", vk::Result::ERROR_DEVICE_LOST, || {
+        if let Some(dev) = device::lookup(device) {
+            dev.complete_pending();
+        }
         let Some(payloads) = each_fence(device, fence_count, p_fences, |f| f.payload().clone())
         else {
             return vk::Result::ERROR_DEVICE_LOST;

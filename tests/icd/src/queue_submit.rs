@@ -49,8 +49,13 @@ fn run_batch(dev: &Device, waits: &[Operation], signals: &[Operation]) {
 
 /// Signals the submission's fence, if any.
 fn signal_fence(dev: &Device, fence: vk::Fence) {
-    if let Some(f) = lock(&dev.fences).get(&vk::Handle::as_raw(fence)) {
-        f.payload().set(1);
+    let handle = vk::Handle::as_raw(fence);
+    if let Some(f) = lock(&dev.fences).get(&handle) {
+        if dev.config.sync_quirks.pending_fence_signals {
+            lock(&dev.pending_fences).push(handle);
+        } else {
+            f.payload().set(1);
+        }
     }
 }
 

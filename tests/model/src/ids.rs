@@ -566,3 +566,5 @@ pub const SEM_ZIRCON_HANDLE_TYPE_04761: &str =
     "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04761";
 pub const FENCE_WIN32_HANDLE_TYPE_01451: &str =
     "VUID-VkFenceGetWin32HandleInfoKHR-handleType-01451";
+pub const IMPORT_FENCE_FD_FENCE_01463: &str = "VUID-vkImportFenceFdKHR-fence-01463";
+pub const IMPORT_FENCE_WIN32_FENCE_04448: &str = "VUID-vkImportFenceWin32HandleKHR-fence-04448";

@@ -10,9 +10,11 @@ use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw::{self, StructArg};
 use crate::report::sync_sharing_calls::{self, SyncSharingCommand};
 use crate::rules::export::{ExportCommand, InfoFields};
+use crate::rules::import::fence_in_flight;
 use crate::rules::import::import_fence_fd::{self as rules, ImportArguments, ImportFenceFdRules};
 use crate::rules::import::import_semaphore_fd::Importer;
 use crate::state::{DeviceState, FenceRecord};
+use crate::vuid;
 use ash::vk;
 
 pub struct ImportFenceFd;
@@ -55,6 +57,29 @@ impl ExportEntry for ImportFenceFd {
             export::read_info(Self::RULES, p_info, |i| (i.p_next, i.fence, i.handle_type))
         };
         (info, false)
+    }
+
+    fn evaluate_history(state: &DeviceState, _: &InfoFields, fence: &FenceRecord) -> Self::Own {
+        ImportFenceFdRules::NONE.with(
+            ImportFenceFdRules::IN_FLIGHT,
+            super::fence_in_flight(state, fence),
+        )
+    }
+
+    fn describe_history(
+        _: &DeviceState,
+        fence: &FenceRecord,
+        broken: Self::Own,
+        outcome: &mut Outcome,
+    ) {
+        if broken.has(ImportFenceFdRules::IN_FLIGHT) {
+            outcome.push(fence_in_flight::finding(
+                "vkImportFenceFdKHR",
+                vuid::IMPORT_FENCE_FD_FENCE_01463,
+                "pImportFenceFdInfo->fence",
+                fence,
+            ));
+        }
     }
 
     fn evaluate_arguments(

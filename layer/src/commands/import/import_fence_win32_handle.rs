@@ -9,10 +9,12 @@ use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw::{self, StructArg};
 use crate::report::sync_sharing_calls::{self, SyncSharingCommand};
 use crate::rules::export::{ExportCommand, InfoFields};
+use crate::rules::import::fence_in_flight;
 use crate::rules::import::import_fence_win32_handle::{
     self as rules, ImportArguments, ImportFenceWin32HandleRules,
 };
 use crate::state::{DeviceState, FenceRecord};
+use crate::vuid;
 use ash::vk;
 
 pub struct ImportFenceWin32Handle;
@@ -53,6 +55,29 @@ impl ExportEntry for ImportFenceWin32Handle {
             export::read_info(Self::RULES, p_info, |i| (i.p_next, i.fence, i.handle_type))
         };
         (info, false)
+    }
+
+    fn evaluate_history(state: &DeviceState, _: &InfoFields, fence: &FenceRecord) -> Self::Own {
+        ImportFenceWin32HandleRules::NONE.with(
+            ImportFenceWin32HandleRules::IN_FLIGHT,
+            super::fence_in_flight(state, fence),
+        )
+    }
+
+    fn describe_history(
+        _: &DeviceState,
+        fence: &FenceRecord,
+        broken: Self::Own,
+        outcome: &mut Outcome,
+    ) {
+        if broken.has(ImportFenceWin32HandleRules::IN_FLIGHT) {
+            outcome.push(fence_in_flight::finding(
+                "vkImportFenceWin32HandleKHR",
+                vuid::IMPORT_FENCE_WIN32_FENCE_04448,
+                "pImportFenceWin32HandleInfo->fence",
+                fence,
+            ));
+        }
     }
 
     fn evaluate_arguments(

@@ -10,9 +10,10 @@ pub mod import_semaphore_win32;
 pub mod import_semaphore_zircon;
 
 use crate::features::import_matching::state::semaphore_kmt_exports;
+use crate::rules::import::fence_in_flight;
 use crate::state::sync_payload::Permanence;
-use crate::state::DeviceState;
-use ash::vk;
+use crate::state::{DeviceState, FenceRecord};
+use ash::vk::{self, Handle};
 
 /// `VK_SEMAPHORE_IMPORT_TEMPORARY_BIT` and `VK_FENCE_IMPORT_TEMPORARY_BIT`.
 const TEMPORARY: u32 = 0x1;
@@ -47,6 +48,27 @@ pub(crate) fn semaphore_imported(
     let permanence = permanence(handle_type, flags, SEMAPHORE_SYNC_FD);
     (state.semaphores).imported(semaphore, handle_type, permanence, follow_waits);
     semaphore_kmt_exports::forget_semaphore(state.handle(), semaphore);
+}
+
+/// Whether the driver says `fence`'s queue signal is still pending: asked (`vkGetFenceStatus`)
+/// only when a queue submission's signal is the last thing the layer followed of it
+/// (`rules::import::fence_in_flight`).
+pub(crate) fn fence_in_flight(state: &DeviceState, fence: &FenceRecord) -> bool {
+    if !fence_in_flight::worth_asking(fence) {
+        return false;
+    }
+    let Some(status) = state.next.get_fence_status else {
+        return false;
+    };
+    // SAFETY: the device and a live fence of it (the gate found it); vkGetFenceStatus reads the
+    // fence's state and changes nothing.
+    let result = unsafe {
+        status(
+            vk::Device::from_raw(state.handle()),
+            vk::Fence::from_raw(fence.fence),
+        )
+    };
+    result == vk::Result::NOT_READY
 }
 
 /// After an import of `handle_type` with `flags` into `fence` succeeded: which payload it holds,

@@ -83,7 +83,7 @@ pub(super) fn since_unsignaled(signal: FenceSignal) -> Option<&'static str> {
             "since its payload was last exported as a sync file (a SYNC_FD export acts as a \
              reset)",
         ),
-        FenceSignal::Signaled | FenceSignal::Unknown => None,
+        FenceSignal::Signaled | FenceSignal::Submitted | FenceSignal::Unknown => None,
     }
 }
 

@@ -60,6 +60,8 @@ rule_set! {
         /// `VUID-VkImportFenceFdInfoKHR-fd-01541`: an opaque fd exported by another device or
         /// driver.
         OTHER_DEVICE_OR_DRIVER,
+        /// The fence's queue signal is still pending (`rules::import::fence_in_flight`).
+        IN_FLIGHT,
     }
 }
 

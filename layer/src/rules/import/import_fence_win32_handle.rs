@@ -59,6 +59,8 @@ rule_set! {
         /// `VUID-VkImportFenceWin32HandleInfoKHR-handleType-01459`: a name with a type other
         /// than `OPAQUE_WIN32`.
         NAME_NOT_NT,
+        /// The fence's queue signal is still pending (`rules::import::fence_in_flight`).
+        IN_FLIGHT,
     }
 }
 
