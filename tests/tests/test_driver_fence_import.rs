@@ -538,16 +538,24 @@ fn an_import_into_a_fence_whose_queue_signal_is_pending_is_01463_and_04448() {
     // SAFETY: a fence no queue uses (the import replaced its payload): reset, then submitted.
     unsafe {
         dev.device.reset_fences(&[busy]).expect("vkResetFences");
-        dev.device.queue_submit(queue, &[], busy).expect("vkQueueSubmit");
+        dev.device
+            .queue_submit(queue, &[], busy)
+            .expect("vkQueueSubmit");
     }
     let handle = export_handle(&inst, &dev, exporter, WIN32);
-    let _ = import_win32(&inst, &dev, &win32_info(busy, WIN32, TEMPORARY, handle, false));
+    let _ = import_win32(
+        &inst,
+        &dev,
+        &win32_info(busy, WIN32, TEMPORARY, handle, false),
+    );
     expect::one(&inst, IMPORT_FENCE_WIN32, IMPORT_FENCE_WIN32_FENCE_04448);
     // Waited on: the signal completed, and an import is silent.
     // SAFETY: a reset and a submission of a fence no queue uses, then a wait on it.
     unsafe {
         dev.device.reset_fences(&[busy]).expect("vkResetFences");
-        dev.device.queue_submit(queue, &[], busy).expect("vkQueueSubmit");
+        dev.device
+            .queue_submit(queue, &[], busy)
+            .expect("vkQueueSubmit");
         dev.device
             .wait_for_fences(&[busy], true, u64::MAX)
             .expect("vkWaitForFences");

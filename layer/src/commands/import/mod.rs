@@ -35,18 +35,17 @@ fn permanence(handle_type: u32, flags: Option<u32>, sync_fd: u32) -> Permanence 
 /// After an import of `handle_type` with `flags` into `semaphore` succeeded: it is marked
 /// imported (its payload is another from now on: which one, and until when, is followed), and
 /// the global share handles exported from its created payload are forgotten (that payload may
-/// be gone, and their names with it). A temporary import is followed until the next wait only
-/// where the layer sees every wait: not on a device with `VK_KHR_swapchain`, whose
-/// `vkQueuePresentKHR` waits too.
+/// be gone, and their names with it). A temporary import is followed until the next wait: the
+/// layer sees every command that waits on a binary semaphore (`commands::queues`: the
+/// submissions and `vkQueuePresentKHR`).
 pub(crate) fn semaphore_imported(
     state: &DeviceState,
     semaphore: u64,
     handle_type: u32,
     flags: Option<u32>,
 ) {
-    let follow_waits = !state.facts.extensions.khr_swapchain;
     let permanence = permanence(handle_type, flags, SEMAPHORE_SYNC_FD);
-    (state.semaphores).imported(semaphore, handle_type, permanence, follow_waits);
+    (state.semaphores).imported(semaphore, handle_type, permanence, true);
     semaphore_kmt_exports::forget_semaphore(state.handle(), semaphore);
 }
 
