@@ -1,16 +1,23 @@
 //! `vkGetSemaphoreFdKHR`: the descriptor. Its rules are `rules::export::get_semaphore_fd`.
 //!
 //! An opaque fd it returns is held with the semaphore it came from, for imports to be checked
-//! against (`features::import_matching::state::semaphore_exports`).
+//! against (`features::import_matching::state::semaphore_exports`), and, with a shared
+//! directory, recorded there for the imports of other processes of the run
+//! (`features::cross_process::state`).
 //!
 //! The fd it returns is not held to a driver contract yet: a `SYNC_FD` export may return -1 (a
 //! sync file already signaled), so memory's fd contract (`evaluate_fd`) does not apply as it is.
 
-use crate::boundary::Down;
+use crate::boundary::{self, Down};
 use crate::commands::sync_support::export_from_import_refused;
+use crate::features::cross_process::rules as shared_rules;
+use crate::features::cross_process::state::{self as shared_exports, record::Kind};
+use crate::features::import_matching::state::opaque_exports::ExportOrigin;
 use crate::features::import_matching::state::semaphore_exports::{self, SemaphoreOrigin};
 use crate::handle_kinds::Semaphore;
+use crate::os::payload;
 use crate::pipeline::export::{self, ExportEntry, Judged};
+use crate::pipeline::policy::report_only;
 use crate::raw::{self, StructArg};
 use crate::report::sync_sharing_calls::{self, SyncSharingCommand};
 use crate::rules::export::get_semaphore_fd;
@@ -91,9 +98,51 @@ fn remember_export(state: &DeviceState, semaphore: &SemaphoreRecord, fd: c_int) 
         create_flags: semaphore.facts.create_flags,
         device_uuid: state.device_uuid,
         driver_uuid: state.driver_uuid,
+        process: None,
     };
     if semaphore.facts.known {
         semaphore_exports::remember(origin, fd);
+        if shared_exports::enabled() {
+            publish_export(state, semaphore, fd);
+        }
+    }
+}
+
+/// An opaque fd of `semaphore` recorded in the shared directory, before it reaches the app, if
+/// its payload has a file of its own; a warning if the process's file cannot be written.
+#[cold]
+#[inline(never)]
+fn publish_export(state: &DeviceState, semaphore: &SemaphoreRecord, fd: c_int) {
+    let Some(payload) = payload::payload_id(fd) else {
+        return;
+    };
+    let kind = Kind::Semaphore {
+        timeline: semaphore.facts.timeline,
+        create_flags: semaphore.facts.create_flags.as_raw(),
+    };
+    let origin = || ExportOrigin {
+        device: semaphore.device,
+        memory: semaphore.semaphore,
+        size: 0,
+        memory_type_index: 0,
+        created_here: true,
+        dedicated_to: None,
+        device_uuid: state.device_uuid,
+        driver_uuid: state.driver_uuid,
+        physical_devices: Default::default(),
+        device_mask: None,
+        exporter: None,
+    };
+    let published = shared_exports::publish_semaphore(
+        (semaphore.device, semaphore.semaphore),
+        payload,
+        kind,
+        &origin,
+    );
+    if let Some(warning) = published {
+        let command = "vkGetSemaphoreFdKHR";
+        let outcome = boundary::contain(command, || shared_rules::ignored(command, vec![warning]));
+        report_only(state, command, &outcome);
     }
 }
 

@@ -2,11 +2,15 @@
 //! the export an opaque fd came from is `features::import_matching::state::semaphore_exports`'.
 //! After a successful import the semaphore is marked imported (`state::semaphores`).
 
-use crate::boundary::Down;
+use crate::boundary::{self, Down};
+use crate::features::cross_process::rules as shared_rules;
+use crate::features::cross_process::state::{self as shared_exports, record::Kind};
 use crate::features::import_matching::state::semaphore_exports::{self, SemaphoreOrigin};
 use crate::finding::Outcome;
 use crate::handle_kinds::Semaphore;
+use crate::os::payload;
 use crate::pipeline::export::{self, ExportEntry, Judged};
+use crate::pipeline::policy::report_only;
 use crate::raw::{self, StructArg};
 use crate::report::sync_sharing_calls::{self, SyncSharingCommand};
 use crate::rules::export::{ExportCommand, InfoFields};
@@ -22,11 +26,15 @@ type Info = vk::ImportSemaphoreFdInfoKHR<'static>;
 
 const OPAQUE_FD: u32 = vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as_raw();
 
-/// The info's flags and fd, and the export the fd came from (an opaque fd the layer holds).
+/// The info's flags and fd, and the export the fd came from (an opaque fd the layer holds, or,
+/// with a shared directory, one a process of the run recorded there).
 ///
 /// # Safety
 /// `p_info` was read as a valid `VkImportSemaphoreFdInfoKHR` (the pipeline's gate).
-unsafe fn arguments(p_info: *const Info) -> (ImportArguments, Option<SemaphoreOrigin>) {
+unsafe fn arguments(
+    state: &DeviceState,
+    p_info: *const Info,
+) -> (ImportArguments, Option<SemaphoreOrigin>) {
     // SAFETY: this function's contract.
     let info = unsafe { raw::read_out(p_info) };
     let Some(info) = info else {
@@ -37,11 +45,46 @@ unsafe fn arguments(p_info: *const Info) -> (ImportArguments, Option<SemaphoreOr
         fd: info.fd,
     };
     let exporter = if info.handle_type.as_raw() == OPAQUE_FD {
-        semaphore_exports::origin_of(info.fd)
+        semaphore_exports::origin_of(info.fd).or_else(|| shared_origin(state, info.fd))
     } else {
         None
     };
     (args, exporter)
+}
+
+/// The semaphore export of the payload of `fd` a process of the run (another, or this one in an
+/// export the layer no longer holds) recorded in the shared directory, if any; the directory's
+/// warnings reported.
+#[cold]
+#[inline(never)]
+fn shared_origin(state: &DeviceState, fd: i32) -> Option<SemaphoreOrigin> {
+    if !shared_exports::enabled() {
+        return None;
+    }
+    let found = payload::payload_id(fd).and_then(shared_exports::find_semaphore);
+    let warnings = shared_exports::take_warnings();
+    if !warnings.is_empty() {
+        let command = rules::COMMAND.name;
+        let outcome = boundary::contain(command, || shared_rules::ignored(command, warnings));
+        report_only(state, command, &outcome);
+    }
+    let export = found?;
+    let Kind::Semaphore {
+        timeline,
+        create_flags,
+    } = export.kind
+    else {
+        return None;
+    };
+    Some(SemaphoreOrigin {
+        device: export.origin.device,
+        semaphore: export.origin.memory,
+        timeline,
+        create_flags: vk::SemaphoreCreateFlags::from_raw(create_flags),
+        device_uuid: export.origin.device_uuid,
+        driver_uuid: export.origin.driver_uuid,
+        process: export.origin.exporter,
+    })
 }
 
 fn importer(state: &DeviceState) -> Importer {
@@ -75,12 +118,12 @@ impl ExportEntry for ImportSemaphoreFd {
         semaphore: &SemaphoreRecord,
     ) -> Self::Own {
         // SAFETY: called only after the gate read the info as valid.
-        let (args, exporter) = unsafe { arguments(p_info) };
+        let (args, exporter) = unsafe { arguments(state, p_info) };
         rules::evaluate_arguments(info, &args, semaphore, &importer(state), exporter.as_ref())
     }
 
     fn describe_arguments(
-        _: &DeviceState,
+        state: &DeviceState,
         &(p_info,): &Self::Args,
         info: &InfoFields,
         semaphore: &SemaphoreRecord,
@@ -88,7 +131,7 @@ impl ExportEntry for ImportSemaphoreFd {
         outcome: &mut Outcome,
     ) {
         // SAFETY: as in `evaluate_arguments`.
-        let (args, exporter) = unsafe { arguments(p_info) };
+        let (args, exporter) = unsafe { arguments(state, p_info) };
         rules::describe_arguments(info, &args, semaphore, exporter.as_ref(), broken, outcome);
     }
 

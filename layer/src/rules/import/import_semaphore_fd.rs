@@ -5,13 +5,15 @@
 //! - of the handle type alone ([`evaluate_values`]): `-handleType-01143`;
 //! - of the flags ([`evaluate_arguments`]): `-flags-parameter`, `-handleType-07307`;
 //! - of the import against the semaphore the fd was exported from, when the layer saw that
-//!   export ([`SemaphoreOrigin`]): `-handleType-03263`, `-03264`, `-flags-03323`, `-fd-01544`.
+//!   export, in this process or (the shared directory) another process of the run
+//!   ([`SemaphoreOrigin`]): `-handleType-03263`, `-03264`, `-flags-03323`, `-fd-01544`.
 //!
 //! An import whose fd came from a semaphore of another type (03264), or that takes a timeline
 //! semaphore's payload temporarily (03323), is not passed to the driver: the fd is known to be
 //! unusable for that semaphore, and drivers do not survive it (SwiftShader dereferences a
 //! binary semaphore's payload as a timeline's and crashes).
 
+use crate::features::import_matching::rules::import_match::exporting_process;
 use crate::features::import_matching::state::semaphore_exports::SemaphoreOrigin;
 use crate::finding::{Finding, Outcome};
 use crate::handle_kinds::{HandleKind, Semaphore};
@@ -289,18 +291,28 @@ pub fn describe_arguments(
     }
 }
 
-/// `VkSemaphore 0x.. (a binary semaphore of VkDevice 0x..)`: the export's side.
+/// `VkSemaphore 0x.. (a binary semaphore of VkDevice 0x..)`: the export's side, and the
+/// process that exported it when the shared directory told of it (its handles are that
+/// process's).
 fn describe_exporter(exporter: &SemaphoreOrigin) -> String {
     let ty = if exporter.timeline {
         "timeline"
     } else {
         "binary"
     };
-    format!(
-        "{} (a {ty} semaphore of {}, exported with vkGetSemaphoreFdKHR in this process)",
-        vk_names::handle(vk::ObjectType::SEMAPHORE, exporter.semaphore),
-        vk_names::handle(vk::ObjectType::DEVICE, exporter.device)
-    )
+    let semaphore = vk_names::handle(vk::ObjectType::SEMAPHORE, exporter.semaphore);
+    let device = vk_names::handle(vk::ObjectType::DEVICE, exporter.device);
+    match &exporter.process {
+        None => format!(
+            "{semaphore} (a {ty} semaphore of {device}, exported with vkGetSemaphoreFdKHR in \
+             this process)"
+        ),
+        Some(process) => format!(
+            "{semaphore} (a {ty} semaphore of {device}, exported with vkGetSemaphoreFdKHR by \
+             {}; that process's handles)",
+            exporting_process(process)
+        ),
+    }
 }
 
 /// `0` or `VK_SEMAPHORE_IMPORT_TEMPORARY_BIT` or the raw value.

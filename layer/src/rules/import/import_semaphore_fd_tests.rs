@@ -43,6 +43,7 @@ fn exporter(timeline: bool) -> SemaphoreOrigin {
         create_flags: vk::SemaphoreCreateFlags::empty(),
         device_uuid: Some([1; 16]),
         driver_uuid: Some([2; 16]),
+        process: None,
     }
 }
 

@@ -1,7 +1,7 @@
 //! The exports of the shared directory's files, read incrementally: each lookup reads only the
 //! records appended since the last one.
 
-use super::record::{self, Decoded, SharedExport, SIZE};
+use super::record::{self, Decoded, Kind, SharedExport, SIZE};
 use super::writer::MAX_RECORDS;
 use crate::features::import_matching::state::opaque_exports::ExportOrigin;
 use crate::os::{self, payload::PayloadId};
@@ -53,6 +53,8 @@ pub struct Index {
     /// share with other payloads, in the order they were read, with the name of the file that
     /// records each.
     open_files: HashMap<(u64, u64), Vec<(SharedExport, OsString)>>,
+    /// Semaphores' opaque-fd exports, by payload: apart, so that no memory lookup finds one.
+    semaphores: HashMap<PayloadId, Vec<SharedExport>>,
     indexed: usize,
     /// Warnings not yet reported.
     warnings: Vec<String>,
@@ -122,6 +124,13 @@ pub fn find_open_file(
     }
 }
 
+/// See `super::find_semaphore`.
+pub fn find_semaphore(dir: &Path, payload: PayloadId) -> Option<SharedExport> {
+    let mut index = INDEX.lock();
+    index.refresh(dir);
+    index.semaphore(payload)
+}
+
 /// The errors of a kcmp the kernel refused (rather than one about a closed fd or a process gone).
 #[cfg(unix)]
 const REFUSED: [i32; 3] = [libc::EPERM, libc::EACCES, libc::ENOSYS];
@@ -176,6 +185,18 @@ impl Index {
         exported_as: vk::ExternalMemoryHandleTypeFlags,
     ) -> Option<ExportOrigin> {
         origin_among(self.exports.get(&payload)?, exported_as)
+    }
+
+    /// The one semaphore whose opaque-fd export of `payload` the records read so far give: none
+    /// if no record names it, or records of several semaphores (or processes) do.
+    pub fn semaphore(&self, payload: PayloadId) -> Option<SharedExport> {
+        let records = self.semaphores.get(&payload)?;
+        let which = |e: &SharedExport| (e.exporter().pid, e.origin.device, e.origin.memory);
+        let first = records.first()?;
+        records
+            .iter()
+            .all(|e| which(e) == which(first) && e.kind == first.kind)
+            .then_some(*first)
     }
 
     /// The latest record of each descriptor an exporting process held of an export of `file`
@@ -360,7 +381,15 @@ impl Index {
             return;
         }
         self.indexed += 1;
-        if export.open_file.is_some() {
+        if let Kind::Semaphore { .. } = export.kind {
+            // Only semaphore exports of a payload file of their own are recorded.
+            if export.open_file.is_none() {
+                self.semaphores
+                    .entry(export.payload)
+                    .or_default()
+                    .push(export);
+            }
+        } else if export.open_file.is_some() {
             let file = (export.payload.dev, export.payload.ino);
             let entry = (export, name.clone());
             self.open_files.entry(file).or_default().push(entry);
@@ -473,6 +502,49 @@ mod tests {
         };
         assert_eq!(lookup(&mut index, &dir, reused), None);
         assert!(take(&mut index).is_empty());
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "reads directories: system calls Miri isolates")]
+    fn memory_and_semaphore_lookups_never_match_each_other_s_records() {
+        let dir = private_dir("kinds");
+        let memory = export(10, 0x1, true, 4096);
+        let mut semaphore = export(11, 0x5e, false, 0);
+        semaphore.payload.ino += 1;
+        semaphore.kind = Kind::Semaphore {
+            timeline: false,
+            create_flags: 0,
+        };
+        let mut bytes = record::encode(&memory).to_vec();
+        bytes.extend_from_slice(&record::encode(&semaphore));
+        std::fs::write(dir.join("10-1-0.exports"), bytes).expect("write");
+        let mut index = Index::default();
+        assert_eq!(
+            lookup(&mut index, &dir, memory.payload),
+            Some(memory.origin)
+        );
+        assert_eq!(
+            lookup(&mut index, &dir, semaphore.payload),
+            None,
+            "a semaphore's"
+        );
+        let found = index
+            .semaphore(semaphore.payload)
+            .expect("the semaphore's export");
+        assert_eq!((found.origin.memory, found.kind), (0x5e, semaphore.kind));
+        assert_eq!(index.semaphore(memory.payload), None, "memory's");
+        // Two semaphores claim one payload: nothing is matched.
+        let other = SharedExport {
+            origin: ExportOrigin {
+                memory: 0x5f,
+                ..semaphore.origin
+            },
+            ..semaphore
+        };
+        std::fs::write(dir.join("11-1-0.exports"), record::encode(&other)).expect("write");
+        index.refresh(&dir);
+        assert_eq!(index.semaphore(semaphore.payload), None);
         std::fs::remove_dir_all(&dir).expect("clean up");
     }
 

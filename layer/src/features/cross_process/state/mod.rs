@@ -20,6 +20,9 @@
 //! processes, as the kernel allows a process of the same user); such a record is good while the
 //! exporting allocation lives. Each memory object's export is recorded
 //! once per handle type and payload, and at most [`writer::MAX_RECORDS`] per process.
+//! `vkGetSemaphoreFdKHR` records an `OPAQUE_FD` export of a semaphore the same way (a semaphore
+//! record: its type and create flags), when its payload has a file of its own; a semaphore's
+//! payload that is known only by its open file description is not recorded.
 //!
 //! **A reader** ([`index`]) indexes the directory's files incrementally at an import it cannot
 //! match in the process: a file it cannot trust (not a regular file of the user's, another
@@ -144,6 +147,36 @@ pub fn find(
 ) -> Option<ExportOrigin> {
     let dir = DIR.get()?;
     index::find(dir, payload, exported_as)
+}
+
+/// After `vkGetSemaphoreFdKHR` returned an opaque fd of `payload` (a file of its own) for
+/// `semaphore` of `device`: records it, with what `origin` (its UUIDs) and `kind` (its type and
+/// create flags) say. A warning, once per process, if the file cannot be written.
+pub fn publish_semaphore(
+    (device, semaphore): (u64, u64),
+    payload: PayloadId,
+    kind: record::Kind,
+    origin: &dyn Fn() -> ExportOrigin,
+) -> Option<String> {
+    let dir = DIR.get()?;
+    writer::publish_kind(
+        dir,
+        (device, semaphore),
+        payload,
+        None,
+        vk::ExternalMemoryHandleTypeFlags::from_raw(
+            vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as_raw(),
+        ),
+        kind,
+        origin,
+    )
+}
+
+/// The semaphore export of `payload` (an opaque fd's own file) some process of the run recorded:
+/// `None` if no record names it, or records of several semaphores do.
+pub fn find_semaphore(payload: PayloadId) -> Option<SharedExport> {
+    let dir = DIR.get()?;
+    index::find_semaphore(dir, payload)
 }
 
 /// Before the layer lets go its descriptor `held_fd` of an export of the shared file `file`:

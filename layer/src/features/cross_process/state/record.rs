@@ -7,8 +7,8 @@
 //! | 0–7     | magic `XCEXPRT2` (the format's version is its last byte) |
 //! | 8–15    | FNV-1a 64 of bytes 16–255 |
 //! | 16–47   | the payload: `st_dev`, `st_ino`, change time (seconds, nanoseconds) |
-//! | 48–63   | pid, handle type, memory type index, flags |
-//! | 64–95   | allocationSize, `VkDevice`, `VkDeviceMemory`, dedicated image or buffer |
+//! | 48–63   | pid, handle type, memory type index (a semaphore's: its create flags), flags |
+//! | 64–95   | allocationSize, `VkDevice`, `VkDeviceMemory` (a semaphore's: `VkSemaphore`), dedicated image or buffer |
 //! | 96–103  | device mask, physical-device count (`u32::MAX`: unknown) |
 //! | 104–135 | deviceUUID, driverUUID |
 //! | 136–151 | the process's name (`/proc/self/comm`) |
@@ -27,6 +27,12 @@
 //! retired record (flag bit 9) says the process let that descriptor go: written before the
 //! descriptor is closed, so that an importer that found the number holding its fd's open file
 //! description after that close also finds the retirement.
+//!
+//! A **semaphore record** (flag bit 10) is an opaque-fd export of a `VkSemaphore`, not of memory
+//! (the handle type's value is `VkExternalSemaphoreHandleTypeFlagBits`'): flag bit 11 says it
+//! is a timeline semaphore, bytes 56–59 hold its `VkSemaphoreCreateInfo::flags` and bytes 80–87
+//! the semaphore; the size, memory type, dedication and device mask are zero. A lookup of memory
+//! never matches one, nor a semaphore's lookup a memory record.
 
 use crate::features::import_matching::state::opaque_exports::{DeviceMask, ExportOrigin, Exporter};
 use crate::os::payload::PayloadId;
@@ -49,6 +55,22 @@ const MASK_NAMED: u32 = 1 << 6;
 const UUIDS_KNOWN: u32 = 1 << 7;
 const OPEN_FILE: u32 = 1 << 8;
 const RETIRED: u32 = 1 << 9;
+const SEMAPHORE: u32 = 1 << 10;
+const TIMELINE: u32 = 1 << 11;
+
+/// What was exported: memory, or a semaphore (with what it was created with).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Kind {
+    #[default]
+    Memory,
+    /// `origin.memory` is the `VkSemaphore`.
+    Semaphore {
+        /// `VkSemaphoreTypeCreateInfo::semaphoreType` was `VK_SEMAPHORE_TYPE_TIMELINE`.
+        timeline: bool,
+        /// `VkSemaphoreCreateInfo::flags`.
+        create_flags: u32,
+    },
+}
 
 /// An export another process (or this one) recorded: the payload, who exported it, and the
 /// allocation it was exported from.
@@ -61,6 +83,8 @@ pub struct SharedExport {
     /// An export known by its open file description (the payload names a file shared with
     /// other payloads): where the exporting process holds it.
     pub open_file: Option<OpenFileRef>,
+    /// What was exported: memory or a semaphore.
+    pub kind: Kind,
 }
 
 /// Where an exporting process holds the open file description of an export.
@@ -176,6 +200,15 @@ pub fn encode(export: &SharedExport) -> [u8; SIZE] {
     set(UUIDS_KNOWN, uuids.is_some());
     set(OPEN_FILE, export.open_file.is_some());
     set(RETIRED, export.open_file.is_some_and(|o| o.retired));
+    let (semaphore, timeline, create_flags) = match export.kind {
+        Kind::Memory => (false, false, None),
+        Kind::Semaphore {
+            timeline,
+            create_flags,
+        } => (true, timeline, Some(create_flags)),
+    };
+    set(SEMAPHORE, semaphore);
+    set(TIMELINE, timeline);
     let mut w = Writer(&mut bytes);
     w.put(0, &MAGIC);
     w.put(16, &p.dev.to_ne_bytes());
@@ -184,7 +217,10 @@ pub fn encode(export: &SharedExport) -> [u8; SIZE] {
     w.put(40, &p.ctime_nsec.to_ne_bytes());
     w.put(48, &e.pid.to_ne_bytes());
     w.put(52, &e.handle_type.as_raw().to_ne_bytes());
-    w.put(56, &o.memory_type_index.to_ne_bytes());
+    w.put(
+        56,
+        &create_flags.unwrap_or(o.memory_type_index).to_ne_bytes(),
+    );
     w.put(60, &flags.to_ne_bytes());
     w.put(64, &o.size.to_ne_bytes());
     w.put(72, &o.device.to_ne_bytes());
@@ -245,7 +281,8 @@ pub fn decode(bytes: &[u8; SIZE]) -> Decoded {
             device: r.u64(72),
             memory: r.u64(80),
             size: r.u64(64),
-            memory_type_index: r.u32(56),
+            // A semaphore record's bytes 56–59 are its create flags.
+            memory_type_index: if has(SEMAPHORE) { 0 } else { r.u32(56) },
             created_here: has(CREATED_HERE),
             dedicated_to,
             device_uuid: has(HAS_DEVICE_UUID).then(|| r.uuid(104)),
@@ -267,6 +304,14 @@ pub fn decode(bytes: &[u8; SIZE]) -> Decoded {
             start_time: r.u64(240),
             retired: has(RETIRED),
         }),
+        kind: if has(SEMAPHORE) {
+            Kind::Semaphore {
+                timeline: has(TIMELINE),
+                create_flags: r.u32(56),
+            }
+        } else {
+            Kind::Memory
+        },
     })
 }
 
@@ -304,6 +349,7 @@ pub(super) mod tests {
             },
             boot: boot_id(),
             open_file: None,
+            kind: Kind::Memory,
         }
     }
 
@@ -329,6 +375,21 @@ pub(super) mod tests {
             ..open.open_file.unwrap()
         });
         assert_eq!(decode(&encode(&retired)), Decoded::Export(retired));
+        let mut semaphore = plain;
+        semaphore.origin.memory_type_index = 0;
+        semaphore.kind = Kind::Semaphore {
+            timeline: true,
+            create_flags: 0x10,
+        };
+        assert_eq!(decode(&encode(&semaphore)), Decoded::Export(semaphore));
+        let binary = SharedExport {
+            kind: Kind::Semaphore {
+                timeline: false,
+                create_flags: 0,
+            },
+            ..semaphore
+        };
+        assert_eq!(decode(&encode(&binary)), Decoded::Export(binary));
     }
 
     #[test]

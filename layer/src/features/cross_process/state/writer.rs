@@ -1,7 +1,7 @@
 //! The process's own file of the shared directory: created at its first export (again in a
 //! forked child, whose exports are its own), appended one whole record per `write`.
 
-use super::record::{self, OpenFileRef, SharedExport};
+use super::record::{self, Kind, OpenFileRef, SharedExport};
 use crate::features::import_matching::state::opaque_exports::{ExportOrigin, Exporter};
 #[cfg(unix)]
 use crate::os;
@@ -17,9 +17,9 @@ use std::path::Path;
 /// The most records one process writes (4 MiB).
 pub const MAX_RECORDS: usize = 16_384;
 
-/// One memory object's export of one payload as one handle type (and, for an export known by
-/// its open file description, the layer's descriptor of it).
-type Key = (u64, u64, u32, PayloadId, Option<i32>);
+/// One memory object's (or semaphore's) export of one payload as one handle type (and, for an
+/// export known by its open file description, the layer's descriptor of it).
+type Key = (u64, u64, u32, PayloadId, Option<i32>, Kind);
 
 struct ProcessFile {
     pid: u32,
@@ -121,6 +121,27 @@ pub fn publish(
     handle_type: vk::ExternalMemoryHandleTypeFlags,
     origin: &dyn Fn() -> ExportOrigin,
 ) -> Option<String> {
+    publish_kind(
+        dir,
+        (device, memory),
+        payload,
+        held_fd,
+        handle_type,
+        Kind::Memory,
+        origin,
+    )
+}
+
+/// As [`publish`], of an export of `kind` (`memory` is the exported object's handle).
+pub fn publish_kind(
+    dir: &Path,
+    (device, memory): (u64, u64),
+    payload: PayloadId,
+    held_fd: Option<i32>,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+    kind: Kind,
+    origin: &dyn Fn() -> ExportOrigin,
+) -> Option<String> {
     // An export known by its open file description is found by the process's start time and
     // the layer's descriptor: without the start time (no /proc), it cannot be.
     let open_file = match held_fd {
@@ -146,7 +167,7 @@ pub fn publish(
         records: 0,
         outstanding: 0,
     });
-    let key = (device, memory, handle_type.as_raw(), payload, held_fd);
+    let key = (device, memory, handle_type.as_raw(), payload, held_fd, kind);
     if process.written.contains(&key) {
         return None;
     }
@@ -193,6 +214,7 @@ pub fn publish(
         },
         boot: record::boot_id(),
         open_file,
+        kind,
     };
     let written = file.write_all(&record::encode(&export));
     process.written.insert(key);
@@ -273,6 +295,7 @@ pub fn retire(file: FileId, held_fd: i32) -> bool {
             start_time,
             retired: true,
         }),
+        kind: Kind::Memory,
     };
     if out.write_all(&record::encode(&export)).is_err() {
         process.failed = true;

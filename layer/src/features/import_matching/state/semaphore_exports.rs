@@ -7,6 +7,7 @@
 //! [`LIMIT`] held); a semaphore's exports go when it is destroyed and a device's when it is
 //! destroyed. An import of an fd the layer does not hold is not checked against an export.
 
+use super::opaque_exports::Exporter;
 use super::sync_exports::{ExportOrigin, SyncExports};
 use ash::vk;
 
@@ -26,6 +27,10 @@ pub struct SemaphoreOrigin {
     pub device_uuid: Option<[u8; vk::UUID_SIZE]>,
     /// The `driverUUID` of the exporting device's physical device, if the layer knows it.
     pub driver_uuid: Option<[u8; vk::UUID_SIZE]>,
+    /// The process that exported it, when the layer learnt of the export from the shared
+    /// directory (`features::cross_process::state`): its `device` and `semaphore` are then that
+    /// process's handles.
+    pub process: Option<Exporter>,
 }
 
 impl ExportOrigin for SemaphoreOrigin {
@@ -78,6 +83,7 @@ mod tests {
             create_flags: vk::SemaphoreCreateFlags::empty(),
             device_uuid: None,
             driver_uuid: None,
+            process: None,
         }
     }
 
