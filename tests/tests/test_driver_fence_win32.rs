@@ -212,11 +212,16 @@ fn a_type_that_is_no_win32_handle_is_01452() {
             &fence_name(f),
         ],
     );
+    // A copy-transference type, of a fence never signaled: its signal-state rule too (01451).
     let _ = call(&inst, &dev, &info(f, Types::SYNC_FD));
     expect::only(
         &inst,
         CMD,
-        &[FENCE_WIN32_HANDLE_TYPE_01452, FENCE_WIN32_HANDLE_TYPE_01448],
+        &[
+            FENCE_WIN32_HANDLE_TYPE_01452,
+            FENCE_WIN32_HANDLE_TYPE_01448,
+            FENCE_WIN32_HANDLE_TYPE_01451,
+        ],
     );
     destroy(&dev, f);
 }
