@@ -151,3 +151,16 @@ fn a_fence_created_signaled_signaled_or_imported_exports_silently() {
     expect::silent(&inst, GET_FENCE_FD);
     destroy(&dev, &[created_signaled, submitted, exporter, importer]);
 }
+
+#[test]
+fn after_an_opaque_export_the_signal_state_is_not_judged() {
+    // Whoever holds the opaque fd shares the payload, and may signal it where the layer cannot
+    // see: a sync-file export with nothing submitted here is not reported.
+    let inst = exclusive(None);
+    let dev = device(&inst);
+    let f = fence(&dev, false, SYNC | OPAQUE);
+    close(export(&inst, &dev, f, OPAQUE));
+    close(export(&inst, &dev, f, SYNC));
+    expect::silent(&inst, GET_FENCE_FD);
+    destroy(&dev, &[f]);
+}

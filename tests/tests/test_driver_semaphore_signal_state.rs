@@ -193,3 +193,16 @@ fn after_a_wait_an_import_or_on_a_semaphore_that_shares_nothing_it_is_silent() {
     expect::silent(&inst, "vkQueueSubmit");
     destroy(&dev, &[s, other, plain]);
 }
+
+#[test]
+fn after_an_opaque_export_the_signal_state_is_not_judged() {
+    // Whoever holds the opaque fd shares the payload, and may signal it where the layer cannot
+    // see: a sync-file export with nothing submitted here is not reported.
+    let inst = exclusive(None);
+    let dev = device(&inst);
+    let s = semaphore(&dev, SYNC | OPAQUE);
+    close(export(&inst, &dev, s, OPAQUE));
+    close(export(&inst, &dev, s, SYNC));
+    expect::silent(&inst, GET_SEMAPHORE_FD);
+    destroy(&dev, &[s]);
+}

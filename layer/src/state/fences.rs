@@ -39,6 +39,10 @@ pub struct FenceFacts {
     pub shared: bool,
     /// Its signal state, followed while `shared`.
     pub signal: FenceSignal,
+    /// Its payload reached a handle of reference transference (an `OPAQUE_FD` or Win32 export)
+    /// or came from one (an import): other holders may signal or reset it where the layer cannot
+    /// see, so its signal state is never judged again.
+    pub payload_escaped: bool,
 }
 
 /// What the layer knows of a shared fence's signal state, from the commands it saw: only a state
@@ -146,6 +150,14 @@ impl Fences {
         }
     }
 
+    /// An export of `fence` as a handle of reference transference succeeded: its payload is
+    /// shared with whoever holds the handle.
+    pub fn payload_escaped(&self, fence: u64) {
+        if let Some(mut facts) = self.live.get_mut(&fence) {
+            facts.payload_escaped = true;
+        }
+    }
+
     /// Whether any live fence of the device had a payload imported.
     #[inline(always)]
     pub fn any_imported(&self) -> bool {
@@ -207,6 +219,7 @@ impl Fences {
     /// the next reset): its payload's signal state is not known; it is followed from here.
     pub fn imported(&self, fence: u64, handle_type: u32, permanence: Permanence) {
         if let Some(mut facts) = self.live.get_mut(&fence) {
+            facts.payload_escaped = true;
             if !facts.imported {
                 facts.imported = true;
                 self.imported.fetch_add(1, Ordering::AcqRel);

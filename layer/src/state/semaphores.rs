@@ -58,6 +58,10 @@ pub struct SemaphoreFacts {
     pub shared: bool,
     /// Its signal state, followed while `shared` (binary semaphores only).
     pub signal: SignalState,
+    /// Its payload reached a handle of reference transference (an `OPAQUE_FD`, Win32 or Zircon
+    /// export) or came from one (an import): other holders may signal or wait on it where the
+    /// layer cannot see, so its signal state is never judged again.
+    pub payload_escaped: bool,
     /// The NT handle types (`OPAQUE_WIN32`, `D3D12_FENCE`) its created payload was exported as
     /// by a `vkGetSemaphoreWin32HandleKHR` that succeeded, each a type it was created exportable
     /// as (`VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01127`: at most once each).
@@ -165,6 +169,14 @@ impl Semaphores {
         }
     }
 
+    /// An export of `semaphore` as a handle of reference transference succeeded: its payload is
+    /// shared with whoever holds the handle.
+    pub fn payload_escaped(&self, semaphore: u64) {
+        if let Some(mut facts) = self.live.get_mut(&semaphore) {
+            facts.payload_escaped = true;
+        }
+    }
+
     /// A `SYNC_FD` export of `semaphore` succeeded: its payload went to the sync file, as a wait
     /// would take it (and, as a wait, it restored a temporarily imported payload).
     pub fn exported_sync_fd(&self, semaphore: u64) {
@@ -219,6 +231,7 @@ impl Semaphores {
         follow_waits: bool,
     ) {
         if let Some(mut facts) = self.live.get_mut(&semaphore) {
+            facts.payload_escaped = true;
             facts.imported = true;
             let followed = facts.known && !facts.timeline && follow_waits;
             match permanence {

@@ -62,6 +62,9 @@ impl ExportEntry for GetFenceFd {
             // A copy-transference export acts as a reset: a temporary import is restored.
             s.fences.reset(judged.object.fence);
         }
+        if result == vk::Result::SUCCESS && judged.handle_type != SYNC_FD {
+            s.fences.payload_escaped(judged.object.fence);
+        }
         if result == vk::Result::SUCCESS && judged.handle_type == OPAQUE_FD {
             // SAFETY: the gate found pFd not NULL; the driver has just written it.
             if let Some(fd) = unsafe { raw::read_out(p_fd) } {

@@ -54,6 +54,10 @@ impl ExportEntry for GetFenceWin32Handle {
         // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
         let result = down.went(unsafe { next(device, p_info, p_handle) });
         let fence = judged.object;
+        if result == vk::Result::SUCCESS {
+            // Every type the command exports has reference transference: the payload is shared.
+            s.fences.payload_escaped(fence.fence);
+        }
         if result == vk::Result::SUCCESS
             && get_fence_win32_handle::is_counted_nt_export(fence, judged.handle_type)
         {

@@ -74,6 +74,9 @@ impl ExportEntry for GetSemaphoreFd {
         if result == vk::Result::SUCCESS && judged.handle_type == SYNC_FD {
             s.semaphores.exported_sync_fd(judged.object.semaphore);
         }
+        if result == vk::Result::SUCCESS && judged.handle_type != SYNC_FD {
+            s.semaphores.payload_escaped(judged.object.semaphore);
+        }
         if result == vk::Result::SUCCESS && judged.handle_type == OPAQUE_FD {
             // SAFETY: the gate found pFd not NULL; the driver has just written it.
             if let Some(fd) = unsafe { raw::read_out(p_fd) } {

@@ -68,6 +68,10 @@ impl ExportEntry for GetSemaphoreWin32Handle {
         // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
         let result = down.went(unsafe { next(device, p_info, p_handle) });
         let semaphore = judged.object;
+        if result == vk::Result::SUCCESS {
+            // Every type the command exports has reference transference: the payload is shared.
+            s.semaphores.payload_escaped(semaphore.semaphore);
+        }
         if result == vk::Result::SUCCESS && is_counted_nt_export(judged.handle_type, semaphore) {
             let t = vk::ExternalSemaphoreHandleTypeFlags::from_raw(judged.handle_type);
             s.semaphores.nt_handle_exported(semaphore.semaphore, t);

@@ -54,12 +54,17 @@ impl ExportEntry for GetSemaphoreZirconHandle {
         s: &DeviceState,
         device: vk::Device,
         (p_info, p_handle): Self::Args,
-        _: &Judged<'_, Semaphore>,
+        judged: &Judged<'_, Semaphore>,
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.get_semaphore_zircon_handle?;
         // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
-        Some(down.went(unsafe { next(device, p_info, p_handle) }))
+        let result = down.went(unsafe { next(device, p_info, p_handle) });
+        if result == vk::Result::SUCCESS {
+            // A Zircon event has reference transference: the payload is shared.
+            s.semaphores.payload_escaped(judged.object.semaphore);
+        }
+        Some(result)
     }
 }
 

@@ -68,7 +68,10 @@ fn evaluate_values(_: &DeviceFacts, info: &InfoFields, record: &FenceRecord) -> 
         )
         .with(
             GetFenceFdRules::SYNC_FD_WITHOUT_SIGNAL,
-            t == SYNC_FD && record.facts.shared && since_unsignaled(record.facts.signal).is_some(),
+            t == SYNC_FD
+                && record.facts.shared
+                && !record.facts.payload_escaped
+                && since_unsignaled(record.facts.signal).is_some(),
         )
 }
 

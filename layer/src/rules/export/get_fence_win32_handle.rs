@@ -88,6 +88,7 @@ fn evaluate_values(
             GetFenceWin32HandleRules::COPY_WITHOUT_SIGNAL,
             t == vk::ExternalFenceHandleTypeFlags::SYNC_FD.as_raw()
                 && f.shared
+                && !f.payload_escaped
                 && super::get_fence_fd::since_unsignaled(f.signal).is_some(),
         )
 }

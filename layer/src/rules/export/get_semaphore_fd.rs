@@ -82,7 +82,7 @@ fn evaluate_values(
         )
         .with(
             GetSemaphoreFdRules::SYNC_FD_WITHOUT_SIGNAL,
-            t == SYNC_FD && f.shared && certainly_unsignaled(f.signal),
+            t == SYNC_FD && f.shared && !f.payload_escaped && certainly_unsignaled(f.signal),
         )
 }
 

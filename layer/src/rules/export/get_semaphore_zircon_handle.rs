@@ -85,6 +85,7 @@ fn evaluate_values(
             GetSemaphoreZirconHandleRules::COPY_WITHOUT_SIGNAL,
             t == vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD.as_raw()
                 && f.shared
+                && !f.payload_escaped
                 && super::get_semaphore_fd::certainly_unsignaled(f.signal),
         )
 }
