@@ -534,7 +534,7 @@ fn an_import_into_a_fence_whose_queue_signal_is_pending_is_01463_and_04448() {
     );
     let name = expect::object(&m, vk::ObjectType::FENCE, busy.as_raw());
     assert_eq!(name.as_deref(), Some("frame-fence"));
-    // The import made its payload another: submit again before the Win32 import.
+    // After an import the payload is another's too (they may reset it): not asked about again.
     // SAFETY: a fence no queue uses (the import replaced its payload): reset, then submitted.
     unsafe {
         dev.device.reset_fences(&[busy]).expect("vkResetFences");
@@ -542,30 +542,40 @@ fn an_import_into_a_fence_whose_queue_signal_is_pending_is_01463_and_04448() {
             .queue_submit(queue, &[], busy)
             .expect("vkQueueSubmit");
     }
+    let fd = export_fd(&inst, &dev, exporter, OPAQUE);
+    let _ = import_fd(&inst, &dev, &fd_info(busy, OPAQUE, TEMPORARY, fd));
+    expect::silent(&inst, IMPORT_FENCE_FD);
+    // Another fence, submitted: the Win32 import.
+    let other = fence(&dev, false, Some(WIN32));
+    // SAFETY: an empty submission that signals `other`.
+    unsafe { dev.device.queue_submit(queue, &[], other) }.expect("vkQueueSubmit");
     let handle = export_handle(&inst, &dev, exporter, WIN32);
     let _ = import_win32(
         &inst,
         &dev,
-        &win32_info(busy, WIN32, TEMPORARY, handle, false),
+        &win32_info(other, WIN32, TEMPORARY, handle, false),
     );
     expect::one(&inst, IMPORT_FENCE_WIN32, IMPORT_FENCE_WIN32_FENCE_04448);
     // Waited on: the signal completed, and an import is silent.
-    // SAFETY: a reset and a submission of a fence no queue uses, then a wait on it.
+    let third = fence(&dev, false, Some(OPAQUE));
+    // SAFETY: a submission of a fence no queue uses, then a wait on it.
     unsafe {
-        dev.device.reset_fences(&[busy]).expect("vkResetFences");
         dev.device
-            .queue_submit(queue, &[], busy)
+            .queue_submit(queue, &[], third)
             .expect("vkQueueSubmit");
         dev.device
-            .wait_for_fences(&[busy], true, u64::MAX)
+            .wait_for_fences(&[third], true, u64::MAX)
             .expect("vkWaitForFences");
     }
     let fd = export_fd(&inst, &dev, exporter, OPAQUE);
     assert_eq!(
-        import_fd(&inst, &dev, &fd_info(busy, OPAQUE, TEMPORARY, fd)),
+        import_fd(&inst, &dev, &fd_info(third, OPAQUE, TEMPORARY, fd)),
         vk::Result::SUCCESS
     );
     expect::silent(&inst, IMPORT_FENCE_FD);
-    destroy(&dev, exporter);
-    destroy(&dev, busy);
+    // SAFETY: the queue's pending work completes before the fences go.
+    unsafe { dev.device.queue_wait_idle(queue) }.expect("vkQueueWaitIdle");
+    for f in [exporter, busy, other, third] {
+        destroy(&dev, f);
+    }
 }

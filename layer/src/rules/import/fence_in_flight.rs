@@ -11,10 +11,12 @@ use crate::rules::export::{with_object, ExportedObject};
 use crate::state::{FenceRecord, FenceSignal};
 
 /// Whether the layer must ask the driver about `record`: a queue submission's signal is the last
-/// thing it followed of a fence it follows.
+/// thing it followed of a fence it follows, whose payload no one else holds (another holder may
+/// reset it, and the driver's answer would then say nothing of this submission).
 #[inline(always)]
 pub fn worth_asking(record: &FenceRecord) -> bool {
-    record.facts.shared && record.facts.signal == FenceSignal::Submitted
+    let f = &record.facts;
+    f.shared && !f.payload_escaped && f.signal == FenceSignal::Submitted
 }
 
 /// The finding: `command`'s `id`, the fence named.
