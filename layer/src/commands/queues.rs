@@ -598,16 +598,25 @@ mod tests {
     #[test]
     fn a_d3d12_fence_info_is_known_by_its_stype_only() {
         let values = [1u64, 2];
-        let mut d3d12 = vk::D3D12FenceSubmitInfoKHR::default()
-            .wait_semaphore_values(&values)
-            .signal_semaphore_values(&values[..1]);
+        // The chain is built from raw pointers (not `push_next`, whose `&mut` borrows Miri's
+        // stacked borrows would invalidate before the walk reads them).
+        let mut d3d12 = vk::D3D12FenceSubmitInfoKHR {
+            wait_semaphore_values_count: 2,
+            p_wait_semaphore_values: values.as_ptr(),
+            signal_semaphore_values_count: 1,
+            p_signal_semaphore_values: values.as_ptr(),
+            ..Default::default()
+        };
         let waits = [vk::Semaphore::null(); 2];
         let stages = [vk::PipelineStageFlags::ALL_COMMANDS; 2];
-        let batch = vk::SubmitInfo::default()
-            .wait_semaphores(&waits)
-            .wait_dst_stage_mask(&stages)
-            .push_next(&mut d3d12);
-        let submits = [batch];
+        let batch = |d3d12: &vk::D3D12FenceSubmitInfoKHR<'_>| vk::SubmitInfo {
+            p_next: (d3d12 as *const vk::D3D12FenceSubmitInfoKHR).cast(),
+            wait_semaphore_count: 2,
+            p_wait_semaphores: waits.as_ptr(),
+            p_wait_dst_stage_mask: stages.as_ptr(),
+            ..Default::default()
+        };
+        let submits = [batch(&d3d12)];
         // SAFETY: a live submission array with its chain.
         let found = unsafe { d3d12_fence_infos(submits.as_ptr(), 1) };
         assert_eq!(
@@ -623,11 +632,7 @@ mod tests {
         // The same structure with another sType is not read as one
         // (`vuid::D3D12_FENCE_SUBMIT_STYPE` holds by construction).
         d3d12.s_type = vk::StructureType::EXPORT_SEMAPHORE_CREATE_INFO;
-        let batch = vk::SubmitInfo {
-            p_next: (&d3d12 as *const vk::D3D12FenceSubmitInfoKHR).cast(),
-            ..Default::default()
-        };
-        let submits = [batch];
+        let submits = [batch(&d3d12)];
         // SAFETY: as above.
         assert!(unsafe { d3d12_fence_infos(submits.as_ptr(), 1) }.is_empty());
     }
