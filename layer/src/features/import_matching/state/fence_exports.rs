@@ -82,6 +82,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "memfd_create and fstat: system calls Miri isolates")]
     fn an_export_is_known_by_its_payload_until_its_fence_goes() {
         use std::os::fd::AsRawFd;
         let (a, b) = (memfd(), memfd());
