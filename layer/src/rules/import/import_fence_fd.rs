@@ -60,6 +60,9 @@ rule_set! {
         /// `VUID-VkImportFenceFdInfoKHR-fd-01541`: an opaque fd exported by another device or
         /// driver.
         OTHER_DEVICE_OR_DRIVER,
+        /// `EXPORTCHECK-fd-imported-twice`: an fd an earlier successful import handed to the
+        /// driver (`features::fd_ownership`, which writes its finding; it blocks the call).
+        CONSUMED_FD,
     }
 }
 
