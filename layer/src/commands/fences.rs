@@ -191,7 +191,7 @@ pub unsafe extern "system" fn destroy_fence(
                 state.fences.remove(handle, state.handle(), name);
                 fence_exports::forget_fence(state.handle(), handle);
                 let kind = crate::features::fd_ownership::state::ImportKind::Fence;
-                crate::features::fd_ownership::sync_imports::destroyed(
+                crate::features::fd_ownership::hooks::destroyed(
                     state,
                     "vkDestroyFence",
                     kind,

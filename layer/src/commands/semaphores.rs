@@ -111,7 +111,7 @@ pub unsafe extern "system" fn destroy_semaphore(
                 state.semaphores.remove(handle, state.handle(), name);
                 semaphore_exports::forget_semaphore(state.handle(), handle);
                 let kind = crate::features::fd_ownership::state::ImportKind::Semaphore;
-                crate::features::fd_ownership::sync_imports::destroyed(
+                crate::features::fd_ownership::hooks::destroyed(
                     state,
                     "vkDestroySemaphore",
                     kind,

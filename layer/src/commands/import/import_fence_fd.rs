@@ -3,11 +3,9 @@
 //! successful import the fence is marked imported (`state::fences`).
 
 use crate::boundary::Down;
+use crate::features::fd_ownership::hooks::{self as fd_ownership, consumed, report_imported_twice};
 use crate::features::fd_ownership::rules::Reimport;
 use crate::features::fd_ownership::state::ImportKind;
-use crate::features::fd_ownership::sync_imports::{
-    self as fd_ownership, consumed, report_imported_twice,
-};
 use crate::features::import_matching::state::fence_exports::{self, FenceOrigin};
 use crate::finding::{ObjectRef, Outcome};
 use crate::handle_kinds::Fence;

@@ -3,11 +3,9 @@
 //! After a successful import the semaphore is marked imported (`state::semaphores`).
 
 use crate::boundary::Down;
+use crate::features::fd_ownership::hooks::{self as fd_ownership, consumed, report_imported_twice};
 use crate::features::fd_ownership::rules::Reimport;
 use crate::features::fd_ownership::state::ImportKind;
-use crate::features::fd_ownership::sync_imports::{
-    self as fd_ownership, consumed, report_imported_twice,
-};
 use crate::features::import_matching::state::semaphore_exports::{self, SemaphoreOrigin};
 use crate::finding::{ObjectRef, Outcome};
 use crate::handle_kinds::Semaphore;
