@@ -73,6 +73,14 @@ pub fn after_import(
 /// of its import the process closed since, reported.
 #[inline(always)]
 pub fn destroyed(state: &DeviceState, command: &'static str, kind: ImportKind, object: u64) {
+    if state::any() {
+        forget_destroyed(state, command, kind, object);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn forget_destroyed(state: &DeviceState, command: &'static str, kind: ImportKind, object: u64) {
     let lost = state::forget_object(ImportedInto {
         device: state.handle(),
         object,

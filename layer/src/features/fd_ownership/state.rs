@@ -198,7 +198,7 @@ pub fn imported_into(fd: i32) -> Option<(ImportedInto, HeldBy)> {
 
 /// Whether any import is remembered: the common call reads only this.
 #[inline(always)]
-fn any() -> bool {
+pub fn any() -> bool {
     COUNT.load(Ordering::Acquire) != 0
 }
 
@@ -232,7 +232,10 @@ pub fn forget_number(fd: i32) {
 /// Before `vkFreeMemory` of `memory` goes down: the numbers of its import the process closed.
 #[inline(always)]
 pub fn forget_memory(device: u64, memory: u64) -> Vec<Lost> {
-    forget_object(ImportedInto::memory(device, memory))
+    if !any() {
+        return Vec::new();
+    }
+    forget(&|c| c.into == ImportedInto::memory(device, memory))
 }
 
 /// Before `object` (a memory freed, a semaphore or fence destroyed) goes: the numbers of its
