@@ -591,19 +591,22 @@ pub const DEDICATED_IMAGE_01878: &str = "VUID-VkMemoryDedicatedAllocateInfo-imag
 /// A dedicated (buffer) import of an opaque fd the layer saw exported, from memory that was not
 /// allocated dedicated to a buffer.
 pub const DEDICATED_BUFFER_01879: &str = "VUID-VkMemoryDedicatedAllocateInfo-buffer-01879";
-/// An fd import names an fd that an earlier successful import handed to the driver: the same
-/// number, still the same open file description the driver holds (compared with kcmp), or, where
-/// the driver closed the fd at the import, the number the layer has held since
-/// (EXPORTCHECK-fd-closed-after-import). After a successful import the app must not use the fd
-/// again (the spec's rule has no VUID). The call is not passed to the driver.
+/// An fd import (vkAllocateMemory with VkImportMemoryFdInfoKHR, vkImportSemaphoreFdKHR,
+/// vkImportFenceFdKHR) names an fd that an earlier successful import (of memory, a semaphore or a
+/// fence) handed to the driver: the same number, still the same open file description the driver
+/// holds (compared with kcmp), or, where the driver closed the fd at the import, the number the
+/// layer has held since (EXPORTCHECK-fd-closed-after-import). After a successful import the app
+/// must not use the fd again (the spec's rule has no VUID). The call is not passed to the driver.
 pub const FD_IMPORTED_TWICE: &str = "EXPORTCHECK-fd-imported-twice";
 
 // *
 /// The process closed or replaced (close, dup2) an fd it had handed to the driver with a successful
-/// vkAllocateMemory import, found at vkFreeMemory of the imported memory or vkDestroyDevice of its
-/// device. After a successful import the app must not use the fd again (the spec's rule has no
-/// VUID); a driver that closed the fd at the import gave its number back to the process, so the
-/// app's close would close whatever file took the number since.
+/// vkAllocateMemory, vkImportSemaphoreFdKHR or vkImportFenceFdKHR import, found at vkFreeMemory of
+/// the imported memory, vkDestroySemaphore or vkDestroyFence of the importing semaphore or fence,
+/// that object's next fd import, or vkDestroyDevice of its device. After a successful import the
+/// app must not use the fd again (the spec's rule has no VUID); a driver that closed the fd at the
+/// import gave its number back to the process, so the app's close would close whatever file took
+/// the number since.
 pub const FD_CLOSED_AFTER_IMPORT: &str = "EXPORTCHECK-fd-closed-after-import";
 /// Cross-process checking (setting shared_exports_dir, on under exportcheck run) lost some of its
 /// knowledge: a file of the shared directory the layer cannot trust (not a regular file of the

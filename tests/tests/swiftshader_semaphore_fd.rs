@@ -104,3 +104,65 @@ fn an_opaque_fd_imports_into_a_binary_semaphore_and_is_kept_from_a_timeline_one(
         unsafe { dev.device.destroy_semaphore(s, None) };
     }
 }
+
+/// Fd ownership on a real driver that keeps the fd of an opaque import open (SwiftShader does;
+/// the test driver closes it: test_driver_sync_fd_ownership.rs): the same number, still the
+/// open file description the driver holds, imported again is `EXPORTCHECK-fd-imported-twice`
+/// ("the driver still holds it"), kept from the driver; a duplicate the app made before the
+/// import is its own and imports silently.
+#[test]
+fn an_opaque_fd_imported_twice_is_reported_and_blocked_a_duplicate_is_not() {
+    let inst = exclusive();
+    let dev = timeline_device(&inst);
+    let fd_loader = ash::khr::external_semaphore_fd::Device::new(&inst.instance, &dev.device);
+    let exporter = create(&dev, false, true);
+    let info = vk::SemaphoreGetFdInfoKHR::default()
+        .semaphore(exporter)
+        .handle_type(OPAQUE);
+    // SAFETY: a live info structure.
+    let fd = unsafe { fd_loader.get_semaphore_fd(&info) }.expect("vkGetSemaphoreFdKHR");
+    // SAFETY: dup of the fd the test owns.
+    let copy = unsafe { libc::dup(fd) };
+    assert!(copy >= 0);
+    let (first, second) = (create(&dev, false, false), create(&dev, false, false));
+    let import = |semaphore, fd| {
+        let info = vk::ImportSemaphoreFdInfoKHR::default()
+            .semaphore(semaphore)
+            .handle_type(OPAQUE)
+            .fd(fd);
+        // SAFETY: a live info structure.
+        unsafe { (fd_loader.fp().import_semaphore_fd_khr)(dev.handle(), &info) }
+    };
+    assert_eq!(import(first, fd), vk::Result::SUCCESS);
+    expect::silent(&inst, IMPORT_SEMAPHORE_FD);
+    // SAFETY: F_GETFD only reads the descriptor's flags.
+    assert!(
+        unsafe { libc::fcntl(fd, libc::F_GETFD) } >= 0,
+        "SwiftShader keeps the fd"
+    );
+    assert_eq!(import(second, fd), vk::Result::ERROR_VALIDATION_FAILED_EXT);
+    let m = expect::one(&inst, IMPORT_SEMAPHORE_FD, FD_IMPORTED_TWICE);
+    expect::mentions(
+        &m,
+        &[
+            &format!(
+                "pImportSemaphoreFdInfo->fd is {fd} (importing into VkSemaphore 0x{:x} ",
+                second.as_raw()
+            ),
+            &format!(
+                "which a successful import into VkSemaphore 0x{:x} (on {}) already handed to the \
+                 driver, and the driver still holds it",
+                first.as_raw(),
+                expect::device_name(&dev)
+            ),
+            "The call was not passed to the driver.",
+        ],
+    );
+    assert_eq!(import(second, copy), vk::Result::SUCCESS);
+    expect::silent(&inst, IMPORT_SEMAPHORE_FD);
+    for s in [first, second, exporter] {
+        // SAFETY: semaphores of the device that no queue uses.
+        unsafe { dev.device.destroy_semaphore(s, None) };
+    }
+    expect::silent(&inst, "vkDestroySemaphore");
+}

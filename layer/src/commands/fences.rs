@@ -190,6 +190,13 @@ pub unsafe extern "system" fn destroy_fence(
                 let name = name.map(|(_, name)| name);
                 state.fences.remove(handle, state.handle(), name);
                 fence_exports::forget_fence(state.handle(), handle);
+                let kind = crate::features::fd_ownership::state::ImportKind::Fence;
+                crate::features::fd_ownership::hooks::destroyed(
+                    state,
+                    "vkDestroyFence",
+                    kind,
+                    handle,
+                );
             }
             if let Some(next) = state.next.destroy_fence {
                 // SAFETY: the app's arguments, passed unchanged to the next layer.

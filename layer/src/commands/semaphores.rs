@@ -110,6 +110,13 @@ pub unsafe extern "system" fn destroy_semaphore(
                 let name = name.map(|(_, name)| name);
                 state.semaphores.remove(handle, state.handle(), name);
                 semaphore_exports::forget_semaphore(state.handle(), handle);
+                let kind = crate::features::fd_ownership::state::ImportKind::Semaphore;
+                crate::features::fd_ownership::hooks::destroyed(
+                    state,
+                    "vkDestroySemaphore",
+                    kind,
+                    handle,
+                );
                 semaphore_kmt_exports::forget_semaphore(state.handle(), handle);
             }
             if let Some(next) = state.next.destroy_semaphore {

@@ -3,12 +3,16 @@
 //! successful import the fence is marked imported (`state::fences`).
 
 use crate::boundary::Down;
+use crate::features::fd_ownership::hooks::{self as fd_ownership, consumed, report_imported_twice};
+use crate::features::fd_ownership::rules::Reimport;
+use crate::features::fd_ownership::state::ImportKind;
 use crate::features::import_matching::state::fence_exports::{self, FenceOrigin};
-use crate::finding::Outcome;
+use crate::finding::{ObjectRef, Outcome};
 use crate::handle_kinds::Fence;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw::{self, StructArg};
 use crate::report::sync_sharing_calls::{self, SyncSharingCommand};
+use crate::rules::export::ExportedObject;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::import::fence_in_flight;
 use crate::rules::import::import_fence_fd::{self as rules, ImportArguments, ImportFenceFdRules};
@@ -42,6 +46,21 @@ unsafe fn arguments(p_info: *const Info) -> (ImportArguments, Option<FenceOrigin
         None
     };
     (args, exporter)
+}
+
+/// This import, of the fd an earlier import took, into `object` (described as `described`).
+fn reimport(described: String, object: u64) -> Reimport {
+    Reimport {
+        command: rules::COMMAND.name,
+        field: "pImportFenceFdInfo->fd",
+        object: Some((
+            ObjectRef {
+                ty: vk::ObjectType::FENCE,
+                handle: object,
+            },
+            described,
+        )),
+    }
 }
 
 impl ExportEntry for ImportFenceFd {
@@ -95,10 +114,11 @@ impl ExportEntry for ImportFenceFd {
             driver_uuid: state.driver_uuid,
         };
         rules::evaluate_arguments(info, &args, &importer, exporter.as_ref())
+            .with(ImportFenceFdRules::CONSUMED_FD, consumed(args.fd).is_some())
     }
 
     fn describe_arguments(
-        _: &DeviceState,
+        state: &DeviceState,
         &(p_info,): &Self::Args,
         info: &InfoFields,
         fence: &FenceRecord,
@@ -108,6 +128,10 @@ impl ExportEntry for ImportFenceFd {
         // SAFETY: as in `evaluate_arguments`.
         let (args, exporter) = unsafe { arguments(p_info) };
         rules::describe_arguments(info, &args, fence, exporter.as_ref(), broken, outcome);
+        if broken.has(ImportFenceFdRules::CONSUMED_FD) {
+            let at = reimport(Fence::describe(fence), fence.fence);
+            report_imported_twice(state, &at, args.fd, outcome);
+        }
     }
 
     #[inline(always)]
@@ -119,9 +143,14 @@ impl ExportEntry for ImportFenceFd {
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.import_fence_fd?;
+        // SAFETY: the info passed the gate (read as valid).
+        let fd = unsafe { raw::read_out(p_info) }.map_or(-1, |i| i.fd);
+        let held = fd_ownership::before_import(fd);
         // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
         let result = down.went(unsafe { next(device, p_info) });
         if result == vk::Result::SUCCESS {
+            let kind = ImportKind::Fence;
+            fd_ownership::after_import(s, fd, held, kind, judged.object.fence);
             // SAFETY: the info passed the gate (read as valid).
             let flags = unsafe { raw::read_out(p_info) }.map(|i| i.flags.as_raw());
             super::fence_imported(s, judged.object.fence, judged.handle_type, flags);

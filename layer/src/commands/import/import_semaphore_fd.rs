@@ -5,14 +5,18 @@
 use crate::boundary::{self, Down};
 use crate::features::cross_process::rules as shared_rules;
 use crate::features::cross_process::state::{self as shared_exports, record::Kind};
+use crate::features::fd_ownership::hooks::{self as fd_ownership, consumed, report_imported_twice};
+use crate::features::fd_ownership::rules::Reimport;
+use crate::features::fd_ownership::state::ImportKind;
 use crate::features::import_matching::state::semaphore_exports::{self, SemaphoreOrigin};
-use crate::finding::Outcome;
+use crate::finding::{ObjectRef, Outcome};
 use crate::handle_kinds::Semaphore;
 use crate::os::payload;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::pipeline::policy::report_only;
 use crate::raw::{self, StructArg};
 use crate::report::sync_sharing_calls::{self, SyncSharingCommand};
+use crate::rules::export::ExportedObject;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::import::import_semaphore_fd::{
     self as rules, ImportArguments, ImportSemaphoreFdRules, Importer,
@@ -94,6 +98,21 @@ fn importer(state: &DeviceState) -> Importer {
     }
 }
 
+/// This import, of the fd an earlier import took, into `object` (described as `described`).
+fn reimport(described: String, object: u64) -> Reimport {
+    Reimport {
+        command: rules::COMMAND.name,
+        field: "pImportSemaphoreFdInfo->fd",
+        object: Some((
+            ObjectRef {
+                ty: vk::ObjectType::SEMAPHORE,
+                handle: object,
+            },
+            described,
+        )),
+    }
+}
+
 impl ExportEntry for ImportSemaphoreFd {
     type Args = (*const Info,);
     type Own = ImportSemaphoreFdRules;
@@ -119,7 +138,10 @@ impl ExportEntry for ImportSemaphoreFd {
     ) -> Self::Own {
         // SAFETY: called only after the gate read the info as valid.
         let (args, exporter) = unsafe { arguments(state, p_info) };
-        rules::evaluate_arguments(info, &args, semaphore, &importer(state), exporter.as_ref())
+        rules::evaluate_arguments(info, &args, semaphore, &importer(state), exporter.as_ref()).with(
+            ImportSemaphoreFdRules::CONSUMED_FD,
+            consumed(args.fd).is_some(),
+        )
     }
 
     fn describe_arguments(
@@ -133,6 +155,10 @@ impl ExportEntry for ImportSemaphoreFd {
         // SAFETY: as in `evaluate_arguments`.
         let (args, exporter) = unsafe { arguments(state, p_info) };
         rules::describe_arguments(info, &args, semaphore, exporter.as_ref(), broken, outcome);
+        if broken.has(ImportSemaphoreFdRules::CONSUMED_FD) {
+            let at = reimport(Semaphore::describe(semaphore), semaphore.semaphore);
+            report_imported_twice(state, &at, args.fd, outcome);
+        }
     }
 
     #[inline(always)]
@@ -144,9 +170,14 @@ impl ExportEntry for ImportSemaphoreFd {
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.import_semaphore_fd?;
+        // SAFETY: the info passed the gate (read as valid).
+        let fd = unsafe { raw::read_out(p_info) }.map_or(-1, |i| i.fd);
+        let held = fd_ownership::before_import(fd);
         // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
         let result = down.went(unsafe { next(device, p_info) });
         if result == vk::Result::SUCCESS {
+            let kind = ImportKind::Semaphore;
+            fd_ownership::after_import(s, fd, held, kind, judged.object.semaphore);
             // SAFETY: the info passed the gate (read as valid).
             let flags = unsafe { raw::read_out(p_info) }.map(|i| i.flags.as_raw());
             let (semaphore, handle_type) = (judged.object.semaphore, judged.handle_type);

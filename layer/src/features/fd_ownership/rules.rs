@@ -3,18 +3,61 @@
 //! successful import"; the spec gives the rule no VUID: `EXPORTCHECK-fd-imported-twice`,
 //! `EXPORTCHECK-fd-closed-after-import`). Which fds are consumed is `features::fd_ownership::state`.
 
-use crate::features::fd_ownership::state::{HeldBy, ImportedInto, Lost};
+use crate::features::fd_ownership::state::{HeldBy, ImportKind, ImportedInto, Lost};
 use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
 
-/// The finding for an import of `fd`, which an earlier successful import (`into`) handed to the
-/// driver. It blocks the call: the fd is the driver's, and a driver that took it again would
-/// close it twice.
+/// The import that names a consumed fd again.
+#[derive(Clone, Debug)]
+pub struct Reimport {
+    pub command: &'static str,
+    /// The member that holds the fd.
+    pub field: &'static str,
+    /// The semaphore or fence it imports into, and how it is described (none for
+    /// `vkAllocateMemory`: its memory does not exist yet).
+    pub object: Option<(ObjectRef, String)>,
+}
+
+impl Reimport {
+    /// `vkAllocateMemory` with `VkImportMemoryFdInfoKHR`.
+    pub const ALLOCATE: Reimport = Reimport {
+        command: "vkAllocateMemory",
+        field: "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd",
+        object: None,
+    };
+}
+
+/// What `into` is called in a hint, and the command that exports it anew.
+fn export_hint(into: ImportKind) -> (&'static str, &'static str) {
+    match into {
+        ImportKind::Memory => ("memory", "vkGetMemoryFdKHR"),
+        ImportKind::Semaphore => ("semaphore's payload", "vkGetSemaphoreFdKHR"),
+        ImportKind::Fence => ("fence's payload", "vkGetFenceFdKHR"),
+    }
+}
+
+/// The object a consumed fd was imported into.
+fn imported_object(into: ImportedInto) -> ObjectRef {
+    ObjectRef {
+        ty: into.kind.object_type(),
+        handle: into.object,
+    }
+}
+
+/// The finding for an import (`at`) of `fd`, which an earlier successful import (`into`) handed
+/// to the driver. It blocks the call: the fd is the driver's, and a driver that took it again
+/// would close it twice.
 #[cold]
 #[inline(never)]
-pub fn imported_twice(device: u64, fd: i32, into: ImportedInto, by: HeldBy) -> Outcome {
+pub fn imported_twice(
+    device: u64,
+    at: &Reimport,
+    fd: i32,
+    into: ImportedInto,
+    by: HeldBy,
+) -> Outcome {
     let held = match by {
         HeldBy::Driver => "the driver still holds it",
         HeldBy::Layer => {
@@ -22,53 +65,63 @@ pub fn imported_twice(device: u64, fd: i32, into: ImportedInto, by: HeldBy) -> O
              other file takes it"
         }
     };
+    let (what, export) = export_hint(into.kind);
+    let (command, field) = (at.command, at.field);
+    let importing = match &at.object {
+        Some((_, described)) => format!(" (importing into {described})"),
+        None => String::new(),
+    };
+    let mut finding = Finding::new(
+        vuid::FD_IMPORTED_TWICE,
+        command,
+        field,
+        format!(
+            "{command}(): {field} is {fd}{importing}, which a successful import into {} (on {}) \
+             already handed to the driver, and {held}: after a successful import the app must \
+             not use the fd again. To import the {what} again, export it anew ({export}) or \
+             import a duplicate made before the first import. The call was not passed to the \
+             driver.",
+            vk_names::handle(into.kind.object_type(), into.object),
+            vk_names::handle(vk::ObjectType::DEVICE, into.device),
+        ),
+    )
+    .with(ObjectRef::device(device));
+    if let Some((object, _)) = &at.object {
+        finding = finding.with(*object);
+    }
     let mut outcome = Outcome::default();
-    outcome.block(
-        Finding::new(
-            vuid::FD_IMPORTED_TWICE,
-            "vkAllocateMemory",
-            "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd",
-            format!(
-                "vkAllocateMemory(): pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd is {fd}, \
-                 which a successful import into {} (on {}) already handed to the driver, and \
-                 {held}: after a successful import the app must not use the fd again. To import the memory again, export it anew (vkGetMemoryFdKHR) or \
-                 import a duplicate made before the first import. The call was not passed to \
-                 the driver.",
-                vk_names::handle(vk::ObjectType::DEVICE_MEMORY, into.memory),
-                vk_names::handle(vk::ObjectType::DEVICE, into.device),
-            ),
-        )
-        .with(ObjectRef::device(device))
-        .with(ObjectRef::memory(into.memory)),
-    );
+    outcome.block(finding.with(imported_object(into)));
     outcome
 }
 
 /// The findings for the numbers of imported fds the process closed or replaced (`lost`), found
-/// at `command` (`vkFreeMemory` of the imported memory, `vkDestroyDevice` of its device).
+/// at `command` (`vkFreeMemory` of the imported memory, `vkDestroySemaphore` or
+/// `vkDestroyFence` of the importing object or its next import, `vkDestroyDevice` of its
+/// device).
 #[cold]
 #[inline(never)]
 pub fn closed_after_import(device: u64, command: &'static str, lost: &[Lost]) -> Outcome {
     let mut outcome = Outcome::default();
     for l in lost {
-        let memory = vk_names::handle(vk::ObjectType::DEVICE_MEMORY, l.into.memory);
+        let object = vk_names::handle(l.into.kind.object_type(), l.into.object);
         outcome.push(
             Finding::new(
                 vuid::FD_CLOSED_AFTER_IMPORT,
                 command,
                 "fd",
                 format!(
-                    "{command}(): fd {number}, which a successful vkAllocateMemory import into \
-                     {memory} handed to the driver, was closed or replaced (close, dup2) by the \
+                    "{command}(): fd {number}, which a successful {} import into \
+                     {object} handed to the driver, was closed or replaced (close, dup2) by the \
                      process afterwards. The driver closed the fd at the import and the layer \
                      held the number since; without the layer, that close would have closed \
                      whatever file got the number in between. After a successful import the \
                      app must not use the fd again: not even close it.",
+                    l.into.kind.command(),
                     number = l.number,
                 ),
             )
             .with(ObjectRef::device(device))
-            .with(ObjectRef::memory(l.into.memory)),
+            .with(imported_object(l.into)),
         );
     }
     outcome
@@ -80,11 +133,8 @@ mod tests {
 
     #[test]
     fn a_second_import_is_one_blocking_finding_naming_the_first() {
-        let into = ImportedInto {
-            device: 0xd000,
-            memory: 0x3000,
-        };
-        let out = imported_twice(0xd000, 9, into, HeldBy::Driver);
+        let into = ImportedInto::memory(0xd000, 0x3000);
+        let out = imported_twice(0xd000, &Reimport::ALLOCATE, 9, into, HeldBy::Driver);
         assert!(out.blocked);
         assert_eq!(out.ids(), [vuid::FD_IMPORTED_TWICE]);
         let message = &out.findings[0].message;
@@ -92,7 +142,7 @@ mod tests {
             message.contains("fd is 9, which a successful import into VkDeviceMemory 0x3000"),
             "{message}"
         );
-        let out = imported_twice(0xd000, 9, into, HeldBy::Layer);
+        let out = imported_twice(0xd000, &Reimport::ALLOCATE, 9, into, HeldBy::Layer);
         assert!(out.findings[0]
             .message
             .contains("the layer has held the number"));
@@ -100,10 +150,7 @@ mod tests {
 
     #[test]
     fn each_lost_number_is_one_finding_on_the_command_that_found_it() {
-        let into = ImportedInto {
-            device: 0xd000,
-            memory: 0x3000,
-        };
+        let into = ImportedInto::memory(0xd000, 0x3000);
         let lost = [Lost { number: 7, into }, Lost { number: 8, into }];
         let out = closed_after_import(0xd000, "vkFreeMemory", &lost);
         assert!(!out.blocked);

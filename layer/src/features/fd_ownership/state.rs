@@ -1,4 +1,5 @@
-//! The fds successful imports handed to the driver (`VkImportMemoryFdInfoKHR`): the app must not
+//! The fds successful imports handed to the driver (`VkImportMemoryFdInfoKHR`,
+//! `vkImportSemaphoreFdKHR`, `vkImportFenceFdKHR`; a `SYNC_FD` of -1 is no fd): the app must not
 //! use such an fd again, so a second import of the same fd is reported
 //! (`EXPORTCHECK-fd-imported-twice`), and so is its close (`EXPORTCHECK-fd-closed-after-import`)
 //! where the layer can tell.
@@ -13,7 +14,8 @@
 //! process: an app that closes "its" fd after the import then closes whatever file got the
 //! number since. The layer holds the number itself instead, under a memfd of its own
 //! ([`os::hold_number`], only if the number is still free: whatever another thread opened under
-//! it since is new), until the imported memory is freed or its device destroyed. Then, if the
+//! it since is new), until the imported memory is freed (the semaphore or fence destroyed, or
+//! imported into again) or its device destroyed. Then, if the
 //! memfd is no longer under the number, the process closed or replaced it after handing it to
 //! the driver: reported ([`Lost`]). An import of the number meanwhile is an import of the fd
 //! the driver took. It is forgotten when the imported memory is freed
@@ -22,17 +24,60 @@
 //! another number and is the app's own: importing it is not reported.
 
 use crate::os::{self, HeldFile, HeldNumber};
+use ash::vk;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The most imports remembered at once in the process.
 pub const LIMIT: usize = 256;
 
-/// The allocation a consumed fd was imported into.
+/// The kind of object a consumed fd was imported into, and the command that imported it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImportKind {
+    /// `vkAllocateMemory` with `VkImportMemoryFdInfoKHR`.
+    Memory,
+    /// `vkImportSemaphoreFdKHR`.
+    Semaphore,
+    /// `vkImportFenceFdKHR`.
+    Fence,
+}
+
+impl ImportKind {
+    pub fn object_type(self) -> vk::ObjectType {
+        match self {
+            Self::Memory => vk::ObjectType::DEVICE_MEMORY,
+            Self::Semaphore => vk::ObjectType::SEMAPHORE,
+            Self::Fence => vk::ObjectType::FENCE,
+        }
+    }
+
+    /// The command whose successful import handed the fd to the driver.
+    pub fn command(self) -> &'static str {
+        match self {
+            Self::Memory => "vkAllocateMemory",
+            Self::Semaphore => "vkImportSemaphoreFdKHR",
+            Self::Fence => "vkImportFenceFdKHR",
+        }
+    }
+}
+
+/// The allocation, semaphore or fence a consumed fd was imported into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ImportedInto {
     pub device: u64,
-    pub memory: u64,
+    /// The `VkDeviceMemory`, `VkSemaphore` or `VkFence`.
+    pub object: u64,
+    pub kind: ImportKind,
+}
+
+impl ImportedInto {
+    pub fn memory(device: u64, memory: u64) -> Self {
+        Self {
+            device,
+            object: memory,
+            kind: ImportKind::Memory,
+        }
+    }
 }
 
 /// Who holds the number of a consumed fd.
@@ -103,21 +148,49 @@ pub fn before_import(fd: i32) -> Option<HeldFile> {
         .flatten()
 }
 
-/// After a successful import of `fd` into `into`, with what [`before_import`] held: remembered
-/// as the driver's if the number still refers to that open file description (the driver kept
-/// the fd), else held by the layer if the number is still free (the driver closed it).
+/// After a successful import of `fd` into `into` (an allocation), with what [`before_import`]
+/// held: remembered as the driver's if the number still refers to that open file description
+/// (the driver kept the fd), else held by the layer if the number is still free (the driver
+/// closed it).
 pub fn remember(fd: i32, held: HeldFile, into: ImportedInto) {
-    let holder = if os::same_open_file(held.number(), fd) == Some(true) {
-        Holder::Driver(held)
+    if let Some(holder) = holder(fd, held) {
+        store(fd, holder, into, |c| c.number == fd);
+    }
+}
+
+/// [`remember`] for a semaphore or fence, which imports again and again (a sync file each
+/// frame): only its latest import is remembered, and the numbers of its earlier ones (and of an
+/// earlier import of the same number) the process closed or replaced since are returned.
+pub fn remember_replacing(fd: i32, held: HeldFile, into: ImportedInto) -> Vec<Lost> {
+    let mut lost = Vec::new();
+    if let Some(holder) = holder(fd, held) {
+        store(fd, holder, into, |c| {
+            let replaced = c.number == fd || c.into == into;
+            if replaced {
+                lost.extend(c.lost());
+            }
+            replaced
+        });
+    }
+    lost
+}
+
+/// Who holds the number `fd` after its import succeeded (`held`: what [`before_import`] took);
+/// none if another thread took the number since the driver closed it: it is theirs.
+fn holder(fd: i32, held: HeldFile) -> Option<Holder> {
+    if os::same_open_file(held.number(), fd) == Some(true) {
+        Some(Holder::Driver(held))
     } else {
         drop(held); // Of the imported file: the driver has its own now.
-        match os::hold_number(fd) {
-            Some(number) => Holder::Layer(number),
-            None => return, // Another thread took the number: it is theirs.
-        }
-    };
+        os::hold_number(fd).map(Holder::Layer)
+    }
+}
+
+/// Remembers the consumed `fd`, after forgetting those `replaced` picks.
+#[inline(always)]
+fn store(fd: i32, holder: Holder, into: ImportedInto, mut replaced: impl FnMut(&Consumed) -> bool) {
     let mut consumed = CONSUMED.lock();
-    consumed.retain(|c| c.number != fd);
+    consumed.retain(|c| !replaced(c));
     if consumed.len() < LIMIT {
         consumed.push(Consumed {
             number: fd,
@@ -128,7 +201,7 @@ pub fn remember(fd: i32, held: HeldFile, into: ImportedInto) {
     crate::features::import_matching::state::opaque_exports::set_count(&COUNT, consumed.len());
 }
 
-/// The allocation `fd` was already imported into, and who holds it, if it is such a consumed fd.
+/// The allocation, semaphore or fence `fd` was already imported into, and who holds it, if it is such a consumed fd.
 pub fn imported_into(fd: i32) -> Option<(ImportedInto, HeldBy)> {
     if COUNT.load(Ordering::Acquire) == 0 {
         return None;
@@ -141,7 +214,7 @@ pub fn imported_into(fd: i32) -> Option<(ImportedInto, HeldBy)> {
 
 /// Whether any import is remembered: the common call reads only this.
 #[inline(always)]
-fn any() -> bool {
+pub fn any() -> bool {
     COUNT.load(Ordering::Acquire) != 0
 }
 
@@ -178,7 +251,17 @@ pub fn forget_memory(device: u64, memory: u64) -> Vec<Lost> {
     if !any() {
         return Vec::new();
     }
-    forget(&|c| c.into == ImportedInto { device, memory })
+    forget(&|c| c.into == ImportedInto::memory(device, memory))
+}
+
+/// Before `object` (a memory freed, a semaphore or fence destroyed) goes: the numbers of its
+/// import the process closed.
+#[inline(always)]
+pub fn forget_object(object: ImportedInto) -> Vec<Lost> {
+    if !any() {
+        return Vec::new();
+    }
+    forget(&|c| c.into == object)
 }
 
 /// At `vkDestroyDevice`: the numbers of its imports the process closed.
@@ -215,10 +298,7 @@ mod tests {
         ignore = "opens files and calls kcmp: system calls Miri isolates"
     )]
     fn the_same_number_and_open_file_description_only() {
-        let into = ImportedInto {
-            device: 0xd1,
-            memory: 0x71,
-        };
+        let into = ImportedInto::memory(0xd1, 0x71);
         let file = std::fs::File::open("/proc/self/exe").expect("open");
         let fd = file.as_raw_fd();
         remember(fd, before_import(fd).expect("held"), into);

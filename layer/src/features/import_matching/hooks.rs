@@ -230,7 +230,13 @@ pub fn check_import(
     };
     if let Some((into, by)) = consumed_fds::imported_into(fd) {
         let mut outcome = boundary::contain("vkAllocateMemory", || {
-            fd_ownership::imported_twice(state.handle(), fd, into, by)
+            fd_ownership::imported_twice(
+                state.handle(),
+                &fd_ownership::Reimport::ALLOCATE,
+                fd,
+                into,
+                by,
+            )
         });
         outcome.blocked = true;
         call.absorb(outcome);
@@ -342,10 +348,7 @@ pub fn before_import(chain: &ChainRead) -> Option<HeldFile> {
 #[inline]
 pub fn after_import(state: &DeviceState, memory: u64, chain: &ChainRead, held: HeldFile) {
     if let Some(import) = chain.import_fd.filter(FdImport::imports) {
-        let into = ImportedInto {
-            device: state.handle(),
-            memory,
-        };
+        let into = ImportedInto::memory(state.handle(), memory);
         consumed_fds::remember(import.fd, held, into);
     }
 }
@@ -377,7 +380,7 @@ pub fn at_destroy(state: &DeviceState) {
 }
 
 /// The numbers of imported fds the process closed after the import (`EXPORTCHECK-fd-closed-after-import`).
-fn report_lost(state: &DeviceState, command: &'static str, lost: &[consumed_fds::Lost]) {
+pub fn report_lost(state: &DeviceState, command: &'static str, lost: &[consumed_fds::Lost]) {
     if !lost.is_empty() {
         let outcome = boundary::contain(command, || {
             fd_ownership::closed_after_import(state.handle(), command, lost)

@@ -62,6 +62,9 @@ rule_set! {
         OTHER_DEVICE_OR_DRIVER,
         /// The fence's queue signal is still pending (`rules::import::fence_in_flight`).
         IN_FLIGHT,
+        /// `EXPORTCHECK-fd-imported-twice`: an fd an earlier successful import handed to the
+        /// driver (`features::fd_ownership`, which writes its finding; it blocks the call).
+        CONSUMED_FD,
     }
 }
 

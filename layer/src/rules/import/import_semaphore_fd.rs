@@ -68,12 +68,18 @@ rule_set! {
         TEMPORARY_FROM_TIMELINE,
         /// `VUID-VkImportSemaphoreFdInfoKHR-fd-01544`: exported by another device or driver.
         OTHER_DEVICE_OR_DRIVER,
+        /// `EXPORTCHECK-fd-imported-twice`: an fd an earlier successful import handed to the
+        /// driver (`features::fd_ownership`, which writes its finding).
+        CONSUMED_FD,
     }
 }
 
 impl ImportSemaphoreFdRules {
-    /// The rules whose import is not passed to the driver: the fd cannot be this semaphore's.
-    pub const BLOCKING: Self = Self::TYPE_OF_EXPORTER.and(Self::TEMPORARY_FROM_TIMELINE);
+    /// The rules whose import is not passed to the driver: the fd cannot be this semaphore's,
+    /// or is the driver's already.
+    pub const BLOCKING: Self = Self::TYPE_OF_EXPORTER
+        .and(Self::TEMPORARY_FROM_TIMELINE)
+        .and(Self::CONSUMED_FD);
 }
 
 /// The members of `VkImportSemaphoreFdInfoKHR` beyond the shared ones.
