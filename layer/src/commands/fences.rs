@@ -10,6 +10,8 @@
 use crate::boundary;
 use crate::commands::record_after::call_down_and_record;
 use crate::commands::sync_support::sync_support_for;
+use crate::features::fd_ownership::hooks as fd_ownership;
+use crate::features::fd_ownership::state::ImportKind;
 use crate::features::import_matching::state::fence_exports;
 use crate::handle_kinds::Fence;
 use crate::pipeline::policy::{decide, Decision};
@@ -172,6 +174,16 @@ pub unsafe extern "system" fn register_display_event(
     )
 }
 
+/// What the export and import tables hold of `fence`, which its device destroys: let go, and
+/// the numbers of its fd import the process closed since reported.
+#[cold]
+#[inline(never)]
+fn forget_tracked(state: &DeviceState, fence: u64) {
+    fence_exports::forget_fence(state.handle(), fence);
+    let kind = ImportKind::Fence;
+    fd_ownership::destroyed(state, "vkDestroyFence", kind, fence);
+}
+
 /// # Safety
 /// The app's arguments (the loader's contract).
 pub unsafe extern "system" fn destroy_fence(
@@ -188,15 +200,9 @@ pub unsafe extern "system" fn destroy_fence(
             if handle != 0 {
                 let name = state.names.remove(&(vk::ObjectType::FENCE, handle));
                 let name = name.map(|(_, name)| name);
-                state.fences.remove(handle, state.handle(), name);
-                fence_exports::forget_fence(state.handle(), handle);
-                let kind = crate::features::fd_ownership::state::ImportKind::Fence;
-                crate::features::fd_ownership::hooks::destroyed(
-                    state,
-                    "vkDestroyFence",
-                    kind,
-                    handle,
-                );
+                if state.fences.remove(handle, state.handle(), name) {
+                    forget_tracked(state, handle);
+                }
             }
             if let Some(next) = state.next.destroy_fence {
                 // SAFETY: the app's arguments, passed unchanged to the next layer.

@@ -10,6 +10,8 @@ use crate::boundary;
 use crate::commands::create_semaphore_checks;
 use crate::commands::export_semaphore::judge_create;
 use crate::commands::record_after::judge_call_down_and_record;
+use crate::features::fd_ownership::hooks as fd_ownership;
+use crate::features::fd_ownership::state::ImportKind;
 use crate::features::import_matching::state::{semaphore_exports, semaphore_kmt_exports};
 use crate::pipeline::policy::Decision;
 use crate::raw::{read_node, read_out, read_struct, walk_chain, StructArg};
@@ -92,6 +94,18 @@ pub unsafe extern "system" fn create_semaphore(
     )
 }
 
+/// What the export and import tables hold of `semaphore`, which its device destroys: let go,
+/// and the numbers of its fd import the process closed since reported.
+#[cold]
+#[inline(never)]
+fn forget_tracked(state: &crate::state::DeviceState, semaphore: u64) {
+    let device = state.handle();
+    semaphore_exports::forget_semaphore(device, semaphore);
+    semaphore_kmt_exports::forget_semaphore(device, semaphore);
+    let kind = ImportKind::Semaphore;
+    fd_ownership::destroyed(state, "vkDestroySemaphore", kind, semaphore);
+}
+
 /// # Safety
 /// The app's arguments (the loader's contract).
 pub unsafe extern "system" fn destroy_semaphore(
@@ -108,16 +122,9 @@ pub unsafe extern "system" fn destroy_semaphore(
             if handle != 0 {
                 let name = state.names.remove(&(vk::ObjectType::SEMAPHORE, handle));
                 let name = name.map(|(_, name)| name);
-                state.semaphores.remove(handle, state.handle(), name);
-                semaphore_exports::forget_semaphore(state.handle(), handle);
-                let kind = crate::features::fd_ownership::state::ImportKind::Semaphore;
-                crate::features::fd_ownership::hooks::destroyed(
-                    state,
-                    "vkDestroySemaphore",
-                    kind,
-                    handle,
-                );
-                semaphore_kmt_exports::forget_semaphore(state.handle(), handle);
+                if state.semaphores.remove(handle, state.handle(), name) {
+                    forget_tracked(state, handle);
+                }
             }
             if let Some(next) = state.next.destroy_semaphore {
                 // SAFETY: the app's arguments, passed unchanged to the next layer.

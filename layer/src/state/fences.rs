@@ -198,10 +198,17 @@ impl Fences {
     }
 
     /// At `vkDestroyFence`: the record leaves the map for the ring, with its debug name.
-    pub fn remove(&self, fence: u64, device: u64, name: Option<String>) {
+    ///
+    /// Whether the export and import tables may hold something of it (its payload was exported
+    /// by reference or imported into, or its create info is not known): only then must they be
+    /// searched.
+    pub fn remove(&self, fence: u64, device: u64, name: Option<String>) -> bool {
         let Some((_, facts)) = self.live.remove(&fence) else {
-            return;
+            return true;
         };
+        // The tables hold only exports of reference transference (which mark the payload escaped)
+        // and fds imported into it.
+        let tracked = !facts.known || facts.imported || facts.payload_escaped;
         self.forget(&facts);
         let record = FenceRecord {
             fence,
@@ -213,6 +220,7 @@ impl Fences {
             ring.pop_front();
         }
         ring.push_back(DestroyedFence { record, name });
+        tracked
     }
 
     /// A successful `vkImportFence*` of `handle_type` into `fence`, permanent or temporary (until

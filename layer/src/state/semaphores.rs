@@ -199,10 +199,17 @@ impl Semaphores {
     }
 
     /// At `vkDestroySemaphore`: the record leaves the map for the ring, with its debug name.
-    pub fn remove(&self, semaphore: u64, device: u64, name: Option<String>) {
+    ///
+    /// Whether the export and import tables may hold something of it (its payload was exported
+    /// by reference or imported into, or its create info is not known): only then must they be
+    /// searched.
+    pub fn remove(&self, semaphore: u64, device: u64, name: Option<String>) -> bool {
         let Some((_, facts)) = self.live.remove(&semaphore) else {
-            return;
+            return true;
         };
+        // The tables hold only exports of reference transference (which mark the payload escaped)
+        // and fds imported into it.
+        let tracked = !facts.known || facts.imported || facts.payload_escaped;
         self.unshare(&facts);
         let record = SemaphoreRecord {
             semaphore,
@@ -216,6 +223,7 @@ impl Semaphores {
         destroyed
             .ring
             .push_back(DestroyedSemaphore { record, name });
+        tracked
     }
 
     /// A successful `vkImportSemaphore*` of `handle_type` into `semaphore`: its payload is

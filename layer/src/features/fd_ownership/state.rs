@@ -71,6 +71,13 @@ pub struct ImportedInto {
 }
 
 impl ImportedInto {
+    /// Whether this is `object` (of `kind`) on `device`: the object first, the field most
+    /// likely to differ.
+    #[inline(always)]
+    fn is(&self, kind: ImportKind, device: u64, object: u64) -> bool {
+        self.object == object && self.device == device && self.kind == kind
+    }
+
     pub fn memory(device: u64, memory: u64) -> Self {
         Self {
             device,
@@ -177,6 +184,7 @@ pub fn remember_replacing(fd: i32, held: HeldFile, into: ImportedInto) -> Vec<Lo
 
 /// Who holds the number `fd` after its import succeeded (`held`: what [`before_import`] took);
 /// none if another thread took the number since the driver closed it: it is theirs.
+#[inline(always)]
 fn holder(fd: i32, held: HeldFile) -> Option<Holder> {
     if os::same_open_file(held.number(), fd) == Some(true) {
         Some(Holder::Driver(held))
@@ -251,7 +259,7 @@ pub fn forget_memory(device: u64, memory: u64) -> Vec<Lost> {
     if !any() {
         return Vec::new();
     }
-    forget(&|c| c.into == ImportedInto::memory(device, memory))
+    forget(&|c| c.into.is(ImportKind::Memory, device, memory))
 }
 
 /// Before `object` (a memory freed, a semaphore or fence destroyed) goes: the numbers of its
@@ -261,7 +269,7 @@ pub fn forget_object(object: ImportedInto) -> Vec<Lost> {
     if !any() {
         return Vec::new();
     }
-    forget(&|c| c.into == object)
+    forget(&|c| c.into.is(object.kind, object.device, object.object))
 }
 
 /// At `vkDestroyDevice`: the numbers of its imports the process closed.
