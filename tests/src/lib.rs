@@ -20,6 +20,7 @@ pub mod panic_layer;
 pub mod semaphores;
 pub mod swiftshader;
 pub mod sync_capabilities;
+pub mod test_cuda;
 pub mod test_driver;
 
 /// The model of the rules (`tests/model`): which IDs a call must produce.
