@@ -10,6 +10,7 @@ pub mod app;
 pub mod built;
 pub mod calls;
 pub mod child;
+pub mod cuda_client;
 pub mod env;
 pub mod expect;
 pub mod fd_export;
