@@ -98,6 +98,15 @@ pub struct RunArgs {
     #[arg(long, value_name = "PATH")]
     pub layer: Option<PathBuf>,
 
+    /// The CUDA interposer to preload, so that the layer checks CUDA's imports of Vulkan
+    /// exports [default: libexportcheck_cuda.so next to this executable; Linux only].
+    #[arg(long, value_name = "PATH", conflicts_with = "no_cuda")]
+    pub cuda_shim: Option<PathBuf>,
+
+    /// Do not preload the CUDA interposer (CUDA calls go unchecked).
+    #[arg(long)]
+    pub no_cuda: bool,
+
     /// Print nothing when the run passes (exit code 0).
     #[arg(long, short)]
     pub quiet: bool,
@@ -222,6 +231,25 @@ mod tests {
         assert_eq!(run.command, ["./app", "--report", "r.json"]);
         assert!(parse(&["run"]).is_err());
         assert!(parse(&["run", "--fail-on", "info", "--", "x"]).is_err());
+    }
+
+    #[test]
+    fn cuda_options() {
+        let Command::Run(run) = parse(&["run", "--no-cuda", "./app"]).unwrap().command else {
+            panic!("not run")
+        };
+        assert!(run.no_cuda && run.cuda_shim.is_none());
+        let Command::Run(run) = parse(&["run", "--cuda-shim", "/x.so", "./app"])
+            .unwrap()
+            .command
+        else {
+            panic!("not run")
+        };
+        assert_eq!(
+            run.cuda_shim.as_deref(),
+            Some(std::path::Path::new("/x.so"))
+        );
+        assert!(parse(&["run", "--no-cuda", "--cuda-shim", "/x.so", "./app"]).is_err());
     }
 
     #[test]

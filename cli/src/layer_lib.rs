@@ -33,14 +33,7 @@ pub fn library_file_name() -> &'static str {
 pub fn resolve(explicit: Option<&Path>) -> Result<PathBuf, String> {
     let path = match explicit {
         Some(p) => absolute(p)?,
-        None => {
-            let exe = std::env::current_exe()
-                .map_err(|e| format!("cannot tell where this executable is: {e}"))?;
-            let dir = exe
-                .parent()
-                .ok_or_else(|| format!("{} has no parent directory", exe.display()))?;
-            dir.join(library_file_name())
-        }
+        None => next_to_executable(library_file_name())?,
     };
     if path.is_file() {
         Ok(path)
@@ -56,6 +49,21 @@ pub fn resolve(explicit: Option<&Path>) -> Result<PathBuf, String> {
             path.display()
         ))
     }
+}
+
+/// `file_name` in the directory of this executable (where `cargo build` puts the libraries of
+/// the workspace).
+///
+/// # Errors
+///
+/// When the executable's path cannot be read.
+pub fn next_to_executable(file_name: &str) -> Result<PathBuf, String> {
+    let exe = std::env::current_exe()
+        .map_err(|e| format!("cannot tell where this executable is: {e}"))?;
+    let dir = exe
+        .parent()
+        .ok_or_else(|| format!("{} has no parent directory", exe.display()))?;
+    Ok(dir.join(file_name))
 }
 
 /// `p` as an absolute path (not resolving symbolic links: the loader opens what it is given).

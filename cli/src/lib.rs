@@ -15,6 +15,7 @@
 
 pub mod args;
 pub mod coverage;
+pub mod cuda_shim;
 pub mod exit;
 pub mod install;
 pub mod junit;

@@ -27,6 +27,23 @@ pub const INSTANCE_LAYERS_VAR: &str = "VK_INSTANCE_LAYERS";
 /// `VK_LOADER_LAYERS_DISABLE`, which `VK_INSTANCE_LAYERS` does not.
 pub const LOADER_LAYERS_ENABLE_VAR: &str = "VK_LOADER_LAYERS_ENABLE";
 
+/// The dynamic linker's list of libraries to load before the app's own (space- or
+/// colon-separated).
+pub const PRELOAD_VAR: &str = "LD_PRELOAD";
+
+/// Where the CUDA interposer finds the layer ([`exportcheck_cuda_abi::hooks::LAYER_PATH_ENV`]).
+pub const CUDA_LAYER_VAR: &str = exportcheck_cuda_abi::hooks::LAYER_PATH_ENV;
+
+/// What the app's processes need for the CUDA side of the run (docs/cuda.md).
+#[derive(Debug, Clone, Copy)]
+pub struct CudaPreload<'a> {
+    /// The interposer (`libexportcheck_cuda.so`), an absolute path `LD_PRELOAD` can name.
+    pub shim: &'a Path,
+    /// The layer library (absolute): the interposer loads it at the first CUDA call it
+    /// intercepts, and the Vulkan loader's later load of the same file shares it.
+    pub layer: &'a Path,
+}
+
 /// The separator of `VK_LOADER_LAYERS_ENABLE` (and `_DISABLE`), on every platform.
 pub const FILTER_SEPARATOR: &str = ",";
 
@@ -58,13 +75,17 @@ pub const LIST_SEPARATOR: &str = if cfg!(windows) { ";" } else { ":" };
 /// * `VK_EXPORTCHECK_VALIDATION_SHARED_EXPORTS_DIR`: the run's private exports directory, unless
 ///   the user set it (to a directory of their own, or to nothing to turn cross-process checking
 ///   off), so that every process of the run checks its imports against the others' exports
-///   (POSIX systems only: elsewhere the layer has no cross-process checking).
+///   (POSIX systems only: elsewhere the layer has no cross-process checking);
+/// * with `cuda`: `LD_PRELOAD`: the CUDA interposer, before the user's own list (unless it is
+///   listed already), so that it comes before the CUDA driver library in every process; and
+///   `EXPORTCHECK_CUDA_LAYER`: the layer library's path, which the interposer loads.
 #[must_use]
 pub fn child_env(
     lookup: &dyn Fn(&str) -> Option<OsString>,
     manifest_dir: &Path,
     report_pattern: &Path,
     exports_dir: &Path,
+    cuda: Option<CudaPreload<'_>>,
 ) -> Vec<(&'static str, OsString)> {
     let present = |name: &str| lookup(name).filter(|v| !v.is_empty());
     let mut vars = Vec::new();
@@ -119,7 +140,30 @@ pub fn child_env(
     if cfg!(unix) && lookup(SHARED_EXPORTS_VAR).is_none() {
         vars.push((SHARED_EXPORTS_VAR, exports_dir.as_os_str().to_owned()));
     }
+    if let Some(cuda) = cuda {
+        vars.push((PRELOAD_VAR, preload_first(present(PRELOAD_VAR), cuda.shim)));
+        vars.push((CUDA_LAYER_VAR, cuda.layer.as_os_str().to_owned()));
+    }
     vars
+}
+
+/// `LD_PRELOAD` with `library` first: the user's value after it, unless it lists `library`
+/// already (then as it is: the user chose the order).
+fn preload_first(users: Option<OsString>, library: &Path) -> OsString {
+    match users {
+        Some(users) if preload_lists(&users, library) => users,
+        Some(users) => join(&[library.as_os_str().to_owned(), users]),
+        None => library.as_os_str().to_owned(),
+    }
+}
+
+/// Whether the `LD_PRELOAD` value `value` names `library`.
+fn preload_lists(value: &OsStr, library: &Path) -> bool {
+    let library = library.to_string_lossy();
+    value
+        .to_string_lossy()
+        .split([' ', ':'])
+        .any(|entry| entry == library)
 }
 
 fn join(parts: &[OsString]) -> OsString {
@@ -204,11 +248,19 @@ mod tests {
     }
 
     fn vars(pairs: &[(&str, &str)]) -> HashMap<&'static str, String> {
+        vars_with(pairs, None)
+    }
+
+    fn vars_with(
+        pairs: &[(&str, &str)],
+        cuda: Option<CudaPreload<'_>>,
+    ) -> HashMap<&'static str, String> {
         child_env(
             &env_of(pairs),
             Path::new("/tmp/ec/layer"),
             Path::new("/tmp/ec/reports/report-%p.json"),
             Path::new("/tmp/ec/exports"),
+            cuda,
         )
         .into_iter()
         .map(|(k, v)| (k, v.into_string().unwrap()))
@@ -311,6 +363,27 @@ mod tests {
             dirs,
             ["/c", "/c1", "/c2", "/etc", "/d", "/d1", "/usr/share"]
         );
+    }
+
+    #[test]
+    fn the_cuda_interposer_is_preloaded_first() {
+        let cuda = CudaPreload {
+            shim: Path::new("/opt/ec/libexportcheck_cuda.so"),
+            layer: Path::new("/opt/ec/libVkLayer_exportcheck.so"),
+        };
+        let v = vars_with(&[], Some(cuda));
+        assert_eq!(v[PRELOAD_VAR], "/opt/ec/libexportcheck_cuda.so");
+        assert_eq!(v[CUDA_LAYER_VAR], "/opt/ec/libVkLayer_exportcheck.so");
+        let v = vars_with(&[(PRELOAD_VAR, "libfaketime.so.1 /x/y.so")], Some(cuda));
+        assert_eq!(
+            v[PRELOAD_VAR],
+            "/opt/ec/libexportcheck_cuda.so:libfaketime.so.1 /x/y.so"
+        );
+        let listed = "/x/y.so /opt/ec/libexportcheck_cuda.so";
+        let v = vars_with(&[(PRELOAD_VAR, listed)], Some(cuda));
+        assert_eq!(v[PRELOAD_VAR], listed, "the user's order is kept");
+        let v = vars_with(&[(PRELOAD_VAR, "/x/y.so")], None);
+        assert!(!v.contains_key(PRELOAD_VAR) && !v.contains_key(CUDA_LAYER_VAR));
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //!    absolute path into `<tmp>/layer/`.
 //! 2. Runs the app with the loader variables of [`env::child_env`]; every process that loads the
 //!    layer writes `<tmp>/reports/report-<pid>.json`, and shares its fd exports with the others
-//!    in `<tmp>/exports/` (docs/cross-process.md).
+//!    in `<tmp>/exports/` (docs/cross-process.md). The CUDA interposer ([`crate::cuda_shim`])
+//!    is preloaded into them, so that the layer checks their CUDA imports too (docs/cuda.md).
 //!    Each also appends every finding, as it happens, to its journal `report-<pid>.<token>.jsonl`.
 //!    Processes the app leaves running are re-parented to `run` ([`descendants`]), which waits
 //!    for them (up to [`descendants::WAIT`]) once the app has ended.
@@ -23,6 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::args::RunArgs;
+use crate::cuda_shim::{self, CudaShim};
 use crate::exit::{self, AppExit, RunOutcome};
 use crate::junit::Junit;
 use crate::layer_lib;
@@ -89,6 +91,13 @@ pub fn run(args: &RunArgs) -> i32 {
             return exit::EXIT_TOOL_ERROR;
         }
     };
+    let cuda = match cuda_shim::choose(args.cuda_shim.as_deref(), args.no_cuda) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("exportcheck: {e}");
+            return exit::EXIT_TOOL_ERROR;
+        }
+    };
     let scratch = match Scratch::create(&library) {
         Ok(s) => s,
         Err(e) => {
@@ -97,7 +106,14 @@ pub fn run(args: &RunArgs) -> i32 {
         }
     };
     descendants::adopt_orphans();
-    let (app, pid) = match run_app(&args.command, &scratch) {
+    let preload = match &cuda {
+        CudaShim::Preload(shim) => Some(env::CudaPreload {
+            shim,
+            layer: &library,
+        }),
+        CudaShim::Off(_) => None,
+    };
+    let (app, pid) = match run_app(&args.command, &scratch, preload) {
         Ok(app) => app,
         Err(code) => return code,
     };
@@ -105,11 +121,19 @@ pub fn run(args: &RunArgs) -> i32 {
     let waited = descendants::wait_for_descendants(descendants::WAIT);
     let mut loaded = load_dir(&scratch.reports_dir);
     add_journals(&scratch.reports_dir, &mut loaded);
-    finish(args, (app, pid), &loaded, &library, &waited)
+    let cuda_note = match cuda {
+        CudaShim::Off(note) => note,
+        CudaShim::Preload(_) => None,
+    };
+    finish(args, (app, pid), &loaded, &library, &waited, cuda_note)
 }
 
 /// Spawns the app with the layer's environment and waits for it.
-fn run_app(command: &[OsString], scratch: &Scratch) -> Result<(AppExit, u32), i32> {
+fn run_app(
+    command: &[OsString],
+    scratch: &Scratch,
+    cuda: Option<env::CudaPreload<'_>>,
+) -> Result<(AppExit, u32), i32> {
     let (program, app_args) = command.split_first().expect("clap requires the app");
     let pattern = scratch.reports_dir.join(REPORT_PATTERN);
     let vars = env::child_env(
@@ -117,6 +141,7 @@ fn run_app(command: &[OsString], scratch: &Scratch) -> Result<(AppExit, u32), i3
         &scratch.layer_dir,
         &pattern,
         &scratch.exports_dir,
+        cuda,
     );
     let mut child = Command::new(program)
         .args(app_args)
@@ -155,8 +180,10 @@ fn finish(
     loaded: &Loaded,
     library: &Path,
     waited: &descendants::Waited,
+    cuda_note: Option<String>,
 ) -> i32 {
     let mut notes: Vec<String> = Vec::new();
+    notes.extend(cuda_note.map(|n| format!("exportcheck: {n}")));
     for ended in waited.ended.iter().filter(|e| e.signal.is_some()) {
         let signal = ended.signal.unwrap_or_default();
         notes.push(format!(

@@ -1,0 +1,111 @@
+//! `cuGetProcAddress` and `cuGetProcAddress_v2`: how the CUDA runtime (and an app asking by name
+//! and version) reaches the driver's functions. The wrappers pass the call down and, when it
+//! returned one of the intercepted functions, put the shim's wrapper of it in `*pfn`
+//! ([`ReachedThrough::ProcAddress`]).
+
+#![allow(non_snake_case)]
+
+use core::ffi::{c_char, c_int, c_void, CStr};
+
+use exportcheck_cuda_abi::hooks::{is_intercepted, ReachedThrough};
+use exportcheck_cuda_abi::*;
+
+use crate::boundary::guard;
+use crate::real;
+use crate::slots::{self, Entry};
+
+/// The first CUDA version whose `cuGetProcAddress` (the name asked for) is
+/// `cuGetProcAddress_v2` (cuda.h 12.0: `PFN_cuGetProcAddress_v12000`).
+const V2_SINCE: c_int = 12000;
+
+/// The wrapper of `cuGetProcAddress` (CUDA 11.3's signature) for `SLOT`'s real function.
+pub(crate) unsafe extern "C" fn get_proc_address<const SLOT: usize>(
+    symbol: *const c_char,
+    pfn: *mut *mut c_void,
+    cuda_version: c_int,
+    flags: cuuint64_t,
+) -> CUresult {
+    let address = slots::real(Entry::GetProcAddress, SLOT);
+    if address == 0 {
+        return CUDA_ERROR_NOT_FOUND;
+    }
+    // SAFETY: the slot holds the driver's cuGetProcAddress.
+    let real = unsafe { core::mem::transmute::<usize, PFN_cuGetProcAddress>(address) };
+    // SAFETY: the app's call, passed down as made.
+    let result = unsafe { real(symbol, pfn, cuda_version, flags) };
+    if result == CUDA_SUCCESS {
+        // SAFETY: the driver succeeded, so `symbol` is a C string and `pfn` was written.
+        guard((), || unsafe {
+            hand_out_wrapper(symbol, pfn, cuda_version)
+        });
+    }
+    result
+}
+
+/// The wrapper of `cuGetProcAddress_v2` (CUDA 12.0) for `SLOT`'s real function.
+pub(crate) unsafe extern "C" fn get_proc_address_v2<const SLOT: usize>(
+    symbol: *const c_char,
+    pfn: *mut *mut c_void,
+    cuda_version: c_int,
+    flags: cuuint64_t,
+    symbol_status: *mut CUdriverProcAddressQueryResult,
+) -> CUresult {
+    let address = slots::real(Entry::GetProcAddressV2, SLOT);
+    if address == 0 {
+        return CUDA_ERROR_NOT_FOUND;
+    }
+    // SAFETY: the slot holds the driver's cuGetProcAddress_v2.
+    let real = unsafe { core::mem::transmute::<usize, PFN_cuGetProcAddress_v2>(address) };
+    // SAFETY: the app's call, passed down as made.
+    let result = unsafe { real(symbol, pfn, cuda_version, flags, symbol_status) };
+    if result == CUDA_SUCCESS {
+        // SAFETY: the driver succeeded, so `symbol` is a C string and `pfn` was written.
+        guard((), || unsafe {
+            hand_out_wrapper(symbol, pfn, cuda_version)
+        });
+    }
+    result
+}
+
+/// After the driver wrote `*pfn` for `symbol`: the shim's wrapper instead, when `symbol` is
+/// intercepted and the driver gave a function (not one of the shim's: a driver that resolves
+/// through the global scope finds the exported symbols, which intercept already).
+/// `cuGetProcAddress` asked for itself is `cuGetProcAddress_v2` from [`V2_SINCE`] on.
+///
+/// # Safety
+/// `symbol` is a C string (or NULL) and `pfn` NULL or writable.
+unsafe fn hand_out_wrapper(symbol: *const c_char, pfn: *mut *mut c_void, cuda_version: c_int) {
+    // SAFETY: the caller's contract.
+    if pfn.is_null() || !unsafe { is_intercepted(symbol) } {
+        return;
+    }
+    // SAFETY: not NULL (is_intercepted said so) and a C string.
+    let Some(mut entry) = Entry::named(unsafe { CStr::from_ptr(symbol) }) else {
+        return;
+    };
+    if entry == Entry::GetProcAddress && cuda_version >= V2_SINCE {
+        entry = Entry::GetProcAddressV2;
+    }
+    // SAFETY: `pfn` is writable, so readable, and the driver wrote it.
+    let function = unsafe { pfn.read() };
+    if function.is_null() || real::is_own(function) {
+        return;
+    }
+    let wrapper = slots::wrap(entry, ReachedThrough::ProcAddress, function);
+    // SAFETY: the app's output pointer, which the driver has just written.
+    unsafe { pfn.write(wrapper) };
+}
+
+export!(cuGetProcAddress => get_proc_address(
+    symbol: *const c_char,
+    pfn: *mut *mut c_void,
+    cuda_version: c_int,
+    flags: cuuint64_t
+));
+export!(cuGetProcAddress_v2 => get_proc_address_v2(
+    symbol: *const c_char,
+    pfn: *mut *mut c_void,
+    cuda_version: c_int,
+    flags: cuuint64_t,
+    symbol_status: *mut CUdriverProcAddressQueryResult
+));
