@@ -49,6 +49,13 @@ pub unsafe extern "system" fn vkNegotiateLoaderLayerInterfaceVersion(
     unsafe { dispatch::proc_addr::negotiate_loader_layer_interface_version(p_version_struct) }
 }
 
+/// The hooks the CUDA interposer (`cuda/shim`, preloaded by `exportcheck run`) calls around each
+/// intercepted CUDA external-resource call (`features::cuda_interop`). Never NULL.
+#[no_mangle]
+pub extern "C" fn exportcheck_cuda_hooks() -> *const exportcheck_cuda_abi::hooks::CudaHooks {
+    &features::cuda_interop::hooks::HOOKS
+}
+
 /// Exported for loaders and tools that look the symbol up directly.
 ///
 /// # Safety

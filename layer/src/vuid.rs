@@ -1255,6 +1255,67 @@ pub const SEM_IMPORT_ZIRCON_HANDLE_TYPE_04765: &str =
 pub const SEM_IMPORT_ZIRCON_SEMAPHORE_TYPE_04768: &str =
     "VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-semaphoreType-04768";
 
+// cuImportExternalMemory
+/// cuImportExternalMemory imports an fd a Vulkan vkGetMemoryFdKHR exported as OPAQUE_FD with a size
+/// (CUDA_EXTERNAL_MEMORY_HANDLE_DESC::size) other than the exporting allocation's allocationSize.
+/// CUDA's documentation: "The size of the memory object must be specified in
+/// CUDA_EXTERNAL_MEMORY_HANDLE_DESC::size"; NVIDIA's driver accepts a wrong size silently
+/// (measured: 580.159, CUDA 13) and fails only later, or maps memory the allocation does not have.
+pub const CUDA_MEMORY_SIZE: &str = "EXPORTCHECK-cuda-memory-size";
+/// cuImportExternalMemory imports an fd of a Vulkan OPAQUE_FD export with
+/// CUDA_EXTERNAL_MEMORY_DEDICATED set although the Vulkan allocation is not a dedicated one (no
+/// VkMemoryDedicatedAllocateInfo naming an image or buffer), or without it although the allocation
+/// is dedicated. CUDA's documentation: the flag "indicates that the external memory object is a
+/// dedicated resource", and its Vulkan interoperability guide sets it exactly when the Vulkan
+/// memory was allocated dedicated; NVIDIA's driver accepts either silently (undefined behaviour).
+pub const CUDA_MEMORY_DEDICATED: &str = "EXPORTCHECK-cuda-memory-dedicated";
+/// cuImportExternalMemory or cuImportExternalSemaphore imports a Vulkan export into a CUDA context
+/// whose device's UUID (cuDeviceGetUuid) differs from the deviceUUID of the Vulkan physical device
+/// that exported it. CUDA's Vulkan interoperability guide: objects exported by Vulkan must be
+/// imported and mapped on the same device as they were created on, found by comparing the CUDA
+/// device's UUID with the Vulkan physical device's.
+pub const CUDA_DEVICE_MISMATCH: &str = "EXPORTCHECK-cuda-device-mismatch";
+/// A CUDA import names an fd the layer knows as a Vulkan export of another kind of object or handle
+/// type: cuImportExternalMemory of an fd that vkGetSemaphoreFdKHR exported (a semaphore's payload)
+/// or that was exported as DMA_BUF, or cuImportExternalSemaphore of an fd that vkGetMemoryFdKHR
+/// exported (memory). CUDA's CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD and
+/// CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD/TIMELINE_SEMAPHORE_FD take Vulkan's OPAQUE_FD
+/// exports of memory and semaphores respectively.
+pub const CUDA_HANDLE_TYPE: &str = "EXPORTCHECK-cuda-handle-type";
+
+// cuExternalMemoryGetMappedBuffer
+/// cuExternalMemoryGetMappedBuffer or cuExternalMemoryGetMappedMipmappedArray maps a range (the
+/// offset plus the size, or the array's offset) beyond the imported memory: beyond the size the
+/// import declared, or beyond the exporting Vulkan allocation's allocationSize where the layer
+/// knows the export. CUDA's documentation: the offset is "the offset in the memory object where the
+/// buffer's base address is" and the buffer lies in the memory object.
+pub const CUDA_MAPPED_RANGE: &str = "EXPORTCHECK-cuda-mapped-range";
+
+// cuImportExternalMemory
+/// cuImportExternalMemory or cuImportExternalSemaphore names an fd that an earlier successful
+/// import (CUDA's or Vulkan's) already took. CUDA's documentation: "Ownership of the file
+/// descriptor is transferred to the CUDA driver when the handle is imported successfully.
+/// Performing any operations on the file descriptor after it is imported results in undefined
+/// behavior." NVIDIA's driver closes the fd at the import: its number then names whatever file the
+/// process opens next.
+pub const CUDA_FD_IMPORTED_TWICE: &str = "EXPORTCHECK-cuda-fd-imported-twice";
+
+// cuDestroyExternalMemory
+/// The process closed or replaced (close, dup2) an fd a successful cuImportExternalMemory or
+/// cuImportExternalSemaphore had taken, found at cuDestroyExternalMemory or
+/// cuDestroyExternalSemaphore of that import. CUDA's documentation: performing any operations on
+/// the file descriptor after it is imported results in undefined behavior; the driver closed it, so
+/// the app's close closes whatever file took the number since (libplacebo #46).
+pub const CUDA_FD_CLOSED_AFTER_IMPORT: &str = "EXPORTCHECK-cuda-fd-closed-after-import";
+
+// cuImportExternalSemaphore
+/// cuImportExternalSemaphore imports the OPAQUE_FD export of a Vulkan binary semaphore as
+/// CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD, or of a timeline semaphore as
+/// CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD. CUDA's documentation: TIMELINE_SEMAPHORE_FD is
+/// "Handle is an opaque file descriptor referencing a timeline semaphore", OPAQUE_FD one
+/// referencing a binary semaphore.
+pub const CUDA_SEMAPHORE_TYPE: &str = "EXPORTCHECK-cuda-semaphore-type";
+
 /// Every ID above: the IDs the catalog calls checked.
 pub const ALL: &[&str] = &[
     FD_DEVICE_PARAM,
@@ -1636,4 +1697,12 @@ pub const ALL: &[&str] = &[
     SEM_IMPORT_ZIRCON_FLAGS_PARAM,
     SEM_IMPORT_ZIRCON_HANDLE_TYPE_04765,
     SEM_IMPORT_ZIRCON_SEMAPHORE_TYPE_04768,
+    CUDA_MEMORY_SIZE,
+    CUDA_MEMORY_DEDICATED,
+    CUDA_DEVICE_MISMATCH,
+    CUDA_HANDLE_TYPE,
+    CUDA_MAPPED_RANGE,
+    CUDA_FD_IMPORTED_TWICE,
+    CUDA_FD_CLOSED_AFTER_IMPORT,
+    CUDA_SEMAPHORE_TYPE,
 ];

@@ -10,6 +10,7 @@ pub mod app;
 pub mod built;
 pub mod calls;
 pub mod child;
+pub mod cuda_client;
 pub mod env;
 pub mod expect;
 pub mod fd_export;
@@ -20,6 +21,7 @@ pub mod panic_layer;
 pub mod semaphores;
 pub mod swiftshader;
 pub mod sync_capabilities;
+pub mod test_cuda;
 pub mod test_driver;
 
 /// The model of the rules (`tests/model`): which IDs a call must produce.

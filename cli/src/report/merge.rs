@@ -102,6 +102,7 @@ pub(crate) mod tests {
                 pid,
                 executable: Some("/bin/app".to_owned()),
                 sync_sharing_calls: std::collections::BTreeMap::new(),
+                cuda_calls: std::collections::BTreeMap::new(),
             }),
             settings: None,
             journal: None,

@@ -138,6 +138,10 @@ pub struct ProcessInfo {
     /// intercepted in the process (those called at least once), at the time of the report.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub sync_sharing_calls: BTreeMap<String, u64>,
+    /// How many calls of each CUDA external-resource entry point the CUDA interposer handed to
+    /// the layer in the process (those called at least once), at the time of the report.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub cuda_calls: BTreeMap<String, u64>,
 }
 
 /// `"settings"`: the layer's effective settings.

@@ -30,6 +30,7 @@ pub const CUDA_SUCCESS: CUresult = 0;
 pub const CUDA_ERROR_INVALID_VALUE: CUresult = 1;
 pub const CUDA_ERROR_OUT_OF_MEMORY: CUresult = 2;
 pub const CUDA_ERROR_NOT_INITIALIZED: CUresult = 3;
+pub const CUDA_ERROR_DEINITIALIZED: CUresult = 4;
 pub const CUDA_ERROR_NO_DEVICE: CUresult = 100;
 pub const CUDA_ERROR_INVALID_DEVICE: CUresult = 101;
 pub const CUDA_ERROR_INVALID_CONTEXT: CUresult = 201;
@@ -37,11 +38,15 @@ pub const CUDA_ERROR_INVALID_HANDLE: CUresult = 400;
 pub const CUDA_ERROR_NOT_FOUND: CUresult = 500;
 pub const CUDA_ERROR_NOT_SUPPORTED: CUresult = 801;
 pub const CUDA_ERROR_OPERATING_SYSTEM: CUresult = 304;
+pub const CUDA_ERROR_UNKNOWN: CUresult = 999;
 
 /// `CU_GET_PROC_ADDRESS_SUCCESS` (`CUdriverProcAddressQueryResult`).
 pub const CU_GET_PROC_ADDRESS_SUCCESS: CUdriverProcAddressQueryResult = 0;
 /// `CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND`.
 pub const CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND: CUdriverProcAddressQueryResult = 1;
+/// `CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT`: the symbol exists, but not in the CUDA version
+/// asked for.
+pub const CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT: CUdriverProcAddressQueryResult = 2;
 
 /// `CUexternalMemoryHandleType`.
 pub type CUexternalMemoryHandleType = c_uint;
@@ -113,6 +118,14 @@ pub struct CUDA_EXTERNAL_MEMORY_BUFFER_DESC {
 
 /// `CUarray_format`.
 pub type CUarray_format = c_uint;
+pub const CU_AD_FORMAT_UNSIGNED_INT8: CUarray_format = 0x01;
+pub const CU_AD_FORMAT_UNSIGNED_INT16: CUarray_format = 0x02;
+pub const CU_AD_FORMAT_UNSIGNED_INT32: CUarray_format = 0x03;
+pub const CU_AD_FORMAT_SIGNED_INT8: CUarray_format = 0x08;
+pub const CU_AD_FORMAT_SIGNED_INT16: CUarray_format = 0x09;
+pub const CU_AD_FORMAT_SIGNED_INT32: CUarray_format = 0x0a;
+pub const CU_AD_FORMAT_HALF: CUarray_format = 0x10;
+pub const CU_AD_FORMAT_FLOAT: CUarray_format = 0x20;
 
 /// `CUDA_ARRAY3D_DESCRIPTOR`.
 #[repr(C)]
@@ -256,6 +269,13 @@ pub type PFN_cuGetProcAddress_v2 = unsafe extern "C" fn(
     flags: cuuint64_t,
     symbol_status: *mut CUdriverProcAddressQueryResult,
 ) -> CUresult;
+pub type PFN_cuInit = unsafe extern "C" fn(flags: c_uint) -> CUresult;
+pub type PFN_cuDriverGetVersion = unsafe extern "C" fn(version: *mut c_int) -> CUresult;
+pub type PFN_cuDeviceGetCount = unsafe extern "C" fn(count: *mut c_int) -> CUresult;
+pub type PFN_cuDeviceGet = unsafe extern "C" fn(device: *mut CUdevice, ordinal: c_int) -> CUresult;
+pub type PFN_cuCtxCreate_v2 =
+    unsafe extern "C" fn(pctx: *mut CUcontext, flags: c_uint, dev: CUdevice) -> CUresult;
+pub type PFN_cuCtxDestroy_v2 = unsafe extern "C" fn(ctx: CUcontext) -> CUresult;
 pub type PFN_cuCtxGetDevice = unsafe extern "C" fn(device: *mut CUdevice) -> CUresult;
 pub type PFN_cuDeviceGetUuid = unsafe extern "C" fn(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;
 

@@ -10,8 +10,10 @@
 //! | `fd_ownership` | fds imported twice, or closed after an import took them |
 //! | `import_matching` | an import against the export it came from, in this process (memory; semaphores' and fences' opaque fds) |
 //! | `cross_process` | the same across the processes of a run (the shared exports directory) |
+//! | `cuda_interop` | CUDA's imports of Vulkan exports (through `exportcheck run`'s CUDA interposer) |
 
 pub mod cross_process;
+pub mod cuda_interop;
 pub mod driver_contract;
 pub mod fd_leaks;
 pub mod fd_ownership;

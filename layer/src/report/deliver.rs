@@ -50,6 +50,20 @@ pub fn report_to_all_instances(outcome: &Outcome) -> bool {
         .fold(false, |skip, i| skip | report_for(i, outcome, &|_| None))
 }
 
+/// Reports findings of a call that belongs to no Vulkan object (the CUDA side): through every
+/// live instance, as [`report_to_all_instances`]; with none, with `settings` (the environment's
+/// and the settings file's: the log and the process report). Never skips a call.
+pub fn report_process_wide(outcome: &Outcome, settings: &Settings) -> bool {
+    if INSTANCES.values().is_empty() {
+        for finding in &outcome.findings {
+            deliver(finding, settings, None, &[], &|_| None);
+        }
+        return false;
+    }
+    report_to_all_instances(outcome);
+    false
+}
+
 /// Reports every finding of `outcome` for a call on one of `instance`'s physical devices (no
 /// device, so no debug names). Returns true when the call must be skipped, as [`report`].
 pub fn report_for_instance(instance: &InstanceState, outcome: &Outcome) -> bool {

@@ -167,6 +167,7 @@ extern "C" fn after_fork() {
 extern "C" fn after_fork_in_child() {
     after_fork();
     super::sync_sharing_calls::forget_the_parents();
+    super::cuda_calls::forget_the_parents();
 }
 
 fn now() -> String {
@@ -282,6 +283,7 @@ pub fn render() -> Option<String> {
             "pid": std::process::id(),
             "executable": std::env::current_exe().ok().map(|p| p.display().to_string()),
             "sync_sharing_calls": super::sync_sharing_calls::snapshot(),
+            "cuda_calls": super::cuda_calls::snapshot(),
         },
         "settings": {
             "report_flags": crate::settings::flag_names(s.report_flags),

@@ -51,6 +51,7 @@ unsafe fn arguments(p_info: *const Info) -> (ImportArguments, Option<FenceOrigin
 /// This import, of the fd an earlier import took, into `object` (described as `described`).
 fn reimport(described: String, object: u64) -> Reimport {
     Reimport {
+        id: crate::vuid::FD_IMPORTED_TWICE,
         command: rules::COMMAND.name,
         field: "pImportFenceFdInfo->fd",
         object: Some((

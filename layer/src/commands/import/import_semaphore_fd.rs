@@ -101,6 +101,7 @@ fn importer(state: &DeviceState) -> Importer {
 /// This import, of the fd an earlier import took, into `object` (described as `described`).
 fn reimport(described: String, object: u64) -> Reimport {
     Reimport {
+        id: crate::vuid::FD_IMPORTED_TWICE,
         command: rules::COMMAND.name,
         field: "pImportSemaphoreFdInfo->fd",
         object: Some((

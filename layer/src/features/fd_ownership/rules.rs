@@ -12,6 +12,9 @@ use ash::vk;
 /// The import that names a consumed fd again.
 #[derive(Clone, Debug)]
 pub struct Reimport {
+    /// The finding's ID: `EXPORTCHECK-fd-imported-twice` for a Vulkan import,
+    /// `EXPORTCHECK-cuda-fd-imported-twice` for a CUDA one.
+    pub id: &'static str,
     pub command: &'static str,
     /// The member that holds the fd.
     pub field: &'static str,
@@ -23,6 +26,7 @@ pub struct Reimport {
 impl Reimport {
     /// `vkAllocateMemory` with `VkImportMemoryFdInfoKHR`.
     pub const ALLOCATE: Reimport = Reimport {
+        id: vuid::FD_IMPORTED_TWICE,
         command: "vkAllocateMemory",
         field: "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd",
         object: None,
@@ -32,17 +36,51 @@ impl Reimport {
 /// What `into` is called in a hint, and the command that exports it anew.
 fn export_hint(into: ImportKind) -> (&'static str, &'static str) {
     match into {
-        ImportKind::Memory => ("memory", "vkGetMemoryFdKHR"),
-        ImportKind::Semaphore => ("semaphore's payload", "vkGetSemaphoreFdKHR"),
+        ImportKind::Memory | ImportKind::CudaMemory => ("memory", "vkGetMemoryFdKHR"),
+        ImportKind::Semaphore | ImportKind::CudaSemaphore => {
+            ("semaphore's payload", "vkGetSemaphoreFdKHR")
+        }
         ImportKind::Fence => ("fence's payload", "vkGetFenceFdKHR"),
     }
 }
 
-/// The object a consumed fd was imported into.
-fn imported_object(into: ImportedInto) -> ObjectRef {
-    ObjectRef {
+/// The Vulkan object a consumed fd was imported into (none for a CUDA import).
+fn imported_object(into: ImportedInto) -> Option<ObjectRef> {
+    (!into.kind.is_cuda()).then_some(ObjectRef {
         ty: into.kind.object_type(),
         handle: into.object,
+    })
+}
+
+/// The object a consumed fd was imported into, as a message names it (a Vulkan object with its
+/// device if `with_device`).
+fn describe_import(into: ImportedInto, with_device: bool) -> String {
+    let object = vk_names::handle(into.kind.object_type(), into.object);
+    match into.kind {
+        ImportKind::CudaMemory => format!(
+            "CUexternalMemory {:#x} (cuImportExternalMemory)",
+            into.object
+        ),
+        ImportKind::CudaSemaphore => {
+            format!(
+                "CUexternalSemaphore {:#x} (cuImportExternalSemaphore)",
+                into.object
+            )
+        }
+        _ if with_device => format!(
+            "{object} (on {})",
+            vk_names::handle(vk::ObjectType::DEVICE, into.device)
+        ),
+        _ => object,
+    }
+}
+
+/// The driver that took a consumed fd.
+fn taker(into: ImportKind) -> &'static str {
+    if into.is_cuda() {
+        "the CUDA driver"
+    } else {
+        "the driver"
     }
 }
 
@@ -71,26 +109,39 @@ pub fn imported_twice(
         Some((_, described)) => format!(" (importing into {described})"),
         None => String::new(),
     };
+    let passed = if at.id == vuid::FD_IMPORTED_TWICE {
+        " The call was not passed to the driver."
+    } else {
+        ""
+    };
     let mut finding = Finding::new(
-        vuid::FD_IMPORTED_TWICE,
+        at.id,
         command,
         field,
         format!(
-            "{command}(): {field} is {fd}{importing}, which a successful import into {} (on {}) \
-             already handed to the driver, and {held}: after a successful import the app must \
-             not use the fd again. To import the {what} again, export it anew ({export}) or \
-             import a duplicate made before the first import. The call was not passed to the \
-             driver.",
-            vk_names::handle(into.kind.object_type(), into.object),
-            vk_names::handle(vk::ObjectType::DEVICE, into.device),
+            "{command}(): {field} is {fd}{importing}, which a successful import into {} already \
+             handed to {}, and {held}: after a successful import the app must not use the fd \
+             again. To import the {what} again, export it anew ({export}) or import a duplicate \
+             made before the first import.{passed}",
+            describe_import(into, true),
+            taker(into.kind),
         ),
-    )
-    .with(ObjectRef::device(device));
+    );
+    if device != 0 {
+        finding = finding.with(ObjectRef::device(device));
+    }
     if let Some((object, _)) = &at.object {
         finding = finding.with(*object);
     }
+    if let Some(object) = imported_object(into) {
+        finding = finding.with(object);
+    }
     let mut outcome = Outcome::default();
-    outcome.block(finding.with(imported_object(into)));
+    if at.id == vuid::FD_IMPORTED_TWICE {
+        outcome.block(finding);
+    } else {
+        outcome.push(finding);
+    }
     outcome
 }
 
@@ -103,26 +154,35 @@ pub fn imported_twice(
 pub fn closed_after_import(device: u64, command: &'static str, lost: &[Lost]) -> Outcome {
     let mut outcome = Outcome::default();
     for l in lost {
-        let object = vk_names::handle(l.into.kind.object_type(), l.into.object);
-        outcome.push(
-            Finding::new(
-                vuid::FD_CLOSED_AFTER_IMPORT,
-                command,
-                "fd",
-                format!(
-                    "{command}(): fd {number}, which a successful {} import into \
-                     {object} handed to the driver, was closed or replaced (close, dup2) by the \
-                     process afterwards. The driver closed the fd at the import and the layer \
-                     held the number since; without the layer, that close would have closed \
-                     whatever file got the number in between. After a successful import the \
-                     app must not use the fd again: not even close it.",
-                    l.into.kind.command(),
-                    number = l.number,
-                ),
-            )
-            .with(ObjectRef::device(device))
-            .with(imported_object(l.into)),
+        let id = if l.into.kind.is_cuda() {
+            vuid::CUDA_FD_CLOSED_AFTER_IMPORT
+        } else {
+            vuid::FD_CLOSED_AFTER_IMPORT
+        };
+        let mut finding = Finding::new(
+            id,
+            command,
+            "fd",
+            format!(
+                "{command}(): fd {number}, which a successful {} import into {} handed to {}, \
+                 was closed or replaced (close, dup2) by the process afterwards. The driver \
+                 closed the fd at the import and the layer held the number since; without the \
+                 layer, that close would have closed whatever file got the number in between. \
+                 After a successful import the app must not use the fd again: not even close \
+                 it.",
+                l.into.kind.command(),
+                describe_import(l.into, false),
+                taker(l.into.kind),
+                number = l.number,
+            ),
         );
+        if device != 0 {
+            finding = finding.with(ObjectRef::device(device));
+        }
+        if let Some(object) = imported_object(l.into) {
+            finding = finding.with(object);
+        }
+        outcome.push(finding);
     }
     outcome
 }

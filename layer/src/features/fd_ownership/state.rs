@@ -40,6 +40,11 @@ pub enum ImportKind {
     Semaphore,
     /// `vkImportFenceFdKHR`.
     Fence,
+    /// `cuImportExternalMemory` (the CUDA side: `features::cuda_interop`); the object is the
+    /// `CUexternalMemory`, the device 0.
+    CudaMemory,
+    /// `cuImportExternalSemaphore`; the object is the `CUexternalSemaphore`, the device 0.
+    CudaSemaphore,
 }
 
 impl ImportKind {
@@ -48,7 +53,13 @@ impl ImportKind {
             Self::Memory => vk::ObjectType::DEVICE_MEMORY,
             Self::Semaphore => vk::ObjectType::SEMAPHORE,
             Self::Fence => vk::ObjectType::FENCE,
+            Self::CudaMemory | Self::CudaSemaphore => vk::ObjectType::UNKNOWN,
         }
+    }
+
+    /// Whether the importer is CUDA's driver (its objects are no Vulkan objects).
+    pub fn is_cuda(self) -> bool {
+        matches!(self, Self::CudaMemory | Self::CudaSemaphore)
     }
 
     /// The command whose successful import handed the fd to the driver.
@@ -57,6 +68,8 @@ impl ImportKind {
             Self::Memory => "vkAllocateMemory",
             Self::Semaphore => "vkImportSemaphoreFdKHR",
             Self::Fence => "vkImportFenceFdKHR",
+            Self::CudaMemory => "cuImportExternalMemory",
+            Self::CudaSemaphore => "cuImportExternalSemaphore",
         }
     }
 }

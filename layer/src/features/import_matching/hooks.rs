@@ -295,17 +295,30 @@ fn shared_origin(
     fd: i32,
     exported_as: vk::ExternalMemoryHandleTypeFlags,
 ) -> Option<ExportOrigin> {
+    let report = |command: &'static str, outcome: &Outcome| report_only(state, command, outcome);
+    shared_export_of(fd, exported_as, "vkAllocateMemory", &report)
+}
+
+/// [`shared_origin`] for any importer (`command`: the importing command, for the warnings, which
+/// go to `report`): also the CUDA side's (`features::cuda_interop`).
+#[cold]
+#[inline(never)]
+pub fn shared_export_of(
+    fd: i32,
+    exported_as: vk::ExternalMemoryHandleTypeFlags,
+    command: &'static str,
+    report: &dyn Fn(&'static str, &Outcome),
+) -> Option<ExportOrigin> {
     if !shared_exports::enabled() {
         return None;
     }
-    let command = "vkAllocateMemory";
     let origin = match payload::identity(fd)? {
         Identity::Payload(payload) => shared_exports::find(payload, exported_as),
         Identity::OpenFile(file) => {
             match shared_exports::find_open_file((file.dev, file.ino), fd, exported_as) {
                 Ok(origin) => origin,
                 Err(errno) => {
-                    warn_kcmp_refused(state, command, errno, Refused::AcrossProcesses);
+                    warn_kcmp_refused_with(command, errno, Refused::AcrossProcesses, report);
                     None
                 }
             }
@@ -314,7 +327,7 @@ fn shared_origin(
     let warnings = shared_exports::take_warnings();
     if !warnings.is_empty() {
         let outcome = boundary::contain(command, || shared_rules::ignored(command, warnings));
-        report_only(state, command, &outcome);
+        report(command, &outcome);
     }
     origin
 }
@@ -323,6 +336,19 @@ fn shared_origin(
 #[cold]
 #[inline(never)]
 fn warn_kcmp_refused(state: &DeviceState, command: &'static str, errno: i32, kind: Refused) {
+    let report = |command: &'static str, outcome: &Outcome| report_only(state, command, outcome);
+    warn_kcmp_refused_with(command, errno, kind, &report);
+}
+
+/// [`warn_kcmp_refused`], the finding handed to `report`.
+#[cold]
+#[inline(never)]
+fn warn_kcmp_refused_with(
+    command: &'static str,
+    errno: i32,
+    kind: Refused,
+    report: &dyn Fn(&'static str, &Outcome),
+) {
     use std::sync::atomic::{AtomicBool, Ordering};
     static IN_PROCESS: AtomicBool = AtomicBool::new(false);
     static ACROSS: AtomicBool = AtomicBool::new(false);
@@ -332,7 +358,7 @@ fn warn_kcmp_refused(state: &DeviceState, command: &'static str, errno: i32, kin
     };
     if !said.swap(true, Ordering::AcqRel) {
         let outcome = boundary::contain(command, || open_file::refused(command, errno, kind));
-        report_only(state, command, &outcome);
+        report(command, &outcome);
     }
 }
 

@@ -1,0 +1,199 @@
+//! The project's test CUDA driver library (tests/cuda-driver), loaded as NVIDIA's is: `dlopen`
+//! of `libcuda.so.1` found through `LD_LIBRARY_PATH` (in a child process, as the dynamic linker
+//! reads it at start). It initialises, creates a context, imports a memfd as opaque-fd memory as
+//! the real driver does (any nonzero size; the fd is taken), maps a buffer whose writes land in
+//! the file, refuses a range beyond the declared size, and hands out its entry points through
+//! `cuGetProcAddress_v2`.
+
+use exportcheck_cuda_abi::*;
+use exportcheck_tests::child::{is_child, Child};
+use exportcheck_tests::test_cuda::{ld_library_path, library_dir, SONAME};
+use std::ffi::{c_void, CStr};
+use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd};
+
+/// `libcuda.so.1`, opened by name.
+struct Driver(*mut c_void);
+
+impl Driver {
+    fn open() -> Self {
+        let name = std::ffi::CString::new(SONAME).unwrap();
+        // SAFETY: a C string; dlopen returns a handle or NULL.
+        let handle = unsafe { libc::dlopen(name.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+        assert!(!handle.is_null(), "dlopen({SONAME}) failed");
+        Driver(handle)
+    }
+
+    fn address(&self, name: &CStr) -> *mut c_void {
+        // SAFETY: a live handle and a C string.
+        let address = unsafe { libc::dlsym(self.0, name.as_ptr()) };
+        assert!(!address.is_null(), "{name:?} is not exported");
+        address
+    }
+
+    /// The entry point `name` as a function pointer of type `F`.
+    ///
+    /// # Safety
+    /// `F` is the entry point's function pointer type.
+    unsafe fn get<F: Copy>(&self, name: &CStr) -> F {
+        let address = self.address(name);
+        // SAFETY: a non-NULL function address, as `F` (the caller's contract).
+        unsafe { std::mem::transmute_copy(&address) }
+    }
+}
+
+type Write = unsafe extern "C" fn(CUdeviceptr, *const c_void, usize) -> CUresult;
+
+fn memfd(len: usize) -> OwnedFd {
+    // SAFETY: a C string literal; memfd_create returns a new descriptor or -1.
+    let fd = unsafe { libc::memfd_create(c"exported".as_ptr(), libc::MFD_CLOEXEC) };
+    assert!(fd >= 0, "memfd_create");
+    // SAFETY: a new descriptor nothing else owns.
+    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+    // SAFETY: a valid descriptor.
+    assert_eq!(
+        unsafe { libc::ftruncate(fd.as_raw_fd(), len as libc::off_t) },
+        0
+    );
+    fd
+}
+
+fn is_open(fd: i32) -> bool {
+    // SAFETY: F_GETFD reads flags only.
+    unsafe { libc::fcntl(fd, libc::F_GETFD) != -1 }
+}
+
+/// The child's work: a client's whole path through the driver.
+fn use_driver() {
+    let cuda = Driver::open();
+    // It is this project's library, found in the helper's directory.
+    let mut info: libc::Dl_info = unsafe_zeroed();
+    // SAFETY: an address in the library and a local to write.
+    assert_ne!(
+        unsafe { libc::dladdr(cuda.address(c"cuInit"), &mut info) },
+        0
+    );
+    // SAFETY: dladdr wrote a NUL-terminated path.
+    let path = unsafe { CStr::from_ptr(info.dli_fname) }
+        .to_string_lossy()
+        .into_owned();
+    assert_eq!(path, library_dir().join(SONAME).display().to_string());
+
+    // SAFETY: each type is its entry point's, from cuda.h; every pointer passed is valid.
+    unsafe {
+        let init: PFN_cuInit = cuda.get(c"cuInit");
+        let device_get: PFN_cuDeviceGet = cuda.get(c"cuDeviceGet");
+        let ctx_create: PFN_cuCtxCreate_v2 = cuda.get(c"cuCtxCreate_v2");
+        let uuid_of: PFN_cuDeviceGetUuid = cuda.get(c"cuDeviceGetUuid_v2");
+        let import: PFN_cuImportExternalMemory = cuda.get(c"cuImportExternalMemory");
+        let map: PFN_cuExternalMemoryGetMappedBuffer = cuda.get(c"cuExternalMemoryGetMappedBuffer");
+        let get_proc: PFN_cuGetProcAddress_v2 = cuda.get(c"cuGetProcAddress_v2");
+        let write: Write = cuda.get(c"exportcheck_test_cuda_write");
+
+        let mut device = -1;
+        assert_eq!(device_get(&mut device, 0), CUDA_ERROR_NOT_INITIALIZED);
+        assert_eq!(init(0), CUDA_SUCCESS);
+        assert_eq!(device_get(&mut device, 0), CUDA_SUCCESS);
+        let mut context = std::ptr::null_mut();
+        assert_eq!(ctx_create(&mut context, 0, device), CUDA_SUCCESS);
+        let mut uuid = CUuuid::default();
+        assert_eq!(uuid_of(&mut uuid, device), CUDA_SUCCESS);
+        assert_eq!(&uuid.bytes, b"exportcheck-dev1");
+
+        // The exporter keeps its own reference (as Vulkan's allocation does); CUDA gets an fd of
+        // the same file and declares twice its size, which the real driver accepts.
+        let exported = memfd(65536);
+        let fd = exported.try_clone().unwrap().into_raw_fd();
+        let desc = CUDA_EXTERNAL_MEMORY_HANDLE_DESC {
+            type_: CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD,
+            handle: ExternalHandle { fd },
+            size: 2 * 65536,
+            flags: 0,
+            reserved: [0; 16],
+        };
+        let mut memory = std::ptr::null_mut();
+        assert_eq!(import(&mut memory, &desc), CUDA_SUCCESS);
+        assert!(!is_open(fd), "the import took (closed) the fd");
+
+        let buffer = |offset, size| CUDA_EXTERNAL_MEMORY_BUFFER_DESC {
+            offset,
+            size,
+            flags: 0,
+            reserved: [0; 16],
+        };
+        let mut dptr = 0;
+        assert_eq!(map(&mut dptr, memory, &buffer(256, 4096)), CUDA_SUCCESS);
+        assert_eq!(write(dptr, b"from cuda".as_ptr().cast(), 9), CUDA_SUCCESS);
+        let mut seen = [0u8; 9];
+        let read = libc::pread(exported.as_raw_fd(), seen.as_mut_ptr().cast(), 9, 256);
+        assert_eq!(
+            (read, &seen),
+            (9, b"from cuda"),
+            "the write is in the exporter's memory"
+        );
+        // Within the declared size (beyond the file): mapped; beyond the declared size: refused.
+        assert_eq!(map(&mut dptr, memory, &buffer(65536, 65536)), CUDA_SUCCESS);
+        let mut refused = 0;
+        let result = map(&mut refused, memory, &buffer(65536, 65537));
+        assert_eq!(result, CUDA_ERROR_INVALID_VALUE);
+
+        // The CUDA runtime's way to the entry points.
+        let (mut pfn, mut status) = (std::ptr::null_mut(), -1);
+        let name = c"cuDestroyExternalMemory";
+        assert_eq!(
+            get_proc(name.as_ptr(), &mut pfn, 13000, 0, &mut status),
+            CUDA_SUCCESS
+        );
+        assert_eq!(
+            (pfn, status),
+            (cuda.address(name), CU_GET_PROC_ADDRESS_SUCCESS)
+        );
+        let destroy: PFN_cuDestroyExternalMemory = std::mem::transmute(pfn);
+        assert_eq!(destroy(memory), CUDA_SUCCESS);
+        assert_eq!(destroy(memory), CUDA_ERROR_INVALID_HANDLE);
+        let result = get_proc(c"cuMemAlloc".as_ptr(), &mut pfn, 13000, 0, &mut status);
+        assert_eq!(result, CUDA_ERROR_NOT_FOUND);
+        assert_eq!(
+            (pfn, status),
+            (std::ptr::null_mut(), CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND)
+        );
+    }
+}
+
+fn unsafe_zeroed<T>() -> T {
+    // SAFETY: used only for plain C structures, for which all zeroes is a value.
+    unsafe { std::mem::zeroed() }
+}
+
+#[test]
+fn a_client_loads_libcuda_so_1_and_imports_opaque_fd_memory() {
+    if is_child() {
+        return use_driver();
+    }
+    Child::new("1")
+        .env("LD_LIBRARY_PATH", ld_library_path())
+        .run();
+}
+
+#[test]
+fn the_device_uuid_is_the_environment_s_when_set() {
+    if is_child() {
+        let cuda = Driver::open();
+        // SAFETY: the entry points' types, from cuda.h; valid pointers.
+        unsafe {
+            let init: PFN_cuInit = cuda.get(c"cuInit");
+            let uuid_of: PFN_cuDeviceGetUuid = cuda.get(c"cuDeviceGetUuid");
+            assert_eq!(init(0), CUDA_SUCCESS);
+            let mut uuid = CUuuid::default();
+            assert_eq!(uuid_of(&mut uuid, 0), CUDA_SUCCESS);
+            assert_eq!(uuid.bytes, *b"exportcheck-dev2");
+        }
+        return;
+    }
+    Child::new("1")
+        .env("LD_LIBRARY_PATH", ld_library_path())
+        .env(
+            "EXPORTCHECK_TEST_CUDA_DEVICE_UUID",
+            "6578706f7274636865636b2d64657632",
+        )
+        .run();
+}
