@@ -11,7 +11,7 @@ use exportcheck_cuda_abi::hooks::{is_intercepted, ReachedThrough};
 use exportcheck_cuda_abi::*;
 
 use crate::boundary::guard;
-use crate::real;
+use crate::real::{self, Loaded};
 use crate::slots::{self, Entry};
 
 /// The first CUDA version whose `cuGetProcAddress` (the name asked for) is
@@ -36,7 +36,7 @@ pub(crate) unsafe extern "C" fn get_proc_address<const SLOT: usize>(
     if result == CUDA_SUCCESS {
         // SAFETY: the driver succeeded, so `symbol` is a C string and `pfn` was written.
         guard((), || unsafe {
-            hand_out_wrapper(symbol, pfn, cuda_version)
+            hand_out_wrapper(symbol, pfn, cuda_version, address)
         });
     }
     result
@@ -61,39 +61,66 @@ pub(crate) unsafe extern "C" fn get_proc_address_v2<const SLOT: usize>(
     if result == CUDA_SUCCESS {
         // SAFETY: the driver succeeded, so `symbol` is a C string and `pfn` was written.
         guard((), || unsafe {
-            hand_out_wrapper(symbol, pfn, cuda_version)
+            hand_out_wrapper(symbol, pfn, cuda_version, address)
         });
     }
     result
 }
 
 /// After the driver wrote `*pfn` for `symbol`: the shim's wrapper instead, when `symbol` is
-/// intercepted and the driver gave a function (not one of the shim's: a driver that resolves
-/// through the global scope finds the exported symbols, which intercept already).
-/// `cuGetProcAddress` asked for itself is `cuGetProcAddress_v2` from [`V2_SINCE`] on.
+/// intercepted and the driver gave a function. `cuGetProcAddress` asked for itself is
+/// `cuGetProcAddress_v2` from [`V2_SINCE`] on.
+///
+/// A driver whose table refers to its own exported functions through the global scope (a
+/// library's references to its exported symbols bind to the first definition, which is the
+/// preloaded shim's) gives the shim's exported symbol: then the driver's own function of that
+/// symbol's name, in the object of its `get_proc_address`, is the real one.
 ///
 /// # Safety
-/// `symbol` is a C string (or NULL) and `pfn` NULL or writable.
-unsafe fn hand_out_wrapper(symbol: *const c_char, pfn: *mut *mut c_void, cuda_version: c_int) {
+/// `symbol` is a C string (or NULL), `pfn` NULL or writable, `get_proc_address` the driver's
+/// function that wrote it.
+unsafe fn hand_out_wrapper(
+    symbol: *const c_char,
+    pfn: *mut *mut c_void,
+    cuda_version: c_int,
+    get_proc_address: usize,
+) {
     // SAFETY: the caller's contract.
     if pfn.is_null() || !unsafe { is_intercepted(symbol) } {
         return;
     }
-    // SAFETY: not NULL (is_intercepted said so) and a C string.
-    let Some(mut entry) = Entry::named(unsafe { CStr::from_ptr(symbol) }) else {
-        return;
-    };
-    if entry == Entry::GetProcAddress && cuda_version >= V2_SINCE {
-        entry = Entry::GetProcAddressV2;
-    }
     // SAFETY: `pfn` is writable, so readable, and the driver wrote it.
     let function = unsafe { pfn.read() };
-    if function.is_null() || real::is_own(function) {
+    if function.is_null() {
         return;
     }
-    let wrapper = slots::wrap(entry, ReachedThrough::ProcAddress, function);
-    // SAFETY: the app's output pointer, which the driver has just written.
-    unsafe { pfn.write(wrapper) };
+    let found = if real::is_own(function) {
+        drivers_own(function, get_proc_address)
+    } else {
+        // SAFETY: not NULL (is_intercepted said so) and a C string.
+        Entry::named(unsafe { CStr::from_ptr(symbol) })
+            .map(|entry| match entry {
+                Entry::GetProcAddress if cuda_version >= V2_SINCE => Entry::GetProcAddressV2,
+                other => other,
+            })
+            .map(|entry| (entry, function))
+    };
+    if let Some((entry, function)) = found {
+        let wrapper = slots::wrap(entry, ReachedThrough::ProcAddress, function);
+        // SAFETY: the app's output pointer, which the driver has just written.
+        unsafe { pfn.write(wrapper) };
+    }
+}
+
+/// For `own` (one of the shim's exported symbols, which the driver gave): its entry point and
+/// the driver's own function of that name, looked up in the object that holds
+/// `get_proc_address`.
+fn drivers_own(own: *mut c_void, get_proc_address: usize) -> Option<(Entry, *mut c_void)> {
+    let name = real::symbol_name(own)?;
+    let entry = Entry::named(name)?;
+    let driver = Loaded::holding(get_proc_address as *const c_void)?;
+    let function = driver.lookup(name);
+    (!function.is_null()).then_some((entry, function))
 }
 
 export!(cuGetProcAddress => get_proc_address(

@@ -90,6 +90,22 @@ fn object_base(address: *const c_void) -> usize {
     }
 }
 
+/// The name of the dynamic symbol at `address`, if one is there.
+pub(crate) fn symbol_name(address: *const c_void) -> Option<&'static CStr> {
+    // SAFETY: Dl_info is plain data, written by dladdr.
+    let mut info: libc::Dl_info = unsafe { core::mem::zeroed() };
+    // SAFETY: dladdr accepts any address.
+    if unsafe { libc::dladdr(address, &mut info) } == 0
+        || info.dli_sname.is_null()
+        || info.dli_saddr as usize != address as usize
+    {
+        return None;
+    }
+    // SAFETY: the symbol's name, a C string in the object's string table, mapped while the
+    // object is loaded (the shim's own, here, loaded for the process's life).
+    Some(unsafe { CStr::from_ptr(info.dli_sname) })
+}
+
 /// Whether `address` is in the shim (one of its own wrappers).
 pub(crate) fn is_own(address: *const c_void) -> bool {
     static OWN_BASE: AtomicUsize = AtomicUsize::new(0);
@@ -174,6 +190,7 @@ mod tests {
     #[test]
     fn own_addresses_are_told_apart() {
         assert!(is_own(own_addresses_are_told_apart as *const c_void));
+        assert_eq!(symbol_name(libc::malloc as *const c_void), Some(c"malloc"));
         assert!(!is_own(libc::malloc as *const c_void));
         assert!(!is_own(core::ptr::null()));
     }

@@ -96,13 +96,19 @@ pub(crate) const fn through(slot: usize) -> ReachedThrough {
 }
 
 /// The real function the wrapper of `slot` calls (0: none, only for [`LINKED`] when no object
-/// after the shim defines the name). [`LINKED`]'s is looked up at its first use.
+/// defines the name). [`LINKED`]'s is looked up at its first use: the definition after the shim
+/// in the global scope, else `libcuda.so.1`'s (loaded `RTLD_LOCAL`, as the CUDA runtime loads
+/// it: its own references to its exported functions bind to the shim's, which come first).
 pub(crate) fn real(entry: Entry, slot: usize) -> usize {
     let known = REAL[entry as usize][slot].load(Ordering::Acquire);
     if known != 0 || slot != LINKED {
         return known;
     }
-    let next = real::next_after_shim(entry.name());
+    let mut next = real::next_after_shim(entry.name());
+    if next.is_null() {
+        next = real::Loaded::named(c"libcuda.so.1")
+            .map_or(core::ptr::null_mut(), |driver| driver.lookup(entry.name()));
+    }
     if next.is_null() || real::is_own(next) {
         return 0;
     }
