@@ -16,7 +16,8 @@ use exportcheck_tests::cuda_client::{interposed, Cuda, Through};
 use exportcheck_tests::expect;
 use exportcheck_tests::ids::*;
 use exportcheck_tests::semaphores::{semaphore, semaphore_device, Types};
-use exportcheck_tests::{Device, Instance, OPAQUE_FD, SIZE};
+use exportcheck_tests::test_driver;
+use exportcheck_tests::{Device, OPAQUE_FD, SIZE};
 
 const IMPORT: &str = "cuImportExternalMemory";
 const IMPORT_SEMAPHORE: &str = "cuImportExternalSemaphore";
@@ -56,7 +57,7 @@ fn an_import_of_another_size_than_the_allocation_is_cuda_memory_size() {
     if !is_child() {
         return in_child(&[]);
     }
-    let inst = Instance::new();
+    let inst = test_driver::instance(None);
     let dev = inst.fd_device();
     let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
     for through in [Through::Symbol, Through::ProcAddress] {
@@ -89,7 +90,7 @@ fn the_dedicated_flag_must_say_what_the_allocation_is_cuda_memory_dedicated() {
     if !is_child() {
         return in_child(&[]);
     }
-    let inst = Instance::new();
+    let inst = test_driver::instance(None);
     let dev = inst.fd_device();
     let image = dev.external_image(vk::ImageUsageFlags::SAMPLED, OPAQUE_FD);
     let dedicated = dev
@@ -131,7 +132,7 @@ fn another_cuda_device_than_the_exporter_is_cuda_device_mismatch() {
         in_child(&[("EXPORTCHECK_TEST_CUDA_DEVICE_UUID", "6f746865722d6465766963652d757569")]);
         return in_child(&[]);
     }
-    let inst = Instance::new();
+    let inst = test_driver::instance(None);
     let dev = inst.fd_device();
     let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
     let cuda = Cuda::open(Through::Symbol);
@@ -159,7 +160,7 @@ fn a_semaphore_fd_as_memory_and_memory_as_a_semaphore_are_cuda_handle_type() {
     if !is_child() {
         return in_child(&[]);
     }
-    let inst = Instance::new();
+    let inst = test_driver::instance(None);
     let dev = semaphore_device(
         &inst,
         &[
@@ -202,7 +203,7 @@ fn a_semaphore_imported_as_the_other_type_is_cuda_semaphore_type() {
     if !is_child() {
         return in_child(&[]);
     }
-    let inst = Instance::new();
+    let inst = test_driver::instance(None);
     let dev = semaphore_device(&inst, &[ash::khr::external_semaphore_fd::NAME]);
     let loader = ash::khr::external_semaphore_fd::Device::new(&inst.instance, &dev.device);
     let cuda = Cuda::open(Through::ProcAddress);
@@ -238,7 +239,7 @@ fn a_mapping_beyond_the_import_or_the_allocation_is_cuda_mapped_range() {
     if !is_child() {
         return in_child(&[]);
     }
-    let inst = Instance::new();
+    let inst = test_driver::instance(None);
     let dev = inst.fd_device();
     let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
     let cuda = Cuda::open(Through::Symbol);
@@ -274,7 +275,7 @@ fn a_cuda_import_of_an_fd_vulkan_took_is_cuda_fd_imported_twice_and_back() {
     if !is_child() {
         return in_child(&[]);
     }
-    let inst = Instance::new();
+    let inst = test_driver::instance(None);
     let dev = inst.fd_device();
     let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
     let cuda = Cuda::open(Through::Symbol);
@@ -312,7 +313,7 @@ fn the_apps_close_of_an_fd_cuda_took_is_cuda_fd_closed_after_import() {
     if !is_child() {
         return in_child(&[]);
     }
-    let inst = Instance::new();
+    let inst = test_driver::instance(None);
     let dev = inst.fd_device();
     let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
     let cuda = Cuda::open(Through::ProcAddress);
