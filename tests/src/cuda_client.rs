@@ -179,8 +179,7 @@ impl Cuda {
     pub fn destroy_semaphore(&self, semaphore: CUexternalSemaphore) -> CUresult {
         // SAFETY: the entry point's type.
         unsafe {
-            let destroy: PFN_cuDestroyExternalSemaphore =
-                self.entry(c"cuDestroyExternalSemaphore");
+            let destroy: PFN_cuDestroyExternalSemaphore = self.entry(c"cuDestroyExternalSemaphore");
             destroy(semaphore)
         }
     }

@@ -178,7 +178,11 @@ pub fn closed_after_import(device: u64, command: &'static str, lost: &[Lost]) ->
                 l.into.kind.command(),
                 describe_import(l.into, false),
                 taker(l.into.kind),
-                if l.into.kind.is_cuda() { CUDA_OWNERSHIP } else { "" },
+                if l.into.kind.is_cuda() {
+                    CUDA_OWNERSHIP
+                } else {
+                    ""
+                },
                 number = l.number,
             ),
         );
