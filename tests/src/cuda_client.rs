@@ -39,6 +39,14 @@ pub fn interposed(child: Child, real_driver: bool) -> Child {
     }
 }
 
+/// A `CUexternalMemory` a test imported (an opaque handle, passed back as is).
+#[derive(Clone, Copy, Debug)]
+pub struct ExternalMemory(CUexternalMemory);
+
+/// A `CUexternalSemaphore` a test imported.
+#[derive(Clone, Copy, Debug)]
+pub struct ExternalSemaphore(CUexternalSemaphore);
+
 /// `libcuda.so.1` and a current context on its first device.
 pub struct Cuda {
     handle: *mut c_void,
@@ -111,7 +119,7 @@ impl Cuda {
     }
 
     /// `cuImportExternalMemory` of an OPAQUE_FD: the result and the handle.
-    pub fn import_memory(&self, fd: i32, size: u64, flags: u32) -> (CUresult, CUexternalMemory) {
+    pub fn import_memory(&self, fd: i32, size: u64, flags: u32) -> (CUresult, ExternalMemory) {
         let desc = CUDA_EXTERNAL_MEMORY_HANDLE_DESC {
             type_: CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD,
             handle: ExternalHandle { fd },
@@ -125,11 +133,11 @@ impl Cuda {
             let import: PFN_cuImportExternalMemory = self.entry(c"cuImportExternalMemory");
             import(&mut memory, &desc)
         };
-        (r, memory)
+        (r, ExternalMemory(memory))
     }
 
     /// `cuExternalMemoryGetMappedBuffer` of `[offset, offset + size)`.
-    pub fn map_buffer(&self, memory: CUexternalMemory, offset: u64, size: u64) -> CUresult {
+    pub fn map_buffer(&self, memory: ExternalMemory, offset: u64, size: u64) -> CUresult {
         let desc = CUDA_EXTERNAL_MEMORY_BUFFER_DESC {
             offset,
             size,
@@ -141,21 +149,21 @@ impl Cuda {
         unsafe {
             let map: PFN_cuExternalMemoryGetMappedBuffer =
                 self.entry(c"cuExternalMemoryGetMappedBuffer");
-            map(&mut pointer, memory, &desc)
+            map(&mut pointer, memory.0, &desc)
         }
     }
 
     /// `cuDestroyExternalMemory`.
-    pub fn destroy_memory(&self, memory: CUexternalMemory) -> CUresult {
+    pub fn destroy_memory(&self, memory: ExternalMemory) -> CUresult {
         // SAFETY: the entry point's type.
         unsafe {
             let destroy: PFN_cuDestroyExternalMemory = self.entry(c"cuDestroyExternalMemory");
-            destroy(memory)
+            destroy(memory.0)
         }
     }
 
     /// `cuImportExternalSemaphore` of an fd, as `TIMELINE_SEMAPHORE_FD` if `timeline`.
-    pub fn import_semaphore(&self, fd: i32, timeline: bool) -> (CUresult, CUexternalSemaphore) {
+    pub fn import_semaphore(&self, fd: i32, timeline: bool) -> (CUresult, ExternalSemaphore) {
         let desc = CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC {
             type_: if timeline {
                 CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD
@@ -172,16 +180,15 @@ impl Cuda {
             let import: PFN_cuImportExternalSemaphore = self.entry(c"cuImportExternalSemaphore");
             import(&mut semaphore, &desc)
         };
-        (r, semaphore)
+        (r, ExternalSemaphore(semaphore))
     }
 
     /// `cuDestroyExternalSemaphore`.
-    pub fn destroy_semaphore(&self, semaphore: CUexternalSemaphore) -> CUresult {
+    pub fn destroy_semaphore(&self, semaphore: ExternalSemaphore) -> CUresult {
         // SAFETY: the entry point's type.
         unsafe {
-            let destroy: PFN_cuDestroyExternalSemaphore =
-                self.entry(c"cuDestroyExternalSemaphore");
-            destroy(semaphore)
+            let destroy: PFN_cuDestroyExternalSemaphore = self.entry(c"cuDestroyExternalSemaphore");
+            destroy(semaphore.0)
         }
     }
 }

@@ -10,13 +10,16 @@
 #![cfg(target_os = "linux")]
 
 use ash::vk::{self, Handle};
-use exportcheck_cuda_abi::{CUDA_ERROR_INVALID_VALUE, CUDA_EXTERNAL_MEMORY_DEDICATED, CUDA_SUCCESS};
+use exportcheck_cuda_abi::{
+    CUDA_ERROR_INVALID_VALUE, CUDA_EXTERNAL_MEMORY_DEDICATED, CUDA_SUCCESS,
+};
 use exportcheck_tests::child::{is_child, Child};
 use exportcheck_tests::cuda_client::{interposed, Cuda, Through};
 use exportcheck_tests::expect;
 use exportcheck_tests::ids::*;
 use exportcheck_tests::semaphores::{semaphore, semaphore_device, Types};
-use exportcheck_tests::{Device, Instance, OPAQUE_FD, SIZE};
+use exportcheck_tests::test_driver;
+use exportcheck_tests::{Device, OPAQUE_FD, SIZE};
 
 const IMPORT: &str = "cuImportExternalMemory";
 const IMPORT_SEMAPHORE: &str = "cuImportExternalSemaphore";
@@ -56,7 +59,7 @@ fn an_import_of_another_size_than_the_allocation_is_cuda_memory_size() {
     if !is_child() {
         return in_child(&[]);
     }
-    let inst = Instance::new();
+    let inst = test_driver::instance(None);
     let dev = inst.fd_device();
     let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
     for through in [Through::Symbol, Through::ProcAddress] {
@@ -89,7 +92,7 @@ fn the_dedicated_flag_must_say_what_the_allocation_is_cuda_memory_dedicated() {
     if !is_child() {
         return in_child(&[]);
     }
-    let inst = Instance::new();
+    let inst = test_driver::instance(None);
     let dev = inst.fd_device();
     let image = dev.external_image(vk::ImageUsageFlags::SAMPLED, OPAQUE_FD);
     let dedicated = dev
@@ -104,7 +107,13 @@ fn the_dedicated_flag_must_say_what_the_allocation_is_cuda_memory_dedicated() {
     };
     let a = import(plain, CUDA_EXTERNAL_MEMORY_DEDICATED);
     let m = expect::one(&inst, IMPORT, CUDA_MEMORY_DEDICATED);
-    expect::mentions(&m, &["sets CUDA_EXTERNAL_MEMORY_DEDICATED", "is not a dedicated allocation"]);
+    expect::mentions(
+        &m,
+        &[
+            "sets CUDA_EXTERNAL_MEMORY_DEDICATED",
+            "is not a dedicated allocation",
+        ],
+    );
     let b = import(dedicated, 0);
     let m = expect::one(&inst, IMPORT, CUDA_MEMORY_DEDICATED);
     expect::mentions(
@@ -128,10 +137,13 @@ fn the_dedicated_flag_must_say_what_the_allocation_is_cuda_memory_dedicated() {
 #[test]
 fn another_cuda_device_than_the_exporter_is_cuda_device_mismatch() {
     if !is_child() {
-        in_child(&[("EXPORTCHECK_TEST_CUDA_DEVICE_UUID", "6f746865722d6465766963652d757569")]);
+        in_child(&[(
+            "EXPORTCHECK_TEST_CUDA_DEVICE_UUID",
+            "6f746865722d6465766963652d757569",
+        )]);
         return in_child(&[]);
     }
-    let inst = Instance::new();
+    let inst = test_driver::instance(None);
     let dev = inst.fd_device();
     let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
     let cuda = Cuda::open(Through::Symbol);
@@ -159,7 +171,7 @@ fn a_semaphore_fd_as_memory_and_memory_as_a_semaphore_are_cuda_handle_type() {
     if !is_child() {
         return in_child(&[]);
     }
-    let inst = Instance::new();
+    let inst = test_driver::instance(None);
     let dev = semaphore_device(
         &inst,
         &[
@@ -178,11 +190,23 @@ fn a_semaphore_fd_as_memory_and_memory_as_a_semaphore_are_cuda_handle_type() {
     let sem_fd = unsafe { loader.get_semaphore_fd(&info) }.expect("vkGetSemaphoreFdKHR");
     let (_, imported) = cuda.import_memory(sem_fd, SIZE, 0);
     let m = expect::one(&inst, IMPORT, CUDA_HANDLE_TYPE);
-    expect::mentions(&m, &["is imported as memory", "the OPAQUE_FD export of a semaphore"]);
+    expect::mentions(
+        &m,
+        &[
+            "is imported as memory",
+            "the OPAQUE_FD export of a semaphore",
+        ],
+    );
     cuda.destroy_memory(imported);
     let (_, imported) = cuda.import_semaphore(fd_of(&dev, memory), false);
     let m = expect::one(&inst, IMPORT_SEMAPHORE, CUDA_HANDLE_TYPE);
-    expect::mentions(&m, &["is imported as a semaphore", "the OPAQUE_FD export of memory"]);
+    expect::mentions(
+        &m,
+        &[
+            "is imported as a semaphore",
+            "the OPAQUE_FD export of memory",
+        ],
+    );
     cuda.destroy_semaphore(imported);
     // Each where it belongs: silent.
     // SAFETY: as above.
@@ -202,7 +226,7 @@ fn a_semaphore_imported_as_the_other_type_is_cuda_semaphore_type() {
     if !is_child() {
         return in_child(&[]);
     }
-    let inst = Instance::new();
+    let inst = test_driver::instance(None);
     let dev = semaphore_device(&inst, &[ash::khr::external_semaphore_fd::NAME]);
     let loader = ash::khr::external_semaphore_fd::Device::new(&inst.instance, &dev.device);
     let cuda = Cuda::open(Through::ProcAddress);
@@ -221,7 +245,10 @@ fn a_semaphore_imported_as_the_other_type_is_cuda_semaphore_type() {
         } else {
             ("TIMELINE_SEMAPHORE_FD", "a binary semaphore")
         };
-        expect::mentions(&m, &[as_type, is, &format!("VkSemaphore {:#x}", sem.as_raw())]);
+        expect::mentions(
+            &m,
+            &[as_type, is, &format!("VkSemaphore {:#x}", sem.as_raw())],
+        );
         cuda.destroy_semaphore(imported);
         // SAFETY: as above.
         let fd = unsafe { loader.get_semaphore_fd(&info) }.expect("vkGetSemaphoreFdKHR");
@@ -238,7 +265,7 @@ fn a_mapping_beyond_the_import_or_the_allocation_is_cuda_mapped_range() {
     if !is_child() {
         return in_child(&[]);
     }
-    let inst = Instance::new();
+    let inst = test_driver::instance(None);
     let dev = inst.fd_device();
     let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
     let cuda = Cuda::open(Through::Symbol);
@@ -250,7 +277,10 @@ fn a_mapping_beyond_the_import_or_the_allocation_is_cuda_mapped_range() {
     // Beyond the declared size: the driver refuses it too.
     assert_eq!(cuda.map_buffer(exact, 4096, SIZE), CUDA_ERROR_INVALID_VALUE);
     let m = expect::one(&inst, MAP, CUDA_MAPPED_RANGE);
-    expect::mentions(&m, &["[4096, 69632)", "beyond the import's declared size (65536)"]);
+    expect::mentions(
+        &m,
+        &["[4096, 69632)", "beyond the import's declared size (65536)"],
+    );
     // Declared twice the allocation: the driver maps what the allocation does not have.
     let (_, twice) = cuda.import_memory(fd_of(&dev, memory), 2 * SIZE, 0);
     expect::one(&inst, IMPORT, CUDA_MEMORY_SIZE);
@@ -274,7 +304,7 @@ fn a_cuda_import_of_an_fd_vulkan_took_is_cuda_fd_imported_twice_and_back() {
     if !is_child() {
         return in_child(&[]);
     }
-    let inst = Instance::new();
+    let inst = test_driver::instance(None);
     let dev = inst.fd_device();
     let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
     let cuda = Cuda::open(Through::Symbol);
@@ -286,7 +316,14 @@ fn a_cuda_import_of_an_fd_vulkan_took_is_cuda_fd_imported_twice_and_back() {
     let refused = dev.import_fd(fd, SIZE);
     assert!(refused.is_err(), "the layer keeps the call from the driver");
     let m = expect::one(&inst, "vkAllocateMemory", FD_IMPORTED_TWICE);
-    expect::mentions(&m, &["CUexternalMemory", "(cuImportExternalMemory)", "the CUDA driver"]);
+    expect::mentions(
+        &m,
+        &[
+            "CUexternalMemory",
+            "(cuImportExternalMemory)",
+            "the CUDA driver",
+        ],
+    );
     assert_eq!(cuda.destroy_memory(imported), CUDA_SUCCESS);
     expect::silent(&inst, DESTROY);
     // Vulkan takes an fd (the test driver keeps it); the app imports it into CUDA.
@@ -312,7 +349,7 @@ fn the_apps_close_of_an_fd_cuda_took_is_cuda_fd_closed_after_import() {
     if !is_child() {
         return in_child(&[]);
     }
-    let inst = Instance::new();
+    let inst = test_driver::instance(None);
     let dev = inst.fd_device();
     let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
     let cuda = Cuda::open(Through::ProcAddress);
@@ -322,7 +359,14 @@ fn the_apps_close_of_an_fd_cuda_took_is_cuda_fd_closed_after_import() {
     unsafe { libc::close(fd) };
     assert_eq!(cuda.destroy_memory(imported), CUDA_SUCCESS);
     let m = expect::one(&inst, DESTROY, CUDA_FD_CLOSED_AFTER_IMPORT);
-    expect::mentions(&m, &[&format!("fd {fd}"), "cuImportExternalMemory", "the CUDA driver"]);
+    expect::mentions(
+        &m,
+        &[
+            &format!("fd {fd}"),
+            "cuImportExternalMemory",
+            "the CUDA driver",
+        ],
+    );
     let (_, imported) = cuda.import_memory(fd_of(&dev, memory), SIZE, 0);
     assert_eq!(cuda.destroy_memory(imported), CUDA_SUCCESS);
     expect::silent_for(&inst, &[IMPORT, DESTROY]);

@@ -75,6 +75,11 @@ fn describe_import(into: ImportedInto, with_device: bool) -> String {
     }
 }
 
+/// CUDA's documentation on an imported fd, quoted in the CUDA side's findings.
+const CUDA_OWNERSHIP: &str = " CUDA's documentation: \"Ownership of the file descriptor is \
+     transferred to the CUDA driver when the handle is imported successfully. Performing any \
+     operations on the file descriptor after it is imported results in undefined behavior.\"";
+
 /// The driver that took a consumed fd.
 fn taker(into: ImportKind) -> &'static str {
     if into.is_cuda() {
@@ -112,7 +117,7 @@ pub fn imported_twice(
     let passed = if at.id == vuid::FD_IMPORTED_TWICE {
         " The call was not passed to the driver."
     } else {
-        ""
+        CUDA_OWNERSHIP
     };
     let mut finding = Finding::new(
         at.id,
@@ -169,10 +174,15 @@ pub fn closed_after_import(device: u64, command: &'static str, lost: &[Lost]) ->
                  closed the fd at the import and the layer held the number since; without the \
                  layer, that close would have closed whatever file got the number in between. \
                  After a successful import the app must not use the fd again: not even close \
-                 it.",
+                 it.{}",
                 l.into.kind.command(),
                 describe_import(l.into, false),
                 taker(l.into.kind),
+                if l.into.kind.is_cuda() {
+                    CUDA_OWNERSHIP
+                } else {
+                    ""
+                },
                 number = l.number,
             ),
         );
