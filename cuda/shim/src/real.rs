@@ -97,7 +97,7 @@ pub(crate) fn symbol_name(address: *const c_void) -> Option<&'static CStr> {
     // SAFETY: dladdr accepts any address.
     if unsafe { libc::dladdr(address, &mut info) } == 0
         || info.dli_sname.is_null()
-        || info.dli_saddr as usize != address as usize
+        || !core::ptr::eq(info.dli_saddr.cast_const(), address)
     {
         return None;
     }
