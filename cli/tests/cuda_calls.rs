@@ -34,13 +34,33 @@ fn program() -> &'static Path {
     })
 }
 
-/// `exportcheck run --report R [extra] -- cuda_calls`, the program finding the test CUDA
-/// library; the program's stdout and the report.
-fn run(extra: &[&str]) -> (String, serde_json::Value) {
+/// A directory with cli/tests/programs/fake_cuda.c compiled as `libcuda.so.1`, once per test
+/// binary.
+fn fake_driver_dir() -> &'static Path {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/fake_cuda.c");
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("exportcheck-fake-cuda");
+        std::fs::create_dir_all(&dir).expect("create the fake driver's directory");
+        let status = std::process::Command::new("cc")
+            .args(["-Wall", "-Werror", "-fPIC", "-shared"])
+            .args(["-Wl,-soname,libcuda.so.1", "-Wl,-Bsymbolic-functions", "-o"])
+            .arg(dir.join("libcuda.so.1"))
+            .arg(&source)
+            .status()
+            .expect("run cc");
+        assert!(status.success(), "cc {} failed", source.display());
+        dir
+    })
+}
+
+/// `exportcheck run --report R [extra] -- cuda_calls`, the program finding `libcuda.so.1` in
+/// `driver_dir`; the run's stderr and the report.
+fn run(driver_dir: &Path, extra: &[&str]) -> (String, serde_json::Value) {
     let dir = tempfile::tempdir().expect("temp dir");
     let report = dir.path().join("report.json");
     let out = exportcheck_with_layer()
-        .env("LD_LIBRARY_PATH", test_cuda::ld_library_path())
+        .env("LD_LIBRARY_PATH", driver_dir)
         .env_remove("LD_PRELOAD")
         .arg("run")
         .arg("--allow-no-vulkan")
@@ -57,9 +77,8 @@ fn run(extra: &[&str]) -> (String, serde_json::Value) {
     (stderr, read_json(&report))
 }
 
-#[test]
-fn every_way_of_reaching_the_entry_points_is_counted() {
-    let (stderr, report) = run(&[]);
+/// Every entry point counted once per way of reaching it (four: cuda_calls.c).
+fn assert_every_call_counted(stderr: &str, report: &serde_json::Value) {
     let processes = report["processes"].as_array().expect("processes");
     assert_eq!(
         processes.len(),
@@ -69,8 +88,9 @@ fn every_way_of_reaching_the_entry_points_is_counted() {
     let calls = &processes[0]["cuda_calls"];
     for name in INTERCEPTED {
         assert_eq!(
-            calls[name], 3,
-            "{name}: linked, dlsym, cuGetProcAddress_v2: {calls:#}"
+            calls[name], 4,
+            "{name}: linked, dlsym, cuGetProcAddress_v2, and the cuGetProcAddress it returned: \
+             {calls:#}"
         );
     }
     assert_eq!(calls.as_object().map(|c| c.len()), Some(8), "{calls:#}");
@@ -82,8 +102,22 @@ fn every_way_of_reaching_the_entry_points_is_counted() {
 }
 
 #[test]
+fn every_way_of_reaching_the_entry_points_is_counted() {
+    let (stderr, report) = run(&test_cuda::library_dir(), &[]);
+    assert_every_call_counted(&stderr, &report);
+}
+
+/// The test CUDA library's cuGetProcAddress hands out its exported symbols' addresses, which
+/// are the interposer's: a driver that hands out its own functions' takes the other path.
+#[test]
+fn every_way_is_counted_with_a_driver_that_hands_out_its_own_functions() {
+    let (stderr, report) = run(fake_driver_dir(), &[]);
+    assert_every_call_counted(&stderr, &report);
+}
+
+#[test]
 fn no_cuda_sees_none() {
-    let (_, report) = run(&["--no-cuda"]);
+    let (_, report) = run(&test_cuda::library_dir(), &["--no-cuda"]);
     assert_eq!(
         report["processes"].as_array().map(Vec::len),
         Some(0),

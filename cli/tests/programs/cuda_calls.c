@@ -1,10 +1,12 @@
 /* A CUDA program of exportcheck's tests (cli/tests/cuda_calls.rs): it calls each of the eight
- * external-resource entry points the interposer intercepts once in each of the three ways apps
- * reach them, and nothing of Vulkan:
+ * external-resource entry points the interposer intercepts once in each of four ways apps reach
+ * them, and nothing of Vulkan:
  *
  *   linked     its own references, bound at load time (linked with libcuda.so.1);
  *   dlsym      dlsym on a handle of dlopen("libcuda.so.1");
- *   procaddr   pointers cuGetProcAddress_v2 returned (the CUDA runtime's way; CUDA 13.0).
+ *   procaddr   pointers cuGetProcAddress_v2 returned (the CUDA runtime's way; CUDA 13.0);
+ *   procaddr2  pointers returned by the cuGetProcAddress that cuGetProcAddress_v2 returned for
+ *              "cuGetProcAddress" (CUDA 13.0: its _v2).
  *
  * The calls' arguments are empty descriptors and NULL handles, which the driver refuses: the
  * interposer hands every call to the layer all the same, which counts it (process.cuda_calls).
@@ -67,6 +69,20 @@ static void call_all(const struct entry_points *e) {
     e->destroy_semaphore(NULL);
 }
 
+/* The eight through `get_proc`; 0 (said on stdout) when one is missing. */
+static int by_proc_address_of(GetProcAddressV2 get_proc, struct entry_points *e) {
+    void **slots = (void **)e;
+    for (int i = 0; i < 8; i++) {
+        int status = -1;
+        CUresult r = get_proc(NAMES[i], &slots[i], 13000, 0, &status);
+        if (r != 0 || !slots[i]) {
+            printf("cuGetProcAddress_v2(%s): %d\n", NAMES[i], r);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 int main(void) {
     struct entry_points linked = {
         cuImportExternalMemory,        cuExternalMemoryGetMappedBuffer,
@@ -97,15 +113,17 @@ int main(void) {
         printf("dlsym(cuGetProcAddress_v2): NULL\n");
         return 1;
     }
-    slots = (void **)&by_proc_address;
-    for (int i = 0; i < 8; i++) {
-        int status = -1;
-        CUresult r = get_proc(NAMES[i], &slots[i], 13000, 0, &status);
-        if (r != 0 || !slots[i]) {
-            printf("cuGetProcAddress_v2(%s): %d\n", NAMES[i], r);
-            return 1;
-        }
+    if (!by_proc_address_of(get_proc, &by_proc_address)) return 1;
+    call_all(&by_proc_address);
+
+    GetProcAddressV2 get_proc_again = NULL;
+    int status = -1;
+    if (get_proc("cuGetProcAddress", (void **)&get_proc_again, 13000, 0, &status) != 0 ||
+        !get_proc_again) {
+        printf("cuGetProcAddress_v2(cuGetProcAddress): NULL\n");
+        return 1;
     }
+    if (!by_proc_address_of(get_proc_again, &by_proc_address)) return 1;
     call_all(&by_proc_address);
     printf("ok\n");
     return 0;

@@ -68,8 +68,8 @@ pub(crate) unsafe extern "C" fn get_proc_address_v2<const SLOT: usize>(
 }
 
 /// After the driver wrote `*pfn` for `symbol`: the shim's wrapper instead, when `symbol` is
-/// intercepted and the driver gave a function. `cuGetProcAddress` asked for itself is
-/// `cuGetProcAddress_v2` from [`V2_SINCE`] on.
+/// intercepted and the driver gave a function (`cuGetProcAddress` asked for itself is either
+/// version: [`signature_of`]).
 ///
 /// A driver whose table refers to its own exported functions through the global scope (a
 /// library's references to its exported symbols bind to the first definition, which is the
@@ -99,16 +99,27 @@ unsafe fn hand_out_wrapper(
     } else {
         // SAFETY: not NULL (is_intercepted said so) and a C string.
         Entry::named(unsafe { CStr::from_ptr(symbol) })
-            .map(|entry| match entry {
-                Entry::GetProcAddress if cuda_version >= V2_SINCE => Entry::GetProcAddressV2,
-                other => other,
-            })
-            .map(|entry| (entry, function))
+            .map(|entry| (signature_of(entry, function, cuda_version), function))
     };
     if let Some((entry, function)) = found {
         let wrapper = slots::wrap(entry, ReachedThrough::ProcAddress, function);
         // SAFETY: the app's output pointer, which the driver has just written.
         unsafe { pfn.write(wrapper) };
+    }
+}
+
+/// The entry point whose signature `function` (what the driver returned for `asked`) has:
+/// `asked`, except that `cuGetProcAddress` may be either version: the one the driver's exported
+/// symbol at that address names, else `cuGetProcAddress_v2` from [`V2_SINCE`] on (cuda.h's
+/// `PFN_cuGetProcAddress_v12000`).
+fn signature_of(asked: Entry, function: *mut c_void, cuda_version: c_int) -> Entry {
+    if asked != Entry::GetProcAddress {
+        return asked;
+    }
+    match real::symbol_name(function).and_then(Entry::named) {
+        Some(named @ (Entry::GetProcAddress | Entry::GetProcAddressV2)) => named,
+        _ if cuda_version >= V2_SINCE => Entry::GetProcAddressV2,
+        _ => Entry::GetProcAddress,
     }
 }
 
