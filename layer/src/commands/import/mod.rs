@@ -37,7 +37,8 @@ fn permanence(handle_type: u32, flags: Option<u32>, sync_fd: u32) -> Permanence 
 /// the global share handles exported from its created payload are forgotten (that payload may
 /// be gone, and their names with it). A temporary import is followed until the next wait: the
 /// layer sees every command that waits on a binary semaphore (`commands::queues`: the
-/// submissions and `vkQueuePresentKHR`).
+/// submissions and `vkQueuePresentKHR`), so `state::semaphores` follows it on every semaphore
+/// whose create info it knows.
 pub(crate) fn semaphore_imported(
     state: &DeviceState,
     semaphore: u64,
@@ -45,7 +46,7 @@ pub(crate) fn semaphore_imported(
     flags: Option<u32>,
 ) {
     let permanence = permanence(handle_type, flags, SEMAPHORE_SYNC_FD);
-    (state.semaphores).imported(semaphore, handle_type, permanence, true);
+    (state.semaphores).imported(semaphore, handle_type, permanence);
     semaphore_kmt_exports::forget_semaphore(state.handle(), semaphore);
 }
 
