@@ -17,7 +17,7 @@ use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::import::fence_in_flight;
 use crate::rules::import::import_fence_fd::{self as rules, ImportArguments, ImportFenceFdRules};
 use crate::rules::import::import_semaphore_fd::Importer;
-use crate::state::{DeviceState, FenceRecord};
+use crate::state::{DeviceState, FenceRecord, TrackedObject};
 use crate::vuid;
 use ash::vk;
 
@@ -93,9 +93,9 @@ impl ExportEntry for ImportFenceFd {
     ) {
         if broken.has(ImportFenceFdRules::IN_FLIGHT) {
             outcome.push(fence_in_flight::finding(
-                "vkImportFenceFdKHR",
+                Self::RULES.name,
                 vuid::IMPORT_FENCE_FD_FENCE_01463,
-                "pImportFenceFdInfo->fence",
+                &Self::RULES.field(Fence::MEMBER),
                 fence,
             ));
         }

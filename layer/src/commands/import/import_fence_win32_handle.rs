@@ -13,7 +13,7 @@ use crate::rules::import::fence_in_flight;
 use crate::rules::import::import_fence_win32_handle::{
     self as rules, ImportArguments, ImportFenceWin32HandleRules,
 };
-use crate::state::{DeviceState, FenceRecord};
+use crate::state::{DeviceState, FenceRecord, TrackedObject};
 use crate::vuid;
 use ash::vk;
 
@@ -72,9 +72,9 @@ impl ExportEntry for ImportFenceWin32Handle {
     ) {
         if broken.has(ImportFenceWin32HandleRules::IN_FLIGHT) {
             outcome.push(fence_in_flight::finding(
-                "vkImportFenceWin32HandleKHR",
+                Self::RULES.name,
                 vuid::IMPORT_FENCE_WIN32_FENCE_04448,
-                "pImportFenceWin32HandleInfo->fence",
+                &Self::RULES.field(Fence::MEMBER),
                 fence,
             ));
         }
