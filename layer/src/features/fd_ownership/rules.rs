@@ -8,13 +8,14 @@ use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
+use std::borrow::Cow;
 
 /// The import that names a consumed fd again.
 #[derive(Clone, Debug)]
 pub struct Reimport {
     pub command: &'static str,
     /// The member that holds the fd.
-    pub field: &'static str,
+    pub field: Cow<'static, str>,
     /// The semaphore or fence it imports into, and how it is described (none for
     /// `vkAllocateMemory`: its memory does not exist yet).
     pub object: Option<(ObjectRef, String)>,
@@ -24,7 +25,7 @@ impl Reimport {
     /// `vkAllocateMemory` with `VkImportMemoryFdInfoKHR`.
     pub const ALLOCATE: Reimport = Reimport {
         command: "vkAllocateMemory",
-        field: "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd",
+        field: Cow::Borrowed("pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd"),
         object: None,
     };
 }
@@ -66,7 +67,7 @@ pub fn imported_twice(
         }
     };
     let (what, export) = export_hint(into.kind);
-    let (command, field) = (at.command, at.field);
+    let (command, field) = (at.command, &*at.field);
     let importing = match &at.object {
         Some((_, described)) => format!(" (importing into {described})"),
         None => String::new(),
