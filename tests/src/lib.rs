@@ -15,6 +15,7 @@ pub mod env;
 pub mod expect;
 pub mod fd_export;
 pub mod fds;
+pub mod fences;
 pub mod hostile;
 pub mod layer_stats;
 pub mod panic_layer;

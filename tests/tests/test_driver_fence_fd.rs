@@ -9,6 +9,7 @@
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::expect::{self, device_name};
+use exportcheck_tests::fences::{destroy, fd_loader, fence, fence_device, fence_name, Types};
 use exportcheck_tests::ids::*;
 use exportcheck_tests::layer_stats::tracked_counts;
 use exportcheck_tests::test_driver::{exclusive, Calls};
@@ -16,43 +17,17 @@ use exportcheck_tests::{Device, Instance};
 use std::ffi::c_int;
 
 const CMD: &str = GET_FENCE_FD;
-type Types = vk::ExternalFenceHandleTypeFlags;
 const OPAQUE: Types = Types::OPAQUE_FD;
 const SYNC: Types = Types::SYNC_FD;
 
 /// A device with VK_KHR_external_fence and VK_KHR_external_fence_fd.
-fn fence_device(inst: &Instance) -> Device {
-    inst.device(&[
-        ash::khr::external_fence::NAME,
-        ash::khr::external_fence_fd::NAME,
-    ])
-}
-
-/// A fence, signaled or not, exportable as `export` when given.
-fn fence(dev: &Device, signaled: bool, export: Option<Types>) -> vk::Fence {
-    let mut exportable = vk::ExportFenceCreateInfo::default();
-    let mut info = vk::FenceCreateInfo::default();
-    if signaled {
-        info = info.flags(vk::FenceCreateFlags::SIGNALED);
-    }
-    if let Some(types) = export {
-        exportable = exportable.handle_types(types);
-        info = info.push_next(&mut exportable);
-    }
-    // SAFETY: a live device and a valid create info.
-    unsafe { dev.device.create_fence(&info, None) }.expect("vkCreateFence")
-}
-
-fn destroy(dev: &Device, fence: vk::Fence) {
-    // SAFETY: a fence of the device that no queue uses.
-    unsafe { dev.device.destroy_fence(fence, None) };
+fn fd_device(inst: &Instance) -> Device {
+    fence_device(inst, &[ash::khr::external_fence_fd::NAME])
 }
 
 /// `vkGetFenceFdKHR` as `vkGetDeviceProcAddr` gives it.
 fn get_fd_fn(inst: &Instance, dev: &Device) -> vk::PFN_vkGetFenceFdKHR {
-    ash::khr::external_fence_fd::Device::new(&inst.instance, &dev.device)
-        .fp()
-        .get_fence_fd_khr
+    fd_loader(inst, dev).fp().get_fence_fd_khr
 }
 
 fn info(fence: vk::Fence, handle_type: Types) -> vk::FenceGetFdInfoKHR<'static> {
@@ -73,14 +48,10 @@ fn call(inst: &Instance, dev: &Device, info: &vk::FenceGetFdInfoKHR<'_>) -> (vk:
     (result, fd)
 }
 
-fn fence_name(fence: vk::Fence) -> String {
-    format!("VkFence 0x{:x}", fence.as_raw())
-}
-
 #[test]
 fn exports_as_created_are_silent_and_return_fds() {
     let inst = exclusive(None);
-    let dev = fence_device(&inst);
+    let dev = fd_device(&inst);
     let before = tracked_counts().fences;
     let opaque = fence(&dev, false, Some(OPAQUE));
     let signaled = fence(&dev, true, Some(OPAQUE | SYNC));
@@ -108,7 +79,7 @@ fn exports_as_created_are_silent_and_return_fds() {
 #[test]
 fn a_type_the_fence_was_not_created_exportable_as_is_01453() {
     let inst = exclusive(None);
-    let dev = fence_device(&inst);
+    let dev = fd_device(&inst);
     let f = fence(&dev, true, Some(OPAQUE));
     dev.name(f, c"frame-done");
     let mut calls = Calls::of(c"vkGetFenceFdKHR");
@@ -143,7 +114,7 @@ fn a_type_the_fence_was_not_created_exportable_as_is_01453() {
 #[test]
 fn after_an_import_the_create_info_is_not_judged() {
     let inst = exclusive(None);
-    let dev = fence_device(&inst);
+    let dev = fd_device(&inst);
     let exporter = fence(&dev, false, Some(OPAQUE));
     let importer = fence(&dev, false, None);
     let mut fd: c_int = -1;
@@ -169,7 +140,7 @@ fn after_an_import_the_create_info_is_not_judged() {
 #[test]
 fn a_type_that_is_no_fd_is_01456() {
     let inst = exclusive(None);
-    let dev = fence_device(&inst);
+    let dev = fd_device(&inst);
     let win32 = Types::OPAQUE_WIN32;
     let f = fence(&dev, false, Some(win32 | OPAQUE));
     let _ = call(&inst, &dev, &info(f, win32));
@@ -195,7 +166,7 @@ fn a_type_that_is_no_fd_is_01456() {
 #[test]
 fn bad_pointers_structures_and_values_are_reported() {
     let inst = exclusive(None);
-    let dev = fence_device(&inst);
+    let dev = fd_device(&inst);
     let get = get_fd_fn(&inst, &dev);
     let f = fence(&dev, false, Some(OPAQUE));
     let mut fd: c_int = -7;
@@ -243,8 +214,8 @@ fn bad_pointers_structures_and_values_are_reported() {
 #[test]
 fn a_fence_of_another_device_and_an_unknown_device_are_reported() {
     let inst = exclusive(None);
-    let dev = fence_device(&inst);
-    let other = fence_device(&inst);
+    let dev = fd_device(&inst);
+    let other = fd_device(&inst);
     let f = fence(&other, false, Some(OPAQUE));
     let (r, _) = call(&inst, &dev, &info(f, OPAQUE));
     assert_ne!(r, vk::Result::SUCCESS, "blocked");
@@ -269,7 +240,7 @@ fn a_fence_of_another_device_and_an_unknown_device_are_reported() {
 #[test]
 fn undefined_export_handle_types_at_vkcreatefence_are_the_parameter_rule() {
     let inst = exclusive(None);
-    let dev = fence_device(&inst);
+    let dev = fd_device(&inst);
     let mut calls = Calls::of(c"vkCreateFence");
     let f = fence(&dev, false, Some(Types::from_raw(0x10) | OPAQUE));
     calls.assert(1, "reported, then passed down");
@@ -298,7 +269,7 @@ fn export_types_the_driver_cannot_export_together_are_01446() {
     let inst = exclusive(Some(
         r#"{"sync_quirks": {"fence_sync_fd_import_only": true}}"#,
     ));
-    let dev = fence_device(&inst);
+    let dev = fd_device(&inst);
     let f = fence(&dev, true, Some(OPAQUE | SYNC));
     let ms = expect::only(&inst, "vkCreateFence", &[EXPORT_FENCE_HANDLE_TYPES_01446]);
     expect::mentions(
@@ -318,7 +289,7 @@ fn export_types_the_driver_cannot_export_together_are_01446() {
     drop(inst);
     // Without the quirk every type is exportable with every other.
     let inst = exclusive(None);
-    let dev = fence_device(&inst);
+    let dev = fd_device(&inst);
     let f = fence(
         &dev,
         true,

@@ -9,12 +9,14 @@
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::expect::{self, device_name};
+use exportcheck_tests::fences::{
+    destroy, export_fd, fd_loader, fence, fence_device, fence_name, win32_loader, Types,
+};
 use exportcheck_tests::ids::*;
 use exportcheck_tests::test_driver::{exclusive, Calls};
 use exportcheck_tests::{Device, Instance};
 use std::ffi::c_int;
 
-type Types = vk::ExternalFenceHandleTypeFlags;
 const OPAQUE: Types = Types::OPAQUE_FD;
 const SYNC: Types = Types::SYNC_FD;
 const WIN32: Types = Types::OPAQUE_WIN32;
@@ -39,47 +41,9 @@ const EXTENSIONS: [&std::ffi::CStr; 3] = [
     ash::khr::external_fence_win32::NAME,
 ];
 
-fn fence_device(inst: &Instance) -> Device {
-    inst.device(&EXTENSIONS)
-}
-
-/// A fence, signaled or not, exportable as `export` when given.
-fn fence(dev: &Device, signaled: bool, export: Option<Types>) -> vk::Fence {
-    let mut exportable = vk::ExportFenceCreateInfo::default();
-    let mut info = vk::FenceCreateInfo::default();
-    if signaled {
-        info = info.flags(vk::FenceCreateFlags::SIGNALED);
-    }
-    if let Some(types) = export {
-        exportable = exportable.handle_types(types);
-        info = info.push_next(&mut exportable);
-    }
-    // SAFETY: a live device and a valid create info.
-    unsafe { dev.device.create_fence(&info, None) }.expect("vkCreateFence")
-}
-
-fn destroy(dev: &Device, fence: vk::Fence) {
-    // SAFETY: a fence of the device that no queue uses.
-    unsafe { dev.device.destroy_fence(fence, None) };
-}
-
-fn fd_loader(inst: &Instance, dev: &Device) -> ash::khr::external_fence_fd::Device {
-    ash::khr::external_fence_fd::Device::new(&inst.instance, &dev.device)
-}
-
-fn win32_loader(inst: &Instance, dev: &Device) -> ash::khr::external_fence_win32::Device {
-    ash::khr::external_fence_win32::Device::new(&inst.instance, &dev.device)
-}
-
-/// An fd of `fence` exported as `handle_type` (valid: the test's setup).
-fn export_fd(inst: &Instance, dev: &Device, fence: vk::Fence, handle_type: Types) -> c_int {
-    let info = vk::FenceGetFdInfoKHR::default()
-        .fence(fence)
-        .handle_type(handle_type);
-    // SAFETY: a live info structure.
-    let fd = unsafe { fd_loader(inst, dev).get_fence_fd(&info) }.expect("vkGetFenceFdKHR");
-    expect::silent(inst, GET_FENCE_FD);
-    fd
+/// A device with every fence extension ([`EXTENSIONS`]).
+fn import_device(inst: &Instance) -> Device {
+    fence_device(inst, &EXTENSIONS[1..])
 }
 
 /// A Win32 handle of `fence` exported as `handle_type` (valid: the test's setup).
@@ -149,14 +113,10 @@ fn import_win32(
     unsafe { f(dev.handle(), info) }
 }
 
-fn fence_name(fence: vk::Fence) -> String {
-    format!("VkFence 0x{:x}", fence.as_raw())
-}
-
 #[test]
 fn valid_fd_imports_are_silent_a_sync_fd_of_minus_one_included() {
     let inst = exclusive(None);
-    let dev = fence_device(&inst);
+    let dev = import_device(&inst);
     let exporter = fence(&dev, true, Some(OPAQUE | SYNC));
     let importer = fence(&dev, false, None);
     let mut calls = Calls::of(c"vkImportFenceFdKHR");
@@ -189,7 +149,7 @@ fn valid_fd_imports_are_silent_a_sync_fd_of_minus_one_included() {
 #[test]
 fn flags_and_handle_types_of_an_fd_import() {
     let inst = exclusive(None);
-    let dev = fence_device(&inst);
+    let dev = import_device(&inst);
     let f = fence(&dev, false, None);
     dev.name(f, c"present-done");
     let mut calls = Calls::of(c"vkImportFenceFdKHR");
@@ -283,7 +243,7 @@ fn an_opaque_fd_of_another_physical_device_is_01541() {
 #[test]
 fn an_fd_imports_bad_pointers_structures_and_handles_are_reported() {
     let inst = exclusive(None);
-    let dev = fence_device(&inst);
+    let dev = import_device(&inst);
     let f = fd_loader(&inst, &dev).fp().import_fence_fd_khr;
     let fence_ = fence(&dev, false, None);
     // SAFETY: NULL info: the layer blocks the call.
@@ -320,7 +280,7 @@ fn an_fd_imports_bad_pointers_structures_and_handles_are_reported() {
     assert_eq!(r, vk::Result::ERROR_VALIDATION_FAILED_EXT);
     let m = expect::one(&inst, IMPORT_FENCE_FD, FENCE_IMPORT_FD_FENCE_PARAM);
     expect::mentions(&m, &["already destroyed with vkDestroyFence"]);
-    let other = fence_device(&inst);
+    let other = import_device(&inst);
     let theirs = fence(&other, false, None);
     let r = import_fd(&inst, &dev, &fd_info(theirs, SYNC, TEMPORARY, -1));
     assert_eq!(r, vk::Result::ERROR_VALIDATION_FAILED_EXT);
@@ -352,7 +312,7 @@ fn an_fd_imports_bad_pointers_structures_and_handles_are_reported() {
 #[test]
 fn valid_win32_imports_are_silent() {
     let inst = exclusive(None);
-    let dev = fence_device(&inst);
+    let dev = import_device(&inst);
     let exporter = fence(&dev, true, Some(WIN32 | KMT));
     let importer = fence(&dev, false, None);
     let mut calls = Calls::of(c"vkImportFenceWin32HandleKHR");
@@ -377,7 +337,7 @@ fn valid_win32_imports_are_silent() {
 #[test]
 fn flags_handle_name_and_handle_types_of_a_win32_import() {
     let inst = exclusive(None);
-    let dev = fence_device(&inst);
+    let dev = import_device(&inst);
     let exporter = fence(&dev, false, Some(WIN32));
     let f = fence(&dev, false, None);
     let nt = export_handle(&inst, &dev, exporter, WIN32);
@@ -434,7 +394,7 @@ fn flags_handle_name_and_handle_types_of_a_win32_import() {
 #[test]
 fn a_win32_imports_bad_pointers_structures_and_handles_are_reported() {
     let inst = exclusive(None);
-    let dev = fence_device(&inst);
+    let dev = import_device(&inst);
     let f = win32_loader(&inst, &dev).fp().import_fence_win32_handle_khr;
     let exporter = fence(&dev, false, Some(WIN32));
     let nt = export_handle(&inst, &dev, exporter, WIN32);
@@ -481,7 +441,7 @@ fn a_win32_imports_bad_pointers_structures_and_handles_are_reported() {
     );
     let m = expect::one(&inst, IMPORT_FENCE_WIN32, FENCE_IMPORT_WIN32_FENCE_PARAM);
     expect::mentions(&m, &["already destroyed with vkDestroyFence"]);
-    let other = fence_device(&inst);
+    let other = import_device(&inst);
     let theirs = fence(&other, false, None);
     let info = win32_info(theirs, WIN32, PERMANENT, nt, false);
     assert_eq!(
@@ -513,7 +473,7 @@ fn a_win32_imports_bad_pointers_structures_and_handles_are_reported() {
 fn an_import_into_a_fence_whose_queue_signal_is_pending_is_01463_and_04448() {
     // The test driver keeps a submission's fence signal pending until the app waits.
     let inst = exclusive(Some(r#"{"sync_quirks": {"pending_fence_signals": true}}"#));
-    let dev = fence_device(&inst);
+    let dev = import_device(&inst);
     let exporter = fence(&dev, true, Some(OPAQUE | WIN32));
     let busy = fence(&dev, false, Some(OPAQUE));
     dev.name(busy, c"frame-fence");

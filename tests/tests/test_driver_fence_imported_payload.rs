@@ -10,12 +10,14 @@
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::expect;
+use exportcheck_tests::fds::close_if_open;
+use exportcheck_tests::fences::{
+    self, destroy, fd_loader, fence_device, get_fd, reset, win32_loader, Types,
+};
 use exportcheck_tests::ids::*;
 use exportcheck_tests::test_driver::exclusive;
 use exportcheck_tests::{Device, Instance};
-use std::ffi::c_int;
 
-type Types = vk::ExternalFenceHandleTypeFlags;
 const OPAQUE: Types = Types::OPAQUE_FD;
 const SYNC: Types = Types::SYNC_FD;
 const WIN32: Types = Types::OPAQUE_WIN32;
@@ -23,57 +25,31 @@ const TEMPORARY: vk::FenceImportFlags = vk::FenceImportFlags::TEMPORARY;
 const PERMANENT: vk::FenceImportFlags = vk::FenceImportFlags::empty();
 const NO_EXPORT_FROM_SYNC_FD: &str = r#"{"sync_quirks": {"no_export_from_sync_fd_imports": true}}"#;
 
-fn fence_device(inst: &Instance) -> Device {
-    inst.device(&[
-        ash::khr::external_fence::NAME,
-        ash::khr::external_fence_fd::NAME,
-        ash::khr::external_fence_win32::NAME,
-    ])
+fn payload_device(inst: &Instance) -> Device {
+    fence_device(
+        inst,
+        &[
+            ash::khr::external_fence_fd::NAME,
+            ash::khr::external_fence_win32::NAME,
+        ],
+    )
 }
 
 /// A fence, signaled or not, exportable as `export`.
 fn fence(dev: &Device, signaled: bool, export: Types) -> vk::Fence {
-    let mut exportable = vk::ExportFenceCreateInfo::default().handle_types(export);
-    let mut info = vk::FenceCreateInfo::default().push_next(&mut exportable);
-    if signaled {
-        info = info.flags(vk::FenceCreateFlags::SIGNALED);
-    }
-    // SAFETY: a live device and a valid create info.
-    unsafe { dev.device.create_fence(&info, None) }.expect("vkCreateFence")
-}
-
-fn destroy(dev: &Device, fence: vk::Fence) {
-    // SAFETY: a fence of the device that no queue uses.
-    unsafe { dev.device.destroy_fence(fence, None) };
-}
-
-/// `vkGetFenceFdKHR`: its result and the fd.
-fn get_fd(inst: &Instance, dev: &Device, fence: vk::Fence, t: Types) -> (vk::Result, c_int) {
-    let get = ash::khr::external_fence_fd::Device::new(&inst.instance, &dev.device)
-        .fp()
-        .get_fence_fd_khr;
-    let info = vk::FenceGetFdInfoKHR::default().fence(fence).handle_type(t);
-    let mut fd: c_int = -1;
-    // SAFETY: a live info structure and output pointer.
-    let r = unsafe { get(dev.handle(), &info, &mut fd) };
-    (r, if r == vk::Result::SUCCESS { fd } else { -1 })
+    fences::fence(dev, signaled, Some(export))
 }
 
 /// `vkGetFenceFdKHR`: its result (the fd is closed).
-fn export_fd(inst: &Instance, dev: &Device, fence: vk::Fence, t: Types) -> vk::Result {
+fn try_export_fd(inst: &Instance, dev: &Device, fence: vk::Fence, t: Types) -> vk::Result {
     let (r, fd) = get_fd(inst, dev, fence, t);
-    if fd >= 0 {
-        // SAFETY: a descriptor the driver gave the test, closed once.
-        unsafe { libc::close(fd) };
-    }
+    close_if_open(fd);
     r
 }
 
 /// `vkGetFenceWin32HandleKHR` of `OPAQUE_WIN32`: its result.
 fn export_win32(inst: &Instance, dev: &Device, fence: vk::Fence) -> vk::Result {
-    let get = ash::khr::external_fence_win32::Device::new(&inst.instance, &dev.device)
-        .fp()
-        .get_fence_win32_handle_khr;
+    let get = win32_loader(inst, dev).fp().get_fence_win32_handle_khr;
     let info = vk::FenceGetWin32HandleInfoKHR::default()
         .fence(fence)
         .handle_type(WIN32);
@@ -85,12 +61,8 @@ fn export_win32(inst: &Instance, dev: &Device, fence: vk::Fence) -> vk::Result {
 /// An fd of a new signaled fence exported as `t` and imported into `fence` with `flags`.
 fn import(inst: &Instance, dev: &Device, fence: vk::Fence, t: Types, flags: vk::FenceImportFlags) {
     let exporter = self::fence(dev, true, t);
-    let (r, fd) = get_fd(inst, dev, exporter, t);
-    assert_eq!(r, vk::Result::SUCCESS, "vkGetFenceFdKHR");
-    expect::silent(inst, GET_FENCE_FD);
-    let f = ash::khr::external_fence_fd::Device::new(&inst.instance, &dev.device)
-        .fp()
-        .import_fence_fd_khr;
+    let fd = fences::export_fd(inst, dev, exporter, t);
+    let f = fd_loader(inst, dev).fp().import_fence_fd_khr;
     let info = vk::ImportFenceFdInfoKHR::default()
         .fence(fence)
         .handle_type(t)
@@ -103,19 +75,14 @@ fn import(inst: &Instance, dev: &Device, fence: vk::Fence, t: Types, flags: vk::
     destroy(dev, exporter);
 }
 
-fn reset(dev: &Device, fence: vk::Fence) {
-    // SAFETY: a fence of the device that no queue uses.
-    unsafe { dev.device.reset_fences(&[fence]) }.expect("vkResetFences");
-}
-
 #[test]
 fn a_sync_file_imported_then_exported_is_01455_and_01450_until_vk_reset_fences() {
     let inst = exclusive(Some(NO_EXPORT_FROM_SYNC_FD));
-    let dev = fence_device(&inst);
+    let dev = payload_device(&inst);
     let f = fence(&dev, false, OPAQUE | WIN32);
     dev.name(f, c"frame-done");
     import(&inst, &dev, f, SYNC, TEMPORARY);
-    let _ = export_fd(&inst, &dev, f, OPAQUE);
+    let _ = try_export_fd(&inst, &dev, f, OPAQUE);
     let m = expect::one(&inst, GET_FENCE_FD, FENCE_FD_FENCE_01455);
     expect::mentions(
         &m,
@@ -142,17 +109,17 @@ fn a_sync_file_imported_then_exported_is_01455_and_01450_until_vk_reset_fences()
     );
     // Not a type the fence was created exportable as, but the current payload is the import:
     // only its rule is judged (a SYNC_FD export that succeeds acts as a reset).
-    let _ = export_fd(&inst, &dev, f, SYNC);
+    let _ = try_export_fd(&inst, &dev, f, SYNC);
     expect::only(&inst, GET_FENCE_FD, &[FENCE_FD_FENCE_01455]);
     reset(&dev, f);
-    assert_eq!(export_fd(&inst, &dev, f, OPAQUE), vk::Result::SUCCESS);
+    assert_eq!(try_export_fd(&inst, &dev, f, OPAQUE), vk::Result::SUCCESS);
     expect::silent(&inst, GET_FENCE_FD);
     assert_eq!(export_win32(&inst, &dev, f), vk::Result::SUCCESS);
     expect::silent(&inst, GET_FENCE_WIN32);
     // The created payload again: its export types are judged again (its signal state is not:
     // payloads of reference transference were exported from it and imported into it, so others
     // may signal it where the layer cannot see).
-    let _ = export_fd(&inst, &dev, f, SYNC);
+    let _ = try_export_fd(&inst, &dev, f, SYNC);
     expect::only(&inst, GET_FENCE_FD, &[FENCE_FD_HANDLE_TYPE_01453]);
     destroy(&dev, f);
 }
@@ -160,12 +127,12 @@ fn a_sync_file_imported_then_exported_is_01455_and_01450_until_vk_reset_fences()
 #[test]
 fn a_sync_fd_export_restores_a_temporary_import_as_a_reset_does() {
     let inst = exclusive(Some(NO_EXPORT_FROM_SYNC_FD));
-    let dev = fence_device(&inst);
+    let dev = payload_device(&inst);
     let f = fence(&dev, false, OPAQUE | SYNC);
     import(&inst, &dev, f, SYNC, TEMPORARY);
-    assert_eq!(export_fd(&inst, &dev, f, SYNC), vk::Result::SUCCESS);
+    assert_eq!(try_export_fd(&inst, &dev, f, SYNC), vk::Result::SUCCESS);
     expect::one(&inst, GET_FENCE_FD, FENCE_FD_FENCE_01455);
-    assert_eq!(export_fd(&inst, &dev, f, OPAQUE), vk::Result::SUCCESS);
+    assert_eq!(try_export_fd(&inst, &dev, f, OPAQUE), vk::Result::SUCCESS);
     expect::silent(&inst, GET_FENCE_FD);
     destroy(&dev, f);
 }
@@ -173,13 +140,13 @@ fn a_sync_fd_export_restores_a_temporary_import_as_a_reset_does() {
 #[test]
 fn imported_payloads_exported_as_types_the_driver_allows_are_silent() {
     let inst = exclusive(None);
-    let dev = fence_device(&inst);
+    let dev = payload_device(&inst);
     let f = fence(&dev, false, OPAQUE | WIN32);
     import(&inst, &dev, f, SYNC, TEMPORARY);
-    assert_eq!(export_fd(&inst, &dev, f, OPAQUE), vk::Result::SUCCESS);
+    assert_eq!(try_export_fd(&inst, &dev, f, OPAQUE), vk::Result::SUCCESS);
     expect::silent(&inst, GET_FENCE_FD);
     import(&inst, &dev, f, OPAQUE, PERMANENT);
-    assert_eq!(export_fd(&inst, &dev, f, OPAQUE), vk::Result::SUCCESS);
+    assert_eq!(try_export_fd(&inst, &dev, f, OPAQUE), vk::Result::SUCCESS);
     expect::silent(&inst, GET_FENCE_FD);
     assert_eq!(export_win32(&inst, &dev, f), vk::Result::SUCCESS);
     expect::silent(&inst, GET_FENCE_WIN32);
@@ -189,14 +156,14 @@ fn imported_payloads_exported_as_types_the_driver_allows_are_silent() {
 #[test]
 fn a_permanent_import_is_judged_after_a_reset_restores_it() {
     let inst = exclusive(Some(NO_EXPORT_FROM_SYNC_FD));
-    let dev = fence_device(&inst);
+    let dev = payload_device(&inst);
     let f = fence(&dev, false, OPAQUE);
     import(&inst, &dev, f, OPAQUE, PERMANENT);
     import(&inst, &dev, f, SYNC, TEMPORARY);
-    let _ = export_fd(&inst, &dev, f, OPAQUE);
+    let _ = try_export_fd(&inst, &dev, f, OPAQUE);
     expect::one(&inst, GET_FENCE_FD, FENCE_FD_FENCE_01455);
     reset(&dev, f);
-    assert_eq!(export_fd(&inst, &dev, f, OPAQUE), vk::Result::SUCCESS);
+    assert_eq!(try_export_fd(&inst, &dev, f, OPAQUE), vk::Result::SUCCESS);
     expect::silent(&inst, GET_FENCE_FD);
     destroy(&dev, f);
 }

@@ -6,30 +6,22 @@
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::expect;
+use exportcheck_tests::fds::close_if_open;
+use exportcheck_tests::fences::{self, fd_loader, fence_device, fence_name, get_fd, reset, Types};
 use exportcheck_tests::ids::*;
 use exportcheck_tests::test_driver::exclusive;
 use exportcheck_tests::{Device, Instance};
 use std::ffi::c_int;
 
-type Types = vk::ExternalFenceHandleTypeFlags;
 const SYNC: Types = Types::SYNC_FD;
 const OPAQUE: Types = Types::OPAQUE_FD;
 
 fn device(inst: &Instance) -> Device {
-    inst.device(&[
-        ash::khr::external_fence::NAME,
-        ash::khr::external_fence_fd::NAME,
-    ])
+    fence_device(inst, &[ash::khr::external_fence_fd::NAME])
 }
 
 fn fence(dev: &Device, signaled: bool, export: Types) -> vk::Fence {
-    let mut exportable = vk::ExportFenceCreateInfo::default().handle_types(export);
-    let mut info = vk::FenceCreateInfo::default().push_next(&mut exportable);
-    if signaled {
-        info = info.flags(vk::FenceCreateFlags::SIGNALED);
-    }
-    // SAFETY: a live device and a valid create info.
-    unsafe { dev.device.create_fence(&info, None) }.expect("vkCreateFence")
+    fences::fence(dev, signaled, Some(export))
 }
 
 /// An empty `vkQueueSubmit` that signals `fence`, then the fence waited on.
@@ -46,41 +38,15 @@ fn signal(dev: &Device, fence: vk::Fence) {
     }
 }
 
-fn reset(dev: &Device, fence: vk::Fence) {
-    // SAFETY: a fence no queue uses (its signal completed).
-    unsafe { dev.device.reset_fences(&[fence]) }.expect("vkResetFences");
-}
-
 /// `vkGetFenceFdKHR` of `handle_type`: the fd, or -1 where the driver refused (the test driver
 /// refuses a sync file of an unsignaled fence).
 fn export(inst: &Instance, dev: &Device, fence: vk::Fence, handle_type: Types) -> c_int {
-    let get = ash::khr::external_fence_fd::Device::new(&inst.instance, &dev.device)
-        .fp()
-        .get_fence_fd_khr;
-    let info = vk::FenceGetFdInfoKHR::default()
-        .fence(fence)
-        .handle_type(handle_type);
-    let mut fd: c_int = -1;
-    // SAFETY: a live info structure and output pointer.
-    let r = unsafe { get(dev.handle(), &info, &mut fd) };
-    if r == vk::Result::SUCCESS {
-        fd
-    } else {
-        -1
-    }
+    get_fd(inst, dev, fence, handle_type).1
 }
 
-fn close(fd: c_int) {
-    if fd >= 0 {
-        // SAFETY: a descriptor the driver gave the test, closed once.
-        unsafe { libc::close(fd) };
-    }
-}
-
-fn destroy(dev: &Device, fences: &[vk::Fence]) {
-    for &f in fences {
-        // SAFETY: fences no queue uses.
-        unsafe { dev.device.destroy_fence(f, None) };
+fn destroy(dev: &Device, made: &[vk::Fence]) {
+    for &f in made {
+        fences::destroy(dev, f);
     }
 }
 
@@ -90,12 +56,12 @@ fn a_sync_fd_of_a_fence_never_signaled_or_reset_is_01454() {
     let dev = device(&inst);
     let f = fence(&dev, false, SYNC);
     dev.name(f, c"present-done");
-    close(export(&inst, &dev, f, SYNC));
+    close_if_open(export(&inst, &dev, f, SYNC));
     let m = expect::one(&inst, GET_FENCE_FD, FENCE_FD_HANDLE_TYPE_01454);
     expect::mentions(
         &m,
         &[
-            &format!("VkFence 0x{:x}", f.as_raw()),
+            &fence_name(f),
             "is unsignaled and has no signal operation pending",
             "since it was created (unsignaled)",
         ],
@@ -105,7 +71,7 @@ fn a_sync_fd_of_a_fence_never_signaled_or_reset_is_01454() {
     // Signaled, then reset: unsignaled again.
     signal(&dev, f);
     reset(&dev, f);
-    close(export(&inst, &dev, f, SYNC));
+    close_if_open(export(&inst, &dev, f, SYNC));
     let m = expect::one(&inst, GET_FENCE_FD, FENCE_FD_HANDLE_TYPE_01454);
     expect::mentions(&m, &["since it was last reset with vkResetFences"]);
     destroy(&dev, &[f]);
@@ -117,9 +83,9 @@ fn a_second_sync_fd_without_a_new_signal_is_01454() {
     let dev = device(&inst);
     let f = fence(&dev, false, SYNC);
     signal(&dev, f);
-    close(export(&inst, &dev, f, SYNC));
+    close_if_open(export(&inst, &dev, f, SYNC));
     expect::silent(&inst, GET_FENCE_FD);
-    close(export(&inst, &dev, f, SYNC));
+    close_if_open(export(&inst, &dev, f, SYNC));
     let m = expect::one(&inst, GET_FENCE_FD, FENCE_FD_HANDLE_TYPE_01454);
     expect::mentions(&m, &["since its payload was last exported as a sync file"]);
     destroy(&dev, &[f]);
@@ -130,24 +96,24 @@ fn a_fence_created_signaled_signaled_or_imported_exports_silently() {
     let inst = exclusive(None);
     let dev = device(&inst);
     let created_signaled = fence(&dev, true, SYNC);
-    close(export(&inst, &dev, created_signaled, SYNC));
+    close_if_open(export(&inst, &dev, created_signaled, SYNC));
     expect::silent(&inst, GET_FENCE_FD);
     let submitted = fence(&dev, false, SYNC);
     signal(&dev, submitted);
-    close(export(&inst, &dev, submitted, SYNC));
+    close_if_open(export(&inst, &dev, submitted, SYNC));
     expect::silent(&inst, GET_FENCE_FD);
     // An imported payload: its state is not known, nothing is said.
     let exporter = fence(&dev, true, OPAQUE | SYNC);
     let importer = fence(&dev, false, SYNC);
     let fd = export(&inst, &dev, exporter, OPAQUE);
-    let fds = ash::khr::external_fence_fd::Device::new(&inst.instance, &dev.device);
+    let fds = fd_loader(&inst, &dev);
     let import = vk::ImportFenceFdInfoKHR::default()
         .fence(importer)
         .handle_type(OPAQUE)
         .fd(fd);
     // SAFETY: a live info structure; the driver takes the fd.
     unsafe { fds.import_fence_fd(&import) }.expect("vkImportFenceFdKHR");
-    close(export(&inst, &dev, importer, SYNC));
+    close_if_open(export(&inst, &dev, importer, SYNC));
     expect::silent(&inst, GET_FENCE_FD);
     destroy(&dev, &[created_signaled, submitted, exporter, importer]);
 }
@@ -159,8 +125,8 @@ fn after_an_opaque_export_the_signal_state_is_not_judged() {
     let inst = exclusive(None);
     let dev = device(&inst);
     let f = fence(&dev, false, SYNC | OPAQUE);
-    close(export(&inst, &dev, f, OPAQUE));
-    close(export(&inst, &dev, f, SYNC));
+    close_if_open(export(&inst, &dev, f, OPAQUE));
+    close_if_open(export(&inst, &dev, f, SYNC));
     expect::silent(&inst, GET_FENCE_FD);
     destroy(&dev, &[f]);
 }

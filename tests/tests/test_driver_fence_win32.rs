@@ -10,12 +10,14 @@
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::expect::{self, device_name};
+use exportcheck_tests::fences::{
+    self, destroy, fence_device, fence_name, win32_loader, Made, Types,
+};
 use exportcheck_tests::ids::*;
 use exportcheck_tests::test_driver::{exclusive, Calls};
 use exportcheck_tests::{Device, Instance};
 
 const CMD: &str = GET_FENCE_WIN32;
-type Types = vk::ExternalFenceHandleTypeFlags;
 const WIN32: Types = Types::OPAQUE_WIN32;
 const KMT: Types = Types::OPAQUE_WIN32_KMT;
 const WIN32_NAME: &str = "VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_WIN32_BIT";
@@ -24,40 +26,22 @@ const SENTINEL: usize = exportcheck_tests::POINTER_SENTINEL;
 
 /// A device with VK_KHR_external_fence and VK_KHR_external_fence_win32.
 fn win32_device(inst: &Instance) -> Device {
-    inst.device(&[
-        ash::khr::external_fence::NAME,
-        ash::khr::external_fence_win32::NAME,
-    ])
+    fence_device(inst, &[ash::khr::external_fence_win32::NAME])
 }
 
 /// A fence exportable as `export` when given, with a VkExportFenceWin32HandleInfoKHR when
 /// `win32_info`.
 fn fence_with(dev: &Device, export: Option<Types>, win32_info: bool) -> vk::Fence {
-    let mut exportable = vk::ExportFenceCreateInfo::default();
-    let mut win32 = vk::ExportFenceWin32HandleInfoKHR::default();
-    let mut info = vk::FenceCreateInfo::default();
-    if let Some(types) = export {
-        exportable = exportable.handle_types(types);
-        info = info.push_next(&mut exportable);
-    }
-    if win32_info {
-        info = info.push_next(&mut win32);
-    }
-    // SAFETY: a live device and a create info the test driver accepts.
-    unsafe { dev.device.create_fence(&info, None) }.expect("vkCreateFence")
+    let made = Made {
+        export,
+        win32_info,
+        ..Made::default()
+    };
+    fences::create(dev, made)
 }
 
 fn fence(dev: &Device, export: Option<Types>) -> vk::Fence {
-    fence_with(dev, export, false)
-}
-
-fn destroy(dev: &Device, fence: vk::Fence) {
-    // SAFETY: a fence of the device that no queue uses.
-    unsafe { dev.device.destroy_fence(fence, None) };
-}
-
-fn loader(inst: &Instance, dev: &Device) -> ash::khr::external_fence_win32::Device {
-    ash::khr::external_fence_win32::Device::new(&inst.instance, &dev.device)
+    fences::fence(dev, false, export)
 }
 
 fn info(fence: vk::Fence, handle_type: Types) -> vk::FenceGetWin32HandleInfoKHR<'static> {
@@ -72,15 +56,11 @@ fn call(
     dev: &Device,
     info: &vk::FenceGetWin32HandleInfoKHR<'_>,
 ) -> (vk::Result, usize) {
-    let get = loader(inst, dev).fp().get_fence_win32_handle_khr;
+    let get = win32_loader(inst, dev).fp().get_fence_win32_handle_khr;
     let mut handle = SENTINEL as vk::HANDLE;
     // SAFETY: a live info structure and output pointer.
     let result = unsafe { get(dev.handle(), info, &mut handle) };
     (result, handle as usize)
-}
-
-fn fence_name(fence: vk::Fence) -> String {
-    format!("VkFence 0x{:x}", fence.as_raw())
 }
 
 #[test]
@@ -154,7 +134,7 @@ fn after_an_import_neither_the_create_info_nor_earlier_exports_are_judged() {
         .handle_type(WIN32)
         .handle(handle as vk::HANDLE);
     // SAFETY: a live info structure naming a handle the driver exported.
-    unsafe { loader(&inst, &dev).import_fence_win32_handle(&import) }
+    unsafe { win32_loader(&inst, &dev).import_fence_win32_handle(&import) }
         .expect("vkImportFenceWin32HandleKHR");
     // Its payload is now the exporter's: the earlier NT export was of another payload.
     let (r, _) = call(&inst, &dev, &info(importer, WIN32));
@@ -162,7 +142,7 @@ fn after_an_import_neither_the_create_info_nor_earlier_exports_are_judged() {
     expect::silent(&inst, CMD);
     let plain = fence(&dev, None);
     // SAFETY: as above.
-    unsafe { loader(&inst, &dev).import_fence_win32_handle(&import.fence(plain)) }
+    unsafe { win32_loader(&inst, &dev).import_fence_win32_handle(&import.fence(plain)) }
         .expect("vkImportFenceWin32HandleKHR");
     let (r, _) = call(&inst, &dev, &info(plain, KMT));
     assert_eq!(r, vk::Result::SUCCESS);
@@ -230,7 +210,7 @@ fn a_type_that_is_no_win32_handle_is_01452() {
 fn bad_pointers_structures_and_values_are_reported() {
     let inst = exclusive(None);
     let dev = win32_device(&inst);
-    let get = loader(&inst, &dev).fp().get_fence_win32_handle_khr;
+    let get = win32_loader(&inst, &dev).fp().get_fence_win32_handle_khr;
     let f = fence(&dev, Some(WIN32 | KMT));
     let mut handle = SENTINEL as vk::HANDLE;
     // SAFETY: NULL info: the layer blocks the call.
@@ -289,7 +269,7 @@ fn a_fence_of_another_device_and_an_unknown_device_are_reported() {
             &format!("which belongs to another device than {}", device_name(&dev)),
         ],
     );
-    let get = loader(&inst, &dev).fp().get_fence_win32_handle_khr;
+    let get = win32_loader(&inst, &dev).fp().get_fence_win32_handle_khr;
     let mut handle = SENTINEL as vk::HANDLE;
     // SAFETY: a made-up device through a vkGetDeviceProcAddr pointer: the layer blocks it.
     let r = unsafe { get(vk::Device::from_raw(0x1234), &info(f, KMT), &mut handle) };

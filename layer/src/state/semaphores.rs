@@ -229,24 +229,17 @@ impl Semaphores {
     /// A successful `vkImportSemaphore*` of `handle_type` into `semaphore`: its payload is
     /// another from now on, whose signal state the layer does not know; a binary one is followed
     /// from here. A temporary import is followed until the next wait only into a binary semaphore
-    /// the layer knows (`follow_waits`: the device's every wait is seen); otherwise whether it is
-    /// still in place is not known.
-    pub fn imported(
-        &self,
-        semaphore: u64,
-        handle_type: u32,
-        permanence: Permanence,
-        follow_waits: bool,
-    ) {
+    /// the layer knows (the layer sees every command that waits on one: `commands::queues`);
+    /// into one whose create info it could not read, whether it is still in place is not known.
+    pub fn imported(&self, semaphore: u64, handle_type: u32, permanence: Permanence) {
         if let Some(mut facts) = self.live.get_mut(&semaphore) {
             facts.payload_escaped = true;
             facts.imported = true;
-            let followed = facts.known && !facts.timeline && follow_waits;
             match permanence {
                 Permanence::Temporary if facts.known && facts.timeline => {
                     facts.payload.import(handle_type, Permanence::Unknown)
                 }
-                Permanence::Temporary if !followed => facts.payload.opaque_temporary(),
+                Permanence::Temporary if !facts.known => facts.payload.opaque_temporary(),
                 _ => facts.payload.import(handle_type, permanence),
             }
             if facts.known && !facts.timeline && !facts.shared {
@@ -363,7 +356,7 @@ mod tests {
         assert!(!s.get(3, 9).unwrap().facts.shared, "timeline");
         s.remove(1, 9, None);
         assert!(!s.any_shared());
-        s.imported(2, 1, Permanence::Permanent, true);
+        s.imported(2, 1, Permanence::Permanent);
         assert!(s.any_shared(), "an import shares it");
         assert_eq!(signal(2), SignalState::Unknown);
         s.remove(2, 9, None);
@@ -386,8 +379,9 @@ mod tests {
                 ..known
             },
         );
+        s.insert(4, SemaphoreFacts::default());
         let current = |h| s.get(h, 9).unwrap().facts.payload.current_import();
-        s.imported(1, 0x10, Permanence::Temporary, true);
+        s.imported(1, 0x10, Permanence::Temporary);
         assert_eq!(
             current(1).map(|i| (i.handle_type, i.temporary)),
             Some((0x10, true))
@@ -396,15 +390,15 @@ mod tests {
         assert!(current(1).is_some(), "a signal restores nothing");
         s.queue_used(1, QueueUse::Wait);
         assert_eq!(current(1), None, "restored to the created payload");
-        s.imported(1, 0x10, Permanence::Temporary, true);
+        s.imported(1, 0x10, Permanence::Temporary);
         s.exported_sync_fd(1);
         assert_eq!(current(1), None, "a SYNC_FD export is a wait");
-        s.imported(1, 0x10, Permanence::Temporary, true);
+        s.imported(1, 0x10, Permanence::Temporary);
         s.queue_used(1, QueueUse::Failed);
         assert_eq!(current(1), None, "maybe restored");
-        s.imported(2, 0x10, Permanence::Temporary, false);
-        assert_eq!(current(2), None, "its waits are not all seen");
-        s.imported(2, 0x1, Permanence::Permanent, false);
+        s.imported(4, 0x10, Permanence::Temporary);
+        assert_eq!(current(4), None, "its create info is not known");
+        s.imported(2, 0x1, Permanence::Permanent);
         s.queue_used(2, QueueUse::Acquired);
         assert_eq!(current(2), None, "an acquire imports an opaque payload");
         s.queue_used(2, QueueUse::Wait);
@@ -412,7 +406,7 @@ mod tests {
             current(2).map(|i| (i.handle_type, i.temporary)),
             Some((0x1, false))
         );
-        s.imported(3, 0x1, Permanence::Temporary, true);
+        s.imported(3, 0x1, Permanence::Temporary);
         assert_eq!(
             current(3),
             None,
@@ -429,7 +423,7 @@ mod tests {
         s.nt_handle_exported(7, win32);
         s.nt_handle_exported(7, d3d12);
         s.nt_handle_exported(8, win32);
-        s.imported(7, 1, Permanence::Permanent, true);
+        s.imported(7, 1, Permanence::Permanent);
         let facts = s.get(7, 9).unwrap().facts;
         assert_eq!(facts.nt_handle_exports, win32 | d3d12);
         assert!(facts.imported);

@@ -8,9 +8,11 @@ pub mod import_fence_win32_handle;
 pub mod import_semaphore_fd;
 pub mod import_semaphore_win32;
 pub mod import_semaphore_zircon;
+pub mod sync_import;
 
 use crate::features::import_matching::state::semaphore_kmt_exports;
 use crate::rules::import::fence_in_flight;
+use crate::rules::import::import_semaphore_fd::Importer;
 use crate::state::sync_payload::Permanence;
 use crate::state::{DeviceState, FenceRecord};
 use ash::vk::{self, Handle};
@@ -37,7 +39,8 @@ fn permanence(handle_type: u32, flags: Option<u32>, sync_fd: u32) -> Permanence 
 /// the global share handles exported from its created payload are forgotten (that payload may
 /// be gone, and their names with it). A temporary import is followed until the next wait: the
 /// layer sees every command that waits on a binary semaphore (`commands::queues`: the
-/// submissions and `vkQueuePresentKHR`).
+/// submissions and `vkQueuePresentKHR`), so `state::semaphores` follows it on every semaphore
+/// whose create info it knows.
 pub(crate) fn semaphore_imported(
     state: &DeviceState,
     semaphore: u64,
@@ -45,8 +48,16 @@ pub(crate) fn semaphore_imported(
     flags: Option<u32>,
 ) {
     let permanence = permanence(handle_type, flags, SEMAPHORE_SYNC_FD);
-    (state.semaphores).imported(semaphore, handle_type, permanence, true);
+    (state.semaphores).imported(semaphore, handle_type, permanence);
     semaphore_kmt_exports::forget_semaphore(state.handle(), semaphore);
+}
+
+/// The importing device, as the fd imports' rules compare it with an exporting one.
+pub(crate) fn importer(state: &DeviceState) -> Importer {
+    Importer {
+        device_uuid: state.device_uuid,
+        driver_uuid: state.driver_uuid,
+    }
 }
 
 /// Whether the driver says `fence`'s queue signal is still pending: asked (`vkGetFenceStatus`)

@@ -180,7 +180,7 @@ fn consumed(command: &'static str, field: &'static str, fd: i32) -> Outcome {
     let at = Reimport {
         id: vuid::CUDA_FD_IMPORTED_TWICE,
         command,
-        field,
+        field: field.into(),
         object: None,
     };
     fd_rules::imported_twice(0, &at, fd, into, by)

@@ -8,6 +8,7 @@ use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::vk_names;
 use crate::vuid;
 use ash::vk;
+use std::borrow::Cow;
 
 /// The import that names a consumed fd again.
 #[derive(Clone, Debug)]
@@ -17,7 +18,7 @@ pub struct Reimport {
     pub id: &'static str,
     pub command: &'static str,
     /// The member that holds the fd.
-    pub field: &'static str,
+    pub field: Cow<'static, str>,
     /// The semaphore or fence it imports into, and how it is described (none for
     /// `vkAllocateMemory`: its memory does not exist yet).
     pub object: Option<(ObjectRef, String)>,
@@ -28,7 +29,7 @@ impl Reimport {
     pub const ALLOCATE: Reimport = Reimport {
         id: vuid::FD_IMPORTED_TWICE,
         command: "vkAllocateMemory",
-        field: "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd",
+        field: Cow::Borrowed("pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd"),
         object: None,
     };
 }
@@ -109,7 +110,7 @@ pub fn imported_twice(
         }
     };
     let (what, export) = export_hint(into.kind);
-    let (command, field) = (at.command, at.field);
+    let (command, field) = (at.command, &*at.field);
     let importing = match &at.object {
         Some((_, described)) => format!(" (importing into {described})"),
         None => String::new(),

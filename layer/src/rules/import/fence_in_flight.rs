@@ -19,11 +19,11 @@ pub fn worth_asking(record: &FenceRecord) -> bool {
     f.shared && !f.payload_escaped && f.signal == FenceSignal::Submitted
 }
 
-/// The finding: `command`'s `id`, the fence named.
+/// The finding: `command`'s `id` at `field` (the import info's `fence`), the fence named.
 pub fn finding(
     command: &'static str,
     id: &'static str,
-    field: &'static str,
+    field: &str,
     record: &FenceRecord,
 ) -> Finding {
     with_object::<Fence>(
