@@ -372,3 +372,36 @@ fn the_apps_close_of_an_fd_cuda_took_is_cuda_fd_closed_after_import() {
     expect::silent_for(&inst, &[IMPORT, DESTROY]);
     dev.free(memory);
 }
+
+#[test]
+fn a_second_cuda_import_of_an_fd_cuda_took_is_one_finding() {
+    if !is_child() {
+        return in_child(&[]);
+    }
+    let inst = test_driver::instance(None);
+    let dev = inst.fd_device();
+    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let cuda = Cuda::open(Through::ProcAddress);
+    let fd = fd_of(&dev, memory);
+    let (r, first) = cuda.import_memory(fd, SIZE, 0);
+    assert_eq!(r, CUDA_SUCCESS);
+    expect::silent(&inst, IMPORT);
+    // The driver closed the fd; the number is the layer's now, and the second import names it.
+    let (r, second) = cuda.import_memory(fd, SIZE, 0);
+    let m = expect::one(&inst, IMPORT, CUDA_FD_IMPORTED_TWICE);
+    expect::mentions(
+        &m,
+        &[
+            "CUexternalMemory",
+            "the layer has held the number since",
+            "Ownership of the file descriptor",
+        ],
+    );
+    if r == CUDA_SUCCESS {
+        assert_eq!(cuda.destroy_memory(second), CUDA_SUCCESS);
+    }
+    // That one misuse is one finding: not also a close after the first import.
+    assert_eq!(cuda.destroy_memory(first), CUDA_SUCCESS);
+    expect::silent(&inst, DESTROY);
+    dev.free(memory);
+}

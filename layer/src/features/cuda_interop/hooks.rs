@@ -207,6 +207,7 @@ unsafe extern "C" fn import_memory_before(
         }
         let command = rules::IMPORT_MEMORY;
         let mut outcome = consumed(command, "memHandleDesc->handle.fd", fd);
+        let reused = !outcome.findings.is_empty();
         let import = MemoryImport {
             fd,
             size: desc.size,
@@ -239,6 +240,7 @@ unsafe extern "C" fn import_memory_before(
         token = state::begin(Pending {
             fd,
             held: consumed_fds::before_import(fd),
+            reused,
             memory: Some(record),
         });
         outcome
@@ -247,7 +249,10 @@ unsafe extern "C" fn import_memory_before(
 }
 
 /// After a successful import of `fd` (what `pending` holds) into `handle`: the fd is the CUDA
-/// driver's now.
+/// driver's now. For an fd an earlier import had taken (`EXPORTCHECK-cuda-fd-imported-twice`,
+/// said already), what became of the earlier import's number is that one misuse's consequence,
+/// not another finding; the number is held again all the same, so that the earlier importer's
+/// own close of it later closes nothing of the app's.
 fn took_fd(pending: Pending, kind: ImportKind, handle: u64) {
     if let Some(held) = pending.held {
         let into = ImportedInto {
@@ -256,6 +261,9 @@ fn took_fd(pending: Pending, kind: ImportKind, handle: u64) {
             kind,
         };
         let lost = consumed_fds::remember_replacing(pending.fd, held, into);
+        if pending.reused {
+            return;
+        }
         let command = kind.command();
         deliver(command, &fd_rules::closed_after_import(0, command, &lost));
     }
@@ -385,6 +393,7 @@ unsafe extern "C" fn import_semaphore_before(
         let command = rules::IMPORT_SEMAPHORE;
         let field = "semHandleDesc->handle.fd";
         let mut outcome = consumed(command, field, fd);
+        let reused = !outcome.findings.is_empty();
         let import = SemaphoreImport {
             fd,
             timeline,
@@ -412,6 +421,7 @@ unsafe extern "C" fn import_semaphore_before(
         token = state::begin(Pending {
             fd,
             held: consumed_fds::before_import(fd),
+            reused,
             memory: None,
         });
         outcome

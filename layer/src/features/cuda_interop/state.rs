@@ -27,6 +27,8 @@ pub struct MemoryImportRecord {
 pub struct Pending {
     pub fd: i32,
     pub held: Option<HeldFile>,
+    /// The fd is one an earlier successful import took (reported as such).
+    pub reused: bool,
     pub memory: Option<MemoryImportRecord>,
 }
 
@@ -81,6 +83,7 @@ mod tests {
         let token = begin(Pending {
             fd: 5,
             held: None,
+            reused: false,
             memory: None,
         });
         assert_ne!(token, 0);
