@@ -8,15 +8,35 @@ use crate::registry::Registry;
 use exportcheck_cuda_abi::*;
 use std::cell::Cell;
 use std::ffi::{c_uint, c_void};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 pub struct Context {
+    /// Unique in the process (a handle's address may be reused once the context is destroyed).
+    pub id: u64,
     pub device: CUdevice,
     /// A device's primary context: `cuCtxDestroy` refuses it.
     pub primary: bool,
 }
 
 pub static CONTEXTS: Registry<Context> = Registry::new();
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+impl Context {
+    fn new(device: CUdevice, primary: bool) -> Self {
+        Context {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            device,
+            primary,
+        }
+    }
+}
+
+/// The ID of the live context `context`, if it is one.
+pub fn id_of(context: CUcontext) -> Option<u64> {
+    CONTEXTS.with(context, |c| c.id)
+}
 
 /// Each device's primary context (0 until first retained) and its retain count. The context
 /// outlives its last release: a later retain hands out the same handle, as the real driver does.
@@ -50,10 +70,7 @@ fn create(pctx: *mut CUcontext, dev: CUdevice) -> CUresult {
         // SAFETY: the caller's pointer (cuda.h's contract).
         let pctx = unsafe { Out::new(pctx) }?;
         valid_device(dev)?;
-        let context = CONTEXTS.insert(Context {
-            device: dev,
-            primary: false,
-        });
+        let context = CONTEXTS.insert(Context::new(dev, false));
         set_current(context);
         pctx.set(context);
         Ok(())
@@ -113,8 +130,8 @@ pub unsafe extern "C" fn cuCtxDestroy_v2(ctx: CUcontext) -> CUresult {
             None | Some(true) => return Err(CUDA_ERROR_INVALID_CONTEXT),
             Some(false) => {}
         }
+        // Its streams die with it: they name its ID, which no context has any more.
         CONTEXTS.remove(ctx);
-        crate::stream::STREAMS.remove_where(|s| s.context == ctx as usize);
         if CURRENT.with(Cell::get) == ctx as usize {
             set_current(std::ptr::null_mut());
         }
@@ -199,10 +216,7 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxRetain(pctx: *mut CUcontext, dev: CUd
         let mut primary = lock(&PRIMARY);
         let (handle, retains) = &mut primary[dev as usize];
         if *handle == 0 {
-            *handle = CONTEXTS.insert(Context {
-                device: dev,
-                primary: true,
-            }) as usize;
+            *handle = CONTEXTS.insert(Context::new(dev, true)) as usize;
         }
         *retains += 1;
         pctx.set(*handle as CUcontext);
