@@ -7,7 +7,7 @@ use crate::device::{initialized, valid_device, DEVICE_COUNT};
 use crate::registry::Registry;
 use exportcheck_cuda_abi::*;
 use std::cell::Cell;
-use std::ffi::{c_uint, c_void};
+use std::ffi::{c_int, c_uint, c_void};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -103,6 +103,21 @@ pub unsafe extern "C" fn cuCtxCreate_v2(
     create(pctx, dev)
 }
 
+/// `cuCtxCreate_v3` (CUDA 11.4): the execution-affinity parameters are not read.
+///
+/// # Safety
+/// Its pointer arguments are NULL or valid as `cuda.h` documents them.
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxCreate_v3(
+    pctx: *mut CUcontext,
+    _params: *const c_void,
+    _num_params: c_int,
+    _flags: c_uint,
+    dev: CUdevice,
+) -> CUresult {
+    create(pctx, dev)
+}
+
 /// `cuCtxCreate_v4` (`cuda.h`'s `cuCtxCreate` since CUDA 13): the creation parameters
 /// (`CUctxCreateParams`: execution affinity, CIG) are not read.
 ///
@@ -126,6 +141,9 @@ pub unsafe extern "C" fn cuCtxCreate_v4(
 pub unsafe extern "C" fn cuCtxDestroy_v2(ctx: CUcontext) -> CUresult {
     entry(|| {
         initialized()?;
+        if ctx.is_null() {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
         match CONTEXTS.with(ctx, |c| c.primary) {
             None | Some(true) => return Err(CUDA_ERROR_INVALID_CONTEXT),
             Some(false) => {}
@@ -291,6 +309,10 @@ pub(crate) mod tests {
             assert_eq!(cuCtxDestroy_v2(context), CUDA_SUCCESS);
             assert_eq!(cuCtxSynchronize(), CUDA_ERROR_INVALID_CONTEXT);
             assert_eq!(cuCtxDestroy_v2(context), CUDA_ERROR_INVALID_CONTEXT);
+            assert_eq!(
+                cuCtxDestroy_v2(std::ptr::null_mut()),
+                CUDA_ERROR_INVALID_VALUE
+            );
             assert_eq!(cuCtxSetCurrent(context), CUDA_ERROR_INVALID_CONTEXT);
             assert_eq!(
                 cuCtxCreate_v2(&mut std::ptr::null_mut(), 0, 3),
