@@ -201,6 +201,67 @@ fn the_device_uuid_is_the_environment_s_when_set() {
         .run();
 }
 
+/// A library defining `cuImportExternalMemory`, to preload as exportcheck's interposer is.
+fn interposer() -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let source = dir.join("exportcheck-cuda-interposer.c");
+    std::fs::write(
+        &source,
+        "int cuImportExternalMemory(void *a, void *b) { return 500; }\n",
+    )
+    .unwrap();
+    let library = dir.join("libexportcheck-cuda-interposer.so");
+    let status = std::process::Command::new("cc")
+        .args(["-shared", "-fPIC", "-o"])
+        .arg(&library)
+        .arg(&source)
+        .status()
+        .expect("run cc");
+    assert!(status.success(), "cc of the interposer failed");
+    library
+}
+
+/// The file a function's address lies in, as the dynamic linker loaded it.
+fn object_of(address: *mut c_void) -> String {
+    let mut info: libc::Dl_info = unsafe_zeroed();
+    // SAFETY: dladdr accepts any address and writes a local.
+    assert_ne!(unsafe { libc::dladdr(address, &mut info) }, 0);
+    // SAFETY: dladdr wrote a NUL-terminated path.
+    unsafe { CStr::from_ptr(info.dli_fname) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// What `cuGetProcAddress` hands out is the library's own function even when a preloaded
+/// library defines the same name (as NVIDIA's driver's is): the interposer wraps what the driver
+/// gives, and would otherwise be handed its own export.
+#[test]
+fn get_proc_address_gives_the_library_s_own_functions_under_a_preload() {
+    if is_child() {
+        let cuda = Driver::open();
+        // SAFETY: the entry point's type, from cuda.h; valid pointers.
+        unsafe {
+            let get_proc: PFN_cuGetProcAddress_v2 = cuda.get(c"cuGetProcAddress_v2");
+            let (mut pfn, mut status) = (std::ptr::null_mut(), -1);
+            let name = c"cuImportExternalMemory";
+            assert_eq!(
+                get_proc(name.as_ptr(), &mut pfn, 13000, 0, &mut status),
+                CUDA_SUCCESS
+            );
+            let library = library_dir().join(SONAME).display().to_string();
+            assert_eq!(object_of(pfn), library);
+            // The preloaded definition is the process's `cuImportExternalMemory`.
+            let global = libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr());
+            assert_ne!(object_of(global), library);
+        }
+        return;
+    }
+    Child::new("1")
+        .env("LD_LIBRARY_PATH", ld_library_path())
+        .env("LD_PRELOAD", interposer())
+        .run();
+}
+
 /// The lines of the probe's output where the test library answers otherwise than NVIDIA's
 /// driver, and its answer: a memfd imported as memory or as a semaphore, which NVIDIA's driver
 /// refuses (no object of its own) and the test library takes (the test drivers export memfds).
