@@ -3,13 +3,15 @@
 //! reads it at start). It initialises, creates a context, imports a memfd as opaque-fd memory as
 //! the real driver does (any nonzero size; the fd is taken), maps a buffer whose writes land in
 //! the file, refuses a range beyond the declared size, and hands out its entry points through
-//! `cuGetProcAddress_v2`.
+//! `cuGetProcAddress_v2`. And the probe of tests/cuda-driver/probe answers as NVIDIA's driver
+//! did on an H100 (its recorded output), but where the test library must differ.
 
 use exportcheck_cuda_abi::*;
 use exportcheck_tests::child::{is_child, Child};
 use exportcheck_tests::test_cuda::{ld_library_path, library_dir, SONAME};
 use std::ffi::{c_void, CStr};
 use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd};
+use std::path::Path;
 
 /// `libcuda.so.1`, opened by name.
 struct Driver(*mut c_void);
@@ -150,8 +152,9 @@ fn use_driver() {
         let destroy: PFN_cuDestroyExternalMemory = std::mem::transmute(pfn);
         assert_eq!(destroy(memory), CUDA_SUCCESS);
         assert_eq!(destroy(memory), CUDA_ERROR_INVALID_HANDLE);
+        // A name it lacks: success, NULL and the status, as driver 580 answers.
         let result = get_proc(c"cuMemAlloc".as_ptr(), &mut pfn, 13000, 0, &mut status);
-        assert_eq!(result, CUDA_ERROR_NOT_FOUND);
+        assert_eq!(result, CUDA_SUCCESS);
         assert_eq!(
             (pfn, status),
             (std::ptr::null_mut(), CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND)
@@ -196,4 +199,103 @@ fn the_device_uuid_is_the_environment_s_when_set() {
             "6578706f7274636865636b2d64657632",
         )
         .run();
+}
+
+/// A library defining `cuImportExternalMemory`, to preload as exportcheck's interposer is.
+fn interposer() -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let source = dir.join("exportcheck-cuda-interposer.c");
+    std::fs::write(
+        &source,
+        "int cuImportExternalMemory(void *a, void *b) { return 500; }\n",
+    )
+    .unwrap();
+    let library = dir.join("libexportcheck-cuda-interposer.so");
+    let status = std::process::Command::new("cc")
+        .args(["-shared", "-fPIC", "-o"])
+        .arg(&library)
+        .arg(&source)
+        .status()
+        .expect("run cc");
+    assert!(status.success(), "cc of the interposer failed");
+    library
+}
+
+/// The file a function's address lies in, as the dynamic linker loaded it.
+fn object_of(address: *mut c_void) -> String {
+    let mut info: libc::Dl_info = unsafe_zeroed();
+    // SAFETY: dladdr accepts any address and writes a local.
+    assert_ne!(unsafe { libc::dladdr(address, &mut info) }, 0);
+    // SAFETY: dladdr wrote a NUL-terminated path.
+    unsafe { CStr::from_ptr(info.dli_fname) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// What `cuGetProcAddress` hands out is the library's own function even when a preloaded
+/// library defines the same name (as NVIDIA's driver's is): the interposer wraps what the driver
+/// gives, and would otherwise be handed its own export.
+#[test]
+fn get_proc_address_gives_the_library_s_own_functions_under_a_preload() {
+    if is_child() {
+        let cuda = Driver::open();
+        // SAFETY: the entry point's type, from cuda.h; valid pointers.
+        unsafe {
+            let get_proc: PFN_cuGetProcAddress_v2 = cuda.get(c"cuGetProcAddress_v2");
+            let (mut pfn, mut status) = (std::ptr::null_mut(), -1);
+            let name = c"cuImportExternalMemory";
+            assert_eq!(
+                get_proc(name.as_ptr(), &mut pfn, 13000, 0, &mut status),
+                CUDA_SUCCESS
+            );
+            let library = library_dir().join(SONAME).display().to_string();
+            assert_eq!(object_of(pfn), library);
+            // The preloaded definition is the process's `cuImportExternalMemory`.
+            let global = libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr());
+            assert_ne!(object_of(global), library);
+        }
+        return;
+    }
+    Child::new("1")
+        .env("LD_LIBRARY_PATH", ld_library_path())
+        .env("LD_PRELOAD", interposer())
+        .run();
+}
+
+/// The lines of the probe's output where the test library answers otherwise than NVIDIA's
+/// driver, and its answer: a memfd imported as memory or as a semaphore, which NVIDIA's driver
+/// refuses (no object of its own) and the test library takes (the test drivers export memfds).
+const PROBE_DIFFERENCES: [(&str, &str); 3] = [
+    ("import memfd ", "import memfd 0 fd open 0"),
+    ("sem import type 1 ", "sem import type 1 0 fd open 0"),
+    ("sem import type 9 ", "sem import type 9 0 fd open 0"),
+];
+
+#[test]
+fn the_probe_answers_as_nvidia_s_driver_did() {
+    let probe_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("cuda-driver/probe");
+    let program = Path::new(env!("CARGO_TARGET_TMPDIR")).join("exportcheck-cuda-probe");
+    let status = std::process::Command::new("cc")
+        .args(["-Wall", "-Werror", "-O1", "-o"])
+        .arg(&program)
+        .arg(probe_dir.join("probe.c"))
+        .arg("-ldl")
+        .status()
+        .expect("run cc");
+    assert!(status.success(), "cc probe.c failed");
+    let out = std::process::Command::new(&program)
+        .env("LD_LIBRARY_PATH", ld_library_path())
+        .output()
+        .expect("run the probe");
+    assert!(out.status.success(), "the probe failed: {out:?}");
+    let ours = String::from_utf8(out.stdout).unwrap();
+    let nvidia = std::fs::read_to_string(probe_dir.join("nvidia-580-h100.txt")).unwrap();
+    assert_eq!(ours.lines().count(), nvidia.lines().count(), "{ours}");
+    for (our_line, nvidia_line) in ours.lines().zip(nvidia.lines()) {
+        let expected = PROBE_DIFFERENCES
+            .iter()
+            .find(|(prefix, _)| nvidia_line.starts_with(prefix))
+            .map_or(nvidia_line, |(_, ours)| ours);
+        assert_eq!(our_line, expected, "NVIDIA's driver: {nvidia_line}");
+    }
 }

@@ -58,6 +58,8 @@ pub const CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE: CUexternalMemoryHandleT
 pub const CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE: CUexternalMemoryHandleType = 6;
 pub const CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT: CUexternalMemoryHandleType = 7;
 pub const CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF: CUexternalMemoryHandleType = 8;
+/// CUDA 13.
+pub const CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD: CUexternalMemoryHandleType = 9;
 
 /// `CUDA_EXTERNAL_MEMORY_DEDICATED`: the imported memory is a dedicated allocation.
 pub const CUDA_EXTERNAL_MEMORY_DEDICATED: c_uint = 0x1;
@@ -275,6 +277,21 @@ pub type PFN_cuDeviceGetCount = unsafe extern "C" fn(count: *mut c_int) -> CUres
 pub type PFN_cuDeviceGet = unsafe extern "C" fn(device: *mut CUdevice, ordinal: c_int) -> CUresult;
 pub type PFN_cuCtxCreate_v2 =
     unsafe extern "C" fn(pctx: *mut CUcontext, flags: c_uint, dev: CUdevice) -> CUresult;
+/// `cuCtxCreate_v3` (CUDA 11.4: execution-affinity parameters, `CUexecAffinityParam *`).
+pub type PFN_cuCtxCreate_v3 = unsafe extern "C" fn(
+    pctx: *mut CUcontext,
+    params: *const c_void,
+    num_params: c_int,
+    flags: c_uint,
+    dev: CUdevice,
+) -> CUresult;
+/// `cuCtxCreate_v4` (CUDA 12.5; `cuda.h`'s `cuCtxCreate` in CUDA 13: `CUctxCreateParams *`).
+pub type PFN_cuCtxCreate_v4 = unsafe extern "C" fn(
+    pctx: *mut CUcontext,
+    params: *const c_void,
+    flags: c_uint,
+    dev: CUdevice,
+) -> CUresult;
 pub type PFN_cuCtxDestroy_v2 = unsafe extern "C" fn(ctx: CUcontext) -> CUresult;
 pub type PFN_cuCtxGetDevice = unsafe extern "C" fn(device: *mut CUdevice) -> CUresult;
 pub type PFN_cuDeviceGetUuid = unsafe extern "C" fn(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;

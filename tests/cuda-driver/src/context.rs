@@ -7,16 +7,36 @@ use crate::device::{initialized, valid_device, DEVICE_COUNT};
 use crate::registry::Registry;
 use exportcheck_cuda_abi::*;
 use std::cell::Cell;
-use std::ffi::{c_uint, c_void};
+use std::ffi::{c_int, c_uint, c_void};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 pub struct Context {
+    /// Unique in the process (a handle's address may be reused once the context is destroyed).
+    pub id: u64,
     pub device: CUdevice,
     /// A device's primary context: `cuCtxDestroy` refuses it.
     pub primary: bool,
 }
 
 pub static CONTEXTS: Registry<Context> = Registry::new();
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+impl Context {
+    fn new(device: CUdevice, primary: bool) -> Self {
+        Context {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            device,
+            primary,
+        }
+    }
+}
+
+/// The ID of the live context `context`, if it is one.
+pub fn id_of(context: CUcontext) -> Option<u64> {
+    CONTEXTS.with(context, |c| c.id)
+}
 
 /// Each device's primary context (0 until first retained) and its retain count. The context
 /// outlives its last release: a later retain hands out the same handle, as the real driver does.
@@ -50,10 +70,7 @@ fn create(pctx: *mut CUcontext, dev: CUdevice) -> CUresult {
         // SAFETY: the caller's pointer (cuda.h's contract).
         let pctx = unsafe { Out::new(pctx) }?;
         valid_device(dev)?;
-        let context = CONTEXTS.insert(Context {
-            device: dev,
-            primary: false,
-        });
+        let context = CONTEXTS.insert(Context::new(dev, false));
         set_current(context);
         pctx.set(context);
         Ok(())
@@ -86,6 +103,21 @@ pub unsafe extern "C" fn cuCtxCreate_v2(
     create(pctx, dev)
 }
 
+/// `cuCtxCreate_v3` (CUDA 11.4): the execution-affinity parameters are not read.
+///
+/// # Safety
+/// Its pointer arguments are NULL or valid as `cuda.h` documents them.
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxCreate_v3(
+    pctx: *mut CUcontext,
+    _params: *const c_void,
+    _num_params: c_int,
+    _flags: c_uint,
+    dev: CUdevice,
+) -> CUresult {
+    create(pctx, dev)
+}
+
 /// `cuCtxCreate_v4` (`cuda.h`'s `cuCtxCreate` since CUDA 13): the creation parameters
 /// (`CUctxCreateParams`: execution affinity, CIG) are not read.
 ///
@@ -109,12 +141,15 @@ pub unsafe extern "C" fn cuCtxCreate_v4(
 pub unsafe extern "C" fn cuCtxDestroy_v2(ctx: CUcontext) -> CUresult {
     entry(|| {
         initialized()?;
+        if ctx.is_null() {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
         match CONTEXTS.with(ctx, |c| c.primary) {
             None | Some(true) => return Err(CUDA_ERROR_INVALID_CONTEXT),
             Some(false) => {}
         }
+        // Its streams die with it: they name its ID, which no context has any more.
         CONTEXTS.remove(ctx);
-        crate::stream::STREAMS.remove_where(|s| s.context == ctx as usize);
         if CURRENT.with(Cell::get) == ctx as usize {
             set_current(std::ptr::null_mut());
         }
@@ -199,10 +234,7 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxRetain(pctx: *mut CUcontext, dev: CUd
         let mut primary = lock(&PRIMARY);
         let (handle, retains) = &mut primary[dev as usize];
         if *handle == 0 {
-            *handle = CONTEXTS.insert(Context {
-                device: dev,
-                primary: true,
-            }) as usize;
+            *handle = CONTEXTS.insert(Context::new(dev, true)) as usize;
         }
         *retains += 1;
         pctx.set(*handle as CUcontext);
@@ -277,6 +309,10 @@ pub(crate) mod tests {
             assert_eq!(cuCtxDestroy_v2(context), CUDA_SUCCESS);
             assert_eq!(cuCtxSynchronize(), CUDA_ERROR_INVALID_CONTEXT);
             assert_eq!(cuCtxDestroy_v2(context), CUDA_ERROR_INVALID_CONTEXT);
+            assert_eq!(
+                cuCtxDestroy_v2(std::ptr::null_mut()),
+                CUDA_ERROR_INVALID_VALUE
+            );
             assert_eq!(cuCtxSetCurrent(context), CUDA_ERROR_INVALID_CONTEXT);
             assert_eq!(
                 cuCtxCreate_v2(&mut std::ptr::null_mut(), 0, 3),

@@ -213,7 +213,7 @@ mod tests {
     fn the_device_is_the_test_vulkan_driver_s_unless_told() {
         // SAFETY: the entry points get valid pointers, or NULL where a test says so.
         unsafe {
-            crate::context::tests::init();
+            assert_eq!(cuInit(0), CUDA_SUCCESS);
             let mut uuid = CUuuid::default();
             assert_eq!(cuDeviceGetUuid_v2(&mut uuid, 0), CUDA_SUCCESS);
             assert_eq!(&uuid.bytes, b"exportcheck-dev1");

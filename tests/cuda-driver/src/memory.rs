@@ -5,11 +5,14 @@
 //! `flags` (CUDA cannot see the exporting allocation's size, so 2x, 16x or half of it pass, and
 //! so does `CUDA_EXTERNAL_MEMORY_DEDICATED` on memory that is not dedicated, or its absence on
 //! memory that is); on success it takes the fd (closes it), on failure the fd stays the app's.
-//! A mapped buffer beyond the *declared* size fails with `CUDA_ERROR_INVALID_VALUE`. Win32, D3D
-//! and NvSciBuf handles are `CUDA_ERROR_NOT_SUPPORTED` on Linux.
+//! A mapped buffer beyond the *declared* size fails with `CUDA_ERROR_INVALID_VALUE`. The other
+//! handle types and the bad fds are answered as driver 580 answers them on Linux (measured:
+//! tests/cuda-driver/probe); any open fd imports, as this library has no memory of its own to
+//! tell apart from another's.
 
 use crate::boundary::{entry, input, lock, Out, Outcome};
 use crate::context::current;
+use crate::device::initialized;
 use crate::mapping::HostMapping;
 use crate::registry::Registry;
 use exportcheck_cuda_abi::*;
@@ -68,14 +71,22 @@ pub unsafe extern "C" fn cuImportExternalMemory(
         match desc.type_ {
             CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD => {}
             CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32
-                ..=CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF => return Err(CUDA_ERROR_NOT_SUPPORTED),
+            | CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT
+            | CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP
+            | CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF
+            | CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD => return Err(CUDA_ERROR_NOT_SUPPORTED),
+            // The D3D12 and D3D11 resource types among them: the real driver's answer.
             _ => return Err(CUDA_ERROR_INVALID_VALUE),
+        }
+        if desc.size == 0 {
+            return Err(CUDA_ERROR_INVALID_VALUE);
         }
         // SAFETY: the union's `fd` member, the one an opaque-fd import uses (any bits are an
         // int).
         let fd = unsafe { desc.handle.fd };
-        if desc.size == 0 || !is_open(fd) {
-            return Err(CUDA_ERROR_INVALID_VALUE);
+        if !is_open(fd) {
+            // The real driver's answer to a negative or closed fd.
+            return Err(CUDA_ERROR_UNKNOWN);
         }
         let file = take_fd(fd);
         out.set(MEMORIES.insert(ExternalMemory {
@@ -186,6 +197,10 @@ pub unsafe extern "C" fn cuExternalMemoryGetMappedMipmappedArray(
 #[no_mangle]
 pub unsafe extern "C" fn cuDestroyExternalMemory(ext_mem: CUexternalMemory) -> CUresult {
     entry(|| {
+        initialized()?;
+        if ext_mem.is_null() {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
         current()?;
         MEMORIES
             .remove(ext_mem)
@@ -194,13 +209,18 @@ pub unsafe extern "C" fn cuDestroyExternalMemory(ext_mem: CUexternalMemory) -> C
     })
 }
 
-/// Frees a mapped buffer (this driver allocates no other device memory).
+/// Frees a mapped buffer (this driver allocates no other device memory); 0 is freed without
+/// a word, even with no current context, as the real driver does.
 ///
 /// # Safety
 /// Its pointer arguments are NULL or valid as `cuda.h` documents them.
 #[no_mangle]
 pub unsafe extern "C" fn cuMemFree_v2(dptr: CUdeviceptr) -> CUresult {
     entry(|| {
+        initialized()?;
+        if dptr == 0 {
+            return Ok(());
+        }
         current()?;
         lock(&BUFFERS)
             .remove(&dptr)
@@ -310,14 +330,49 @@ pub(crate) mod tests {
             let file = memfd(4096);
             let fd = file.as_raw_fd();
             assert_eq!(import(&opaque_fd(fd, 0, 0)).0, CUDA_ERROR_INVALID_VALUE);
-            assert_eq!(import(&opaque_fd(-1, 4096, 0)).0, CUDA_ERROR_INVALID_VALUE);
-            let mut win32 = opaque_fd(fd, 4096, 0);
-            win32.type_ = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32;
-            assert_eq!(import(&win32).0, CUDA_ERROR_NOT_SUPPORTED);
-            win32.type_ = CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF;
-            assert_eq!(import(&win32).0, CUDA_ERROR_NOT_SUPPORTED);
-            win32.type_ = 0;
-            assert_eq!(import(&win32).0, CUDA_ERROR_INVALID_VALUE);
+            // The real driver's answer to a negative fd.
+            assert_eq!(import(&opaque_fd(-1, 4096, 0)).0, CUDA_ERROR_UNKNOWN);
+            // Each type as driver 580 answers it on Linux (measured).
+            let mut other = opaque_fd(fd, 4096, 0);
+            for (type_, result) in [
+                (0, CUDA_ERROR_INVALID_VALUE),
+                (
+                    CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32,
+                    CUDA_ERROR_NOT_SUPPORTED,
+                ),
+                (
+                    CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT,
+                    CUDA_ERROR_NOT_SUPPORTED,
+                ),
+                (
+                    CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP,
+                    CUDA_ERROR_NOT_SUPPORTED,
+                ),
+                (
+                    CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE,
+                    CUDA_ERROR_INVALID_VALUE,
+                ),
+                (
+                    CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE,
+                    CUDA_ERROR_INVALID_VALUE,
+                ),
+                (
+                    CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT,
+                    CUDA_ERROR_INVALID_VALUE,
+                ),
+                (
+                    CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF,
+                    CUDA_ERROR_NOT_SUPPORTED,
+                ),
+                (
+                    CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD,
+                    CUDA_ERROR_NOT_SUPPORTED,
+                ),
+                (10, CUDA_ERROR_INVALID_VALUE),
+            ] {
+                other.type_ = type_;
+                assert_eq!(import(&other).0, result, "type {type_}");
+            }
             let mut memory = std::ptr::null_mut();
             assert_eq!(
                 cuImportExternalMemory(&mut memory, std::ptr::null()),
@@ -328,10 +383,12 @@ pub(crate) mod tests {
             let closed = memfd(1).into_raw_fd();
             // SAFETY: the descriptor just made, closed once.
             libc::close(closed);
+            assert_eq!(import(&opaque_fd(closed, 4096, 0)).0, CUDA_ERROR_UNKNOWN);
             assert_eq!(
-                import(&opaque_fd(closed, 4096, 0)).0,
+                cuDestroyExternalMemory(std::ptr::null_mut()),
                 CUDA_ERROR_INVALID_VALUE
             );
+            assert_eq!(cuMemFree_v2(0), CUDA_SUCCESS);
         }
     }
 

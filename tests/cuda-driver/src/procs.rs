@@ -1,8 +1,9 @@
 //! `cuGetProcAddress` and `cuGetProcAddress_v2`: this library's own entry points by `cuda.h`
 //! base name (`cuMemFree`, not `cuMemFree_v2`), each in the version the asked-for CUDA version
-//! has (`cuCtxCreate`: `cuCtxCreate` before CUDA 3.2, `_v2` then, `_v4` from CUDA 12.5), as the
-//! real driver resolves them for the CUDA runtime. The flags (per-thread default stream) are not
-//! read: this driver has no `_ptsz` variants. They need no `cuInit`.
+//! has (`cuCtxCreate`: `cuCtxCreate` before CUDA 3.2, `_v2` then, `_v3` from 11.4, `_v4` from
+//! 12.5), as the real driver resolves them for the CUDA runtime, and answering a name it lacks as
+//! driver 580 does (see [`Version`]). The flags (per-thread default stream) are not read: this
+//! driver has no `_ptsz` variants. They need no `cuInit`.
 
 use crate::boundary::{entry, Out};
 use crate::{context, device, errors, memory, semaphore, stream};
@@ -23,7 +24,7 @@ macro_rules! procs {
 }
 
 /// Every entry point, by base name, ordered by version within a name.
-fn table() -> [Proc; 33] {
+fn table() -> [Proc; 34] {
     procs![
         ("cuInit", 2000, device::cuInit),
         ("cuDriverGetVersion", 2020, device::cuDriverGetVersion),
@@ -34,6 +35,7 @@ fn table() -> [Proc; 33] {
         ("cuDeviceGetUuid", 11040, device::cuDeviceGetUuid_v2),
         ("cuCtxCreate", 2000, context::cuCtxCreate),
         ("cuCtxCreate", 3020, context::cuCtxCreate_v2),
+        ("cuCtxCreate", 11040, context::cuCtxCreate_v3),
         ("cuCtxCreate", 12050, context::cuCtxCreate_v4),
         ("cuCtxDestroy", 4000, context::cuCtxDestroy_v2),
         ("cuCtxGetDevice", 2000, context::cuCtxGetDevice),
@@ -125,12 +127,22 @@ pub fn lookup(
         .ok_or(CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT)
 }
 
+/// How each version answers a name it has no entry point for (driver 580, measured):
+/// `cuGetProcAddress` with `CUDA_ERROR_NOT_FOUND`, `*pfn` left as it was; `cuGetProcAddress_v2`
+/// with `CUDA_SUCCESS`, `*pfn` NULL and the reason in `*symbolStatus` (when given).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Version {
+    V1,
+    V2,
+}
+
 /// Both versions: `status` (v2's `symbolStatus`) may be NULL.
 fn get_proc_address(
     symbol: *const c_char,
     pfn: *mut *mut c_void,
     cuda_version: c_int,
     status: *mut CUdriverProcAddressQueryResult,
+    version: Version,
 ) -> CUresult {
     entry(|| {
         // SAFETY: the caller's pointer (cuda.h's contract).
@@ -150,9 +162,10 @@ fn get_proc_address(
                 pfn.set(function);
                 Ok(())
             }
+            Err(_) if version == Version::V1 => Err(CUDA_ERROR_NOT_FOUND),
             Err(_) => {
                 pfn.set(std::ptr::null_mut());
-                Err(CUDA_ERROR_NOT_FOUND)
+                Ok(())
             }
         }
     })
@@ -169,7 +182,7 @@ pub unsafe extern "C" fn cuGetProcAddress(
     cuda_version: c_int,
     _flags: cuuint64_t,
 ) -> CUresult {
-    get_proc_address(symbol, pfn, cuda_version, std::ptr::null_mut())
+    get_proc_address(symbol, pfn, cuda_version, std::ptr::null_mut(), Version::V1)
 }
 
 /// `cuGetProcAddress_v2`.
@@ -184,7 +197,7 @@ pub unsafe extern "C" fn cuGetProcAddress_v2(
     _flags: cuuint64_t,
     symbol_status: *mut CUdriverProcAddressQueryResult,
 ) -> CUresult {
-    get_proc_address(symbol, pfn, cuda_version, symbol_status)
+    get_proc_address(symbol, pfn, cuda_version, symbol_status, Version::V2)
 }
 
 #[cfg(test)]
@@ -205,8 +218,10 @@ mod tests {
     #[test]
     fn base_names_resolve_to_the_version_asked_for() {
         let v2 = context::cuCtxCreate_v2 as *mut c_void;
+        let v3 = context::cuCtxCreate_v3 as *mut c_void;
         let v4 = context::cuCtxCreate_v4 as *mut c_void;
-        assert_eq!(get(c"cuCtxCreate", 12000), (CUDA_SUCCESS, v2, 0));
+        assert_eq!(get(c"cuCtxCreate", 11000), (CUDA_SUCCESS, v2, 0));
+        assert_eq!(get(c"cuCtxCreate", 12000), (CUDA_SUCCESS, v3, 0));
         assert_eq!(get(c"cuCtxCreate", 13000), (CUDA_SUCCESS, v4, 0));
         let import = memory::cuImportExternalMemory as *mut c_void;
         assert_eq!(
@@ -215,7 +230,7 @@ mod tests {
         );
         assert_eq!(
             get(c"cuImportExternalMemory", 9020),
-            (CUDA_ERROR_NOT_FOUND, std::ptr::null_mut(), 2)
+            (CUDA_SUCCESS, std::ptr::null_mut(), 2)
         );
         let v2 = cuGetProcAddress_v2 as *mut c_void;
         assert_eq!(get(c"cuGetProcAddress", 13000), (CUDA_SUCCESS, v2, 0));
@@ -227,10 +242,21 @@ mod tests {
     fn unknown_names_are_not_found() {
         // SAFETY: the entry points get valid pointers, or NULL where a test says so.
         unsafe {
-            let none = (CUDA_ERROR_NOT_FOUND, std::ptr::null_mut(), 1);
+            // v2: success, NULL and the status.
+            let none = (CUDA_SUCCESS, std::ptr::null_mut(), 1);
             assert_eq!(get(c"cuMemAlloc", 13000), none);
             assert_eq!(get(c"cuMemFree_v2", 13000), none);
-            let mut pfn = std::ptr::null_mut();
+            let mut pfn = device::cuInit as *mut c_void;
+            let result =
+                cuGetProcAddress_v2(c"cuX".as_ptr(), &mut pfn, 13000, 0, std::ptr::null_mut());
+            assert_eq!((result, pfn), (CUDA_SUCCESS, std::ptr::null_mut()));
+            // v1: not found, the pointer untouched.
+            let mut pfn = device::cuInit as *mut c_void;
+            let result = cuGetProcAddress(c"cuMemAlloc".as_ptr(), &mut pfn, 13000, 0);
+            assert_eq!(
+                (result, pfn),
+                (CUDA_ERROR_NOT_FOUND, device::cuInit as *mut c_void)
+            );
             assert_eq!(
                 cuGetProcAddress(std::ptr::null(), &mut pfn, 13000, 0),
                 CUDA_ERROR_INVALID_VALUE

@@ -50,11 +50,6 @@ impl<T> Registry<T> {
             .remove(&(handle as usize))
             .map(|object| *object)
     }
-
-    /// Removes every object `doomed` says so of.
-    pub fn remove_where(&self, mut doomed: impl FnMut(&T) -> bool) {
-        lock(&self.objects).retain(|_, object| !doomed(object));
-    }
 }
 
 impl<T> Default for Registry<T> {

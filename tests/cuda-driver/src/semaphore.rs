@@ -47,7 +47,8 @@ pub unsafe extern "C" fn cuImportExternalSemaphore(
         // SAFETY: the union's `fd` member, the one these handle types use (any bits are an int).
         let fd = unsafe { desc.handle.fd };
         if !is_open(fd) {
-            return Err(CUDA_ERROR_INVALID_VALUE);
+            // The real driver's answer to a negative or closed fd.
+            return Err(CUDA_ERROR_UNKNOWN);
         }
         out.set(SEMAPHORES.insert(ExternalSemaphore {
             handle_type: desc.type_,
@@ -59,6 +60,7 @@ pub unsafe extern "C" fn cuImportExternalSemaphore(
 }
 
 /// The `count` semaphores of `sems`, each checked live, then `apply`'d with its parameters.
+/// No semaphores at all is `CUDA_ERROR_INVALID_VALUE`, as the real driver has it.
 fn for_each<P>(
     sems: *const CUexternalSemaphore,
     params: *const P,
@@ -66,13 +68,11 @@ fn for_each<P>(
     stream: CUstream,
     mut apply: impl FnMut(&mut ExternalSemaphore, &P),
 ) -> Outcome {
-    usable(stream)?;
-    if count == 0 {
-        return Ok(());
-    }
-    if sems.is_null() || params.is_null() {
+    current()?;
+    if count == 0 || sems.is_null() || params.is_null() {
         return Err(CUDA_ERROR_INVALID_VALUE);
     }
+    usable(stream)?;
     let count = count as usize;
     // SAFETY: `count` elements each (cuda.h's contract with the caller); checked non-NULL.
     let (sems, params) = unsafe {
@@ -138,6 +138,9 @@ pub unsafe extern "C" fn cuWaitExternalSemaphoresAsync(
 pub unsafe extern "C" fn cuDestroyExternalSemaphore(ext_sem: CUexternalSemaphore) -> CUresult {
     entry(|| {
         current()?;
+        if ext_sem.is_null() {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
         SEMAPHORES
             .remove(ext_sem)
             .map(drop)
@@ -182,9 +185,8 @@ mod tests {
             );
             assert_eq!(result, CUDA_SUCCESS);
             let sems = [timeline, binary];
-            let mut signal: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS =
-            // SAFETY: plain data; all zeroes is a valid value.
-            std::mem::zeroed();
+            // SAFETY (of the whole test): plain data, for which all zeroes is a value.
+            let mut signal: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS = std::mem::zeroed();
             signal.params.fence.value = 5;
             let signals = [signal, signal];
             let null = std::ptr::null_mut();
@@ -193,7 +195,6 @@ mod tests {
                 CUDA_SUCCESS
             );
             assert_eq!(SEMAPHORES.with(timeline, |s| s.value), Some(5));
-            // SAFETY: plain data; all zeroes is a valid value.
             let waits: [CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS; 2] = std::mem::zeroed();
             assert_eq!(
                 cuWaitExternalSemaphoresAsync(sems.as_ptr(), waits.as_ptr(), 2, null),
@@ -202,6 +203,15 @@ mod tests {
             assert_eq!(
                 cuWaitExternalSemaphoresAsync(sems.as_ptr(), waits.as_ptr(), 2, 0x99 as CUstream),
                 CUDA_ERROR_INVALID_HANDLE
+            );
+            // None at all: refused, as the real driver does.
+            assert_eq!(
+                cuWaitExternalSemaphoresAsync(sems.as_ptr(), waits.as_ptr(), 0, null),
+                CUDA_ERROR_INVALID_VALUE
+            );
+            assert_eq!(
+                cuSignalExternalSemaphoresAsync(std::ptr::null(), std::ptr::null(), 0, null),
+                CUDA_ERROR_INVALID_VALUE
             );
             assert_eq!(cuDestroyExternalSemaphore(binary), CUDA_SUCCESS);
             assert_eq!(
@@ -213,6 +223,10 @@ mod tests {
                 CUDA_ERROR_INVALID_HANDLE
             );
             assert_eq!(cuDestroyExternalSemaphore(timeline), CUDA_SUCCESS);
+            assert_eq!(
+                cuDestroyExternalSemaphore(std::ptr::null_mut()),
+                CUDA_ERROR_INVALID_VALUE
+            );
         }
     }
 
@@ -221,13 +235,15 @@ mod tests {
         with_context();
         let file = memfd(0);
         let fd = std::os::fd::AsRawFd::as_raw_fd(&file);
-        for type_ in [2, 4, 6, 7, 10] {
+        for type_ in [2, 3, 4, 5, 6, 7, 8, 10] {
             assert_eq!(import(type_, fd).0, CUDA_ERROR_NOT_SUPPORTED, "{type_}");
         }
+        assert_eq!(import(0, fd).0, CUDA_ERROR_INVALID_VALUE);
         assert_eq!(import(11, fd).0, CUDA_ERROR_INVALID_VALUE);
+        // The real driver's answer to a negative fd.
         assert_eq!(
             import(CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD, -1).0,
-            CUDA_ERROR_INVALID_VALUE
+            CUDA_ERROR_UNKNOWN
         );
         assert!(is_open(fd));
     }
