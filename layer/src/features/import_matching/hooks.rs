@@ -319,10 +319,11 @@ fn shared_origin(
     origin
 }
 
-/// `EXPORTCHECK-kcmp-refused`, once per process and kind.
+/// `EXPORTCHECK-kcmp-refused`, once per process and kind (memory's and semaphores' imports
+/// together: one cause).
 #[cold]
 #[inline(never)]
-fn warn_kcmp_refused(state: &DeviceState, command: &'static str, errno: i32, kind: Refused) {
+pub fn warn_kcmp_refused(state: &DeviceState, command: &'static str, errno: i32, kind: Refused) {
     use std::sync::atomic::{AtomicBool, Ordering};
     static IN_PROCESS: AtomicBool = AtomicBool::new(false);
     static ACROSS: AtomicBool = AtomicBool::new(false);
