@@ -11,20 +11,23 @@
 //! ([`in_both_fd_export_modes!`]): memfds (the payload's own file, found by its identity) and
 //! device files (NVIDIA's way: every export a new open file description of one device, found by
 //! `kcmp` against the exporting process's descriptor of it, which is retired when the exporting
-//! semaphore is destroyed).
+//! semaphore is destroyed). The tests named `on_a_real_driver_*` run a few of them on the real
+//! driver `EXPORTCHECK_TEST_REAL_ICD` names (NVIDIA's on the GPU machine: scripts/gpu-run.sh);
+//! ignored elsewhere.
 
 #![cfg(target_os = "linux")]
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::child::{is_child, Child, CHILD_ENV};
+use exportcheck_tests::env::Driver;
 use exportcheck_tests::expect;
 use exportcheck_tests::fd_export::FdExport;
 use exportcheck_tests::fds;
 use exportcheck_tests::ids::*;
 use exportcheck_tests::in_both_fd_export_modes;
-use exportcheck_tests::semaphores::{destroy, semaphore_device, semaphore_name, Types};
+use exportcheck_tests::semaphores::{destroy, exportable, semaphore_device, semaphore_name, Types};
 use exportcheck_tests::test_driver::{call_count, exclusive};
-use exportcheck_tests::{Captured, Device, Instance};
+use exportcheck_tests::{Captured, Device, Instance, Options};
 use std::io::{BufRead, BufReader, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::net::{UnixListener, UnixStream};
@@ -53,6 +56,32 @@ fn importer_config(mode: FdExport, physical_devices: u32) -> &'static str {
         (FdExport::DeviceFile, _) => {
             r#"{"sync_quirks": {"abort_on_binary_fd_into_timeline": true},
                 "fd_export": "device_file", "physical_device_count": 2}"#
+        }
+    }
+}
+
+/// The driver both sides run on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum On {
+    /// The test driver, its opaque fds made as `fd_export` says.
+    TestDriver(FdExport),
+    /// The real driver `EXPORTCHECK_TEST_REAL_ICD` names.
+    Real,
+}
+
+impl On {
+    /// An instance of the exporter (`importer`: of the importer, with `physical_devices`).
+    fn instance(self, importer: bool, physical_devices: u32) -> Instance {
+        match self {
+            On::TestDriver(mode) if importer => {
+                exclusive(Some(importer_config(mode, physical_devices)))
+            }
+            On::TestDriver(mode) => exclusive(mode.config()),
+            On::Real => Instance::exclusive_with(Options {
+                driver: Driver::Real,
+                api_version: vk::API_VERSION_1_2,
+                ..Options::default()
+            }),
         }
     }
 }
@@ -98,13 +127,26 @@ const VALID: Plan = Plan {
 /// Runs the importer and the exporter of `plan`, sharing exports in one private directory, in
 /// the test driver's `mode`; in a child, its role.
 fn pair(mode: FdExport, plan: Plan) {
+    pair_on(On::TestDriver(mode), plan);
+}
+
+/// [`pair`] on `on`; on a real driver, skipped (and said so) where it cannot export the plan's
+/// semaphore.
+fn pair_on(on: On, plan: Plan) {
     if is_child() {
         let socket = PathBuf::from(std::env::var(SOCKET_VAR).expect("socket"));
         return match std::env::var(CHILD_ENV).expect("a child").as_str() {
-            "export" => export_side(mode, &plan, &socket),
-            "import" => import_side(mode, &plan, &socket),
+            "export" => export_side(on, &plan, &socket),
+            "import" => import_side(on, &plan, &socket),
             other => panic!("unknown role {other}"),
         };
+    }
+    if on == On::Real {
+        let inst = on.instance(false, 1);
+        if !exportable(&inst, plan.exported_timeline, OPAQUE) {
+            println!("skipped: the driver does not export this semaphore as OPAQUE_FD");
+            return;
+        }
     }
     let dir = tempfile::tempdir().expect("temp dir");
     let socket = dir.path().join("pair.sock");
@@ -112,6 +154,8 @@ fn pair(mode: FdExport, plan: Plan) {
         Child::new(role)
             .env(DIR_VAR, dir.path().join("exports"))
             .env(SOCKET_VAR, &socket)
+            // The real driver's tests are ignored where none is named: the child runs its test.
+            .arg("--include-ignored")
             .spawn()
     };
     let importer = child("import");
@@ -166,10 +210,33 @@ fn connect(socket: &Path) -> UnixStream {
     }
 }
 
+/// The exporter's connection, waiting for it as long as [`connect`] waits for the importer (an
+/// exporter that failed never comes: the importer fails then rather than wait for ever).
+fn accept(listener: &UnixListener) -> UnixStream {
+    listener.set_nonblocking(true).expect("nonblocking");
+    let start = Instant::now();
+    loop {
+        match listener.accept() {
+            Ok((stream, _)) => {
+                stream.set_nonblocking(false).expect("blocking");
+                return stream;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                assert!(
+                    start.elapsed() < Duration::from_secs(300),
+                    "no exporter came"
+                );
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(e) => panic!("accept: {e}"),
+        }
+    }
+}
+
 /// The exporter: exports its semaphore's opaque fd and sends it with its pid, the semaphore and
 /// its name; keeps the semaphore (unless the plan destroys it first) until the importer is done.
-fn export_side(mode: FdExport, plan: &Plan, socket: &Path) {
-    let inst = exclusive(mode.config());
+fn export_side(on: On, plan: &Plan, socket: &Path) {
+    let inst = on.instance(false, 1);
     let dev = semaphore_device(&inst, &[ash::khr::external_semaphore_fd::NAME]);
     let exported = semaphore_with(&dev, plan.exported_flags, plan.exported_timeline, true);
     let fd = export(&inst, &dev, exported);
@@ -208,9 +275,9 @@ fn export_side(mode: FdExport, plan: &Plan, socket: &Path) {
 
 /// The importer: receives the fd and imports it into a new semaphore of its own, as the plan
 /// says.
-fn import_side(mode: FdExport, plan: &Plan, socket: &Path) {
+fn import_side(on: On, plan: &Plan, socket: &Path) {
     let listener = UnixListener::bind(socket).expect("bind");
-    let inst = exclusive(Some(importer_config(mode, plan.physical_devices)));
+    let inst = on.instance(true, plan.physical_devices);
     let dev = if plan.physical_devices == 1 {
         semaphore_device(&inst, &[ash::khr::external_semaphore_fd::NAME])
     } else {
@@ -221,7 +288,7 @@ fn import_side(mode: FdExport, plan: &Plan, socket: &Path) {
         ];
         inst.device_on(devices[plan.importer_device].0, &extensions, false)
     };
-    let (stream, _) = listener.accept().expect("accept");
+    let stream = accept(&listener);
     let fd = fds::recv_fd(stream.as_raw_fd());
     let mut line = String::new();
     BufReader::new(&stream).read_line(&mut line).expect("read");
@@ -243,7 +310,9 @@ fn import_side(mode: FdExport, plan: &Plan, socket: &Path) {
         .handle_type(OPAQUE)
         .flags(flags)
         .fd(fd);
-    let before = call_count(c"vkImportSemaphoreFdKHR");
+    // What reached the driver is counted by the test driver only.
+    let reached = || (on != On::Real).then(|| call_count(c"vkImportSemaphoreFdKHR"));
+    let before = reached();
     let f = loader(&inst, &dev).fp().import_semaphore_fd_khr;
     // SAFETY: a live info structure; the semaphore is the device's.
     let r = unsafe { f(dev.handle(), &info) };
@@ -260,11 +329,7 @@ fn import_side(mode: FdExport, plan: &Plan, socket: &Path) {
             expect::mentions(&m, &[&from, &by]);
             if blocked {
                 assert_eq!(r, vk::Result::ERROR_VALIDATION_FAILED_EXT, "blocked");
-                assert_eq!(
-                    call_count(c"vkImportSemaphoreFdKHR"),
-                    before,
-                    "never reached the driver"
-                );
+                assert_eq!(reached(), before, "never reached the driver");
                 expect::mentions(&m, &["The call was not passed to the driver."]);
                 fds::close(fd);
             } else {
@@ -396,3 +461,33 @@ in_both_fd_export_modes!(
     another_process_s_semaphore_fd_on_a_physical_device_of_the_same_uuid_is_silent,
     an_import_after_the_exporter_destroyed_its_semaphore_is_judged_against_no_other,
 );
+
+#[test]
+#[ignore = "needs a real driver: EXPORTCHECK_TEST_REAL_ICD names its manifest"]
+fn on_a_real_driver_a_valid_import_of_another_process_s_semaphore_fd_is_silent() {
+    pair_on(On::Real, VALID);
+}
+
+#[test]
+#[ignore = "needs a real driver: EXPORTCHECK_TEST_REAL_ICD names its manifest"]
+fn on_a_real_driver_another_process_s_binary_semaphore_fd_into_a_timeline_semaphore_is_03264() {
+    let plan = Plan {
+        into_timeline: true,
+        finding: Some(SEM_IMPORT_FD_HANDLE_TYPE_03264),
+        ..VALID
+    };
+    pair_on(On::Real, plan);
+}
+
+#[test]
+#[ignore = "needs a real driver: EXPORTCHECK_TEST_REAL_ICD names its manifest"]
+fn on_a_real_driver_another_process_s_timeline_semaphore_fd_imported_temporarily_is_03323() {
+    let plan = Plan {
+        exported_timeline: true,
+        into_timeline: true,
+        temporary: true,
+        finding: Some(SEM_IMPORT_FD_FLAGS_03323),
+        ..VALID
+    };
+    pair_on(On::Real, plan);
+}
