@@ -161,7 +161,15 @@ fn pair_on(on: On, plan: Plan) {
     let importer = child("import");
     let exporter = child("export");
     let importer = importer.wait();
-    exporter.wait();
+    let exporter = exporter.wait();
+    // What the driver's export is, as the exporter saw it (on a real driver: NVIDIA's device file).
+    for line in exporter
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("exported: "))
+    {
+        println!("{line}");
+    }
     // The importer's own checks passed (`wait` asserts it); nothing else said on stderr.
     assert!(importer.stderr_layer_lines().is_empty(), "{importer:?}");
 }
@@ -240,6 +248,12 @@ fn export_side(on: On, plan: &Plan, socket: &Path) {
     let dev = semaphore_device(&inst, &[ash::khr::external_semaphore_fd::NAME]);
     let exported = semaphore_with(&dev, plan.exported_flags, plan.exported_timeline, true);
     let fd = export(&inst, &dev, exported);
+    let file = std::fs::read_link(format!("/proc/self/fd/{fd}")).expect("readlink");
+    println!(
+        "exported: fd {fd} is {} ({:?})",
+        file.display(),
+        fds::identity(fd)
+    );
     let mut kept = vec![];
     if plan.destroyed_first {
         destroy(&dev, exported);
