@@ -2,7 +2,7 @@
 # Bundles what scripts/gpu-run.sh runs on a GPU machine that has a driver but neither a Vulkan
 # loader nor a Rust toolchain (the `device` machines of the project's workplace, with NVIDIA's
 # driver): the release layer and CLI, the real-driver test binaries (memory and
-# semaphores/fences; stripped), the C program of
+# semaphores/fences, cross-process pairs of memory and semaphores; stripped), the C program of
 # cli/tests/programs/processes.c, in .gpu/release/; Debian's libvulkan1 and GLVND packages in
 # .gl/. Both
 # folders are for .git/info/exclude. See docs/real-programs.md ("On a real GPU").
@@ -10,6 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q -p exportcheck-layer -p exportcheck-cli
 bins=$(cargo test --release -q -p exportcheck-tests --test real_driver --test real_driver_sync --test cross_process \
+    --test cross_process_semaphores \
     --no-run --message-format=json 2>/dev/null |
     sed -n 's/.*"executable":"\([^"]*\)".*/\1/p')
 rm -rf .gpu

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on a GPU machine what scripts/gpu-bundle.sh bundled: the real-driver end-to-end tests
 # (fd leaks and same-process imports: real_driver; shared semaphores and fences:
-# real_driver_sync; cross-process pairs: cross_process
+# real_driver_sync; cross-process pairs: cross_process and cross_process_semaphores
 # on_a_real_driver_*) and `exportcheck run` over a program whose forked-and-exec'd importer gets
 # the exporter's fd over a socket, with the right size and with twice it. The driver manifest:
 # $EXPORTCHECK_TEST_REAL_ICD, else NVIDIA's where the device machines have it.
@@ -19,6 +19,8 @@ echo "== real_driver_sync (semaphores and fences)"
 .gpu/release/deps/real_driver_sync --ignored --test-threads=1 --nocapture || status=1
 echo "== cross_process on_a_real_driver"
 .gpu/release/deps/cross_process --ignored on_a_real_driver --test-threads=1 || status=1
+echo "== cross_process_semaphores on_a_real_driver"
+.gpu/release/deps/cross_process_semaphores --ignored on_a_real_driver --test-threads=1 --nocapture || status=1
 echo "== exportcheck run: the importer gives the exporter's size (expect exit 0)"
 .gpu/release/exportcheck run -- .gpu/release/processes share 65536
 code=$?; echo "exit $code"; [ "$code" = 0 ] || status=1

@@ -72,3 +72,33 @@ pub fn destroy(dev: &Device, semaphore: vk::Semaphore) {
 pub fn semaphore_name(semaphore: vk::Semaphore) -> String {
     format!("VkSemaphore 0x{:x}", semaphore.as_raw())
 }
+
+/// Whether the driver reports a semaphore (timeline if `timeline`) exportable and importable as
+/// `handle_type` (what it reports printed).
+pub fn exportable(inst: &Instance, timeline: bool, handle_type: Types) -> bool {
+    let mut ty = vk::SemaphoreTypeCreateInfo::default().semaphore_type(vk::SemaphoreType::TIMELINE);
+    let mut info = vk::PhysicalDeviceExternalSemaphoreInfo::default().handle_type(handle_type);
+    if timeline {
+        info = info.push_next(&mut ty);
+    }
+    let mut props = vk::ExternalSemaphoreProperties::default();
+    // SAFETY: a live instance and physical device, valid structures.
+    unsafe {
+        inst.instance
+            .get_physical_device_external_semaphore_properties(
+                inst.physical_device,
+                &info,
+                &mut props,
+            )
+    };
+    println!(
+        "{} semaphore, {handle_type:?}: features {:?}, compatible {:?}",
+        if timeline { "timeline" } else { "binary" },
+        props.external_semaphore_features,
+        props.compatible_handle_types
+    );
+    props.external_semaphore_features.contains(
+        vk::ExternalSemaphoreFeatureFlags::EXPORTABLE
+            | vk::ExternalSemaphoreFeatureFlags::IMPORTABLE,
+    )
+}

@@ -13,6 +13,7 @@
 use ash::vk::{self, Handle};
 use exportcheck_tests::env::Driver;
 use exportcheck_tests::ids::*;
+use exportcheck_tests::semaphores::exportable as semaphore_exportable;
 use exportcheck_tests::{expect, Device, Instance, Options};
 use std::ffi::{c_int, CStr};
 
@@ -58,35 +59,6 @@ fn device(inst: &Instance) -> (Device, bool) {
         vk::PhysicalDeviceTimelineSemaphoreFeatures::default().timeline_semaphore(true);
     let features = (&mut timeline as *mut vk::PhysicalDeviceTimelineSemaphoreFeatures).cast();
     (inst.device_with_features(&names, Some(features)), fences)
-}
-
-/// What the driver reports for exporting a semaphore of `timeline` as `handle_type`.
-fn semaphore_exportable(inst: &Instance, timeline: bool, handle_type: SemTypes) -> bool {
-    let mut ty = vk::SemaphoreTypeCreateInfo::default().semaphore_type(vk::SemaphoreType::TIMELINE);
-    let mut info = vk::PhysicalDeviceExternalSemaphoreInfo::default().handle_type(handle_type);
-    if timeline {
-        info = info.push_next(&mut ty);
-    }
-    let mut props = vk::ExternalSemaphoreProperties::default();
-    // SAFETY: a live instance and physical device, valid structures.
-    unsafe {
-        inst.instance
-            .get_physical_device_external_semaphore_properties(
-                inst.physical_device,
-                &info,
-                &mut props,
-            )
-    };
-    println!(
-        "{} semaphore, {handle_type:?}: features {:?}, compatible {:?}",
-        if timeline { "timeline" } else { "binary" },
-        props.external_semaphore_features,
-        props.compatible_handle_types
-    );
-    props.external_semaphore_features.contains(
-        vk::ExternalSemaphoreFeatureFlags::EXPORTABLE
-            | vk::ExternalSemaphoreFeatureFlags::IMPORTABLE,
-    )
 }
 
 fn fence_exportable(inst: &Instance, handle_type: FenceTypes) -> bool {

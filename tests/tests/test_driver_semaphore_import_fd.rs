@@ -10,6 +10,7 @@
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::expect::{self, device_name};
+use exportcheck_tests::fds;
 use exportcheck_tests::ids::*;
 use exportcheck_tests::test_driver::{call_count, exclusive};
 use exportcheck_tests::{Device, Instance};
@@ -205,6 +206,60 @@ fn a_binary_semaphores_fd_into_a_timeline_semaphore_is_03264_and_kept_from_the_d
     assert_eq!(r, vk::Result::ERROR_VALIDATION_FAILED_EXT, "blocked");
     expect::one(&inst, CMD, SEM_IMPORT_FD_HANDLE_TYPE_03264);
     for s in [binary, timeline, exporter, into_binary] {
+        destroy(&dev, s);
+    }
+}
+
+/// The test driver exporting as NVIDIA's driver does (`"fd_export": "device_file"`: every
+/// opaque fd a new open file description of one device), with its SwiftShader quirk.
+const DEVICE_FILE_QUIRK: &str = r#"{"fd_export": "device_file",
+    "sync_quirks": {"abort_on_binary_fd_into_timeline": true}}"#;
+
+#[test]
+fn on_device_files_an_export_is_found_by_its_open_file_description_and_03264_kept_from_the_driver()
+{
+    let inst = exclusive(Some(DEVICE_FILE_QUIRK));
+    let dev = semaphore_device(&inst);
+    let binary = semaphore(&dev, false, Some(OPAQUE));
+    let timeline = semaphore(&dev, true, None);
+    let into_binary = semaphore(&dev, false, None);
+    // Two exports of one semaphore: two open file descriptions of one device file.
+    let (fd, other) = (
+        export(&inst, &dev, binary, OPAQUE),
+        export(&inst, &dev, binary, OPAQUE),
+    );
+    let (a, b) = (fds::identity(fd), fds::identity(other));
+    assert_eq!(a, b, "one device and inode for every export");
+    let before = call_count(c"vkImportSemaphoreFdKHR");
+    let r = import(
+        &inst,
+        &dev,
+        &info(timeline, OPAQUE, vk::SemaphoreImportFlags::empty(), fd),
+    );
+    assert_eq!(r, vk::Result::ERROR_VALIDATION_FAILED_EXT, "blocked");
+    assert_eq!(call_count(c"vkImportSemaphoreFdKHR"), before);
+    let m = expect::one(&inst, CMD, SEM_IMPORT_FD_HANDLE_TYPE_03264);
+    expect::mentions(
+        &m,
+        &[
+            &format!("is an opaque fd exported from {}", semaphore_name(binary)),
+            "exported with vkGetSemaphoreFdKHR in this process",
+        ],
+    );
+    // A valid import of the other export is silent (the driver resolves it to the payload).
+    let r = import(
+        &inst,
+        &dev,
+        &info(
+            into_binary,
+            OPAQUE,
+            vk::SemaphoreImportFlags::empty(),
+            other,
+        ),
+    );
+    assert_eq!(r, vk::Result::SUCCESS);
+    expect::silent(&inst, CMD);
+    for s in [binary, timeline, into_binary] {
         destroy(&dev, s);
     }
 }

@@ -9,7 +9,9 @@
 //! inode. The driver keeps, per pseudo-terminal number, a descriptor of the exported
 //! allocation's memfd: an import of the fd in the same process aliases that memory (also after
 //! the exporting allocation was freed, as the payload outlives it); an fd the driver cannot
-//! resolve (an export of another process) gets new memory of the size asked for.
+//! resolve (an export of another process) gets new memory of the size asked for. Semaphores'
+//! and fences' `OPAQUE_FD` exports are made the same way, of their payload file
+//! (`crate::sync_payload`).
 
 use crate::objects::lock;
 use ash::vk;
@@ -113,18 +115,30 @@ pub fn export(backing: RawFd, size: u64, cloexec: bool) -> Result<RawFd, vk::Res
 /// is closed on success, as NVIDIA's driver does; `Err` (and the fd left alone) if it is no
 /// descriptor of the device, or asks for more than the export has.
 pub fn import(fd: RawFd, size: u64) -> Result<Option<OwnedFd>, vk::Result> {
-    let Some(number) = number_of(fd) else {
-        return Err(vk::Result::ERROR_INVALID_EXTERNAL_HANDLE);
-    };
-    let backing = {
-        let exports = lock(&EXPORTS);
-        match exports.iter().find(|e| e.number == number) {
-            Some(e) if e.size < size => return Err(vk::Result::ERROR_INVALID_EXTERNAL_HANDLE),
-            Some(e) => Some(copy_high(e.backing.as_raw_fd())?),
-            None => None,
-        }
-    };
+    let backing = resolve(fd, size)?;
     // SAFETY: a successful import hands the fd to the driver (Vulkan contract), which closes it.
     unsafe { libc::close(fd) };
     Ok(backing)
+}
+
+/// What an `OPAQUE_FD` import of `fd` for `size` bytes takes, the fd left alone: a descriptor of
+/// the file it was exported from (memory's memfd, or a semaphore's or fence's payload file), or
+/// `None` (an export of another process, which the driver cannot resolve). `Err` if it is no
+/// descriptor of the device, or asks for more than the export has.
+pub fn resolve(fd: RawFd, size: u64) -> Result<Option<OwnedFd>, vk::Result> {
+    let Some(number) = number_of(fd) else {
+        return Err(vk::Result::ERROR_INVALID_EXTERNAL_HANDLE);
+    };
+    let exports = lock(&EXPORTS);
+    match exports.iter().find(|e| e.number == number) {
+        Some(e) if e.size < size => Err(vk::Result::ERROR_INVALID_EXTERNAL_HANDLE),
+        Some(e) => Ok(Some(copy_high(e.backing.as_raw_fd())?)),
+        None => Ok(None),
+    }
+}
+
+/// Whether `fd` is an open file description of the device (an export in this mode, of this
+/// process or another).
+pub fn is_export(fd: RawFd) -> bool {
+    number_of(fd).is_some()
 }

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use crate::device::{self, Device};
 use crate::ffi::{self, entry};
 use crate::objects::lock;
-use crate::sync_payload::{self as payload, Kind, Payload};
+use crate::sync_payload::{self as payload, device_file, Kind, Payload};
 
 /// High bits of every `VkFence` handle value (the low bits are the fence's number).
 pub const FENCE_HANDLE_TAG: u64 = 0xEF00_0000_0000_0000;
@@ -217,7 +217,7 @@ pub(crate) unsafe extern "system" fn get_fence_fd(
         };
         let handle_type = info.handle_type.as_raw();
         let result = with_fence(device, info.fence, |dev, f| match handle_type {
-            OPAQUE_FD => payload::export_opaque_fd(f.payload()),
+            OPAQUE_FD => payload::export_opaque_fd(f.payload(), device_file(dev)),
             // Copy transference: the fence's signal must have completed (none is ever pending
             // here); the export is a reset.
             SYNC_FD if f.payload().signaled() => {
@@ -243,15 +243,17 @@ pub(crate) unsafe extern "system" fn import_fence_fd(
             return INVALID;
         };
         let temporary = info.flags.contains(vk::FenceImportFlags::TEMPORARY);
-        let result = with_fence(device, info.fence, |_, f| {
+        let result = with_fence(device, info.fence, |dev, f| {
             match info.handle_type.as_raw() {
-                OPAQUE_FD => match payload::import_opaque_fd(info.fd, Kind::Fence) {
-                    Ok(p) => {
-                        f.import(p, temporary);
-                        vk::Result::SUCCESS
+                OPAQUE_FD => {
+                    match payload::import_opaque_fd(info.fd, Kind::Fence, device_file(dev)) {
+                        Ok(p) => {
+                            f.import(p, temporary);
+                            vk::Result::SUCCESS
+                        }
+                        Err(_) => INVALID,
                     }
-                    Err(_) => INVALID,
-                },
+                }
                 // Copy transference: always temporary.
                 SYNC_FD => match payload::import_sync_file(info.fd) {
                     Some(signaled) => {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crate::device::{self, Device};
 use crate::ffi::{self, entry};
 use crate::objects::lock;
-use crate::sync_payload::{self as payload, ImportError, Kind, Payload};
+use crate::sync_payload::{self as payload, device_file, ImportError, Kind, Payload};
 
 /// High bits of every `VkSemaphore` handle value (the low bits are the semaphore's number).
 pub const SEMAPHORE_HANDLE_TAG: u64 = 0xE500_0000_0000_0000;
@@ -245,7 +245,7 @@ pub(crate) unsafe extern "system" fn get_semaphore_fd(
         };
         let handle_type = info.handle_type.as_raw();
         let result = with_semaphore(device, info.semaphore, |dev, s| match handle_type {
-            OPAQUE_FD => payload::export_opaque_fd(s.payload()),
+            OPAQUE_FD => payload::export_opaque_fd(s.payload(), device_file(dev)),
             // Copy transference: a binary semaphore with its signal completed (the driver
             // completes work at submission, so none is ever pending); the export is a wait.
             SYNC_FD if !s.timeline && s.payload().signaled() => {
@@ -273,7 +273,7 @@ pub(crate) unsafe extern "system" fn import_semaphore_fd(
         let temporary = info.flags.contains(vk::SemaphoreImportFlags::TEMPORARY);
         let result = with_semaphore(device, info.semaphore, |dev, s| {
             match info.handle_type.as_raw() {
-                OPAQUE_FD => match payload::import_opaque_fd(info.fd, s.kind()) {
+                OPAQUE_FD => match payload::import_opaque_fd(info.fd, s.kind(), device_file(dev)) {
                     Ok(p) => {
                         s.import(p, temporary);
                         vk::Result::SUCCESS

@@ -5,7 +5,11 @@
 //! `OPAQUE_FD` export, from then on in a small memfd (a header naming what it is, then the
 //! value), so that every process that imports the fd shares it for real. `OPAQUE_FD` exports are
 //! new descriptors of that memfd; an import recognises the payload by the file's inode (in the
-//! exporting process) or by its header (in another), and takes the app's fd (closes it).
+//! exporting process) or by its header (in another), and takes the app's fd (closes it). With
+//! `"fd_export": "device_file"` they are made as memory's are (`crate::device_file`, as
+//! NVIDIA's driver does): every export a new open file description of the shared device, which
+//! an import in the exporting process resolves to the payload file; one of another process the
+//! driver cannot resolve, and the import gets a new payload.
 //!
 //! `SYNC_FD` exports are copy transference: a new memfd whose header says "sync file" and
 //! whose value is the signal state, or -1 (a valid, signalled sync file) with
@@ -17,6 +21,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
+use crate::device_file;
 use crate::memory::{handle_value, type_index};
 use crate::objects::{lock, Map, Set};
 
@@ -222,9 +227,17 @@ pub fn finish_export<T: Copy>(result: Option<Result<T, vk::Result>>, out: &mut T
     }
 }
 
+/// Whether the device's `OPAQUE_FD` exports are open file descriptions of the shared device
+/// (`"fd_export": "device_file"`).
+pub fn device_file(dev: &crate::device::Device) -> bool {
+    dev.config.fd_export == crate::config::FdExport::DeviceFile
+}
+
 /// `OPAQUE_FD` export: a new descriptor (close-on-exec) of the payload's file, made now (with
-/// the current value) if it has none yet. The app owns it.
-pub fn export_opaque_fd(payload: &Arc<Payload>) -> Result<RawFd, vk::Result> {
+/// the current value) if it has none yet; with `device_file` (`"fd_export": "device_file"`), a
+/// new open file description of the shared device that names that file instead
+/// ([`device_file::export`]). The app owns it.
+pub fn export_opaque_fd(payload: &Arc<Payload>, device_file: bool) -> Result<RawFd, vk::Result> {
     let mut files = lock(files());
     let mut state = lock(&payload.state);
     if state.file.is_none() {
@@ -234,6 +247,9 @@ pub fn export_opaque_fd(payload: &Arc<Payload>) -> Result<RawFd, vk::Result> {
         state.file = Some(file);
     }
     let file = state.file.as_ref().map_or(-1, |f| f.as_raw_fd());
+    if device_file {
+        return device_file::export(file, 0, true);
+    }
     let fd = dup_from(file, 0)?;
     Ok(std::os::fd::IntoRawFd::into_raw_fd(fd))
 }
@@ -249,12 +265,35 @@ pub enum ImportError {
 
 /// `OPAQUE_FD` import of `fd` into an object of `kind`: the payload it names (the same one in
 /// the exporting process, else one that shares the file). On success the driver has taken the
-/// fd (it is closed); on failure it is left to the app.
-pub fn import_opaque_fd(fd: RawFd, kind: Kind) -> Result<Arc<Payload>, ImportError> {
+/// fd (it is closed); on failure it is left to the app. With `device_file`, an open file
+/// description of the shared device names the payload file it was exported from in this
+/// process; one of another process a new payload of `kind` (unsignalled, shared with nobody:
+/// the driver cannot resolve it, nor tell its kind).
+pub fn import_opaque_fd(
+    fd: RawFd,
+    kind: Kind,
+    device_file: bool,
+) -> Result<Arc<Payload>, ImportError> {
     let mut files = lock(files());
     if fd < 0 || files.own.contains(&fd) {
         return Err(ImportError::Invalid);
     }
+    let payload = if device_file && device_file::is_export(fd) {
+        match device_file::resolve(fd, 0).map_err(|_| ImportError::Invalid)? {
+            Some(file) => payload_of_file(&mut files, file.as_raw_fd(), kind)?,
+            None => Payload::new(kind, 0),
+        }
+    } else {
+        payload_of_file(&mut files, fd, kind)?
+    };
+    // SAFETY: a successful import hands the fd to the driver (Vulkan contract), which closes it.
+    unsafe { libc::close(fd) };
+    Ok(payload)
+}
+
+/// The payload of the payload file `fd` (found by its inode, or adopted: a file of another
+/// process), if it is one of `kind`.
+fn payload_of_file(files: &mut Files, fd: RawFd, kind: Kind) -> Result<Arc<Payload>, ImportError> {
     let id = inode_of(fd).ok_or(ImportError::Invalid)?;
     let (found, value) = read_header(fd).ok_or(ImportError::Invalid)?;
     if found == Kind::SyncFile {
@@ -263,22 +302,17 @@ pub fn import_opaque_fd(fd: RawFd, kind: Kind) -> Result<Arc<Payload>, ImportErr
     if found != kind {
         return Err(ImportError::OtherKind(found));
     }
-    let payload = match files.by_inode.get(&id).and_then(Weak::upgrade) {
-        Some(p) => p,
-        None => {
-            let file = dup_from(fd, OWN_FD_FLOOR).map_err(|_| ImportError::Invalid)?;
-            let payload = Arc::new(Payload {
-                id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-                kind,
-                state: Mutex::new(State { value, file: None }),
-            });
-            adopt(&mut files, &payload, &file);
-            lock(&payload.state).file = Some(file);
-            payload
-        }
-    };
-    // SAFETY: a successful import hands the fd to the driver (Vulkan contract), which closes it.
-    unsafe { libc::close(fd) };
+    if let Some(p) = files.by_inode.get(&id).and_then(Weak::upgrade) {
+        return Ok(p);
+    }
+    let file = dup_from(fd, OWN_FD_FLOOR).map_err(|_| ImportError::Invalid)?;
+    let payload = Arc::new(Payload {
+        id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+        kind,
+        state: Mutex::new(State { value, file: None }),
+    });
+    adopt(files, &payload, &file);
+    lock(&payload.state).file = Some(file);
     Ok(payload)
 }
 
@@ -365,10 +399,10 @@ mod tests {
     #[test]
     fn opaque_fds_share_the_payload_and_are_taken_by_an_import() {
         let p = Payload::new(Kind::BinarySemaphore, 0);
-        let fd = export_opaque_fd(&p).unwrap();
+        let fd = export_opaque_fd(&p, false).unwrap();
         assert!(fd >= 0);
         let inode = inode_of(fd);
-        let q = import_opaque_fd(fd, Kind::BinarySemaphore).unwrap();
+        let q = import_opaque_fd(fd, Kind::BinarySemaphore, false).unwrap();
         assert!(Arc::ptr_eq(&p, &q));
         // Closed by the import (the number may name another thread's file by now).
         assert_ne!(inode_of(fd), inode);
@@ -381,12 +415,12 @@ mod tests {
         // A file the driver did not make in this process: as if another process exported it.
         let file = new_file(Kind::TimelineSemaphore, 7).unwrap();
         let fd = std::os::fd::IntoRawFd::into_raw_fd(file);
-        let p = import_opaque_fd(fd, Kind::TimelineSemaphore).unwrap();
+        let p = import_opaque_fd(fd, Kind::TimelineSemaphore, false).unwrap();
         assert_eq!(p.value(), 7);
         p.set(9);
-        let again = export_opaque_fd(&p).unwrap();
+        let again = export_opaque_fd(&p, false).unwrap();
         assert_eq!(read_header(again), Some((Kind::TimelineSemaphore, 9)));
-        let q = import_opaque_fd(again, Kind::TimelineSemaphore).unwrap();
+        let q = import_opaque_fd(again, Kind::TimelineSemaphore, false).unwrap();
         assert!(
             Arc::ptr_eq(&p, &q),
             "the adopted file is known by its inode"
@@ -396,13 +430,36 @@ mod tests {
     #[test]
     fn an_fd_of_another_kind_is_named_not_taken() {
         let p = Payload::new(Kind::BinarySemaphore, 0);
-        let fd = export_opaque_fd(&p).unwrap();
+        let fd = export_opaque_fd(&p, false).unwrap();
         assert_eq!(
-            import_opaque_fd(fd, Kind::TimelineSemaphore).err(),
+            import_opaque_fd(fd, Kind::TimelineSemaphore, false).err(),
             Some(ImportError::OtherKind(Kind::BinarySemaphore))
         );
         // SAFETY: the fd is still the caller's.
         assert_eq!(unsafe { libc::close(fd) }, 0);
+    }
+
+    #[test]
+    fn device_file_exports_name_their_payload_in_this_process() {
+        let p = Payload::new(Kind::TimelineSemaphore, 5);
+        let fd = export_opaque_fd(&p, true).unwrap();
+        assert!(
+            device_file::is_export(fd),
+            "an open file description of the device"
+        );
+        assert_eq!(read_header(fd), None, "no payload file itself");
+        // Another kind: named, not taken.
+        assert_eq!(
+            import_opaque_fd(fd, Kind::BinarySemaphore, true).err(),
+            Some(ImportError::OtherKind(Kind::TimelineSemaphore))
+        );
+        let q = import_opaque_fd(fd, Kind::TimelineSemaphore, true).unwrap();
+        assert!(Arc::ptr_eq(&p, &q), "the very payload");
+        // A payload file (a memfd export of a process in the other mode) is still taken.
+        let file = new_file(Kind::BinarySemaphore, 1).unwrap();
+        let fd = std::os::fd::IntoRawFd::into_raw_fd(file);
+        let r = import_opaque_fd(fd, Kind::BinarySemaphore, true).unwrap();
+        assert!(r.signaled());
     }
 
     #[test]
@@ -413,7 +470,7 @@ mod tests {
         assert_eq!(import_sync_file(fd), Some(true));
         assert_ne!(inode_of(fd), inode, "closed by the import");
         assert_eq!(import_sync_file(-1), Some(true));
-        let opaque = export_opaque_fd(&Payload::new(Kind::Fence, 1)).unwrap();
+        let opaque = export_opaque_fd(&Payload::new(Kind::Fence, 1), false).unwrap();
         assert_eq!(
             import_sync_file(opaque),
             None,

@@ -3,7 +3,9 @@
 //! An opaque fd it returns is held with the semaphore it came from, for imports to be checked
 //! against (`features::import_matching::state::semaphore_exports`), and, with a shared
 //! directory, recorded there for the imports of other processes of the run
-//! (`features::cross_process::state`).
+//! (`features::cross_process::state`): by its payload's own file (a memfd), or, where the file
+//! is shared with other payloads (a driver's device file, as NVIDIA's `/dev/nvidiactl`), by the
+//! layer's held descriptor of its open file description, retired before it is let go.
 //!
 //! The fd it returns is not held to a driver contract yet: a `SYNC_FD` export may return -1 (a
 //! sync file already signaled), so memory's fd contract (`evaluate_fd`) does not apply as it is.
@@ -15,7 +17,7 @@ use crate::features::cross_process::state::{self as shared_exports, record::Kind
 use crate::features::import_matching::state::opaque_exports::ExportOrigin;
 use crate::features::import_matching::state::semaphore_exports::{self, SemaphoreOrigin};
 use crate::handle_kinds::Semaphore;
-use crate::os::payload;
+use crate::os::payload::{self, Identity};
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::pipeline::policy::report_only;
 use crate::raw::{self, StructArg};
@@ -111,13 +113,24 @@ fn remember_export(state: &DeviceState, semaphore: &SemaphoreRecord, fd: c_int) 
     }
 }
 
-/// An opaque fd of `semaphore` recorded in the shared directory, before it reaches the app, if
-/// its payload has a file of its own; a warning if the process's file cannot be written.
+/// An opaque fd of `semaphore` recorded in the shared directory, before it reaches the app: by
+/// its payload's own file, or, for a file shared with other payloads (a device file), by the
+/// layer's descriptor of its open file description, retired before that descriptor is let go
+/// (without one it is not recorded). A warning if the process's file cannot be written.
 #[cold]
 #[inline(never)]
 fn publish_export(state: &DeviceState, semaphore: &SemaphoreRecord, fd: c_int) {
-    let Some(payload) = payload::payload_id(fd) else {
-        return;
+    let (payload, held) = match payload::identity(fd) {
+        Some(Identity::Payload(payload)) => (payload, None),
+        Some(Identity::OpenFile(file)) => {
+            let (device, handle) = (semaphore.device, semaphore.semaphore);
+            let retire = shared_exports::retire;
+            match semaphore_exports::record_shared(device, handle, fd, retire) {
+                Some(held) => (file, Some(held)),
+                None => return,
+            }
+        }
+        None => return,
     };
     let kind = Kind::Semaphore {
         timeline: semaphore.facts.timeline,
@@ -139,6 +152,7 @@ fn publish_export(state: &DeviceState, semaphore: &SemaphoreRecord, fd: c_int) {
     let published = shared_exports::publish_semaphore(
         (semaphore.device, semaphore.semaphore),
         payload,
+        held,
         kind,
         &origin,
     );

@@ -6,10 +6,12 @@ use super::sync_import::{self, FdImport, SyncImport};
 use crate::boundary;
 use crate::features::cross_process::rules as shared_rules;
 use crate::features::cross_process::state::{self as shared_exports, record::Kind};
+use crate::features::import_matching::hooks::warn_kcmp_refused;
+use crate::features::import_matching::rules::open_file::Refused;
 use crate::features::import_matching::state::semaphore_exports::{self, SemaphoreOrigin};
 use crate::finding::Outcome;
 use crate::handle_kinds::Semaphore;
-use crate::os::payload;
+use crate::os::payload::{self, Identity};
 use crate::pipeline::policy::report_only;
 use crate::report::sync_sharing_calls::SyncSharingCommand;
 use crate::rules::export::{ExportCommand, InfoFields};
@@ -71,17 +73,31 @@ impl SyncImport for ImportSemaphoreFd {
 
 /// The semaphore export of the payload of `fd` a process of the run (another, or this one in an
 /// export the layer no longer holds) recorded in the shared directory, if any; the directory's
-/// warnings reported.
+/// warnings reported. A payload with a file of its own is found by that file's identity; one
+/// whose file is shared with other payloads (a driver's device file) by its open file
+/// description, with `kcmp` against the exporting process's descriptor of it, as memory's.
 #[cold]
 #[inline(never)]
 fn shared_origin(state: &DeviceState, fd: i32) -> Option<SemaphoreOrigin> {
     if !shared_exports::enabled() {
         return None;
     }
-    let found = payload::payload_id(fd).and_then(shared_exports::find_semaphore);
+    let command = rules::COMMAND.name;
+    let found = match payload::identity(fd) {
+        Some(Identity::Payload(payload)) => shared_exports::find_semaphore(payload),
+        Some(Identity::OpenFile(file)) => {
+            match shared_exports::find_open_semaphore((file.dev, file.ino), fd) {
+                Ok(found) => found,
+                Err(errno) => {
+                    warn_kcmp_refused(state, command, errno, Refused::AcrossProcesses);
+                    None
+                }
+            }
+        }
+        None => None,
+    };
     let warnings = shared_exports::take_warnings();
     if !warnings.is_empty() {
-        let command = rules::COMMAND.name;
         let outcome = boundary::contain(command, || shared_rules::ignored(command, warnings));
         report_only(state, command, &outcome);
     }

@@ -332,10 +332,11 @@ pub fn shared_export_of(
     origin
 }
 
-/// `EXPORTCHECK-kcmp-refused`, once per process and kind.
+/// `EXPORTCHECK-kcmp-refused`, once per process and kind (memory's and semaphores' imports
+/// together: one cause).
 #[cold]
 #[inline(never)]
-fn warn_kcmp_refused(state: &DeviceState, command: &'static str, errno: i32, kind: Refused) {
+pub fn warn_kcmp_refused(state: &DeviceState, command: &'static str, errno: i32, kind: Refused) {
     let report = |command: &'static str, outcome: &Outcome| report_only(state, command, outcome);
     warn_kcmp_refused_with(command, errno, kind, &report);
 }

@@ -1,7 +1,7 @@
 //! The exports of the shared directory's files, read incrementally: each lookup reads only the
 //! records appended since the last one.
 
-use super::record::{self, Decoded, Kind, SharedExport, SIZE};
+use super::record::{self, Decoded, SharedExport, SIZE};
 use super::writer::MAX_RECORDS;
 use crate::features::import_matching::state::opaque_exports::ExportOrigin;
 use crate::os::{self, payload::PayloadId};
@@ -74,17 +74,18 @@ pub fn find(
     index.origin(payload, exported_as)
 }
 
-/// See `super::find_open_file`.
+/// See `super::find_open_file` (`semaphore`: a semaphore's export is looked for, else memory's).
 pub fn find_open_file(
     dir: &Path,
     file: (u64, u64),
     fd: i32,
     exported_as: vk::ExternalMemoryHandleTypeFlags,
-) -> Result<Option<ExportOrigin>, i32> {
+    semaphore: bool,
+) -> Result<Option<SharedExport>, i32> {
     let candidates = {
         let mut index = INDEX.lock();
         index.refresh(dir);
-        index.open_file_candidates(file, exported_as)
+        index.open_file_candidates(file, exported_as, semaphore)
     };
     let me = std::process::id();
     let (mut found, mut compared, mut refused) = (None::<SharedExport>, false, None);
@@ -114,9 +115,9 @@ pub fn find_open_file(
         let still = INDEX
             .lock()
             .refreshed(dir)
-            .open_file_candidates(file, exported_as)
+            .open_file_candidates(file, exported_as, semaphore)
             .contains(&matched);
-        return Ok(still.then_some(matched.origin));
+        return Ok(still.then_some(matched));
     }
     match refused {
         Some(errno) if !compared => Err(errno),
@@ -200,13 +201,17 @@ impl Index {
     }
 
     /// The latest record of each descriptor an exporting process held of an export of `file`
-    /// (device, inode) as `exported_as`, unless it says the descriptor was let go: a later one
-    /// under the same number is a later export (the earlier one's descriptor was let go with its
-    /// allocation, and a retirement recorded before it was closed).
+    /// (device, inode) as `exported_as`, of a semaphore if `semaphore` (else of memory), unless
+    /// it says the descriptor was let go: a later one under the same number is a later export
+    /// (the earlier one's descriptor was let go with its allocation or semaphore, and a
+    /// retirement recorded before it was closed). The latest record of a number is taken
+    /// whatever its kind: a number that held a semaphore's export and now holds memory's is no
+    /// semaphore's candidate.
     pub fn open_file_candidates(
         &self,
         file: (u64, u64),
         exported_as: vk::ExternalMemoryHandleTypeFlags,
+        semaphore: bool,
     ) -> Vec<SharedExport> {
         // Past the index's bound, retirements may be unread: no record is trusted.
         if self.full_warned {
@@ -239,7 +244,9 @@ impl Index {
         latest
             .into_values()
             .filter(|e| {
-                e.exporter().handle_type == exported_as && e.open_file.is_some_and(|o| !o.retired)
+                e.exporter().handle_type == exported_as
+                    && e.kind.is_semaphore() == semaphore
+                    && e.open_file.is_some_and(|o| !o.retired)
             })
             .collect()
     }
@@ -381,18 +388,17 @@ impl Index {
             return;
         }
         self.indexed += 1;
-        if let Kind::Semaphore { .. } = export.kind {
-            // Only semaphore exports of a payload file of their own are recorded.
-            if export.open_file.is_none() {
-                self.semaphores
-                    .entry(export.payload)
-                    .or_default()
-                    .push(export);
-            }
-        } else if export.open_file.is_some() {
+        if export.open_file.is_some() {
+            // Memory's and semaphores' exports of a shared file, and the retirements of their
+            // descriptors' numbers, together: a number's latest record says what it holds.
             let file = (export.payload.dev, export.payload.ino);
             let entry = (export, name.clone());
             self.open_files.entry(file).or_default().push(entry);
+        } else if export.kind.is_semaphore() {
+            self.semaphores
+                .entry(export.payload)
+                .or_default()
+                .push(export);
         } else {
             self.exports.entry(export.payload).or_default().push(export);
         }
@@ -447,6 +453,7 @@ fn open(_path: &Path) -> Result<File, Unread> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::record::Kind;
     use super::*;
     use crate::features::import_matching::state::opaque_exports::Exporter;
 
@@ -644,7 +651,7 @@ mod tests {
         index.files.insert(name.clone(), Cursor::default());
         let memories = |index: &Index| -> Vec<u64> {
             index
-                .open_file_candidates(file, OPAQUE)
+                .open_file_candidates(file, OPAQUE, false)
                 .iter()
                 .map(|e| e.origin.memory)
                 .collect()
@@ -668,6 +675,55 @@ mod tests {
         // A file found untrusted since: its records are no candidates.
         index.files.get_mut(&after_exec).expect("file").ignored = true;
         assert!(memories(&index).is_empty());
+    }
+
+    #[test]
+    fn a_held_number_s_latest_record_speaks_whatever_kind_of_export_it_held() {
+        use super::super::record::OpenFileRef;
+        let open = |memory, retired, kind| {
+            let mut e = export(10, memory, true, 4096);
+            e.open_file = Some(OpenFileRef {
+                held_fd: 901,
+                start_time: 77,
+                retired,
+            });
+            e.kind = kind;
+            e
+        };
+        let binary = Kind::Semaphore {
+            timeline: false,
+            create_flags: 0,
+        };
+        let sample = open(0x1, false, Kind::Memory);
+        let file = (sample.payload.dev, sample.payload.ino);
+        let mut index = Index::default();
+        let name = OsString::from("10-1f-0.exports");
+        index.files.insert(name.clone(), Cursor::default());
+        let found = |index: &Index, semaphore: bool| -> Vec<u64> {
+            index
+                .open_file_candidates(file, OPAQUE, semaphore)
+                .iter()
+                .map(|e| e.origin.memory)
+                .collect()
+        };
+        index.add(open(0x5e, false, binary), &name);
+        assert_eq!(found(&index, true), [0x5e], "a semaphore's, by its number");
+        assert!(found(&index, false).is_empty(), "no memory lookup finds it");
+        assert!(
+            index.semaphores.is_empty(),
+            "not by the shared file's inode"
+        );
+        // The semaphore destroyed: retired, then the number holds memory's export.
+        index.add(open(0x5e, true, Kind::Memory), &name);
+        assert!(found(&index, true).is_empty());
+        index.add(open(0x2, false, Kind::Memory), &name);
+        assert!(found(&index, true).is_empty(), "the number is memory's now");
+        assert_eq!(found(&index, false), [0x2]);
+        // And a semaphore's again after memory's was retired.
+        index.add(open(0x2, true, Kind::Memory), &name);
+        index.add(open(0x5f, false, binary), &name);
+        assert_eq!(found(&index, true), [0x5f]);
+        assert!(found(&index, false).is_empty());
     }
 
     #[test]

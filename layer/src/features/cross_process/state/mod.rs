@@ -21,8 +21,9 @@
 //! exporting allocation lives. Each memory object's export is recorded
 //! once per handle type and payload, and at most [`writer::MAX_RECORDS`] per process.
 //! `vkGetSemaphoreFdKHR` records an `OPAQUE_FD` export of a semaphore the same way (a semaphore
-//! record: its type and create flags), when its payload has a file of its own; a semaphore's
-//! payload that is known only by its open file description is not recorded.
+//! record: its type and create flags): by its payload's file where it has one of its own, else
+//! by the layer's descriptor of its open file description, held while the semaphore lives
+//! (`features::import_matching::state::sync_exports`) and retired before it is let go.
 //!
 //! **A reader** ([`index`]) indexes the directory's files incrementally at an import it cannot
 //! match in the process: a file it cannot trust (not a regular file of the user's, another
@@ -149,12 +150,22 @@ pub fn find(
     index::find(dir, payload, exported_as)
 }
 
-/// After `vkGetSemaphoreFdKHR` returned an opaque fd of `payload` (a file of its own) for
-/// `semaphore` of `device`: records it, with what `origin` (its UUIDs) and `kind` (its type and
-/// create flags) say. A warning, once per process, if the file cannot be written.
+/// A semaphore's `OPAQUE_FD` handle type, as the records' handle-type field holds it.
+const SEMAPHORE_OPAQUE_FD: vk::ExternalMemoryHandleTypeFlags =
+    vk::ExternalMemoryHandleTypeFlags::from_raw(
+        vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as_raw(),
+    );
+
+/// After `vkGetSemaphoreFdKHR` returned an opaque fd of `payload` for `semaphore` of `device`:
+/// records it, with what `origin` (its UUIDs) and `kind` (its type and create flags) say. A
+/// payload whose file is shared with other payloads (a driver's device file) is recorded with
+/// the layer's descriptor `held_fd` of the export's open file description, as memory's is
+/// ([`publish`]), and retired before the layer lets that descriptor go ([`retire`]). A warning,
+/// once per process, if the file cannot be written.
 pub fn publish_semaphore(
     (device, semaphore): (u64, u64),
     payload: PayloadId,
+    held_fd: Option<i32>,
     kind: record::Kind,
     origin: &dyn Fn() -> ExportOrigin,
 ) -> Option<String> {
@@ -163,10 +174,8 @@ pub fn publish_semaphore(
         dir,
         (device, semaphore),
         payload,
-        None,
-        vk::ExternalMemoryHandleTypeFlags::from_raw(
-            vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as_raw(),
-        ),
+        held_fd,
+        SEMAPHORE_OPAQUE_FD,
         kind,
         origin,
     )
@@ -177,6 +186,16 @@ pub fn publish_semaphore(
 pub fn find_semaphore(payload: PayloadId) -> Option<SharedExport> {
     let dir = DIR.get()?;
     index::find_semaphore(dir, payload)
+}
+
+/// The semaphore export some process of the run recorded whose open file description is the one
+/// `fd` refers to, for an fd whose file (`file`: device and inode) is shared with other payloads:
+/// as [`find_open_file`] finds memory's.
+pub fn find_open_semaphore(file: (u64, u64), fd: i32) -> Result<Option<SharedExport>, i32> {
+    let Some(dir) = DIR.get() else {
+        return Ok(None);
+    };
+    index::find_open_file(dir, file, fd, SEMAPHORE_OPAQUE_FD, true)
 }
 
 /// Before the layer lets go its descriptor `held_fd` of an export of the shared file `file`:
@@ -199,7 +218,8 @@ pub fn find_open_file(
     let Some(dir) = DIR.get() else {
         return Ok(None);
     };
-    index::find_open_file(dir, file, fd, exported_as)
+    let found = index::find_open_file(dir, file, fd, exported_as, false)?;
+    Ok(found.map(|e| e.origin))
 }
 
 /// The warnings about the directory's files not yet reported (each once).

@@ -32,7 +32,9 @@
 //! (the handle type's value is `VkExternalSemaphoreHandleTypeFlagBits`'): flag bit 11 says it
 //! is a timeline semaphore, bytes 56–59 hold its `VkSemaphoreCreateInfo::flags` and bytes 80–87
 //! the semaphore; the size, memory type, dedication and device mask are zero. A lookup of memory
-//! never matches one, nor a semaphore's lookup a memory record.
+//! never matches one, nor a semaphore's lookup a memory record. A semaphore record may be an
+//! open-file export too (a driver's device file): its descriptor numbers are the process's, as
+//! memory's are, and a retired record retires a number whatever kind of export it held.
 
 use crate::features::import_matching::state::opaque_exports::{DeviceMask, ExportOrigin, Exporter};
 use crate::os::payload::PayloadId;
@@ -70,6 +72,13 @@ pub enum Kind {
         /// `VkSemaphoreCreateInfo::flags`.
         create_flags: u32,
     },
+}
+
+impl Kind {
+    /// Whether it is a semaphore's export.
+    pub fn is_semaphore(self) -> bool {
+        matches!(self, Kind::Semaphore { .. })
+    }
 }
 
 /// An export another process (or this one) recorded: the payload, who exported it, and the

@@ -350,8 +350,16 @@ fn forget(of: Option<Key>, drop: &dyn Fn(&ExportOrigin) -> bool, retire: Retire)
 /// that no process takes the descriptor's number, once reused, for this export; where that cannot
 /// be recorded, the number is sealed instead (it never refers to another file again).
 fn retire_record(e: &mut Held, retire: Retire) {
-    if e.shared_record && !retire(e.file, e.held.number()) {
-        e.held.seal_on_drop();
+    retire_held(&mut e.held, e.file, e.shared_record, retire);
+}
+
+/// Before the layer lets go `held`, its descriptor of an export of `file` that the shared
+/// directory records by the descriptor's number (`shared_record`): the record retired, or the
+/// number sealed where that cannot be recorded. For every held export of a shared file: memory's
+/// here, semaphores' in `sync_exports`.
+pub(crate) fn retire_held(held: &mut HeldFile, file: FileId, shared_record: bool, retire: Retire) {
+    if shared_record && !retire(file, held.number()) {
+        held.seal_on_drop();
     }
 }
 

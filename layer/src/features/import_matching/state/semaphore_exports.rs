@@ -8,7 +8,7 @@
 //! destroyed. An import of an fd the layer does not hold is not checked against an export.
 
 use super::opaque_exports::Exporter;
-use super::sync_exports::{ExportOrigin, SyncExports};
+use super::sync_exports::{ExportOrigin, RetireFn, SyncExports};
 use ash::vk;
 
 /// The most semaphore exports held at once in the process.
@@ -50,18 +50,28 @@ pub fn remember(origin: SemaphoreOrigin, fd: i32) {
     EXPORTS.remember(origin, fd);
 }
 
+/// For the shared directory: the number of the layer's descriptor of the export of `semaphore`
+/// of `device` that `fd` is, if the table holds it and its file is shared with other payloads
+/// (a driver's device file); `retire` is called with it before it is let go (see
+/// `SyncExports::record_shared`).
+pub fn record_shared(device: u64, semaphore: u64, fd: i32, retire: RetireFn) -> Option<i32> {
+    EXPORTS.record_shared((device, semaphore), fd, retire)
+}
+
 /// The semaphore the opaque fd `fd` was exported from, if the layer holds that export (the
 /// latest export of its payload).
 pub fn origin_of(fd: i32) -> Option<SemaphoreOrigin> {
     EXPORTS.origin_of(fd)
 }
 
-/// At `vkDestroySemaphore`: its exports are let go.
+/// At `vkDestroySemaphore`: its exports are let go (those the shared directory records by
+/// number retired first).
 pub fn forget_semaphore(device: u64, semaphore: u64) {
     EXPORTS.forget_object(device, semaphore);
 }
 
-/// At `vkDestroyDevice`: the device's exports are let go.
+/// At `vkDestroyDevice`: the device's exports are let go (those the shared directory records
+/// by number retired first).
 pub fn forget_device(device: u64) {
     EXPORTS.forget_device(device);
 }
@@ -106,11 +116,62 @@ mod tests {
         let dup = a.try_clone().unwrap();
         assert_eq!(origin_of(dup.as_raw_fd()), Some(origin(0x5e01)));
         assert_eq!(origin_of(b.as_raw_fd()), None, "another payload");
+        // A payload file of its own is recorded by its identity, not by a held number.
+        assert_eq!(
+            record_shared(0xd0, 0x5e01, a.as_raw_fd(), |_, _| true),
+            None
+        );
         forget_semaphore(0xd0, 0x5e01);
         assert_eq!(origin_of(a.as_raw_fd()), None);
         remember(origin(0x5e02), b.as_raw_fd());
         assert_eq!(origin_of(b.as_raw_fd()), Some(origin(0x5e02)));
         forget_device(0xd0);
         assert_eq!(origin_of(b.as_raw_fd()), None);
+    }
+
+    static RETIRED: std::sync::Mutex<Vec<i32>> = std::sync::Mutex::new(Vec::new());
+
+    fn retire(_: crate::os::FileId, number: i32) -> bool {
+        RETIRED.lock().unwrap().push(number);
+        true
+    }
+
+    #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "opens files and calls kcmp: system calls Miri isolates"
+    )]
+    fn an_export_of_a_shared_file_recorded_by_number_is_retired_before_it_goes() {
+        use std::os::fd::AsRawFd;
+        // Two open file descriptions of one file, as a driver's device file gives two exports.
+        let a = std::fs::File::open("/proc/self/exe").expect("open");
+        let b = std::fs::File::open("/proc/self/exe").expect("open");
+        let device = 0xd1;
+        let of = |semaphore| SemaphoreOrigin {
+            device,
+            ..origin(semaphore)
+        };
+        remember(of(0x5e11), a.as_raw_fd());
+        remember(of(0x5e12), b.as_raw_fd());
+        let held_a = record_shared(device, 0x5e11, a.as_raw_fd(), retire).expect("held");
+        assert_eq!(
+            record_shared(device, 0x5e12, a.as_raw_fd(), retire),
+            None,
+            "another semaphore's export"
+        );
+        let held_b = record_shared(device, 0x5e12, b.as_raw_fd(), retire).expect("held");
+        assert_ne!(held_a, held_b);
+        assert_eq!(origin_of(a.as_raw_fd()), Some(of(0x5e11)));
+        assert_eq!(origin_of(b.as_raw_fd()), Some(of(0x5e12)), "by kcmp");
+        let retired = || RETIRED.lock().unwrap().clone();
+        forget_semaphore(device, 0x5e11);
+        assert_eq!(retired(), [held_a], "retired as it went");
+        assert_eq!(origin_of(a.as_raw_fd()), None);
+        // Not recorded: nothing to retire.
+        remember(of(0x5e13), a.as_raw_fd());
+        forget_semaphore(device, 0x5e13);
+        assert_eq!(retired(), [held_a]);
+        forget_device(device);
+        assert_eq!(retired(), [held_a, held_b]);
     }
 }

@@ -13,14 +13,26 @@
 //! At most [`LIMIT`] exports are held per table (the oldest let go first); an object's go when it
 //! is destroyed and a device's when it is destroyed. An import of an fd the table does not hold
 //! is not checked against an export.
+//!
+//! With a shared directory, an export of a file shared with other payloads is recorded there by
+//! the held descriptor's number (`features::cross_process::state`; semaphores only), as memory's
+//! are (`opaque_exports`): the command asks for the number ([`SyncExports::record_shared`]),
+//! passing in how to retire the record, which is done before the descriptor is let go
+//! ([`opaque_exports::retire_held`]). Exports nobody records pay nothing for it.
 
+use super::opaque_exports;
 use crate::os::payload::{self, Identity};
-use crate::os::{self, HeldFile};
+use crate::os::{self, FileId, HeldFile};
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The most exports one table holds at once in the process.
 pub const LIMIT: usize = 64;
+
+/// How a record of the shared directory is retired (`features::cross_process::state::retire`,
+/// which the commands pass in: this module knows nothing of the directory); see
+/// `opaque_exports::Shared::retire`.
+pub type RetireFn = fn(FileId, i32) -> bool;
 
 /// What an export remembers of the object it came from: at least its device and handle.
 pub trait ExportOrigin: Copy {
@@ -34,6 +46,23 @@ struct Held<O> {
     identity: Identity,
     held: HeldFile,
     origin: O,
+    /// The shared directory records this export by the held descriptor's number: how to retire
+    /// that record before the descriptor goes (in its `Drop`).
+    shared_record: Option<RetireFn>,
+}
+
+impl<O> Drop for Held<O> {
+    /// Lets the export go (the layer's descriptor closed as `held` drops), its record in the
+    /// shared directory retired first, or the number sealed where that cannot be recorded.
+    fn drop(&mut self) {
+        if let (Some(retire), Identity::OpenFile(file)) = (self.shared_record, self.identity) {
+            let file = FileId {
+                dev: file.dev,
+                ino: file.ino,
+            };
+            opaque_exports::retire_held(&mut self.held, file, true, &retire);
+        }
+    }
 }
 
 impl<O> Held<O> {
@@ -92,9 +121,32 @@ impl<O: ExportOrigin> SyncExports<O> {
                 identity,
                 held,
                 origin,
+                shared_record: None,
             });
         }
         self.held.store(exports.len(), Ordering::Relaxed);
+    }
+
+    /// For the shared directory, of an export of a file shared with other payloads (a driver's
+    /// device file) that the table holds, from `object` of `device`, whose open file description
+    /// `fd` refers to: the number of the layer's descriptor of it, by which the directory records
+    /// it; `retire` is called with it before that descriptor is let go. `None` where the table
+    /// holds no such export (the fd names a payload file of its own, or was not held).
+    pub fn record_shared(
+        &self,
+        (device, object): (u64, u64),
+        fd: i32,
+        retire: RetireFn,
+    ) -> Option<i32> {
+        let identity @ Identity::OpenFile(_) = payload::identity(fd)? else {
+            return None;
+        };
+        let mut exports = self.exports.lock();
+        let e = exports.iter_mut().rev().find(|e| {
+            (e.origin.device(), e.origin.object()) == (device, object) && e.is(fd, identity)
+        })?;
+        e.shared_record = Some(retire);
+        Some(e.held.number())
     }
 
     fn none_held(&self) -> bool {
