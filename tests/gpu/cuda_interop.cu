@@ -41,13 +41,15 @@ __global__ void write_pattern(unsigned int *words, size_t count) {
 
 static bool failed = false;
 
-// Prints a failed call on stderr; true when it succeeded.
+// Prints a failed call on stderr; true when it succeeded. The runtime's record of the error is
+// cleared (cudaGetLastError), so that the launch check below reports only the launch's own.
 static bool ok(cudaError_t err, const char *what) {
     if (err == cudaSuccess) {
         return true;
     }
     fprintf(stderr, "cuda_interop: %s: %s (%s, %d)\n", what, cudaGetErrorString(err),
             cudaGetErrorName(err), (int)err);
+    (void)cudaGetLastError();
     failed = true;
     return false;
 }
