@@ -31,8 +31,10 @@ use std::time::Duration;
 const PROGRAM_VAR: &str = "EXPORTCHECK_TEST_CUDA_PROGRAM";
 /// Set (to `1`) in the child when its allocation is to be dedicated to its buffer.
 const DEDICATED_VAR: &str = "EXPORTCHECK_TEST_CUDA_DEDICATED";
-/// The buffer's size; its memory's `allocationSize` is what the driver requires for it.
-const BUFFER_SIZE: u64 = 1 << 20;
+/// The buffer's size (2 MiB: a whole large page of the GPU's, so that no page-size rounding of
+/// the driver's comes into the sizes compared); its memory's `allocationSize` is what the driver
+/// requires for it.
+const BUFFER_SIZE: u64 = 2 << 20;
 const IMPORT: &str = "cuImportExternalMemory";
 const MAP: &str = "cuExternalMemoryGetMappedBuffer";
 const DESTROY: &str = "cuDestroyExternalMemory";
