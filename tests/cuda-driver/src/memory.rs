@@ -45,6 +45,15 @@ pub fn is_open(fd: RawFd) -> bool {
     fd >= 0 && unsafe { libc::fcntl(fd, libc::F_GETFD) } != -1
 }
 
+/// Whether `fd` is a regular file of size 0: no memory a driver exports.
+pub fn is_empty_file(fd: RawFd) -> bool {
+    // SAFETY: a zeroed stat is a valid out value; fstat writes it for an open fd.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: `st` is a local to write.
+    let ok = unsafe { libc::fstat(fd, &mut st) } == 0;
+    ok && st.st_mode & libc::S_IFMT == libc::S_IFREG && st.st_size == 0
+}
+
 /// Takes `fd` as a successful import does: a duplicate for this library, the app's closed.
 pub fn take_fd(fd: RawFd) -> Option<OwnedFd> {
     // SAFETY: `fd` is open (checked by the caller); F_DUPFD_CLOEXEC makes a new descriptor.
@@ -86,6 +95,13 @@ pub unsafe extern "C" fn cuImportExternalMemory(
         let fd = unsafe { desc.handle.fd };
         if !is_open(fd) {
             // The real driver's answer to a negative or closed fd.
+            return Err(CUDA_ERROR_UNKNOWN);
+        }
+        if is_empty_file(fd) {
+            // No driver exported an empty regular file (a memfd nobody sized): the real driver
+            // refuses an fd it does not recognise, and closes it all the same.
+            // SAFETY: `fd` is open; the refusal takes it, as the real driver's does.
+            unsafe { libc::close(fd) };
             return Err(CUDA_ERROR_UNKNOWN);
         }
         let file = take_fd(fd);

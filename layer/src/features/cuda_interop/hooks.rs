@@ -269,6 +269,15 @@ fn took_fd(pending: Pending, kind: ImportKind, handle: u64) {
     }
 }
 
+/// After an import of `pending`'s fd failed. NVIDIA's driver closes an fd it refuses (measured:
+/// driver 580, `CUDA_ERROR_UNKNOWN`): for an fd an earlier import had taken, whose number the
+/// layer held, the number is held again, silently (the one misuse was reported already).
+fn failed(pending: &Pending) {
+    if pending.reused {
+        consumed_fds::hold_again(pending.fd);
+    }
+}
+
 unsafe extern "C" fn import_memory_after(
     token: u64,
     result: CUresult,
@@ -279,6 +288,7 @@ unsafe extern "C" fn import_memory_after(
             return;
         };
         if result != CUDA_SUCCESS {
+            failed(&pending);
             return;
         }
         // SAFETY: the app's output pointer, which CUDA has just written.
@@ -439,6 +449,7 @@ unsafe extern "C" fn import_semaphore_after(
             return;
         };
         if result != CUDA_SUCCESS {
+            failed(&pending);
             return;
         }
         // SAFETY: the app's output pointer, which CUDA has just written.

@@ -222,6 +222,26 @@ fn store(fd: i32, holder: Holder, into: ImportedInto, mut replaced: impl FnMut(&
     crate::features::import_matching::state::opaque_exports::set_count(&COUNT, consumed.len());
 }
 
+/// After a call that named the consumed `fd` again (a misuse reported already) and may have
+/// closed it (a driver that closes an fd it refuses): the number, if the layer held it and it is
+/// free now, held again, so that the first importer's entry stays whole and nothing is reported
+/// twice for the one misuse.
+pub fn hold_again(fd: i32) {
+    if !any() {
+        return;
+    }
+    let mut consumed = CONSUMED.lock();
+    for c in consumed.iter_mut().filter(|c| c.number == fd) {
+        if let Holder::Layer(held) = &c.holder {
+            if !held.still_held() {
+                if let Some(number) = os::hold_number(fd) {
+                    c.holder = Holder::Layer(number);
+                }
+            }
+        }
+    }
+}
+
 /// The allocation, semaphore or fence `fd` was already imported into, and who holds it, if it is such a consumed fd.
 pub fn imported_into(fd: i32) -> Option<(ImportedInto, HeldBy)> {
     if COUNT.load(Ordering::Acquire) == 0 {
