@@ -13,6 +13,7 @@ use exportcheck_tests::child::{is_child, Child, CHILD_ENV};
 use exportcheck_tests::cuda_client::{interposed, Cuda, Through};
 use exportcheck_tests::expect::{self, Kind};
 use exportcheck_tests::fds;
+use exportcheck_tests::semaphores::{destroy, semaphore, semaphore_device, Types};
 use exportcheck_tests::test_driver::exclusive;
 use exportcheck_tests::{OPAQUE_FD, SIZE};
 use std::io::{BufRead, BufReader, Write};
@@ -25,12 +26,23 @@ const DIR_VAR: &str = "VK_EXPORTCHECK_VALIDATION_SHARED_EXPORTS_DIR";
 const REPORT_VAR: &str = "VK_EXPORTCHECK_VALIDATION_REPORT_FILE";
 const SOCKET_VAR: &str = "EXPORTCHECK_TEST_SOCKET";
 const SIZE_VAR: &str = "EXPORTCHECK_TEST_CUDA_SIZE";
+/// `memory`, or `semaphore` (a binary semaphore's fd, imported as the type in [`TIMELINE_VAR`]).
+const WHAT_VAR: &str = "EXPORTCHECK_TEST_CUDA_EXPORTS";
+const TIMELINE_VAR: &str = "EXPORTCHECK_TEST_CUDA_AS_TIMELINE";
+const IMPORT_SEMAPHORE: &str = "cuImportExternalSemaphore";
+const CUDA_SEMAPHORE_TYPE: &str = "EXPORTCHECK-cuda-semaphore-type";
 const IMPORT: &str = "cuImportExternalMemory";
 const CUDA_MEMORY_SIZE: &str = "EXPORTCHECK-cuda-memory-size";
 
 /// Runs the exporter and the CUDA importer (declaring `size`); returns the importer's stderr,
 /// the exporter's pid and memory (as the exporter printed them) and the importer's report.
 fn run_pair(size: u64) -> (String, String, serde_json::Value) {
+    run_pair_of("memory", size, false)
+}
+
+/// [`run_pair`] for `what` (`memory` or `semaphore`), a semaphore imported as a timeline one if
+/// `as_timeline`.
+fn run_pair_of(what: &str, size: u64, as_timeline: bool) -> (String, String, serde_json::Value) {
     let dir = tempfile::tempdir().expect("temp dir");
     let socket = dir.path().join("pair.sock");
     let reports = dir.path().join("reports");
@@ -39,11 +51,14 @@ fn run_pair(size: u64) -> (String, String, serde_json::Value) {
         .env(DIR_VAR, dir.path().join("exports"))
         .env(SOCKET_VAR, &socket)
         .env(SIZE_VAR, size.to_string())
+        .env(WHAT_VAR, what)
+        .env(TIMELINE_VAR, if as_timeline { "1" } else { "0" })
         .env(REPORT_VAR, reports.join("report-%p.json"))
         .spawn();
     let exporter = Child::new("export")
         .env(DIR_VAR, dir.path().join("exports"))
         .env(SOCKET_VAR, &socket)
+        .env(WHAT_VAR, what)
         .spawn();
     let importer_pid = importer.pid();
     let importer = importer.wait();
@@ -87,6 +102,9 @@ fn connect(socket: &Path) -> UnixStream {
 
 /// The exporter: allocates and exports, sends the fd, keeps the memory until the import is done.
 fn export_side(socket: &Path) {
+    if std::env::var(WHAT_VAR).as_deref() == Ok("semaphore") {
+        return export_semaphore(socket);
+    }
     let inst = exclusive(None);
     let dev = inst.fd_device();
     let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
@@ -104,6 +122,29 @@ fn export_side(socket: &Path) {
     expect::silent(&inst, "vkGetMemoryFdKHR");
 }
 
+/// The exporter of a binary semaphore's opaque fd.
+fn export_semaphore(socket: &Path) {
+    let inst = exclusive(None);
+    let dev = semaphore_device(&inst, &[ash::khr::external_semaphore_fd::NAME]);
+    let sem = semaphore(&dev, false, Some(Types::OPAQUE_FD));
+    let info = vk::SemaphoreGetFdInfoKHR::default()
+        .semaphore(sem)
+        .handle_type(vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD);
+    let loader = ash::khr::external_semaphore_fd::Device::new(&inst.instance, &dev.device);
+    // SAFETY: a semaphore of this device, exportable as OPAQUE_FD.
+    let fd = unsafe { loader.get_semaphore_fd(&info) }.expect("vkGetSemaphoreFdKHR");
+    println!("EXPORTED {} {:#x}", std::process::id(), sem.as_raw());
+    let mut stream = connect(socket);
+    fds::send_fd(stream.as_raw_fd(), fd);
+    fds::close(fd);
+    writeln!(stream, "sent").expect("write");
+    let mut done = String::new();
+    BufReader::new(&stream).read_line(&mut done).expect("read");
+    assert_eq!(done, "imported\n");
+    destroy(&dev, sem);
+    expect::silent(&inst, "vkGetSemaphoreFdKHR");
+}
+
 /// The importer: no Vulkan at all; imports the fd into CUDA with the size it was told.
 fn import_side(socket: &Path) {
     let size: u64 = std::env::var(SIZE_VAR)
@@ -116,9 +157,16 @@ fn import_side(socket: &Path) {
     let mut line = String::new();
     BufReader::new(&stream).read_line(&mut line).expect("read");
     let cuda = Cuda::open(Through::Symbol);
-    let (r, imported) = cuda.import_memory(fd, size, 0);
-    assert_eq!(r, CUDA_SUCCESS);
-    assert_eq!(cuda.destroy_memory(imported), CUDA_SUCCESS);
+    if std::env::var(WHAT_VAR).as_deref() == Ok("semaphore") {
+        let timeline = std::env::var(TIMELINE_VAR).as_deref() == Ok("1");
+        let (r, imported) = cuda.import_semaphore(fd, timeline);
+        assert_eq!(r, CUDA_SUCCESS);
+        assert_eq!(cuda.destroy_semaphore(imported), CUDA_SUCCESS);
+    } else {
+        let (r, imported) = cuda.import_memory(fd, size, 0);
+        assert_eq!(r, CUDA_SUCCESS);
+        assert_eq!(cuda.destroy_memory(imported), CUDA_SUCCESS);
+    }
     writeln!(stream, "imported").expect("write");
 }
 
@@ -171,4 +219,38 @@ fn a_cuda_only_process_importing_with_the_right_size_is_silent() {
     );
     assert_eq!(report["process"]["cuda_calls"][IMPORT], 1, "{report:#}");
     expect::record(Kind::Positive, &[], IMPORT);
+}
+
+#[test]
+fn a_cuda_only_process_importing_another_processes_binary_semaphore_as_a_timeline_is_judged() {
+    if is_child() {
+        return child_role();
+    }
+    let (stderr, exported, report) = run_pair_of("semaphore", 0, true);
+    let (pid, semaphore) = exported.split_once(' ').expect("pid and semaphore");
+    let line = stderr
+        .lines()
+        .find(|l| l.contains(CUDA_SEMAPHORE_TYPE))
+        .unwrap_or_else(|| panic!("no {CUDA_SEMAPHORE_TYPE} on the importer's stderr:\n{stderr}"));
+    for part in [
+        "TIMELINE_SEMAPHORE_FD",
+        "a binary semaphore",
+        &format!("VkSemaphore {semaphore}"),
+        &format!("in process {pid}"),
+    ] {
+        assert!(line.contains(part), "`{part}` not in: {line}");
+    }
+    assert_eq!(
+        report["process"]["cuda_calls"][IMPORT_SEMAPHORE], 1,
+        "{report:#}"
+    );
+    expect::record(Kind::Negative, &[CUDA_SEMAPHORE_TYPE], IMPORT_SEMAPHORE);
+    let (stderr, _, report) = run_pair_of("semaphore", 0, false);
+    assert!(!stderr.contains("EXPORTCHECK-"), "{stderr}");
+    assert_eq!(
+        report["findings"].as_array().map(Vec::len),
+        Some(0),
+        "{report:#}"
+    );
+    expect::record(Kind::Positive, &[], IMPORT_SEMAPHORE);
 }

@@ -3,15 +3,10 @@
 //! After a successful import the semaphore is marked imported (`state::semaphores`).
 
 use super::sync_import::{self, FdImport, SyncImport};
-use crate::boundary;
-use crate::features::cross_process::rules as shared_rules;
-use crate::features::cross_process::state::{self as shared_exports, record::Kind};
-use crate::features::import_matching::hooks::warn_kcmp_refused;
-use crate::features::import_matching::rules::open_file::Refused;
+use crate::features::import_matching::hooks::shared_semaphore_export_of;
 use crate::features::import_matching::state::semaphore_exports::{self, SemaphoreOrigin};
 use crate::finding::Outcome;
 use crate::handle_kinds::Semaphore;
-use crate::os::payload::{self, Identity};
 use crate::pipeline::policy::report_only;
 use crate::report::sync_sharing_calls::SyncSharingCommand;
 use crate::rules::export::{ExportCommand, InfoFields};
@@ -79,45 +74,8 @@ impl SyncImport for ImportSemaphoreFd {
 #[cold]
 #[inline(never)]
 fn shared_origin(state: &DeviceState, fd: i32) -> Option<SemaphoreOrigin> {
-    if !shared_exports::enabled() {
-        return None;
-    }
-    let command = rules::COMMAND.name;
-    let found = match payload::identity(fd) {
-        Some(Identity::Payload(payload)) => shared_exports::find_semaphore(payload),
-        Some(Identity::OpenFile(file)) => {
-            match shared_exports::find_open_semaphore((file.dev, file.ino), fd) {
-                Ok(found) => found,
-                Err(errno) => {
-                    warn_kcmp_refused(state, command, errno, Refused::AcrossProcesses);
-                    None
-                }
-            }
-        }
-        None => None,
-    };
-    let warnings = shared_exports::take_warnings();
-    if !warnings.is_empty() {
-        let outcome = boundary::contain(command, || shared_rules::ignored(command, warnings));
-        report_only(state, command, &outcome);
-    }
-    let export = found?;
-    let Kind::Semaphore {
-        timeline,
-        create_flags,
-    } = export.kind
-    else {
-        return None;
-    };
-    Some(SemaphoreOrigin {
-        device: export.origin.device,
-        semaphore: export.origin.memory,
-        timeline,
-        create_flags: vk::SemaphoreCreateFlags::from_raw(create_flags),
-        device_uuid: export.origin.device_uuid,
-        driver_uuid: export.origin.driver_uuid,
-        process: export.origin.exporter,
-    })
+    let report = |command: &'static str, outcome: &Outcome| report_only(state, command, outcome);
+    shared_semaphore_export_of(fd, rules::COMMAND.name, &report)
 }
 
 /// # Safety

@@ -15,7 +15,7 @@ use crate::features::cuda_interop::rules::{
 use crate::features::cuda_interop::state::{self, MemoryImportRecord, Pending};
 use crate::features::fd_ownership::rules::{self as fd_rules, Reimport};
 use crate::features::fd_ownership::state::{self as consumed_fds, ImportKind, ImportedInto};
-use crate::features::import_matching::hooks::shared_export_of;
+use crate::features::import_matching::hooks::{shared_export_of, shared_semaphore_export_of};
 use crate::features::import_matching::state::opaque_exports::{self, ExportOrigin};
 use crate::features::import_matching::state::semaphore_exports::{self, SemaphoreOrigin};
 use crate::finding::{ObjectRef, Outcome};
@@ -103,6 +103,14 @@ fn memory_export_of(command: &'static str, fd: i32) -> Option<ExportOrigin> {
             command,
             &report,
         )
+    })
+}
+
+/// The Vulkan semaphore export `fd` is (this process's, else one the shared directory records).
+fn semaphore_export_of(command: &'static str, fd: i32) -> Option<SemaphoreOrigin> {
+    semaphore_exports::origin_of(fd).or_else(|| {
+        let report = |command: &'static str, outcome: &Outcome| deliver(command, outcome);
+        shared_semaphore_export_of(fd, command, &report)
     })
 }
 
@@ -229,7 +237,7 @@ unsafe extern "C" fn import_memory_before(
                 record.allocation = Some(origin.size);
             }
             record.vulkan = Some(vulkan);
-        } else if let Some(semaphore) = semaphore_exports::origin_of(fd) {
+        } else if let Some(semaphore) = semaphore_export_of(command, fd) {
             let exported = format!(
                 "the OPAQUE_FD export of a semaphore, {}",
                 describe_semaphore(&semaphore)
@@ -409,7 +417,7 @@ unsafe extern "C" fn import_semaphore_before(
             timeline,
             device: device_of(device),
         };
-        if let Some(origin) = semaphore_exports::origin_of(fd) {
+        if let Some(origin) = semaphore_export_of(command, fd) {
             let vulkan = describe_semaphore(&origin);
             let side = VulkanSide { described: &vulkan };
             outcome

@@ -8,12 +8,14 @@ use crate::args::{ChainRead, FdImport};
 use crate::boundary;
 use crate::features::cross_process::rules as shared_rules;
 use crate::features::cross_process::state as shared_exports;
+use crate::features::cross_process::state::record::Kind;
 use crate::features::fd_ownership::rules as fd_ownership;
 use crate::features::fd_ownership::state::{self as consumed_fds, ImportedInto};
 use crate::features::import_matching::rules::import_match::{self, ImportedHandle, OpaqueImport};
 use crate::features::import_matching::rules::open_file::{self, Refused};
 use crate::features::import_matching::state::kmt_exports;
 use crate::features::import_matching::state::opaque_exports::{self, DeviceMask, ExportOrigin};
+use crate::features::import_matching::state::semaphore_exports::SemaphoreOrigin;
 use crate::finding::Outcome;
 use crate::os;
 use crate::os::payload::{self, Identity};
@@ -330,6 +332,60 @@ pub fn shared_export_of(
         report(command, &outcome);
     }
     origin
+}
+
+/// The semaphore export of the payload of `fd` that a process of the run (another, or this one
+/// in an export the layer no longer holds) recorded in the shared directory, if any, for any
+/// importer (`command`: `vkImportSemaphoreFdKHR`, or the CUDA side's `cuImportExternalSemaphore`);
+/// the directory's warnings go to `report`. A payload with a file of its own is found by that
+/// file's identity; one whose file is shared with other payloads (a driver's device file) by its
+/// open file description, with `kcmp` against the exporting process's descriptor of it, as
+/// memory's.
+#[cold]
+#[inline(never)]
+pub fn shared_semaphore_export_of(
+    fd: i32,
+    command: &'static str,
+    report: &dyn Fn(&'static str, &Outcome),
+) -> Option<SemaphoreOrigin> {
+    if !shared_exports::enabled() {
+        return None;
+    }
+    let found = match payload::identity(fd) {
+        Some(Identity::Payload(payload)) => shared_exports::find_semaphore(payload),
+        Some(Identity::OpenFile(file)) => {
+            match shared_exports::find_open_semaphore((file.dev, file.ino), fd) {
+                Ok(found) => found,
+                Err(errno) => {
+                    warn_kcmp_refused_with(command, errno, Refused::AcrossProcesses, report);
+                    None
+                }
+            }
+        }
+        None => None,
+    };
+    let warnings = shared_exports::take_warnings();
+    if !warnings.is_empty() {
+        let outcome = boundary::contain(command, || shared_rules::ignored(command, warnings));
+        report(command, &outcome);
+    }
+    let export = found?;
+    let Kind::Semaphore {
+        timeline,
+        create_flags,
+    } = export.kind
+    else {
+        return None;
+    };
+    Some(SemaphoreOrigin {
+        device: export.origin.device,
+        semaphore: export.origin.memory,
+        timeline,
+        create_flags: vk::SemaphoreCreateFlags::from_raw(create_flags),
+        device_uuid: export.origin.device_uuid,
+        driver_uuid: export.origin.driver_uuid,
+        process: export.origin.exporter,
+    })
 }
 
 /// `EXPORTCHECK-kcmp-refused`, once per process and kind (memory's and semaphores' imports
