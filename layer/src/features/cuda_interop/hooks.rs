@@ -78,13 +78,15 @@ fn deliver(command: &'static str, outcome: &Outcome) {
 }
 
 /// Runs a hook's body: the process's settings first, then `body`'s findings reported; a panic
-/// becomes an internal-error finding.
+/// in the body becomes an internal-error finding, and none anywhere leaves the hook.
 fn observe(command: CudaCommand, body: impl FnOnce() -> Outcome) {
     cuda_calls::count(command);
-    let _ = settings();
     let name = command.name();
-    let outcome = boundary::contain(name, body);
-    deliver(name, &outcome);
+    boundary::ffi(name, (), || {
+        let _ = settings();
+        let outcome = boundary::contain(name, body);
+        deliver(name, &outcome);
+    });
 }
 
 fn device_of(device: *const CudaDevice) -> Option<(i32, [u8; 16])> {
