@@ -100,6 +100,17 @@ fn connect(socket: &Path) -> UnixStream {
     }
 }
 
+/// Sends `fd` to the importer (and closes this process's copy); returns once it imported it.
+fn hand_over(socket: &Path, fd: i32) {
+    let mut stream = connect(socket);
+    fds::send_fd(stream.as_raw_fd(), fd);
+    fds::close(fd);
+    writeln!(stream, "sent").expect("write");
+    let mut done = String::new();
+    BufReader::new(&stream).read_line(&mut done).expect("read");
+    assert_eq!(done, "imported\n");
+}
+
 /// The exporter: allocates and exports, sends the fd, keeps the memory until the import is done.
 fn export_side(socket: &Path) {
     if std::env::var(WHAT_VAR).as_deref() == Ok("semaphore") {
@@ -111,13 +122,7 @@ fn export_side(socket: &Path) {
     let (r, fd) = dev.get_fd(memory, OPAQUE_FD);
     assert_eq!(r, vk::Result::SUCCESS);
     println!("EXPORTED {} {:#x}", std::process::id(), memory.as_raw());
-    let mut stream = connect(socket);
-    fds::send_fd(stream.as_raw_fd(), fd);
-    fds::close(fd);
-    writeln!(stream, "sent").expect("write");
-    let mut done = String::new();
-    BufReader::new(&stream).read_line(&mut done).expect("read");
-    assert_eq!(done, "imported\n");
+    hand_over(socket, fd);
     dev.free(memory);
     expect::silent(&inst, "vkGetMemoryFdKHR");
 }
@@ -134,13 +139,7 @@ fn export_semaphore(socket: &Path) {
     // SAFETY: a semaphore of this device, exportable as OPAQUE_FD.
     let fd = unsafe { loader.get_semaphore_fd(&info) }.expect("vkGetSemaphoreFdKHR");
     println!("EXPORTED {} {:#x}", std::process::id(), sem.as_raw());
-    let mut stream = connect(socket);
-    fds::send_fd(stream.as_raw_fd(), fd);
-    fds::close(fd);
-    writeln!(stream, "sent").expect("write");
-    let mut done = String::new();
-    BufReader::new(&stream).read_line(&mut done).expect("read");
-    assert_eq!(done, "imported\n");
+    hand_over(socket, fd);
     destroy(&dev, sem);
     expect::silent(&inst, "vkGetSemaphoreFdKHR");
 }

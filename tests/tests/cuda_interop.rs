@@ -19,7 +19,7 @@ use exportcheck_tests::expect;
 use exportcheck_tests::ids::*;
 use exportcheck_tests::semaphores::{semaphore, semaphore_device, Types};
 use exportcheck_tests::test_driver;
-use exportcheck_tests::{Device, OPAQUE_FD, SIZE};
+use exportcheck_tests::{Device, Instance, OPAQUE_FD, SIZE};
 
 const IMPORT: &str = "cuImportExternalMemory";
 const IMPORT_SEMAPHORE: &str = "cuImportExternalSemaphore";
@@ -50,6 +50,23 @@ fn fd_of(dev: &Device, memory: vk::DeviceMemory) -> i32 {
     fd
 }
 
+/// The usual start of a test: an instance of the test driver, a device with fd exports and
+/// `SIZE` bytes of memory exportable as OPAQUE_FD (freed by the test).
+struct Exported {
+    inst: Instance,
+    dev: Device,
+    memory: vk::DeviceMemory,
+}
+
+impl Exported {
+    fn new() -> Self {
+        let inst = test_driver::instance(None);
+        let dev = inst.fd_device();
+        let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+        Exported { inst, dev, memory }
+    }
+}
+
 fn memory_name(memory: vk::DeviceMemory) -> String {
     format!("VkDeviceMemory {:#x}", memory.as_raw())
 }
@@ -59,9 +76,7 @@ fn an_import_of_another_size_than_the_allocation_is_cuda_memory_size() {
     if !is_child() {
         return in_child(&[]);
     }
-    let inst = test_driver::instance(None);
-    let dev = inst.fd_device();
-    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let Exported { inst, dev, memory } = Exported::new();
     for through in [Through::Symbol, Through::ProcAddress] {
         let cuda = Cuda::open(through);
         let (r, imported) = cuda.import_memory(fd_of(&dev, memory), 2 * SIZE, 0);
@@ -143,9 +158,7 @@ fn another_cuda_device_than_the_exporter_is_cuda_device_mismatch() {
         )]);
         return in_child(&[]);
     }
-    let inst = test_driver::instance(None);
-    let dev = inst.fd_device();
-    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let Exported { inst, dev, memory } = Exported::new();
     let cuda = Cuda::open(Through::Symbol);
     let (r, imported) = cuda.import_memory(fd_of(&dev, memory), SIZE, 0);
     assert_eq!(r, CUDA_SUCCESS);
@@ -265,9 +278,7 @@ fn a_mapping_beyond_the_import_or_the_allocation_is_cuda_mapped_range() {
     if !is_child() {
         return in_child(&[]);
     }
-    let inst = test_driver::instance(None);
-    let dev = inst.fd_device();
-    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let Exported { inst, dev, memory } = Exported::new();
     let cuda = Cuda::open(Through::Symbol);
     let (_, exact) = cuda.import_memory(fd_of(&dev, memory), SIZE, 0);
     expect::silent(&inst, IMPORT);
@@ -304,9 +315,7 @@ fn a_cuda_import_of_an_fd_vulkan_took_is_cuda_fd_imported_twice_and_back() {
     if !is_child() {
         return in_child(&[]);
     }
-    let inst = test_driver::instance(None);
-    let dev = inst.fd_device();
-    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let Exported { inst, dev, memory } = Exported::new();
     let cuda = Cuda::open(Through::Symbol);
     // CUDA takes an fd; the app imports it into Vulkan: blocked, naming the CUDA import.
     let fd = fd_of(&dev, memory);
@@ -349,9 +358,7 @@ fn the_apps_close_of_an_fd_cuda_took_is_cuda_fd_closed_after_import() {
     if !is_child() {
         return in_child(&[]);
     }
-    let inst = test_driver::instance(None);
-    let dev = inst.fd_device();
-    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let Exported { inst, dev, memory } = Exported::new();
     let cuda = Cuda::open(Through::ProcAddress);
     let fd = fd_of(&dev, memory);
     let (_, imported) = cuda.import_memory(fd, SIZE, 0);
@@ -378,9 +385,7 @@ fn a_second_cuda_import_of_an_fd_cuda_took_is_one_finding() {
     if !is_child() {
         return in_child(&[]);
     }
-    let inst = test_driver::instance(None);
-    let dev = inst.fd_device();
-    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let Exported { inst, dev, memory } = Exported::new();
     let cuda = Cuda::open(Through::ProcAddress);
     let fd = fd_of(&dev, memory);
     let (r, first) = cuda.import_memory(fd, SIZE, 0);
