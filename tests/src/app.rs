@@ -27,6 +27,14 @@ pub const SIZE: u64 = 65536;
 /// this lock exclusively ([`Instance::exclusive`]); every other instance holds it shared.
 static ISOLATION: RwLock<()> = RwLock::new(());
 
+/// Holds the binary exclusively, as [`Instance::exclusive`] does, without an instance: for a
+/// test whose parent side only runs a child process while other tests of the binary close and
+/// reuse fd numbers (its pipes to the child must not be closed under it).
+pub fn exclusively<R>(f: impl FnOnce() -> R) -> R {
+    let _guard = ISOLATION.write().unwrap_or_else(PoisonError::into_inner);
+    f()
+}
+
 #[allow(dead_code)] // The guards are held, never read.
 enum Isolation {
     Shared(RwLockReadGuard<'static, ()>),

@@ -29,8 +29,14 @@ pub fn interposer() -> PathBuf {
 /// interposer preloaded, told where the layer is, and `libcuda.so.1` found as the test CUDA
 /// library (unless `real_driver`: then NVIDIA's, where it is installed).
 pub fn interposed(child: Child, real_driver: bool) -> Child {
+    // After what the test process itself preloads (a sanitizer's runtime must stay first).
+    let mut preload = std::env::var_os("LD_PRELOAD").unwrap_or_default();
+    if !preload.is_empty() {
+        preload.push(" ");
+    }
+    preload.push(interposer());
     let child = child
-        .env("LD_PRELOAD", interposer())
+        .env("LD_PRELOAD", preload)
         .env(LAYER_PATH_ENV, crate::env::layer_library());
     if real_driver {
         child

@@ -12,7 +12,8 @@
 //! and `<scenario>::device_files` (the last two each in a child process: one driver per
 //! process).
 //!
-//! Every test reasons about fd numbers, so each holds the binary exclusively.
+//! Every test reasons about fd numbers, so each holds the binary exclusively (the parent side of
+//! a child-process test too: its pipes to the child are fd numbers).
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::fd_export::FdExport;
@@ -53,7 +54,9 @@ macro_rules! on_both_drivers {
                     if exportcheck_tests::child::is_child() {
                         return super::$scenario(super::On::DeviceFiles);
                     }
-                    exportcheck_tests::child::Child::new("device_files").run();
+                    exportcheck_tests::app::exclusively(|| {
+                        exportcheck_tests::child::Child::new("device_files").run()
+                    });
                 }
                 /// In a child process of its own: one driver per process.
                 #[test]
@@ -61,7 +64,9 @@ macro_rules! on_both_drivers {
                     if exportcheck_tests::child::is_child() {
                         return super::$scenario(super::On::SwiftShader);
                     }
-                    exportcheck_tests::child::Child::new("swiftshader").run();
+                    exportcheck_tests::app::exclusively(|| {
+                        exportcheck_tests::child::Child::new("swiftshader").run()
+                    });
                 }
             }
         )*
