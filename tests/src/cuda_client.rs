@@ -25,6 +25,20 @@ pub fn interposer() -> PathBuf {
     crate::built::artifact("libexportcheck_cuda.so")
 }
 
+/// Whether the CUDA side's end-to-end tests cannot run here: under a sanitizer (scripts/sanitize.sh),
+/// whose runtime initialises after the preloaded interposer is already answering its `dlsym`
+/// calls, which instrumented code cannot do before it (the layer's CUDA hooks are unit-tested
+/// there; these tests run in the ordinary run). Says so when it is.
+pub fn unavailable() -> bool {
+    match std::env::var_os("EXPORTCHECK_SANITIZER") {
+        Some(sanitizer) => {
+            eprintln!("skipped under {sanitizer:?}: the preloaded interposer runs before the sanitizer's runtime");
+            true
+        }
+        None => false,
+    }
+}
+
 /// A child of the current test with what a process of `exportcheck run` has for CUDA: the
 /// interposer preloaded, told where the layer is, and `libcuda.so.1` found as the test CUDA
 /// library (unless `real_driver`: then NVIDIA's, where it is installed).

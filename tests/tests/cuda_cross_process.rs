@@ -10,7 +10,7 @@
 use ash::vk::{self, Handle};
 use exportcheck_cuda_abi::CUDA_SUCCESS;
 use exportcheck_tests::child::{is_child, Child, CHILD_ENV};
-use exportcheck_tests::cuda_client::{interposed, Cuda, Through};
+use exportcheck_tests::cuda_client::{self, interposed, Cuda, Through};
 use exportcheck_tests::expect::{self, Kind};
 use exportcheck_tests::fds;
 use exportcheck_tests::semaphores::{destroy, semaphore, semaphore_device, Types};
@@ -174,6 +174,9 @@ fn a_cuda_only_process_importing_another_processes_export_is_judged_against_it()
     if is_child() {
         return child_role();
     }
+    if cuda_client::unavailable() {
+        return;
+    }
     let (stderr, exported, report) = run_pair(2 * SIZE);
     let (pid, memory) = exported.split_once(' ').expect("pid and memory");
     let line = stderr
@@ -209,6 +212,9 @@ fn a_cuda_only_process_importing_with_the_right_size_is_silent() {
     if is_child() {
         return child_role();
     }
+    if cuda_client::unavailable() {
+        return;
+    }
     let (stderr, _, report) = run_pair(SIZE);
     assert!(!stderr.contains("EXPORTCHECK-"), "{stderr}");
     assert_eq!(
@@ -224,6 +230,9 @@ fn a_cuda_only_process_importing_with_the_right_size_is_silent() {
 fn a_cuda_only_process_importing_another_processes_binary_semaphore_as_a_timeline_is_judged() {
     if is_child() {
         return child_role();
+    }
+    if cuda_client::unavailable() {
+        return;
     }
     let (stderr, exported, report) = run_pair_of("semaphore", 0, true);
     let (pid, semaphore) = exported.split_once(' ').expect("pid and semaphore");

@@ -14,7 +14,7 @@ use exportcheck_cuda_abi::{
     CUDA_ERROR_INVALID_VALUE, CUDA_EXTERNAL_MEMORY_DEDICATED, CUDA_SUCCESS,
 };
 use exportcheck_tests::child::{is_child, Child};
-use exportcheck_tests::cuda_client::{interposed, Cuda, Through};
+use exportcheck_tests::cuda_client::{self, interposed, Cuda, Through};
 use exportcheck_tests::expect;
 use exportcheck_tests::ids::*;
 use exportcheck_tests::semaphores::{semaphore, semaphore_device, Types};
@@ -36,6 +36,9 @@ const CUDA_SEMAPHORE_TYPE: &str = "EXPORTCHECK-cuda-semaphore-type";
 
 /// Runs the current test again in a child with the interposer and the test CUDA library.
 fn in_child(env: &[(&str, &str)]) {
+    if cuda_client::unavailable() {
+        return;
+    }
     let mut child = interposed(Child::new("cuda"), false);
     for (name, value) in env {
         child = child.env(name, value);
