@@ -26,10 +26,11 @@ export EXPORTCHECK_TEST_PREBUILT=1
 toolchain=${SANITIZE_TOOLCHAIN:-nightly}
 host=$(rustc -vV | sed -n 's/^host: //p')
 supp=$repo/scripts/sanitizers
-# Everything that runs the layer, the test ICD, the test CUDA library, the CUDA interposer or
-# their unit tests.
-packages=(-p exportcheck-layer -p exportcheck-test-icd -p exportcheck-test-cuda -p exportcheck-cuda-shim
-    -p exportcheck-tests)
+# Everything that runs the layer, the test ICD, the test CUDA library or their unit tests. Not the
+# CUDA interposer: it exports `dlsym`, which the sanitizer runtimes call while they initialise,
+# before instrumented code can run (its unit tests and the CUDA end-to-end tests, which skip
+# themselves under a sanitizer, run in the ordinary run).
+packages=(-p exportcheck-layer -p exportcheck-test-icd -p exportcheck-test-cuda -p exportcheck-tests)
 # The cdylibs the end-to-end tests load through the Vulkan loader (`cargo test` does not build
 # them where the tests look), built with the tests themselves: the same package set and targets as
 # `cargo test` below, so that cargo resolves the same dependency features and the test run
@@ -37,8 +38,7 @@ packages=(-p exportcheck-layer -p exportcheck-test-icd -p exportcheck-test-cuda 
 # ICD and the catalog a second time, with other features).
 sanitizer_build=("${packages[@]}" --lib --tests)
 # The cdylibs alone, for valgrind's ordinary debug build.
-libraries=(-p exportcheck-layer -p exportcheck-test-icd -p exportcheck-test-cuda -p exportcheck-cuda-shim
-    --lib)
+libraries=(-p exportcheck-layer -p exportcheck-test-icd -p exportcheck-test-cuda --lib)
 # Needs the allocator to hand a just-freed VkDeviceMemory handle out again (lavapipe's handles
 # are heap addresses). ASan's quarantine and valgrind's allocator delay reuse on purpose, so the
 # ASan mode runs it apart with the quarantine off, and valgrind cannot run it (see the docs).
