@@ -28,7 +28,12 @@ pub fn library_dir() -> PathBuf {
     let link = dir.join(SONAME);
     if std::fs::read_link(&link).ok().as_deref() != Some(library.as_path()) {
         // Made aside and renamed into place: another test process may be loading it meanwhile.
-        let tmp = dir.join(format!(".{SONAME}.{}", std::process::id()));
+        // The name is this thread's own (the tests of a binary run in threads of one process).
+        let tmp = dir.join(format!(
+            ".{SONAME}.{}.{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
         let _ = std::fs::remove_file(&tmp);
         std::os::unix::fs::symlink(&library, &tmp).expect("link libcuda.so.1");
         std::fs::rename(&tmp, &link).expect("install libcuda.so.1");
