@@ -1276,9 +1276,9 @@ pub const CUDA_MEMORY_DEDICATED: &str = "EXPORTCHECK-cuda-memory-dedicated";
 /// device's UUID with the Vulkan physical device's.
 pub const CUDA_DEVICE_MISMATCH: &str = "EXPORTCHECK-cuda-device-mismatch";
 /// A CUDA import names an fd the layer knows as a Vulkan export of another kind of object or handle
-/// type: cuImportExternalMemory of an fd that vkGetSemaphoreFdKHR exported (a semaphore's payload)
-/// or that was exported as DMA_BUF, or cuImportExternalSemaphore of an fd that vkGetMemoryFdKHR
-/// exported (memory). CUDA's CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD and
+/// type: cuImportExternalMemory of an fd that vkGetSemaphoreFdKHR exported (a semaphore's payload),
+/// or cuImportExternalSemaphore of an fd that vkGetMemoryFdKHR exported (memory). CUDA's
+/// CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD and
 /// CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD/TIMELINE_SEMAPHORE_FD take Vulkan's OPAQUE_FD
 /// exports of memory and semaphores respectively.
 pub const CUDA_HANDLE_TYPE: &str = "EXPORTCHECK-cuda-handle-type";
