@@ -188,3 +188,18 @@ pub fn refuse_kcmp() {
         );
     }
 }
+
+/// Connects to the Unix socket at `socket`, waiting (up to 5 minutes) for its listener: the
+/// exporting side of the cross-process tests, whose importer binds the socket.
+pub fn connect(socket: &std::path::Path) -> std::os::unix::net::UnixStream {
+    let start = std::time::Instant::now();
+    loop {
+        match std::os::unix::net::UnixStream::connect(socket) {
+            Ok(stream) => return stream,
+            Err(_) if start.elapsed() < std::time::Duration::from_secs(300) => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            Err(e) => panic!("connect {}: {e}", socket.display()),
+        }
+    }
+}

@@ -12,12 +12,13 @@ use ash::vk::{self, Handle};
 use exportcheck_tests::child::{is_child, Child, ChildRun, Running, CHILD_ENV};
 use exportcheck_tests::env::Driver;
 use exportcheck_tests::fd_export::FdExport;
+use exportcheck_tests::fds::connect;
 use exportcheck_tests::ids::*;
 use exportcheck_tests::{expect, fds, Device, Instance, Options, DMA_BUF, OPAQUE_FD, SIZE};
 use exportcheck_tests::{swiftshader, test_driver};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::fd::AsRawFd;
-use std::os::unix::net::{UnixListener, UnixStream};
+use std::os::unix::net::UnixListener;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -215,21 +216,6 @@ fn child_role() {
         "export" => export_side(&plan, &socket),
         "import" => import_side(&plan, &socket, &ids),
         other => panic!("unknown role {other}"),
-    }
-}
-
-/// Connects to the importer's socket, waiting for it to listen.
-fn connect(socket: &Path) -> UnixStream {
-    let start = Instant::now();
-    loop {
-        match UnixStream::connect(socket) {
-            Ok(stream) => return stream,
-            Err(e) if start.elapsed() < Duration::from_secs(300) => {
-                let _ = e;
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            Err(e) => panic!("connect {}: {e}", socket.display()),
-        }
     }
 }
 

@@ -22,7 +22,7 @@ use exportcheck_tests::child::{is_child, Child, CHILD_ENV};
 use exportcheck_tests::env::Driver;
 use exportcheck_tests::expect;
 use exportcheck_tests::fd_export::FdExport;
-use exportcheck_tests::fds;
+use exportcheck_tests::fds::{self, connect};
 use exportcheck_tests::ids::*;
 use exportcheck_tests::in_both_fd_export_modes;
 use exportcheck_tests::semaphores::{destroy, exportable, semaphore_device, semaphore_name, Types};
@@ -201,21 +201,6 @@ fn export(inst: &Instance, dev: &Device, semaphore: vk::Semaphore) -> i32 {
         .handle_type(OPAQUE);
     // SAFETY: a live info structure.
     unsafe { loader(inst, dev).get_semaphore_fd(&info) }.expect("vkGetSemaphoreFdKHR")
-}
-
-/// Connects to the importer's socket, waiting for it to listen.
-fn connect(socket: &Path) -> UnixStream {
-    let start = Instant::now();
-    loop {
-        match UnixStream::connect(socket) {
-            Ok(stream) => return stream,
-            Err(e) if start.elapsed() < Duration::from_secs(300) => {
-                let _ = e;
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            Err(e) => panic!("connect {}: {e}", socket.display()),
-        }
-    }
 }
 
 /// The exporter's connection, waiting for it as long as [`connect`] waits for the importer (an

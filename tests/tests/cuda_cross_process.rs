@@ -12,15 +12,14 @@ use exportcheck_cuda_abi::CUDA_SUCCESS;
 use exportcheck_tests::child::{is_child, Child, CHILD_ENV};
 use exportcheck_tests::cuda_client::{self, interposed, Cuda, Through};
 use exportcheck_tests::expect::{self, Kind};
-use exportcheck_tests::fds;
+use exportcheck_tests::fds::{self, connect};
 use exportcheck_tests::semaphores::{destroy, semaphore, semaphore_device, Types};
 use exportcheck_tests::test_driver::exclusive;
 use exportcheck_tests::{OPAQUE_FD, SIZE};
 use std::io::{BufRead, BufReader, Write};
 use std::os::fd::AsRawFd;
-use std::os::unix::net::{UnixListener, UnixStream};
+use std::os::unix::net::UnixListener;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 const DIR_VAR: &str = "VK_EXPORTCHECK_VALIDATION_SHARED_EXPORTS_DIR";
 const REPORT_VAR: &str = "VK_EXPORTCHECK_VALIDATION_REPORT_FILE";
@@ -84,19 +83,6 @@ fn child_role() {
         "export" => export_side(&socket),
         "import" => import_side(&socket),
         other => panic!("unknown role {other}"),
-    }
-}
-
-fn connect(socket: &Path) -> UnixStream {
-    let start = Instant::now();
-    loop {
-        match UnixStream::connect(socket) {
-            Ok(stream) => return stream,
-            Err(_) if start.elapsed() < Duration::from_secs(300) => {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            Err(e) => panic!("connect {}: {e}", socket.display()),
-        }
     }
 }
 
