@@ -522,6 +522,17 @@ impl Instance {
         self.device_of(group[0], group, extensions, false)
     }
 
+    /// A device of the physical devices `group`, created on `physical_device` (`vkCreateDevice`'s
+    /// `physicalDevice`, one of them) with `extensions`.
+    pub fn device_of_group_on(
+        &self,
+        physical_device: vk::PhysicalDevice,
+        group: &[vk::PhysicalDevice],
+        extensions: &[&CStr],
+    ) -> Device {
+        self.device_of(physical_device, group, extensions, false)
+    }
+
     /// [`Instance::device_on`], with a `VkDeviceGroupDeviceCreateInfo` of `group` when it is not
     /// empty.
     fn device_of(

@@ -102,3 +102,85 @@ pub fn exportable(inst: &Instance, timeline: bool, handle_type: Types) -> bool {
             | vk::ExternalSemaphoreFeatureFlags::IMPORTABLE,
     )
 }
+
+/// The queue the tests submit to: queue 0 of family 0 (every test device is made with it).
+pub fn queue(dev: &Device) -> vk::Queue {
+    // SAFETY: queue 0 of family 0 exists (the device was made with it).
+    unsafe { dev.device.get_device_queue(0, 0) }
+}
+
+/// One `vkQueueSubmit` batch that waits on `waits` and signals `signals`, then
+/// `vkQueueWaitIdle`.
+pub fn submit_and_idle(dev: &Device, waits: &[vk::Semaphore], signals: &[vk::Semaphore]) {
+    let stages = vec![vk::PipelineStageFlags::ALL_COMMANDS; waits.len()];
+    let batch = [vk::SubmitInfo::default()
+        .wait_semaphores(waits)
+        .wait_dst_stage_mask(&stages)
+        .signal_semaphores(signals)];
+    // SAFETY: a valid submission to the device's queue, then a wait for it.
+    unsafe {
+        dev.device
+            .queue_submit(queue(dev), &batch, vk::Fence::null())
+            .expect("vkQueueSubmit");
+        dev.device
+            .queue_wait_idle(queue(dev))
+            .expect("vkQueueWaitIdle");
+    }
+}
+
+/// What [`export_again_after_a_consumed_temporary_import`] saw: the two exports' fds and the
+/// second import's result.
+#[derive(Clone, Copy, Debug)]
+pub struct ExportedAgain {
+    pub first: std::ffi::c_int,
+    pub second: std::ffi::c_int,
+    pub result: vk::Result,
+}
+
+/// The valid sequence of issue #33's first case, on a device with the semaphore-fd extensions:
+/// the `OPAQUE_FD` *a* of an exportable semaphore S is imported temporarily into X; X is
+/// signalled and waited on (the wait consumes the temporary payload and restores X's permanent
+/// one); a new export of S gives *b*, imported (permanently) into Y. A driver that keeps an
+/// imported fd until its payload is consumed (SwiftShader) closes *a* at that wait, and *b* gets
+/// its number. The semaphores are destroyed at the end.
+pub fn export_again_after_a_consumed_temporary_import(
+    inst: &Instance,
+    dev: &Device,
+) -> ExportedAgain {
+    let fd = ash::khr::external_semaphore_fd::Device::new(&inst.instance, &dev.device);
+    let s = semaphore(dev, false, Some(Types::OPAQUE_FD));
+    let (x, y) = (semaphore(dev, false, None), semaphore(dev, false, None));
+    let get = vk::SemaphoreGetFdInfoKHR::default()
+        .semaphore(s)
+        .handle_type(Types::OPAQUE_FD);
+    let import = |into: vk::Semaphore, flags: vk::SemaphoreImportFlags, from: std::ffi::c_int| {
+        let info = vk::ImportSemaphoreFdInfoKHR::default()
+            .semaphore(into)
+            .handle_type(Types::OPAQUE_FD)
+            .flags(flags)
+            .fd(from);
+        // SAFETY: a live info structure.
+        unsafe { (fd.fp().import_semaphore_fd_khr)(dev.handle(), &info) }
+    };
+    // SAFETY: a live info structure.
+    let first = unsafe { fd.get_semaphore_fd(&get) }.expect("vkGetSemaphoreFdKHR");
+    let r = import(x, vk::SemaphoreImportFlags::TEMPORARY, first);
+    assert_eq!(
+        r,
+        vk::Result::SUCCESS,
+        "the temporary import of the first fd"
+    );
+    submit_and_idle(dev, &[], &[x]);
+    submit_and_idle(dev, &[x], &[]);
+    // SAFETY: a live info structure.
+    let second = unsafe { fd.get_semaphore_fd(&get) }.expect("vkGetSemaphoreFdKHR");
+    let result = import(y, vk::SemaphoreImportFlags::empty(), second);
+    for semaphore in [x, y, s] {
+        destroy(dev, semaphore);
+    }
+    ExportedAgain {
+        first,
+        second,
+        result,
+    }
+}

@@ -358,7 +358,7 @@ fn expect_details(id: &str, m: &Captured) {
             "(a timeline semaphore of VkDevice 0x",
             "cannot be imported temporarily",
         ],
-        SEM_IMPORT_FD_FD_01544 => &["another deviceUUID or driverUUID than this device's"],
+        SEM_IMPORT_FD_FD_01544 => &["other deviceUUIDs, or another driverUUID, than this device's"],
         _ => &[],
     };
     expect::mentions(m, details);

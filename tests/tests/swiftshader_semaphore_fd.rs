@@ -8,7 +8,7 @@ use ash::vk::{self, Handle};
 use exportcheck_tests::expect;
 use exportcheck_tests::ids::*;
 use exportcheck_tests::swiftshader::exclusive;
-use exportcheck_tests::{Device, Instance};
+use exportcheck_tests::{semaphores, Device, Instance};
 
 const OPAQUE: vk::ExternalSemaphoreHandleTypeFlags =
     vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD;
@@ -165,4 +165,24 @@ fn an_opaque_fd_imported_twice_is_reported_and_blocked_a_duplicate_is_not() {
         unsafe { dev.device.destroy_semaphore(s, None) };
     }
     expect::silent(&inst, "vkDestroySemaphore");
+}
+
+/// SwiftShader keeps an imported opaque fd until the wait that consumes its temporary payload,
+/// closes it then, and its next export hands the app that number again, of the same open file
+/// description: the number is the app's new fd, so its import is silent and reaches the driver
+/// (issue #33: the layer took it for the consumed fd, reported it and blocked the call).
+#[test]
+fn a_number_swiftshader_hands_out_again_after_a_consumed_import_is_the_apps() {
+    let inst = exclusive();
+    let dev = inst.device(&[
+        ash::khr::external_semaphore::NAME,
+        ash::khr::external_semaphore_fd::NAME,
+    ]);
+    let again = semaphores::export_again_after_a_consumed_temporary_import(&inst, &dev);
+    assert_eq!(
+        again.second, again.first,
+        "SwiftShader closed the first fd at the wait, and the export got its number"
+    );
+    assert_eq!(again.result, vk::Result::SUCCESS);
+    expect::silent_for(&inst, &[GET_SEMAPHORE_FD, IMPORT_SEMAPHORE_FD]);
 }

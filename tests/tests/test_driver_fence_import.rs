@@ -221,7 +221,7 @@ fn an_opaque_fd_of_another_physical_device_is_01541() {
                 fence_name(exporter),
                 device_name(&first)
             ),
-            "another deviceUUID or driverUUID",
+            "other deviceUUIDs, or another driverUUID",
             &fence_name(importer),
         ],
     );

@@ -21,6 +21,7 @@ type Types = vk::ExternalSemaphoreHandleTypeFlags;
 const OPAQUE: Types = Types::OPAQUE_FD;
 const SYNC: Types = Types::SYNC_FD;
 const TEMPORARY: vk::SemaphoreImportFlags = vk::SemaphoreImportFlags::TEMPORARY;
+const NONE_FLAGS: vk::SemaphoreImportFlags = vk::SemaphoreImportFlags::empty();
 /// The test driver aborts, as SwiftShader crashes, on a binary semaphore's fd imported into a
 /// timeline semaphore.
 const SWIFTSHADER_QUIRK: &str = r#"{"sync_quirks": {"abort_on_binary_fd_into_timeline": true}}"#;
@@ -286,6 +287,52 @@ fn a_timeline_semaphores_fd_imported_temporarily_is_03323() {
     destroy(&dev, importer);
 }
 
+/// Where the layer did not see the export (its semaphore destroyed, another program, another
+/// driver), the importing semaphore's type decides: an opaque fd imported into a timeline
+/// semaphore came from a timeline semaphore (03264), whose payload cannot be imported
+/// temporarily. The call is kept from the driver; the permanent import is silent.
+#[test]
+fn an_unseen_export_imported_temporarily_into_a_timeline_semaphore_is_03323() {
+    let inst = exclusive(None);
+    let dev = semaphore_device(&inst);
+    let exporter = semaphore(&dev, true, Some(OPAQUE));
+    let importer = semaphore(&dev, true, None);
+    let (fd, again) = (
+        export(&inst, &dev, exporter, OPAQUE),
+        export(&inst, &dev, exporter, OPAQUE),
+    );
+    destroy(&dev, exporter);
+    let before = call_count(c"vkImportSemaphoreFdKHR");
+    let r = import(&inst, &dev, &info(importer, OPAQUE, TEMPORARY, fd));
+    assert_eq!(r, vk::Result::ERROR_VALIDATION_FAILED_EXT, "blocked");
+    assert_eq!(call_count(c"vkImportSemaphoreFdKHR"), before);
+    let m = expect::one(&inst, CMD, SEM_IMPORT_FD_FLAGS_03323);
+    expect::mentions(
+        &m,
+        &[
+            "pImportSemaphoreFdInfo->flags is VK_SEMAPHORE_IMPORT_TEMPORARY_BIT, but",
+            "but the semaphore imported into is a timeline semaphore",
+            &format!("({} (created on", semaphore_name(importer)),
+            "VUID-VkImportSemaphoreFdInfoKHR-handleType-03264",
+            "cannot be imported temporarily",
+            "The call was not passed to the driver.",
+        ],
+    );
+    let r = import(&inst, &dev, &info(importer, OPAQUE, NONE_FLAGS, again));
+    assert_eq!(r, vk::Result::SUCCESS);
+    expect::silent(&inst, CMD);
+    // A binary semaphore takes a binary one's unseen payload temporarily: silent.
+    let binary_exporter = semaphore(&dev, false, Some(OPAQUE));
+    let binary = semaphore(&dev, false, None);
+    let fd = export(&inst, &dev, binary_exporter, OPAQUE);
+    destroy(&dev, binary_exporter);
+    let r = import(&inst, &dev, &info(binary, OPAQUE, TEMPORARY, fd));
+    assert_eq!(r, vk::Result::SUCCESS);
+    expect::silent(&inst, CMD);
+    destroy(&dev, importer);
+    destroy(&dev, binary);
+}
+
 #[test]
 fn other_create_flags_than_the_exporters_are_03263() {
     let inst = exclusive(None);
@@ -327,7 +374,7 @@ fn an_fd_of_another_physical_device_is_01544() {
         &m,
         &[
             &format!("exported from {}", semaphore_name(exporter)),
-            "another deviceUUID or driverUUID",
+            "other deviceUUIDs, or another driverUUID",
         ],
     );
     // The same import on the exporting physical device is silent.

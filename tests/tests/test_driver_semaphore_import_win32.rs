@@ -192,6 +192,42 @@ fn a_timeline_semaphores_kmt_handle_imported_temporarily_is_03322() {
     destroy(&dev, importer);
 }
 
+/// Where the layer did not see the export (an NT handle, which it never matches), the importing
+/// semaphore's type decides: an opaque Win32 handle imported into a timeline semaphore came from
+/// a timeline semaphore (03262), whose payload cannot be imported temporarily. Kept from the
+/// driver; permanently, or a D3D12 fence (no Vulkan semaphore's), it is silent.
+#[test]
+fn an_unseen_export_imported_temporarily_into_a_timeline_semaphore_is_03322() {
+    let inst = exclusive(None);
+    let dev = win32_device(&inst);
+    let exporter = semaphore(&dev, true, Some(WIN32));
+    let importer = semaphore(&dev, true, None);
+    let nt = export(&inst, &dev, exporter, WIN32);
+    let before = call_count(c"vkImportSemaphoreWin32HandleKHR");
+    let r = import(&inst, &dev, &info(importer, WIN32, TEMPORARY, nt));
+    assert_eq!(r, vk::Result::ERROR_VALIDATION_FAILED_EXT, "blocked");
+    assert_eq!(call_count(c"vkImportSemaphoreWin32HandleKHR"), before);
+    let m = expect::one(&inst, CMD, SEM_IMPORT_WIN32_FLAGS_03322);
+    expect::mentions(
+        &m,
+        &[
+            "pImportSemaphoreWin32HandleInfo->flags is VK_SEMAPHORE_IMPORT_TEMPORARY_BIT, but",
+            "but the semaphore imported into is a timeline semaphore",
+            &format!("({} (created on", semaphore_name(importer)),
+            "VUID-VkImportSemaphoreWin32HandleInfoKHR-handleType-03262",
+            "The call was not passed to the driver.",
+        ],
+    );
+    let r = import(&inst, &dev, &info(importer, WIN32, NONE, nt));
+    assert_eq!(r, vk::Result::SUCCESS);
+    expect::silent(&inst, CMD);
+    // A D3D12 fence handle (a made-up one: the driver refuses it) is no Vulkan semaphore's.
+    let _ = import(&inst, &dev, &info(importer, D3D12, TEMPORARY, 0x1234));
+    expect::silent(&inst, CMD);
+    destroy(&dev, exporter);
+    destroy(&dev, importer);
+}
+
 #[test]
 fn other_create_flags_than_the_exporters_are_03261() {
     let inst = exclusive(None);

@@ -6,13 +6,14 @@
 //! shared export rules (pointers, sType, pNext, the semaphore handle, the handle-type value, the
 //! device), the rules of the semaphore as it was created (01126, 01131), an NT handle exported
 //! twice (01127), and at creation the Win32 info without an NT handle type (01125). Neither
-//! 01126 nor 01127 is judged after an import (the layer does not follow imported payloads yet).
+//! 01126 nor 01127 is judged while an imported payload is the semaphore's; 01127 is again once
+//! a wait restored the created payload after a temporary import.
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::expect::{self, device_name};
 use exportcheck_tests::ids::*;
 use exportcheck_tests::semaphores::{
-    destroy, semaphore, semaphore_device, semaphore_name, try_create, Made, Types,
+    self, destroy, semaphore, semaphore_device, semaphore_name, try_create, Made, Types,
 };
 use exportcheck_tests::test_driver::exclusive;
 use exportcheck_tests::{Device, Instance};
@@ -159,6 +160,38 @@ fn after_an_import_neither_01126_nor_01127_is_judged() {
     expect::silent(&inst, CMD);
     destroy(&dev, exporter);
     destroy(&dev, importer);
+}
+
+/// A temporary import replaces the payload until the next wait: meanwhile an NT handle of the
+/// imported payload is another combination (silent); once a wait restored the created payload,
+/// its second NT handle is 01127 again (issue #33: the layer stopped counting after any import).
+#[test]
+fn after_a_wait_restored_the_created_payload_01127_is_judged_again() {
+    let inst = exclusive(None);
+    let dev = win32_device(&inst);
+    let exporter = semaphore(&dev, false, Some(KMT));
+    let s = semaphore(&dev, false, Some(WIN32 | KMT));
+    export(&inst, &dev, s, WIN32);
+    let handle = export(&inst, &dev, exporter, KMT);
+    let import = vk::ImportSemaphoreWin32HandleInfoKHR::default()
+        .semaphore(s)
+        .handle_type(KMT)
+        .flags(vk::SemaphoreImportFlags::TEMPORARY)
+        .handle(handle);
+    // SAFETY: a live info structure naming a handle the driver exported.
+    unsafe { loader(&inst, &dev).import_semaphore_win32_handle(&import) }
+        .expect("vkImportSemaphoreWin32HandleKHR");
+    // The imported payload's NT handle: not the created payload's second.
+    export(&inst, &dev, s, WIN32);
+    expect::silent(&inst, CMD);
+    // A signal, then a wait: the temporary payload is consumed, the created one restored.
+    semaphores::submit_and_idle(&dev, &[], &[s]);
+    semaphores::submit_and_idle(&dev, &[s], &[]);
+    let _ = call(&inst, &dev, &info(s, WIN32));
+    let m = expect::one(&inst, CMD, SEM_WIN32_HANDLE_TYPE_01127);
+    expect::mentions(&m, &[&semaphore_name(s)]);
+    destroy(&dev, exporter);
+    destroy(&dev, s);
 }
 
 #[test]

@@ -13,7 +13,7 @@ use ash::vk::{self, Handle};
 use exportcheck_tests::expect::{self, device_name};
 use exportcheck_tests::ids::*;
 use exportcheck_tests::test_driver::{call_count, exclusive};
-use exportcheck_tests::{Device, Instance};
+use exportcheck_tests::{semaphores, Device, Instance};
 use std::ffi::c_int;
 
 const DESTROY_SEMAPHORE: &str = "vkDestroySemaphore";
@@ -205,6 +205,56 @@ fn a_semaphore_fd_closed_after_its_import_is_reported_at_destroy_and_at_the_next
     }
     destroy_semaphore(&dev, exporter);
     expect::silent(&inst, DESTROY_SEMAPHORE);
+}
+
+/// A driver that keeps an imported fd until the wait that consumes its temporary payload, as
+/// SwiftShader does, closes it then, and its next export hands the app the same number, of the
+/// same open file description: that number is the app's new fd, and its import is silent and
+/// reaches the driver (issue #33: the layer took it for the consumed fd, and blocked it).
+#[test]
+fn a_number_an_export_hands_out_again_is_the_apps() {
+    let kept = r#"{"sync_quirks": {"imported_semaphore_fd_kept": true}}"#;
+    let inst = exclusive(Some(kept));
+    let dev = semaphore_device(&inst);
+    let imports = call_count(c"vkImportSemaphoreFdKHR");
+    let again = semaphores::export_again_after_a_consumed_temporary_import(&inst, &dev);
+    assert_eq!(
+        again.second, again.first,
+        "the driver closed the first fd at the wait, and the export got its number"
+    );
+    assert_eq!(again.result, vk::Result::SUCCESS);
+    assert_eq!(
+        call_count(c"vkImportSemaphoreFdKHR"),
+        imports + 2,
+        "both imports reached the driver"
+    );
+    expect::silent_for(
+        &inst,
+        &[GET_SEMAPHORE_FD, IMPORT_SEMAPHORE_FD, DESTROY_SEMAPHORE],
+    );
+    // The number the driver still holds is the consumed fd while it holds it: imported again
+    // before the wait, it is reported and blocked, as without the quirk.
+    let exporter = semaphore(&dev, true);
+    let (first, second) = (semaphore(&dev, false), semaphore(&dev, false));
+    let fd = export_semaphore(&inst, &dev, exporter);
+    let temporary = vk::ImportSemaphoreFdInfoKHR::default()
+        .semaphore(first)
+        .handle_type(SemaphoreTypes::OPAQUE_FD)
+        .flags(vk::SemaphoreImportFlags::TEMPORARY)
+        .fd(fd);
+    let import = semaphore_fd(&inst, &dev).fp().import_semaphore_fd_khr;
+    // SAFETY: a live info structure.
+    assert_eq!(
+        unsafe { import(dev.handle(), &temporary) },
+        vk::Result::SUCCESS
+    );
+    let r = import_semaphore(&inst, &dev, second, SemaphoreTypes::OPAQUE_FD, fd);
+    assert_eq!(r, vk::Result::ERROR_VALIDATION_FAILED_EXT);
+    let m = expect::one(&inst, IMPORT_SEMAPHORE_FD, FD_IMPORTED_TWICE);
+    expect::mentions(&m, &["the driver still holds it"]);
+    for s in [first, second, exporter] {
+        destroy_semaphore(&dev, s);
+    }
 }
 
 // ---- fences ----

@@ -64,14 +64,14 @@ fn an_opaque_fd_imported_on_another_physical_device_and_driver_is_00668_01746_01
         expect::device_name(&lavapipe)
     );
     let importer = format!(
-        "but {} is of a physical device with deviceUUID",
+        "but {} is made of 1 physical device (deviceUUID",
         expect::device_name(&test_driver)
     );
     expect::mentions(
         &found[0],
         &[
             &exported,
-            "That memory was created on a physical device with deviceUUID",
+            "That memory was created on 1 physical device (deviceUUID",
             &importer,
             "an opaque fd must be imported on the same physical device it was exported from",
         ],

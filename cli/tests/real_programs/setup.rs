@@ -117,7 +117,25 @@ pub fn piglit_env(c: &mut Command, piglit: &Path) {
     c.env("PIGLIT_PLATFORM", "surfaceless_egl")
         .env("PIGLIT_SOURCE_DIR", piglit)
         .env("VK_DRIVER_FILES", LAVAPIPE)
-        .env("VK_LOADER_DEBUG", "layer");
+        .env("VK_LOADER_DEBUG", "layer")
+        .env("XDG_CACHE_HOME", own_cache_dir());
+}
+
+/// A cache directory of this run's own: the Khronos layer reads and writes its validation cache
+/// under `XDG_CACHE_HOME`, and two runs at once (the tests run in parallel) sharing one file
+/// made it report `UNASSIGNED-cache-file-error` in one run and not the other (seen in CI's
+/// set-up on a fresh machine), which the tests comparing the Khronos layer's messages with and
+/// without ours took for a difference. Each run starts without a cache: the same for both.
+fn own_cache_dir() -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "exportcheck-real-programs-cache-{}-{n}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a cache directory");
+    dir
 }
 
 /// The layers of the (first) device chain as the loader reports them (`VK_LOADER_DEBUG=layer`),

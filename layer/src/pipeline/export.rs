@@ -2,14 +2,15 @@
 //! `vkGetMemoryWin32HandleNV`, `vkGetMemoryMetalHandleEXT`, `vkGetSemaphoreFdKHR`, and any
 //! added later): one generic function, [`run`], for every [`ExportEntry`], over the kind of
 //! object it exports ([`ExportedObject`]: memory, semaphores and fences). The helpers
-//! for what an export's driver returns ([`call_down_returning`], [`hold_to_contract`]) and for
-//! reading an info structure ([`read_info`]) are generic too.
+//! for what an export's driver returns ([`call_down_returning`], [`call_down_fd`],
+//! [`hold_to_contract`]) and for reading an info structure ([`read_info`]) are generic too.
 
 use super::policy::{decide, reject_unknown_device, report_driver_contract, Decision};
 use crate::args::StructArg;
 use crate::boundary::{self, Down};
 use crate::fault_injection;
 use crate::features::driver_contract::rules::{self as driver_contract, Returned};
+use crate::features::fd_ownership::state as fd_ownership;
 use crate::finding::Outcome;
 use crate::raw;
 use crate::rules::export::{
@@ -20,7 +21,7 @@ use crate::rules::rule_set::RuleSet;
 use crate::state::this_thread::with_device;
 use crate::state::{DeviceState, Lookup, TrackedObject};
 use ash::vk::{self, Handle};
-use std::ffi::c_void;
+use std::ffi::{c_int, c_void};
 
 /// An export command's descriptor: its rules, and what only the command knows of its C
 /// signature: how to read its arguments, and how to call down and check what came back.
@@ -156,6 +157,34 @@ pub unsafe fn call_down_returning<R, K: ExportedObject>(
         unsafe { raw::read_out(output) }.unwrap_or(0) as u64
     });
     result
+}
+
+/// The call-down step of a command whose output is an fd (`vkGetMemoryFdKHR`,
+/// `vkGetSemaphoreFdKHR`, `vkGetFenceFdKHR`): `call` goes down and, when it succeeded, the fd it
+/// wrote through `output` is returned (-1, a signaled sync file, too). The one place where a
+/// number a command hands the app is given back to it: whatever an earlier import did with that
+/// number (a driver that kept an imported fd and closed it later, when the payload it imported
+/// was consumed, and then handed the number out again), it is the app's new fd now
+/// (`features::fd_ownership`).
+///
+/// # Safety
+/// `output` is the app's output pointer, not NULL (the gate), written by `call` on success.
+#[inline(always)]
+pub unsafe fn call_down_fd(
+    down: &Down<vk::Result>,
+    output: *const c_int,
+    call: impl FnOnce() -> vk::Result,
+) -> (vk::Result, Option<c_int>) {
+    let result = down.went(call());
+    if result != vk::Result::SUCCESS {
+        return (result, None);
+    }
+    // SAFETY: not NULL (the gate), and the driver wrote it (success).
+    let fd = unsafe { raw::read_out(output) };
+    if let Some(fd) = fd {
+        fd_ownership::returned_to_app(fd);
+    }
+    (result, fd)
 }
 
 /// After the call went down: when it was valid and succeeded, the handle-like value the driver

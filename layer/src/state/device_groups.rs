@@ -82,6 +82,24 @@ impl PhysicalDevices {
         counts || sets
     }
 
+    /// Certainly none of the physical devices `other` is made of: every `deviceUUID` on both
+    /// sides known, and none of one side's among the other's. A logical device stands for every
+    /// physical device it is made of (`VkDeviceGroupDeviceCreateInfo::pPhysicalDevices`), not
+    /// only the one `vkCreateDevice` was called on: two devices of one group are on the same
+    /// physical devices whichever member each was created with. What the compatibility tables'
+    /// "deviceUUID must match" is judged by (`VUID-VkImportMemoryFdInfoKHR-fd-00668`, `-01746`,
+    /// `VUID-VkImportSemaphoreFdInfoKHR-fd-01544`, `VUID-VkImportFenceFdInfoKHR-fd-01541`).
+    pub fn known_apart(self, other: Self) -> bool {
+        let (Some(mine), Some(theirs)) = (self.as_set, other.as_set) else {
+            return false;
+        };
+        if mine == theirs {
+            return false;
+        }
+        let theirs = members(theirs);
+        !members(mine).iter().any(|uuid| theirs.contains(uuid))
+    }
+
     /// Known to be the same physical devices in the same order (their device masks then mean
     /// the same).
     pub fn known_alike(self, other: Self) -> bool {
@@ -136,6 +154,10 @@ mod tests {
         assert!(two_unknown.known_to_differ(a) && !two_unknown.known_alike(ab));
         assert!(!two_unknown.known_to_differ(ab));
         assert!(!unreadable.known_to_differ(a) && !unreadable.known_alike(unreadable));
+        // Apart only when no physical device is shared, every UUID known.
+        assert!(a.known_apart(b) && b.known_apart(a));
+        assert!(!a.known_apart(ab) && !ab.known_apart(ba) && !ab.known_apart(ab_again));
+        assert!(!two_unknown.known_apart(a) && !unreadable.known_apart(b));
         assert_eq!(ab.all_mask(), Some(0b11));
         assert_eq!(unreadable.all_mask(), None);
         assert_eq!(

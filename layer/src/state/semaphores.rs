@@ -68,6 +68,15 @@ pub struct SemaphoreFacts {
     pub nt_handle_exports: vk::ExternalSemaphoreHandleTypeFlags,
 }
 
+impl SemaphoreFacts {
+    /// Its current payload is certainly the one it was created with (nothing imported, or every
+    /// temporary import restored by a wait since), and the create info is known: the rules about
+    /// the payload's creation may judge it.
+    pub fn created_payload(&self) -> bool {
+        self.known && self.payload.is_created()
+    }
+}
+
 /// A semaphore as the rules see it: its handle, its device and what it was created with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SemaphoreRecord {

@@ -167,6 +167,11 @@ pub struct SyncQuirks {
     /// fences): a payload imported from a sync file can be exported as no handle type, as on a
     /// driver whose imported sync files are not re-exportable.
     pub no_export_from_sync_fd_imports: bool,
+    /// As SwiftShader does: `vkImportSemaphoreFdKHR` keeps the imported `OPAQUE_FD` open (the
+    /// number stays the driver's) until the payload it imported is let go (the wait that
+    /// consumes a temporary import, the semaphore's next import, its destruction), and closes it
+    /// then; a later export can get the number again, of the same open file description.
+    pub imported_semaphore_fd_kept: bool,
 }
 
 /// The whole configuration of one instance.
@@ -853,6 +858,7 @@ mod tests {
         assert!(c.sync_quirks.abort_on_binary_fd_into_timeline);
         assert!(!c.sync_quirks.signaled_sync_fd_minus_one);
         assert!(!c.sync_quirks.no_export_from_sync_fd_imports);
+        assert!(!c.sync_quirks.imported_semaphore_fd_kept);
         assert!(!c.features.timeline_semaphore);
         assert!(Config::from_json(r#"{"sync_quirks": {"segfault": true}}"#).is_err());
     }

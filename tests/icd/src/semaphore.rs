@@ -6,6 +6,7 @@
 //! next wait (a queue wait or a `SYNC_FD` export) consumes, restoring the permanent one.
 
 use ash::vk;
+use std::os::fd::{FromRawFd, OwnedFd};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -32,6 +33,19 @@ pub struct Semaphore {
     pub export_types: u32,
     permanent: Arc<Payload>,
     temporary: Option<Arc<Payload>>,
+    /// The imported `OPAQUE_FD`s the driver keeps open while their payload is in use
+    /// (`sync_quirks.imported_semaphore_fd_kept`, as SwiftShader does): the permanent import's,
+    /// and the temporary one's, closed when the payload they imported is let go.
+    kept_fds: KeptFds,
+}
+
+/// See [`Semaphore::kept_fds`].
+#[derive(Default)]
+struct KeptFds {
+    /// Never read: held for the close its drop makes.
+    #[allow(dead_code)]
+    permanent: Option<OwnedFd>,
+    temporary: Option<OwnedFd>,
 }
 
 impl Semaphore {
@@ -60,6 +74,7 @@ impl Semaphore {
             self.payload().set(0);
         }
         self.temporary = None;
+        self.kept_fds.temporary = None;
     }
 
     /// A signal operation (`value` for a timeline semaphore).
@@ -68,11 +83,21 @@ impl Semaphore {
     }
 
     fn import(&mut self, payload: Arc<Payload>, temporary: bool) {
+        self.import_keeping(payload, temporary, None);
+    }
+
+    /// An import whose fd the driver keeps (`kept`) while the payload is in use.
+    fn import_keeping(&mut self, payload: Arc<Payload>, temporary: bool, kept: Option<OwnedFd>) {
         if temporary {
             self.temporary = Some(payload);
+            self.kept_fds.temporary = kept;
         } else {
             self.permanent = payload;
             self.temporary = None;
+            self.kept_fds = KeptFds {
+                permanent: kept,
+                temporary: None,
+            };
         }
     }
 }
@@ -132,6 +157,7 @@ pub(crate) unsafe extern "system" fn create_semaphore(
                 export_types: export.map_or(0, |t| t.as_raw()),
                 permanent: Payload::new(kind, value),
                 temporary: None,
+                kept_fds: KeptFds::default(),
             };
             lock(&dev.semaphores).insert(handle, semaphore);
             *out = vk::Handle::from_raw(handle);
@@ -260,6 +286,22 @@ pub(crate) unsafe extern "system" fn get_semaphore_fd(
     })
 }
 
+/// An `OPAQUE_FD` import's payload, and the fd if the driver keeps it
+/// (`sync_quirks.imported_semaphore_fd_kept`: the number stays open, the driver's, until the
+/// payload is let go); otherwise the fd is closed at the import.
+fn import_opaque_fd(
+    dev: &Device,
+    fd: i32,
+    kind: Kind,
+) -> Result<(Arc<Payload>, Option<OwnedFd>), ImportError> {
+    if !dev.config.sync_quirks.imported_semaphore_fd_kept {
+        return payload::import_opaque_fd(fd, kind, device_file(dev)).map(|p| (p, None));
+    }
+    let p = payload::resolve_opaque_fd(fd, kind, device_file(dev))?;
+    // SAFETY: a successful import hands the fd to the driver (Vulkan contract): it owns it now.
+    Ok((p, Some(unsafe { OwnedFd::from_raw_fd(fd) })))
+}
+
 pub(crate) unsafe extern "system" fn import_semaphore_fd(
     device: vk::Device,
     p_import_info: *const vk::ImportSemaphoreFdInfoKHR<'_>,
@@ -273,9 +315,9 @@ pub(crate) unsafe extern "system" fn import_semaphore_fd(
         let temporary = info.flags.contains(vk::SemaphoreImportFlags::TEMPORARY);
         let result = with_semaphore(device, info.semaphore, |dev, s| {
             match info.handle_type.as_raw() {
-                OPAQUE_FD => match payload::import_opaque_fd(info.fd, s.kind(), device_file(dev)) {
-                    Ok(p) => {
-                        s.import(p, temporary);
+                OPAQUE_FD => match import_opaque_fd(dev, info.fd, s.kind()) {
+                    Ok((p, kept)) => {
+                        s.import_keeping(p, temporary, kept);
                         vk::Result::SUCCESS
                     }
                     Err(ImportError::OtherKind(Kind::BinarySemaphore))

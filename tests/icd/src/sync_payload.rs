@@ -274,6 +274,19 @@ pub fn import_opaque_fd(
     kind: Kind,
     device_file: bool,
 ) -> Result<Arc<Payload>, ImportError> {
+    let payload = resolve_opaque_fd(fd, kind, device_file)?;
+    // SAFETY: a successful import hands the fd to the driver (Vulkan contract), which closes it.
+    unsafe { libc::close(fd) };
+    Ok(payload)
+}
+
+/// [`import_opaque_fd`] without the close: the payload `fd` names, the fd left open (a driver
+/// that keeps it, as SwiftShader does, takes it over itself).
+pub fn resolve_opaque_fd(
+    fd: RawFd,
+    kind: Kind,
+    device_file: bool,
+) -> Result<Arc<Payload>, ImportError> {
     let mut files = lock(files());
     if fd < 0 || files.own.contains(&fd) {
         return Err(ImportError::Invalid);
@@ -286,8 +299,6 @@ pub fn import_opaque_fd(
     } else {
         payload_of_file(&mut files, fd, kind)?
     };
-    // SAFETY: a successful import hands the fd to the driver (Vulkan contract), which closes it.
-    unsafe { libc::close(fd) };
     Ok(payload)
 }
 

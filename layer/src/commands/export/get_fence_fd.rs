@@ -10,7 +10,7 @@ use crate::commands::sync_support::export_from_import_refused;
 use crate::features::import_matching::state::fence_exports::{self, FenceOrigin};
 use crate::handle_kinds::Fence;
 use crate::pipeline::export::{self, ExportEntry, Judged};
-use crate::raw::{self, StructArg};
+use crate::raw::StructArg;
 use crate::report::sync_sharing_calls::{self, SyncSharingCommand};
 use crate::rules::export::get_fence_fd;
 use crate::rules::export::{ExportCommand, InfoFields};
@@ -53,8 +53,10 @@ impl ExportEntry for GetFenceFd {
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.get_fence_fd?;
-        // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
-        let result = down.went(unsafe { next(device, p_info, p_fd) });
+        // SAFETY: pFd is not NULL (the gate); the app's own arguments, which passed the gate,
+        // to the next layer's entry point.
+        let (result, fd) =
+            unsafe { export::call_down_fd(down, p_fd, || next(device, p_info, p_fd)) };
         if result == vk::Result::SUCCESS && judged.handle_type == SYNC_FD {
             // A sync-file export acts as a reset of the fence's payload.
             let unsignaled = crate::state::FenceSignal::UnsignaledSinceSyncFdExport;
@@ -65,11 +67,8 @@ impl ExportEntry for GetFenceFd {
         if result == vk::Result::SUCCESS && judged.handle_type != SYNC_FD {
             s.fences.payload_escaped(judged.object.fence);
         }
-        if result == vk::Result::SUCCESS && judged.handle_type == OPAQUE_FD {
-            // SAFETY: the gate found pFd not NULL; the driver has just written it.
-            if let Some(fd) = unsafe { raw::read_out(p_fd) } {
-                remember_export(s, judged.object, fd);
-            }
+        if let (Some(fd), OPAQUE_FD) = (fd, judged.handle_type) {
+            remember_export(s, judged.object, fd);
         }
         Some(result)
     }
@@ -85,7 +84,7 @@ fn remember_export(state: &DeviceState, fence: &FenceRecord, fd: c_int) {
     let origin = FenceOrigin {
         device: fence.device,
         fence: fence.fence,
-        device_uuid: state.device_uuid,
+        physical_devices: state.physical_devices,
         driver_uuid: state.driver_uuid,
     };
     fence_exports::remember(origin, fd);

@@ -8,7 +8,7 @@ use crate::handle_kinds::Memory;
 use crate::os;
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::pipeline::policy::report_driver_contract;
-use crate::raw::{self, StructArg};
+use crate::raw::StructArg;
 use crate::rules::export::get_memory_fd;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::state::DeviceState;
@@ -47,11 +47,11 @@ impl ExportEntry for GetMemoryFd {
         // A few valid exports per device are probed with system calls.
         let probing = judged.valid_call && s.contract.take_probe();
         let open_before = probing.then(|| open_before_call(s, memory.memory));
-        // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
-        let result = down.went(unsafe { next(device, p_info, p_fd) });
-        if result == vk::Result::SUCCESS && judged.valid_call {
-            // SAFETY: not NULL (the gate), and the driver wrote it.
-            let fd = unsafe { raw::read_out(p_fd) }.unwrap_or(-1);
+        // SAFETY: pFd is not NULL (the gate); the app's own arguments, which passed the gate,
+        // to the next layer's entry point.
+        let (result, fd) =
+            unsafe { export::call_down_fd(down, p_fd, || next(device, p_info, p_fd)) };
+        if let (Some(fd), true) = (fd, judged.valid_call) {
             let probe = open_before.map(|previous| probe(s, memory.memory, fd, previous));
             let t = vk::ExternalMemoryHandleTypeFlags::from_raw(judged.handle_type);
             memory_lifecycle::exported(s, memory, t, ExportedHandle::Fd(fd));

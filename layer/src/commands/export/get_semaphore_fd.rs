@@ -20,7 +20,7 @@ use crate::handle_kinds::Semaphore;
 use crate::os::payload::{self, Identity};
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::pipeline::policy::report_only;
-use crate::raw::{self, StructArg};
+use crate::raw::StructArg;
 use crate::report::sync_sharing_calls::{self, SyncSharingCommand};
 use crate::rules::export::get_semaphore_fd;
 use crate::rules::export::{ExportCommand, InfoFields};
@@ -71,19 +71,18 @@ impl ExportEntry for GetSemaphoreFd {
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = s.next.get_semaphore_fd?;
-        // SAFETY: the app's own arguments, which passed the gate, to the next layer's entry point.
-        let result = down.went(unsafe { next(device, p_info, p_fd) });
+        // SAFETY: pFd is not NULL (the gate); the app's own arguments, which passed the gate,
+        // to the next layer's entry point.
+        let (result, fd) =
+            unsafe { export::call_down_fd(down, p_fd, || next(device, p_info, p_fd)) };
         if result == vk::Result::SUCCESS && judged.handle_type == SYNC_FD {
             s.semaphores.exported_sync_fd(judged.object.semaphore);
         }
         if result == vk::Result::SUCCESS && judged.handle_type != SYNC_FD {
             s.semaphores.payload_escaped(judged.object.semaphore);
         }
-        if result == vk::Result::SUCCESS && judged.handle_type == OPAQUE_FD {
-            // SAFETY: the gate found pFd not NULL; the driver has just written it.
-            if let Some(fd) = unsafe { raw::read_out(p_fd) } {
-                remember_export(s, judged.object, fd);
-            }
+        if let (Some(fd), OPAQUE_FD) = (fd, judged.handle_type) {
+            remember_export(s, judged.object, fd);
         }
         Some(result)
     }
@@ -103,6 +102,7 @@ fn remember_export(state: &DeviceState, semaphore: &SemaphoreRecord, fd: c_int) 
         create_flags: semaphore.facts.create_flags,
         device_uuid: state.device_uuid,
         driver_uuid: state.driver_uuid,
+        physical_devices: state.physical_devices,
         process: None,
     };
     if semaphore.facts.known {
@@ -145,7 +145,7 @@ fn publish_export(state: &DeviceState, semaphore: &SemaphoreRecord, fd: c_int) {
         dedicated_to: None,
         device_uuid: state.device_uuid,
         driver_uuid: state.driver_uuid,
-        physical_devices: Default::default(),
+        physical_devices: state.physical_devices,
         device_mask: None,
         exporter: None,
     };

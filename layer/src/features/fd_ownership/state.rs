@@ -19,8 +19,11 @@
 //! memfd is no longer under the number, the process closed or replaced it after handing it to
 //! the driver: reported ([`Lost`]). An import of the number meanwhile is an import of the fd
 //! the driver took. It is forgotten when the imported memory is freed
-//! or its device destroyed (the driver may close the fd then), and when `vkGetMemoryFdKHR`
-//! returns that number (a new fd of the app's). A duplicate the app made before the import has
+//! or its device destroyed (the driver may close the fd then), and when any command returns
+//! that number to the app (`vkGetMemoryFdKHR`, `vkGetSemaphoreFdKHR`, `vkGetFenceFdKHR`: a new
+//! fd of the app's, whatever became of the number before: SwiftShader keeps a semaphore's
+//! imported fd until the wait that consumes its temporary payload, closes it then, and its next
+//! export gets the number and the same open file description). A duplicate the app made before the import has
 //! another number and is the app's own: importing it is not reported.
 
 use crate::os::{self, HeldFile, HeldNumber};
@@ -277,11 +280,12 @@ fn forget(drop: &dyn Fn(&Consumed) -> bool) -> Vec<Lost> {
     lost
 }
 
-/// `vkGetMemoryFdKHR` returned the number `fd`: it is the app's again (a number the layer held
-/// can only be returned after the process closed it: that goes unreported).
+/// A command returned the number `fd` to the app (`pipeline::export::call_down_fd`): it is a
+/// new fd of the app's, whatever an import did with the number before (a number the layer held
+/// can only be handed out after the process closed it: that goes unreported).
 #[inline(always)]
-pub fn forget_number(fd: i32) {
-    if any() {
+pub fn returned_to_app(fd: i32) {
+    if fd >= 0 && any() {
         forget(&|c| c.number == fd);
     }
 }

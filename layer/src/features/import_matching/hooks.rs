@@ -56,8 +56,6 @@ pub fn after_allocate(
 /// After a valid `vkGetMemoryFdKHR` of `handle_type` returned `fd` for `memory`.
 #[inline(always)]
 pub fn after_export(state: &DeviceState, memory: &MemoryRecord, handle_type: u32, fd: i32) {
-    // The number is a new fd of the app's, whatever an import did with it before.
-    consumed_fds::forget_number(fd);
     let held = if handle_type == OPAQUE_FD.as_raw() {
         remember_export(state, memory, fd)
     } else {
@@ -384,6 +382,7 @@ pub fn shared_semaphore_export_of(
         create_flags: vk::SemaphoreCreateFlags::from_raw(create_flags),
         device_uuid: export.origin.device_uuid,
         driver_uuid: export.origin.driver_uuid,
+        physical_devices: export.origin.physical_devices,
         process: export.origin.exporter,
     })
 }
@@ -507,7 +506,6 @@ fn importing<'a>(
         facts,
         dedicated_info: chain.dedicated_info,
         device: state.handle(),
-        device_uuid: state.device_uuid,
         driver_uuid: state.driver_uuid,
         physical_devices: state.physical_devices,
         device_mask: allocation_mask(state, chain.device_mask, facts.memory_type_index),

@@ -1,9 +1,11 @@
 //! `vkGetSemaphoreWin32HandleKHR` (VK_KHR_external_semaphore_win32): its names, IDs and own
 //! rules, those a call breaks whatever happened to the semaphore's queue work: the handle type
 //! (01131), the created payload's export types (01126), and an NT handle exported twice (01127,
-//! from the NT handle types the semaphore's record says earlier calls exported). An imported
-//! payload's export types (`-semaphore-01128`) are `rules::export::imported_payload`'s rule; the
-//! rules about queue operations (`-handleType-01129`, `-01130`) are not judged yet.
+//! from the NT handle types the semaphore's record says earlier calls exported from its created
+//! payload, judged while that payload is certainly the current one). An imported payload's
+//! export types (`-semaphore-01128`) are `rules::export::imported_payload`'s rule; of the rules
+//! about queue operations, `-handleType-01130` applies only to a call that breaks 01131 already,
+//! and `-01129` cannot be judged (its catalog note).
 
 use super::semaphore::{created_payload_not_exportable, not_exported_message};
 use super::with_object;
@@ -84,9 +86,11 @@ fn evaluate_values(
     let t = info.handle_type;
     let f = &record.facts;
     let win32_types = NT_HANDLE_TYPES | GLOBAL_SHARE_HANDLE_TYPES;
-    // Earlier exports count only while its payload is the created one (nothing imported since).
-    let again =
-        is_one_of(t, NT_HANDLE_TYPES) && !f.imported && f.nt_handle_exports.as_raw() & t != 0;
+    // Earlier exports count only while its payload is certainly the created one (nothing
+    // imported since, or every temporary import restored by a wait).
+    let again = is_one_of(t, NT_HANDLE_TYPES)
+        && f.created_payload()
+        && f.nt_handle_exports.as_raw() & t != 0;
     GetSemaphoreWin32HandleRules::NONE
         .with(
             GetSemaphoreWin32HandleRules::NOT_A_WIN32_TYPE,
@@ -112,13 +116,12 @@ fn evaluate_values(
 const SYNC_FD: u32 = vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD.as_raw();
 
 /// Whether a successful export of `handle_type` from the semaphore is one 01127 counts: an NT
-/// handle type its created payload (nothing imported into it) was created exportable as (a
-/// "valid unique combination").
+/// handle type its created payload (certainly the current one: nothing imported into it, or
+/// every temporary import restored) was created exportable as (a "valid unique combination").
 pub fn is_counted_nt_export(handle_type: u32, record: &SemaphoreRecord) -> bool {
     let f = &record.facts;
     is_one_of(handle_type, NT_HANDLE_TYPES)
-        && f.known
-        && !f.imported
+        && f.created_payload()
         && f.export
             .is_some_and(|types| types.as_raw() & handle_type != 0)
 }

@@ -93,7 +93,7 @@ pub fn evaluate_arguments(
     exporter: Option<&FenceOrigin>,
 ) -> ImportFenceFdRules {
     let other_device = exporter.is_some_and(|e| {
-        info.handle_type == OPAQUE_FD && importer.differs_from(e.device_uuid, e.driver_uuid)
+        info.handle_type == OPAQUE_FD && importer.differs_from(e.physical_devices, e.driver_uuid)
     });
     ImportFenceFdRules::NONE
         .with(
@@ -184,8 +184,8 @@ pub fn describe_arguments(
             "pImportFenceFdInfo->fd",
             format!(
                 "{name}(): pImportFenceFdInfo->fd ({}) is an opaque fd exported from {} (a fence \
-                 of {}, exported with vkGetFenceFdKHR in this process), whose physical device \
-                 has another deviceUUID or driverUUID than this device's: \
+                 of {}, exported with vkGetFenceFdKHR in this process), whose physical devices \
+                 have other deviceUUIDs, or another driverUUID, than this device's: \
                  VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT payloads are shared only between \
                  devices of the same deviceUUID and driverUUID (external fence handle types \
                  compatibility) (fence: {fence}).",

@@ -1,6 +1,7 @@
 use super::*;
 use crate::args::StructArg;
 use crate::rules::export::{check, ExportCall};
+use crate::state::device_groups::PhysicalDevices;
 use crate::state::{FenceFacts, Lookup};
 
 fn device() -> DeviceFacts {
@@ -35,15 +36,22 @@ fn exporter() -> FenceOrigin {
     FenceOrigin {
         device: 0xd0,
         fence: 0xff,
-        device_uuid: Some([1; 16]),
+        physical_devices: one([1; 16]),
         driver_uuid: Some([2; 16]),
     }
 }
 
-const HERE: Importer = Importer {
-    device_uuid: Some([1; 16]),
-    driver_uuid: Some([2; 16]),
-};
+/// A device of the one physical device of `deviceUUID` `uuid`.
+fn one(uuid: [u8; 16]) -> PhysicalDevices {
+    PhysicalDevices::new(Some(1), Some(vec![uuid]))
+}
+
+fn here() -> Importer {
+    Importer {
+        physical_devices: one([1; 16]),
+        driver_uuid: Some([2; 16]),
+    }
+}
 
 /// The IDs of the argument rules, in the order `describe_arguments` writes them.
 fn argument_ids(
@@ -79,15 +87,15 @@ fn the_handle_type_table_is_01464() {
 
 #[test]
 fn flags_are_judged_alone_and_a_sync_fd_of_minus_one_is_valid() {
-    assert!(argument_ids(OPAQUE_FD, 0, &HERE, None).is_empty());
-    assert!(argument_ids(OPAQUE_FD, TEMPORARY, &HERE, None).is_empty());
-    assert!(argument_ids(SYNC_FD, TEMPORARY, &HERE, None).is_empty());
+    assert!(argument_ids(OPAQUE_FD, 0, &here(), None).is_empty());
+    assert!(argument_ids(OPAQUE_FD, TEMPORARY, &here(), None).is_empty());
+    assert!(argument_ids(SYNC_FD, TEMPORARY, &here(), None).is_empty());
     assert_eq!(
-        argument_ids(SYNC_FD, 0, &HERE, None),
+        argument_ids(SYNC_FD, 0, &here(), None),
         [vuid::FENCE_IMPORT_FD_HANDLE_TYPE_07306]
     );
     assert_eq!(
-        argument_ids(SYNC_FD, 2, &HERE, None),
+        argument_ids(SYNC_FD, 2, &here(), None),
         [
             vuid::FENCE_IMPORT_FD_FLAGS_PARAM,
             vuid::FENCE_IMPORT_FD_HANDLE_TYPE_07306
@@ -98,14 +106,14 @@ fn flags_are_judged_alone_and_a_sync_fd_of_minus_one_is_valid() {
 #[test]
 fn an_opaque_fd_of_another_device_or_driver_is_01541() {
     let from = exporter();
-    assert!(argument_ids(OPAQUE_FD, 0, &HERE, Some(&from)).is_empty());
+    assert!(argument_ids(OPAQUE_FD, 0, &here(), Some(&from)).is_empty());
     let other_device = Importer {
-        device_uuid: Some([3; 16]),
-        ..HERE
+        physical_devices: one([3; 16]),
+        ..here()
     };
     let other_driver = Importer {
         driver_uuid: Some([3; 16]),
-        ..HERE
+        ..here()
     };
     for importer in [other_device, other_driver] {
         assert_eq!(
@@ -124,13 +132,40 @@ fn an_opaque_fd_of_another_device_or_driver_is_01541() {
 }
 
 #[test]
+fn devices_of_one_device_group_share_their_physical_devices() {
+    // Made of physical devices {1, 3}, whichever member vkCreateDevice was called on.
+    let group = PhysicalDevices::new(Some(2), Some(vec![[1; 16], [3; 16]]));
+    let in_group = Importer {
+        physical_devices: group,
+        ..here()
+    };
+    let from_group = FenceOrigin {
+        physical_devices: group,
+        ..exporter()
+    };
+    // The group against itself, against one of its members, and a member against it: silent.
+    assert!(argument_ids(OPAQUE_FD, 0, &in_group, Some(&from_group)).is_empty());
+    assert!(argument_ids(OPAQUE_FD, 0, &in_group, Some(&exporter())).is_empty());
+    assert!(argument_ids(OPAQUE_FD, 0, &here(), Some(&from_group)).is_empty());
+    // A device on none of the group's physical devices: 01541.
+    let elsewhere = Importer {
+        physical_devices: one([4; 16]),
+        ..here()
+    };
+    assert_eq!(
+        argument_ids(OPAQUE_FD, 0, &elsewhere, Some(&from_group)),
+        [vuid::FENCE_IMPORT_FD_FD_01541]
+    );
+}
+
+#[test]
 fn the_01541_message_names_the_export() {
     let info = fields(OPAQUE_FD);
     let args = ImportArguments { flags: 0, fd: 9 };
     let from = exporter();
     let elsewhere = Importer {
-        device_uuid: Some([3; 16]),
-        ..HERE
+        physical_devices: one([3; 16]),
+        ..here()
     };
     let broken = evaluate_arguments(&info, &args, &elsewhere, Some(&from));
     let mut outcome = Outcome::default();
@@ -139,7 +174,7 @@ fn the_01541_message_names_the_export() {
     assert!(
         message.contains(
             "fd (9) is an opaque fd exported from VkFence 0xff (a fence of VkDevice 0xd0"
-        ) && message.contains("another deviceUUID or driverUUID"),
+        ) && message.contains("other deviceUUIDs, or another driverUUID"),
         "{message}"
     );
 }

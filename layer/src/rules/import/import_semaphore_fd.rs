@@ -19,6 +19,7 @@ use crate::finding::{Finding, Outcome};
 use crate::handle_kinds::{HandleKind, Semaphore};
 use crate::rules::export::{with_object, ExportCommand, ExportedObject, InfoFields, InfoStructure};
 use crate::rules::rule_set::rule_set;
+use crate::state::device_groups::PhysicalDevices;
 use crate::state::{DeviceFacts, SemaphoreRecord};
 use crate::vk_names;
 use crate::vuid;
@@ -89,23 +90,26 @@ pub struct ImportArguments {
     pub fd: i32,
 }
 
-/// The importing device's `deviceUUID` and `driverUUID`, where the layer knows them.
+/// The importing device's physical devices (their `deviceUUID`s) and `driverUUID`, where the
+/// layer knows them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Importer {
-    pub device_uuid: Option<[u8; vk::UUID_SIZE]>,
+    pub physical_devices: PhysicalDevices,
     pub driver_uuid: Option<[u8; vk::UUID_SIZE]>,
 }
 
 impl Importer {
-    /// The exporting device, of `deviceUUID` `device_uuid` and `driverUUID` `driver_uuid`, is
-    /// known to differ from this one in either (an unknown UUID on either side: not known).
+    /// The exporting device, made of `physical_devices` under the driver of `driver_uuid`, is
+    /// known to be on none of this one's physical devices, or under another driver (an unknown
+    /// UUID on either side: not known). Devices of one device group share their physical
+    /// devices whichever member each was created with.
     pub fn differs_from(
         &self,
-        device_uuid: Option<[u8; vk::UUID_SIZE]>,
+        physical_devices: PhysicalDevices,
         driver_uuid: Option<[u8; vk::UUID_SIZE]>,
     ) -> bool {
-        let differ = |a: Option<[u8; vk::UUID_SIZE]>, b: Option<[u8; vk::UUID_SIZE]>| matches!((a, b), (Some(a), Some(b)) if a != b);
-        differ(self.device_uuid, device_uuid) || differ(self.driver_uuid, driver_uuid)
+        let other_driver = matches!((self.driver_uuid, driver_uuid), (Some(a), Some(b)) if a != b);
+        other_driver || self.physical_devices.known_apart(physical_devices)
     }
 }
 
@@ -141,11 +145,16 @@ pub fn evaluate_arguments(
             ImportSemaphoreFdRules::COPY_NOT_TEMPORARY,
             info.handle_type == SYNC_FD && !temporary,
         );
-    let Some(exporter) = exporter else {
-        return broken;
-    };
     let opaque = info.handle_type == OPAQUE_FD;
     let known = record.facts.known;
+    let Some(exporter) = exporter else {
+        // Whatever semaphore the fd came from: of this one's type (03264), so a timeline
+        // semaphore's payload, which cannot be imported temporarily.
+        return broken.with(
+            ImportSemaphoreFdRules::TEMPORARY_FROM_TIMELINE,
+            opaque && temporary && known && record.facts.timeline,
+        );
+    };
     broken
         .with(
             ImportSemaphoreFdRules::FLAGS_OF_EXPORTER,
@@ -161,7 +170,7 @@ pub fn evaluate_arguments(
         )
         .with(
             ImportSemaphoreFdRules::OTHER_DEVICE_OR_DRIVER,
-            opaque && importer.differs_from(exporter.device_uuid, exporter.driver_uuid),
+            opaque && importer.differs_from(exporter.physical_devices, exporter.driver_uuid),
         )
 }
 
@@ -234,6 +243,20 @@ pub fn describe_arguments(
         ));
     }
     let Some(exporter) = exporter else {
+        if broken.has(ImportSemaphoreFdRules::TEMPORARY_FROM_TIMELINE) {
+            outcome.block(finding(
+                vuid::SEM_IMPORT_FD_FLAGS_03323,
+                flags_field,
+                format!(
+                    "{name}(): {flags_field} is {flags}, but the semaphore imported into is a \
+                     timeline semaphore ({semaphore}): an OPAQUE_FD imported into it must have been exported from a \
+                     timeline semaphore (VUID-VkImportSemaphoreFdInfoKHR-handleType-03264: the \
+                     semaphoreType must match), and a timeline semaphore's payload cannot be \
+                     imported temporarily. Import it permanently (flags 0). The call was not \
+                     passed to the driver."
+                ),
+            ));
+        }
         return;
     };
     let from = describe_exporter(exporter);
@@ -287,7 +310,8 @@ pub fn describe_arguments(
             "pImportSemaphoreFdInfo->fd",
             format!(
                 "{name}(): pImportSemaphoreFdInfo->fd ({}) is an opaque fd exported from {from}, \
-                 whose physical device has another deviceUUID or driverUUID than this device's: \
+                 whose physical devices have other deviceUUIDs, or another driverUUID, than this \
+                 device's: \
                  VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT payloads are shared only between \
                  devices of the same deviceUUID and driverUUID (external semaphore handle types \
                  compatibility) (semaphore: {semaphore}).",

@@ -1,6 +1,7 @@
 use super::*;
 use crate::args::StructArg;
 use crate::rules::export::{check, ExportCall};
+use crate::state::device_groups::PhysicalDevices;
 use crate::state::{Lookup, SemaphoreFacts};
 
 const OPAQUE: u32 = OPAQUE_FD;
@@ -43,14 +44,22 @@ fn exporter(timeline: bool) -> SemaphoreOrigin {
         create_flags: vk::SemaphoreCreateFlags::empty(),
         device_uuid: Some([1; 16]),
         driver_uuid: Some([2; 16]),
+        physical_devices: one([1; 16]),
         process: None,
     }
 }
 
-const HERE: Importer = Importer {
-    device_uuid: Some([1; 16]),
-    driver_uuid: Some([2; 16]),
-};
+/// A device of the one physical device of `deviceUUID` `uuid`.
+fn one(uuid: [u8; 16]) -> PhysicalDevices {
+    PhysicalDevices::new(Some(1), Some(vec![uuid]))
+}
+
+fn here() -> Importer {
+    Importer {
+        physical_devices: one([1; 16]),
+        driver_uuid: Some([2; 16]),
+    }
+}
 
 /// The IDs of the argument rules, in the order `describe_arguments` writes them.
 fn argument_ids(
@@ -91,14 +100,14 @@ fn the_handle_type_table_is_01143() {
 #[test]
 fn flags_are_judged_alone() {
     let binary = record(false);
-    assert!(argument_ids(OPAQUE, 0, &binary, &HERE, None).is_empty());
-    assert!(argument_ids(SYNC, TEMPORARY, &binary, &HERE, None).is_empty());
+    assert!(argument_ids(OPAQUE, 0, &binary, &here(), None).is_empty());
+    assert!(argument_ids(SYNC, TEMPORARY, &binary, &here(), None).is_empty());
     assert_eq!(
-        argument_ids(SYNC, 0, &binary, &HERE, None),
+        argument_ids(SYNC, 0, &binary, &here(), None),
         [vuid::SEM_IMPORT_FD_HANDLE_TYPE_07307]
     );
     assert_eq!(
-        argument_ids(SYNC, 2, &binary, &HERE, None),
+        argument_ids(SYNC, 2, &binary, &here(), None),
         [
             vuid::SEM_IMPORT_FD_FLAGS_PARAM,
             vuid::SEM_IMPORT_FD_HANDLE_TYPE_07307
@@ -107,11 +116,42 @@ fn flags_are_judged_alone() {
 }
 
 #[test]
+fn an_unseen_export_imported_temporarily_into_a_timeline_semaphore_is_03323() {
+    let (binary, timeline) = (record(false), record(true));
+    assert_eq!(
+        argument_ids(OPAQUE, TEMPORARY, &timeline, &here(), None),
+        [vuid::SEM_IMPORT_FD_FLAGS_03323]
+    );
+    assert!(argument_ids(OPAQUE, 0, &timeline, &here(), None).is_empty());
+    assert!(argument_ids(OPAQUE, TEMPORARY, &binary, &here(), None).is_empty());
+    // A timeline semaphore of a create info the layer could not read: not judged.
+    let unknown = SemaphoreRecord {
+        facts: SemaphoreFacts {
+            known: false,
+            ..timeline.facts
+        },
+        ..timeline
+    };
+    assert!(argument_ids(OPAQUE, TEMPORARY, &unknown, &here(), None).is_empty());
+    // A known binary exporter: 03264 alone (03323 speaks of the exporter's type).
+    assert_eq!(
+        argument_ids(
+            OPAQUE,
+            TEMPORARY,
+            &timeline,
+            &here(),
+            Some(&exporter(false))
+        ),
+        [vuid::SEM_IMPORT_FD_HANDLE_TYPE_03264]
+    );
+}
+
+#[test]
 fn an_import_of_a_known_export_is_judged_against_it() {
     let (binary, timeline) = (record(false), record(true));
     let from_binary = exporter(false);
     let from_timeline = exporter(true);
-    let same = |r, e| argument_ids(OPAQUE, 0, r, &HERE, Some(e));
+    let same = |r, e| argument_ids(OPAQUE, 0, r, &here(), Some(e));
     assert!(same(&binary, &from_binary).is_empty());
     assert!(same(&timeline, &from_timeline).is_empty());
     assert_eq!(
@@ -123,10 +163,10 @@ fn an_import_of_a_known_export_is_judged_against_it() {
         [vuid::SEM_IMPORT_FD_HANDLE_TYPE_03264]
     );
     assert_eq!(
-        argument_ids(OPAQUE, TEMPORARY, &timeline, &HERE, Some(&from_timeline)),
+        argument_ids(OPAQUE, TEMPORARY, &timeline, &here(), Some(&from_timeline)),
         [vuid::SEM_IMPORT_FD_FLAGS_03323]
     );
-    assert!(argument_ids(OPAQUE, TEMPORARY, &binary, &HERE, Some(&from_binary)).is_empty());
+    assert!(argument_ids(OPAQUE, TEMPORARY, &binary, &here(), Some(&from_binary)).is_empty());
     let flagged = SemaphoreRecord {
         facts: SemaphoreFacts {
             create_flags: vk::SemaphoreCreateFlags::from_raw(1),
@@ -139,8 +179,8 @@ fn an_import_of_a_known_export_is_judged_against_it() {
         [vuid::SEM_IMPORT_FD_HANDLE_TYPE_03263]
     );
     let elsewhere = Importer {
-        device_uuid: Some([3; 16]),
-        ..HERE
+        physical_devices: one([3; 16]),
+        ..here()
     };
     assert_eq!(
         argument_ids(OPAQUE, 0, &binary, &elsewhere, Some(&from_binary)),
@@ -158,7 +198,7 @@ fn what_the_layer_cannot_know_is_not_judged() {
         facts: SemaphoreFacts::default(),
         ..record(false)
     };
-    assert!(argument_ids(OPAQUE, 0, &unknown, &HERE, Some(&exporter(true))).is_empty());
+    assert!(argument_ids(OPAQUE, 0, &unknown, &here(), Some(&exporter(true))).is_empty());
 }
 
 #[test]
@@ -166,7 +206,7 @@ fn messages_name_both_sides() {
     let info = fields(OPAQUE);
     let args = ImportArguments { flags: 0, fd: 9 };
     let from = exporter(false);
-    let broken = evaluate_arguments(&info, &args, &record(true), &HERE, Some(&from));
+    let broken = evaluate_arguments(&info, &args, &record(true), &here(), Some(&from));
     let mut outcome = Outcome::default();
     describe_arguments(
         &info,

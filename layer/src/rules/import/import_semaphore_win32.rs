@@ -143,10 +143,17 @@ pub fn evaluate_arguments(
             ImportSemaphoreWin32Rules::NAME_OF_UNNAMED_TYPE,
             args.has_name && t != OPAQUE_WIN32 && t != D3D12_FENCE,
         );
-    let Some(exporter) = exporter else {
-        return broken;
-    };
     let known = record.facts.known;
+    let Some(exporter) = exporter else {
+        // Whatever semaphore the handle came from: of this one's type (03262), so a timeline
+        // semaphore's payload, which cannot be imported temporarily. (A D3D12 fence comes from
+        // no Vulkan semaphore.)
+        let opaque = matches!(t, OPAQUE_WIN32 | KMT);
+        return broken.with(
+            ImportSemaphoreWin32Rules::TEMPORARY_FROM_TIMELINE,
+            opaque && args.flags & TEMPORARY != 0 && known && record.facts.timeline,
+        );
+    };
     broken
         .with(
             ImportSemaphoreWin32Rules::FLAGS_OF_EXPORTER,
@@ -247,6 +254,21 @@ pub fn describe_arguments(
         ));
     }
     let Some(exporter) = exporter else {
+        if broken.has(ImportSemaphoreWin32Rules::TEMPORARY_FROM_TIMELINE) {
+            outcome.block(finding(
+                vuid::SEM_IMPORT_WIN32_FLAGS_03322,
+                flags_field,
+                format!(
+                    "{name}(): {flags_field} is {flags}, but the semaphore imported into is a \
+                     timeline semaphore ({semaphore}): a {handle_type} handle imported into it must have been exported \
+                     from a timeline semaphore \
+                     (VUID-VkImportSemaphoreWin32HandleInfoKHR-handleType-03262: the \
+                     semaphoreType must match), and a timeline semaphore's payload cannot be \
+                     imported temporarily. Import it permanently (flags 0). The call was not \
+                     passed to the driver."
+                ),
+            ));
+        }
         return;
     };
     let from = describe_exporter(exporter);

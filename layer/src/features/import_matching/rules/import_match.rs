@@ -84,8 +84,6 @@ pub struct OpaqueImport<'a> {
     pub dedicated_info: Option<(u64, u64)>,
     /// The importing device.
     pub device: u64,
-    /// The `deviceUUID` of the importing device's physical device, if the layer knows it.
-    pub device_uuid: Option<[u8; vk::UUID_SIZE]>,
     /// The `driverUUID` of the importing device's physical device, if the layer knows it.
     pub driver_uuid: Option<[u8; vk::UUID_SIZE]>,
     /// The physical devices of the importing device.
@@ -103,9 +101,10 @@ fn known_to_differ(a: Option<[u8; vk::UUID_SIZE]>, b: Option<[u8; vk::UUID_SIZE]
 /// The rules the import breaks against `origin`.
 pub fn evaluate(import: &OpaqueImport, origin: &ExportOrigin) -> ImportMatchRules {
     // Two physical devices whose deviceUUIDs differ are two devices, whatever the instances
-    // (judged for fds; for a global share handle, 00659 is not judged yet).
+    // (judged for fds; for a global share handle, 00659 is not judged yet); a device of a
+    // device group is on each of its members, whichever one it was created with.
     let fd = matches!(import.handle, ImportedHandle::OpaqueFd(_));
-    let other_device = fd && known_to_differ(import.device_uuid, origin.device_uuid);
+    let other_device = fd && import.physical_devices.known_apart(origin.physical_devices);
     // The compatibility table: for OPAQUE_FD, driverUUID and deviceUUID must both match.
     let other_driver = fd && known_to_differ(import.driver_uuid, origin.driver_uuid);
     let incompatible = other_device || other_driver;
@@ -239,7 +238,7 @@ fn describe_compatibility(
     exported: &str,
 ) -> Vec<Finding> {
     let differ = match (
-        known_to_differ(import.device_uuid, origin.device_uuid),
+        import.physical_devices.known_apart(origin.physical_devices),
         known_to_differ(import.driver_uuid, origin.driver_uuid),
     ) {
         (true, true) => "deviceUUIDs and driverUUIDs differ",
@@ -247,12 +246,12 @@ fn describe_compatibility(
         _ => "driverUUIDs differ",
     };
     let sides = format!(
-        "That memory was created on a physical device with deviceUUID {} and driverUUID {}, \
-         but {} is of a physical device with deviceUUID {} and driverUUID {}",
-        uuid(origin.device_uuid),
+        "That memory was created on {} with driverUUID {}, but {} is made of {} with \
+         driverUUID {}",
+        origin.physical_devices.describe(),
         uuid(origin.driver_uuid),
         vk_names::handle(vk::ObjectType::DEVICE, device),
-        uuid(import.device_uuid),
+        import.physical_devices.describe(),
         uuid(import.driver_uuid)
     );
     let field = "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd";
@@ -428,12 +427,12 @@ pub fn describe(
             vuid::IMPORT_FD_00668,
             "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd",
             format!(
-                "vkAllocateMemory(): {exported}. That memory was created on a physical device \
-                 with deviceUUID {}, but {} is of a physical device with deviceUUID {}: an \
-                 opaque fd must be imported on the same physical device it was exported from.",
-                uuid(origin.device_uuid),
+                "vkAllocateMemory(): {exported}. That memory was created on {}, but {} is made \
+                 of {}: an opaque fd must be imported on the same physical device it was \
+                 exported from.",
+                origin.physical_devices.describe(),
                 vk_names::handle(vk::ObjectType::DEVICE, device),
-                uuid(import.device_uuid)
+                import.physical_devices.describe()
             ),
         ));
     }
@@ -525,6 +524,11 @@ mod tests {
         ordered: None,
         as_set: None,
     };
+
+    /// The one physical device of `deviceUUID` `uuid`.
+    pub(super) fn one(uuid: [u8; 16]) -> PhysicalDevices {
+        PhysicalDevices::new(Some(1), Some(vec![uuid]))
+    }
     pub(super) const ALL: Option<DeviceMask> = Some(DeviceMask {
         mask: 1,
         named: false,
@@ -554,9 +558,8 @@ mod tests {
             facts: &facts,
             dedicated_info,
             device: 0xd000,
-            device_uuid: Some([1; 16]),
             driver_uuid: Some([3; 16]),
-            physical_devices: ONE_DEVICE,
+            physical_devices: one([1; 16]),
             device_mask: ALL,
         };
         let broken = evaluate(&import, origin);
@@ -619,22 +622,29 @@ mod tests {
         for created_here in [true, false] {
             let other = ExportOrigin {
                 device_uuid: Some([2; 16]),
+                physical_devices: one([2; 16]),
                 created_here,
                 ..ORIGIN
             };
-            assert_eq!(
-                ids(facts(65536, 1), None, &other),
-                [
-                    vuid::IMPORT_FD_00668,
-                    vuid::IMPORT_FD_01746,
-                    vuid::IMPORT_FD_01520
-                ]
-            );
+            let mut expected = vec![
+                vuid::IMPORT_FD_00668,
+                vuid::IMPORT_FD_01746,
+                vuid::IMPORT_FD_01520,
+            ];
+            if created_here {
+                // The payload's allocation was made on other physical devices.
+                expected.push(vuid::ALLOC_NONE_00644);
+            }
+            let mut found = ids(facts(65536, 1), None, &other);
+            found.sort_unstable();
+            expected.sort_unstable();
+            assert_eq!(found, expected);
         }
         // Not known on one side: not judged.
         let unknown = ExportOrigin {
             device_uuid: None,
             driver_uuid: None,
+            physical_devices: ONE_DEVICE,
             ..ORIGIN
         };
         assert!(ids(facts(65536, 1), None, &unknown).is_empty());
@@ -655,9 +665,8 @@ mod tests {
             facts: &facts(65536, 1),
             dedicated_info: None,
             device: 0xd000,
-            device_uuid: Some([1; 16]),
             driver_uuid: Some([3; 16]),
-            physical_devices: ONE_DEVICE,
+            physical_devices: one([1; 16]),
             device_mask: ALL,
         };
         let found = describe(
@@ -715,9 +724,8 @@ mod global_share_tests {
             facts: &facts,
             dedicated_info,
             device: 0xd000,
-            device_uuid: Some(device_uuid),
             driver_uuid: Some([3; 16]),
-            physical_devices: ONE_DEVICE,
+            physical_devices: super::tests::one(device_uuid),
             device_mask: ALL,
         };
         let broken = evaluate(&import, &ORIGIN);
@@ -799,7 +807,6 @@ mod device_group_tests {
             facts: &facts,
             dedicated_info: None,
             device,
-            device_uuid: Some(A),
             driver_uuid: Some([3; 16]),
             physical_devices,
             device_mask,
@@ -808,6 +815,21 @@ mod device_group_tests {
         let found = describe(device, &import, origin, broken);
         assert_eq!(found.len() as u32, broken.len());
         found.iter().map(|f| f.id).collect()
+    }
+
+    #[test]
+    fn devices_of_one_group_are_on_the_same_physical_devices_whichever_member_made_them() {
+        // Made of {A, B}: exported from one, imported on another (vkCreateDevice on B this
+        // time), or on B alone: no 00668 or 01746, which a device on C alone gets.
+        let group = PhysicalDevices::new(Some(2), Some(vec![A, B]));
+        let exported = origin(group, None);
+        assert!(ids(0xd001, group, None, &exported).is_empty());
+        let b_alone = PhysicalDevices::new(Some(1), Some(vec![B]));
+        assert!(!ids(0xd001, b_alone, None, &exported).contains(&vuid::IMPORT_FD_00668));
+        let c_alone = PhysicalDevices::new(Some(1), Some(vec![[0xc; 16]]));
+        let found = ids(0xd001, c_alone, None, &exported);
+        assert!(found.contains(&vuid::IMPORT_FD_00668), "{found:?}");
+        assert!(found.contains(&vuid::IMPORT_FD_01746), "{found:?}");
     }
 
     #[test]
@@ -895,7 +917,6 @@ mod device_group_tests {
             facts: &facts,
             dedicated_info: None,
             device: 0xd000,
-            device_uuid: Some(A),
             driver_uuid: Some([3; 16]),
             physical_devices: group,
             device_mask: mask(0b11, false),

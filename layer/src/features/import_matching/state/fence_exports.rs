@@ -8,6 +8,7 @@
 //! is destroyed. An import of an fd the layer does not hold is not checked against an export.
 
 use super::sync_exports::{ExportOrigin, SyncExports};
+use crate::state::device_groups::PhysicalDevices;
 use ash::vk;
 
 /// The fence an opaque fd was exported from, and its device's identity.
@@ -15,8 +16,8 @@ use ash::vk;
 pub struct FenceOrigin {
     pub device: u64,
     pub fence: u64,
-    /// The `deviceUUID` of the exporting device's physical device, if the layer knows it.
-    pub device_uuid: Option<[u8; vk::UUID_SIZE]>,
+    /// The physical devices the exporting device is made of.
+    pub physical_devices: PhysicalDevices,
     /// The `driverUUID` of the exporting device's physical device, if the layer knows it.
     pub driver_uuid: Option<[u8; vk::UUID_SIZE]>,
 }
@@ -67,7 +68,7 @@ mod tests {
         FenceOrigin {
             device: 0xd2,
             fence,
-            device_uuid: Some([1; 16]),
+            physical_devices: PhysicalDevices::new(Some(1), Some(vec![[1; 16]])),
             driver_uuid: None,
         }
     }
