@@ -1180,6 +1180,12 @@ pub const SEM_IMPORT_FD_FLAGS_03323: &str = "VUID-VkImportSemaphoreFdInfoKHR-fla
 /// An OPAQUE_FD import of an fd exported by a device whose deviceUUID or driverUUID differs from
 /// the importing device's (the external semaphore handle types compatibility table).
 pub const SEM_IMPORT_FD_FD_01544: &str = "VUID-VkImportSemaphoreFdInfoKHR-fd-01544";
+/// An OPAQUE_FD semaphore or fence import (vkImportSemaphoreFdKHR, vkImportFenceFdKHR) names an fd
+/// the layer knows as another kind's export: a memory object's (vkGetMemoryFdKHR), or a fence's
+/// imported into a semaphore, a semaphore's into a fence. An OPAQUE_FD semaphore handle owns a
+/// reference to the synchronization primitive of a Vulkan semaphore, a fence handle to a fence's.
+/// The call is not passed to the driver.
+pub const FD_OF_ANOTHER_KIND: &str = "EXPORTCHECK-fd-of-another-kind";
 
 // vkImportSemaphoreWin32HandleKHR
 /// device is not a VkDevice handle that was created through the layer.
@@ -1676,6 +1682,7 @@ pub const ALL: &[&str] = &[
     SEM_IMPORT_FD_HANDLE_TYPE_03264,
     SEM_IMPORT_FD_FLAGS_03323,
     SEM_IMPORT_FD_FD_01544,
+    FD_OF_ANOTHER_KIND,
     SEM_IMPORT_WIN32_DEVICE_PARAM,
     SEM_IMPORT_WIN32_INFO_PARAM,
     SEM_IMPORT_WIN32_STYPE,

@@ -469,6 +469,52 @@ fn a_win32_imports_bad_pointers_structures_and_handles_are_reported() {
     destroy(&dev, exporter);
 }
 
+/// A plain fence (no `VkExportFenceCreateInfo`) is the usual target of a sync-file import: its
+/// pending queue signal is followed too, and a sync-file import, a copy that shares nothing,
+/// does not end that (issue #33: only exportable fences were followed). Waited on, it is silent.
+#[test]
+fn a_sync_file_import_into_a_plain_fence_whose_signal_is_pending_is_01463() {
+    let inst = exclusive(Some(r#"{"sync_quirks": {"pending_fence_signals": true}}"#));
+    let dev = import_device(&inst);
+    let plain = fence(&dev, false, None);
+    // SAFETY: queue 0 of family 0 exists.
+    let queue = unsafe { dev.device.get_device_queue(0, 0) };
+    for _ in 0..2 {
+        // SAFETY: an empty submission that signals `plain`, whose earlier signal completed.
+        unsafe { dev.device.queue_submit(queue, &[], plain) }.expect("vkQueueSubmit");
+        let r = import_fd(&inst, &dev, &fd_info(plain, SYNC, TEMPORARY, -1));
+        assert_eq!(r, vk::Result::SUCCESS, "passed down");
+        let m = expect::one(&inst, IMPORT_FENCE_FD, IMPORT_FENCE_FD_FENCE_01463);
+        expect::mentions(
+            &m,
+            &[&fence_name(plain), "vkGetFenceStatus says VK_NOT_READY"],
+        );
+        // SAFETY: the pending signal completes, then the fence is reset (its own payload back).
+        unsafe {
+            dev.device
+                .wait_for_fences(&[plain], true, u64::MAX)
+                .expect("vkWaitForFences");
+            dev.device.reset_fences(&[plain]).expect("vkResetFences");
+        }
+    }
+    // Submitted and waited on: the signal completed, the import is silent.
+    // SAFETY: a submission of a fence no queue uses, then a wait on it.
+    unsafe {
+        dev.device
+            .queue_submit(queue, &[], plain)
+            .expect("vkQueueSubmit");
+        dev.device
+            .wait_for_fences(&[plain], true, u64::MAX)
+            .expect("vkWaitForFences");
+    }
+    let r = import_fd(&inst, &dev, &fd_info(plain, SYNC, TEMPORARY, -1));
+    assert_eq!(r, vk::Result::SUCCESS);
+    expect::silent(&inst, IMPORT_FENCE_FD);
+    // SAFETY: the queue's pending work completes before the fence goes.
+    unsafe { dev.device.queue_wait_idle(queue) }.expect("vkQueueWaitIdle");
+    destroy(&dev, plain);
+}
+
 #[test]
 fn an_import_into_a_fence_whose_queue_signal_is_pending_is_01463_and_04448() {
     // The test driver keeps a submission's fence signal pending until the app waits.

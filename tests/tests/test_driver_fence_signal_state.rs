@@ -130,3 +130,32 @@ fn after_an_opaque_export_the_signal_state_is_not_judged() {
     expect::silent(&inst, GET_FENCE_FD);
     destroy(&dev, &[f]);
 }
+
+/// A temporary sync-file import is a copy of a signal state that shares nothing: the reset that
+/// restores the fence's own payload leaves it unsignaled, so a sync-file export with no signal
+/// since is 01454 again; signaled after the reset, it is silent (issue #33: any import switched
+/// the signal state off for good).
+#[test]
+fn after_a_sync_file_import_and_a_reset_a_sync_fd_export_is_judged_again() {
+    let inst = exclusive(None);
+    let dev = device(&inst);
+    let f = fence(&dev, false, SYNC);
+    let import = vk::ImportFenceFdInfoKHR::default()
+        .fence(f)
+        .handle_type(SYNC)
+        .flags(vk::FenceImportFlags::TEMPORARY)
+        .fd(-1);
+    // SAFETY: a live info structure (-1 is a signaled sync file, no fd).
+    unsafe { fd_loader(&inst, &dev).import_fence_fd(&import) }.expect("vkImportFenceFdKHR");
+    reset(&dev, f);
+    close_if_open(export(&inst, &dev, f, SYNC));
+    let m = expect::one(&inst, GET_FENCE_FD, FENCE_FD_HANDLE_TYPE_01454);
+    expect::mentions(&m, &[&fence_name(f)]);
+    // SAFETY: as above.
+    unsafe { fd_loader(&inst, &dev).import_fence_fd(&import) }.expect("vkImportFenceFdKHR");
+    reset(&dev, f);
+    signal(&dev, f);
+    close_if_open(export(&inst, &dev, f, SYNC));
+    expect::silent(&inst, GET_FENCE_FD);
+    destroy(&dev, &[f]);
+}

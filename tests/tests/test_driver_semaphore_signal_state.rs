@@ -206,3 +206,54 @@ fn after_an_opaque_export_the_signal_state_is_not_judged() {
     expect::silent(&inst, GET_SEMAPHORE_FD);
     destroy(&dev, &[s]);
 }
+
+/// `vkImportSemaphoreFdKHR` of the signaled sync file -1 into `semaphore`, temporarily.
+fn import_signaled_sync_file(inst: &Instance, dev: &Device, semaphore: vk::Semaphore) {
+    let fds = ash::khr::external_semaphore_fd::Device::new(&inst.instance, &dev.device);
+    let import = vk::ImportSemaphoreFdInfoKHR::default()
+        .semaphore(semaphore)
+        .handle_type(SYNC)
+        .flags(vk::SemaphoreImportFlags::TEMPORARY)
+        .fd(-1);
+    // SAFETY: a live info structure (-1 is a signaled sync file, no fd).
+    unsafe { fds.import_semaphore_fd(&import) }.expect("vkImportSemaphoreFdKHR");
+    expect::silent(inst, IMPORT_SEMAPHORE_FD);
+}
+
+/// A temporary sync-file import is a copy of a signal state that shares nothing: once a wait or
+/// a sync-file export consumed it, the permanent payload is the semaphore's own again, in the
+/// state it was in, and its sync-file export is judged again (issue #33: any import switched
+/// the signal state off for good).
+#[test]
+fn once_a_temporary_sync_file_import_is_consumed_the_semaphores_own_state_is_judged_again() {
+    let inst = exclusive(None);
+    let dev = device(&inst);
+    let s = semaphore(&dev, SYNC);
+    // Consumed by a wait: the permanent payload was never signaled.
+    import_signaled_sync_file(&inst, &dev, s);
+    submit(&dev, &[s], &[]);
+    close(export(&inst, &dev, s, SYNC));
+    let ms = expect::only(
+        &inst,
+        GET_SEMAPHORE_FD,
+        &[SEM_FD_HANDLE_TYPE_01135, SEM_FD_HANDLE_TYPE_03254],
+    );
+    expect::mentions(&ms[0], &["since it was created"]);
+    // Consumed by a sync-file export (of the signaled copy: silent), then exported again.
+    import_signaled_sync_file(&inst, &dev, s);
+    close(export(&inst, &dev, s, SYNC));
+    expect::silent(&inst, GET_SEMAPHORE_FD);
+    close(export(&inst, &dev, s, SYNC));
+    expect::only(
+        &inst,
+        GET_SEMAPHORE_FD,
+        &[SEM_FD_HANDLE_TYPE_01135, SEM_FD_HANDLE_TYPE_03254],
+    );
+    // Signaled before the import: the permanent payload keeps that signal under the copy.
+    submit(&dev, &[], &[s]);
+    import_signaled_sync_file(&inst, &dev, s);
+    submit(&dev, &[s], &[]);
+    close(export(&inst, &dev, s, SYNC));
+    expect::silent(&inst, GET_SEMAPHORE_FD);
+    destroy(&dev, &[s]);
+}

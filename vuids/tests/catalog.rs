@@ -258,6 +258,7 @@ const EXPECTED_IDS: &[&str] = &[
     "EXPORTCHECK-exported-fd-leaked",
     "EXPORTCHECK-fd-imported-twice",
     "EXPORTCHECK-fd-closed-after-import",
+    "EXPORTCHECK-fd-of-another-kind",
     "EXPORTCHECK-cuda-memory-size",
     "EXPORTCHECK-cuda-memory-dedicated",
     "EXPORTCHECK-cuda-device-mismatch",

@@ -3,7 +3,8 @@
 //! export rules read of its create info (`state::fences`), and forgotten when it is destroyed
 //! (with the opaque fds exported from it, `fence_exports`). The imports
 //! (`vkImportFenceFdKHR`, `vkImportFenceWin32HandleKHR`) are checked in `commands::import`,
-//! which marks the fence imported after a success, since its payload may then be another. `vkCreateFence` judges the sharing structures of its chain
+//! which marks the fence imported after a success (`state::fences` follows which payload is
+//! current from then on). `vkCreateFence` judges the sharing structures of its chain
 //! (`rules::fences::create_fence`) only when the chain has one; nothing blocks the call, which
 //! goes down as the app made it.
 

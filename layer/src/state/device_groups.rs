@@ -38,6 +38,30 @@ pub fn members(id: GroupId) -> Vec<Uuid> {
     LISTS.lock().get(id.0 as usize).cloned().unwrap_or_default()
 }
 
+/// The physical devices of a logical device as a set of `deviceUUID`s, when all are known: what
+/// the compatibility tables' "deviceUUID must match" compares ([`PhysicalDevices::known_apart`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DeviceSet(Option<GroupId>);
+
+impl DeviceSet {
+    /// See [`PhysicalDevices::known_apart`].
+    #[inline(always)]
+    pub fn known_apart(self, other: Self) -> bool {
+        match (self.0, other.0) {
+            (Some(mine), Some(theirs)) if mine != theirs => share_none(mine, theirs),
+            _ => false,
+        }
+    }
+}
+
+/// No `deviceUUID` of `mine` is among `theirs`.
+#[cold]
+#[inline(never)]
+fn share_none(mine: GroupId, theirs: GroupId) -> bool {
+    let theirs = members(theirs);
+    !members(mine).iter().any(|uuid| theirs.contains(uuid))
+}
+
 /// The physical devices of a logical device, as far as the layer knows them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PhysicalDevices {
@@ -89,15 +113,15 @@ impl PhysicalDevices {
     /// physical devices whichever member each was created with. What the compatibility tables'
     /// "deviceUUID must match" is judged by (`VUID-VkImportMemoryFdInfoKHR-fd-00668`, `-01746`,
     /// `VUID-VkImportSemaphoreFdInfoKHR-fd-01544`, `VUID-VkImportFenceFdInfoKHR-fd-01541`).
+    #[inline(always)]
     pub fn known_apart(self, other: Self) -> bool {
-        let (Some(mine), Some(theirs)) = (self.as_set, other.as_set) else {
-            return false;
-        };
-        if mine == theirs {
-            return false;
-        }
-        let theirs = members(theirs);
-        !members(mine).iter().any(|uuid| theirs.contains(uuid))
+        self.set().known_apart(other.set())
+    }
+
+    /// Which physical devices, whatever their order: what [`DeviceSet::known_apart`] compares.
+    #[inline(always)]
+    pub fn set(self) -> DeviceSet {
+        DeviceSet(self.as_set)
     }
 
     /// Known to be the same physical devices in the same order (their device masks then mean

@@ -24,9 +24,8 @@ pub struct FenceFacts {
     pub export: Option<vk::ExternalFenceHandleTypeFlags>,
     /// The create info could be read (NULL or another `sType`: nothing of it is judged).
     pub known: bool,
-    /// A payload was imported into it (`vkImportFence*`, permanent or temporary): its current
-    /// payload may be another than the one it was created with, so nothing about the payload's
-    /// creation is judged from then on.
+    /// A payload was imported into it (`vkImportFence*`, permanent or temporary): the import
+    /// tables may hold something of it. Which payload is current is `payload`'s to say.
     pub imported: bool,
     /// Where its current payload came from (the created one, or an import, permanent or
     /// temporary until the next reset), as far as the layer follows it.
@@ -34,8 +33,10 @@ pub struct FenceFacts {
     /// The NT handle types `vkGetFenceWin32HandleKHR` exported from its created payload, by calls
     /// that succeeded (`VUID-VkFenceGetWin32HandleInfoKHR-handleType-01449`).
     pub nt_exported: vk::ExternalFenceHandleTypeFlags,
-    /// A fence that can share its payload (created exportable, or imported into): its signal
-    /// state is followed through queue operations and resets.
+    /// A fence whose signal state is followed through queue operations and resets: every fence
+    /// whose create info the layer read, exportable or not (a plain fence is the usual target of
+    /// a sync-file import, which `VUID-vkImportFenceFdKHR-fence-01463` judges against its
+    /// pending signal), and one imported into.
     pub shared: bool,
     /// Its signal state, followed while `shared`.
     pub signal: FenceSignal,
@@ -114,9 +115,10 @@ impl Default for Fences {
 
 impl Fences {
     /// A fence `vkCreateFence` made (a handle value the driver reuses replaces the old record).
-    /// One created exportable is followed through queue operations and resets from now on.
+    /// It is followed through queue operations and resets from now on, exportable or not: an
+    /// import may give it a payload any time.
     pub fn insert(&self, fence: u64, mut facts: FenceFacts) {
-        facts.shared = facts.known && facts.export.is_some();
+        facts.shared = facts.known;
         if facts.shared {
             self.shared.fetch_add(1, Ordering::AcqRel);
         }
@@ -224,10 +226,17 @@ impl Fences {
     }
 
     /// A successful `vkImportFence*` of `handle_type` into `fence`, permanent or temporary (until
-    /// the next reset): its payload's signal state is not known; it is followed from here.
+    /// the next reset): its payload's signal state is not known; it is followed from here. Only
+    /// a payload of reference transference is shared with others from then on (its signal state
+    /// never judged again): a temporary `SYNC_FD` import is a copy of a signal state, and the
+    /// next reset (or `SYNC_FD` export) makes the fence's own payload unsignaled again.
     pub fn imported(&self, fence: u64, handle_type: u32, permanence: Permanence) {
         if let Some(mut facts) = self.live.get_mut(&fence) {
-            facts.payload_escaped = true;
+            let copy = handle_type == vk::ExternalFenceHandleTypeFlags::SYNC_FD.as_raw()
+                && permanence == Permanence::Temporary;
+            if !copy {
+                facts.payload_escaped = true;
+            }
             if !facts.imported {
                 facts.imported = true;
                 self.imported.fetch_add(1, Ordering::AcqRel);
@@ -333,7 +342,7 @@ mod tests {
     }
 
     #[test]
-    fn shared_fences_follow_signals_and_resets() {
+    fn known_fences_follow_signals_and_resets() {
         let f = Fences::default();
         let exportable = FenceFacts {
             export: Some(vk::ExternalFenceHandleTypeFlags::SYNC_FD),
@@ -341,30 +350,41 @@ mod tests {
             ..Default::default()
         };
         f.insert(1, exportable);
-        f.insert(
-            2,
-            FenceFacts {
-                known: true,
-                ..Default::default()
-            },
-        );
+        // Plain, but followed: a sync-file import may give it a payload any time.
+        let plain = FenceFacts {
+            known: true,
+            ..Default::default()
+        };
+        f.insert(2, plain);
+        // A create info the layer could not read: not followed.
+        f.insert(3, FenceFacts::default());
         assert!(f.any_shared());
         let signal = |h| f.get(h, 9).unwrap().facts.signal;
         assert_eq!(signal(1), FenceSignal::UnsignaledSinceCreation);
         f.set_signal(1, FenceSignal::Signaled);
         assert_eq!(signal(1), FenceSignal::Signaled);
         f.set_signal(2, FenceSignal::Signaled);
+        assert_eq!(signal(2), FenceSignal::Signaled);
+        f.set_signal(3, FenceSignal::Signaled);
         assert_eq!(
-            signal(2),
+            signal(3),
             FenceSignal::UnsignaledSinceCreation,
             "not followed"
         );
         f.remove(1, 9, None);
-        assert!(!f.any_shared());
-        f.imported(2, 0x1, Permanence::Permanent);
-        assert!(f.any_shared());
-        assert_eq!(signal(2), FenceSignal::Unknown);
         f.remove(2, 9, None);
+        assert!(!f.any_shared());
+        // A temporary sync-file import is a copy: the fence's own payload is judged again once
+        // a reset restored it; an opaque import shares the payload for good.
+        f.insert(2, plain);
+        let sync_fd = vk::ExternalFenceHandleTypeFlags::SYNC_FD.as_raw();
+        f.imported(2, sync_fd, Permanence::Temporary);
+        assert_eq!(signal(2), FenceSignal::Unknown);
+        assert!(!f.get(2, 9).unwrap().facts.payload_escaped);
+        f.imported(2, 0x1, Permanence::Permanent);
+        assert!(f.get(2, 9).unwrap().facts.payload_escaped);
+        f.remove(2, 9, None);
+        f.remove(3, 9, None);
         assert!(!f.any_shared());
     }
 

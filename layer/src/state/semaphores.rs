@@ -4,11 +4,13 @@
 //! insertion or removal (a sharded `DashMap`), and a destroy a short lock of the ring.
 
 use super::maps::{handle_map, HandleMap};
-use super::sync_payload::{Permanence, SyncPayload};
+use super::sync_payload::{Permanence, SyncPayload, Temporary};
 use ash::vk;
 use parking_lot::Mutex;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+const SYNC_FD: u32 = vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD.as_raw();
 
 /// How many destroyed semaphores a device remembers.
 pub const DESTROYED_SLOTS: usize = 16;
@@ -46,9 +48,8 @@ pub struct SemaphoreFacts {
     pub create_flags: vk::SemaphoreCreateFlags,
     /// The create info could be read (NULL or another `sType`: nothing of it is judged).
     pub known: bool,
-    /// A payload was imported into it (`vkImportSemaphore*`, permanent or temporary): its
-    /// current payload may be another than the one it was created with, so nothing about the
-    /// payload's creation is judged from then on.
+    /// A payload was imported into it (`vkImportSemaphore*`, permanent or temporary): the import
+    /// tables may hold something of it. Which payload is current is `payload`'s to say.
     pub imported: bool,
     /// Where its current payload came from (the created one, or an import, permanent or
     /// temporary until the next wait), as far as the layer follows it.
@@ -58,6 +59,10 @@ pub struct SemaphoreFacts {
     pub shared: bool,
     /// Its signal state, followed while `shared` (binary semaphores only).
     pub signal: SignalState,
+    /// The signal state of its permanent payload while a temporary `SYNC_FD` import (a copy of
+    /// a signal state, which shares nothing) replaces it, for the wait or `SYNC_FD` export that
+    /// restores it.
+    pub permanent_signal: Option<SignalState>,
     /// Its payload reached a handle of reference transference (an `OPAQUE_FD`, Win32 or Zircon
     /// export) or came from one (an import): other holders may signal or wait on it where the
     /// layer cannot see, so its signal state is never judged again.
@@ -167,9 +172,18 @@ impl Semaphores {
                 };
                 match operation {
                     QueueUse::Signal => {}
-                    // A submitted wait restores a temporarily imported payload.
-                    QueueUse::Wait => facts.payload.restore(),
-                    QueueUse::Failed => facts.payload.maybe_restored(),
+                    // A submitted wait restores a temporarily imported payload, and the signal
+                    // state the permanent one had.
+                    QueueUse::Wait => {
+                        facts.payload.restore();
+                        if let Some(permanent) = facts.permanent_signal.take() {
+                            facts.signal = permanent;
+                        }
+                    }
+                    QueueUse::Failed => {
+                        facts.payload.maybe_restored();
+                        facts.permanent_signal = None;
+                    }
                     QueueUse::Acquired | QueueUse::AcquireFailed => {
                         facts.payload.opaque_temporary()
                     }
@@ -192,7 +206,12 @@ impl Semaphores {
         if let Some(mut facts) = self.live.get_mut(&semaphore) {
             facts.payload.restore();
             if facts.shared {
-                facts.signal = SignalState::UnsignaledSinceSyncFdExport;
+                // The export took a temporary payload's state, if one was in place, and the
+                // permanent payload is back as it was; else it took the semaphore's own.
+                facts.signal = facts
+                    .permanent_signal
+                    .take()
+                    .unwrap_or(SignalState::UnsignaledSinceSyncFdExport);
             }
         }
     }
@@ -240,9 +259,24 @@ impl Semaphores {
     /// from here. A temporary import is followed until the next wait only into a binary semaphore
     /// the layer knows (the layer sees every command that waits on one: `commands::queues`);
     /// into one whose create info it could not read, whether it is still in place is not known.
+    ///
+    /// Only a payload of reference transference is shared with others from then on (its signal
+    /// state never judged again). A temporary `SYNC_FD` import is a copy of a signal state: the
+    /// permanent payload stays the semaphore's own, and its signal state (kept aside while the
+    /// copy is in place) is the semaphore's again once a wait or `SYNC_FD` export restores it.
     pub fn imported(&self, semaphore: u64, handle_type: u32, permanence: Permanence) {
         if let Some(mut facts) = self.live.get_mut(&semaphore) {
-            facts.payload_escaped = true;
+            if handle_type != SYNC_FD {
+                facts.payload_escaped = true;
+                facts.permanent_signal = None;
+            } else if permanence == Permanence::Temporary && facts.known && !facts.timeline {
+                if facts.payload.temporary == Temporary::None {
+                    facts.permanent_signal = Some(facts.signal);
+                }
+            } else {
+                facts.payload_escaped = true;
+                facts.permanent_signal = None;
+            }
             facts.imported = true;
             match permanence {
                 Permanence::Temporary if facts.known && facts.timeline => {
@@ -320,6 +354,45 @@ mod tests {
         assert!(last.record.facts.timeline);
         s.clear();
         assert!(s.find_destroyed(2).is_none());
+    }
+
+    #[test]
+    fn a_temporary_sync_file_import_keeps_the_permanent_signal_state_aside() {
+        let s = Semaphores::default();
+        let exportable = SemaphoreFacts {
+            known: true,
+            export: Some(vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD),
+            ..Default::default()
+        };
+        s.insert(1, exportable);
+        let facts = |h| s.get(h, 9).unwrap().facts;
+        s.imported(1, SYNC_FD, Permanence::Temporary);
+        assert_eq!(facts(1).signal, SignalState::Unknown);
+        assert!(!facts(1).payload_escaped, "a copy shares nothing");
+        // A second copy replaces the first; the permanent payload's state stays aside.
+        s.queue_used(1, QueueUse::Signal);
+        s.imported(1, SYNC_FD, Permanence::Temporary);
+        s.queue_used(1, QueueUse::Wait);
+        assert_eq!(facts(1).signal, SignalState::UnsignaledSinceCreation);
+        assert!(facts(1).payload.is_created());
+        // Consumed by a sync-file export, after a signal of the permanent payload.
+        s.queue_used(1, QueueUse::Signal);
+        s.imported(1, SYNC_FD, Permanence::Temporary);
+        s.exported_sync_fd(1);
+        assert_eq!(facts(1).signal, SignalState::SignalSubmitted);
+        // A failed submission: nothing known.
+        s.imported(1, SYNC_FD, Permanence::Temporary);
+        s.queue_used(1, QueueUse::Failed);
+        assert_eq!(facts(1).signal, SignalState::Unknown);
+        assert_eq!(facts(1).permanent_signal, None);
+        // A payload of reference transference is shared for good.
+        s.imported(
+            1,
+            vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as_raw(),
+            Permanence::Temporary,
+        );
+        assert!(facts(1).payload_escaped);
+        s.remove(1, 9, None);
     }
 
     #[test]

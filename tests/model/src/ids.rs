@@ -275,6 +275,7 @@ pub const INTERNAL_ERROR: &str = "EXPORTCHECK-internal-error";
 pub const EXPORTED_FD_LEAKED: &str = "EXPORTCHECK-exported-fd-leaked";
 /// An fd a successful import handed to the driver, imported again.
 pub const FD_IMPORTED_TWICE: &str = "EXPORTCHECK-fd-imported-twice";
+pub const FD_OF_ANOTHER_KIND: &str = "EXPORTCHECK-fd-of-another-kind";
 pub const FD_CLOSED_AFTER_IMPORT: &str = "EXPORTCHECK-fd-closed-after-import";
 pub const SHARED_EXPORTS_IGNORED: &str = "EXPORTCHECK-shared-exports-ignored";
 pub const KCMP_REFUSED: &str = "EXPORTCHECK-kcmp-refused";

@@ -84,7 +84,7 @@ fn remember_export(state: &DeviceState, fence: &FenceRecord, fd: c_int) {
     let origin = FenceOrigin {
         device: fence.device,
         fence: fence.fence,
-        physical_devices: state.physical_devices,
+        devices: state.physical_devices.set(),
         driver_uuid: state.driver_uuid,
     };
     fence_exports::remember(origin, fd);

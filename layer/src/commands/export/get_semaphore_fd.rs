@@ -102,7 +102,7 @@ fn remember_export(state: &DeviceState, semaphore: &SemaphoreRecord, fd: c_int) 
         create_flags: semaphore.facts.create_flags,
         device_uuid: state.device_uuid,
         driver_uuid: state.driver_uuid,
-        physical_devices: state.physical_devices,
+        devices: state.physical_devices.set(),
         process: None,
     };
     if semaphore.facts.known {

@@ -103,7 +103,7 @@ fn remember_kmt_export(state: &DeviceState, semaphore: &SemaphoreRecord, handle:
         create_flags: f.create_flags,
         device_uuid: state.device_uuid,
         driver_uuid: state.driver_uuid,
-        physical_devices: state.physical_devices,
+        devices: state.physical_devices.set(),
         process: None,
     };
     semaphore_kmt_exports::remember(handle, origin);

@@ -3,11 +3,15 @@
 //! successful import the fence is marked imported (`state::fences`).
 
 use super::sync_import::{self, FdImport, SyncImport};
+use crate::features::import_matching::hooks::export_of_another_kind;
 use crate::features::import_matching::state::fence_exports::{self, FenceOrigin};
+use crate::features::import_matching::state::known_export::{ExportKind, KnownExport};
 use crate::finding::Outcome;
 use crate::handle_kinds::Fence;
+use crate::pipeline::policy::report_only;
 use crate::report::sync_sharing_calls::SyncSharingCommand;
-use crate::rules::export::{ExportCommand, InfoFields};
+use crate::rules::export::{ExportCommand, ExportedObject, InfoFields};
+use crate::rules::import::another_kind::{self, Importing};
 use crate::rules::import::import_fence_fd::{self as rules, ImportArguments, ImportFenceFdRules};
 use crate::state::{DeviceState, FenceRecord};
 use crate::vuid;
@@ -22,8 +26,13 @@ const OPAQUE_FD: u32 = vk::ExternalFenceHandleTypeFlags::OPAQUE_FD.as_raw();
 impl SyncImport for ImportFenceFd {
     type Info = Info;
     type Own = ImportFenceFdRules;
-    /// The info's flags and fd, and the export the fd came from.
-    type Arguments = (ImportArguments, Option<FenceOrigin>);
+    /// The info's flags and fd, the export the fd came from, and, where that is unknown, the
+    /// export of another kind the layer knows the fd to be.
+    type Arguments = (
+        ImportArguments,
+        Option<FenceOrigin>,
+        Option<Box<KnownExport>>,
+    );
     const RULES: &'static ExportCommand<Self::Own, Fence> = &rules::COMMAND;
     const COUNTED: SyncSharingCommand = SyncSharingCommand::ImportFenceFd;
     const FD: Option<FdImport<Info, Self::Own>> = Some(FdImport {
@@ -36,33 +45,58 @@ impl SyncImport for ImportFenceFd {
     ));
 
     /// The export an opaque fd came from: one the layer holds.
-    fn arguments(_: &DeviceState, info: &Info, fields: &InfoFields) -> Self::Arguments {
+    fn arguments(state: &DeviceState, info: &Info, fields: &InfoFields) -> Self::Arguments {
         let fd = info.fd;
-        let exporter = (fields.handle_type == OPAQUE_FD)
-            .then(|| fence_exports::origin_of(fd))
+        let opaque = fields.handle_type == OPAQUE_FD;
+        let exporter = opaque.then(|| fence_exports::origin_of(fd)).flatten();
+        let other = (opaque && exporter.is_none())
+            .then(|| another_kind(state, fd))
             .flatten();
         let flags = info.flags.as_raw();
-        (ImportArguments { flags, fd }, exporter)
+        (ImportArguments { flags, fd }, exporter, other)
     }
 
     fn evaluate(
         state: &DeviceState,
         info: &InfoFields,
-        (args, exporter): &Self::Arguments,
+        (args, exporter, other): &Self::Arguments,
         _: &FenceRecord,
     ) -> Self::Own {
         rules::evaluate_arguments(info, args, &super::importer(state), exporter.as_ref())
+            .with(ImportFenceFdRules::EXPORT_OF_ANOTHER_KIND, other.is_some())
     }
 
     fn describe(
         info: &InfoFields,
-        (args, exporter): &Self::Arguments,
+        (args, exporter, other): &Self::Arguments,
         fence: &FenceRecord,
         broken: Self::Own,
         outcome: &mut Outcome,
     ) {
         rules::describe_arguments(info, args, fence, exporter.as_ref(), broken, outcome);
+        if let (Some(other), true) = (other, broken.has(Self::Own::EXPORT_OF_ANOTHER_KIND)) {
+            let into = format!(" into {}", Fence::describe(fence));
+            outcome.block(another_kind::describe(&IMPORTING, args.fd, other, &into));
+        }
     }
+}
+
+/// What the layer reports of a fence import of another kind's opaque fd.
+const IMPORTING: Importing = Importing {
+    id: vuid::FD_OF_ANOTHER_KIND,
+    command: "vkImportFenceFdKHR",
+    field: "pImportFenceFdInfo->fd",
+    handle_type: "VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT",
+    kind: ExportKind::Fence,
+};
+
+/// The export of another kind (memory, a semaphore) the layer knows `fd` to be; the shared
+/// directory's warnings reported.
+#[cold]
+#[inline(never)]
+fn another_kind(state: &DeviceState, fd: i32) -> Option<Box<KnownExport>> {
+    let report = |command: &'static str, outcome: &Outcome| report_only(state, command, outcome);
+    export_of_another_kind(fd, ExportKind::Fence, rules::COMMAND.name, &report).map(Box::new)
 }
 
 /// # Safety

@@ -3,17 +3,20 @@
 //! After a successful import the semaphore is marked imported (`state::semaphores`).
 
 use super::sync_import::{self, FdImport, SyncImport};
-use crate::features::import_matching::hooks::shared_semaphore_export_of;
+use crate::features::import_matching::hooks::{export_of_another_kind, shared_semaphore_export_of};
+use crate::features::import_matching::state::known_export::{ExportKind, KnownExport};
 use crate::features::import_matching::state::semaphore_exports::{self, SemaphoreOrigin};
 use crate::finding::Outcome;
 use crate::handle_kinds::Semaphore;
 use crate::pipeline::policy::report_only;
 use crate::report::sync_sharing_calls::SyncSharingCommand;
-use crate::rules::export::{ExportCommand, InfoFields};
+use crate::rules::export::{ExportCommand, ExportedObject, InfoFields};
+use crate::rules::import::another_kind::{self, Importing};
 use crate::rules::import::import_semaphore_fd::{
     self as rules, ImportArguments, ImportSemaphoreFdRules,
 };
 use crate::state::{DeviceState, SemaphoreRecord};
+use crate::vuid;
 use ash::vk;
 
 pub struct ImportSemaphoreFd;
@@ -25,8 +28,13 @@ const OPAQUE_FD: u32 = vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as_raw();
 impl SyncImport for ImportSemaphoreFd {
     type Info = Info;
     type Own = ImportSemaphoreFdRules;
-    /// The info's flags and fd, and the export the fd came from.
-    type Arguments = (ImportArguments, Option<SemaphoreOrigin>);
+    /// The info's flags and fd, the export the fd came from, and, where that is unknown, the
+    /// export of another kind the layer knows the fd to be.
+    type Arguments = (
+        ImportArguments,
+        Option<SemaphoreOrigin>,
+        Option<Box<KnownExport>>,
+    );
     const RULES: &'static ExportCommand<Self::Own, Semaphore> = &rules::COMMAND;
     const COUNTED: SyncSharingCommand = SyncSharingCommand::ImportSemaphoreFd;
     const FD: Option<FdImport<Info, Self::Own>> = Some(FdImport {
@@ -38,32 +46,61 @@ impl SyncImport for ImportSemaphoreFd {
     /// a process of the run recorded there.
     fn arguments(state: &DeviceState, info: &Info, fields: &InfoFields) -> Self::Arguments {
         let fd = info.fd;
-        let exporter = (fields.handle_type == OPAQUE_FD)
+        let opaque = fields.handle_type == OPAQUE_FD;
+        let exporter = opaque
             .then(|| semaphore_exports::origin_of(fd).or_else(|| shared_origin(state, fd)))
             .flatten();
+        let other = (opaque && exporter.is_none())
+            .then(|| another_kind(state, fd))
+            .flatten();
         let flags = info.flags.as_raw();
-        (ImportArguments { flags, fd }, exporter)
+        (ImportArguments { flags, fd }, exporter, other)
     }
 
     fn evaluate(
         state: &DeviceState,
         info: &InfoFields,
-        (args, exporter): &Self::Arguments,
+        (args, exporter, other): &Self::Arguments,
         semaphore: &SemaphoreRecord,
     ) -> Self::Own {
         let importer = super::importer(state);
-        rules::evaluate_arguments(info, args, semaphore, &importer, exporter.as_ref())
+        rules::evaluate_arguments(info, args, semaphore, &importer, exporter.as_ref()).with(
+            ImportSemaphoreFdRules::EXPORT_OF_ANOTHER_KIND,
+            other.is_some(),
+        )
     }
 
     fn describe(
         info: &InfoFields,
-        (args, exporter): &Self::Arguments,
+        (args, exporter, other): &Self::Arguments,
         semaphore: &SemaphoreRecord,
         broken: Self::Own,
         outcome: &mut Outcome,
     ) {
         rules::describe_arguments(info, args, semaphore, exporter.as_ref(), broken, outcome);
+        if let (Some(other), true) = (other, broken.has(Self::Own::EXPORT_OF_ANOTHER_KIND)) {
+            let into = format!(" into {}", Semaphore::describe(semaphore));
+            outcome.block(another_kind::describe(&IMPORTING, args.fd, other, &into));
+        }
     }
+}
+
+/// What the layer reports of a semaphore import of another kind's opaque fd.
+const IMPORTING: Importing = Importing {
+    id: vuid::FD_OF_ANOTHER_KIND,
+    command: "vkImportSemaphoreFdKHR",
+    field: "pImportSemaphoreFdInfo->fd",
+    handle_type: "VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT",
+    kind: ExportKind::Semaphore,
+};
+
+/// The export of another kind (memory, a fence) the layer knows `fd` to be; the shared
+/// directory's warnings reported.
+#[cold]
+#[inline(never)]
+fn another_kind(state: &DeviceState, fd: i32) -> Option<Box<KnownExport>> {
+    let report = |command: &'static str, outcome: &Outcome| report_only(state, command, outcome);
+    export_of_another_kind(fd, ExportKind::Semaphore, rules::COMMAND.name, &report).map(Box::new)
 }
 
 /// The semaphore export of the payload of `fd` a process of the run (another, or this one in an

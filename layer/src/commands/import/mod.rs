@@ -55,7 +55,7 @@ pub(crate) fn semaphore_imported(
 /// The importing device, as the fd imports' rules compare it with an exporting one.
 pub(crate) fn importer(state: &DeviceState) -> Importer {
     Importer {
-        physical_devices: state.physical_devices,
+        devices: state.physical_devices.set(),
         driver_uuid: state.driver_uuid,
     }
 }

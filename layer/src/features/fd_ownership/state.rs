@@ -29,7 +29,7 @@
 use crate::os::{self, HeldFile, HeldNumber};
 use ash::vk;
 use parking_lot::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// The most imports remembered at once in the process.
 pub const LIMIT: usize = 256;
@@ -162,6 +162,15 @@ pub struct Lost {
 static CONSUMED: Mutex<Vec<Consumed>> = Mutex::new(Vec::new());
 /// How many are remembered (written under the lock): most calls read only this.
 static COUNT: AtomicUsize = AtomicUsize::new(0);
+/// The numbers remembered, one bit each (`number % 64`, written under the lock): a command that
+/// returns a number none of them shares reads only this.
+static NUMBERS: AtomicU64 = AtomicU64::new(0);
+
+/// The bit of `number` in [`NUMBERS`].
+#[inline(always)]
+fn number_bit(number: i32) -> u64 {
+    1 << (number as u32 % 64)
+}
 
 /// Before an import of `fd` goes down: the layer's descriptor of the open file description the
 /// app hands over (taken before the driver may close the number and another thread reuse it).
@@ -214,14 +223,24 @@ fn holder(fd: i32, held: HeldFile) -> Option<Holder> {
 #[inline(always)]
 fn store(fd: i32, holder: Holder, into: ImportedInto, mut replaced: impl FnMut(&Consumed) -> bool) {
     let mut consumed = CONSUMED.lock();
-    consumed.retain(|c| !replaced(c));
+    // The numbers of what stays, gathered in the same pass.
+    let mut numbers = 0;
+    consumed.retain(|c| {
+        let keep = !replaced(c);
+        if keep {
+            numbers |= number_bit(c.number);
+        }
+        keep
+    });
     if consumed.len() < LIMIT {
         consumed.push(Consumed {
             number: fd,
             holder,
             into,
         });
+        numbers |= number_bit(fd);
     }
+    NUMBERS.store(numbers, Ordering::Release);
     crate::features::import_matching::state::opaque_exports::set_count(&COUNT, consumed.len());
 }
 
@@ -276,8 +295,18 @@ fn forget(drop: &dyn Fn(&Consumed) -> bool) -> Vec<Lost> {
         }
         keep
     });
+    note_numbers(&consumed);
     crate::features::import_matching::state::opaque_exports::set_count(&COUNT, consumed.len());
     lost
+}
+
+/// [`NUMBERS`] of what `consumed` remembers now (under its lock).
+#[inline(always)]
+fn note_numbers(consumed: &[Consumed]) {
+    let numbers = consumed
+        .iter()
+        .fold(0, |bits, c| bits | number_bit(c.number));
+    NUMBERS.store(numbers, Ordering::Release);
 }
 
 /// A command returned the number `fd` to the app (`pipeline::export::call_down_fd`): it is a
@@ -285,7 +314,7 @@ fn forget(drop: &dyn Fn(&Consumed) -> bool) -> Vec<Lost> {
 /// can only be handed out after the process closed it: that goes unreported).
 #[inline(always)]
 pub fn returned_to_app(fd: i32) {
-    if fd >= 0 && any() {
+    if NUMBERS.load(Ordering::Acquire) & number_bit(fd) != 0 && fd >= 0 {
         forget(&|c| c.number == fd);
     }
 }

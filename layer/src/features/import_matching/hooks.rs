@@ -13,18 +13,22 @@ use crate::features::fd_ownership::rules as fd_ownership;
 use crate::features::fd_ownership::state::{self as consumed_fds, ImportedInto};
 use crate::features::import_matching::rules::import_match::{self, ImportedHandle, OpaqueImport};
 use crate::features::import_matching::rules::open_file::{self, Refused};
+use crate::features::import_matching::state::fence_exports::{self, FenceOrigin};
 use crate::features::import_matching::state::kmt_exports;
+use crate::features::import_matching::state::known_export::{ExportKind, KnownExport};
 use crate::features::import_matching::state::opaque_exports::{self, DeviceMask, ExportOrigin};
-use crate::features::import_matching::state::semaphore_exports::SemaphoreOrigin;
-use crate::finding::Outcome;
+use crate::features::import_matching::state::semaphore_exports::{self, SemaphoreOrigin};
+use crate::finding::{ObjectRef, Outcome};
 use crate::os;
 use crate::os::payload::{self, Identity};
 use crate::os::HeldFile;
 use crate::pipeline::policy::report_only;
 use crate::rules::export::get_memory_win32_handle::GLOBAL_SHARE_HANDLE_TYPES;
+use crate::rules::import::another_kind::{self, Importing};
 use crate::rules::import::import_fd_type;
 use crate::state::driver_dma_bufs;
 use crate::state::{AllocationFacts, DeviceState, MemoryRecord};
+use crate::vuid;
 use ash::vk;
 
 const OPAQUE_FD: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
@@ -332,6 +336,60 @@ pub fn shared_export_of(
     origin
 }
 
+/// The opaque-fd export of a kind other than `importing` that the layer knows `fd` to be, for an
+/// import of `importing` that found no export of its own kind (`command`: the importing command,
+/// for the shared directory's warnings, which go to `report`): a memory object's, a semaphore's
+/// or a fence's held in this process, else a memory object's or a semaphore's a process of the
+/// run recorded (fences are not recorded across processes).
+#[cold]
+#[inline(never)]
+pub fn export_of_another_kind(
+    fd: i32,
+    importing: ExportKind,
+    command: &'static str,
+    report: &dyn Fn(&'static str, &Outcome),
+) -> Option<KnownExport> {
+    let memory = |o: ExportOrigin| KnownExport {
+        kind: ExportKind::Memory,
+        device: o.device,
+        object: o.memory,
+        process: o.exporter,
+    };
+    let semaphore = |o: SemaphoreOrigin| KnownExport {
+        kind: ExportKind::Semaphore,
+        device: o.device,
+        object: o.semaphore,
+        process: o.process,
+    };
+    let fence = |o: FenceOrigin| KnownExport {
+        kind: ExportKind::Fence,
+        device: o.device,
+        object: o.fence,
+        process: None,
+    };
+    let here = match importing {
+        ExportKind::Memory => semaphore_exports::origin_of(fd)
+            .map(semaphore)
+            .or_else(|| fence_exports::origin_of(fd).map(fence)),
+        ExportKind::Semaphore => opaque_exports::origin_of(fd)
+            .map(memory)
+            .or_else(|| fence_exports::origin_of(fd).map(fence)),
+        ExportKind::Fence => opaque_exports::origin_of(fd)
+            .map(memory)
+            .or_else(|| semaphore_exports::origin_of(fd).map(semaphore)),
+    };
+    here.or_else(|| match importing {
+        ExportKind::Memory => shared_semaphore_export_of(fd, command, report).map(semaphore),
+        _ => shared_export_of(fd, OPAQUE_FD, command, report)
+            .map(memory)
+            .or_else(|| {
+                (importing == ExportKind::Fence)
+                    .then(|| shared_semaphore_export_of(fd, command, report).map(semaphore))
+                    .flatten()
+            }),
+    })
+}
+
 /// The semaphore export of the payload of `fd` that a process of the run (another, or this one
 /// in an export the layer no longer holds) recorded in the shared directory, if any, for any
 /// importer (`command`: `vkImportSemaphoreFdKHR`, or the CUDA side's `cuImportExternalSemaphore`);
@@ -382,7 +440,7 @@ pub fn shared_semaphore_export_of(
         create_flags: vk::SemaphoreCreateFlags::from_raw(create_flags),
         device_uuid: export.origin.device_uuid,
         driver_uuid: export.origin.driver_uuid,
-        physical_devices: export.origin.physical_devices,
+        devices: export.origin.physical_devices.set(),
         process: export.origin.exporter,
     })
 }
@@ -488,10 +546,37 @@ fn check_opaque_import(
 ) {
     let shared = || shared_origin(state, fd, OPAQUE_FD);
     let Some(origin) = opaque_exports::origin_of(fd).or_else(shared) else {
+        report_another_kind(state, fd, call);
         return;
     };
     let import = importing(state, ImportedHandle::OpaqueFd(fd), facts, chain);
     judge(state, &import, &origin, call);
+}
+
+/// An opaque-fd import of memory whose export the layer does not know: if the layer knows the
+/// fd as a semaphore's or fence's export, `VUID-VkImportMemoryFdInfoKHR-handleType-00670` (it is
+/// no memory handle), and the call is not passed to the driver.
+#[cold]
+#[inline(never)]
+fn report_another_kind(state: &DeviceState, fd: i32, call: &mut Outcome) {
+    const IMPORTING: Importing = Importing {
+        id: vuid::IMPORT_FD_HANDLE_TYPE_00670,
+        command: "vkAllocateMemory",
+        field: "pAllocateInfo->pNext<VkImportMemoryFdInfoKHR>.fd",
+        handle_type: "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT",
+        kind: ExportKind::Memory,
+    };
+    let report = |command: &'static str, outcome: &Outcome| report_only(state, command, outcome);
+    let Some(other) = export_of_another_kind(fd, ExportKind::Memory, IMPORTING.command, &report)
+    else {
+        return;
+    };
+    call.absorb(boundary::contain(IMPORTING.command, || {
+        let mut outcome = Outcome::default();
+        let finding = another_kind::describe(&IMPORTING, fd, &other, "");
+        outcome.block(finding.with(ObjectRef::device(state.handle())));
+        outcome
+    }));
 }
 
 /// The import of `handle` that `vkAllocateMemory` on `state` makes.

@@ -2,8 +2,8 @@
 //! call breaks whatever happened to the semaphore since it was created, and the sync-file rules
 //! of its signal state as the layer followed it through queue operations (`-01135`, `-03254`).
 //! `-semaphore-01133` (an imported payload's export types) is judged from the payload the layer
-//! follows and the driver's answer (`rules::export::imported_payload`); `-handleType-01134` (a
-//! queue waiting) is not judged yet.
+//! follows and the driver's answer (`rules::export::imported_payload`); `-handleType-01134` (no
+//! queue waiting) cannot be judged (its catalog note).
 
 use super::semaphore::{created_payload_not_exportable, not_exported_message};
 use super::with_object;

@@ -2,7 +2,8 @@
 //! rules, those a call breaks whatever happened to the semaphore's queue work: the handle type
 //! (04762), the created payload's export types (04758) and the semaphore's type (04763). An
 //! imported payload's export types (`-semaphore-04759`) are `rules::export::imported_payload`'s
-//! rule; those about queue operations (`-handleType-04760`, `-04761`) are not judged yet.
+//! rule. Of those about queue operations, `-handleType-04761` applies only to a call that breaks
+//! 04762 already, and `-04760` (no queue waiting) cannot be judged (its catalog note).
 
 use super::semaphore::{created_payload_not_exportable, not_exported_message};
 use super::with_object;

@@ -8,7 +8,8 @@
 //!   export ([`FenceOrigin`]): `-fd-01541`.
 //!
 //! A `SYNC_FD` fd of -1 is a valid, signaled sync file: nothing here judges a sync fd's value.
-//! `vkImportFenceFdKHR-fence-01463` (queue work not completed) needs the fence's queue state.
+//! `vkImportFenceFdKHR-fence-01463` (queue work not completed) is `rules::import::fence_in_flight`'s,
+//! from the fence's signal state and the driver's `vkGetFenceStatus`.
 
 use super::import_semaphore_fd::Importer;
 use crate::features::import_matching::state::fence_exports::FenceOrigin;
@@ -65,6 +66,10 @@ rule_set! {
         /// `EXPORTCHECK-fd-imported-twice`: an fd an earlier successful import handed to the
         /// driver (`features::fd_ownership`, which writes its finding; it blocks the call).
         CONSUMED_FD,
+        /// `EXPORTCHECK-fd-of-another-kind`: an `OPAQUE_FD` the layer knows as a memory object's
+        /// or a semaphore's export (`rules::import::another_kind`, which writes its finding; it
+        /// blocks the call).
+        EXPORT_OF_ANOTHER_KIND,
     }
 }
 
@@ -93,7 +98,7 @@ pub fn evaluate_arguments(
     exporter: Option<&FenceOrigin>,
 ) -> ImportFenceFdRules {
     let other_device = exporter.is_some_and(|e| {
-        info.handle_type == OPAQUE_FD && importer.differs_from(e.physical_devices, e.driver_uuid)
+        info.handle_type == OPAQUE_FD && importer.differs_from(e.devices, e.driver_uuid)
     });
     ImportFenceFdRules::NONE
         .with(

@@ -1,7 +1,7 @@
 use super::*;
 use crate::args::StructArg;
 use crate::rules::export::{check, ExportCall};
-use crate::state::device_groups::PhysicalDevices;
+use crate::state::device_groups::{DeviceSet, PhysicalDevices};
 use crate::state::{FenceFacts, Lookup};
 
 fn device() -> DeviceFacts {
@@ -36,19 +36,19 @@ fn exporter() -> FenceOrigin {
     FenceOrigin {
         device: 0xd0,
         fence: 0xff,
-        physical_devices: one([1; 16]),
+        devices: one([1; 16]),
         driver_uuid: Some([2; 16]),
     }
 }
 
 /// A device of the one physical device of `deviceUUID` `uuid`.
-fn one(uuid: [u8; 16]) -> PhysicalDevices {
-    PhysicalDevices::new(Some(1), Some(vec![uuid]))
+fn one(uuid: [u8; 16]) -> DeviceSet {
+    PhysicalDevices::new(Some(1), Some(vec![uuid])).set()
 }
 
 fn here() -> Importer {
     Importer {
-        physical_devices: one([1; 16]),
+        devices: one([1; 16]),
         driver_uuid: Some([2; 16]),
     }
 }
@@ -108,7 +108,7 @@ fn an_opaque_fd_of_another_device_or_driver_is_01541() {
     let from = exporter();
     assert!(argument_ids(OPAQUE_FD, 0, &here(), Some(&from)).is_empty());
     let other_device = Importer {
-        physical_devices: one([3; 16]),
+        devices: one([3; 16]),
         ..here()
     };
     let other_driver = Importer {
@@ -134,13 +134,13 @@ fn an_opaque_fd_of_another_device_or_driver_is_01541() {
 #[test]
 fn devices_of_one_device_group_share_their_physical_devices() {
     // Made of physical devices {1, 3}, whichever member vkCreateDevice was called on.
-    let group = PhysicalDevices::new(Some(2), Some(vec![[1; 16], [3; 16]]));
+    let group = PhysicalDevices::new(Some(2), Some(vec![[1; 16], [3; 16]])).set();
     let in_group = Importer {
-        physical_devices: group,
+        devices: group,
         ..here()
     };
     let from_group = FenceOrigin {
-        physical_devices: group,
+        devices: group,
         ..exporter()
     };
     // The group against itself, against one of its members, and a member against it: silent.
@@ -149,7 +149,7 @@ fn devices_of_one_device_group_share_their_physical_devices() {
     assert!(argument_ids(OPAQUE_FD, 0, &here(), Some(&from_group)).is_empty());
     // A device on none of the group's physical devices: 01541.
     let elsewhere = Importer {
-        physical_devices: one([4; 16]),
+        devices: one([4; 16]),
         ..here()
     };
     assert_eq!(
@@ -164,7 +164,7 @@ fn the_01541_message_names_the_export() {
     let args = ImportArguments { flags: 0, fd: 9 };
     let from = exporter();
     let elsewhere = Importer {
-        physical_devices: one([3; 16]),
+        devices: one([3; 16]),
         ..here()
     };
     let broken = evaluate_arguments(&info, &args, &elsewhere, Some(&from));

@@ -19,7 +19,7 @@ use crate::finding::{Finding, Outcome};
 use crate::handle_kinds::{HandleKind, Semaphore};
 use crate::rules::export::{with_object, ExportCommand, ExportedObject, InfoFields, InfoStructure};
 use crate::rules::rule_set::rule_set;
-use crate::state::device_groups::PhysicalDevices;
+use crate::state::device_groups::DeviceSet;
 use crate::state::{DeviceFacts, SemaphoreRecord};
 use crate::vk_names;
 use crate::vuid;
@@ -72,6 +72,9 @@ rule_set! {
         /// `EXPORTCHECK-fd-imported-twice`: an fd an earlier successful import handed to the
         /// driver (`features::fd_ownership`, which writes its finding).
         CONSUMED_FD,
+        /// `EXPORTCHECK-fd-of-another-kind`: an `OPAQUE_FD` the layer knows as a memory object's
+        /// or a fence's export (`rules::import::another_kind`, which writes its finding).
+        EXPORT_OF_ANOTHER_KIND,
     }
 }
 
@@ -80,7 +83,8 @@ impl ImportSemaphoreFdRules {
     /// or is the driver's already.
     pub const BLOCKING: Self = Self::TYPE_OF_EXPORTER
         .and(Self::TEMPORARY_FROM_TIMELINE)
-        .and(Self::CONSUMED_FD);
+        .and(Self::CONSUMED_FD)
+        .and(Self::EXPORT_OF_ANOTHER_KIND);
 }
 
 /// The members of `VkImportSemaphoreFdInfoKHR` beyond the shared ones.
@@ -94,22 +98,22 @@ pub struct ImportArguments {
 /// layer knows them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Importer {
-    pub physical_devices: PhysicalDevices,
+    pub devices: DeviceSet,
     pub driver_uuid: Option<[u8; vk::UUID_SIZE]>,
 }
 
 impl Importer {
-    /// The exporting device, made of `physical_devices` under the driver of `driver_uuid`, is
+    /// The exporting device, made of `devices` under the driver of `driver_uuid`, is
     /// known to be on none of this one's physical devices, or under another driver (an unknown
     /// UUID on either side: not known). Devices of one device group share their physical
     /// devices whichever member each was created with.
     pub fn differs_from(
         &self,
-        physical_devices: PhysicalDevices,
+        devices: DeviceSet,
         driver_uuid: Option<[u8; vk::UUID_SIZE]>,
     ) -> bool {
         let other_driver = matches!((self.driver_uuid, driver_uuid), (Some(a), Some(b)) if a != b);
-        other_driver || self.physical_devices.known_apart(physical_devices)
+        other_driver || self.devices.known_apart(devices)
     }
 }
 
@@ -170,7 +174,7 @@ pub fn evaluate_arguments(
         )
         .with(
             ImportSemaphoreFdRules::OTHER_DEVICE_OR_DRIVER,
-            opaque && importer.differs_from(exporter.physical_devices, exporter.driver_uuid),
+            opaque && importer.differs_from(exporter.devices, exporter.driver_uuid),
         )
 }
 

@@ -1,7 +1,7 @@
 use super::*;
 use crate::args::StructArg;
 use crate::rules::export::{check, ExportCall};
-use crate::state::device_groups::PhysicalDevices;
+use crate::state::device_groups::{DeviceSet, PhysicalDevices};
 use crate::state::{Lookup, SemaphoreFacts};
 
 const OPAQUE: u32 = OPAQUE_FD;
@@ -44,19 +44,19 @@ fn exporter(timeline: bool) -> SemaphoreOrigin {
         create_flags: vk::SemaphoreCreateFlags::empty(),
         device_uuid: Some([1; 16]),
         driver_uuid: Some([2; 16]),
-        physical_devices: one([1; 16]),
+        devices: one([1; 16]),
         process: None,
     }
 }
 
 /// A device of the one physical device of `deviceUUID` `uuid`.
-fn one(uuid: [u8; 16]) -> PhysicalDevices {
-    PhysicalDevices::new(Some(1), Some(vec![uuid]))
+fn one(uuid: [u8; 16]) -> DeviceSet {
+    PhysicalDevices::new(Some(1), Some(vec![uuid])).set()
 }
 
 fn here() -> Importer {
     Importer {
-        physical_devices: one([1; 16]),
+        devices: one([1; 16]),
         driver_uuid: Some([2; 16]),
     }
 }
@@ -179,7 +179,7 @@ fn an_import_of_a_known_export_is_judged_against_it() {
         [vuid::SEM_IMPORT_FD_HANDLE_TYPE_03263]
     );
     let elsewhere = Importer {
-        physical_devices: one([3; 16]),
+        devices: one([3; 16]),
         ..here()
     };
     assert_eq!(

@@ -40,7 +40,7 @@ fn exporter(timeline: bool) -> SemaphoreOrigin {
         create_flags: vk::SemaphoreCreateFlags::empty(),
         device_uuid: None,
         driver_uuid: None,
-        physical_devices: Default::default(),
+        devices: Default::default(),
         process: None,
     }
 }

@@ -8,7 +8,7 @@
 //! is destroyed. An import of an fd the layer does not hold is not checked against an export.
 
 use super::sync_exports::{ExportOrigin, SyncExports};
-use crate::state::device_groups::PhysicalDevices;
+use crate::state::device_groups::DeviceSet;
 use ash::vk;
 
 /// The fence an opaque fd was exported from, and its device's identity.
@@ -17,7 +17,7 @@ pub struct FenceOrigin {
     pub device: u64,
     pub fence: u64,
     /// The physical devices the exporting device is made of.
-    pub physical_devices: PhysicalDevices,
+    pub devices: DeviceSet,
     /// The `driverUUID` of the exporting device's physical device, if the layer knows it.
     pub driver_uuid: Option<[u8; vk::UUID_SIZE]>,
 }
@@ -68,7 +68,11 @@ mod tests {
         FenceOrigin {
             device: 0xd2,
             fence,
-            physical_devices: PhysicalDevices::new(Some(1), Some(vec![[1; 16]])),
+            devices: crate::state::device_groups::PhysicalDevices::new(
+                Some(1),
+                Some(vec![[1; 16]]),
+            )
+            .set(),
             driver_uuid: None,
         }
     }

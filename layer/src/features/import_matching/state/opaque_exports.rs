@@ -184,12 +184,11 @@ pub fn remember(
     shared: Shared,
 ) -> Option<i32> {
     let exports = EXPORTS.lock();
-    if let Some(&known) = exports
-        .numbers_of((device, memory))
-        .iter()
-        .find(|&&number| os::same_open_file(number, fd) == Some(true))
-    {
-        return Some(known);
+    // A loop rather than `Iterator::find`, which the compiler may keep out of line.
+    for &known in exports.numbers_of((device, memory)) {
+        if os::same_open_file(known, fd) == Some(true) {
+            return Some(known);
+        }
     }
     hold(exports, (device, memory), origin, fd, shared)
 }

@@ -9,7 +9,7 @@
 
 use super::opaque_exports::Exporter;
 use super::sync_exports::{ExportOrigin, RetireFn, SyncExports};
-use crate::state::device_groups::PhysicalDevices;
+use crate::state::device_groups::DeviceSet;
 use ash::vk;
 
 /// The most semaphore exports held at once in the process.
@@ -29,7 +29,7 @@ pub struct SemaphoreOrigin {
     /// The `driverUUID` of the exporting device's physical device, if the layer knows it.
     pub driver_uuid: Option<[u8; vk::UUID_SIZE]>,
     /// The physical devices the exporting device is made of.
-    pub physical_devices: PhysicalDevices,
+    pub devices: DeviceSet,
     /// The process that exported it, when the layer learnt of the export from the shared
     /// directory (`features::cross_process::state`): its `device` and `semaphore` are then that
     /// process's handles.
@@ -96,7 +96,7 @@ mod tests {
             create_flags: vk::SemaphoreCreateFlags::empty(),
             device_uuid: None,
             driver_uuid: None,
-            physical_devices: Default::default(),
+            devices: Default::default(),
             process: None,
         }
     }

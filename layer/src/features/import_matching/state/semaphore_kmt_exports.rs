@@ -96,7 +96,7 @@ mod tests {
             create_flags: vk::SemaphoreCreateFlags::empty(),
             device_uuid: None,
             driver_uuid: None,
-            physical_devices: Default::default(),
+            devices: Default::default(),
             process: None,
         }
     }
