@@ -13,8 +13,8 @@
 use ash::vk::{self, Handle};
 use exportcheck_tests::env::Driver;
 use exportcheck_tests::ids::*;
-use exportcheck_tests::semaphores::exportable as semaphore_exportable;
-use exportcheck_tests::{expect, Device, Instance, Options};
+use exportcheck_tests::semaphores::{self, exportable as semaphore_exportable};
+use exportcheck_tests::{expect, Device, Instance, Options, OPAQUE_FD, SIZE};
 use std::ffi::{c_int, CStr};
 
 type SemTypes = vk::ExternalSemaphoreHandleTypeFlags;
@@ -47,6 +47,7 @@ fn device(inst: &Instance) -> (Device, bool) {
     let mut names = vec![
         ash::khr::external_semaphore::NAME,
         ash::khr::external_semaphore_fd::NAME,
+        ash::khr::external_memory_fd::NAME,
     ];
     let fences = has(inst, ash::khr::external_fence_fd::NAME);
     if fences {
@@ -252,4 +253,82 @@ fn sync_file_exports_follow_the_signal_state() {
         println!("the driver exports no fence as SYNC_FD: that part skipped");
     }
     assert_ne!(dev.handle().as_raw(), 0);
+}
+
+/// Issue #33 on a real driver: a memory object's opaque fd imported into a semaphore (NVIDIA's
+/// driver returns `VK_SUCCESS` for it) is reported and kept from the driver; the valid sequence
+/// of an fd re-exported after a consumed temporary import is silent (SwiftShader hands the
+/// number out again; what this driver does is printed); a temporary sync-file import is a copy:
+/// once a wait consumed it, a sync-file export with no signal of the semaphore's own is
+/// reported again.
+#[test]
+#[ignore = "needs a real driver: EXPORTCHECK_TEST_REAL_ICD names its manifest"]
+fn another_kinds_fd_is_kept_from_the_driver_and_numbers_and_copies_are_followed() {
+    let inst = exclusive();
+    let (dev, _) = device(&inst);
+    let fds = semaphore_fds(&inst, &dev);
+    let memory = dev.allocate(SIZE, Some(OPAQUE_FD));
+    let (r, fd) = dev.get_fd(memory, OPAQUE_FD);
+    assert_eq!(r, vk::Result::SUCCESS);
+    let into = semaphore(&dev, false, None);
+    let import = vk::ImportSemaphoreFdInfoKHR::default()
+        .semaphore(into)
+        .handle_type(SemTypes::OPAQUE_FD)
+        .fd(fd);
+    // SAFETY: a live info structure; the layer keeps the call from the driver.
+    let r = unsafe { (fds.fp().import_semaphore_fd_khr)(dev.handle(), &import) };
+    assert_eq!(r, vk::Result::ERROR_VALIDATION_FAILED_EXT);
+    expect::one(&inst, IMPORT_SEMAPHORE_FD, FD_OF_ANOTHER_KIND);
+    close(fd);
+    dev.free(memory);
+    let again = semaphores::export_again_after_a_consumed_temporary_import(&inst, &dev);
+    println!(
+        "re-export after a consumed temporary import: fd {} then {} ({}), import {:?}",
+        again.first,
+        again.second,
+        if again.first == again.second {
+            "the same number"
+        } else {
+            "another number"
+        },
+        again.result
+    );
+    assert_eq!(again.result, vk::Result::SUCCESS);
+    expect::silent_for(&inst, &[GET_SEMAPHORE_FD, IMPORT_SEMAPHORE_FD]);
+    if semaphore_exportable(&inst, false, SemTypes::SYNC_FD) {
+        let s = semaphore(&dev, false, Some(SemTypes::SYNC_FD));
+        let copy = vk::ImportSemaphoreFdInfoKHR::default()
+            .semaphore(s)
+            .handle_type(SemTypes::SYNC_FD)
+            .flags(vk::SemaphoreImportFlags::TEMPORARY)
+            .fd(-1);
+        // SAFETY: a live info structure (-1: a signaled sync file).
+        let r = unsafe { (fds.fp().import_semaphore_fd_khr)(dev.handle(), &copy) };
+        println!("SYNC_FD import of -1: {r:?}");
+        if r == vk::Result::SUCCESS {
+            let batch = [vk::SubmitInfo::default()
+                .wait_semaphores(std::slice::from_ref(&s))
+                .wait_dst_stage_mask(&[vk::PipelineStageFlags::ALL_COMMANDS])];
+            // SAFETY: a submission that waits on the signaled copy, then the queue idle.
+            unsafe {
+                let queue = dev.device.get_device_queue(0, 0);
+                dev.device
+                    .queue_submit(queue, &batch, vk::Fence::null())
+                    .expect("vkQueueSubmit");
+                dev.device.queue_wait_idle(queue).expect("vkQueueWaitIdle");
+            }
+            let (r, fd) = export_semaphore(&inst, &dev, s, SemTypes::SYNC_FD);
+            println!("SYNC_FD export of the restored payload, never signaled: {r:?}, fd {fd}");
+            close(fd);
+            expect::only(
+                &inst,
+                GET_SEMAPHORE_FD,
+                &[SEM_FD_HANDLE_TYPE_01135, SEM_FD_HANDLE_TYPE_03254],
+            );
+        }
+        // SAFETY: a semaphore no queue uses (the queue is idle).
+        unsafe { dev.device.destroy_semaphore(s, None) };
+    }
+    // SAFETY: a semaphore no queue uses.
+    unsafe { dev.device.destroy_semaphore(into, None) };
 }
