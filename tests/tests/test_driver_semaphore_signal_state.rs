@@ -42,20 +42,21 @@ fn queue(dev: &Device) -> vk::Queue {
 
 /// One `vkQueueSubmit` batch that waits on `waits` and signals `signals`, then idle.
 fn submit(dev: &Device, waits: &[vk::Semaphore], signals: &[vk::Semaphore]) {
+    submit_with(dev, waits, signals, vk::Fence::null());
+    // SAFETY: the device's queue, which no other thread uses.
+    unsafe { dev.device.queue_wait_idle(queue(dev)) }.expect("vkQueueWaitIdle");
+}
+
+/// One `vkQueueSubmit` batch that waits on `waits`, signals `signals` and `fence`; nothing
+/// waited for.
+fn submit_with(dev: &Device, waits: &[vk::Semaphore], signals: &[vk::Semaphore], fence: vk::Fence) {
     let stages = vec![vk::PipelineStageFlags::ALL_COMMANDS; waits.len()];
     let batch = [vk::SubmitInfo::default()
         .wait_semaphores(waits)
         .wait_dst_stage_mask(&stages)
         .signal_semaphores(signals)];
     // SAFETY: a valid submission to the device's queue.
-    unsafe {
-        dev.device
-            .queue_submit(queue(dev), &batch, vk::Fence::null())
-            .expect("vkQueueSubmit");
-        dev.device
-            .queue_wait_idle(queue(dev))
-            .expect("vkQueueWaitIdle");
-    }
+    unsafe { dev.device.queue_submit(queue(dev), &batch, fence) }.expect("vkQueueSubmit");
 }
 
 /// A `vkQueueSubmit2` batch that signals `semaphore`.
@@ -162,11 +163,14 @@ fn after_a_wait_an_import_or_on_a_semaphore_that_shares_nothing_it_is_silent() {
     let inst = exclusive(None);
     let dev = device(&inst);
     let s = semaphore(&dev, SYNC | OPAQUE);
-    // Signaled, then waited on: the wait may still be pending, so nothing is said.
+    // Signaled, then waited on, nothing waited for since: the wait may still be pending (01134)
+    // or done (01135), which the layer cannot tell, so nothing is said.
     submit(&dev, &[], &[s]);
-    submit(&dev, &[s], &[]);
+    submit_with(&dev, &[s], &[], vk::Fence::null());
     close(export(&inst, &dev, s, SYNC));
     expect::silent(&inst, GET_SEMAPHORE_FD);
+    // SAFETY: the device's queue, which no other thread uses.
+    unsafe { dev.device.queue_wait_idle(queue(&dev)) }.expect("vkQueueWaitIdle");
     // An import: the payload's state is not known.
     let other = semaphore(&dev, SYNC | OPAQUE);
     let fd = export(&inst, &dev, other, OPAQUE);
@@ -256,4 +260,89 @@ fn once_a_temporary_sync_file_import_is_consumed_the_semaphores_own_state_is_jud
     close(export(&inst, &dev, s, SYNC));
     expect::silent(&inst, GET_SEMAPHORE_FD);
     destroy(&dev, &[s]);
+}
+
+/// Once the submission that waited on the semaphore is known to have completed (its queue went
+/// idle, the device did, or a fence of it or of a later submission to the queue was waited on
+/// or found signaled), the semaphore is unsignaled with nothing pending: a sync-file export is
+/// 01135 and 03254 (issue #33: the layer said nothing after any wait). A wait for one fence of
+/// several, or a fence another submission signals, says nothing of the semaphore's.
+#[test]
+fn a_sync_fd_export_after_a_wait_known_to_have_completed_is_01135_and_03254() {
+    let inst = exclusive(None);
+    let dev = device(&inst);
+    let s = semaphore(&dev, SYNC);
+    let expect_reported = |how: &str| {
+        close(export(&inst, &dev, s, SYNC));
+        let ms = expect::only(
+            &inst,
+            GET_SEMAPHORE_FD,
+            &[SEM_FD_HANDLE_TYPE_01135, SEM_FD_HANDLE_TYPE_03254],
+        );
+        expect::mentions(
+            &ms[0],
+            &["since a wait on it was submitted, which has completed"],
+        );
+        println!("after {how}: reported");
+    };
+    // vkQueueWaitIdle.
+    submit(&dev, &[], &[s]);
+    submit(&dev, &[s], &[]);
+    expect_reported("vkQueueWaitIdle");
+    // vkDeviceWaitIdle.
+    submit(&dev, &[], &[s]);
+    submit_with(&dev, &[s], &[], vk::Fence::null());
+    // SAFETY: a live device whose queues no other thread uses.
+    unsafe { dev.device.device_wait_idle() }.expect("vkDeviceWaitIdle");
+    expect_reported("vkDeviceWaitIdle");
+    // A fence of a later submission to the queue, waited on; then vkGetFenceStatus.
+    let fences = [fence(&dev), fence(&dev)];
+    for by_status in [false, true] {
+        submit(&dev, &[], &[s]);
+        submit_with(&dev, &[s], &[], vk::Fence::null());
+        submit_with(&dev, &[], &[], fences[0]);
+        // SAFETY: a fence of the device, signaled by the submission above.
+        unsafe {
+            if by_status {
+                while dev.device.get_fence_status(fences[0]) != Ok(true) {}
+            } else {
+                dev.device
+                    .wait_for_fences(&fences[..1], true, u64::MAX)
+                    .expect("vkWaitForFences");
+            }
+            dev.device
+                .reset_fences(&fences[..1])
+                .expect("vkResetFences");
+        }
+        expect_reported(if by_status {
+            "vkGetFenceStatus"
+        } else {
+            "vkWaitForFences"
+        });
+    }
+    // Any one of two fences: which one signaled is not known.
+    submit(&dev, &[], &[s]);
+    submit_with(&dev, &[s], &[], fences[0]);
+    submit_with(&dev, &[], &[], fences[1]);
+    // SAFETY: fences of the device, signaled by the submissions above.
+    unsafe { dev.device.wait_for_fences(&fences, false, u64::MAX) }.expect("vkWaitForFences");
+    close(export(&inst, &dev, s, SYNC));
+    expect::silent(&inst, GET_SEMAPHORE_FD);
+    // SAFETY: the queue's work completes before the fences and semaphore go.
+    unsafe { dev.device.queue_wait_idle(queue(&dev)) }.expect("vkQueueWaitIdle");
+    for f in fences {
+        // SAFETY: a fence no queue uses any more.
+        unsafe { dev.device.destroy_fence(f, None) };
+    }
+    destroy(&dev, &[s]);
+}
+
+/// A plain fence of the device.
+fn fence(dev: &Device) -> vk::Fence {
+    // SAFETY: a live device and a valid create info.
+    unsafe {
+        dev.device
+            .create_fence(&vk::FenceCreateInfo::default(), None)
+    }
+    .expect("vkCreateFence")
 }

@@ -119,6 +119,7 @@ pub unsafe extern "system" fn create_device(
                 resources: Default::default(),
                 semaphores: Default::default(),
                 fences: Default::default(),
+                submissions: Default::default(),
                 sync_support: Default::default(),
                 queries,
                 fd_exports,

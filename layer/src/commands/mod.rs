@@ -12,6 +12,7 @@ pub mod import;
 pub mod instance;
 pub mod names;
 pub mod query;
+pub mod queue_waits;
 pub mod queues;
 pub mod record_after;
 pub mod resources;

@@ -18,6 +18,7 @@ use crate::pipeline::policy::{decide, Decision};
 use crate::raw::{self, read_node, read_out, read_struct, walk_chain, StructArg};
 use crate::rules::sync::d3d12_fence_submit::{self, D3d12Batch};
 use crate::state::registry::{queue_key, DEVICES};
+use crate::state::submissions::Submission;
 use crate::state::this_thread::with_device;
 use crate::state::{DeviceState, FenceSignal, QueueUse};
 use ash::vk::{self, Handle};
@@ -27,7 +28,10 @@ use std::sync::Arc;
 /// returned it from, found in the thread's snapshot of the registry under the queue's key, or (a
 /// queue the layer did not see returned, cold) the device whose dispatch key it shares.
 #[inline(always)]
-fn with_queue_device<R>(queue: vk::Queue, f: impl FnOnce(Option<&DeviceState>) -> R) -> R {
+pub(super) fn with_queue_device<R>(
+    queue: vk::Queue,
+    f: impl FnOnce(Option<&DeviceState>) -> R,
+) -> R {
     let mut f = Some(f);
     let found = with_device(
         queue_key(queue.as_raw()),
@@ -127,7 +131,7 @@ fn submit_and_follow(
     command: &'static str,
     (queue, fence): (vk::Queue, vk::Fence),
     call_down: impl FnOnce(&DeviceState) -> Option<vk::Result>,
-    follow: impl FnOnce(&DeviceState, bool),
+    follow: impl FnOnce(&DeviceState, bool, Submission),
 ) -> vk::Result {
     boundary::ffi_down(
         command,
@@ -145,14 +149,10 @@ fn submit_and_follow(
                         return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
                     };
                     let result = down.went(result);
-                    let failed = result != vk::Result::SUCCESS;
-                    if state.semaphores.any_shared() {
-                        follow(state, failed);
-                    }
-                    if fence != vk::Fence::null() && state.fences.any_shared() {
-                        state
-                            .fences
-                            .set_signal(fence.as_raw(), fence_signal(failed, true));
+                    let semaphores = state.semaphores.any_shared();
+                    if semaphores || (fence != vk::Fence::null() && state.fences.any_shared()) {
+                        let failed = result != vk::Result::SUCCESS;
+                        follow_submission(state, (queue, fence), (failed, semaphores), follow);
                     }
                     result
                 },
@@ -161,14 +161,38 @@ fn submit_and_follow(
     )
 }
 
-/// What a command that signals a fence did to it: a signal submitted (to a queue, whose work the
-/// driver can say is done or not: `queue`; else by the presentation engine), or (it failed) not
-/// known.
-fn fence_signal(failed: bool, queue: bool) -> FenceSignal {
-    match (failed, queue) {
-        (true, _) => FenceSignal::Unknown,
-        (false, true) => FenceSignal::Submitted,
-        (false, false) => FenceSignal::Signaled,
+/// After a submission to `queue` on a device that follows semaphores (`semaphores`) or fences:
+/// numbered, its batches followed (`follow`) and its `fence` marked as it signals.
+#[inline(never)]
+fn follow_submission(
+    state: &DeviceState,
+    (queue, fence): (vk::Queue, vk::Fence),
+    (failed, semaphores): (bool, bool),
+    follow: impl FnOnce(&DeviceState, bool, Submission),
+) {
+    let by = state.submissions.submitted(queue.as_raw());
+    if semaphores {
+        follow(state, failed, by);
+    }
+    if fence.is_null() || !state.fences.any_shared() {
+        return;
+    }
+    if failed {
+        state
+            .fences
+            .set_signal(fence.as_raw(), FenceSignal::Unknown);
+    } else {
+        state.fences.submitted(fence.as_raw(), by);
+    }
+}
+
+/// What a command of the presentation engine that signals a fence did to it: a signal, or (it
+/// failed) not known. (A queue submission's: `Fences::submitted`.)
+fn presentation_signal(failed: bool) -> FenceSignal {
+    if failed {
+        FenceSignal::Unknown
+    } else {
+        FenceSignal::Signaled
     }
 }
 
@@ -196,18 +220,19 @@ unsafe fn structures<'a, T>(p: *const T, count: u32) -> &'a [T] {
     unsafe { std::slice::from_raw_parts(p, count as usize) }
 }
 
-/// Tells the table that `waits` were waited on and then `signals` signaled (one batch), or, when
-/// the call `failed`, that both are in an unknown state.
+/// Tells the table that `waits` were waited on (by the submission `by`; none: a present) and
+/// then `signals` signaled (one batch), or, when the call `failed`, that both are in an unknown
+/// state.
 fn follow_batch(
     state: &DeviceState,
-    failed: bool,
+    (failed, by): (bool, Option<Submission>),
     waits: impl Iterator<Item = vk::Semaphore>,
     signals: impl Iterator<Item = vk::Semaphore>,
 ) {
     let (wait, signal) = if failed {
         (QueueUse::Failed, QueueUse::Failed)
     } else {
-        (QueueUse::Wait, QueueUse::Signal)
+        (QueueUse::Wait(by), QueueUse::Signal)
     };
     for s in waits {
         state.semaphores.queue_used(s.as_raw(), wait);
@@ -239,7 +264,7 @@ pub unsafe extern "system" fn queue_submit(
             // SAFETY: the app's arguments, passed unchanged to the next layer.
             Some(unsafe { next(queue, submit_count, p_submits, fence) })
         },
-        |state, failed| {
+        |state, failed, by| {
             // SAFETY: the submissions the app passed (read after the call, which the driver
             // accepted or refused; the app's memory is still its own to read).
             for batch in unsafe { structures(p_submits, submit_count) } {
@@ -252,7 +277,7 @@ pub unsafe extern "system" fn queue_submit(
                 };
                 follow_batch(
                     state,
-                    failed,
+                    (failed, Some(by)),
                     waits.iter().copied(),
                     signals.iter().copied(),
                 );
@@ -274,7 +299,7 @@ pub unsafe extern "system" fn queue_submit2(
         (queue, fence),
         // SAFETY: the app's arguments, passed unchanged to the next layer.
         |s| Some(unsafe { s.next.queue_submit2?(queue, submit_count, p_submits, fence) }),
-        |state, failed| {
+        |state, failed, by| {
             // SAFETY: as in `queue_submit`.
             for batch in unsafe { structures(p_submits, submit_count) } {
                 // SAFETY: the batch's arrays and counts, as the app passed them.
@@ -292,7 +317,7 @@ pub unsafe extern "system" fn queue_submit2(
                 };
                 follow_batch(
                     state,
-                    failed,
+                    (failed, Some(by)),
                     waits.iter().map(|i| i.semaphore),
                     signals.iter().map(|i| i.semaphore),
                 );
@@ -314,7 +339,7 @@ pub unsafe extern "system" fn queue_bind_sparse(
         (queue, fence),
         // SAFETY: the app's arguments, passed unchanged to the next layer.
         |s| Some(unsafe { s.next.queue_bind_sparse?(queue, bind_info_count, p_bind_info, fence) }),
-        |state, failed| {
+        |state, failed, by| {
             // SAFETY: as in `queue_submit`.
             for batch in unsafe { structures(p_bind_info, bind_info_count) } {
                 // SAFETY: the batch's arrays and counts, as the app passed them.
@@ -326,7 +351,7 @@ pub unsafe extern "system" fn queue_bind_sparse(
                 };
                 follow_batch(
                     state,
-                    failed,
+                    (failed, Some(by)),
                     waits.iter().copied(),
                     signals.iter().copied(),
                 );
@@ -361,7 +386,7 @@ fn follow_acquire(
     if !fence.is_null() && state.fences.any_shared() {
         state
             .fences
-            .set_signal(fence.as_raw(), fence_signal(failed, false));
+            .set_signal(fence.as_raw(), presentation_signal(failed));
     }
     if !fence.is_null() && state.fences.any_imported() {
         state.fences.acquired(fence.as_raw());
@@ -513,7 +538,12 @@ unsafe fn follow_present(state: &DeviceState, p: *const vk::PresentInfoKHR<'_>, 
     };
     // SAFETY: the info's wait array, as the app passed it.
     let waits = unsafe { handles(info.p_wait_semaphores, info.wait_semaphore_count) };
-    follow_batch(state, failed, waits.iter().copied(), std::iter::empty());
+    follow_batch(
+        state,
+        (failed, None),
+        waits.iter().copied(),
+        std::iter::empty(),
+    );
     if !state.fences.any_shared() {
         return;
     }
@@ -526,7 +556,7 @@ unsafe fn follow_present(state: &DeviceState, p: *const vk::PresentInfoKHR<'_>, 
                     if !fence.is_null() {
                         state
                             .fences
-                            .set_signal(fence.as_raw(), fence_signal(failed, false));
+                            .set_signal(fence.as_raw(), presentation_signal(failed));
                     }
                 }
             }

@@ -331,6 +331,26 @@ pub const INTERCEPTS: &[Intercept] = &[
         function: || void_fn!(crate::commands::export::get_fence_win32_handle::get_fence_win32_handle_khr),
         level: device(|s| s.facts.extensions.khr_external_fence_win32 && s.next.get_fence_win32_handle.is_some()),
     },
+    Intercept {
+        name: b"vkGetFenceStatus",
+        function: || void_fn!(crate::commands::queue_waits::get_fence_status),
+        level: device(|s| s.next.get_fence_status.is_some()),
+    },
+    Intercept {
+        name: b"vkWaitForFences",
+        function: || void_fn!(crate::commands::queue_waits::wait_for_fences),
+        level: device(|s| s.next.wait_for_fences.is_some()),
+    },
+    Intercept {
+        name: b"vkQueueWaitIdle",
+        function: || void_fn!(crate::commands::queue_waits::queue_wait_idle),
+        level: device(|s| s.next.queue_wait_idle.is_some()),
+    },
+    Intercept {
+        name: b"vkDeviceWaitIdle",
+        function: || void_fn!(crate::commands::queue_waits::device_wait_idle),
+        level: device(|s| s.next.device_wait_idle.is_some()),
+    },
 ];
 
 /// The extension of each command intercepted only where its extension is enabled (as

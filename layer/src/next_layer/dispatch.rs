@@ -203,6 +203,12 @@ pub struct DeviceDispatch {
     pub get_fence_win32_handle: Option<vk::PFN_vkGetFenceWin32HandleKHR>,
     /// `vkGetFenceStatus` (Vulkan 1.0).
     pub get_fence_status: Option<vk::PFN_vkGetFenceStatus>,
+    /// `vkWaitForFences` (Vulkan 1.0).
+    pub wait_for_fences: Option<vk::PFN_vkWaitForFences>,
+    /// `vkQueueWaitIdle` (Vulkan 1.0).
+    pub queue_wait_idle: Option<vk::PFN_vkQueueWaitIdle>,
+    /// `vkDeviceWaitIdle` (Vulkan 1.0).
+    pub device_wait_idle: Option<vk::PFN_vkDeviceWaitIdle>,
     /// `vkGetImageMemoryRequirements` (Vulkan 1.0).
     pub get_image_memory_requirements: Option<vk::PFN_vkGetImageMemoryRequirements>,
     /// `vkGetBufferMemoryRequirements` (Vulkan 1.0).
@@ -272,6 +278,9 @@ impl DeviceDispatch {
                 get_fence_fd: cast(get(c"vkGetFenceFdKHR")),
                 get_fence_win32_handle: cast(get(c"vkGetFenceWin32HandleKHR")),
                 get_fence_status: cast(get(c"vkGetFenceStatus")),
+                wait_for_fences: cast(get(c"vkWaitForFences")),
+                queue_wait_idle: cast(get(c"vkQueueWaitIdle")),
+                device_wait_idle: cast(get(c"vkDeviceWaitIdle")),
                 get_image_memory_requirements: cast(get(c"vkGetImageMemoryRequirements")),
                 get_buffer_memory_requirements: cast(get(c"vkGetBufferMemoryRequirements")),
             }

@@ -8,6 +8,7 @@ use super::live_memory::LiveMemories;
 use super::maps::HandleMap;
 use super::resources::Resources;
 use super::semaphores::Semaphores;
+use super::submissions::Submissions;
 use super::sync_support::SyncSupport;
 use crate::features::driver_contract::state::ContractState;
 use crate::features::fd_leaks::state::FdExports;
@@ -178,6 +179,8 @@ pub struct DeviceState {
     /// Live fences of this device, with what they were created with and the NT handle types
     /// exported from them, and the latest destroyed ones (`state::fences`).
     pub fences: Fences,
+    /// Its queue submissions, numbered (`state::submissions`).
+    pub submissions: Submissions,
     pub queries: DriverQueries,
     /// The driver's answers about exporting and importing semaphores and fences
     /// (`state::sync_support`).

@@ -5,7 +5,8 @@
 //! (a sharded `DashMap`), and a destroy a short lock of the ring.
 
 use super::maps::{handle_map, HandleMap};
-use super::sync_payload::{Permanence, SyncPayload};
+use super::submissions::Submission;
+use super::sync_payload::{Permanence, SyncPayload, Temporary};
 use ash::vk;
 use parking_lot::Mutex;
 use std::collections::VecDeque;
@@ -40,6 +41,8 @@ pub struct FenceFacts {
     pub shared: bool,
     /// Its signal state, followed while `shared`.
     pub signal: FenceSignal,
+    /// The submission that signals it, while `signal` is `Submitted`.
+    pub signaled_by: Option<Submission>,
     /// Its payload reached a handle of reference transference (an `OPAQUE_FD` or Win32 export)
     /// or came from one (an import): other holders may signal or reset it where the layer cannot
     /// see, so its signal state is never judged again.
@@ -61,7 +64,8 @@ pub enum FenceSignal {
     /// Created signaled, or signaled by the presentation engine (an acquire, a present's fence).
     Signaled,
     /// A queue submission signals it (`vkQueueSubmit`, `vkQueueSubmit2`, `vkQueueBindSparse`):
-    /// pending or done, which the driver can say (`vkGetFenceStatus`).
+    /// pending or done, which the driver can say (`vkGetFenceStatus`); by the submission
+    /// `FenceFacts::signaled_by`.
     Submitted,
     /// Something the layer cannot follow happened (an import, a failed submission).
     Unknown,
@@ -152,6 +156,16 @@ impl Fences {
         }
     }
 
+    /// A queue submission `by` signals a shared `fence`.
+    pub fn submitted(&self, fence: u64, by: Submission) {
+        if let Some(mut facts) = self.live.get_mut(&fence) {
+            if facts.shared {
+                facts.signal = FenceSignal::Submitted;
+                facts.signaled_by = Some(by);
+            }
+        }
+    }
+
     /// An export of `fence` as a handle of reference transference succeeded: its payload is
     /// shared with whoever holds the handle.
     pub fn payload_escaped(&self, fence: u64) {
@@ -186,6 +200,22 @@ impl Fences {
     pub fn acquired(&self, fence: u64) {
         if let Some(mut facts) = self.live.get_mut(&fence) {
             facts.payload.opaque_temporary();
+        }
+    }
+
+    /// The submission whose completion a successful wait on `fence` (`vkWaitForFences`,
+    /// `vkGetFenceStatus`) shows: its last followed signal, a queue submission's, if its payload
+    /// is its own (not shared by reference, no temporary import in place: another payload's
+    /// signal would say nothing of the submission).
+    pub fn signaled_by(&self, fence: u64) -> Option<Submission> {
+        let facts = self.live.get(&fence)?;
+        match facts.signal {
+            FenceSignal::Submitted
+                if !facts.payload_escaped && facts.payload.temporary == Temporary::None =>
+            {
+                facts.signaled_by
+            }
+            _ => None,
         }
     }
 

@@ -20,6 +20,7 @@ pub mod queryable;
 pub mod registry;
 pub mod resources;
 pub mod semaphores;
+pub mod submissions;
 pub mod sync_payload;
 pub mod sync_support;
 pub mod this_thread;

@@ -4,6 +4,7 @@
 //! insertion or removal (a sharded `DashMap`), and a destroy a short lock of the ring.
 
 use super::maps::{handle_map, HandleMap};
+use super::submissions::Submission;
 use super::sync_payload::{Permanence, SyncPayload, Temporary};
 use ash::vk;
 use parking_lot::Mutex;
@@ -27,9 +28,16 @@ pub enum SignalState {
     /// Its payload went to a sync file (`vkGetSemaphoreFdKHR` of `SYNC_FD`, which acts as a wait)
     /// and no signal operation was submitted since.
     UnsignaledSinceSyncFdExport,
-    /// A wait on it was submitted after its last signal: either that wait is still pending (a
-    /// queue waits on it) or it is unsignaled with nothing pending; the layer cannot tell which.
+    /// A wait on it was submitted after its last signal (by the submission
+    /// `SemaphoreFacts::waited_by`; none: by a present, whose completion no queue or fence wait
+    /// tells): either that wait is still pending (a queue waits on it) or it is unsignaled with
+    /// nothing pending; the layer cannot tell which until the submission is known to have
+    /// completed.
     Waited,
+    /// A wait on it was submitted after its last signal, and has completed (its queue went
+    /// idle, or a fence of it or of a later submission to the queue was waited on): unsignaled,
+    /// with no signal operation submitted since.
+    UnsignaledSinceWaitCompleted,
     /// A signal operation on it was submitted (pending or done).
     SignalSubmitted,
     /// Something the layer cannot follow happened (an import, a failed submission).
@@ -63,6 +71,8 @@ pub struct SemaphoreFacts {
     /// a signal state, which shares nothing) replaces it, for the wait or `SYNC_FD` export that
     /// restores it.
     pub permanent_signal: Option<SignalState>,
+    /// The submission of the wait, while `signal` is `Waited` (none: a present's).
+    pub waited_by: Option<Submission>,
     /// Its payload reached a handle of reference transference (an `OPAQUE_FD`, Win32 or Zircon
     /// export) or came from one (an import): other holders may signal or wait on it where the
     /// layer cannot see, so its signal state is never judged again.
@@ -123,7 +133,8 @@ impl Default for Semaphores {
 /// What a queue operation did to a semaphore, as far as its signal state goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QueueUse {
-    Wait,
+    /// A wait, by this submission (none: a present's).
+    Wait(Option<Submission>),
     Signal,
     /// The operation failed: its effect on the semaphore is not known.
     Failed,
@@ -167,14 +178,15 @@ impl Semaphores {
             if facts.shared {
                 facts.signal = match operation {
                     QueueUse::Signal | QueueUse::Acquired => SignalState::SignalSubmitted,
-                    QueueUse::Wait => SignalState::Waited,
+                    QueueUse::Wait(_) => SignalState::Waited,
                     QueueUse::Failed | QueueUse::AcquireFailed => SignalState::Unknown,
                 };
                 match operation {
                     QueueUse::Signal => {}
                     // A submitted wait restores a temporarily imported payload, and the signal
                     // state the permanent one had.
-                    QueueUse::Wait => {
+                    QueueUse::Wait(by) => {
+                        facts.waited_by = by;
                         facts.payload.restore();
                         if let Some(permanent) = facts.permanent_signal.take() {
                             facts.signal = permanent;
@@ -187,6 +199,19 @@ impl Semaphores {
                     QueueUse::Acquired | QueueUse::AcquireFailed => {
                         facts.payload.opaque_temporary()
                     }
+                }
+            }
+        }
+    }
+
+    /// The submissions to `queue` (every queue: `None`) numbered `through` and before have
+    /// completed: a shared semaphore whose last followed operation was a wait by one of them is
+    /// unsignaled with nothing pending.
+    pub fn completed(&self, queue: Option<u64>, through: u64) {
+        for mut facts in self.live.iter_mut() {
+            if let (SignalState::Waited, Some(by)) = (facts.signal, facts.waited_by) {
+                if by.serial.get() <= through && queue.map_or(true, |q| q == by.queue) {
+                    facts.signal = SignalState::UnsignaledSinceWaitCompleted;
                 }
             }
         }
@@ -357,6 +382,42 @@ mod tests {
     }
 
     #[test]
+    fn a_wait_known_completed_leaves_the_semaphore_unsignaled() {
+        use crate::state::submissions::Submission;
+        let s = Semaphores::default();
+        let exportable = SemaphoreFacts {
+            known: true,
+            export: Some(vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD),
+            ..Default::default()
+        };
+        for h in 1..=4 {
+            s.insert(h, exportable);
+        }
+        let signal = |h| s.get(h, 9).unwrap().facts.signal;
+        let on = |queue, serial| {
+            Some(Submission {
+                queue,
+                serial: std::num::NonZeroU64::new(serial).unwrap(),
+            })
+        };
+        s.queue_used(1, QueueUse::Wait(on(0xa, 1)));
+        s.queue_used(2, QueueUse::Wait(on(0xa, 3)));
+        s.queue_used(3, QueueUse::Wait(on(0xb, 2)));
+        s.queue_used(4, QueueUse::Wait(None));
+        // Queue 0xa through submission 2: the first wait only.
+        s.completed(Some(0xa), 2);
+        assert_eq!(signal(1), SignalState::UnsignaledSinceWaitCompleted);
+        assert_eq!(signal(2), SignalState::Waited);
+        assert_eq!(signal(3), SignalState::Waited);
+        // Every queue: all but a present's wait.
+        s.completed(None, 3);
+        for h in 1..=3 {
+            assert_eq!(signal(h), SignalState::UnsignaledSinceWaitCompleted);
+        }
+        assert_eq!(signal(4), SignalState::Waited);
+    }
+
+    #[test]
     fn a_temporary_sync_file_import_keeps_the_permanent_signal_state_aside() {
         let s = Semaphores::default();
         let exportable = SemaphoreFacts {
@@ -372,7 +433,7 @@ mod tests {
         // A second copy replaces the first; the permanent payload's state stays aside.
         s.queue_used(1, QueueUse::Signal);
         s.imported(1, SYNC_FD, Permanence::Temporary);
-        s.queue_used(1, QueueUse::Wait);
+        s.queue_used(1, QueueUse::Wait(None));
         assert_eq!(facts(1).signal, SignalState::UnsignaledSinceCreation);
         assert!(facts(1).payload.is_created());
         // Consumed by a sync-file export, after a signal of the permanent payload.
@@ -425,7 +486,7 @@ mod tests {
         assert_eq!(signal(1), SignalState::SignalSubmitted);
         s.exported_sync_fd(1);
         assert_eq!(signal(1), SignalState::UnsignaledSinceSyncFdExport);
-        s.queue_used(1, QueueUse::Wait);
+        s.queue_used(1, QueueUse::Wait(None));
         assert_eq!(signal(1), SignalState::Waited);
         s.queue_used(1, QueueUse::Failed);
         assert_eq!(signal(1), SignalState::Unknown);
@@ -470,7 +531,7 @@ mod tests {
         );
         s.queue_used(1, QueueUse::Signal);
         assert!(current(1).is_some(), "a signal restores nothing");
-        s.queue_used(1, QueueUse::Wait);
+        s.queue_used(1, QueueUse::Wait(None));
         assert_eq!(current(1), None, "restored to the created payload");
         s.imported(1, 0x10, Permanence::Temporary);
         s.exported_sync_fd(1);
@@ -483,7 +544,7 @@ mod tests {
         s.imported(2, 0x1, Permanence::Permanent);
         s.queue_used(2, QueueUse::Acquired);
         assert_eq!(current(2), None, "an acquire imports an opaque payload");
-        s.queue_used(2, QueueUse::Wait);
+        s.queue_used(2, QueueUse::Wait(None));
         assert_eq!(
             current(2).map(|i| (i.handle_type, i.temporary)),
             Some((0x1, false))
@@ -510,5 +571,17 @@ mod tests {
         assert_eq!(facts.nt_handle_exports, win32 | d3d12);
         assert!(facts.imported);
         assert!(s.get(8, 9).is_none(), "nothing made up");
+    }
+}
+#[cfg(test)]
+mod size_probe {
+    #[test]
+    fn print_sizes() {
+        println!(
+            "SIZES facts {} signal {} fence {}",
+            std::mem::size_of::<super::SemaphoreFacts>(),
+            std::mem::size_of::<super::SignalState>(),
+            std::mem::size_of::<crate::state::FenceFacts>()
+        );
     }
 }

@@ -93,7 +93,9 @@ fn evaluate_values(
 pub(super) fn certainly_unsignaled(signal: SignalState) -> bool {
     matches!(
         signal,
-        SignalState::UnsignaledSinceCreation | SignalState::UnsignaledSinceSyncFdExport
+        SignalState::UnsignaledSinceCreation
+            | SignalState::UnsignaledSinceSyncFdExport
+            | SignalState::UnsignaledSinceWaitCompleted
     )
 }
 
@@ -130,6 +132,12 @@ fn describe_values(
             SignalState::UnsignaledSinceSyncFdExport => {
                 "since its payload was last exported as a sync file (a SYNC_FD export acts as a \
                  wait: it takes the signal with it)"
+            }
+            SignalState::UnsignaledSinceWaitCompleted => {
+                "since a wait on it was submitted, which has completed (its queue went idle: \
+                 vkQueueWaitIdle, vkDeviceWaitIdle; or a fence of that submission, or of a later \
+                 one to the queue, was waited on: vkWaitForFences, vkGetFenceStatus); the wait \
+                 took the signal"
             }
             _ => "since it was created",
         };

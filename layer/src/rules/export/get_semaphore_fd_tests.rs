@@ -178,6 +178,7 @@ fn a_sync_fd_with_no_signal_submitted_is_01135_and_03254() {
     for unsignaled in [
         SignalState::UnsignaledSinceCreation,
         SignalState::UnsignaledSinceSyncFdExport,
+        SignalState::UnsignaledSinceWaitCompleted,
     ] {
         assert_eq!(
             ids(SYNC, shared(unsignaled)),
