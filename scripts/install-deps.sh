@@ -37,8 +37,12 @@ if ((${#missing[@]})); then
     $sudo apt-get update -qq
     # Ubuntu ships Chromium as a snap, without chromium-common: the SwiftShader tests then fail
     # and say what is missing, everything else still installs.
+    # The policy is read whole first: `apt-cache policy | grep -q` under pipefail fails when
+    # grep exits before apt-cache has written everything (SIGPIPE), and the package was then
+    # taken for missing on a machine that has it.
+    policy=$(apt-cache policy chromium-common 2>/dev/null || true)
     if [[ " ${missing[*]} " == *" chromium-common "* ]] &&
-        ! apt-cache policy chromium-common 2>/dev/null | grep -q "Candidate: [0-9]"; then
+        [[ $policy != *"Candidate: "[0-9]* ]]; then
         echo "exportcheck: chromium-common (SwiftShader) is not available here; skipping it" >&2
         kept=()
         for p in "${missing[@]}"; do [ "$p" = chromium-common ] || kept+=("$p"); done
