@@ -44,6 +44,11 @@ pub fn members(id: GroupId) -> Vec<Uuid> {
 pub struct DeviceSet(Option<GroupId>);
 
 impl DeviceSet {
+    /// Their `deviceUUID`s, sorted, when all are known.
+    pub fn uuids(self) -> Option<Vec<Uuid>> {
+        self.0.map(members)
+    }
+
     /// See [`PhysicalDevices::known_apart`].
     #[inline(always)]
     pub fn known_apart(self, other: Self) -> bool {

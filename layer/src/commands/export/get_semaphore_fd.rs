@@ -100,7 +100,6 @@ fn remember_export(state: &DeviceState, semaphore: &SemaphoreRecord, fd: c_int) 
         semaphore: semaphore.semaphore,
         timeline: semaphore.facts.timeline,
         create_flags: semaphore.facts.create_flags,
-        device_uuid: state.device_uuid,
         driver_uuid: state.driver_uuid,
         devices: state.physical_devices.set(),
         process: None,

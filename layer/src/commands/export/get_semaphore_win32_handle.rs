@@ -101,7 +101,6 @@ fn remember_kmt_export(state: &DeviceState, semaphore: &SemaphoreRecord, handle:
         semaphore: semaphore.semaphore,
         timeline: f.timeline,
         create_flags: f.create_flags,
-        device_uuid: state.device_uuid,
         driver_uuid: state.driver_uuid,
         devices: state.physical_devices.set(),
         process: None,

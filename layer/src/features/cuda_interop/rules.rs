@@ -5,6 +5,7 @@
 use crate::features::import_matching::state::opaque_exports::ExportOrigin;
 use crate::features::import_matching::state::semaphore_exports::SemaphoreOrigin;
 use crate::finding::Finding;
+use crate::state::device_groups::DeviceSet;
 use crate::vuid;
 use exportcheck_cuda_abi::CUDA_EXTERNAL_MEMORY_DEDICATED;
 
@@ -104,7 +105,7 @@ pub fn memory_import(
         "memory",
         fd,
         import.device,
-        origin.device_uuid,
+        origin.physical_devices.set(),
         vulkan,
     ) {
         findings.push(f);
@@ -118,24 +119,32 @@ fn device_mismatch(
     what: &str,
     fd: i32,
     cuda: Option<(i32, [u8; 16])>,
-    vulkan_uuid: Option<[u8; 16]>,
+    exporter: DeviceSet,
     vulkan: &str,
 ) -> Option<Finding> {
-    let ((ordinal, cuda_uuid), vulkan_uuid) = (cuda?, vulkan_uuid?);
-    (cuda_uuid != vulkan_uuid).then(|| {
+    // The exporting device's physical devices (all of a device group's, whichever member
+    // vkCreateDevice was called on), every deviceUUID known: the CUDA device is none of them.
+    let ((ordinal, cuda_uuid), uuids) = (cuda?, exporter.uuids()?);
+    (!uuids.contains(&cuda_uuid)).then(|| {
+        let on = match uuids.as_slice() {
+            [one] => format!("on the physical device of deviceUUID {}", uuid_text(one)),
+            all => format!(
+                "on the physical devices of deviceUUIDs {}",
+                all.iter().map(uuid_text).collect::<Vec<_>>().join(", ")
+            ),
+        };
         Finding::new(
             vuid::CUDA_DEVICE_MISMATCH,
             command,
             "the current context's device",
             format!(
                 "{command}(): the current CUDA context's device ({ordinal}, UUID {}) is not the \
-                 Vulkan physical device that exported the {what} of fd {fd}: {vulkan}, on the \
-                 physical device of deviceUUID {}. CUDA's Vulkan interoperability guide: objects \
+                 Vulkan physical device that exported the {what} of fd {fd}: {vulkan}, {on}. \
+                 CUDA's Vulkan interoperability guide: objects \
                  exported by Vulkan must be imported and mapped on the same device as they were \
                  created on, the CUDA device whose UUID (cuDeviceGetUuid) equals the Vulkan \
                  physical device's deviceUUID (VkPhysicalDeviceIDProperties).",
                 uuid_text(&cuda_uuid),
-                uuid_text(&vulkan_uuid)
             ),
         )
     })
@@ -204,7 +213,7 @@ pub fn semaphore_import(
         "semaphore",
         fd,
         import.device,
-        origin.device_uuid,
+        origin.devices,
         vulkan,
     ) {
         findings.push(f);
@@ -278,7 +287,7 @@ mod tests {
             dedicated_to: dedicated.then_some((ash::vk::ObjectType::IMAGE, 0x77)),
             device_uuid: Some(*b"exportcheck-dev1"),
             driver_uuid: None,
-            physical_devices: PhysicalDevices::default(),
+            physical_devices: PhysicalDevices::new(Some(1), Some(vec![*b"exportcheck-dev1"])),
             device_mask: None,
             exporter: None,
         }
@@ -296,6 +305,28 @@ mod tests {
     const SIDE: VulkanSide = VulkanSide {
         described: "VkDeviceMemory 0x51",
     };
+
+    #[test]
+    fn a_device_of_a_group_is_on_every_member_and_unknown_members_are_not_judged() {
+        let group = ExportOrigin {
+            physical_devices: PhysicalDevices::new(
+                Some(2),
+                Some(vec![*b"exportcheck-dev1", *b"exportcheck-dev2"]),
+            ),
+            ..origin(65536, false)
+        };
+        assert!(memory_import(&import(65536, 0, b"exportcheck-dev2"), &group, &SIDE).is_empty());
+        let found = memory_import(&import(65536, 0, b"exportcheck-dev3"), &group, &SIDE);
+        assert_eq!(found.len(), 1);
+        assert!(found[0]
+            .message
+            .contains("on the physical devices of deviceUUIDs"));
+        let unknown = ExportOrigin {
+            physical_devices: PhysicalDevices::new(Some(2), None),
+            ..origin(65536, false)
+        };
+        assert!(memory_import(&import(65536, 0, b"exportcheck-dev3"), &unknown, &SIDE).is_empty());
+    }
 
     #[test]
     fn a_matching_import_is_silent() {

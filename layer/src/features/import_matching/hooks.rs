@@ -438,7 +438,6 @@ pub fn shared_semaphore_export_of(
         semaphore: export.origin.memory,
         timeline,
         create_flags: vk::SemaphoreCreateFlags::from_raw(create_flags),
-        device_uuid: export.origin.device_uuid,
         driver_uuid: export.origin.driver_uuid,
         devices: export.origin.physical_devices.set(),
         process: export.origin.exporter,

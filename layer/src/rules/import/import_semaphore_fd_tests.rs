@@ -42,7 +42,6 @@ fn exporter(timeline: bool) -> SemaphoreOrigin {
         semaphore: 0x5f,
         timeline,
         create_flags: vk::SemaphoreCreateFlags::empty(),
-        device_uuid: Some([1; 16]),
         driver_uuid: Some([2; 16]),
         devices: one([1; 16]),
         process: None,

@@ -38,7 +38,6 @@ fn exporter(timeline: bool) -> SemaphoreOrigin {
         semaphore: 0x5f,
         timeline,
         create_flags: vk::SemaphoreCreateFlags::empty(),
-        device_uuid: None,
         driver_uuid: None,
         devices: Default::default(),
         process: None,

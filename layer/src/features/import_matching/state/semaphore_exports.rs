@@ -24,8 +24,6 @@ pub struct SemaphoreOrigin {
     pub timeline: bool,
     /// `VkSemaphoreCreateInfo::flags`.
     pub create_flags: vk::SemaphoreCreateFlags,
-    /// The `deviceUUID` of the exporting device's physical device, if the layer knows it.
-    pub device_uuid: Option<[u8; vk::UUID_SIZE]>,
     /// The `driverUUID` of the exporting device's physical device, if the layer knows it.
     pub driver_uuid: Option<[u8; vk::UUID_SIZE]>,
     /// The physical devices the exporting device is made of.
@@ -94,7 +92,6 @@ mod tests {
             semaphore,
             timeline: semaphore % 2 == 0,
             create_flags: vk::SemaphoreCreateFlags::empty(),
-            device_uuid: None,
             driver_uuid: None,
             devices: Default::default(),
             process: None,

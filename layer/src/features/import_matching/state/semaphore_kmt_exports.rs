@@ -94,7 +94,6 @@ mod tests {
             semaphore,
             timeline: semaphore % 2 == 0,
             create_flags: vk::SemaphoreCreateFlags::empty(),
-            device_uuid: None,
             driver_uuid: None,
             devices: Default::default(),
             process: None,
