@@ -10,8 +10,8 @@ use crate::report::model::Severity;
 /// The default directory of the end-to-end tests' observations, relative to the workspace.
 pub const DEFAULT_OBSERVED: &str = "target/debug/exportcheck-observed";
 
-/// exportcheck: run Vulkan apps under the exportcheck memory-export validation layer, report
-/// its VUID coverage, install the layer.
+/// exportcheck: run Vulkan apps under the exportcheck validation layer for shared memory, semaphores
+/// and fences, report its VUID coverage, install the layer.
 #[derive(Debug, Parser)]
 #[command(name = "exportcheck", version, propagate_version = true)]
 #[command(

@@ -1,4 +1,4 @@
-//! exportcheck: a Vulkan validation layer for the memory-export API.
+//! exportcheck: a Vulkan validation layer for the API that shares memory, semaphores and fences.
 //!
 //! Rooms, from the top down (each uses only the ones after it; `tests/module_layers.rs`):
 //! `dispatch` (`vkGet*ProcAddr` and the table of intercepted commands), `commands` (one
