@@ -1183,6 +1183,28 @@ impl Device {
         self.allocate_with(&info).expect("vkAllocateMemory")
     }
 
+    /// `vkAllocateMemory` importing `fd` as `SIZE` bytes of memory type 0 (an `OPAQUE_FD`): the
+    /// result; the memory it made freed again, an fd the call did not take closed.
+    pub fn import_opaque_fd_and_free(&self, fd: i32) -> vk::Result {
+        let mut import = vk::ImportMemoryFdInfoKHR::default()
+            .handle_type(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD)
+            .fd(fd);
+        let info = vk::MemoryAllocateInfo::default()
+            .allocation_size(crate::SIZE)
+            .memory_type_index(0)
+            .push_next(&mut import);
+        match self.allocate_with(&info) {
+            Ok(memory) => {
+                self.free(memory);
+                vk::Result::SUCCESS
+            }
+            Err(e) => {
+                crate::fds::close_if_open(fd);
+                e
+            }
+        }
+    }
+
     pub fn free(&self, memory: vk::DeviceMemory) {
         // SAFETY: the test passes handles on purpose; the layer stops the bad ones.
         unsafe { self.device.free_memory(memory, None) }

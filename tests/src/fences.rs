@@ -102,3 +102,18 @@ pub fn export_fd(inst: &Instance, dev: &Device, fence: vk::Fence, t: Types) -> c
     expect::silent(inst, GET_FENCE_FD);
     fd
 }
+
+/// `vkImportFenceFdKHR` of `fd` as an `OPAQUE_FD` (permanent) into `into`, through the
+/// `vkGetDeviceProcAddr` pointer: the result. An fd the call did not take is closed.
+pub fn import_opaque_fd(inst: &Instance, dev: &Device, into: vk::Fence, fd: c_int) -> vk::Result {
+    let info = vk::ImportFenceFdInfoKHR::default()
+        .fence(into)
+        .handle_type(Types::OPAQUE_FD)
+        .fd(fd);
+    // SAFETY: a live info structure.
+    let r = unsafe { (fd_loader(inst, dev).fp().import_fence_fd_khr)(dev.handle(), &info) };
+    if r != vk::Result::SUCCESS {
+        crate::fds::close_if_open(fd);
+    }
+    r
+}

@@ -112,20 +112,26 @@ pub fn queue(dev: &Device) -> vk::Queue {
 /// One `vkQueueSubmit` batch that waits on `waits` and signals `signals`, then
 /// `vkQueueWaitIdle`.
 pub fn submit_and_idle(dev: &Device, waits: &[vk::Semaphore], signals: &[vk::Semaphore]) {
+    submit_batch(dev, waits, signals, vk::Fence::null());
+    // SAFETY: the device's queue, which no other thread uses.
+    unsafe { dev.device.queue_wait_idle(queue(dev)) }.expect("vkQueueWaitIdle");
+}
+
+/// One `vkQueueSubmit` batch that waits on `waits` and signals `signals` and `fence`; nothing
+/// waited for.
+pub fn submit_batch(
+    dev: &Device,
+    waits: &[vk::Semaphore],
+    signals: &[vk::Semaphore],
+    fence: vk::Fence,
+) {
     let stages = vec![vk::PipelineStageFlags::ALL_COMMANDS; waits.len()];
     let batch = [vk::SubmitInfo::default()
         .wait_semaphores(waits)
         .wait_dst_stage_mask(&stages)
         .signal_semaphores(signals)];
-    // SAFETY: a valid submission to the device's queue, then a wait for it.
-    unsafe {
-        dev.device
-            .queue_submit(queue(dev), &batch, vk::Fence::null())
-            .expect("vkQueueSubmit");
-        dev.device
-            .queue_wait_idle(queue(dev))
-            .expect("vkQueueWaitIdle");
-    }
+    // SAFETY: a valid submission to the device's queue.
+    unsafe { dev.device.queue_submit(queue(dev), &batch, fence) }.expect("vkQueueSubmit");
 }
 
 /// What [`export_again_after_a_consumed_temporary_import`] saw: the two exports' fds and the
@@ -183,4 +189,39 @@ pub fn export_again_after_a_consumed_temporary_import(
         second,
         result,
     }
+}
+
+/// `vkImportSemaphoreFdKHR` of `fd` as an `OPAQUE_FD` (permanent) into `into`, through the
+/// `vkGetDeviceProcAddr` pointer: the result. An fd the call did not take is closed.
+pub fn import_opaque_fd(
+    inst: &Instance,
+    dev: &Device,
+    into: vk::Semaphore,
+    fd: std::ffi::c_int,
+) -> vk::Result {
+    let import = ash::khr::external_semaphore_fd::Device::new(&inst.instance, &dev.device);
+    let info = vk::ImportSemaphoreFdInfoKHR::default()
+        .semaphore(into)
+        .handle_type(Types::OPAQUE_FD)
+        .fd(fd);
+    // SAFETY: a live info structure.
+    let r = unsafe { (import.fp().import_semaphore_fd_khr)(dev.handle(), &info) };
+    if r != vk::Result::SUCCESS {
+        crate::fds::close_if_open(fd);
+    }
+    r
+}
+
+/// `vkGetSemaphoreFdKHR` of `semaphore` as an `OPAQUE_FD`: a valid export (the test's setup).
+pub fn export_opaque_fd(
+    inst: &Instance,
+    dev: &Device,
+    semaphore: vk::Semaphore,
+) -> std::ffi::c_int {
+    let get = ash::khr::external_semaphore_fd::Device::new(&inst.instance, &dev.device);
+    let info = vk::SemaphoreGetFdInfoKHR::default()
+        .semaphore(semaphore)
+        .handle_type(Types::OPAQUE_FD);
+    // SAFETY: a live info structure.
+    unsafe { get.get_semaphore_fd(&info) }.expect("vkGetSemaphoreFdKHR")
 }

@@ -40,6 +40,18 @@ pub fn exclusive(config: Option<&'static str>) -> Instance {
     Instance::exclusive_with(options(config))
 }
 
+/// The two physical devices (one device group) of an instance on the test driver configured with
+/// `{"physical_device_count": 2}`.
+pub fn group_of_two(inst: &Instance) -> Vec<vk::PhysicalDevice> {
+    let all: Vec<_> = inst
+        .physical_devices()
+        .into_iter()
+        .map(|(pd, _)| pd)
+        .collect();
+    assert_eq!(all.len(), 2, "the test driver's group of two");
+    all
+}
+
 type CallCount = unsafe extern "C" fn(*const c_char) -> u64;
 type LastPNext = unsafe extern "C" fn(*const c_char) -> usize;
 

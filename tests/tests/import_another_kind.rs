@@ -13,7 +13,7 @@
 use ash::vk::{self, Handle};
 use exportcheck_tests::ids::*;
 use exportcheck_tests::test_driver::{call_count, exclusive};
-use exportcheck_tests::{expect, fds, fences, semaphores, Device, Instance, OPAQUE_FD, SIZE};
+use exportcheck_tests::{expect, fences, semaphores, Device, Instance, OPAQUE_FD, SIZE};
 use std::ffi::{c_int, CStr};
 
 const EXTENSIONS: [&CStr; 5] = [
@@ -55,12 +55,7 @@ impl Exporters {
     }
 
     fn semaphore_fd(&self, inst: &Instance, dev: &Device) -> c_int {
-        let get = ash::khr::external_semaphore_fd::Device::new(&inst.instance, &dev.device);
-        let info = vk::SemaphoreGetFdInfoKHR::default()
-            .semaphore(self.semaphore)
-            .handle_type(SEMAPHORE_FD);
-        // SAFETY: a live info structure.
-        unsafe { get.get_semaphore_fd(&info) }.expect("vkGetSemaphoreFdKHR")
+        semaphores::export_opaque_fd(inst, dev, self.semaphore)
     }
 
     fn fence_fd(&self, inst: &Instance, dev: &Device) -> c_int {
@@ -78,55 +73,13 @@ impl Exporters {
 /// and the semaphore. An fd the call did not take is closed.
 fn import_semaphore(inst: &Instance, dev: &Device, fd: c_int) -> (vk::Result, vk::Semaphore) {
     let into = semaphores::semaphore(dev, false, None);
-    let import = ash::khr::external_semaphore_fd::Device::new(&inst.instance, &dev.device);
-    let info = vk::ImportSemaphoreFdInfoKHR::default()
-        .semaphore(into)
-        .handle_type(SEMAPHORE_FD)
-        .fd(fd);
-    // SAFETY: a live info structure.
-    let r = unsafe { (import.fp().import_semaphore_fd_khr)(dev.handle(), &info) };
-    if r != vk::Result::SUCCESS {
-        fds::close_if_open(fd);
-    }
-    (r, into)
+    (semaphores::import_opaque_fd(inst, dev, into, fd), into)
 }
 
 /// [`import_semaphore`] for a fence.
 fn import_fence(inst: &Instance, dev: &Device, fd: c_int) -> (vk::Result, vk::Fence) {
     let into = fences::fence(dev, false, None);
-    let import = ash::khr::external_fence_fd::Device::new(&inst.instance, &dev.device);
-    let info = vk::ImportFenceFdInfoKHR::default()
-        .fence(into)
-        .handle_type(FENCE_FD)
-        .fd(fd);
-    // SAFETY: a live info structure.
-    let r = unsafe { (import.fp().import_fence_fd_khr)(dev.handle(), &info) };
-    if r != vk::Result::SUCCESS {
-        fds::close_if_open(fd);
-    }
-    (r, into)
-}
-
-/// `vkAllocateMemory` importing `fd` as `SIZE` bytes of an opaque fd: the result (the memory
-/// freed again).
-fn import_memory(dev: &Device, fd: c_int) -> vk::Result {
-    let mut import = vk::ImportMemoryFdInfoKHR::default()
-        .handle_type(OPAQUE_FD)
-        .fd(fd);
-    let info = vk::MemoryAllocateInfo::default()
-        .allocation_size(SIZE)
-        .memory_type_index(0)
-        .push_next(&mut import);
-    match dev.allocate_with(&info) {
-        Ok(memory) => {
-            dev.free(memory);
-            vk::Result::SUCCESS
-        }
-        Err(e) => {
-            fds::close_if_open(fd);
-            e
-        }
-    }
+    (fences::import_opaque_fd(inst, dev, into, fd), into)
 }
 
 #[test]
@@ -177,7 +130,7 @@ fn a_semaphore_or_fence_fd_imported_as_another_kind_is_reported_and_kept_from_th
     let allocations = call_count(c"vkAllocateMemory");
     let fd = made.semaphore_fd(&inst, &dev);
     assert_eq!(
-        import_memory(&dev, fd),
+        dev.import_opaque_fd_and_free(fd),
         vk::Result::ERROR_VALIDATION_FAILED_EXT
     );
     assert_eq!(call_count(c"vkAllocateMemory"), allocations);
@@ -220,7 +173,7 @@ fn each_fd_imported_as_its_own_kind_is_silent() {
     let dev = inst.device(&EXTENSIONS);
     let made = Exporters::new(&dev);
     let fd = made.memory_fd(&dev);
-    assert_eq!(import_memory(&dev, fd), vk::Result::SUCCESS);
+    assert_eq!(dev.import_opaque_fd_and_free(fd), vk::Result::SUCCESS);
     let fd = made.semaphore_fd(&inst, &dev);
     let (r, into) = import_semaphore(&inst, &dev, fd);
     assert_eq!(r, vk::Result::SUCCESS);

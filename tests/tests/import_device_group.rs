@@ -11,22 +11,11 @@
 
 use ash::vk;
 use exportcheck_tests::ids::*;
-use exportcheck_tests::test_driver::exclusive;
+use exportcheck_tests::test_driver::{exclusive, group_of_two};
 use exportcheck_tests::{expect, fds, Device, Instance, OPAQUE_FD, SIZE};
 
 const GROUP_OF_TWO: &str = r#"{"physical_device_count": 2}"#;
 const FD: [&std::ffi::CStr; 1] = [ash::khr::external_memory_fd::NAME];
-
-/// The instance's two physical devices (one group).
-fn both(inst: &Instance) -> Vec<vk::PhysicalDevice> {
-    let all: Vec<_> = inst
-        .physical_devices()
-        .into_iter()
-        .map(|(pd, _)| pd)
-        .collect();
-    assert_eq!(all.len(), 2, "the test driver's group of two");
-    all
-}
 
 /// `SIZE` bytes of memory type 0 exportable as an opaque fd, on the physical devices of
 /// `mask` (`VkMemoryAllocateFlagsInfo`) when given, else as its heap's default.
@@ -143,7 +132,7 @@ fn judge_masks(
 #[test]
 fn an_import_with_another_device_mask_is_00643() {
     let inst = exclusive(Some(GROUP_OF_TWO));
-    let group = both(&inst);
+    let group = group_of_two(&inst);
     let dev = inst.device_of_group(&group, &FD);
     let other = inst.device_of_group(&group, &FD);
     let devices = [&dev, &other];
@@ -166,7 +155,7 @@ fn an_import_with_another_device_mask_is_00643() {
 #[test]
 fn an_import_with_the_same_device_mask_is_silent() {
     let inst = exclusive(Some(GROUP_OF_TWO));
-    let group = both(&inst);
+    let group = group_of_two(&inst);
     let dev = inst.device_of_group(&group, &FD);
     let other = inst.device_of_group(&group, &FD);
     let devices = [&dev, &other];
@@ -186,7 +175,7 @@ fn an_import_with_the_same_device_mask_is_silent() {
 #[test]
 fn without_a_mask_a_multi_instance_heap_is_on_every_physical_device() {
     let inst = exclusive(Some(GROUP_OF_TWO_MULTI_INSTANCE));
-    let group = both(&inst);
+    let group = group_of_two(&inst);
     let dev = inst.device_of_group(&group, &FD);
     let other = inst.device_of_group(&group, &FD);
     let devices = [&dev, &other];
@@ -199,7 +188,7 @@ fn without_a_mask_a_multi_instance_heap_is_on_every_physical_device() {
 #[test]
 fn an_import_on_other_physical_devices_is_00644() {
     let inst = exclusive(Some(GROUP_OF_TWO));
-    let group = both(&inst);
+    let group = group_of_two(&inst);
     let pair = inst.device_of_group(&group, &FD);
     let first = inst.device_on(group[0], &FD, false);
     let memory = allocate(&pair, None);

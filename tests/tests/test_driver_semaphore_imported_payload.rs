@@ -12,7 +12,9 @@
 use ash::vk::{self, Handle};
 use exportcheck_tests::expect;
 use exportcheck_tests::ids::*;
-use exportcheck_tests::semaphores::{destroy, semaphore, semaphore_device, semaphore_name, Types};
+use exportcheck_tests::semaphores::{
+    destroy, semaphore, semaphore_device, semaphore_name, submit_and_idle, Types,
+};
 use exportcheck_tests::test_driver::exclusive;
 use exportcheck_tests::{Device, Instance};
 use std::ffi::c_int;
@@ -146,33 +148,10 @@ fn import_opaque(inst: &Instance, dev: &Device, s: vk::Semaphore) {
     destroy(dev, exporter);
 }
 
-fn queue(dev: &Device) -> vk::Queue {
-    // SAFETY: queue 0 of family 0 exists (the device was made with it).
-    unsafe { dev.device.get_device_queue(0, 0) }
-}
-
-/// One `vkQueueSubmit` batch that waits on `waits` and signals `signals`, then idle.
-fn submit(dev: &Device, waits: &[vk::Semaphore], signals: &[vk::Semaphore]) {
-    let stages = vec![vk::PipelineStageFlags::ALL_COMMANDS; waits.len()];
-    let batch = [vk::SubmitInfo::default()
-        .wait_semaphores(waits)
-        .wait_dst_stage_mask(&stages)
-        .signal_semaphores(signals)];
-    // SAFETY: a valid submission to the device's queue.
-    unsafe {
-        dev.device
-            .queue_submit(queue(dev), &batch, vk::Fence::null())
-            .expect("vkQueueSubmit");
-        dev.device
-            .queue_wait_idle(queue(dev))
-            .expect("vkQueueWaitIdle");
-    }
-}
-
 /// A sync file of a new binary semaphore, signaled first, imported into `s` temporarily.
 fn import_sync_file(inst: &Instance, dev: &Device, s: vk::Semaphore) {
     let exporter = semaphore(dev, false, Some(SYNC));
-    submit(dev, &[], &[exporter]);
+    submit_and_idle(dev, &[], &[exporter]);
     let (r, fd) = get_fd(inst, dev, exporter, SYNC);
     assert_eq!(r, vk::Result::SUCCESS, "a sync file");
     expect::silent(inst, GET_SEMAPHORE_FD);
@@ -283,7 +262,7 @@ fn a_temporary_import_is_judged_until_a_submitted_wait_restores_the_payload() {
         GET_SEMAPHORE_WIN32_HANDLE,
         &[SEM_WIN32_SEMAPHORE_01128],
     );
-    submit(&dev, &[s], &[]);
+    submit_and_idle(&dev, &[s], &[]);
     assert_eq!(export_fd(&inst, &dev, s, OPAQUE), vk::Result::SUCCESS);
     expect::silent(&inst, GET_SEMAPHORE_FD);
     win32_export(&inst, &dev, s, WIN32);
@@ -318,7 +297,7 @@ fn a_permanent_import_outlasts_a_temporary_one_and_its_restoration() {
     let s = semaphore(&dev, false, Some(OPAQUE));
     import_event(&inst, &dev, s, PERMANENT);
     import_sync_file(&inst, &dev, s);
-    submit(&dev, &[s], &[]);
+    submit_and_idle(&dev, &[s], &[]);
     let _ = export_fd(&inst, &dev, s, OPAQUE);
     let m = expect::one(&inst, GET_SEMAPHORE_FD, SEM_FD_SEMAPHORE_01133);
     expect::mentions(

@@ -8,6 +8,7 @@
 use ash::vk::{self, Handle};
 use exportcheck_tests::expect;
 use exportcheck_tests::ids::*;
+use exportcheck_tests::semaphores::{queue, submit_and_idle, submit_batch};
 use exportcheck_tests::test_driver::exclusive;
 use exportcheck_tests::{Device, Instance};
 use std::ffi::c_int;
@@ -33,30 +34,6 @@ fn semaphore(dev: &Device, export: Types) -> vk::Semaphore {
     let info = vk::SemaphoreCreateInfo::default().push_next(&mut exportable);
     // SAFETY: a live device and a valid create info.
     unsafe { dev.device.create_semaphore(&info, None) }.expect("vkCreateSemaphore")
-}
-
-fn queue(dev: &Device) -> vk::Queue {
-    // SAFETY: queue 0 of family 0 exists (the device was made with it).
-    unsafe { dev.device.get_device_queue(0, 0) }
-}
-
-/// One `vkQueueSubmit` batch that waits on `waits` and signals `signals`, then idle.
-fn submit(dev: &Device, waits: &[vk::Semaphore], signals: &[vk::Semaphore]) {
-    submit_with(dev, waits, signals, vk::Fence::null());
-    // SAFETY: the device's queue, which no other thread uses.
-    unsafe { dev.device.queue_wait_idle(queue(dev)) }.expect("vkQueueWaitIdle");
-}
-
-/// One `vkQueueSubmit` batch that waits on `waits`, signals `signals` and `fence`; nothing
-/// waited for.
-fn submit_with(dev: &Device, waits: &[vk::Semaphore], signals: &[vk::Semaphore], fence: vk::Fence) {
-    let stages = vec![vk::PipelineStageFlags::ALL_COMMANDS; waits.len()];
-    let batch = [vk::SubmitInfo::default()
-        .wait_semaphores(waits)
-        .wait_dst_stage_mask(&stages)
-        .signal_semaphores(signals)];
-    // SAFETY: a valid submission to the device's queue.
-    unsafe { dev.device.queue_submit(queue(dev), &batch, fence) }.expect("vkQueueSubmit");
 }
 
 /// A `vkQueueSubmit2` batch that signals `semaphore`.
@@ -138,7 +115,7 @@ fn a_second_sync_fd_without_a_new_signal_is_01135_and_03254() {
     let inst = exclusive(None);
     let dev = device(&inst);
     let s = semaphore(&dev, SYNC);
-    submit(&dev, &[], &[s]);
+    submit_and_idle(&dev, &[], &[s]);
     close(export(&inst, &dev, s, SYNC));
     expect::silent(&inst, GET_SEMAPHORE_FD);
     close(export(&inst, &dev, s, SYNC));
@@ -165,8 +142,8 @@ fn after_a_wait_an_import_or_on_a_semaphore_that_shares_nothing_it_is_silent() {
     let s = semaphore(&dev, SYNC | OPAQUE);
     // Signaled, then waited on, nothing waited for since: the wait may still be pending (01134)
     // or done (01135), which the layer cannot tell, so nothing is said.
-    submit(&dev, &[], &[s]);
-    submit_with(&dev, &[s], &[], vk::Fence::null());
+    submit_and_idle(&dev, &[], &[s]);
+    submit_batch(&dev, &[s], &[], vk::Fence::null());
     close(export(&inst, &dev, s, SYNC));
     expect::silent(&inst, GET_SEMAPHORE_FD);
     // SAFETY: the device's queue, which no other thread uses.
@@ -192,8 +169,8 @@ fn after_a_wait_an_import_or_on_a_semaphore_that_shares_nothing_it_is_silent() {
         }
         .expect("vkCreateSemaphore")
     };
-    submit(&dev, &[], &[plain]);
-    submit(&dev, &[plain], &[]);
+    submit_and_idle(&dev, &[], &[plain]);
+    submit_and_idle(&dev, &[plain], &[]);
     expect::silent(&inst, "vkQueueSubmit");
     destroy(&dev, &[s, other, plain]);
 }
@@ -235,7 +212,7 @@ fn once_a_temporary_sync_file_import_is_consumed_the_semaphores_own_state_is_jud
     let s = semaphore(&dev, SYNC);
     // Consumed by a wait: the permanent payload was never signaled.
     import_signaled_sync_file(&inst, &dev, s);
-    submit(&dev, &[s], &[]);
+    submit_and_idle(&dev, &[s], &[]);
     close(export(&inst, &dev, s, SYNC));
     let ms = expect::only(
         &inst,
@@ -254,9 +231,9 @@ fn once_a_temporary_sync_file_import_is_consumed_the_semaphores_own_state_is_jud
         &[SEM_FD_HANDLE_TYPE_01135, SEM_FD_HANDLE_TYPE_03254],
     );
     // Signaled before the import: the permanent payload keeps that signal under the copy.
-    submit(&dev, &[], &[s]);
+    submit_and_idle(&dev, &[], &[s]);
     import_signaled_sync_file(&inst, &dev, s);
-    submit(&dev, &[s], &[]);
+    submit_and_idle(&dev, &[s], &[]);
     close(export(&inst, &dev, s, SYNC));
     expect::silent(&inst, GET_SEMAPHORE_FD);
     destroy(&dev, &[s]);
@@ -286,21 +263,21 @@ fn a_sync_fd_export_after_a_wait_known_to_have_completed_is_01135_and_03254() {
         println!("after {how}: reported");
     };
     // vkQueueWaitIdle.
-    submit(&dev, &[], &[s]);
-    submit(&dev, &[s], &[]);
+    submit_and_idle(&dev, &[], &[s]);
+    submit_and_idle(&dev, &[s], &[]);
     expect_reported("vkQueueWaitIdle");
     // vkDeviceWaitIdle.
-    submit(&dev, &[], &[s]);
-    submit_with(&dev, &[s], &[], vk::Fence::null());
+    submit_and_idle(&dev, &[], &[s]);
+    submit_batch(&dev, &[s], &[], vk::Fence::null());
     // SAFETY: a live device whose queues no other thread uses.
     unsafe { dev.device.device_wait_idle() }.expect("vkDeviceWaitIdle");
     expect_reported("vkDeviceWaitIdle");
     // A fence of a later submission to the queue, waited on; then vkGetFenceStatus.
     let fences = [fence(&dev), fence(&dev)];
     for by_status in [false, true] {
-        submit(&dev, &[], &[s]);
-        submit_with(&dev, &[s], &[], vk::Fence::null());
-        submit_with(&dev, &[], &[], fences[0]);
+        submit_and_idle(&dev, &[], &[s]);
+        submit_batch(&dev, &[s], &[], vk::Fence::null());
+        submit_batch(&dev, &[], &[], fences[0]);
         // SAFETY: a fence of the device, signaled by the submission above.
         unsafe {
             if by_status {
@@ -321,9 +298,9 @@ fn a_sync_fd_export_after_a_wait_known_to_have_completed_is_01135_and_03254() {
         });
     }
     // Any one of two fences: which one signaled is not known.
-    submit(&dev, &[], &[s]);
-    submit_with(&dev, &[s], &[], fences[0]);
-    submit_with(&dev, &[], &[], fences[1]);
+    submit_and_idle(&dev, &[], &[s]);
+    submit_batch(&dev, &[s], &[], fences[0]);
+    submit_batch(&dev, &[], &[], fences[1]);
     // SAFETY: fences of the device, signaled by the submissions above.
     unsafe { dev.device.wait_for_fences(&fences, false, u64::MAX) }.expect("vkWaitForFences");
     close(export(&inst, &dev, s, SYNC));

@@ -10,7 +10,7 @@
 //! Every call goes down as the app made it; nothing is judged here. On a device with no shared
 //! semaphore a call costs the device's lookup and an atomic load.
 
-use super::queues::with_queue_device;
+use super::queues::{structures, with_queue_device};
 use crate::boundary;
 use crate::state::registry::DEVICES;
 use crate::state::DeviceState;
@@ -84,7 +84,7 @@ pub unsafe extern "system" fn wait_for_fences(
         let every = wait_all == vk::TRUE || fence_count == 1;
         if result == vk::Result::SUCCESS && every && state.semaphores.any_shared() {
             // SAFETY: the fence array the app passed (read after the call; still the app's).
-            for &fence in unsafe { fences(p_fences, fence_count) } {
+            for &fence in unsafe { structures(p_fences, fence_count) } {
                 fence_signaled(&state, fence);
             }
         }
@@ -117,16 +117,4 @@ fn fence_signaled(state: &DeviceState, fence: vk::Fence) {
     if let Some(by) = state.fences.signaled_by(fence.as_raw()) {
         state.semaphores.completed(Some(by.queue), by.serial.get());
     }
-}
-
-/// The `count` fences at `p` (none for NULL).
-///
-/// # Safety
-/// `p` is NULL or points to `count` fences (the command's contract).
-unsafe fn fences<'a>(p: *const vk::Fence, count: u32) -> &'a [vk::Fence] {
-    if p.is_null() || count == 0 {
-        return &[];
-    }
-    // SAFETY: this function's contract.
-    unsafe { std::slice::from_raw_parts(p, count as usize) }
 }

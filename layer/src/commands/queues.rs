@@ -212,7 +212,7 @@ unsafe fn handles<'a>(p: *const vk::Semaphore, count: u32) -> &'a [vk::Semaphore
 ///
 /// # Safety
 /// `p` is NULL or points to `count` structures (the command's contract).
-unsafe fn structures<'a, T>(p: *const T, count: u32) -> &'a [T] {
+pub(super) unsafe fn structures<'a, T>(p: *const T, count: u32) -> &'a [T] {
     if p.is_null() || count == 0 {
         return &[];
     }
