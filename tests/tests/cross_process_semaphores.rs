@@ -1,6 +1,7 @@
 //! Cross-process checking of semaphores (docs/cross-process.md): an opaque fd exported from a
 //! semaphore in one process and imported in another is checked against the semaphore it came
-//! from, as in one process (03263, 03264, 03323, 01544). Each side is a child process (this test
+//! from, as in one process (03263, 03264, 03323, 01544), and the importing semaphore's later
+//! exports against the types that semaphore was created exportable as (01132). Each side is a child process (this test
 //! binary, exec'd again) on the test driver, with the layer through the real loader; the fd goes
 //! from the exporter to the importer over a Unix socket (`SCM_RIGHTS`); both name one shared
 //! directory (`VK_EXPORTCHECK_VALIDATION_SHARED_EXPORTS_DIR`, what `exportcheck run` sets). The
@@ -110,6 +111,10 @@ struct Plan {
     importer_device: usize,
     /// The one ID the import gets, if any.
     finding: Option<&'static str>,
+    /// After a valid import, the importing semaphore (created without
+    /// `VkExportSemaphoreCreateInfo`) exports its payload as this type, and gets this one ID, if
+    /// any.
+    export_after: Option<(Types, Option<&'static str>)>,
 }
 
 const VALID: Plan = Plan {
@@ -122,6 +127,7 @@ const VALID: Plan = Plan {
     physical_devices: 1,
     importer_device: 0,
     finding: None,
+    export_after: None,
 };
 
 /// Runs the importer and the exporter of `plan`, sharing exports in one private directory, in
@@ -321,6 +327,9 @@ fn import_side(on: On, plan: &Plan, socket: &Path) {
         None => {
             assert_eq!(r, vk::Result::SUCCESS);
             expect::silent(&inst, IMPORT_SEMAPHORE_FD);
+            if let Some(after) = plan.export_after {
+                export_imported_payload(&inst, &dev, target, after);
+            }
         }
         Some(id) => {
             let blocked = id == SEM_IMPORT_FD_HANDLE_TYPE_03264 || id == SEM_IMPORT_FD_FLAGS_03323;
@@ -340,6 +349,44 @@ fn import_side(on: On, plan: &Plan, socket: &Path) {
     }
     destroy(&dev, target);
     (&stream).write_all(b"imported\n").expect("write");
+}
+
+/// The importing semaphore `target`'s payload, imported from the other process, exported as `t`:
+/// `finding` or silence.
+fn export_imported_payload(
+    inst: &Instance,
+    dev: &Device,
+    target: vk::Semaphore,
+    (t, finding): (Types, Option<&str>),
+) {
+    let info = vk::SemaphoreGetFdInfoKHR::default()
+        .semaphore(target)
+        .handle_type(t);
+    let mut fd = -1;
+    let get = loader(inst, dev).fp().get_semaphore_fd_khr;
+    // SAFETY: a live info structure and output pointer.
+    let r = unsafe { get(dev.handle(), &info, &mut fd) };
+    if r == vk::Result::SUCCESS && fd >= 0 {
+        fds::close(fd);
+    }
+    match finding {
+        None => {
+            assert_eq!(r, vk::Result::SUCCESS, "vkGetSemaphoreFdKHR");
+            expect::silent(inst, GET_SEMAPHORE_FD);
+        }
+        Some(id) => {
+            let m = expect::one(inst, GET_SEMAPHORE_FD, id);
+            expect::mentions(
+                &m,
+                &[
+                    &format!("the current payload of {}", semaphore_name(target)),
+                    "from an export the layer saw, whose semaphore was created with \
+                     VkExportSemaphoreCreateInfo::handleTypes = \
+                     VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT",
+                ],
+            );
+        }
+    }
 }
 
 /// What each ID's message says of the two sides, beyond naming them.
@@ -449,7 +496,30 @@ fn an_import_after_the_exporter_destroyed_its_semaphore_is_judged_against_no_oth
     pair(mode, plan);
 }
 
+/// The importing semaphore, created without `VkExportSemaphoreCreateInfo`, exports the imported
+/// payload as the exporting semaphore was created exportable as: silent (the Khronos layer
+/// reports 01132 here, from the importing semaphore's create info).
+fn another_process_s_payload_exported_again_as_its_exporters_type_is_silent(mode: FdExport) {
+    let plan = Plan {
+        export_after: Some((OPAQUE, None)),
+        ..VALID
+    };
+    pair(mode, plan);
+}
+
+/// ... and as a type the exporting semaphore, in the other process, was not created exportable
+/// as: 01132.
+fn another_process_s_payload_exported_again_as_another_type_is_01132(mode: FdExport) {
+    let plan = Plan {
+        export_after: Some((Types::SYNC_FD, Some(SEM_FD_HANDLE_TYPE_01132))),
+        ..VALID
+    };
+    pair(mode, plan);
+}
+
 in_both_fd_export_modes!(
+    another_process_s_payload_exported_again_as_its_exporters_type_is_silent,
+    another_process_s_payload_exported_again_as_another_type_is_01132,
     another_process_s_binary_semaphore_fd_into_a_timeline_semaphore_is_03264_naming_it,
     a_valid_import_of_another_process_s_semaphore_fd_is_silent,
     another_process_s_semaphore_fd_into_one_of_other_create_flags_is_03263,

@@ -7,6 +7,11 @@
 //! the next `vkResetFences` of the fence or its next `SYNC_FD` export, which restore the permanent
 //! payload: silent from then on, and the created payload's export types are judged again
 //! (`VUID-VkFenceGetFdInfoKHR-handleType-01453`).
+//!
+//! An imported payload may be exported only as the types the fence it was exported from was
+//! created exportable as (`-handleType-01453`, `VUID-VkFenceGetWin32HandleInfoKHR-handleType-01448`:
+//! "included in `VkExportFenceCreateInfo::handleTypes` when fence's current payload was
+//! created"): judged where the layer matched the import to that export.
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::expect;
@@ -60,7 +65,19 @@ fn export_win32(inst: &Instance, dev: &Device, fence: vk::Fence) -> vk::Result {
 
 /// An fd of a new signaled fence exported as `t` and imported into `fence` with `flags`.
 fn import(inst: &Instance, dev: &Device, fence: vk::Fence, t: Types, flags: vk::FenceImportFlags) {
-    let exporter = self::fence(dev, true, t);
+    import_from(inst, dev, fence, (t, t), flags);
+}
+
+/// An fd of a new signaled fence created exportable as `exportable`, exported as `t` and imported
+/// into `fence` with `flags`.
+fn import_from(
+    inst: &Instance,
+    dev: &Device,
+    fence: vk::Fence,
+    (t, exportable): (Types, Types),
+    flags: vk::FenceImportFlags,
+) {
+    let exporter = self::fence(dev, true, exportable);
     let fd = fences::export_fd(inst, dev, exporter, t);
     let f = fd_loader(inst, dev).fp().import_fence_fd_khr;
     let info = vk::ImportFenceFdInfoKHR::default()
@@ -145,7 +162,46 @@ fn imported_payloads_exported_as_types_the_driver_allows_are_silent() {
     import(&inst, &dev, f, SYNC, TEMPORARY);
     assert_eq!(try_export_fd(&inst, &dev, f, OPAQUE), vk::Result::SUCCESS);
     expect::silent(&inst, GET_FENCE_FD);
+    import_from(&inst, &dev, f, (OPAQUE, OPAQUE | WIN32), PERMANENT);
+    assert_eq!(try_export_fd(&inst, &dev, f, OPAQUE), vk::Result::SUCCESS);
+    expect::silent(&inst, GET_FENCE_FD);
+    assert_eq!(export_win32(&inst, &dev, f), vk::Result::SUCCESS);
+    expect::silent(&inst, GET_FENCE_WIN32);
+    destroy(&dev, f);
+}
+
+#[test]
+fn an_imported_payload_exports_as_its_exporters_types_not_the_importers_01453_01448() {
+    let inst = exclusive(None);
+    let dev = payload_device(&inst);
+    let f = fence(&dev, false, OPAQUE | SYNC | WIN32);
     import(&inst, &dev, f, OPAQUE, PERMANENT);
+    let _ = export_win32(&inst, &dev, f);
+    let m = expect::one(&inst, GET_FENCE_WIN32, FENCE_WIN32_HANDLE_TYPE_01448);
+    expect::mentions(
+        &m,
+        &[
+            "vkGetFenceWin32HandleKHR(): pGetWin32HandleInfo->handleType is \
+             VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_WIN32_BIT",
+            &format!("the current payload of VkFence 0x{:x}", f.as_raw()),
+            "was imported as VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT (a permanent import) \
+             from an export the layer saw, whose fence was created with \
+             VkExportFenceCreateInfo::handleTypes = VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT",
+        ],
+    );
+    let _ = try_export_fd(&inst, &dev, f, SYNC);
+    expect::only(&inst, GET_FENCE_FD, &[FENCE_FD_HANDLE_TYPE_01453]);
+    assert_eq!(try_export_fd(&inst, &dev, f, OPAQUE), vk::Result::SUCCESS);
+    expect::silent(&inst, GET_FENCE_FD);
+    destroy(&dev, f);
+}
+
+#[test]
+fn an_imported_payload_into_a_fence_not_exportable_exports_as_its_exporters_types() {
+    let inst = exclusive(None);
+    let dev = payload_device(&inst);
+    let f = fences::fence(&dev, false, None);
+    import_from(&inst, &dev, f, (OPAQUE, OPAQUE | WIN32), PERMANENT);
     assert_eq!(try_export_fd(&inst, &dev, f, OPAQUE), vk::Result::SUCCESS);
     expect::silent(&inst, GET_FENCE_FD);
     assert_eq!(export_win32(&inst, &dev, f), vk::Result::SUCCESS);

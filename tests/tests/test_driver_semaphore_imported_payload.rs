@@ -8,6 +8,12 @@
 //! exportable as nothing. A temporary import lasts until the next wait submitted on the semaphore
 //! or its next `SYNC_FD` export, which restore the permanent payload: silent from then on, and
 //! the created payload's export types are judged again (`-handleType-01132`, `-01126`).
+//!
+//! An imported payload may be exported only as the types the semaphore it was exported from was
+//! created exportable as (`-handleType-01132`, `-01126`, `-04758`: "when a semaphore is using an
+//! imported payload, its `VkExportSemaphoreCreateInfo::handleTypes` value is specified when
+//! creating the semaphore from which the payload was exported"): judged where the layer matched
+//! the import to that export; the importing semaphore's own export types do not count.
 
 use ash::vk::{self, Handle};
 use exportcheck_tests::expect;
@@ -139,9 +145,10 @@ fn import_event(inst: &Instance, dev: &Device, s: vk::Semaphore, flags: vk::Sema
     destroy(dev, exporter);
 }
 
-/// An opaque fd of a new binary semaphore, imported into `s` permanently.
-fn import_opaque(inst: &Instance, dev: &Device, s: vk::Semaphore) {
-    let exporter = semaphore(dev, false, Some(OPAQUE));
+/// An opaque fd of a new binary semaphore created exportable as `exportable`, imported into `s`
+/// permanently.
+fn import_opaque(inst: &Instance, dev: &Device, s: vk::Semaphore, exportable: Types) {
+    let exporter = semaphore(dev, false, Some(exportable));
     let (r, fd) = get_fd(inst, dev, exporter, OPAQUE);
     assert_eq!(r, vk::Result::SUCCESS);
     import_fd(inst, dev, s, (OPAQUE, PERMANENT), fd);
@@ -196,25 +203,82 @@ fn an_event_imported_then_exported_as_an_fd_or_win32_handle_is_01133_and_01128()
 }
 
 #[test]
-fn an_fd_imported_then_exported_as_an_event_is_04759() {
+fn an_fd_imported_then_exported_as_an_event_is_04759_and_04758() {
     let inst = exclusive(None);
     let dev = device(&inst);
     let s = semaphore(&dev, false, Some(EVENT));
-    import_opaque(&inst, &dev, s);
+    import_opaque(&inst, &dev, s, OPAQUE);
     let _ = zircon_export(&inst, &dev, s);
-    let m = expect::one(
+    let found = expect::only(
         &inst,
         GET_SEMAPHORE_ZIRCON_HANDLE,
-        SEM_ZIRCON_SEMAPHORE_04759,
+        &[SEM_ZIRCON_HANDLE_TYPE_04758, SEM_ZIRCON_SEMAPHORE_04759],
     );
+    let driver = found.iter().find(|m| m.id == SEM_ZIRCON_SEMAPHORE_04759);
     expect::mentions(
-        &m,
+        driver.expect("04759"),
         &[
             "vkGetSemaphoreZirconHandleFUCHSIA(): pGetZirconHandleInfo->handleType is \
              VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_ZIRCON_EVENT_BIT_FUCHSIA",
             "imported as VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT (a permanent import)",
         ],
     );
+    let exporter = found.iter().find(|m| m.id == SEM_ZIRCON_HANDLE_TYPE_04758);
+    expect::mentions(
+        exporter.expect("04758"),
+        &[
+            "whose semaphore was created with VkExportSemaphoreCreateInfo::handleTypes = \
+           VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT",
+        ],
+    );
+    destroy(&dev, s);
+}
+
+#[test]
+fn an_imported_payload_exports_as_its_exporters_types_not_the_importers_01132_01126() {
+    let inst = exclusive(None);
+    let dev = device(&inst);
+    let s = semaphore(&dev, false, Some(OPAQUE | SYNC | WIN32));
+    dev.name(s, c"interop-done");
+    import_opaque(&inst, &dev, s, OPAQUE);
+    win32_export(&inst, &dev, s, WIN32);
+    let m = expect::one(
+        &inst,
+        GET_SEMAPHORE_WIN32_HANDLE,
+        SEM_WIN32_HANDLE_TYPE_01126,
+    );
+    expect::mentions(
+        &m,
+        &[
+            "vkGetSemaphoreWin32HandleKHR(): pGetWin32HandleInfo->handleType is \
+             VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_BIT",
+            &format!("the current payload of {}", semaphore_name(s)),
+            "was imported as VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT (a permanent \
+             import) from an export the layer saw, whose semaphore was created with \
+             VkExportSemaphoreCreateInfo::handleTypes = \
+             VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT",
+        ],
+    );
+    let name = expect::object(&m, vk::ObjectType::SEMAPHORE, s.as_raw());
+    assert_eq!(name.as_deref(), Some("interop-done"));
+    let _ = export_fd(&inst, &dev, s, SYNC);
+    expect::only(&inst, GET_SEMAPHORE_FD, &[SEM_FD_HANDLE_TYPE_01132]);
+    assert_eq!(export_fd(&inst, &dev, s, OPAQUE), vk::Result::SUCCESS);
+    expect::silent(&inst, GET_SEMAPHORE_FD);
+    destroy(&dev, s);
+}
+
+#[test]
+fn an_imported_payload_into_a_semaphore_not_exportable_exports_as_its_exporters_types() {
+    // The Khronos layer reports 01132 here, from the importing semaphore's create info.
+    let inst = exclusive(None);
+    let dev = device(&inst);
+    let s = semaphore(&dev, false, None);
+    import_opaque(&inst, &dev, s, OPAQUE | WIN32);
+    assert_eq!(export_fd(&inst, &dev, s, OPAQUE), vk::Result::SUCCESS);
+    expect::silent(&inst, GET_SEMAPHORE_FD);
+    win32_export(&inst, &dev, s, WIN32);
+    expect::silent(&inst, GET_SEMAPHORE_WIN32_HANDLE);
     destroy(&dev, s);
 }
 
@@ -223,7 +287,7 @@ fn imported_payloads_exported_as_types_the_driver_allows_are_silent() {
     let inst = exclusive(None);
     let dev = device(&inst);
     let s = semaphore(&dev, false, Some(OPAQUE));
-    import_opaque(&inst, &dev, s);
+    import_opaque(&inst, &dev, s, OPAQUE | WIN32);
     assert_eq!(export_fd(&inst, &dev, s, OPAQUE), vk::Result::SUCCESS);
     expect::silent(&inst, GET_SEMAPHORE_FD);
     win32_export(&inst, &dev, s, WIN32);

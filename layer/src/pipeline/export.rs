@@ -32,6 +32,9 @@ pub trait ExportEntry {
     type Own: RuleSet;
     /// The kind of object it exports.
     type Object: ExportedObject;
+    /// What its argument rules learnt that its call-down step records (an import's exporter:
+    /// [`ExportEntry::evaluate_arguments`]); `()` for most.
+    type Learnt: Default;
     /// Names, IDs and the command's own rules.
     const RULES: &'static ExportCommand<Self::Own, Self::Object>;
 
@@ -68,15 +71,16 @@ pub trait ExportEntry {
 
     /// The command's rules about its arguments beyond the info structure's common members (an
     /// import's `flags` and payload handle), on a live object of the device, with what `state`
-    /// knows (the export an imported handle came from). None by default.
+    /// knows (the export an imported handle came from), and what of that the call-down step
+    /// records ([`Judged::learnt`]: looked up once). None by default.
     #[inline(always)]
     fn evaluate_arguments(
         _state: &DeviceState,
         _args: &Self::Args,
         _info: &InfoFields,
         _object: &Record<Self>,
-    ) -> Self::Own {
-        Self::Own::NONE
+    ) -> (Self::Own, Self::Learnt) {
+        (Self::Own::NONE, Self::Learnt::default())
     }
 
     /// The findings of the argument rules in `broken` (cold). Nothing by default.
@@ -101,7 +105,7 @@ pub trait ExportEntry {
         state: &DeviceState,
         device: vk::Device,
         args: Self::Args,
-        call: &Judged<'_, Self::Object>,
+        call: &Judged<'_, Self::Object, Self::Learnt>,
         down: &Down<vk::Result>,
     ) -> Option<vk::Result>;
 }
@@ -208,7 +212,7 @@ pub fn hold_to_contract<R, K: ExportedObject>(
 }
 
 /// What the call-down step knows about a call that passed the gate.
-pub struct Judged<'a, K: TrackedObject> {
+pub struct Judged<'a, K: TrackedObject, L = ()> {
     /// The object exported: live, of the device.
     pub object: &'a K::Record,
     /// The `handleType` the call asked for.
@@ -217,6 +221,8 @@ pub struct Judged<'a, K: TrackedObject> {
     /// contract. After an invalid call the driver's behaviour is undefined, so nothing is said
     /// about it.
     pub valid_call: bool,
+    /// What the argument rules learnt for the call-down step ([`ExportEntry::Learnt`]).
+    pub learnt: L,
 }
 
 /// An export command, from the app's call to the driver's result.
@@ -240,13 +246,18 @@ pub unsafe fn run<E: ExportEntry>(device: vk::Device, args: E::Args) -> vk::Resu
                     StructArg::Valid(fields) => E::Object::lookup(state, fields.object, memos),
                     _ => Lookup::Null,
                 };
-                let broken = match (&info, &object) {
+                let (broken, learnt) = match (&info, &object) {
                     (StructArg::Valid(fields), Lookup::Live(record)) => {
-                        evaluate_parts(cmd, &state.facts, &info, output_null, &object)
+                        let (own, learnt) = E::evaluate_arguments(state, &args, fields, record);
+                        let broken = evaluate_parts(cmd, &state.facts, &info, output_null, &object)
                             .and_own(E::evaluate_history(state, fields, record))
-                            .and_own(E::evaluate_arguments(state, &args, fields, record))
+                            .and_own(own);
+                        (broken, learnt)
                     }
-                    _ => evaluate_parts(cmd, &state.facts, &info, output_null, &object),
+                    _ => (
+                        evaluate_parts(cmd, &state.facts, &info, output_null, &object),
+                        E::Learnt::default(),
+                    ),
                 };
                 let mut valid_call = true;
                 if !broken.is_empty() || fault_injection::injecting_panics() {
@@ -267,6 +278,7 @@ pub unsafe fn run<E: ExportEntry>(device: vk::Device, args: E::Args) -> vk::Resu
                     object,
                     handle_type,
                     valid_call,
+                    learnt,
                 };
                 // SAFETY: the call passed the gate: every pointer and handle the layer could
                 // judge is good.

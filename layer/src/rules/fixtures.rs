@@ -2,7 +2,7 @@
 
 use crate::args::StructArg;
 use crate::rules::export::{ExportCall, InfoFields};
-use crate::state::sync_payload::{Permanent, SyncPayload, Temporary};
+use crate::state::sync_payload::{Import, Permanent, SyncPayload, Temporary};
 use crate::state::{
     AllocationFacts, DeviceFacts, EnabledExtensions, EnabledFeatures, MemoryLookup, MemoryRecord,
     MemoryTypeFacts,
@@ -12,7 +12,7 @@ use ash::vk;
 /// The payload of a semaphore or fence into which a payload of handle type 0x1 was imported
 /// permanently.
 pub const PERMANENTLY_IMPORTED: SyncPayload = SyncPayload {
-    permanent: Permanent::Imported(0x1),
+    permanent: Permanent::Imported(Import::of_unknown_export(0x1)),
     temporary: Temporary::None,
 };
 

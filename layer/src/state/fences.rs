@@ -6,7 +6,7 @@
 
 use super::maps::{handle_map, HandleMap};
 use super::submissions::Submission;
-use super::sync_payload::{Permanence, SyncPayload, Temporary};
+use super::sync_payload::{Import, Permanence, SyncPayload, Temporary};
 use ash::vk;
 use parking_lot::Mutex;
 use std::collections::VecDeque;
@@ -77,6 +77,14 @@ impl FenceFacts {
     /// payload's creation may judge it.
     pub fn created_payload(&self) -> bool {
         self.known && self.payload.is_created()
+    }
+
+    /// The handle types its current payload was created exportable as, while that is its created
+    /// one (`VkExportFenceCreateInfo::handleTypes`, 0 without one): what an export of it tells
+    /// an import (`sync_payload::Import::exportable`).
+    pub fn created_export_types(&self) -> Option<u32> {
+        self.created_payload()
+            .then(|| self.export.map_or(0, |t| t.as_raw()))
     }
 }
 
@@ -260,7 +268,8 @@ impl Fences {
     /// a payload of reference transference is shared with others from then on (its signal state
     /// never judged again): a temporary `SYNC_FD` import is a copy of a signal state, and the
     /// next reset (or `SYNC_FD` export) makes the fence's own payload unsignaled again.
-    pub fn imported(&self, fence: u64, handle_type: u32, permanence: Permanence) {
+    pub fn imported(&self, fence: u64, import: Import, permanence: Permanence) {
+        let handle_type = import.handle_type;
         if let Some(mut facts) = self.live.get_mut(&fence) {
             let copy = handle_type == vk::ExternalFenceHandleTypeFlags::SYNC_FD.as_raw()
                 && permanence == Permanence::Temporary;
@@ -271,7 +280,7 @@ impl Fences {
                 facts.imported = true;
                 self.imported.fetch_add(1, Ordering::AcqRel);
             }
-            facts.payload.import(handle_type, permanence);
+            facts.payload.import(import, permanence);
             if facts.known && !facts.shared {
                 facts.shared = true;
                 self.shared.fetch_add(1, Ordering::AcqRel);
@@ -362,9 +371,9 @@ mod tests {
         );
         assert!(f.get(7, 9).unwrap().facts.created_payload());
         f.nt_exported(7, win32);
-        f.imported(7, 0x1, Permanence::Permanent);
+        f.imported(7, Import::of_unknown_export(0x1), Permanence::Permanent);
         f.nt_exported(8, win32);
-        f.imported(8, 0x1, Permanence::Permanent);
+        f.imported(8, Import::of_unknown_export(0x1), Permanence::Permanent);
         let facts = f.get(7, 9).unwrap().facts;
         assert_eq!(facts.nt_exported, win32);
         assert!(facts.imported && !facts.created_payload());
@@ -408,10 +417,10 @@ mod tests {
         // a reset restored it; an opaque import shares the payload for good.
         f.insert(2, plain);
         let sync_fd = vk::ExternalFenceHandleTypeFlags::SYNC_FD.as_raw();
-        f.imported(2, sync_fd, Permanence::Temporary);
+        f.imported(2, Import::of_unknown_export(sync_fd), Permanence::Temporary);
         assert_eq!(signal(2), FenceSignal::Unknown);
         assert!(!f.get(2, 9).unwrap().facts.payload_escaped);
-        f.imported(2, 0x1, Permanence::Permanent);
+        f.imported(2, Import::of_unknown_export(0x1), Permanence::Permanent);
         assert!(f.get(2, 9).unwrap().facts.payload_escaped);
         f.remove(2, 9, None);
         f.remove(3, 9, None);
@@ -424,8 +433,8 @@ mod tests {
         f.insert(1, FenceFacts::default());
         assert!(!f.any_imported());
         let current = |h| f.get(h, 9).unwrap().facts.payload.current_import();
-        f.imported(1, 0x8, Permanence::Temporary);
-        f.imported(1, 0x8, Permanence::Temporary);
+        f.imported(1, Import::of_unknown_export(0x8), Permanence::Temporary);
+        f.imported(1, Import::of_unknown_export(0x8), Permanence::Temporary);
         assert!(f.any_imported());
         assert_eq!(
             current(1).map(|i| (i.handle_type, i.temporary)),
@@ -433,7 +442,7 @@ mod tests {
         );
         f.reset(1);
         assert_eq!(current(1), None);
-        f.imported(1, 0x1, Permanence::Permanent);
+        f.imported(1, Import::of_unknown_export(0x1), Permanence::Permanent);
         f.acquired(1);
         assert_eq!(current(1), None, "an acquire imports an opaque payload");
         f.reset(1);

@@ -5,7 +5,7 @@
 
 use super::maps::{handle_map, HandleMap};
 use super::submissions::Submission;
-use super::sync_payload::{Permanence, SyncPayload, Temporary};
+use super::sync_payload::{Import, Permanence, SyncPayload, Temporary};
 use ash::vk;
 use parking_lot::Mutex;
 use std::collections::VecDeque;
@@ -89,6 +89,14 @@ impl SemaphoreFacts {
     /// the payload's creation may judge it.
     pub fn created_payload(&self) -> bool {
         self.known && self.payload.is_created()
+    }
+
+    /// The handle types its current payload was created exportable as, while that is its created
+    /// one (`VkExportSemaphoreCreateInfo::handleTypes`, 0 without one): what an export of it
+    /// tells an import (`sync_payload::Import::exportable`).
+    pub fn created_export_types(&self) -> Option<u32> {
+        self.created_payload()
+            .then(|| self.export.map_or(0, |t| t.as_raw()))
     }
 }
 
@@ -289,7 +297,8 @@ impl Semaphores {
     /// state never judged again). A temporary `SYNC_FD` import is a copy of a signal state: the
     /// permanent payload stays the semaphore's own, and its signal state (kept aside while the
     /// copy is in place) is the semaphore's again once a wait or `SYNC_FD` export restores it.
-    pub fn imported(&self, semaphore: u64, handle_type: u32, permanence: Permanence) {
+    pub fn imported(&self, semaphore: u64, import: Import, permanence: Permanence) {
+        let handle_type = import.handle_type;
         if let Some(mut facts) = self.live.get_mut(&semaphore) {
             if handle_type != SYNC_FD {
                 facts.payload_escaped = true;
@@ -305,10 +314,10 @@ impl Semaphores {
             facts.imported = true;
             match permanence {
                 Permanence::Temporary if facts.known && facts.timeline => {
-                    facts.payload.import(handle_type, Permanence::Unknown)
+                    facts.payload.import(import, Permanence::Unknown)
                 }
                 Permanence::Temporary if !facts.known => facts.payload.opaque_temporary(),
-                _ => facts.payload.import(handle_type, permanence),
+                _ => facts.payload.import(import, permanence),
             }
             if facts.known && !facts.timeline && !facts.shared {
                 facts.shared = true;
@@ -427,29 +436,29 @@ mod tests {
         };
         s.insert(1, exportable);
         let facts = |h| s.get(h, 9).unwrap().facts;
-        s.imported(1, SYNC_FD, Permanence::Temporary);
+        s.imported(1, Import::of_unknown_export(SYNC_FD), Permanence::Temporary);
         assert_eq!(facts(1).signal, SignalState::Unknown);
         assert!(!facts(1).payload_escaped, "a copy shares nothing");
         // A second copy replaces the first; the permanent payload's state stays aside.
         s.queue_used(1, QueueUse::Signal);
-        s.imported(1, SYNC_FD, Permanence::Temporary);
+        s.imported(1, Import::of_unknown_export(SYNC_FD), Permanence::Temporary);
         s.queue_used(1, QueueUse::Wait(None));
         assert_eq!(facts(1).signal, SignalState::UnsignaledSinceCreation);
         assert!(facts(1).payload.is_created());
         // Consumed by a sync-file export, after a signal of the permanent payload.
         s.queue_used(1, QueueUse::Signal);
-        s.imported(1, SYNC_FD, Permanence::Temporary);
+        s.imported(1, Import::of_unknown_export(SYNC_FD), Permanence::Temporary);
         s.exported_sync_fd(1);
         assert_eq!(facts(1).signal, SignalState::SignalSubmitted);
         // A failed submission: nothing known.
-        s.imported(1, SYNC_FD, Permanence::Temporary);
+        s.imported(1, Import::of_unknown_export(SYNC_FD), Permanence::Temporary);
         s.queue_used(1, QueueUse::Failed);
         assert_eq!(facts(1).signal, SignalState::Unknown);
         assert_eq!(facts(1).permanent_signal, None);
         // A payload of reference transference is shared for good.
         s.imported(
             1,
-            vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as_raw(),
+            Import::of_unknown_export(vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as_raw()),
             Permanence::Temporary,
         );
         assert!(facts(1).payload_escaped);
@@ -499,7 +508,7 @@ mod tests {
         assert!(!s.get(3, 9).unwrap().facts.shared, "timeline");
         s.remove(1, 9, None);
         assert!(!s.any_shared());
-        s.imported(2, 1, Permanence::Permanent);
+        s.imported(2, Import::of_unknown_export(1), Permanence::Permanent);
         assert!(s.any_shared(), "an import shares it");
         assert_eq!(signal(2), SignalState::Unknown);
         s.remove(2, 9, None);
@@ -524,7 +533,7 @@ mod tests {
         );
         s.insert(4, SemaphoreFacts::default());
         let current = |h| s.get(h, 9).unwrap().facts.payload.current_import();
-        s.imported(1, 0x10, Permanence::Temporary);
+        s.imported(1, Import::of_unknown_export(0x10), Permanence::Temporary);
         assert_eq!(
             current(1).map(|i| (i.handle_type, i.temporary)),
             Some((0x10, true))
@@ -533,15 +542,15 @@ mod tests {
         assert!(current(1).is_some(), "a signal restores nothing");
         s.queue_used(1, QueueUse::Wait(None));
         assert_eq!(current(1), None, "restored to the created payload");
-        s.imported(1, 0x10, Permanence::Temporary);
+        s.imported(1, Import::of_unknown_export(0x10), Permanence::Temporary);
         s.exported_sync_fd(1);
         assert_eq!(current(1), None, "a SYNC_FD export is a wait");
-        s.imported(1, 0x10, Permanence::Temporary);
+        s.imported(1, Import::of_unknown_export(0x10), Permanence::Temporary);
         s.queue_used(1, QueueUse::Failed);
         assert_eq!(current(1), None, "maybe restored");
-        s.imported(4, 0x10, Permanence::Temporary);
+        s.imported(4, Import::of_unknown_export(0x10), Permanence::Temporary);
         assert_eq!(current(4), None, "its create info is not known");
-        s.imported(2, 0x1, Permanence::Permanent);
+        s.imported(2, Import::of_unknown_export(0x1), Permanence::Permanent);
         s.queue_used(2, QueueUse::Acquired);
         assert_eq!(current(2), None, "an acquire imports an opaque payload");
         s.queue_used(2, QueueUse::Wait(None));
@@ -549,7 +558,7 @@ mod tests {
             current(2).map(|i| (i.handle_type, i.temporary)),
             Some((0x1, false))
         );
-        s.imported(3, 0x1, Permanence::Temporary);
+        s.imported(3, Import::of_unknown_export(0x1), Permanence::Temporary);
         assert_eq!(
             current(3),
             None,
@@ -566,7 +575,7 @@ mod tests {
         s.nt_handle_exported(7, win32);
         s.nt_handle_exported(7, d3d12);
         s.nt_handle_exported(8, win32);
-        s.imported(7, 1, Permanence::Permanent);
+        s.imported(7, Import::of_unknown_export(1), Permanence::Permanent);
         let facts = s.get(7, 9).unwrap().facts;
         assert_eq!(facts.nt_handle_exports, win32 | d3d12);
         assert!(facts.imported);

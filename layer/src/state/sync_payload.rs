@@ -5,14 +5,36 @@
 //! Read by `VUID-VkSemaphoreGetFdInfoKHR-semaphore-01133` and its kin (an export of a payload an
 //! import put there).
 
+/// A payload an import put in place: its handle type (one bit), and the handle types the object
+/// it was exported from was created exportable as, where the layer matched the import to that
+/// export and the exporter's payload was its created one (`None`: not known). An imported
+/// payload may be exported only as those (`VUID-VkSemaphoreGetFdInfoKHR-handleType-01132`: "when
+/// a semaphore is using an imported payload, its `VkExportSemaphoreCreateInfo::handleTypes` value
+/// is specified when creating the semaphore from which the payload was exported").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Import {
+    pub handle_type: u32,
+    pub exportable: Option<u32>,
+}
+
+impl Import {
+    /// An import of `handle_type` whose exporter the layer does not know.
+    pub const fn of_unknown_export(handle_type: u32) -> Import {
+        Import {
+            handle_type,
+            exportable: None,
+        }
+    }
+}
+
 /// The permanent payload.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Permanent {
     /// The one it was created with.
     #[default]
     Created,
-    /// One a permanent import of this handle type (one bit) put there.
-    Imported(u32),
+    /// One a permanent import put there.
+    Imported(Import),
     /// The layer cannot say.
     Unknown,
 }
@@ -23,8 +45,8 @@ pub enum Temporary {
     /// None: the permanent payload is the current one.
     #[default]
     None,
-    /// One a temporary import of this handle type (one bit) put there, not yet restored.
-    Imported(u32),
+    /// One a temporary import put there, not yet restored.
+    Imported(Import),
     /// Maybe one, of a type the layer does not know (a swapchain acquire is a temporary import of
     /// an opaque payload), or maybe restored already (a failed submission that waited on it).
     Unknown,
@@ -46,6 +68,8 @@ pub enum Permanence {
 pub struct ImportedPayload {
     pub handle_type: u32,
     pub temporary: bool,
+    /// The handle types it may be exported as, where known ([`Import::exportable`]).
+    pub exportable: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -55,17 +79,17 @@ pub struct SyncPayload {
 }
 
 impl SyncPayload {
-    /// A successful import of `handle_type`. A permanent import replaces everything (as if the
-    /// object were made anew with that payload); a temporary one replaces only the temporary
-    /// payload (the next wait or reset still restores the last permanent one).
-    pub fn import(&mut self, handle_type: u32, permanence: Permanence) {
+    /// A successful import. A permanent import replaces everything (as if the object were made
+    /// anew with that payload); a temporary one replaces only the temporary payload (the next
+    /// wait or reset still restores the last permanent one).
+    pub fn import(&mut self, import: Import, permanence: Permanence) {
         *self = match permanence {
             Permanence::Permanent => SyncPayload {
-                permanent: Permanent::Imported(handle_type),
+                permanent: Permanent::Imported(import),
                 temporary: Temporary::None,
             },
             Permanence::Temporary => SyncPayload {
-                temporary: Temporary::Imported(handle_type),
+                temporary: Temporary::Imported(import),
                 ..*self
             },
             Permanence::Unknown => SyncPayload {
@@ -102,18 +126,32 @@ impl SyncPayload {
         self.permanent == Permanent::Created && self.temporary == Temporary::None
     }
 
+    /// The handle types the current payload may be exported as: `created` (the object's own
+    /// `VkExport*CreateInfo::handleTypes`, 0 without one; `None`: its create info unread) while it
+    /// is the created payload, an import's [`Import::exportable`] while that is the current one;
+    /// `None` when the layer cannot say.
+    #[inline(always)]
+    pub fn exportable(&self, created: Option<u32>) -> Option<u32> {
+        if self.is_created() {
+            return created;
+        }
+        self.current_import().and_then(|import| import.exportable)
+    }
+
     /// The imported payload that is certainly the current one; `None` when the current payload is
     /// the created one or the layer cannot say.
     #[inline(always)]
     pub fn current_import(&self) -> Option<ImportedPayload> {
         match (self.temporary, self.permanent) {
-            (Temporary::Imported(handle_type), _) => Some(ImportedPayload {
-                handle_type,
+            (Temporary::Imported(import), _) => Some(ImportedPayload {
+                handle_type: import.handle_type,
                 temporary: true,
+                exportable: import.exportable,
             }),
-            (Temporary::None, Permanent::Imported(handle_type)) => Some(ImportedPayload {
-                handle_type,
+            (Temporary::None, Permanent::Imported(import)) => Some(ImportedPayload {
+                handle_type: import.handle_type,
                 temporary: false,
+                exportable: import.exportable,
             }),
             _ => None,
         }
@@ -131,41 +169,68 @@ mod tests {
     fn a_temporary_import_lasts_until_restored_over_the_last_permanent_one() {
         let mut p = SyncPayload::default();
         assert_eq!(p.current_import(), None, "created");
-        p.import(SYNC, Permanence::Temporary);
+        p.import(Import::of_unknown_export(SYNC), Permanence::Temporary);
         assert_eq!(
             p.current_import(),
             Some(ImportedPayload {
                 handle_type: SYNC,
-                temporary: true
+                temporary: true,
+                exportable: None
             })
         );
         assert!(!p.is_created());
         p.restore();
         assert_eq!(p.current_import(), None, "the created payload again");
         assert!(p.is_created());
-        p.import(OPAQUE, Permanence::Permanent);
-        p.import(SYNC, Permanence::Temporary);
-        p.import(SYNC, Permanence::Temporary);
+        p.import(Import::of_unknown_export(OPAQUE), Permanence::Permanent);
+        p.import(Import::of_unknown_export(SYNC), Permanence::Temporary);
+        p.import(Import::of_unknown_export(SYNC), Permanence::Temporary);
         p.restore();
         assert_eq!(
             p.current_import(),
             Some(ImportedPayload {
                 handle_type: OPAQUE,
-                temporary: false
+                temporary: false,
+                exportable: None
             }),
             "the last permanent import"
         );
     }
 
     #[test]
+    fn the_exportable_types_are_the_current_payloads_creators() {
+        let mut p = SyncPayload::default();
+        assert_eq!(p.exportable(Some(SYNC)), Some(SYNC), "created");
+        assert_eq!(p.exportable(None), None, "created, create info unread");
+        let from = |exportable| Import {
+            handle_type: OPAQUE,
+            exportable,
+        };
+        p.import(from(Some(OPAQUE | SYNC)), Permanence::Permanent);
+        assert_eq!(p.exportable(Some(0)), Some(OPAQUE | SYNC), "the exporter's");
+        p.import(from(None), Permanence::Temporary);
+        assert_eq!(p.exportable(Some(0)), None, "an unknown exporter");
+        p.restore();
+        assert_eq!(
+            p.exportable(Some(0)),
+            Some(OPAQUE | SYNC),
+            "the permanent again"
+        );
+        p.opaque_temporary();
+        assert_eq!(p.exportable(Some(0)), None, "maybe another");
+        p.import(from(Some(OPAQUE)), Permanence::Unknown);
+        assert_eq!(p.exportable(Some(0)), None, "not followed");
+    }
+
+    #[test]
     fn what_the_layer_cannot_follow_is_never_named() {
         let mut p = SyncPayload::default();
-        p.import(SYNC, Permanence::Temporary);
+        p.import(Import::of_unknown_export(SYNC), Permanence::Temporary);
         p.maybe_restored();
         assert_eq!(p.current_import(), None);
         p.restore();
         assert_eq!(p.current_import(), None, "created again");
-        p.import(OPAQUE, Permanence::Permanent);
+        p.import(Import::of_unknown_export(OPAQUE), Permanence::Permanent);
         p.maybe_restored();
         assert!(p.current_import().is_some(), "nothing temporary to restore");
         p.opaque_temporary();
@@ -173,17 +238,18 @@ mod tests {
         assert!(!p.is_created());
         p.restore();
         assert!(p.current_import().is_some());
-        p.import(SYNC, Permanence::Unknown);
+        p.import(Import::of_unknown_export(SYNC), Permanence::Unknown);
         p.restore();
         assert_eq!(p.current_import(), None);
-        p.import(SYNC, Permanence::Permanent);
-        p.import(OPAQUE, Permanence::Temporary);
-        p.import(OPAQUE, Permanence::Permanent);
+        p.import(Import::of_unknown_export(SYNC), Permanence::Permanent);
+        p.import(Import::of_unknown_export(OPAQUE), Permanence::Temporary);
+        p.import(Import::of_unknown_export(OPAQUE), Permanence::Permanent);
         assert_eq!(
             p.current_import(),
             Some(ImportedPayload {
                 handle_type: OPAQUE,
-                temporary: false
+                temporary: false,
+                exportable: None
             }),
             "a permanent import ends the temporary one"
         );

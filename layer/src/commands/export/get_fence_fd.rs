@@ -26,6 +26,7 @@ impl ExportEntry for GetFenceFd {
     type Args = (*const Info, *mut c_int);
     type Own = get_fence_fd::GetFenceFdRules;
     type Object = Fence;
+    type Learnt = ();
     const RULES: &'static ExportCommand<Self::Own, Fence> = &get_fence_fd::COMMAND;
 
     #[inline(always)]
@@ -86,6 +87,7 @@ fn remember_export(state: &DeviceState, fence: &FenceRecord, fd: c_int) {
         fence: fence.fence,
         devices: state.physical_devices.set(),
         driver_uuid: state.driver_uuid,
+        exportable: fence.facts.created_export_types(),
     };
     fence_exports::remember(origin, fd);
 }

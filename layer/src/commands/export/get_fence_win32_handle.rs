@@ -24,6 +24,7 @@ impl ExportEntry for GetFenceWin32Handle {
     type Args = (*const Info, *mut vk::HANDLE);
     type Own = get_fence_win32_handle::GetFenceWin32HandleRules;
     type Object = Fence;
+    type Learnt = ();
     const RULES: &'static ExportCommand<Self::Own, Fence> = &get_fence_win32_handle::COMMAND;
 
     #[inline(always)]

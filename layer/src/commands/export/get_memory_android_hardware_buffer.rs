@@ -57,6 +57,7 @@ impl ExportEntry for GetMemoryAndroidHardwareBuffer {
     type Args = (*const Info, *mut *mut vk::AHardwareBuffer);
     type Own = get_memory_android_hardware_buffer::GetMemoryAndroidHardwareBufferRules;
     type Object = Memory;
+    type Learnt = ();
     const RULES: &'static ExportCommand<Self::Own> = &get_memory_android_hardware_buffer::COMMAND;
 
     #[inline(always)]

@@ -23,6 +23,7 @@ impl ExportEntry for GetMemoryFd {
     type Args = (*const Info, *mut c_int);
     type Own = get_memory_fd::GetMemoryFdRules;
     type Object = Memory;
+    type Learnt = ();
     const RULES: &'static ExportCommand<Self::Own> = &get_memory_fd::COMMAND;
 
     #[inline(always)]

@@ -18,6 +18,7 @@ impl ExportEntry for GetMemoryMetalHandle {
     type Args = (*const Info, *mut *mut c_void);
     type Own = get_memory_metal_handle::GetMemoryMetalHandleRules;
     type Object = Memory;
+    type Learnt = ();
     const RULES: &'static ExportCommand<Self::Own> = &get_memory_metal_handle::COMMAND;
 
     #[inline(always)]

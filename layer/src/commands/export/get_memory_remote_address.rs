@@ -18,6 +18,7 @@ impl ExportEntry for GetMemoryRemoteAddress {
     type Args = (*const Info, *mut vk::RemoteAddressNV);
     type Own = get_memory_remote_address::GetMemoryRemoteAddressRules;
     type Object = Memory;
+    type Learnt = ();
     const RULES: &'static ExportCommand<Self::Own> = &get_memory_remote_address::COMMAND;
 
     #[inline(always)]

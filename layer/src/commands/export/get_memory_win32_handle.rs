@@ -22,6 +22,7 @@ impl ExportEntry for GetMemoryWin32Handle {
     type Args = (*const Info, *mut vk::HANDLE);
     type Own = get_memory_win32_handle::GetMemoryWin32HandleRules;
     type Object = Memory;
+    type Learnt = ();
     const RULES: &'static ExportCommand<Self::Own> = &get_memory_win32_handle::COMMAND;
 
     #[inline(always)]

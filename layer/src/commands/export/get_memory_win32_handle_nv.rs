@@ -22,6 +22,7 @@ impl ExportEntry for GetMemoryWin32HandleNv {
     );
     type Own = get_memory_win32_handle_nv::GetMemoryWin32HandleNvRules;
     type Object = Memory;
+    type Learnt = ();
     const RULES: &'static ExportCommand<Self::Own> = &get_memory_win32_handle_nv::COMMAND;
 
     #[inline(always)]

@@ -19,6 +19,7 @@ impl ExportEntry for GetMemoryZirconHandle {
     type Args = (*const Info, *mut vk::zx_handle_t);
     type Own = get_memory_zircon_handle::GetMemoryZirconHandleRules;
     type Object = Memory;
+    type Learnt = ();
     const RULES: &'static ExportCommand<Self::Own> = &get_memory_zircon_handle::COMMAND;
 
     #[inline(always)]

@@ -36,6 +36,7 @@ impl ExportEntry for GetSemaphoreFd {
     type Args = (*const Info, *mut c_int);
     type Own = get_semaphore_fd::GetSemaphoreFdRules;
     type Object = Semaphore;
+    type Learnt = ();
     const RULES: &'static ExportCommand<Self::Own, Semaphore> = &get_semaphore_fd::COMMAND;
 
     #[inline(always)]
@@ -102,6 +103,7 @@ fn remember_export(state: &DeviceState, semaphore: &SemaphoreRecord, fd: c_int) 
         create_flags: semaphore.facts.create_flags,
         driver_uuid: state.driver_uuid,
         devices: state.physical_devices.set(),
+        exportable: semaphore.facts.created_export_types(),
         process: None,
     };
     if semaphore.facts.known {
@@ -134,6 +136,7 @@ fn publish_export(state: &DeviceState, semaphore: &SemaphoreRecord, fd: c_int) {
     let kind = Kind::Semaphore {
         timeline: semaphore.facts.timeline,
         create_flags: semaphore.facts.create_flags.as_raw(),
+        exportable: semaphore.facts.created_export_types(),
     };
     let origin = || ExportOrigin {
         device: semaphore.device,

@@ -29,6 +29,7 @@ impl ExportEntry for GetSemaphoreWin32Handle {
     type Args = (*const Info, *mut vk::HANDLE);
     type Own = get_semaphore_win32_handle::GetSemaphoreWin32HandleRules;
     type Object = Semaphore;
+    type Learnt = ();
     const RULES: &'static ExportCommand<Self::Own, Semaphore> =
         &get_semaphore_win32_handle::COMMAND;
 
@@ -103,6 +104,7 @@ fn remember_kmt_export(state: &DeviceState, semaphore: &SemaphoreRecord, handle:
         create_flags: f.create_flags,
         driver_uuid: state.driver_uuid,
         devices: state.physical_devices.set(),
+        exportable: f.created_export_types(),
         process: None,
     };
     semaphore_kmt_exports::remember(handle, origin);

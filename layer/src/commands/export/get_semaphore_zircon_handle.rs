@@ -22,6 +22,7 @@ impl ExportEntry for GetSemaphoreZirconHandle {
     type Args = (*const Info, *mut vk::zx_handle_t);
     type Own = get_semaphore_zircon_handle::GetSemaphoreZirconHandleRules;
     type Object = Semaphore;
+    type Learnt = ();
     const RULES: &'static ExportCommand<Self::Own, Semaphore> =
         &get_semaphore_zircon_handle::COMMAND;
 

@@ -57,6 +57,12 @@ impl SyncImport for ImportSemaphoreFd {
         (ImportArguments { flags, fd }, exporter, other)
     }
 
+    /// The handle types the exporter the layer matched was created exportable as.
+    #[inline(always)]
+    fn exportable(args: &Self::Arguments) -> Option<u32> {
+        args.1.and_then(|exporter| exporter.exportable)
+    }
+
     fn evaluate(
         state: &DeviceState,
         info: &InfoFields,

@@ -41,6 +41,12 @@ impl SyncImport for ImportSemaphoreWin32 {
         (args, exporter)
     }
 
+    /// The handle types the exporter the layer matched was created exportable as.
+    #[inline(always)]
+    fn exportable(args: &Self::Arguments) -> Option<u32> {
+        args.1.and_then(|exporter| exporter.exportable)
+    }
+
     fn evaluate(
         _: &DeviceState,
         info: &InfoFields,

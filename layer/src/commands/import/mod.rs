@@ -13,7 +13,7 @@ pub mod sync_import;
 use crate::features::import_matching::state::semaphore_kmt_exports;
 use crate::rules::import::fence_in_flight;
 use crate::rules::import::import_semaphore_fd::Importer;
-use crate::state::sync_payload::Permanence;
+use crate::state::sync_payload::{Import, Permanence};
 use crate::state::{DeviceState, FenceRecord};
 use ash::vk::{self, Handle};
 
@@ -34,7 +34,7 @@ fn permanence(handle_type: u32, flags: Option<u32>, sync_fd: u32) -> Permanence 
     }
 }
 
-/// After an import of `handle_type` with `flags` into `semaphore` succeeded: it is marked
+/// After an import (`import`) with `flags` into `semaphore` succeeded: it is marked
 /// imported (its payload is another from now on: which one, and until when, is followed), and
 /// the global share handles exported from its created payload are forgotten (that payload may
 /// be gone, and their names with it). A temporary import is followed until the next wait: the
@@ -44,11 +44,11 @@ fn permanence(handle_type: u32, flags: Option<u32>, sync_fd: u32) -> Permanence 
 pub(crate) fn semaphore_imported(
     state: &DeviceState,
     semaphore: u64,
-    handle_type: u32,
+    import: Import,
     flags: Option<u32>,
 ) {
-    let permanence = permanence(handle_type, flags, SEMAPHORE_SYNC_FD);
-    (state.semaphores).imported(semaphore, handle_type, permanence);
+    let permanence = permanence(import.handle_type, flags, SEMAPHORE_SYNC_FD);
+    (state.semaphores).imported(semaphore, import, permanence);
     semaphore_kmt_exports::forget_semaphore(state.handle(), semaphore);
 }
 
@@ -81,16 +81,11 @@ pub(crate) fn fence_in_flight(state: &DeviceState, fence: &FenceRecord) -> bool 
     result == vk::Result::NOT_READY
 }
 
-/// After an import of `handle_type` with `flags` into `fence` succeeded: which payload it holds,
+/// After an import (`import`) with `flags` into `fence` succeeded: which payload it holds,
 /// and until when (a temporary one until the next `vkResetFences` or `SYNC_FD` export).
-pub(crate) fn fence_imported(
-    state: &DeviceState,
-    fence: u64,
-    handle_type: u32,
-    flags: Option<u32>,
-) {
-    let permanence = permanence(handle_type, flags, FENCE_SYNC_FD);
-    state.fences.imported(fence, handle_type, permanence);
+pub(crate) fn fence_imported(state: &DeviceState, fence: u64, import: Import, flags: Option<u32>) {
+    let permanence = permanence(import.handle_type, flags, FENCE_SYNC_FD);
+    state.fences.imported(fence, import, permanence);
 }
 
 #[cfg(test)]

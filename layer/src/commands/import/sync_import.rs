@@ -17,6 +17,7 @@ use crate::report::sync_sharing_calls::{self, SyncSharingCommand};
 use crate::rules::export::{ExportCommand, ExportedObject, InfoFields};
 use crate::rules::import::fence_in_flight;
 use crate::rules::rule_set::RuleSet;
+use crate::state::sync_payload::Import;
 use crate::state::{DeviceState, FenceRecord, SemaphoreRecord, TrackedObject};
 use ash::vk;
 use std::ffi::c_void;
@@ -34,9 +35,10 @@ pub trait ImportTarget: ExportedObject {
     /// The kind of import an fd taken by the driver went to (`features::fd_ownership`).
     const IMPORT_KIND: ImportKind;
 
-    /// After an import of `handle_type` with `flags` (`None`: unreadable) into `object`
-    /// succeeded (`commands::import::semaphore_imported`, `fence_imported`).
-    fn imported(state: &DeviceState, object: u64, handle_type: u32, flags: Option<u32>);
+    /// After an import (its handle type, and the handle types its exporter may export the
+    /// payload as where known) with `flags` (`None`: unreadable) into `object` succeeded
+    /// (`commands::import::semaphore_imported`, `fence_imported`).
+    fn imported(state: &DeviceState, object: u64, import: Import, flags: Option<u32>);
 
     /// The record as a fence's, for the rule only fence imports have
     /// ([`SyncImport::IN_FLIGHT`]); `None` for a semaphore.
@@ -47,8 +49,8 @@ impl ImportTarget for Semaphore {
     const IMPORT_KIND: ImportKind = ImportKind::Semaphore;
 
     #[inline(always)]
-    fn imported(state: &DeviceState, object: u64, handle_type: u32, flags: Option<u32>) {
-        super::semaphore_imported(state, object, handle_type, flags);
+    fn imported(state: &DeviceState, object: u64, import: Import, flags: Option<u32>) {
+        super::semaphore_imported(state, object, import, flags);
     }
 
     #[inline(always)]
@@ -61,8 +63,8 @@ impl ImportTarget for Fence {
     const IMPORT_KIND: ImportKind = ImportKind::Fence;
 
     #[inline(always)]
-    fn imported(state: &DeviceState, object: u64, handle_type: u32, flags: Option<u32>) {
-        super::fence_imported(state, object, handle_type, flags);
+    fn imported(state: &DeviceState, object: u64, import: Import, flags: Option<u32>) {
+        super::fence_imported(state, object, import, flags);
     }
 
     #[inline(always)]
@@ -164,6 +166,13 @@ pub trait SyncImport {
     /// What the command's own rules read of `info`, whose common members are `fields`.
     fn arguments(state: &DeviceState, info: &Self::Info, fields: &InfoFields) -> Self::Arguments;
 
+    /// The handle types the payload's exporter was created exportable as, where the arguments
+    /// name that export and its payload was the exporter's created one; `None` by default.
+    #[inline(always)]
+    fn exportable(_args: &Self::Arguments) -> Option<u32> {
+        None
+    }
+
     /// The command's own rules of its arguments, on a live object of the device.
     fn evaluate(
         state: &DeviceState,
@@ -192,6 +201,8 @@ impl<T: SyncImport> ExportEntry for T {
     type Args = (*const T::Info,);
     type Own = T::Own;
     type Object = Object<T>;
+    /// The handle types the imported payload may be exported as, where known.
+    type Learnt = Option<u32>;
     const RULES: &'static ExportCommand<T::Own, Object<T>> = T::RULES;
 
     #[inline(always)]
@@ -234,16 +245,18 @@ impl<T: SyncImport> ExportEntry for T {
         &(p_info,): &Self::Args,
         fields: &InfoFields,
         object: &ObjectRecord<Self>,
-    ) -> T::Own {
+    ) -> (T::Own, Option<u32>) {
         // SAFETY: called only after the gate read the info as valid (so it is not NULL).
         let Some(info) = (unsafe { raw::read_out(p_info) }) else {
-            return T::Own::NONE;
+            return (T::Own::NONE, None);
         };
-        let own = T::evaluate(state, fields, &T::arguments(state, &info, fields), object);
-        match T::FD {
+        let args = T::arguments(state, &info, fields);
+        let own = T::evaluate(state, fields, &args, object);
+        let own = match T::FD {
             Some(f) if consumed((f.fd)(&info)).is_some() => own.union(f.consumed),
             _ => own,
-        }
+        };
+        (own, T::exportable(&args))
     }
 
     fn describe_arguments(
@@ -274,7 +287,7 @@ impl<T: SyncImport> ExportEntry for T {
         s: &DeviceState,
         device: vk::Device,
         (p_info,): Self::Args,
-        judged: &Judged<'_, Object<T>>,
+        judged: &Judged<'_, Object<T>, Option<u32>>,
         down: &Down<vk::Result>,
     ) -> Option<vk::Result> {
         let next = T::Info::next(s)?;
@@ -292,7 +305,11 @@ impl<T: SyncImport> ExportEntry for T {
                 fd_ownership::after_import(s, fd, held, Object::<T>::IMPORT_KIND, object);
             }
             let flags = info.as_ref().map(T::Info::flags);
-            Object::<T>::imported(s, object, judged.handle_type, flags);
+            let import = Import {
+                handle_type: judged.handle_type,
+                exportable: judged.learnt,
+            };
+            Object::<T>::imported(s, object, import, flags);
         }
         Some(result)
     }

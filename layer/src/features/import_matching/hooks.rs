@@ -429,6 +429,7 @@ pub fn shared_semaphore_export_of(
     let Kind::Semaphore {
         timeline,
         create_flags,
+        exportable,
     } = export.kind
     else {
         return None;
@@ -440,6 +441,7 @@ pub fn shared_semaphore_export_of(
         create_flags: vk::SemaphoreCreateFlags::from_raw(create_flags),
         driver_uuid: export.origin.driver_uuid,
         devices: export.origin.physical_devices.set(),
+        exportable,
         process: export.origin.exporter,
     })
 }

@@ -61,9 +61,9 @@ pub fn imported_payload_finding(
         (command, id, field),
         (info, record),
         record.facts.payload.current_import(),
-        (
-            "VkExternalFenceProperties",
-            "it was not passed to vkResetFences nor exported as a SYNC_FD",
-        ),
+        ("VkExternalFenceProperties", RESTORED_BY),
     )
 }
+
+/// What would have restored a temporary import into a fence.
+pub const RESTORED_BY: &str = "it was not passed to vkResetFences nor exported as a SYNC_FD";

@@ -3,6 +3,8 @@
 //! state as the layer followed it (`-handleType-01454`), and `-fence-01455` (an imported
 //! payload's export types, `rules::export::imported_payload`).
 
+use super::fence::RESTORED_BY;
+use super::imported_payload::import_not_exportable_message;
 use super::with_object;
 use crate::finding::{Finding, Outcome};
 use crate::handle_kinds::{Fence, HandleKind};
@@ -64,7 +66,7 @@ fn evaluate_values(_: &DeviceFacts, info: &InfoFields, record: &FenceRecord) -> 
         )
         .with(
             GetFenceFdRules::NOT_EXPORTED,
-            not_exportable_as_created(record, t),
+            payload_not_exportable(record, t),
         )
         .with(
             GetFenceFdRules::SYNC_FD_WITHOUT_SIGNAL,
@@ -90,17 +92,20 @@ pub(super) fn since_unsignaled(signal: FenceSignal) -> Option<&'static str> {
     }
 }
 
-/// `handle_type` was not in `VkExportFenceCreateInfo::handleTypes` of the fence's current
-/// payload, which is the one it was created with until something is imported into it, and again
-/// once a temporary import was restored; after a permanent import, while a temporary one is or
-/// may be in place (or with an unread create info) the layer cannot know, and says nothing.
+/// `handle_type` is not among the types the fence's current payload may be exported as ("was
+/// included in `VkExportFenceCreateInfo::handleTypes` when fence's current payload was
+/// created"): its own while the payload is the one it was created with (nothing imported, or a
+/// temporary import restored since); an import's exporter's while that import is certainly the
+/// current payload and the layer matched it to that export. Otherwise (after an import of an
+/// unknown export, while a temporary one may be in place, with an unread create info) the layer
+/// cannot know, and says nothing.
 #[inline(always)]
-pub fn not_exportable_as_created(record: &FenceRecord, handle_type: u32) -> bool {
+pub fn payload_not_exportable(record: &FenceRecord, handle_type: u32) -> bool {
     let f = &record.facts;
-    let exportable = f
-        .export
-        .is_some_and(|types| types.as_raw() & handle_type == handle_type);
-    f.created_payload() && !exportable
+    let created = f.known.then(|| f.export.map_or(0, |t| t.as_raw()));
+    f.payload
+        .exportable(created)
+        .is_some_and(|types| types & handle_type != handle_type)
 }
 
 /// The finding of `NOT_EXPORTED` (01453, 01448): either cause, the fence named.
@@ -109,9 +114,30 @@ pub fn not_exportable_finding(
     info: &InfoFields,
     record: &FenceRecord,
 ) -> Finding {
-    let handle_type = Fence::names(info.handle_type);
     let fence = Fence::describe(record);
-    let message = match record.facts.export {
+    let payload = &record.facts.payload;
+    let message = match (payload.is_created(), payload.current_import()) {
+        (false, Some(import)) => import_not_exportable_message::<Fence>(
+            (command, field),
+            (info.handle_type, import.exportable.unwrap_or(0)),
+            import,
+            (&fence, "fence", "VkExportFenceCreateInfo", RESTORED_BY),
+        ),
+        _ => created_not_exportable_message((command, field), info.handle_type, record, &fence),
+    };
+    with_object::<Fence>(Finding::new(id, command, field, message), record)
+}
+
+/// The message of an export of a created payload as a type the fence was not created
+/// exportable as.
+fn created_not_exportable_message(
+    (command, field): (&str, &str),
+    handle_type: u32,
+    record: &FenceRecord,
+    fence: &str,
+) -> String {
+    let handle_type = Fence::names(handle_type);
+    match record.facts.export {
         Some(_) => format!(
             "{command}(): {field} is {handle_type}, which was not included in \
              VkExportFenceCreateInfo::handleTypes when {fence} was created (its current payload \
@@ -123,8 +149,7 @@ pub fn not_exportable_finding(
              exported only as a handle type that a VkExportFenceCreateInfo chained to its \
              VkFenceCreateInfo named."
         ),
-    };
-    with_object::<Fence>(Finding::new(id, command, field, message), record)
+    }
 }
 
 fn describe_values(

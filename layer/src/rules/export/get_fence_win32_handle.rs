@@ -4,7 +4,7 @@
 //! imported payload's export types (`-fence-01450`) are `rules::export::imported_payload`'s rule;
 //! `-handleType-01451` (copy transference) concerns no Win32 fence type.
 
-use super::get_fence_fd::{not_exportable_as_created, not_exportable_finding};
+use super::get_fence_fd::{not_exportable_finding, payload_not_exportable};
 use super::with_object;
 use crate::finding::{Finding, Outcome};
 use crate::handle_kinds::{Fence, HandleKind};
@@ -81,7 +81,7 @@ fn evaluate_values(
         )
         .with(
             GetFenceWin32HandleRules::NOT_EXPORTED,
-            not_exportable_as_created(record, t),
+            payload_not_exportable(record, t),
         )
         .with(GetFenceWin32HandleRules::NT_HANDLE_EXPORTED_BEFORE, again)
         .with(

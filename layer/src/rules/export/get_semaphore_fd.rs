@@ -5,7 +5,7 @@
 //! follows and the driver's answer (`rules::export::imported_payload`); `-handleType-01134` (no
 //! queue waiting) cannot be judged (its catalog note).
 
-use super::semaphore::{created_payload_not_exportable, not_exported_message};
+use super::semaphore::{not_exported_message, payload_not_exportable};
 use super::with_object;
 use crate::finding::{Finding, Outcome};
 use crate::handle_kinds::{HandleKind, Semaphore};
@@ -74,7 +74,7 @@ fn evaluate_values(
         )
         .with(
             GetSemaphoreFdRules::NOT_EXPORTED,
-            created_payload_not_exportable(t, record),
+            payload_not_exportable(t, record),
         )
         .with(
             GetSemaphoreFdRules::SYNC_FD_OF_TIMELINE,

@@ -7,7 +7,7 @@
 //! about queue operations, `-handleType-01130` applies only to a call that breaks 01131 already,
 //! and `-01129` cannot be judged (its catalog note).
 
-use super::semaphore::{created_payload_not_exportable, not_exported_message};
+use super::semaphore::{not_exported_message, payload_not_exportable};
 use super::with_object;
 use crate::finding::{Finding, Outcome};
 use crate::handle_kinds::{HandleKind, Semaphore};
@@ -98,7 +98,7 @@ fn evaluate_values(
         )
         .with(
             GetSemaphoreWin32HandleRules::NOT_EXPORTED,
-            created_payload_not_exportable(t, record),
+            payload_not_exportable(t, record),
         )
         .with(
             GetSemaphoreWin32HandleRules::NT_HANDLE_EXPORTED_BEFORE,

@@ -5,7 +5,7 @@
 //! rule. Of those about queue operations, `-handleType-04761` applies only to a call that breaks
 //! 04762 already, and `-04760` (no queue waiting) cannot be judged (its catalog note).
 
-use super::semaphore::{created_payload_not_exportable, not_exported_message};
+use super::semaphore::{not_exported_message, payload_not_exportable};
 use super::with_object;
 use crate::finding::{Finding, Outcome};
 use crate::handle_kinds::{HandleKind, Semaphore};
@@ -76,7 +76,7 @@ fn evaluate_values(
         )
         .with(
             GetSemaphoreZirconHandleRules::NOT_EXPORTED,
-            created_payload_not_exportable(t, record),
+            payload_not_exportable(t, record),
         )
         .with(
             GetSemaphoreZirconHandleRules::TIMELINE,

@@ -60,6 +60,7 @@ pub fn refused_finding<K: ExportedObject + HandleKind>(
     let imported = imported.unwrap_or(ImportedPayload {
         handle_type: 0,
         temporary: false,
+        exportable: None,
     });
     // `pGetFdInfo->fence` -> `pGetFdInfo->handleType`.
     let type_field = match field.rsplit_once("->") {
@@ -73,6 +74,36 @@ pub fn refused_finding<K: ExportedObject + HandleKind>(
         (&K::describe(record), properties, restored_by),
     );
     with_object::<K>(Finding::new(id, command, field, message), record)
+}
+
+/// The message of an export of `handle_type` that the current payload, imported (`imported`),
+/// may not be exported as: its exporter was created exportable as `exportable` only
+/// (`kind`: `semaphore` or `fence`; `create_info`: `VkExportSemaphoreCreateInfo` or
+/// `VkExportFenceCreateInfo`; `restored_by`: what would have restored a temporary import).
+pub fn import_not_exportable_message<K: HandleKind>(
+    (command, field): (&str, &str),
+    (handle_type, exportable): (u32, u32),
+    imported: ImportedPayload,
+    (object, kind, create_info, restored_by): (&str, &str, &str, &str),
+) -> String {
+    let export = K::names(handle_type);
+    let import = K::names(imported.handle_type);
+    let permanence = if imported.temporary {
+        format!("a temporary import, not restored since: {restored_by}")
+    } else {
+        "a permanent import".to_owned()
+    };
+    let exportable = if exportable == 0 {
+        "no handle type".to_owned()
+    } else {
+        K::names(exportable)
+    };
+    format!(
+        "{command}(): {field} is {export}, but the current payload of {object} was imported as \
+         {import} ({permanence}) from an export the layer saw, whose {kind} was created with \
+         {create_info}::handleTypes = {exportable}: an imported payload can be exported only as a \
+         handle type the {kind} it was exported from was created exportable as."
+    )
 }
 
 #[cfg(test)]
@@ -90,6 +121,7 @@ mod tests {
         let import = Some(ImportedPayload {
             handle_type: 0x80,
             temporary: false,
+            exportable: None,
         });
         assert!(export_from_import_refused(import, Some(answer(0x1))));
         assert!(!export_from_import_refused(import, Some(answer(0x81))));
@@ -104,6 +136,7 @@ mod tests {
             ImportedPayload {
                 handle_type: 0x10,
                 temporary: true,
+                exportable: None,
             },
             (
                 "VkSemaphore 0x1",

@@ -2,7 +2,7 @@
 //! device, its type and the handle types it was created exportable as. The report adds its
 //! debug name.
 
-use super::imported_payload::refused_finding;
+use super::imported_payload::{import_not_exportable_message, refused_finding};
 use super::{ExportedObject, InfoFields};
 use crate::finding::Finding;
 use crate::handle_kinds::{HandleKind, Semaphore};
@@ -52,34 +52,51 @@ fn semaphore_details(record: &SemaphoreRecord) -> String {
     format!("created on {device} as a {ty} semaphore, {export}")
 }
 
-/// Whether `record`'s current payload is the one it was created with, and `handle_type` was not
-/// among the types it was created exportable as (`VUID-VkSemaphoreGetFdInfoKHR-handleType-01132`,
+/// Whether `handle_type` is not among the types `record`'s current payload may be exported as
+/// (`VUID-VkSemaphoreGetFdInfoKHR-handleType-01132`,
 /// `VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01126`,
-/// `VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04758`). The current payload is the
-/// created one while nothing was imported, and again once every temporary import was restored
-/// (`state::sync_payload`); after a permanent import, while a temporary one is or may be in
-/// place, or when the create info was unreadable, nothing is said.
+/// `VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04758`): those it was created
+/// exportable as while its payload is the created one (nothing imported, or every temporary
+/// import restored: `state::sync_payload`); while an import's payload is certainly the current
+/// one, those the semaphore it was exported from was created exportable as, where the layer
+/// matched the import to that export ("when a semaphore is using an imported payload, its
+/// `VkExportSemaphoreCreateInfo::handleTypes` value is specified when creating the semaphore
+/// from which the payload was exported"). Otherwise nothing is said.
 #[inline(always)]
-pub fn created_payload_not_exportable(handle_type: u32, record: &SemaphoreRecord) -> bool {
+pub fn payload_not_exportable(handle_type: u32, record: &SemaphoreRecord) -> bool {
     let f = &record.facts;
-    let created_payload = f.known && f.payload.is_created();
-    let exportable = f
-        .export
-        .is_some_and(|types| types.as_raw() & handle_type == handle_type);
-    created_payload && !exportable
+    let created = f.known.then(|| f.export.map_or(0, |t| t.as_raw()));
+    f.payload
+        .exportable(created)
+        .is_some_and(|types| types & handle_type != handle_type)
 }
 
-/// The message of [`created_payload_not_exportable`]'s rule, with its cause: a type missing from
-/// `VkExportSemaphoreCreateInfo::handleTypes`, or no such structure at all.
+/// The message of [`payload_not_exportable`]'s rule, with its cause: a type missing from the
+/// semaphore's `VkExportSemaphoreCreateInfo::handleTypes`, no such structure at all, or a type
+/// the imported payload's exporter was not created exportable as.
 pub fn not_exported_message(
     command: &str,
     field: &str,
     handle_type: u32,
     record: &SemaphoreRecord,
 ) -> String {
-    let handle_type = Semaphore::names(handle_type);
     let semaphore = Semaphore::describe(record);
-    match record.facts.export {
+    let f = &record.facts;
+    if let (false, Some(import)) = (f.payload.is_created(), f.payload.current_import()) {
+        return import_not_exportable_message::<Semaphore>(
+            (command, field),
+            (handle_type, import.exportable.unwrap_or(0)),
+            import,
+            (
+                &semaphore,
+                "semaphore",
+                "VkExportSemaphoreCreateInfo",
+                RESTORED_BY,
+            ),
+        );
+    }
+    let handle_type = Semaphore::names(handle_type);
+    match f.export {
         Some(_) => format!(
             "{command}(): {field} is {handle_type}, which was not included in \
              VkExportSemaphoreCreateInfo::handleTypes when {semaphore} was created (its current \
@@ -94,6 +111,10 @@ pub fn not_exported_message(
     }
 }
 
+/// What would have restored a temporary import into a semaphore.
+const RESTORED_BY: &str = "no wait on it was submitted (vkQueueSubmit, vkQueueSubmit2, \
+                           vkQueueBindSparse) and it was not exported as a SYNC_FD";
+
 /// The finding of the rule of an imported payload's export types
 /// (`VUID-VkSemaphoreGetFdInfoKHR-semaphore-01133`, `...Win32HandleInfoKHR-semaphore-01128`,
 /// `...ZirconHandleInfoFUCHSIA-semaphore-04759`): `rules::export::imported_payload`.
@@ -106,10 +127,6 @@ pub fn imported_payload_finding(
         (command, id, field),
         (info, record),
         record.facts.payload.current_import(),
-        (
-            "VkExternalSemaphoreProperties",
-            "no wait on it was submitted (vkQueueSubmit, vkQueueSubmit2, vkQueueBindSparse) \
-             and it was not exported as a SYNC_FD",
-        ),
+        ("VkExternalSemaphoreProperties", RESTORED_BY),
     )
 }

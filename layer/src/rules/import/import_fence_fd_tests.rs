@@ -34,6 +34,7 @@ fn fields(handle_type: u32) -> InfoFields {
 
 fn exporter() -> FenceOrigin {
     FenceOrigin {
+        exportable: None,
         device: 0xd0,
         fence: 0xff,
         devices: one([1; 16]),
@@ -140,6 +141,7 @@ fn devices_of_one_device_group_share_their_physical_devices() {
         ..here()
     };
     let from_group = FenceOrigin {
+        exportable: None,
         devices: group,
         ..exporter()
     };

@@ -38,6 +38,7 @@ fn fields(handle_type: u32) -> InfoFields {
 
 fn exporter(timeline: bool) -> SemaphoreOrigin {
     SemaphoreOrigin {
+        exportable: None,
         device: 0xd0,
         semaphore: 0x5f,
         timeline,

@@ -522,6 +522,7 @@ mod tests {
         semaphore.kind = Kind::Semaphore {
             timeline: false,
             create_flags: 0,
+            exportable: Some(0x1),
         };
         let mut bytes = record::encode(&memory).to_vec();
         bytes.extend_from_slice(&record::encode(&semaphore));
@@ -693,6 +694,7 @@ mod tests {
         let binary = Kind::Semaphore {
             timeline: false,
             create_flags: 0,
+            exportable: Some(0x1),
         };
         let sample = open(0x1, false, Kind::Memory);
         let file = (sample.payload.dev, sample.payload.ino);

@@ -15,7 +15,7 @@
 //! | 152–215 | the physical devices' deviceUUIDs in order (up to four) |
 //! | 216–231 | the boot's ID (`/proc/sys/kernel/random/boot_id`): inode numbers restart at boot |
 //! | 232–235 | an open-file export: the exporter's descriptor of it (else zero) |
-//! | 236–239 | zero |
+//! | 236–239 | a semaphore record: the handle types its payload may be exported as (else zero) |
 //! | 240–247 | an open-file export: the exporting process's start time (else zero) |
 //! | 248–255 | zero |
 //!
@@ -30,8 +30,9 @@
 //!
 //! A **semaphore record** (flag bit 10) is an opaque-fd export of a `VkSemaphore`, not of memory
 //! (the handle type's value is `VkExternalSemaphoreHandleTypeFlagBits`'): flag bit 11 says it
-//! is a timeline semaphore, bytes 56–59 hold its `VkSemaphoreCreateInfo::flags` and bytes 80–87
-//! the semaphore; the size, memory type, dedication and device mask are zero. A lookup of memory
+//! is a timeline semaphore, bytes 56–59 hold its `VkSemaphoreCreateInfo::flags`, bytes 80–87
+//! the semaphore, and bytes 236–239, when flag bit 12 is set, the handle types its payload may be
+//! exported as (its `VkExportSemaphoreCreateInfo::handleTypes`, the payload being its created one); the size, memory type, dedication and device mask are zero. A lookup of memory
 //! never matches one, nor a semaphore's lookup a memory record. A semaphore record may be an
 //! open-file export too (a driver's device file): its descriptor numbers are the process's, as
 //! memory's are, and a retired record retires a number whatever kind of export it held.
@@ -59,6 +60,7 @@ const OPEN_FILE: u32 = 1 << 8;
 const RETIRED: u32 = 1 << 9;
 const SEMAPHORE: u32 = 1 << 10;
 const TIMELINE: u32 = 1 << 11;
+const EXPORTABLE_KNOWN: u32 = 1 << 12;
 
 /// What was exported: memory, or a semaphore (with what it was created with).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -71,6 +73,9 @@ pub enum Kind {
         timeline: bool,
         /// `VkSemaphoreCreateInfo::flags`.
         create_flags: u32,
+        /// The handle types the payload may be exported as: the semaphore's
+        /// `VkExportSemaphoreCreateInfo::handleTypes` when the payload was its created one.
+        exportable: Option<u32>,
     },
 }
 
@@ -209,15 +214,17 @@ pub fn encode(export: &SharedExport) -> [u8; SIZE] {
     set(UUIDS_KNOWN, uuids.is_some());
     set(OPEN_FILE, export.open_file.is_some());
     set(RETIRED, export.open_file.is_some_and(|o| o.retired));
-    let (semaphore, timeline, create_flags) = match export.kind {
-        Kind::Memory => (false, false, None),
+    let (semaphore, timeline, create_flags, exportable) = match export.kind {
+        Kind::Memory => (false, false, None, None),
         Kind::Semaphore {
             timeline,
             create_flags,
-        } => (true, timeline, Some(create_flags)),
+            exportable,
+        } => (true, timeline, Some(create_flags), exportable),
     };
     set(SEMAPHORE, semaphore);
     set(TIMELINE, timeline);
+    set(EXPORTABLE_KNOWN, exportable.is_some());
     let mut w = Writer(&mut bytes);
     w.put(0, &MAGIC);
     w.put(16, &p.dev.to_ne_bytes());
@@ -251,6 +258,7 @@ pub fn encode(export: &SharedExport) -> [u8; SIZE] {
         w.put(232, &open.held_fd.to_ne_bytes());
         w.put(240, &open.start_time.to_ne_bytes());
     }
+    w.put(236, &exportable.unwrap_or(0).to_ne_bytes());
     let sum = fnv1a(&bytes[16..]);
     bytes[8..16].copy_from_slice(&sum.to_ne_bytes());
     bytes
@@ -317,6 +325,7 @@ pub fn decode(bytes: &[u8; SIZE]) -> Decoded {
             Kind::Semaphore {
                 timeline: has(TIMELINE),
                 create_flags: r.u32(56),
+                exportable: has(EXPORTABLE_KNOWN).then(|| r.u32(236)),
             }
         } else {
             Kind::Memory
@@ -389,12 +398,14 @@ pub(super) mod tests {
         semaphore.kind = Kind::Semaphore {
             timeline: true,
             create_flags: 0x10,
+            exportable: Some(0x1),
         };
         assert_eq!(decode(&encode(&semaphore)), Decoded::Export(semaphore));
         let binary = SharedExport {
             kind: Kind::Semaphore {
                 timeline: false,
                 create_flags: 0,
+                exportable: None,
             },
             ..semaphore
         };

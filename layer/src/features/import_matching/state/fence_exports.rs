@@ -20,6 +20,10 @@ pub struct FenceOrigin {
     pub devices: DeviceSet,
     /// The `driverUUID` of the exporting device's physical device, if the layer knows it.
     pub driver_uuid: Option<[u8; vk::UUID_SIZE]>,
+    /// The handle types the exported payload may be exported as: the fence's
+    /// `VkExportFenceCreateInfo::handleTypes` when the payload was its created one (`None`: not
+    /// known).
+    pub exportable: Option<u32>,
 }
 
 impl ExportOrigin for FenceOrigin {
@@ -66,6 +70,7 @@ mod tests {
 
     fn origin(fence: u64) -> FenceOrigin {
         FenceOrigin {
+            exportable: None,
             device: 0xd2,
             fence,
             devices: crate::state::device_groups::PhysicalDevices::new(

@@ -28,6 +28,10 @@ pub struct SemaphoreOrigin {
     pub driver_uuid: Option<[u8; vk::UUID_SIZE]>,
     /// The physical devices the exporting device is made of.
     pub devices: DeviceSet,
+    /// The handle types the exported payload may be exported as: the semaphore's
+    /// `VkExportSemaphoreCreateInfo::handleTypes` when the payload was its created one (`None`:
+    /// not known).
+    pub exportable: Option<u32>,
     /// The process that exported it, when the layer learnt of the export from the shared
     /// directory (`features::cross_process::state`): its `device` and `semaphore` are then that
     /// process's handles.
@@ -94,6 +98,7 @@ mod tests {
             create_flags: vk::SemaphoreCreateFlags::empty(),
             driver_uuid: None,
             devices: Default::default(),
+            exportable: Some(0x1),
             process: None,
         }
     }

@@ -90,6 +90,7 @@ mod tests {
 
     fn origin(semaphore: u64) -> SemaphoreOrigin {
         SemaphoreOrigin {
+            exportable: None,
             device: 0xd2d2,
             semaphore,
             timeline: semaphore % 2 == 0,
