@@ -802,7 +802,8 @@ pub const SEM_FD_PNEXT: &str = "VUID-VkSemaphoreGetFdInfoKHR-pNext-pNext";
 pub const SEM_FD_SEMAPHORE_PARAM: &str = "VUID-VkSemaphoreGetFdInfoKHR-semaphore-parameter";
 /// handleType is not a single, defined VkExternalSemaphoreHandleTypeFlagBits value.
 pub const SEM_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-parameter";
-/// handleType was not in VkExportSemaphoreCreateInfo::handleTypes when the semaphore was created.
+/// handleType was not in VkExportSemaphoreCreateInfo::handleTypes when the semaphore's current
+/// payload was created (the semaphore's own, or, for an imported payload, its exporter's).
 pub const SEM_FD_HANDLE_TYPE_01132: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-01132";
 /// The semaphore's current payload was imported (permanently, or temporarily and not yet restored)
 /// as a handle type not in VkExternalSemaphoreProperties::exportFromImportedHandleTypes of the
@@ -818,7 +819,7 @@ pub const SEM_FD_HANDLE_TYPE_03253: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleT
 /// operation pending.
 pub const SEM_FD_HANDLE_TYPE_01135: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-01135";
 /// handleType is SYNC_FD_BIT (copy transference) and no semaphore signal operation was submitted
-/// for the semaphore.
+/// for the semaphore, or its signal depends on a signal operation not submitted.
 pub const SEM_FD_HANDLE_TYPE_03254: &str = "VUID-VkSemaphoreGetFdInfoKHR-handleType-03254";
 /// The VkSemaphore in the info structure belongs to a different VkDevice than the one the command
 /// was called on.
@@ -905,7 +906,8 @@ pub const FENCE_FD_PNEXT: &str = "VUID-VkFenceGetFdInfoKHR-pNext-pNext";
 pub const FENCE_FD_FENCE_PARAM: &str = "VUID-VkFenceGetFdInfoKHR-fence-parameter";
 /// handleType is not a single, defined VkExternalFenceHandleTypeFlagBits value.
 pub const FENCE_FD_HANDLE_TYPE_PARAM: &str = "VUID-VkFenceGetFdInfoKHR-handleType-parameter";
-/// handleType was not in VkExportFenceCreateInfo::handleTypes when the fence was created.
+/// handleType was not in VkExportFenceCreateInfo::handleTypes when the fence's current payload was
+/// created (the fence's own, or, for an imported payload, its exporter's).
 pub const FENCE_FD_HANDLE_TYPE_01453: &str = "VUID-VkFenceGetFdInfoKHR-handleType-01453";
 /// The fence's current payload was imported (permanently, or temporarily and not yet restored) as a
 /// handle type not in VkExternalFenceProperties::exportFromImportedHandleTypes of the driver's
@@ -935,7 +937,8 @@ pub const FENCE_WIN32_FENCE_PARAM: &str = "VUID-VkFenceGetWin32HandleInfoKHR-fen
 /// handleType is not a single, defined VkExternalFenceHandleTypeFlagBits value.
 pub const FENCE_WIN32_HANDLE_TYPE_PARAM: &str =
     "VUID-VkFenceGetWin32HandleInfoKHR-handleType-parameter";
-/// handleType was not in VkExportFenceCreateInfo::handleTypes when the fence was created.
+/// handleType was not in VkExportFenceCreateInfo::handleTypes when the fence's current payload was
+/// created (the fence's own, or, for an imported payload, its exporter's).
 pub const FENCE_WIN32_HANDLE_TYPE_01448: &str =
     "VUID-VkFenceGetWin32HandleInfoKHR-handleType-01448";
 /// The fence's current payload was imported (permanently, or temporarily and not yet restored) as a
@@ -1074,7 +1077,8 @@ pub const SEM_WIN32_SEMAPHORE_PARAM: &str =
 /// handleType is not a single, defined VkExternalSemaphoreHandleTypeFlagBits value.
 pub const SEM_WIN32_HANDLE_TYPE_PARAM: &str =
     "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-parameter";
-/// handleType was not in VkExportSemaphoreCreateInfo::handleTypes when the semaphore was created.
+/// handleType was not in VkExportSemaphoreCreateInfo::handleTypes when the semaphore's current
+/// payload was created (the semaphore's own, or, for an imported payload, its exporter's).
 pub const SEM_WIN32_HANDLE_TYPE_01126: &str =
     "VUID-VkSemaphoreGetWin32HandleInfoKHR-handleType-01126";
 /// The semaphore's current payload was imported (permanently, or temporarily and not yet restored)
@@ -1113,7 +1117,8 @@ pub const SEM_ZIRCON_SEMAPHORE_PARAM: &str =
 /// handleType is not a single, defined VkExternalSemaphoreHandleTypeFlagBits value.
 pub const SEM_ZIRCON_HANDLE_TYPE_PARAM: &str =
     "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-parameter";
-/// handleType was not in VkExportSemaphoreCreateInfo::handleTypes when the semaphore was created.
+/// handleType was not in VkExportSemaphoreCreateInfo::handleTypes when the semaphore's current
+/// payload was created (the semaphore's own, or, for an imported payload, its exporter's).
 pub const SEM_ZIRCON_HANDLE_TYPE_04758: &str =
     "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04758";
 /// The semaphore's current payload was imported (permanently, or temporarily and not yet restored)
@@ -1144,6 +1149,9 @@ pub const EXPORT_SEM_WIN32_HANDLE_TYPES_01125: &str =
 // vkImportSemaphoreFdKHR
 /// device is not a VkDevice handle that was created through the layer.
 pub const SEM_IMPORT_FD_DEVICE_PARAM: &str = "VUID-vkImportSemaphoreFdKHR-device-parameter";
+/// The latest queue submission that waited on or signaled the semaphore has not completed (its
+/// fence: vkGetFenceStatus VK_NOT_READY) when a payload is imported into it.
+pub const IMPORT_SEMAPHORE_FD_SEMAPHORE_01142: &str = "VUID-vkImportSemaphoreFdKHR-semaphore-01142";
 /// pImportSemaphoreFdInfo is NULL instead of pointing to a VkImportSemaphoreFdInfoKHR.
 pub const SEM_IMPORT_FD_INFO_PARAM: &str =
     "VUID-vkImportSemaphoreFdKHR-pImportSemaphoreFdInfo-parameter";
@@ -1233,6 +1241,10 @@ pub const SEM_IMPORT_WIN32_FLAGS_03322: &str =
 /// device is not a VkDevice handle that was created through the layer.
 pub const SEM_IMPORT_ZIRCON_DEVICE_PARAM: &str =
     "VUID-vkImportSemaphoreZirconHandleFUCHSIA-device-parameter";
+/// The latest queue submission that waited on or signaled the semaphore has not completed (its
+/// fence: vkGetFenceStatus VK_NOT_READY) when a payload is imported into it.
+pub const IMPORT_SEMAPHORE_ZIRCON_SEMAPHORE_04764: &str =
+    "VUID-vkImportSemaphoreZirconHandleFUCHSIA-semaphore-04764";
 /// pImportSemaphoreZirconHandleInfo is NULL instead of pointing to a
 /// VkImportSemaphoreZirconHandleInfoFUCHSIA.
 pub const SEM_IMPORT_ZIRCON_INFO_PARAM: &str =
@@ -1670,6 +1682,7 @@ pub const ALL: &[&str] = &[
     SEM_ZIRCON_SEMAPHORE_04763,
     EXPORT_SEM_WIN32_HANDLE_TYPES_01125,
     SEM_IMPORT_FD_DEVICE_PARAM,
+    IMPORT_SEMAPHORE_FD_SEMAPHORE_01142,
     SEM_IMPORT_FD_INFO_PARAM,
     SEM_IMPORT_FD_STYPE,
     SEM_IMPORT_FD_PNEXT,
@@ -1696,6 +1709,7 @@ pub const ALL: &[&str] = &[
     SEM_IMPORT_WIN32_HANDLE_TYPE_03262,
     SEM_IMPORT_WIN32_FLAGS_03322,
     SEM_IMPORT_ZIRCON_DEVICE_PARAM,
+    IMPORT_SEMAPHORE_ZIRCON_SEMAPHORE_04764,
     SEM_IMPORT_ZIRCON_INFO_PARAM,
     SEM_IMPORT_ZIRCON_STYPE,
     SEM_IMPORT_ZIRCON_PNEXT,

@@ -323,3 +323,72 @@ fn fence(dev: &Device) -> vk::Fence {
     }
     .expect("vkCreateFence")
 }
+
+/// `-03254`'s second half: the batch that signals the semaphore waits on one for which no
+/// signal operation was submitted. Reported until a signal of that one is submitted; the first
+/// half's `-01135` is not broken (a signal of the exported semaphore is pending).
+#[test]
+fn a_sync_fd_whose_signal_depends_on_a_signal_never_submitted_is_03254() {
+    let inst = exclusive(None);
+    let dev = device(&inst);
+    let (s, t) = (semaphore(&dev, SYNC), semaphore(&dev, OPAQUE | SYNC));
+    dev.name(t, c"upstream-ready");
+    submit_batch(&dev, &[t], &[s], vk::Fence::null());
+    close(export(&inst, &dev, s, SYNC));
+    let m = expect::one(&inst, GET_SEMAPHORE_FD, SEM_FD_HANDLE_TYPE_03254);
+    expect::mentions(
+        &m,
+        &[
+            &format!(
+                "the semaphore signal operation submitted for VkSemaphore 0x{:x}",
+                s.as_raw()
+            ),
+            &format!(
+                "the batch that signals it waits on VkSemaphore 0x{:x}",
+                t.as_raw()
+            ),
+            "for which no signal operation had been submitted",
+        ],
+    );
+    let name = expect::object(&m, vk::ObjectType::SEMAPHORE, t.as_raw());
+    assert_eq!(name.as_deref(), Some("upstream-ready"));
+    // The same, then the awaited semaphore's signal is submitted: silent.
+    submit_batch(&dev, &[t], &[s], vk::Fence::null());
+    submit_batch(&dev, &[], &[t], vk::Fence::null());
+    close(export(&inst, &dev, s, SYNC));
+    expect::silent(&inst, GET_SEMAPHORE_FD);
+    // SAFETY: the device's queue, which no other thread uses.
+    unsafe { dev.device.queue_wait_idle(queue(&dev)) }.expect("vkQueueWaitIdle");
+    destroy(&dev, &[s, t]);
+}
+
+/// A batch that waits on a semaphore whose signal was submitted before it, or on one the layer
+/// does not follow (it shares nothing), or whose payload others hold, signals as any other.
+#[test]
+fn a_sync_fd_whose_signal_depends_on_submitted_or_unknown_signals_is_silent() {
+    let inst = exclusive(None);
+    let dev = device(&inst);
+    let s = semaphore(&dev, SYNC);
+    let t = semaphore(&dev, SYNC);
+    submit_batch(&dev, &[], &[t], vk::Fence::null());
+    submit_batch(&dev, &[t], &[s], vk::Fence::null());
+    close(export(&inst, &dev, s, SYNC));
+    expect::silent(&inst, GET_SEMAPHORE_FD);
+    // SAFETY: a live device and a default create info (a semaphore the layer does not follow).
+    let plain = unsafe {
+        dev.device
+            .create_semaphore(&vk::SemaphoreCreateInfo::default(), None)
+    }
+    .expect("vkCreateSemaphore");
+    submit_batch(&dev, &[plain], &[s], vk::Fence::null());
+    close(export(&inst, &dev, s, SYNC));
+    expect::silent(&inst, GET_SEMAPHORE_FD);
+    let escaped = semaphore(&dev, OPAQUE);
+    close(export(&inst, &dev, escaped, OPAQUE));
+    submit_batch(&dev, &[escaped], &[s], vk::Fence::null());
+    close(export(&inst, &dev, s, SYNC));
+    expect::silent(&inst, GET_SEMAPHORE_FD);
+    // SAFETY: the device's queue, which no other thread uses.
+    unsafe { dev.device.queue_wait_idle(queue(&dev)) }.expect("vkQueueWaitIdle");
+    destroy(&dev, &[s, t, plain, escaped]);
+}

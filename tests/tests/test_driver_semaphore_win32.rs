@@ -141,7 +141,7 @@ fn a_type_the_semaphore_was_not_created_exportable_as_is_01126() {
 fn after_an_import_neither_01126_nor_01127_is_judged() {
     let inst = exclusive(None);
     let dev = win32_device(&inst);
-    let exporter = semaphore(&dev, false, Some(KMT));
+    let exporter = semaphore(&dev, false, Some(WIN32 | KMT));
     let importer = semaphore(&dev, false, Some(WIN32));
     export(&inst, &dev, importer, WIN32);
     let handle = export(&inst, &dev, exporter, KMT);
@@ -153,7 +153,8 @@ fn after_an_import_neither_01126_nor_01127_is_judged() {
     // SAFETY: a live info structure naming a handle the driver exported.
     unsafe { loader(&inst, &dev).import_semaphore_win32_handle(&import) }
         .expect("vkImportSemaphoreWin32HandleKHR");
-    // Its payload is now the exporter's, exportable as a KMT handle; an NT handle of it was
+    // Its payload is now the exporter's, exportable as the exporter was created exportable
+    // (01126 judges those: test_driver_semaphore_imported_payload.rs); an NT handle of it was
     // never exported.
     export(&inst, &dev, importer, KMT);
     export(&inst, &dev, importer, WIN32);
@@ -169,7 +170,7 @@ fn after_an_import_neither_01126_nor_01127_is_judged() {
 fn after_a_wait_restored_the_created_payload_01127_is_judged_again() {
     let inst = exclusive(None);
     let dev = win32_device(&inst);
-    let exporter = semaphore(&dev, false, Some(KMT));
+    let exporter = semaphore(&dev, false, Some(WIN32 | KMT));
     let s = semaphore(&dev, false, Some(WIN32 | KMT));
     export(&inst, &dev, s, WIN32);
     let handle = export(&inst, &dev, exporter, KMT);

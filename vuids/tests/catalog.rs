@@ -421,6 +421,8 @@ const EXPECTED_IDS: &[&str] = &[
     "VUID-VkSemaphoreGetZirconHandleInfoFUCHSIA-handleType-04761",
     "VUID-VkFenceGetWin32HandleInfoKHR-handleType-01451",
     "VUID-vkImportFenceFdKHR-fence-01463",
+    "VUID-vkImportSemaphoreFdKHR-semaphore-01142",
+    "VUID-vkImportSemaphoreZirconHandleFUCHSIA-semaphore-04764",
     "VUID-vkImportFenceWin32HandleKHR-fence-04448",
 ];
 

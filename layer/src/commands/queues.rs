@@ -229,14 +229,20 @@ fn follow_batch(
     waits: impl Iterator<Item = vk::Semaphore>,
     signals: impl Iterator<Item = vk::Semaphore>,
 ) {
-    let (wait, signal) = if failed {
-        (QueueUse::Failed, QueueUse::Failed)
+    let wait = if failed {
+        QueueUse::Failed
     } else {
-        (QueueUse::Wait(by), QueueUse::Signal)
+        QueueUse::Wait(by)
     };
+    let mut unsubmitted = None;
     for s in waits {
-        state.semaphores.queue_used(s.as_raw(), wait);
+        unsubmitted = unsubmitted.or(state.semaphores.queue_used(s.as_raw(), wait));
     }
+    let signal = if failed {
+        QueueUse::Failed
+    } else {
+        QueueUse::Signal(by, unsubmitted)
+    };
     for s in signals {
         state.semaphores.queue_used(s.as_raw(), signal);
     }

@@ -237,6 +237,23 @@ impl Fences {
         })
     }
 
+    /// The live fence of `device` whose signal the submission `by` carries, if it still does
+    /// (no reset, import or later submission since): the fence a submission's completion can be
+    /// asked of. A walk of the device's fences, made only where a rule needs it.
+    #[cold]
+    #[inline(never)]
+    pub fn signaled_by_submission(&self, by: Submission, device: u64) -> Option<FenceRecord> {
+        self.live.iter().find_map(|entry| {
+            let facts = *entry.value();
+            let carries = facts.signal == FenceSignal::Submitted && facts.signaled_by == Some(by);
+            carries.then_some(FenceRecord {
+                fence: *entry.key(),
+                device,
+                facts,
+            })
+        })
+    }
+
     /// At `vkDestroyFence`: the record leaves the map for the ring, with its debug name.
     ///
     /// Whether the export and import tables may hold something of it (its payload was exported

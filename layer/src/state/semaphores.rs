@@ -44,6 +44,31 @@ pub enum SignalState {
     Unknown,
 }
 
+impl SignalState {
+    /// Whether the layer is sure no signal operation was submitted for the semaphore since it
+    /// was last unsignaled. After a submitted wait it is not: the wait may still be pending (a
+    /// queue waiting on it), which the layer cannot see.
+    #[inline(always)]
+    pub fn certainly_unsignaled(self) -> bool {
+        matches!(
+            self,
+            SignalState::UnsignaledSinceCreation
+                | SignalState::UnsignaledSinceSyncFdExport
+                | SignalState::UnsignaledSinceWaitCompleted
+        )
+    }
+}
+
+/// A wait a batch submitted on a semaphore for which no signal operation had been submitted
+/// (the semaphore, and how many signals of it had been submitted then): the batch's signals
+/// depend on a signal operation not submitted, until one of that semaphore is
+/// (`VUID-VkSemaphoreGetFdInfoKHR-handleType-03254`'s second half).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnsubmittedWait {
+    pub semaphore: u64,
+    pub signals_submitted: u32,
+}
+
 /// What `vkCreateSemaphore` was given, as far as the export rules read it, and what the layer
 /// saw happen to it since.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -73,6 +98,16 @@ pub struct SemaphoreFacts {
     pub permanent_signal: Option<SignalState>,
     /// The submission of the wait, while `signal` is `Waited` (none: a present's).
     pub waited_by: Option<Submission>,
+    /// The latest queue submission that waited on it or signaled it, while followed (none: a
+    /// present, an acquire or a failed call came after): the queue command it is associated
+    /// with, until that completes (`VUID-vkImportSemaphoreFdKHR-semaphore-01142`).
+    pub used_by: Option<Submission>,
+    /// How many signal operations on it were submitted while it was followed (wrapping): a
+    /// wait recorded in an [`UnsubmittedWait`] is unsatisfied while this count is unchanged.
+    pub signals_submitted: u32,
+    /// While `signal` is `SignalSubmitted` by a submission: a wait of that signal's batch on a
+    /// semaphore with no signal operation submitted then.
+    pub awaits_unsubmitted: Option<UnsubmittedWait>,
     /// Its payload reached a handle of reference transference (an `OPAQUE_FD`, Win32 or Zircon
     /// export) or came from one (an import): other holders may signal or wait on it where the
     /// layer cannot see, so its signal state is never judged again.
@@ -143,7 +178,9 @@ impl Default for Semaphores {
 pub enum QueueUse {
     /// A wait, by this submission (none: a present's).
     Wait(Option<Submission>),
-    Signal,
+    /// A signal, by this submission, in a batch that waited on a semaphore with no signal
+    /// submitted (one such wait, if any).
+    Signal(Option<Submission>, Option<UnsubmittedWait>),
     /// The operation failed: its effect on the semaphore is not known.
     Failed,
     /// A swapchain acquire succeeded: a signal, and a temporary import of a payload the layer
@@ -180,36 +217,67 @@ impl Semaphores {
     }
 
     /// A queue operation used `semaphore` (a wait or a signal), or failed with it: the signal
-    /// state of a shared binary semaphore follows.
-    pub fn queue_used(&self, semaphore: u64, operation: QueueUse) {
-        if let Some(mut facts) = self.live.get_mut(&semaphore) {
-            if facts.shared {
-                facts.signal = match operation {
-                    QueueUse::Signal | QueueUse::Acquired => SignalState::SignalSubmitted,
-                    QueueUse::Wait(_) => SignalState::Waited,
-                    QueueUse::Failed | QueueUse::AcquireFailed => SignalState::Unknown,
-                };
-                match operation {
-                    QueueUse::Signal => {}
-                    // A submitted wait restores a temporarily imported payload, and the signal
-                    // state the permanent one had.
-                    QueueUse::Wait(by) => {
-                        facts.waited_by = by;
-                        facts.payload.restore();
-                        if let Some(permanent) = facts.permanent_signal.take() {
-                            facts.signal = permanent;
-                        }
-                    }
-                    QueueUse::Failed => {
-                        facts.payload.maybe_restored();
-                        facts.permanent_signal = None;
-                    }
-                    QueueUse::Acquired | QueueUse::AcquireFailed => {
-                        facts.payload.opaque_temporary()
-                    }
+    /// state of a shared binary semaphore follows. For a wait on one the layer is sure had no
+    /// signal operation submitted (and whose payload no one else holds): that wait, for the
+    /// batch's signals ([`UnsubmittedWait`]).
+    pub fn queue_used(&self, semaphore: u64, operation: QueueUse) -> Option<UnsubmittedWait> {
+        let mut facts = self.live.get_mut(&semaphore)?;
+        if !facts.shared {
+            return None;
+        }
+        let unsubmitted = (matches!(operation, QueueUse::Wait(_))
+            && !facts.payload_escaped
+            && facts.signal.certainly_unsignaled())
+        .then_some(UnsubmittedWait {
+            semaphore,
+            signals_submitted: facts.signals_submitted,
+        });
+        facts.used_by = match operation {
+            QueueUse::Wait(by) => by,
+            QueueUse::Signal(by, _) => by,
+            _ => None,
+        };
+        facts.awaits_unsubmitted = match operation {
+            QueueUse::Signal(_, awaits) => awaits,
+            _ => None,
+        };
+        if let QueueUse::Signal(..) = operation {
+            facts.signals_submitted = facts.signals_submitted.wrapping_add(1);
+        }
+        facts.signal = match operation {
+            QueueUse::Signal(..) | QueueUse::Acquired => SignalState::SignalSubmitted,
+            QueueUse::Wait(_) => SignalState::Waited,
+            QueueUse::Failed | QueueUse::AcquireFailed => SignalState::Unknown,
+        };
+        match operation {
+            QueueUse::Signal(..) => {}
+            // A submitted wait restores a temporarily imported payload, and the signal
+            // state the permanent one had.
+            QueueUse::Wait(by) => {
+                facts.waited_by = by;
+                facts.payload.restore();
+                if let Some(permanent) = facts.permanent_signal.take() {
+                    facts.signal = permanent;
                 }
             }
+            QueueUse::Failed => {
+                facts.payload.maybe_restored();
+                facts.permanent_signal = None;
+            }
+            QueueUse::Acquired | QueueUse::AcquireFailed => facts.payload.opaque_temporary(),
         }
+        unsubmitted
+    }
+
+    /// Whether the wait `wait` is still unsatisfied: no signal operation of its semaphore was
+    /// submitted since, and its payload is still followed and no one else's (another holder
+    /// could signal it where the layer cannot see).
+    pub fn still_unsubmitted(&self, wait: UnsubmittedWait) -> bool {
+        self.live.get(&wait.semaphore).is_some_and(|facts| {
+            facts.shared
+                && !facts.payload_escaped
+                && facts.signals_submitted == wait.signals_submitted
+        })
     }
 
     /// The submissions to `queue` (every queue: `None`) numbered `through` and before have
@@ -440,13 +508,13 @@ mod tests {
         assert_eq!(facts(1).signal, SignalState::Unknown);
         assert!(!facts(1).payload_escaped, "a copy shares nothing");
         // A second copy replaces the first; the permanent payload's state stays aside.
-        s.queue_used(1, QueueUse::Signal);
+        s.queue_used(1, QueueUse::Signal(None, None));
         s.imported(1, Import::of_unknown_export(SYNC_FD), Permanence::Temporary);
         s.queue_used(1, QueueUse::Wait(None));
         assert_eq!(facts(1).signal, SignalState::UnsignaledSinceCreation);
         assert!(facts(1).payload.is_created());
         // Consumed by a sync-file export, after a signal of the permanent payload.
-        s.queue_used(1, QueueUse::Signal);
+        s.queue_used(1, QueueUse::Signal(None, None));
         s.imported(1, Import::of_unknown_export(SYNC_FD), Permanence::Temporary);
         s.exported_sync_fd(1);
         assert_eq!(facts(1).signal, SignalState::SignalSubmitted);
@@ -491,7 +559,7 @@ mod tests {
         assert!(s.any_shared());
         let signal = |h| s.get(h, 9).unwrap().facts.signal;
         assert_eq!(signal(1), SignalState::UnsignaledSinceCreation);
-        s.queue_used(1, QueueUse::Signal);
+        s.queue_used(1, QueueUse::Signal(None, None));
         assert_eq!(signal(1), SignalState::SignalSubmitted);
         s.exported_sync_fd(1);
         assert_eq!(signal(1), SignalState::UnsignaledSinceSyncFdExport);
@@ -499,7 +567,7 @@ mod tests {
         assert_eq!(signal(1), SignalState::Waited);
         s.queue_used(1, QueueUse::Failed);
         assert_eq!(signal(1), SignalState::Unknown);
-        s.queue_used(2, QueueUse::Signal);
+        s.queue_used(2, QueueUse::Signal(None, None));
         assert_eq!(
             signal(2),
             SignalState::UnsignaledSinceCreation,
@@ -538,7 +606,7 @@ mod tests {
             current(1).map(|i| (i.handle_type, i.temporary)),
             Some((0x10, true))
         );
-        s.queue_used(1, QueueUse::Signal);
+        s.queue_used(1, QueueUse::Signal(None, None));
         assert!(current(1).is_some(), "a signal restores nothing");
         s.queue_used(1, QueueUse::Wait(None));
         assert_eq!(current(1), None, "restored to the created payload");

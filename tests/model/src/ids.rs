@@ -569,3 +569,6 @@ pub const FENCE_WIN32_HANDLE_TYPE_01451: &str =
     "VUID-VkFenceGetWin32HandleInfoKHR-handleType-01451";
 pub const IMPORT_FENCE_FD_FENCE_01463: &str = "VUID-vkImportFenceFdKHR-fence-01463";
 pub const IMPORT_FENCE_WIN32_FENCE_04448: &str = "VUID-vkImportFenceWin32HandleKHR-fence-04448";
+pub const IMPORT_SEMAPHORE_FD_SEMAPHORE_01142: &str = "VUID-vkImportSemaphoreFdKHR-semaphore-01142";
+pub const IMPORT_SEMAPHORE_ZIRCON_SEMAPHORE_04764: &str =
+    "VUID-vkImportSemaphoreZirconHandleFUCHSIA-semaphore-04764";

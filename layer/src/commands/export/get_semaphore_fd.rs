@@ -16,6 +16,7 @@ use crate::features::cross_process::rules as shared_rules;
 use crate::features::cross_process::state::{self as shared_exports, record::Kind};
 use crate::features::import_matching::state::opaque_exports::ExportOrigin;
 use crate::features::import_matching::state::semaphore_exports::{self, SemaphoreOrigin};
+use crate::finding::Outcome;
 use crate::handle_kinds::Semaphore;
 use crate::os::payload::{self, Identity};
 use crate::pipeline::export::{self, ExportEntry, Judged};
@@ -60,7 +61,33 @@ impl ExportEntry for GetSemaphoreFd {
         let imported = f.payload.current_import().filter(|_| f.known);
         let refused =
             export_from_import_refused::<Semaphore>(state, info.handle_type, f.timeline, imported);
-        Self::Own::NONE.with(Self::Own::IMPORTED_PAYLOAD_NOT_EXPORTABLE, refused)
+        let still_unsubmitted = |wait| state.semaphores.still_unsubmitted(wait);
+        let depends = get_semaphore_fd::depends_on_unsubmitted(
+            info.handle_type,
+            semaphore,
+            still_unsubmitted,
+        );
+        Self::Own::NONE
+            .with(Self::Own::IMPORTED_PAYLOAD_NOT_EXPORTABLE, refused)
+            .with(Self::Own::SYNC_FD_DEPENDS_ON_UNSUBMITTED, depends)
+    }
+
+    fn describe_history(
+        state: &DeviceState,
+        semaphore: &SemaphoreRecord,
+        broken: Self::Own,
+        outcome: &mut Outcome,
+    ) {
+        if !broken.has(Self::Own::SYNC_FD_DEPENDS_ON_UNSUBMITTED) {
+            return;
+        }
+        let awaited = semaphore.facts.awaits_unsubmitted;
+        let record = awaited.and_then(|w| state.semaphores.get(w.semaphore, semaphore.device));
+        if let Some(awaited) = record {
+            outcome.push(get_semaphore_fd::depends_on_unsubmitted_finding(
+                semaphore, &awaited,
+            ));
+        }
     }
 
     #[inline(always)]

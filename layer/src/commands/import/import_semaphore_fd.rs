@@ -41,6 +41,10 @@ impl SyncImport for ImportSemaphoreFd {
         fd: |i| i.fd,
         consumed: ImportSemaphoreFdRules::CONSUMED_FD,
     });
+    const IN_FLIGHT: Option<(Self::Own, &'static str)> = Some((
+        ImportSemaphoreFdRules::IN_FLIGHT,
+        vuid::IMPORT_SEMAPHORE_FD_SEMAPHORE_01142,
+    ));
 
     /// The export an opaque fd came from: one the layer holds, or, with a shared directory, one
     /// a process of the run recorded there.

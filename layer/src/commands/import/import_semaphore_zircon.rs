@@ -9,6 +9,7 @@ use crate::report::sync_sharing_calls::SyncSharingCommand;
 use crate::rules::export::{ExportCommand, InfoFields};
 use crate::rules::import::import_semaphore_zircon::{self as rules, ImportSemaphoreZirconRules};
 use crate::state::{DeviceState, SemaphoreRecord};
+use crate::vuid;
 use ash::vk;
 
 pub struct ImportSemaphoreZircon;
@@ -22,6 +23,10 @@ impl SyncImport for ImportSemaphoreZircon {
     type Arguments = u32;
     const RULES: &'static ExportCommand<Self::Own, Semaphore> = &rules::COMMAND;
     const COUNTED: SyncSharingCommand = SyncSharingCommand::ImportSemaphoreZirconHandle;
+    const IN_FLIGHT: Option<(Self::Own, &'static str)> = Some((
+        ImportSemaphoreZirconRules::IN_FLIGHT,
+        vuid::IMPORT_SEMAPHORE_ZIRCON_SEMAPHORE_04764,
+    ));
 
     fn arguments(_: &DeviceState, info: &Info, _: &InfoFields) -> u32 {
         info.flags.as_raw()

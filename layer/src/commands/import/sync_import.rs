@@ -9,7 +9,7 @@ use crate::boundary::Down;
 use crate::features::fd_ownership::hooks::{self as fd_ownership, consumed, report_imported_twice};
 use crate::features::fd_ownership::rules::Reimport;
 use crate::features::fd_ownership::state::ImportKind;
-use crate::finding::{ObjectRef, Outcome};
+use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::handle_kinds::{Fence, HandleKind, Semaphore};
 use crate::pipeline::export::{self, ExportEntry, Judged};
 use crate::raw::{self, StructArg};
@@ -40,9 +40,19 @@ pub trait ImportTarget: ExportedObject {
     /// (`commands::import::semaphore_imported`, `fence_imported`).
     fn imported(state: &DeviceState, object: u64, import: Import, flags: Option<u32>);
 
-    /// The record as a fence's, for the rule only fence imports have
-    /// ([`SyncImport::IN_FLIGHT`]); `None` for a semaphore.
-    fn as_fence(record: &Self::Record) -> Option<&FenceRecord>;
+    /// The fence whose queue signal, still pending, would show that a queue command `record` is
+    /// associated with has not completed ([`SyncImport::IN_FLIGHT`]): a fence's own; for a
+    /// semaphore, the fence of the latest submission that waited on it or signaled it, while
+    /// that fence carries that submission's signal.
+    fn pending_fence(state: &DeviceState, record: &Self::Record) -> Option<FenceRecord>;
+
+    /// The finding of [`SyncImport::IN_FLIGHT`] (`at`: the `id` of a command at a field), `fence` being the
+    /// one [`ImportTarget::pending_fence`] named.
+    fn in_flight_finding(
+        at: (&'static str, &'static str, &str),
+        record: &Self::Record,
+        fence: &FenceRecord,
+    ) -> Finding;
 }
 
 impl ImportTarget for Semaphore {
@@ -54,8 +64,20 @@ impl ImportTarget for Semaphore {
     }
 
     #[inline(always)]
-    fn as_fence(_: &SemaphoreRecord) -> Option<&FenceRecord> {
-        None
+    fn pending_fence(state: &DeviceState, record: &SemaphoreRecord) -> Option<FenceRecord> {
+        let by = record.facts.used_by.filter(|_| record.facts.shared)?;
+        if !state.fences.any_shared() {
+            return None;
+        }
+        state.fences.signaled_by_submission(by, record.device)
+    }
+
+    fn in_flight_finding(
+        at: (&'static str, &'static str, &str),
+        record: &SemaphoreRecord,
+        fence: &FenceRecord,
+    ) -> Finding {
+        fence_in_flight::semaphore_finding(at, record, fence)
     }
 }
 
@@ -68,8 +90,16 @@ impl ImportTarget for Fence {
     }
 
     #[inline(always)]
-    fn as_fence(record: &FenceRecord) -> Option<&FenceRecord> {
-        Some(record)
+    fn pending_fence(_: &DeviceState, record: &FenceRecord) -> Option<FenceRecord> {
+        Some(*record)
+    }
+
+    fn in_flight_finding(
+        at: (&'static str, &'static str, &str),
+        record: &FenceRecord,
+        _: &FenceRecord,
+    ) -> Finding {
+        fence_in_flight::finding(at, record)
     }
 }
 
@@ -159,8 +189,9 @@ pub trait SyncImport {
     const COUNTED: SyncSharingCommand;
     /// For an fd import, its fd (see [`FdImport`]).
     const FD: Option<FdImport<Self::Info, Self::Own>> = None;
-    /// For a fence import, the rule a fence whose queue signal is still pending breaks, and its
-    /// ID (`rules::import::fence_in_flight`).
+    /// The rule an object associated with a queue command that has not completed breaks, and
+    /// its ID (`rules::import::fence_in_flight`): a fence whose queue signal is still pending, a
+    /// semaphore whose latest submission's fence is.
     const IN_FLIGHT: Option<(Self::Own, &'static str)> = None;
 
     /// What the command's own rules read of `info`, whose common members are `fields`.
@@ -219,23 +250,28 @@ impl<T: SyncImport> ExportEntry for T {
         _: &InfoFields,
         object: &ObjectRecord<Self>,
     ) -> T::Own {
-        match (T::IN_FLIGHT, Object::<T>::as_fence(object)) {
-            (Some((rule, _)), Some(fence)) if super::fence_in_flight(state, fence) => rule,
+        let Some((rule, _)) = T::IN_FLIGHT else {
+            return T::Own::NONE;
+        };
+        match Object::<T>::pending_fence(state, object) {
+            Some(fence) if super::fence_in_flight(state, &fence) => rule,
             _ => T::Own::NONE,
         }
     }
 
     fn describe_history(
-        _: &DeviceState,
+        state: &DeviceState,
         object: &ObjectRecord<Self>,
         broken: T::Own,
         outcome: &mut Outcome,
     ) {
-        if let (Some((rule, id)), Some(fence)) = (T::IN_FLIGHT, Object::<T>::as_fence(object)) {
-            if breaks(broken, rule) {
-                let (name, field) = (T::RULES.name, T::RULES.field(Fence::MEMBER));
-                outcome.push(fence_in_flight::finding(name, id, &field, fence));
-            }
+        let Some((_, id)) = T::IN_FLIGHT.filter(|&(rule, _)| breaks(broken, rule)) else {
+            return;
+        };
+        if let Some(fence) = Object::<T>::pending_fence(state, object) {
+            let field = T::RULES.field(Object::<T>::MEMBER);
+            let at = (T::RULES.name, id, field.as_str());
+            outcome.push(Object::<T>::in_flight_finding(at, object, &fence));
         }
     }
 

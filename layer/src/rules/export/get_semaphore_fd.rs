@@ -7,10 +7,11 @@
 
 use super::semaphore::{not_exported_message, payload_not_exportable};
 use super::with_object;
-use crate::finding::{Finding, Outcome};
+use crate::finding::{Finding, ObjectRef, Outcome};
 use crate::handle_kinds::{HandleKind, Semaphore};
 use crate::rules::export::{ExportCommand, ExportedObject, InfoFields, InfoStructure};
 use crate::rules::rule_set::rule_set;
+use crate::state::semaphores::UnsubmittedWait;
 use crate::state::{DeviceFacts, SemaphoreRecord, SignalState};
 use crate::vuid;
 use ash::vk;
@@ -52,6 +53,10 @@ rule_set! {
         /// `VUID-VkSemaphoreGetFdInfoKHR-handleType-01135` and `-03254`: `SYNC_FD` of a
         /// semaphore certainly unsignaled with no signal operation submitted.
         SYNC_FD_WITHOUT_SIGNAL,
+        /// `VUID-VkSemaphoreGetFdInfoKHR-handleType-03254`'s second half: `SYNC_FD` of a
+        /// semaphore whose submitted signal depends on a wait on a semaphore for which no signal
+        /// operation was submitted (an `evaluate_history` rule: it reads the other semaphore).
+        SYNC_FD_DEPENDS_ON_UNSUBMITTED,
         /// `VUID-VkSemaphoreGetFdInfoKHR-semaphore-01133`: the current payload is an imported one whose handle type is not in
         /// `exportFromImportedHandleTypes` of the driver's answer for `handleType` (an
         /// `evaluate_history` rule: it asks the driver).
@@ -82,21 +87,8 @@ fn evaluate_values(
         )
         .with(
             GetSemaphoreFdRules::SYNC_FD_WITHOUT_SIGNAL,
-            t == SYNC_FD && f.shared && !f.payload_escaped && certainly_unsignaled(f.signal),
+            t == SYNC_FD && f.shared && !f.payload_escaped && f.signal.certainly_unsignaled(),
         )
-}
-
-/// Whether the layer is sure no signal operation was submitted for the semaphore since it was
-/// last unsignaled. After a submitted wait it is not: the wait may still be pending (a queue
-/// waiting on it breaks `-01134` instead), which the layer cannot see.
-#[inline(always)]
-pub(super) fn certainly_unsignaled(signal: SignalState) -> bool {
-    matches!(
-        signal,
-        SignalState::UnsignaledSinceCreation
-            | SignalState::UnsignaledSinceSyncFdExport
-            | SignalState::UnsignaledSinceWaitCompleted
-    )
 }
 
 fn describe_values(
@@ -179,6 +171,48 @@ fn describe_values(
         );
         outcome.push(super::semaphore::imported_payload_finding(at, info, record));
     }
+}
+
+/// Whether `record`'s submitted signal depends on a wait on a semaphore for which no signal
+/// operation was submitted (`still_unsubmitted`: the state's answer for that wait), and a
+/// `SYNC_FD` export of it breaks `-03254`'s second half.
+#[inline(always)]
+pub fn depends_on_unsubmitted(
+    handle_type: u32,
+    record: &SemaphoreRecord,
+    still_unsubmitted: impl FnOnce(UnsubmittedWait) -> bool,
+) -> bool {
+    let f = &record.facts;
+    handle_type == SYNC_FD
+        && f.shared
+        && !f.payload_escaped
+        && f.signal == SignalState::SignalSubmitted
+        && f.awaits_unsubmitted.is_some_and(still_unsubmitted)
+}
+
+/// The finding of [`depends_on_unsubmitted`]: the semaphore, and the one its signal's batch
+/// waited on (`awaited`: its record, while it lives).
+pub fn depends_on_unsubmitted_finding(
+    record: &SemaphoreRecord,
+    awaited: &SemaphoreRecord,
+) -> Finding {
+    let field = "pGetFdInfo->handleType";
+    let message = format!(
+        "vkGetSemaphoreFdKHR(): {field} is VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_SYNC_FD_BIT, but the \
+         semaphore signal operation submitted for {} depends on a semaphore signal operation \
+         that was not submitted: the batch that signals it waits on {}, for which no signal \
+         operation had been submitted (it was unsignaled with nothing pending), and none was \
+         submitted since (vkQueueSubmit, vkQueueSubmit2, vkQueueBindSparse). A sync file can \
+         only be exported once every signal operation the semaphore's signal depends on was \
+         submitted for execution.",
+        Semaphore::describe(record),
+        Semaphore::describe(awaited),
+    );
+    let finding = Finding::new(vuid::SEM_FD_HANDLE_TYPE_03254, COMMAND.name, field, message);
+    with_object::<Semaphore>(finding, record).with(ObjectRef {
+        ty: vk::ObjectType::SEMAPHORE,
+        handle: awaited.semaphore,
+    })
 }
 
 #[cfg(test)]

@@ -106,10 +106,7 @@ fn evaluate_values(
         )
         .with(
             GetSemaphoreWin32HandleRules::COPY_WITHOUT_SIGNAL,
-            t == SYNC_FD
-                && f.shared
-                && !f.payload_escaped
-                && super::get_semaphore_fd::certainly_unsignaled(f.signal),
+            t == SYNC_FD && f.shared && !f.payload_escaped && f.signal.certainly_unsignaled(),
         )
 }
 

@@ -87,7 +87,7 @@ fn evaluate_values(
             t == vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD.as_raw()
                 && f.shared
                 && !f.payload_escaped
-                && super::get_semaphore_fd::certainly_unsignaled(f.signal),
+                && f.signal.certainly_unsignaled(),
         )
 }
 

@@ -75,6 +75,9 @@ rule_set! {
         /// `EXPORTCHECK-fd-of-another-kind`: an `OPAQUE_FD` the layer knows as a memory object's
         /// or a fence's export (`rules::import::another_kind`, which writes its finding).
         EXPORT_OF_ANOTHER_KIND,
+        /// `VUID-vkImportSemaphoreFdKHR-semaphore-01142`: the latest submission that waited on
+        /// or signaled it has not completed (`rules::import::fence_in_flight`).
+        IN_FLIGHT,
     }
 }
 

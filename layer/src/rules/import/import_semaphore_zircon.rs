@@ -55,6 +55,9 @@ rule_set! {
         /// `VUID-VkImportSemaphoreZirconHandleInfoFUCHSIA-flags-parameter`: bits other than
         /// `TEMPORARY`.
         FLAGS_VALUE,
+        /// `VUID-vkImportSemaphoreZirconHandleFUCHSIA-semaphore-04764`: the latest submission
+        /// that waited on or signaled it has not completed (`rules::import::fence_in_flight`).
+        IN_FLIGHT,
     }
 }
 
