@@ -223,28 +223,28 @@ pub(super) unsafe fn structures<'a, T>(p: *const T, count: u32) -> &'a [T] {
 /// Tells the table that `waits` were waited on (by the submission `by`; none: a present) and
 /// then `signals` signaled (one batch), or, when the call `failed`, that both are in an unknown
 /// state.
+#[inline(always)]
 fn follow_batch(
     state: &DeviceState,
     (failed, by): (bool, Option<Submission>),
     waits: impl Iterator<Item = vk::Semaphore>,
     signals: impl Iterator<Item = vk::Semaphore>,
 ) {
-    let wait = if failed {
-        QueueUse::Failed
-    } else {
-        QueueUse::Wait(by)
-    };
+    if failed {
+        for s in waits.chain(signals) {
+            state.semaphores.failed(s.as_raw());
+        }
+        return;
+    }
     let mut unsubmitted = None;
     for s in waits {
-        unsubmitted = unsubmitted.or(state.semaphores.queue_used(s.as_raw(), wait));
+        let wait = state.semaphores.waited(s.as_raw(), by);
+        if unsubmitted.is_none() {
+            unsubmitted = wait;
+        }
     }
-    let signal = if failed {
-        QueueUse::Failed
-    } else {
-        QueueUse::Signal(by, unsubmitted)
-    };
     for s in signals {
-        state.semaphores.queue_used(s.as_raw(), signal);
+        state.semaphores.signaled(s.as_raw(), by, unsubmitted);
     }
 }
 

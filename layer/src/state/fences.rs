@@ -10,6 +10,7 @@ use super::sync_payload::{Import, Permanence, SyncPayload, Temporary};
 use ash::vk;
 use parking_lot::Mutex;
 use std::collections::VecDeque;
+use std::num::NonZeroU64;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How many destroyed fences a device remembers.
@@ -237,15 +238,16 @@ impl Fences {
         })
     }
 
-    /// The live fence of `device` whose signal the submission `by` carries, if it still does
+    /// The live fence of `device` whose signal the submission numbered `serial` carries, if it still does
     /// (no reset, import or later submission since): the fence a submission's completion can be
     /// asked of. A walk of the device's fences, made only where a rule needs it.
     #[cold]
     #[inline(never)]
-    pub fn signaled_by_submission(&self, by: Submission, device: u64) -> Option<FenceRecord> {
+    pub fn signaled_by_submission(&self, serial: NonZeroU64, device: u64) -> Option<FenceRecord> {
         self.live.iter().find_map(|entry| {
             let facts = *entry.value();
-            let carries = facts.signal == FenceSignal::Submitted && facts.signaled_by == Some(by);
+            let carries = facts.signal == FenceSignal::Submitted
+                && facts.signaled_by.is_some_and(|by| by.serial == serial);
             carries.then_some(FenceRecord {
                 fence: *entry.key(),
                 device,

@@ -9,6 +9,7 @@ use super::sync_payload::{Import, Permanence, SyncPayload, Temporary};
 use ash::vk;
 use parking_lot::Mutex;
 use std::collections::VecDeque;
+use std::num::NonZeroU64;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 const SYNC_FD: u32 = vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD.as_raw();
@@ -65,7 +66,7 @@ impl SignalState {
 /// (`VUID-VkSemaphoreGetFdInfoKHR-handleType-03254`'s second half).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UnsubmittedWait {
-    pub semaphore: u64,
+    pub semaphore: NonZeroU64,
     pub signals_submitted: u32,
 }
 
@@ -101,7 +102,7 @@ pub struct SemaphoreFacts {
     /// The latest queue submission that waited on it or signaled it, while followed (none: a
     /// present, an acquire or a failed call came after): the queue command it is associated
     /// with, until that completes (`VUID-vkImportSemaphoreFdKHR-semaphore-01142`).
-    pub used_by: Option<Submission>,
+    pub used_by: Option<NonZeroU64>,
     /// How many signal operations on it were submitted while it was followed (wrapping): a
     /// wait recorded in an [`UnsubmittedWait`] is unsatisfied while this count is unchanged.
     pub signals_submitted: u32,
@@ -221,59 +222,92 @@ impl Semaphores {
     /// signal operation submitted (and whose payload no one else holds): that wait, for the
     /// batch's signals ([`UnsubmittedWait`]).
     pub fn queue_used(&self, semaphore: u64, operation: QueueUse) -> Option<UnsubmittedWait> {
+        match operation {
+            QueueUse::Wait(by) => return self.waited(semaphore, by),
+            QueueUse::Signal(by, awaits) => self.signaled(semaphore, by, awaits),
+            QueueUse::Failed => self.failed(semaphore),
+            QueueUse::Acquired => self.acquired(semaphore, SignalState::SignalSubmitted),
+            QueueUse::AcquireFailed => self.acquired(semaphore, SignalState::Unknown),
+        }
+        None
+    }
+
+    /// [`Semaphores::queue_used`] of a wait, by the submission `by` (none: a present's). A
+    /// submitted wait restores a temporarily imported payload, and the signal state the
+    /// permanent one had.
+    #[inline(always)]
+    pub fn waited(&self, semaphore: u64, by: Option<Submission>) -> Option<UnsubmittedWait> {
         let mut facts = self.live.get_mut(&semaphore)?;
         if !facts.shared {
             return None;
         }
-        let unsubmitted = (matches!(operation, QueueUse::Wait(_))
-            && !facts.payload_escaped
-            && facts.signal.certainly_unsignaled())
-        .then_some(UnsubmittedWait {
-            semaphore,
-            signals_submitted: facts.signals_submitted,
-        });
-        facts.used_by = match operation {
-            QueueUse::Wait(by) => by,
-            QueueUse::Signal(by, _) => by,
-            _ => None,
-        };
-        facts.awaits_unsubmitted = match operation {
-            QueueUse::Signal(_, awaits) => awaits,
-            _ => None,
-        };
-        if let QueueUse::Signal(..) = operation {
-            facts.signals_submitted = facts.signals_submitted.wrapping_add(1);
-        }
-        facts.signal = match operation {
-            QueueUse::Signal(..) | QueueUse::Acquired => SignalState::SignalSubmitted,
-            QueueUse::Wait(_) => SignalState::Waited,
-            QueueUse::Failed | QueueUse::AcquireFailed => SignalState::Unknown,
-        };
-        match operation {
-            QueueUse::Signal(..) => {}
-            // A submitted wait restores a temporarily imported payload, and the signal
-            // state the permanent one had.
-            QueueUse::Wait(by) => {
-                facts.waited_by = by;
-                facts.payload.restore();
-                if let Some(permanent) = facts.permanent_signal.take() {
-                    facts.signal = permanent;
-                }
+        let unsubmitted = (!facts.payload_escaped && facts.signal.certainly_unsignaled())
+            .then_some(())
+            .and_then(|()| NonZeroU64::new(semaphore))
+            .map(|semaphore| UnsubmittedWait {
+                semaphore,
+                signals_submitted: facts.signals_submitted,
+            });
+        facts.used_by = by.map(|b| b.serial);
+        facts.waited_by = by;
+        facts.awaits_unsubmitted = None;
+        facts.payload.restore();
+        facts.signal = facts.permanent_signal.take().unwrap_or(SignalState::Waited);
+        unsubmitted
+    }
+
+    /// [`Semaphores::queue_used`] of a signal, by the submission `by`, in a batch that waited on
+    /// `awaits` (a semaphore with no signal submitted), if any.
+    #[inline(always)]
+    pub fn signaled(
+        &self,
+        semaphore: u64,
+        by: Option<Submission>,
+        awaits: Option<UnsubmittedWait>,
+    ) {
+        if let Some(mut facts) = self.live.get_mut(&semaphore) {
+            if facts.shared {
+                facts.used_by = by.map(|b| b.serial);
+                facts.awaits_unsubmitted = awaits;
+                facts.signals_submitted = facts.signals_submitted.wrapping_add(1);
+                facts.signal = SignalState::SignalSubmitted;
             }
-            QueueUse::Failed => {
+        }
+    }
+
+    /// [`Semaphores::queue_used`] of a queue operation that failed: its effect is not known (a
+    /// temporary payload may or may not have been consumed).
+    #[inline]
+    pub fn failed(&self, semaphore: u64) {
+        if let Some(mut facts) = self.live.get_mut(&semaphore) {
+            if facts.shared {
+                facts.used_by = None;
+                facts.awaits_unsubmitted = None;
+                facts.signal = SignalState::Unknown;
                 facts.payload.maybe_restored();
                 facts.permanent_signal = None;
             }
-            QueueUse::Acquired | QueueUse::AcquireFailed => facts.payload.opaque_temporary(),
         }
-        unsubmitted
+    }
+
+    /// A swapchain acquire that signals `semaphore` (`signal`: `SignalSubmitted`, or `Unknown`
+    /// when it failed): maybe a temporary import of a payload the layer cannot name.
+    fn acquired(&self, semaphore: u64, signal: SignalState) {
+        if let Some(mut facts) = self.live.get_mut(&semaphore) {
+            if facts.shared {
+                facts.used_by = None;
+                facts.awaits_unsubmitted = None;
+                facts.signal = signal;
+                facts.payload.opaque_temporary();
+            }
+        }
     }
 
     /// Whether the wait `wait` is still unsatisfied: no signal operation of its semaphore was
     /// submitted since, and its payload is still followed and no one else's (another holder
     /// could signal it where the layer cannot see).
     pub fn still_unsubmitted(&self, wait: UnsubmittedWait) -> bool {
-        self.live.get(&wait.semaphore).is_some_and(|facts| {
+        self.live.get(&wait.semaphore.get()).is_some_and(|facts| {
             facts.shared
                 && !facts.payload_escaped
                 && facts.signals_submitted == wait.signals_submitted
@@ -648,17 +682,5 @@ mod tests {
         assert_eq!(facts.nt_handle_exports, win32 | d3d12);
         assert!(facts.imported);
         assert!(s.get(8, 9).is_none(), "nothing made up");
-    }
-}
-#[cfg(test)]
-mod size_probe {
-    #[test]
-    fn print_sizes() {
-        println!(
-            "SIZES facts {} signal {} fence {}",
-            std::mem::size_of::<super::SemaphoreFacts>(),
-            std::mem::size_of::<super::SignalState>(),
-            std::mem::size_of::<crate::state::FenceFacts>()
-        );
     }
 }

@@ -82,7 +82,8 @@ impl ExportEntry for GetSemaphoreFd {
             return;
         }
         let awaited = semaphore.facts.awaits_unsubmitted;
-        let record = awaited.and_then(|w| state.semaphores.get(w.semaphore, semaphore.device));
+        let record =
+            awaited.and_then(|w| state.semaphores.get(w.semaphore.get(), semaphore.device));
         if let Some(awaited) = record {
             outcome.push(get_semaphore_fd::depends_on_unsubmitted_finding(
                 semaphore, &awaited,
