@@ -249,3 +249,30 @@ fn a_gpu_process_that_ends_with_exit_and_found_nothing_counts_and_the_run_passes
         "{xml}"
     );
 }
+
+/// Issue #34: a program that closes every descriptor from 3 up and puts its data file on every
+/// number (as daemons, sandboxes and `subprocess` do) keeps its files: the layer writes no
+/// finding into them, closes none of them at `vkFreeMemory`, and journals both findings in its
+/// own file, so the gate fails although the process ends with `_exit`.
+#[test]
+fn a_program_that_takes_the_layers_descriptor_numbers_keeps_its_files_and_fails_the_run() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("data");
+    let mode = format!("reuse-descriptors {}", data.display());
+    let (out, json, _) = run(&mode, &[], &[]);
+    let (_, stderr) = texts(&out);
+    assert_eq!(
+        std::fs::read_to_string(&data).expect("the data file"),
+        "data",
+        "nothing but the program's own bytes in its file: {stderr}"
+    );
+    assert_eq!(out.status.code(), Some(86), "{stderr}");
+    assert!(stderr.contains("exportcheck: FAILED"), "{stderr}");
+    let found = json["findings"].as_array().expect("findings");
+    let broken = found.iter().find(|f| f["id"] == FD_00671);
+    assert_eq!(
+        broken.map(|f| f["count"].as_u64()),
+        Some(Some(2)),
+        "both findings journaled: {json}"
+    );
+}

@@ -174,12 +174,20 @@ pub fn hold_open_file(fd: i32) -> Option<HeldFile> {
     Some(HeldFile {
         fd: Some(fd),
         seal: false,
+        identity: file_id(held),
+        generation: held_canary::generation(),
     })
 }
 
 #[cfg(not(unix))]
 pub fn hold_open_file(_fd: i32) -> Option<HeldFile> {
     None
+}
+
+/// The current generation of held descriptors, the canary checked (`held_canary`): entries of
+/// an older one are not the layer's any more, and their tables let them go without closing them.
+pub fn held_generation() -> u64 {
+    held_canary::generation()
 }
 
 /// `file` moved to a descriptor numbered as [`hold_open_file`] numbers its own (away from the
@@ -207,12 +215,25 @@ pub struct HeldFile {
     /// When dropped, the number is not closed but given a private memfd of the layer's for the
     /// rest of the process ([`HeldFile::seal_on_drop`]).
     seal: bool,
+    /// The file's identity when the layer made the descriptor.
+    identity: Option<FileId>,
+    /// The generation of held descriptors it was made in (`held_canary`).
+    generation: u64,
 }
 
 impl Drop for HeldFile {
     fn drop(&mut self) {
         #[cfg(unix)]
         {
+            if !self.is_ours() {
+                // The program closed or replaced the number: whatever it refers to now is not
+                // the layer's to close.
+                if let Some(fd) = self.fd.take() {
+                    let _ = std::os::fd::IntoRawFd::into_raw_fd(fd);
+                }
+                HELD_FILES.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+                return;
+            }
             if self.seal {
                 if let Some(fd) = self.fd.take() {
                     seal_number(fd);
@@ -226,6 +247,32 @@ impl Drop for HeldFile {
 }
 
 impl HeldFile {
+    /// Whether its number still refers to the file the layer held: the same file (inode), and no
+    /// bulk close or replacement of descriptors since it was made (`held_canary`). A descriptor
+    /// that is not is never used, closed or matched again.
+    pub fn is_ours(&self) -> bool {
+        let number = self.number();
+        number >= 0
+            && self.identity.is_some()
+            && file_id(number) == self.identity
+            && held_canary::intact(self.generation)
+    }
+
+    /// The generation of held descriptors it was made in: a table whose entries are of an
+    /// older one than [`held_generation`] lets them go.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Whether `fd` refers to the open file description the layer holds (`kcmp`): never when the
+    /// held number is not [`HeldFile::is_ours`] any more.
+    pub fn same_open_file_as(&self, fd: i32) -> Option<bool> {
+        if !self.is_ours() {
+            return Some(false);
+        }
+        same_open_file(self.number(), fd)
+    }
+
     /// Its number.
     pub fn number(&self) -> i32 {
         #[cfg(unix)]
@@ -275,6 +322,7 @@ fn seal_number(fd: std::os::fd::OwnedFd) {
 
 mod file_identity;
 mod held_budget;
+mod held_canary;
 mod held_number;
 pub mod payload;
 #[cfg(unix)]

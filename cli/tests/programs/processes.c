@@ -21,9 +21,20 @@
  *                  allocationSize SIZE, frees what it got and exits 0: with any other SIZE than
  *                  65536 it breaks VUID-VkMemoryAllocateInfo-allocationSize-01742, which only
  *                  cross-process checking can see.
+ *   reuse-descriptors DATA
+ *                  breaks 00671, then does what daemons and sandboxes do to descriptors:
+ *                  closes every one from 3 up (close_range), opens its data file DATA and puts
+ *                  it on every number from 3 to 1023 (dup2), and writes "data" into it; breaks
+ *                  00671 again, exports an fd of exportable memory (closed at once) and frees
+ *                  the memory, then checks that every one of those numbers still refers to its
+ *                  data file (exit 4 if the layer closed one) and ends with _exit(0), as GPU
+ *                  processes do: only the journal can tell the gate of its findings.
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,6 +299,32 @@ static int import(const char *size) {
     return 0;
 }
 
+static int reuse_descriptors(const char *data_path) {
+    struct app a = start();
+    break_00671(&a);
+    syscall(SYS_close_range, 3u, ~0u, 0u);
+    int data = open(data_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (data != 3) return 3;
+    struct stat want;
+    if (fstat(data, &want) != 0) return 3;
+    for (int n = 4; n < 1024; n++) dup2(data, n);
+    if (write(data, "data", 4) != 4) return 3;
+    break_00671(&a);
+    VkDeviceMemory memory = allocate(&a, 1);
+    int fd = export_fd(&a, memory);
+    if (fd >= 0) close(fd);
+    vkFreeMemory(a.device, memory, NULL);
+    for (int n = 3; n < 1024; n++) {
+        struct stat got;
+        if (n == fd) continue;
+        if (fstat(n, &got) != 0 || got.st_ino != want.st_ino || got.st_dev != want.st_dev) {
+            fprintf(stderr, "processes: descriptor %d is no longer the data file\n", n);
+            _exit(4);
+        }
+    }
+    _exit(0);
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "";
     if (strcmp(mode, "fork-worker") == 0) return fork_worker();
@@ -297,6 +334,7 @@ int main(int argc, char **argv) {
     if (strcmp(mode, "gpu-process") == 0) return gpu_process();
     if (strcmp(mode, "share") == 0 && argc > 2) return share(argv[0], argv[2]);
     if (strcmp(mode, "import") == 0 && argc > 2) return import(argv[2]);
+    if (strcmp(mode, "reuse-descriptors") == 0 && argc > 2) return reuse_descriptors(argv[2]);
     if (strcmp(mode, "abort") == 0 || strcmp(mode, "segv") == 0) {
         struct app a = start();
         break_00671(&a);

@@ -5,6 +5,7 @@
 //! layer is known to `exportcheck run` however it ends, findings or not. `exportcheck run` reads the lines the process's report does not account for. The format
 //! is documented in docs/report.md.
 
+use crate::os::{self, FileId};
 use serde::Serialize;
 use std::fs::File;
 use std::io::Write;
@@ -14,7 +15,12 @@ pub const JOURNAL_VERSION: u32 = 1;
 
 /// One process image's open journal.
 pub struct Journal {
-    file: File,
+    /// The layer's descriptor of the journal (numbered high, away from the program's own files),
+    /// with the file's identity: the program may close any descriptor or put another file on its
+    /// number (`close_range`, `dup2`), and the layer writes only into the file it opened.
+    file: Option<(File, FileId)>,
+    /// The journal's path, to open it again when the program took the descriptor.
+    path: String,
     /// The file name (no directory), as the report names it.
     name: String,
     /// How many finding lines were written (the header not counted).
@@ -44,13 +50,8 @@ impl Journal {
     /// Creates the journal of this process image, with its header line.
     pub fn open(report_path: &str) -> Option<Journal> {
         let path = path_for(report_path);
-        // Opened close-on-exec (std's default): an exec'd image starts a journal of its own.
-        let file = std::fs::OpenOptions::new()
-            .append(true)
-            .create(true)
-            .open(&path);
-        let mut file = match file {
-            Ok(f) => f,
+        let (mut file, id) = match open_at_high_number(&path) {
+            Ok(opened) => opened,
             Err(e) => {
                 eprintln!("exportcheck: cannot create the report journal {path}: {e}");
                 return None;
@@ -69,22 +70,50 @@ impl Journal {
             .file_name()
             .map_or_else(|| path.clone(), |n| n.to_string_lossy().into_owned());
         Some(Journal {
-            file,
+            file: Some((file, id)),
+            path,
             name,
             lines: 0,
         })
     }
 
     /// Appends one finding, in one write (the file is unbuffered: the line is in the kernel's
-    /// hands when this returns, so a crash of the process does not lose it).
+    /// hands when this returns, so a crash of the process does not lose it). Only into the
+    /// journal: where the program closed the layer's descriptor or put another file on its
+    /// number, that number is left alone (never written, never closed) and the journal is opened
+    /// again by its path.
     pub fn append(&mut self, finding: &impl Serialize) {
         let Ok(mut line) = serde_json::to_string(finding) else {
             return;
         };
         line.push('\n');
-        if self.file.write_all(line.as_bytes()).is_ok() {
+        let Some((file, _)) = self.own_file() else {
+            eprintln!(
+                "exportcheck: cannot open the report journal {} again: a finding is not \
+                 journaled",
+                self.path
+            );
+            return;
+        };
+        if file.write_all(line.as_bytes()).is_ok() {
             self.lines += 1;
         }
+    }
+
+    /// The layer's descriptor of the journal, opened again where the program took it.
+    fn own_file(&mut self) -> Option<&mut (File, FileId)> {
+        let ours = self
+            .file
+            .as_ref()
+            .is_some_and(|(file, id)| still_ours(file, *id));
+        if !ours {
+            if let Some((file, _)) = self.file.take() {
+                // The number is the program's now (or nobody's): forgotten, not closed.
+                let _ = into_raw(file);
+            }
+            self.file = open_at_high_number(&self.path).ok();
+        }
+        self.file.as_mut()
     }
 
     pub fn reference(&self) -> JournalRef {
@@ -93,6 +122,51 @@ impl Journal {
             findings: self.lines,
         }
     }
+}
+
+/// Opens the journal at `path` for appending (made if missing; never through a symbolic link),
+/// close-on-exec (an exec'd image starts a journal of its own), at a high descriptor number,
+/// with its identity.
+fn open_at_high_number(path: &str) -> std::io::Result<(File, FileId)> {
+    let mut options = std::fs::OpenOptions::new();
+    options.append(true).create(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    let file = options.open(path)?;
+    #[cfg(unix)]
+    let file = os::numbered_high(file);
+    let id = identity(&file).ok_or_else(|| std::io::Error::other("fstat failed"))?;
+    Ok((file, id))
+}
+
+#[cfg(unix)]
+fn identity(file: &File) -> Option<FileId> {
+    os::file_id(std::os::fd::AsRawFd::as_raw_fd(file))
+}
+
+#[cfg(not(unix))]
+fn identity(_file: &File) -> Option<FileId> {
+    Some(FileId { dev: 0, ino: 0 })
+}
+
+/// Whether the descriptor still refers to the journal.
+fn still_ours(file: &File, id: FileId) -> bool {
+    identity(file) == Some(id)
+}
+
+/// The descriptor given up without closing it.
+#[cfg(unix)]
+fn into_raw(file: File) -> i32 {
+    std::os::fd::IntoRawFd::into_raw_fd(file)
+}
+
+#[cfg(not(unix))]
+fn into_raw(file: File) -> i32 {
+    std::mem::forget(file);
+    -1
 }
 
 #[cfg(test)]
@@ -112,5 +186,43 @@ mod tests {
         );
         let p = path_for("/tmp/r/out");
         assert!(p.starts_with("/tmp/r/out.") && p.ends_with(".jsonl"), "{p}");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "opens files and duplicates descriptors: Miri isolates them"
+    )]
+    fn a_descriptor_the_program_took_is_left_alone_and_the_journal_opened_again() {
+        use std::io::Read;
+        use std::os::fd::AsRawFd;
+        let dir = std::env::temp_dir().join(format!("exportcheck-journal-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let report = dir.join("report-1.json");
+        let mut journal = Journal::open(report.to_str().expect("utf-8")).expect("journal");
+        let number = journal.file.as_ref().expect("open").0.as_raw_fd();
+        // The program's data file put on the journal's number, as close_range + open or dup2 do.
+        let data_path = dir.join("data");
+        let data = std::fs::File::create(&data_path).expect("data");
+        // SAFETY: replaces the journal's descriptor with the test's data file.
+        assert_eq!(unsafe { libc::dup2(data.as_raw_fd(), number) }, number);
+        journal.append(&serde_json::json!({"finding": 1}));
+        let mut written = String::new();
+        std::fs::File::open(&data_path)
+            .expect("data")
+            .read_to_string(&mut written)
+            .expect("read");
+        assert_eq!(written, "", "nothing written into the program's file");
+        assert!(
+            crate::os::is_open(number) == Some(true),
+            "the program's number not closed"
+        );
+        let text = std::fs::read_to_string(dir.join(&journal.name)).expect("journal");
+        assert_eq!(text.lines().count(), 2, "header and the finding: {text}");
+        assert_eq!(journal.lines, 1);
+        // SAFETY: the test's copy of its data file at the old number.
+        unsafe { libc::close(number) };
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

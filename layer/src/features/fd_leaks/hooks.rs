@@ -116,7 +116,11 @@ pub fn after_free(state: &DeviceState, freeing: Option<Box<Freeing>>) {
         // Only the numbers the driver returned: a copy may still be in a correct program's
         // hands for a moment (a library that duplicates what it sends, an import under way in
         // another thread), and the layer cannot look for it later.
-        let held: Vec<i32> = held.iter().map(HeldFile::number).collect();
+        let held: Vec<i32> = held
+            .iter()
+            .filter(|h| h.is_ours())
+            .map(HeldFile::number)
+            .collect();
         descriptions_among(&freed, &held, freed.exported.fds.iter().copied())
     } else {
         open_under_returned_numbers(&freed)

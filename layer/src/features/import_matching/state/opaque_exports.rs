@@ -35,7 +35,7 @@ use table::Table;
 
 /// The held exports, indexed by allocation.
 type HeldTable = Table<Held, { 2 * LIMIT }, PER_ALLOCATION>;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// The most exports held at once in the process.
 pub const LIMIT: usize = 256;
@@ -183,7 +183,8 @@ pub fn remember(
     fd: i32,
     shared: Shared,
 ) -> Option<i32> {
-    let exports = EXPORTS.lock();
+    let mut exports = EXPORTS.lock();
+    let_go_lost(&mut exports, shared.retire);
     // A loop rather than `Iterator::find`, which the compiler may keep out of line.
     for &known in exports.numbers_of((device, memory)) {
         if os::same_open_file(known, fd) == Some(true) {
@@ -263,7 +264,7 @@ pub fn held_number_of(fd: i32) -> Option<i32> {
         .lock()
         .iter()
         .filter(|e| e.file == file)
-        .find(|e| os::same_open_file(e.held.number(), fd) == Some(true))
+        .find(|e| e.held.same_open_file_as(fd) == Some(true))
         .map(|e| e.held.number())
 }
 
@@ -288,6 +289,7 @@ pub fn described(device: u64, memory: u64, numbers: &[i32]) -> Vec<i32> {
     let held: Vec<i32> = exports
         .iter()
         .filter(|e| e.origin.device == device && e.origin.memory == memory && !e.imported)
+        .filter(|e| e.held.is_ours())
         .map(|e| e.held.number())
         .collect();
     numbers
@@ -362,6 +364,34 @@ pub(crate) fn retire_held(held: &mut HeldFile, file: FileId, shared_record: bool
     }
 }
 
+/// The generation of held descriptors the table's entries are of (`os::held_generation`).
+static GENERATION: AtomicU64 = AtomicU64::new(0);
+
+/// Lets go the exports held in an older generation of held descriptors than the current one:
+/// the program closed or replaced descriptors in bulk since (`close_range`), so their numbers
+/// are not the layer's any more. Their records are retired (no other process takes such a number
+/// for this export again); nothing is closed. One look at the canary when nothing changed.
+#[inline(always)]
+fn let_go_lost(exports: &mut HeldTable, retire: Retire) {
+    let generation = os::held_generation();
+    if GENERATION.load(Ordering::Acquire) != generation {
+        let_go_older(exports, generation, retire);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn let_go_older(exports: &mut HeldTable, generation: u64, retire: Retire) {
+    while let Some(i) = exports
+        .iter()
+        .position(|e| e.held.generation() != generation)
+    {
+        let_go(exports.remove(i), retire);
+    }
+    set_count(&HELD, exports.len());
+    GENERATION.store(generation, Ordering::Release);
+}
+
 /// Lets the export `e` go (closing the layer's descriptor), its record retired first.
 fn let_go(mut e: Held, retire: Retire) {
     retire_record(&mut e, retire);
@@ -379,7 +409,7 @@ pub fn origin_of(fd: i32) -> Option<ExportOrigin> {
     exports
         .iter()
         .filter(|e| e.file == file)
-        .find(|e| os::same_open_file(e.held.number(), fd) == Some(true))
+        .find(|e| e.held.same_open_file_as(fd) == Some(true))
         .map(|e| e.origin)
 }
 
@@ -405,7 +435,12 @@ pub fn held_numbers() -> Vec<i32> {
     if HELD.load(Ordering::Acquire) == 0 {
         return Vec::new();
     }
-    EXPORTS.lock().iter().map(|e| e.held.number()).collect()
+    EXPORTS
+        .lock()
+        .iter()
+        .filter(|e| e.held.is_ours())
+        .map(|e| e.held.number())
+        .collect()
 }
 
 #[cfg(all(test, target_os = "linux"))]
