@@ -276,3 +276,57 @@ fn a_program_that_takes_the_layers_descriptor_numbers_keeps_its_files_and_fails_
         "both findings journaled: {json}"
     );
 }
+
+/// `exportcheck run --report R -- sh -c SCRIPT` on lavapipe, the script given `processes` as
+/// `$1`; its exit status and output, within a minute (a gate that hangs fails the test).
+fn run_script(script: &str) -> (Output, Option<serde_json::Value>) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let report = dir.path().join("report.json");
+    let mut child = exportcheck_with_layer()
+        .env("VK_DRIVER_FILES", LAVAPIPE)
+        .arg("run")
+        .arg("--report")
+        .arg(&report)
+        .args(["--", "sh", "-c", script, "sh"])
+        .arg(program())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run exportcheck");
+    let start = std::time::Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("exportcheck run hung");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().expect("output");
+    let json = std::fs::read_to_string(&report)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok());
+    (out, json)
+}
+
+/// Issue #34: a FIFO, a symbolic link or a device named like a report in the run's directory
+/// neither blocks the gate nor is read: each is unreadable, and the run fails (88) with the
+/// process's own findings still reported.
+#[test]
+fn files_named_like_reports_that_are_no_regular_files_fail_the_run_without_a_hang() {
+    let script = r#"d=$(dirname "$VK_EXPORTCHECK_VALIDATION_REPORT_FILE")
+        mkfifo "$d/report-1.json" "$d/report-2.1.jsonl"
+        ln -s /dev/zero "$d/report-3.json"
+        "$1" abort; exit 0"#;
+    let (out, json) = run_script(script);
+    let (_, stderr) = texts(&out);
+    assert_eq!(out.status.code(), Some(88), "{stderr}");
+    for name in ["report-1.json", "report-2.1.jsonl", "report-3.json"] {
+        assert!(
+            stderr.contains(name) && stderr.contains("not a regular file")
+                || stderr.contains(name) && stderr.contains("Too many levels of symbolic links"),
+            "{name} is named unreadable: {stderr}"
+        );
+    }
+    let json = json.expect("the report is written");
+    assert!(ids(&json).contains(&FD_00671.to_owned()), "{json}");
+}

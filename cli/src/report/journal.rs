@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::loaded::{Loaded, Unfinished};
 use super::model::{Finding, JournalHeader, Report, REPORT_VERSION};
+use super::read_file;
 
 /// Whether `name` is a journal's file name: `report-*.jsonl`.
 #[must_use]
@@ -16,7 +17,7 @@ pub fn is_journal_name(name: &str) -> bool {
 
 /// A journal: its header and its finding lines (a last line cut short by a crash is dropped).
 fn read(path: &Path) -> Result<(JournalHeader, Vec<Finding>), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let text = read_file::read_text(path)?;
     let mut lines = text.lines();
     let header: JournalHeader = serde_json::from_str(lines.next().unwrap_or(""))
         .map_err(|e| format!("not a journal: {e}"))?;
@@ -41,7 +42,7 @@ pub fn add_journals(dir: &Path, loaded: &mut Loaded) {
     };
     let mut paths: Vec<PathBuf> = entries
         .filter_map(Result::ok)
-        .filter(|e| e.file_name().to_str().is_some_and(is_journal_name))
+        .filter(|e| read_file::name_matches(&e.file_name(), "report-", ".jsonl"))
         .map(|e| e.path())
         .collect();
     paths.sort();

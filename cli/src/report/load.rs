@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use super::loaded::Loaded;
 use super::model::{Report, REPORT_VERSION};
+use super::read_file;
 
 /// The file name pattern the layer is given: `%p` becomes the process id.
 pub const REPORT_PATTERN: &str = "report-%p.json";
@@ -25,15 +26,12 @@ pub fn load_dir(dir: &Path) -> Loaded {
     };
     let mut paths: Vec<PathBuf> = entries
         .filter_map(Result::ok)
-        .filter(|e| e.file_name().to_str().is_some_and(is_report_name))
+        .filter(|e| read_file::name_matches(&e.file_name(), "report-", ".json"))
         .map(|e| e.path())
         .collect();
     paths.sort();
     for path in paths {
-        match std::fs::read_to_string(&path)
-            .map_err(|e| e.to_string())
-            .and_then(|text| parse(&text))
-        {
+        match read_file::read_text(&path).and_then(|text| parse(&text)) {
             Ok(report) => {
                 if report.exportcheck_report_version > REPORT_VERSION {
                     loaded

@@ -6,4 +6,5 @@ pub mod load;
 pub mod loaded;
 pub mod merge;
 pub mod model;
+pub mod read_file;
 pub mod time;
