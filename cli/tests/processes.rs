@@ -330,3 +330,38 @@ fn files_named_like_reports_that_are_no_regular_files_fail_the_run_without_a_han
     let json = json.expect("the report is written");
     assert!(ids(&json).contains(&FD_00671.to_owned()), "{json}");
 }
+
+/// Issue #34: with a temporary directory whose path is not UTF-8, the run's reports are still
+/// read (the run's files go under /tmp, and the run says so), and a finding fails the run.
+#[test]
+fn a_temporary_directory_that_is_not_utf8_loses_no_finding() {
+    use std::os::unix::ffi::OsStrExt;
+    let parent = tempfile::tempdir().expect("temp dir");
+    let odd = parent.path().join(std::ffi::OsStr::from_bytes(b"tmp-\xff"));
+    std::fs::create_dir(&odd).expect("a directory whose name is not UTF-8");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let report = dir.path().join("report.json");
+    let out = exportcheck_with_layer()
+        .env("VK_DRIVER_FILES", LAVAPIPE)
+        .env("TMPDIR", &odd)
+        .arg("run")
+        .arg("--report")
+        .arg(&report)
+        .arg("--")
+        .arg(program())
+        .arg("abort")
+        .output()
+        .expect("run exportcheck");
+    let (_, stderr) = texts(&out);
+    assert!(
+        stderr.contains("is not UTF-8; the run's files are under /tmp"),
+        "{stderr}"
+    );
+    assert_ne!(
+        out.status.code(),
+        Some(87),
+        "the layer's reports were read: {stderr}"
+    );
+    let json = read_json(&report);
+    assert!(ids(&json).contains(&FD_00671.to_owned()), "{json}");
+}

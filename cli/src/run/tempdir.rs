@@ -16,7 +16,7 @@ impl TempDir {
     ///
     /// When the directory cannot be created.
     pub fn new(prefix: &str) -> io::Result<Self> {
-        let base = std::env::temp_dir();
+        let base = utf8_temp_dir();
         let seed = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.subsec_nanos());
@@ -49,6 +49,23 @@ impl TempDir {
     pub fn path(&self) -> &Path {
         &self.0
     }
+}
+
+/// The system's temporary directory, where its path is UTF-8: the paths under it reach the layer
+/// as settings, which are text. Otherwise `/tmp` (said on stderr), so that no process's report
+/// path is dropped.
+fn utf8_temp_dir() -> PathBuf {
+    let base = std::env::temp_dir();
+    if base.to_str().is_some() {
+        return base;
+    }
+    let fallback = PathBuf::from(if cfg!(unix) { "/tmp" } else { "." });
+    eprintln!(
+        "exportcheck: the temporary directory {} is not UTF-8; the run's files are under {}",
+        base.display(),
+        fallback.display()
+    );
+    fallback
 }
 
 impl Drop for TempDir {

@@ -297,7 +297,11 @@ fn read_settings(info: &vk::InstanceCreateInfo<'_>) -> (Settings, Vec<String>) {
     let file = sources::from_file(&sources::settings_file_path(
         std::env::var("VK_LAYER_SETTINGS_PATH").ok(),
     ));
-    Settings::resolve(&[api, env, file])
+    let (settings, mut warnings) = Settings::resolve(&[api, env, file]);
+    warnings.extend(sources::unreadable_env(|name| {
+        matches!(std::env::var(name), Err(std::env::VarError::NotUnicode(_)))
+    }));
+    (settings, warnings)
 }
 
 fn forget_messenger(state: &InstanceState, handle: u64, utils: bool) {

@@ -32,6 +32,23 @@ pub fn from_env(get: impl Fn(&str) -> Option<String>) -> Vec<RawSetting> {
         .collect()
 }
 
+/// A warning for each setting's environment variable that is set but not UTF-8 (`not_unicode`
+/// says which are): its value cannot be read, and the setting keeps its default, which the user
+/// is told (a report path under a non-UTF-8 directory, silently dropped, would lose every
+/// finding of the process).
+pub fn unreadable_env(not_unicode: impl Fn(&str) -> bool) -> Vec<String> {
+    SETTING_NAMES
+        .iter()
+        .map(|name| env_name(name))
+        .filter(|var| not_unicode(var))
+        .map(|var| {
+            format!(
+                "{var}: the value is not UTF-8 and cannot be read; the setting keeps its default"
+            )
+        })
+        .collect()
+}
+
 /// Where `vk_layer_settings.txt` is: `VK_LAYER_SETTINGS_PATH` (a file, or the directory that
 /// holds it), else the working directory.
 pub fn settings_file_path(settings_path_var: Option<String>) -> PathBuf {
@@ -70,6 +87,16 @@ pub fn from_file(path: &Path) -> Vec<RawSetting> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_setting_whose_variable_is_not_utf8_is_named_in_a_warning() {
+        let report = env_name("report_file");
+        let warnings = unreadable_env(|var| var == report);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].starts_with(&report) && warnings[0].contains("not UTF-8"));
+        assert!(unreadable_env(|_| false).is_empty());
+    }
+
     use super::*;
 
     #[test]
