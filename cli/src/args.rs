@@ -47,7 +47,8 @@ const RUN_EXIT_CODES: &str = "Exit codes:
   128+N    the app was killed by signal N
   86       findings at or above --fail-on
   87       no process wrote a report: the layer never loaded (see --allow-no-vulkan)
-  88       exportcheck's own error (layer library missing, unreadable report, output file)
+  88       exportcheck's own error (layer library missing, unreadable report, a process that
+           could not journal its findings, output file)
   126/127  the app could not be executed / was not found";
 
 /// The lowest severity that fails a run.

@@ -365,3 +365,36 @@ fn a_temporary_directory_that_is_not_utf8_loses_no_finding() {
     let json = read_json(&report);
     assert!(ids(&json).contains(&FD_00671.to_owned()), "{json}");
 }
+
+/// Issue #34: a process whose journal cannot be created (a directory out of inodes, simulated by
+/// the layer's fault injection) notes it in the file the run made for that beforehand, and the
+/// run fails (88) naming the process, even with `--allow-no-vulkan` and a process that ends with
+/// `_exit` after its findings (before: no report, no journal, and the run passed).
+#[test]
+fn findings_a_process_could_not_journal_fail_the_run() {
+    let layer = exportcheck_tests::panic_layer::build_injecting_layer();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("data");
+    let out = exportcheck_with_layer()
+        .env("VK_DRIVER_FILES", LAVAPIPE)
+        .env("EXPORTCHECK_INJECT_JOURNAL_ERROR", "1")
+        .arg("run")
+        .arg("--layer")
+        .arg(&layer)
+        .arg("--allow-no-vulkan")
+        .arg("--")
+        .arg(program())
+        .arg("reuse-descriptors")
+        .arg(&data)
+        .output()
+        .expect("run exportcheck");
+    let (_, stderr) = texts(&out);
+    assert_eq!(out.status.code(), Some(88), "{stderr}");
+    assert!(
+        stderr.contains("cannot create the report journal")
+            && stderr.contains("injected")
+            && stderr.contains("that process's findings may be missing"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("exportcheck: PASSED"), "{stderr}");
+}

@@ -24,6 +24,17 @@ pub fn inject_panic(site: Site, command: &str) {
     let _ = (site, command);
 }
 
+/// Whether a test build (feature `panic-injection`) is asked to fail creating the report
+/// journal (`EXPORTCHECK_INJECT_JOURNAL_ERROR` set), as a directory out of inodes would. Always
+/// false in a release.
+#[inline(always)]
+pub fn journal_fails() -> bool {
+    #[cfg(feature = "panic-injection")]
+    return std::env::var_os("EXPORTCHECK_INJECT_JOURNAL_ERROR").is_some();
+    #[cfg(not(feature = "panic-injection"))]
+    false
+}
+
 /// Whether this is a test build that injects panics (then every call takes the describe step,
 /// even with nothing broken, so it reaches the injection point there). Always false in a release.
 #[inline(always)]

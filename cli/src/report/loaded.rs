@@ -16,7 +16,15 @@ pub struct Loaded {
     pub newer: Vec<(PathBuf, u32)>,
     /// Processes that never wrote the report their journal belongs to.
     pub unfinished: Vec<Unfinished>,
+    /// What processes noted of findings they could not journal (the lines of
+    /// [`LOST_FILE`]): each fails the run.
+    pub lost: Vec<String>,
 }
+
+/// The file beside the reports where a process notes findings it could not journal (a directory
+/// out of inodes, a journal it could not open again); `run` creates it empty before the app
+/// starts. The layer's name for it is `report::journal::LOST_FILE`.
+pub const LOST_FILE: &str = "lost-findings.log";
 
 impl Loaded {
     /// How many report files there were, readable or not.

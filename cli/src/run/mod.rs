@@ -32,8 +32,10 @@ use crate::report::group::by_id_and_command;
 use crate::report::journal::add_journals;
 use crate::report::load::{load_dir, REPORT_PATTERN};
 use crate::report::loaded::Loaded;
+use crate::report::loaded::LOST_FILE;
 use crate::report::merge::merge;
 use crate::report::model::MergedReport;
+use crate::report::read_file::read_text;
 use crate::summary::{self, plural};
 
 /// The temporary directory of one run: the manifest in `layer/`, the reports in `reports/`
@@ -57,6 +59,10 @@ impl Scratch {
         for d in [&layer_dir, &reports_dir, &exports_dir] {
             private_dir(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
         }
+        // Where a process notes findings it could not journal: made now, so that noting one
+        // needs no new inode (the layer never creates it).
+        let lost = reports_dir.join(LOST_FILE);
+        std::fs::write(&lost, "").map_err(|e| format!("cannot create {}: {e}", lost.display()))?;
         let manifest = layer_dir.join(layer_lib::MANIFEST_FILE);
         std::fs::write(&manifest, layer_lib::manifest_json(library)?)
             .map_err(|e| format!("cannot write {}: {e}", manifest.display()))?;
@@ -121,6 +127,7 @@ pub fn run(args: &RunArgs) -> i32 {
     let waited = descendants::wait_for_descendants(descendants::WAIT);
     let mut loaded = load_dir(&scratch.reports_dir);
     add_journals(&scratch.reports_dir, &mut loaded);
+    add_lost(&scratch.reports_dir, &mut loaded);
     let cuda_note = match cuda {
         CudaShim::Off(note) => note,
         CudaShim::Preload(_) => None,
@@ -220,6 +227,11 @@ fn finish(
             path.display()
         ));
     }
+    for line in &loaded.lost {
+        notes.push(format!(
+            "exportcheck: {line} (that process's findings may be missing: the run fails)"
+        ));
+    }
     for (path, version) in &loaded.newer {
         notes.push(format!(
             "exportcheck: {} has report version {version}; this exportcheck reads version {} \
@@ -270,7 +282,7 @@ fn finish(
     let outcome = RunOutcome {
         app,
         reports: loaded.files(),
-        unreadable: loaded.unreadable.len(),
+        unreadable: loaded.unreadable.len() + loaded.lost.len(),
         failing,
         allow_no_vulkan: args.allow_no_vulkan,
         output_failed,
@@ -416,5 +428,17 @@ mod tests {
         assert!(no_report_message(AppExit::Code(0), lib).contains("/x/lib.so"));
         assert!(no_report_message(AppExit::Code(2), lib).contains("code 2"));
         assert!(no_report_message(AppExit::Signal(9), lib).contains("signal 9"));
+    }
+}
+
+/// The notes of findings the processes could not journal ([`LOST_FILE`]); the file itself
+/// unreadable (gone, replaced) is one more.
+fn add_lost(reports_dir: &std::path::Path, loaded: &mut Loaded) {
+    let path = reports_dir.join(LOST_FILE);
+    match read_text(&path) {
+        Ok(text) => loaded
+            .lost
+            .extend(text.lines().filter(|l| !l.is_empty()).map(str::to_owned)),
+        Err(e) => loaded.unreadable.push((path, e)),
     }
 }

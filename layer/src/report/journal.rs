@@ -13,6 +13,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 pub const JOURNAL_VERSION: u32 = 1;
 
+/// The file beside the reports where a process notes findings it could not journal:
+/// `exportcheck run` creates it empty before the app starts (so that a note needs no new inode:
+/// a directory out of inodes cannot take a journal, but can take a line of an existing file),
+/// and fails the run on any line in it. Outside a run it does not exist, and nothing is noted.
+pub const LOST_FILE: &str = "lost-findings.log";
+
 /// One process image's open journal.
 pub struct Journal {
     /// The layer's descriptor of the journal (numbered high, away from the program's own files),
@@ -21,6 +27,8 @@ pub struct Journal {
     file: Option<(File, FileId)>,
     /// The journal's path, to open it again when the program took the descriptor.
     path: String,
+    /// The report's path, beside which lost findings are noted ([`LOST_FILE`]).
+    report_path: String,
     /// The file name (no directory), as the report names it.
     name: String,
     /// How many finding lines were written (the header not counted).
@@ -50,10 +58,19 @@ impl Journal {
     /// Creates the journal of this process image, with its header line.
     pub fn open(report_path: &str) -> Option<Journal> {
         let path = path_for(report_path);
-        let (mut file, id) = match open_at_high_number(&path) {
+        let opened = if crate::fault_injection::journal_fails() {
+            Err(std::io::Error::other(
+                "injected (EXPORTCHECK_INJECT_JOURNAL_ERROR)",
+            ))
+        } else {
+            open_at_high_number(&path)
+        };
+        let (mut file, id) = match opened {
             Ok(opened) => opened,
             Err(e) => {
-                eprintln!("exportcheck: cannot create the report journal {path}: {e}");
+                let why = format!("cannot create the report journal {path}: {e}");
+                eprintln!("exportcheck: {why}");
+                note_lost(report_path, &why);
                 return None;
             }
         };
@@ -72,6 +89,7 @@ impl Journal {
         Some(Journal {
             file: Some((file, id)),
             path,
+            report_path: report_path.to_owned(),
             name,
             lines: 0,
         })
@@ -88,15 +106,20 @@ impl Journal {
         };
         line.push('\n');
         let Some((file, _)) = self.own_file() else {
-            eprintln!(
-                "exportcheck: cannot open the report journal {} again: a finding is not \
-                 journaled",
+            let why = format!(
+                "cannot open the report journal {} again: a finding is not journaled",
                 self.path
             );
+            eprintln!("exportcheck: {why}");
+            note_lost(&self.report_path, &why);
             return;
         };
-        if file.write_all(line.as_bytes()).is_ok() {
-            self.lines += 1;
+        match file.write_all(line.as_bytes()) {
+            Ok(()) => self.lines += 1,
+            Err(e) => {
+                let why = format!("cannot write to the report journal {}: {e}", self.path);
+                note_lost(&self.report_path, &why);
+            }
         }
     }
 
@@ -121,6 +144,25 @@ impl Journal {
             file: self.name.clone(),
             findings: self.lines,
         }
+    }
+}
+
+/// Notes beside the report at `report_path` that this process lost a finding (`why`), where
+/// `exportcheck run` made the file for it ([`LOST_FILE`]): appended, never created, never
+/// through a symbolic link.
+pub fn note_lost(report_path: &str, why: &str) {
+    let dir = std::path::Path::new(report_path)
+        .parent()
+        .unwrap_or(std::path::Path::new("."));
+    let mut options = std::fs::OpenOptions::new();
+    options.append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    if let Ok(mut file) = options.open(dir.join(LOST_FILE)) {
+        let _ = file.write_all(format!("process {}: {why}\n", std::process::id()).as_bytes());
     }
 }
 
