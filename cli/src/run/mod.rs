@@ -408,6 +408,18 @@ pub fn shell_words(words: &[OsString]) -> String {
         .join(" ")
 }
 
+/// The notes of findings the processes could not journal ([`LOST_FILE`]); the file itself
+/// unreadable (gone, replaced) is one more.
+fn add_lost(reports_dir: &std::path::Path, loaded: &mut Loaded) {
+    let path = reports_dir.join(LOST_FILE);
+    match read_text(&path) {
+        Ok(text) => loaded
+            .lost
+            .extend(text.lines().filter(|l| !l.is_empty()).map(str::to_owned)),
+        Err(e) => loaded.unreadable.push((path, e)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -428,17 +440,5 @@ mod tests {
         assert!(no_report_message(AppExit::Code(0), lib).contains("/x/lib.so"));
         assert!(no_report_message(AppExit::Code(2), lib).contains("code 2"));
         assert!(no_report_message(AppExit::Signal(9), lib).contains("signal 9"));
-    }
-}
-
-/// The notes of findings the processes could not journal ([`LOST_FILE`]); the file itself
-/// unreadable (gone, replaced) is one more.
-fn add_lost(reports_dir: &std::path::Path, loaded: &mut Loaded) {
-    let path = reports_dir.join(LOST_FILE);
-    match read_text(&path) {
-        Ok(text) => loaded
-            .lost
-            .extend(text.lines().filter(|l| !l.is_empty()).map(str::to_owned)),
-        Err(e) => loaded.unreadable.push((path, e)),
     }
 }
