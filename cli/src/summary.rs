@@ -44,7 +44,23 @@ pub fn one_line(message: &str, id: &str, command: &str, width: usize) -> String 
     }
     let first_line = m.lines().next().unwrap_or("");
     let collapsed = first_line.split_whitespace().collect::<Vec<_>>().join(" ");
-    truncate(&collapsed, width)
+    truncate(&printable(&collapsed), width)
+}
+
+/// `text` with its control characters escaped (`\x1b` as `\x1b`): a message quotes debug names
+/// the app set, which may hold any bytes; on a terminal or in a CI log an ESC sequence or a
+/// carriage return of theirs would rewrite what the gate printed.
+#[must_use]
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                format!("\\x{:02x}", u32::from(c))
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// `s` cut to `width` characters, the last one `…` when cut.

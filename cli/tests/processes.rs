@@ -398,3 +398,55 @@ fn findings_a_process_could_not_journal_fail_the_run() {
     );
     assert!(!stderr.contains("exportcheck: PASSED"), "{stderr}");
 }
+
+/// Issue #34: a debug name's ESC, CR and LF bytes never reach the terminal raw, from the layer
+/// (its own stderr lines) or from the gate (the summary): no line the name makes up, such as a
+/// fake `exportcheck: PASSED`.
+#[test]
+fn control_characters_of_a_debug_name_are_escaped_on_stderr() {
+    let (out, json, _) = run("escape-name", &[], &[]);
+    let (_, stderr) = texts(&out);
+    assert_eq!(out.status.code(), Some(86), "{stderr}");
+    assert!(
+        !stderr.contains('\x1b') && !stderr.contains('\r'),
+        "{stderr:?}"
+    );
+    assert!(
+        !stderr.lines().any(|l| l.trim() == "exportcheck: PASSED"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("\\x1b[2K\\x0dexportcheck: PASSED\\x0a"),
+        "{stderr}"
+    );
+    assert!(ids(&json).contains(&FD_00671.to_owned()), "{json}");
+}
+
+/// Issue #34: `--report` and `--junit` naming a symbolic link replace the link with the new
+/// file; the file it pointed to is not written.
+#[test]
+fn report_paths_that_are_symbolic_links_are_replaced_not_written_through() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let precious = dir.path().join("precious");
+    std::fs::write(&precious, "keep").expect("write");
+    let (report, junit) = (dir.path().join("report.json"), dir.path().join("junit.xml"));
+    std::os::unix::fs::symlink(&precious, &report).expect("link");
+    std::os::unix::fs::symlink(&precious, &junit).expect("link");
+    let out = exportcheck_with_layer()
+        .env("VK_DRIVER_FILES", LAVAPIPE)
+        .arg("run")
+        .arg("--report")
+        .arg(&report)
+        .arg("--junit")
+        .arg(&junit)
+        .arg("--")
+        .arg(program())
+        .arg("gpu-process")
+        .output()
+        .expect("run exportcheck");
+    let (_, stderr) = texts(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&precious).expect("read"), "keep");
+    read_json(&report);
+    assert!(std::fs::read_to_string(&junit).expect("junit").contains("<testsuite"));
+}

@@ -270,7 +270,7 @@ fn finish(
             crash: crash.as_deref(),
         }
         .render();
-        match std::fs::write(path, xml) {
+        match write_new_file(path, xml.as_bytes()) {
             Ok(()) => written.push(format!("exportcheck: JUnit written to {}", path.display())),
             Err(e) => {
                 output_failed = true;
@@ -312,7 +312,10 @@ fn finish(
         }
         err.push_str(&verdict(code, (app, pid), failing, &merged, args));
         err.push('\n');
-        eprint!("{err}");
+        // Each line as the gate made it: what processes and apps named (debug names,
+        // executables) cannot add a line or rewrite one.
+        let lines: Vec<String> = err.lines().map(summary::printable).collect();
+        eprintln!("{}", lines.join("\n"));
     }
     code
 }
@@ -385,7 +388,41 @@ fn verdict(
 fn write_report(path: &Path, merged: &MergedReport) -> Result<(), String> {
     let mut text = serde_json::to_string_pretty(merged).expect("serializable");
     text.push('\n');
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    write_new_file(path, text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Writes `bytes` to `path` as a new file: first to a file of its own beside it (made
+/// exclusively, never through a symbolic link), then renamed over `path`. A symbolic link at
+/// `path` is replaced, not written through: `--report /ci/out.json` cannot be turned into a
+/// write into whatever file the link names.
+fn write_new_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::other("no file name"))?;
+    let mut temp_name = std::ffi::OsString::from(".");
+    temp_name.push(name);
+    temp_name.push(format!(".{}.tmp", std::process::id()));
+    let temp = path.with_file_name(temp_name);
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o644).custom_flags(libc::O_NOFOLLOW);
+    }
+    let written = options.open(&temp).and_then(|mut file| {
+        file.write_all(bytes)?;
+        file.sync_all()
+    });
+    match written.and_then(|()| std::fs::rename(&temp, path)) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = std::fs::remove_file(&temp);
+            Err(e)
+        }
+    }
 }
 
 /// The command line as a shell would read it back (for messages and the JUnit properties).
@@ -423,6 +460,25 @@ fn add_lost(reports_dir: &std::path::Path, loaded: &mut Loaded) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_report_path_that_is_a_symbolic_link_is_replaced_not_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("precious");
+        std::fs::write(&target, "keep").unwrap();
+        let link = dir.path().join("report.json");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write_new_file(&link, b"{}").unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
+        assert_eq!(std::fs::read_to_string(&link).unwrap(), "{}");
+        assert!(!std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 2, "no temporary file left");
+    }
 
     #[test]
     fn shell_words_quotes_what_needs_it() {

@@ -29,6 +29,8 @@
  *                  the memory, then checks that every one of those numbers still refers to its
  *                  data file (exit 4 if the layer closed one) and ends with _exit(0), as GPU
  *                  processes do: only the journal can tell the gate of its findings.
+ *   escape-name    names memory "x<ESC>[2K<CR>exportcheck: PASSED<LF>" (VK_EXT_debug_utils)
+ *                  and breaks 00671 on it; exits 0.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -299,6 +301,35 @@ static int import(const char *size) {
     return 0;
 }
 
+static int escape_name(void) {
+    VkInstance instance;
+    VkApplicationInfo info = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+                              .apiVersion = VK_API_VERSION_1_1};
+    const char *utils = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    VkInstanceCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+                                .pApplicationInfo = &info,
+                                .enabledExtensionCount = 1,
+                                .ppEnabledExtensionNames = &utils};
+    check(vkCreateInstance(&ici, NULL, &instance), "vkCreateInstance");
+    struct app a = start();
+    PFN_vkSetDebugUtilsObjectNameEXT set_name =
+        (PFN_vkSetDebugUtilsObjectNameEXT)vkGetInstanceProcAddr(instance,
+                                                                "vkSetDebugUtilsObjectNameEXT");
+    if (!set_name) return 3;
+    VkDeviceMemory memory = allocate(&a, 0);
+    VkDebugUtilsObjectNameInfoEXT name = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
+                                          .objectType = VK_OBJECT_TYPE_DEVICE_MEMORY,
+                                          .objectHandle = (uint64_t)memory,
+                                          .pObjectName = "x\x1b[2K\rexportcheck: PASSED\n"};
+    set_name(a.device, &name);
+    int fd = export_fd(&a, memory);
+    if (fd >= 0) close(fd);
+    vkFreeMemory(a.device, memory, NULL);
+    stop(&a);
+    vkDestroyInstance(instance, NULL);
+    return 0;
+}
+
 static int reuse_descriptors(const char *data_path) {
     struct app a = start();
     break_00671(&a);
@@ -335,6 +366,7 @@ int main(int argc, char **argv) {
     if (strcmp(mode, "share") == 0 && argc > 2) return share(argv[0], argv[2]);
     if (strcmp(mode, "import") == 0 && argc > 2) return import(argv[2]);
     if (strcmp(mode, "reuse-descriptors") == 0 && argc > 2) return reuse_descriptors(argv[2]);
+    if (strcmp(mode, "escape-name") == 0) return escape_name();
     if (strcmp(mode, "abort") == 0 || strcmp(mode, "segv") == 0) {
         struct app a = start();
         break_00671(&a);

@@ -20,16 +20,35 @@ pub fn write(settings: &Settings, finding: &Finding, text: &str, app_has_messeng
         })
         .to_string()
     } else {
-        format!("exportcheck: {text}")
+        format!("exportcheck: {}", printable(text))
     };
     write_line(settings.log_filename.as_ref(), &line, app_has_messenger);
+}
+
+/// `text` with its control characters escaped (`\x1b`, `\r`, `\n` as `\x..`): a debug name
+/// the app set may hold any bytes, and on a terminal or in a CI log an ESC sequence or a line
+/// break of its would move the cursor or print a line that is not the layer's (a fake
+/// `exportcheck: PASSED`). One finding, one line.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\x{:02x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Writes a line that is not a finding (settings warnings, the active configuration).
 pub fn write_note(settings: &Settings, line: &str, app_has_messenger: bool) {
     write_line(
         settings.log_filename.as_ref(),
-        &format!("exportcheck: {line}"),
+        &format!("exportcheck: {}", printable(line)),
         app_has_messenger,
     );
 }
@@ -60,5 +79,19 @@ pub fn break_into_debugger() {
     // SAFETY: raising a signal has no memory-safety preconditions.
     unsafe {
         libc::raise(libc::SIGTRAP);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_escaped_in_text_lines() {
+        assert_eq!(printable("plain name"), "plain name");
+        assert_eq!(
+            printable("a\x1b[2Kb\r\nexportcheck: PASSED"),
+            "a\\x1b[2Kb\\x0d\\x0aexportcheck: PASSED"
+        );
     }
 }
