@@ -448,5 +448,7 @@ fn report_paths_that_are_symbolic_links_are_replaced_not_written_through() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(std::fs::read_to_string(&precious).expect("read"), "keep");
     read_json(&report);
-    assert!(std::fs::read_to_string(&junit).expect("junit").contains("<testsuite"));
+    assert!(std::fs::read_to_string(&junit)
+        .expect("junit")
+        .contains("<testsuite"));
 }

@@ -341,6 +341,37 @@ fn a_missing_layer_or_app_is_reported() {
     let (_, stderr) = texts(&out);
     assert_eq!(out.status.code(), Some(127), "{stderr}");
     assert!(stderr.contains("not found"), "{stderr}");
+
+    // Arguments at ARG_MAX: the run itself starts, but the app's arguments with the variables
+    // the run adds do not fit; the kernel refuses to execute it (E2BIG), which shells report
+    // with 126. The largest padding with which the run starts is found by bisection.
+    let run_with = |padding: usize| {
+        let mut args = vec!["x".repeat(65_536); padding / 65_536];
+        args.push("x".repeat(padding % 65_536));
+        common::exportcheck()
+            .env_clear()
+            .env("PATH", "/usr/bin:/bin")
+            .args(["run", "--layer"])
+            .arg(&f.layer)
+            .args(["--", "/bin/true"])
+            .args(args)
+            .output()
+    };
+    let (mut starts, mut refused) = (0usize, 1usize << 23);
+    while refused - starts > 1 {
+        let mid = (starts + refused) / 2;
+        match run_with(mid) {
+            Ok(_) => starts = mid,
+            Err(_) => refused = mid,
+        }
+    }
+    let out = run_with(starts).expect("the run starts");
+    let (_, stderr) = texts(&out);
+    assert_eq!(out.status.code(), Some(126), "{stderr}");
+    assert!(
+        stderr.contains("cannot run /bin/true") && stderr.contains("Argument list too long"),
+        "{stderr}"
+    );
 }
 
 #[test]

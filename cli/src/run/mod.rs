@@ -161,6 +161,7 @@ fn run_app(
                 ErrorKind::PermissionDenied => {
                     (exit::EXIT_CANNOT_EXECUTE, "permission denied".to_owned())
                 }
+                _ if cannot_execute(&e) => (exit::EXIT_CANNOT_EXECUTE, e.to_string()),
                 _ => (exit::EXIT_TOOL_ERROR, e.to_string()),
             };
             eprintln!("exportcheck: cannot run {program}: {why}");
@@ -178,6 +179,29 @@ fn run_app(
             Err(exit::EXIT_TOOL_ERROR)
         }
     }
+}
+
+/// Whether `e`, from starting the app, says the program cannot be executed as given (as shells
+/// report it with 126): the arguments and environment too long (`E2BIG`), not a format the
+/// kernel runs (`ENOEXEC`), a directory, a file being written, a loop of links, a name too long.
+#[cfg(unix)]
+fn cannot_execute(e: &std::io::Error) -> bool {
+    matches!(
+        e.raw_os_error(),
+        Some(
+            libc::E2BIG
+                | libc::ENOEXEC
+                | libc::EISDIR
+                | libc::ETXTBSY
+                | libc::ELOOP
+                | libc::ENAMETOOLONG
+        )
+    )
+}
+
+#[cfg(not(unix))]
+fn cannot_execute(_: &std::io::Error) -> bool {
+    false
 }
 
 /// Everything after the app ended: merge, print, write, decide.
