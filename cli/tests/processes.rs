@@ -452,3 +452,25 @@ fn report_paths_that_are_symbolic_links_are_replaced_not_written_through() {
         .expect("junit")
         .contains("<testsuite"));
 }
+
+/// Issue #34: after the last `vkDestroyInstance` the program has as many descriptors open as
+/// before its first `vkCreateInstance`: the layer's journal, its shared-directory file and its
+/// canary are let go (an app's own descriptor-leak check passes), and a finding still fails the
+/// run.
+#[test]
+fn the_layer_keeps_no_file_open_after_the_last_instance() {
+    let (out, json, _) = run("fd-count", &[], &[]);
+    let (stdout, stderr) = texts(&out);
+    let counts: Vec<u32> = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("fds "))
+        .map(|c| c.split(' ').filter_map(|n| n.parse().ok()).collect())
+        .unwrap_or_default();
+    assert_eq!(counts.len(), 2, "{stdout}");
+    assert_eq!(
+        counts[0], counts[1],
+        "descriptors before and after: {stdout}"
+    );
+    assert_eq!(out.status.code(), Some(86), "{stderr}");
+    assert!(ids(&json).contains(&FD_00671.to_owned()), "{json}");
+}

@@ -184,6 +184,12 @@ pub fn hold_open_file(_fd: i32) -> Option<HeldFile> {
     None
 }
 
+/// At the last `vkDestroyInstance`: the canary closed if the layer holds no descriptor.
+pub fn release_idle_canary() {
+    #[cfg(unix)]
+    held_canary::release_if_idle(HELD_FILES.load(std::sync::atomic::Ordering::Acquire));
+}
+
 /// The current generation of held descriptors, the canary checked (`held_canary`): entries of
 /// an older one are not the layer's any more, and their tables let them go without closing them.
 pub fn held_generation() -> u64 {

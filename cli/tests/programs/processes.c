@@ -29,6 +29,10 @@
  *                  the memory, then checks that every one of those numbers still refers to its
  *                  data file (exit 4 if the layer closed one) and ends with _exit(0), as GPU
  *                  processes do: only the journal can tell the gate of its findings.
+ *   fd-count       counts its open descriptors, then creates an instance and a device, exports
+ *                  an fd of exportable memory (closed, the memory freed), breaks 00671,
+ *                  destroys the device and the instance, and counts again: prints
+ *                  "fds BEFORE AFTER" and exits 5 if they differ (the layer kept files open).
  *   escape-name    names memory "x<ESC>[2K<CR>exportcheck: PASSED<LF>" (VK_EXT_debug_utils)
  *                  and breaks 00671 on it; exits 0.
  */
@@ -301,6 +305,28 @@ static int import(const char *size) {
     return 0;
 }
 
+static int open_fds(void) {
+    int n = 0;
+    for (int fd = 0; fd < 4096; fd++) {
+        if (fcntl(fd, F_GETFD) != -1) n++;
+    }
+    return n;
+}
+
+static int fd_count(void) {
+    int before = open_fds();
+    struct app a = start();
+    VkDeviceMemory memory = allocate(&a, 1);
+    int fd = export_fd(&a, memory);
+    if (fd >= 0) close(fd);
+    vkFreeMemory(a.device, memory, NULL);
+    break_00671(&a);
+    stop(&a);
+    int after = open_fds();
+    printf("fds %d %d\n", before, after);
+    return before == after ? 0 : 5;
+}
+
 static int escape_name(void) {
     VkInstance instance;
     VkApplicationInfo info = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
@@ -367,6 +393,7 @@ int main(int argc, char **argv) {
     if (strcmp(mode, "import") == 0 && argc > 2) return import(argv[2]);
     if (strcmp(mode, "reuse-descriptors") == 0 && argc > 2) return reuse_descriptors(argv[2]);
     if (strcmp(mode, "escape-name") == 0) return escape_name();
+    if (strcmp(mode, "fd-count") == 0) return fd_count();
     if (strcmp(mode, "abort") == 0 || strcmp(mode, "segv") == 0) {
         struct app a = start();
         break_00671(&a);

@@ -131,6 +131,13 @@ pub unsafe extern "system" fn destroy_instance(
         let _destroying = LifetimeCall::enter(instance);
         INSTANCES.remove(key);
         process_report::write();
+        if INSTANCES.values().is_empty() {
+            // The last instance: the layer's own files let go (the journal, the shared
+            // directory's file, the canary), opened again if the program makes another.
+            process_report::release_files();
+            crate::features::cross_process::state::release();
+            crate::os::release_idle_canary();
+        }
         if let Some(next) = state.next.destroy_instance {
             // SAFETY: the app's arguments, passed down.
             unsafe { next(instance, p_allocator) };

@@ -39,6 +39,15 @@ pub fn generation() -> u64 {
     CANARY.generation()
 }
 
+/// Closes the canary (if it is still the layer's) when the layer holds no descriptor: the
+/// program then has no more descriptors open than before it used Vulkan. The next held
+/// descriptor makes a new one, in the same generation (nothing held could have been lost).
+pub fn release_if_idle(held: usize) {
+    if held == 0 {
+        CANARY.release();
+    }
+}
+
 /// Whether descriptors held in `generation` may still be the layer's.
 pub fn intact(generation: u64) -> bool {
     self::generation() == generation
@@ -81,6 +90,22 @@ impl CanaryCell {
             }
         }
         self.checked_generation()
+    }
+
+    /// Closes the canary, if it is still the layer's; the next look makes a new one in the same
+    /// generation.
+    fn release(&self) {
+        let mut canary = self.canary.lock();
+        if let Some((fd, id)) = canary.held.take() {
+            self.fd.store(-1, Ordering::Release);
+            #[cfg(unix)]
+            if file_id(fd) == Some(id) {
+                // SAFETY: the layer's own memfd (its unique inode is still under the number).
+                unsafe { libc::close(fd) };
+            }
+            #[cfg(not(unix))]
+            let _ = (fd, id);
+        }
     }
 
     /// [`CanaryCell::generation`] under the lock: the canary made, or made anew in a new

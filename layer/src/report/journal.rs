@@ -123,6 +123,17 @@ impl Journal {
         }
     }
 
+    /// At the last `vkDestroyInstance`: the layer's descriptor is closed (if it is still the
+    /// layer's), so that the program has no more descriptors open than before it used Vulkan;
+    /// a later finding opens the journal again by its path.
+    pub fn release(&mut self) {
+        if let Some((file, id)) = self.file.take() {
+            if !still_ours(&file, id) {
+                let _ = into_raw(file);
+            }
+        }
+    }
+
     /// The layer's descriptor of the journal, opened again where the program took it.
     fn own_file(&mut self) -> Option<&mut (File, FileId)> {
         let ours = self

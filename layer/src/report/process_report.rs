@@ -304,6 +304,13 @@ pub fn render() -> Option<String> {
 
 /// Writes the report now (at `vkDestroyInstance` and at exit), if this process has one: named
 /// by the pid of the process writing it.
+/// At the last `vkDestroyInstance`: the journal's descriptor let go (`Journal::release`).
+pub fn release_files() {
+    if let Some(journal) = STATE.lock().of_this_process().journal.as_mut() {
+        journal.release();
+    }
+}
+
 pub fn write() {
     let _writing = WRITING.lock();
     let Some(dest) = DESTINATION.get() else {

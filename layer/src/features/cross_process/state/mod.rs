@@ -36,6 +36,7 @@ pub mod record;
 mod writer;
 
 pub use record::SharedExport;
+pub use writer::release;
 
 use crate::features::import_matching::state::opaque_exports::ExportOrigin;
 use crate::os::payload::PayloadId;

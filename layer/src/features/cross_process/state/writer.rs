@@ -23,8 +23,13 @@ type Key = (u64, u64, u32, PayloadId, Option<i32>, Kind);
 
 struct ProcessFile {
     pid: u32,
-    /// `None` until the first export; with what it is, to tell it is still the layer's.
+    /// The layer's descriptor of the file, with what it is, to tell it is still the layer's:
+    /// `None` until the first export, and again after the last `vkDestroyInstance`
+    /// ([`release`]) or when the program took the descriptor (the file is then opened again by
+    /// `path`).
     file: Option<(File, FileId)>,
+    /// The file's path and identity once it was made.
+    made: Option<(std::path::PathBuf, FileId)>,
     /// The file could not be made or written: the process records no more.
     failed: bool,
     name: [u8; 16],
@@ -54,9 +59,9 @@ fn process_name() -> [u8; 16] {
     name
 }
 
-/// A new file of this process in `dir`, private to the user.
+/// A new file of this process in `dir`, private to the user, with its path.
 #[cfg(unix)]
-fn create(dir: &Path, pid: u32) -> std::io::Result<File> {
+fn create(dir: &Path, pid: u32) -> std::io::Result<(File, std::path::PathBuf)> {
     use std::os::unix::fs::OpenOptionsExt;
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -69,19 +74,96 @@ fn create(dir: &Path, pid: u32) -> std::io::Result<File> {
             .create_new(true)
             .mode(0o600)
             .custom_flags(libc::O_NOFOLLOW)
-            .open(path);
+            .open(&path);
         match made {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 16 => {
                 attempt += 1;
             }
-            other => return other,
+            other => return other.map(|file| (file, path)),
         }
     }
 }
 
 #[cfg(not(unix))]
-fn create(_dir: &Path, _pid: u32) -> std::io::Result<File> {
+fn create(_dir: &Path, _pid: u32) -> std::io::Result<(File, std::path::PathBuf)> {
     Err(std::io::ErrorKind::Unsupported.into())
+}
+
+/// The process's file opened again at `path` (appended, never made, never through a symbolic
+/// link), if it is still the file of identity `id`.
+#[cfg(unix)]
+fn reopen(path: &Path, id: FileId) -> std::io::Result<(File, FileId)> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .append(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)?;
+    let (file, now) = held(file)?;
+    if now != id {
+        return Err(std::io::Error::other("another file took its name"));
+    }
+    Ok((file, now))
+}
+
+#[cfg(not(unix))]
+fn reopen(_path: &Path, _id: FileId) -> std::io::Result<(File, FileId)> {
+    Err(std::io::ErrorKind::Unsupported.into())
+}
+
+impl ProcessFile {
+    /// The layer's descriptor of the process's file, made at the first export and opened again
+    /// by its path where it was let go or the program closed it or put another file on its
+    /// number (that number is then left alone: never written, never closed).
+    fn file(&mut self, dir: Option<&Path>) -> Result<&mut File, String> {
+        if let Some((file, id)) = &self.file {
+            if !still_ours(file, *id) {
+                std::mem::forget(self.file.take());
+            }
+        }
+        if self.file.is_none() {
+            let opened = match &self.made {
+                Some((path, id)) => reopen(path, *id).map_err(|e| {
+                    format!(
+                        "shared_exports_dir: cannot open this process's file {} again ({e}); \
+                         its later exports are not shared with other processes",
+                        path.display()
+                    )
+                }),
+                None => dir
+                    .ok_or_else(|| std::io::Error::other("not made yet"))
+                    .and_then(|dir| create(dir, self.pid))
+                    .and_then(|(file, path)| held(file).map(|held| (held, path)))
+                    .map(|(held, path)| {
+                        self.made = Some((path, held.1));
+                        held
+                    })
+                    .map_err(|e| {
+                        format!(
+                            "shared_exports_dir: cannot create this process's file in {} \
+                             ({e}); its exports are not shared with other processes",
+                            dir.map_or(std::borrow::Cow::Borrowed(""), |d| d.to_string_lossy())
+                        )
+                    }),
+            };
+            self.file = Some(opened?);
+        }
+        Ok(&mut self.file.as_mut().expect("opened above").0)
+    }
+}
+
+/// At the last `vkDestroyInstance`: the layer's descriptor of the process's file is closed (if
+/// it is still the layer's), so that the program has no more descriptors open than before it
+/// used Vulkan; a later export opens the file again.
+pub fn release() {
+    let pid = std::process::id();
+    let mut guard = FILE.lock();
+    if let Some(process) = guard.as_mut().filter(|p| p.pid == pid) {
+        if let Some((file, id)) = process.file.take() {
+            if !still_ours(&file, id) {
+                std::mem::forget(file);
+            }
+        }
+    }
 }
 
 /// The new file at a high descriptor number, with its identity.
@@ -161,6 +243,7 @@ pub fn publish_kind(
     let process = guard.get_or_insert_with(|| ProcessFile {
         pid,
         file: None,
+        made: None,
         failed: false,
         name: process_name(),
         written: FxHashSet::default(),
@@ -176,32 +259,6 @@ pub fn publish_kind(
     if process.failed || process.records + process.outstanding + need > MAX_RECORDS {
         return None;
     }
-    if process.file.is_none() {
-        let made = create(dir, pid).and_then(held);
-        match made {
-            Ok(file) => process.file = Some(file),
-            Err(e) => {
-                process.failed = true;
-                return Some(format!(
-                    "shared_exports_dir: cannot create this process's file in {} ({e}); its \
-                     exports are not shared with other processes",
-                    dir.display()
-                ));
-            }
-        }
-    }
-    let (file, id) = process.file.as_mut()?;
-    if !still_ours(file, *id) {
-        // The app closed the layer's descriptor (or put another file on its number): write
-        // nothing into a file of the app's.
-        process.failed = true;
-        std::mem::forget(process.file.take());
-        return Some(format!(
-            "shared_exports_dir: the process closed or replaced the layer's descriptor of its \
-             file in {}; its later exports are not shared with other processes",
-            dir.display()
-        ));
-    }
     let export = SharedExport {
         payload,
         origin: ExportOrigin {
@@ -215,6 +272,13 @@ pub fn publish_kind(
         boot: record::boot_id(),
         open_file,
         kind,
+    };
+    let file = match process.file(Some(dir)) {
+        Ok(file) => file,
+        Err(warning) => {
+            process.failed = true;
+            return Some(warning);
+        }
     };
     let written = file.write_all(&record::encode(&export));
     process.written.insert(key);
@@ -257,14 +321,9 @@ pub fn retire(file: FileId, held_fd: i32) -> bool {
     }
     process.outstanding = process.outstanding.saturating_sub(1);
     let start_time = os_start_time();
-    let (Some(start_time), Some((out, id)), false) =
-        (start_time, process.file.as_mut(), process.failed)
-    else {
+    let (Some(start_time), false) = (start_time, process.failed) else {
         return false;
     };
-    if !still_ours(out, *id) {
-        return false;
-    }
     let export = SharedExport {
         payload: PayloadId {
             dev: file.dev,
@@ -296,6 +355,9 @@ pub fn retire(file: FileId, held_fd: i32) -> bool {
             retired: true,
         }),
         kind: Kind::Memory,
+    };
+    let Ok(out) = process.file(None) else {
+        return false;
     };
     if out.write_all(&record::encode(&export)).is_err() {
         process.failed = true;
