@@ -22,6 +22,7 @@ pub mod junit;
 pub mod layer_lib;
 pub mod report;
 pub mod run;
+pub mod sanitizer;
 pub mod summary;
 
 /// Runs one parsed command line and returns the process exit code.

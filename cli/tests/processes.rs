@@ -474,3 +474,62 @@ fn the_layer_keeps_no_file_open_after_the_last_instance() {
     assert_eq!(out.status.code(), Some(86), "{stderr}");
     assert!(ids(&json).contains(&FD_00671.to_owned()), "{json}");
 }
+
+/// The test program built with gcc's AddressSanitizer (its runtime a shared library), once.
+fn asan_program() -> &'static Path {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/processes.c");
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("exportcheck-processes-asan");
+        let status = std::process::Command::new("gcc")
+            .args(["-fsanitize=address", "-Wall", "-Werror", "-o"])
+            .arg(&out)
+            .arg(&source)
+            .arg("-lvulkan")
+            .status()
+            .expect("run gcc");
+        assert!(status.success(), "gcc -fsanitize=address failed");
+        out
+    })
+}
+
+/// Issue #34: a program built with `-fsanitize=address` (dynamic libasan) runs under
+/// `exportcheck run` and its finding fails the run. It aborted at start ("ASan runtime does not
+/// come first"): the CUDA interposer was preloaded in front of its runtime. Now the run leaves
+/// it out (and says how to keep it); with the user's `LD_PRELOAD=libasan.so`, as ASan advises,
+/// the interposer comes after it and stays.
+#[test]
+fn a_program_built_with_address_sanitizer_runs_and_reports() {
+    let libasan = std::process::Command::new("gcc")
+        .arg("-print-file-name=libasan.so")
+        .output()
+        .expect("gcc");
+    let libasan = String::from_utf8(libasan.stdout).expect("utf-8");
+    for preload in [None, Some(libasan.trim())] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let report = dir.path().join("report.json");
+        let mut command = exportcheck_with_layer();
+        command
+            .env("VK_DRIVER_FILES", LAVAPIPE)
+            .env("ASAN_OPTIONS", "detect_leaks=0")
+            .env_remove("LD_PRELOAD");
+        if let Some(preload) = preload {
+            command.env("LD_PRELOAD", preload);
+        }
+        let out = command
+            .arg("run")
+            .arg("--report")
+            .arg(&report)
+            .arg("--")
+            .arg(asan_program())
+            .arg("escape-name")
+            .output()
+            .expect("run exportcheck");
+        let (_, stderr) = texts(&out);
+        assert!(!stderr.contains("does not come first"), "{stderr}");
+        assert_eq!(out.status.code(), Some(86), "{preload:?}: {stderr}");
+        let note = stderr.contains("needs its sanitizer runtime (libasan) as its first library");
+        assert_eq!(note, preload.is_none(), "{preload:?}: {stderr}");
+        assert!(ids(&read_json(&report)).contains(&FD_00671.to_owned()));
+    }
+}

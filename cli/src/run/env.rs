@@ -76,8 +76,10 @@ pub const LIST_SEPARATOR: &str = if cfg!(windows) { ";" } else { ":" };
 ///   the user set it (to a directory of their own, or to nothing to turn cross-process checking
 ///   off), so that every process of the run checks its imports against the others' exports
 ///   (POSIX systems only: elsewhere the layer has no cross-process checking);
-/// * with `cuda`: `LD_PRELOAD`: the CUDA interposer, before the user's own list (unless it is
-///   listed already), so that it comes before the CUDA driver library in every process; and
+/// * with `cuda`: `LD_PRELOAD`: the CUDA interposer, after the user's own list (unless it is
+///   listed already): every preloaded library comes before the CUDA driver library, and the
+///   user's own come first, as without the run (a sanitizer runtime that must be the first
+///   library, `LD_PRELOAD=libasan.so`, another interposer of the same functions); and
 ///   `EXPORTCHECK_CUDA_LAYER`: the layer library's path, which the interposer loads.
 #[must_use]
 pub fn child_env(
@@ -141,18 +143,18 @@ pub fn child_env(
         vars.push((SHARED_EXPORTS_VAR, exports_dir.as_os_str().to_owned()));
     }
     if let Some(cuda) = cuda {
-        vars.push((PRELOAD_VAR, preload_first(present(PRELOAD_VAR), cuda.shim)));
+        vars.push((PRELOAD_VAR, preload_last(present(PRELOAD_VAR), cuda.shim)));
         vars.push((CUDA_LAYER_VAR, cuda.layer.as_os_str().to_owned()));
     }
     vars
 }
 
-/// `LD_PRELOAD` with `library` first: the user's value after it, unless it lists `library`
-/// already (then as it is: the user chose the order).
-fn preload_first(users: Option<OsString>, library: &Path) -> OsString {
+/// `LD_PRELOAD` with `library` last: the user's value first, unless it lists `library` already
+/// (then as it is: the user chose the order).
+fn preload_last(users: Option<OsString>, library: &Path) -> OsString {
     match users {
         Some(users) if preload_lists(&users, library) => users,
-        Some(users) => join(&[library.as_os_str().to_owned(), users]),
+        Some(users) => join(&[users, library.as_os_str().to_owned()]),
         None => library.as_os_str().to_owned(),
     }
 }
@@ -376,8 +378,8 @@ mod tests {
         assert_eq!(v[CUDA_LAYER_VAR], "/opt/ec/libVkLayer_exportcheck.so");
         let v = vars_with(&[(PRELOAD_VAR, "libfaketime.so.1 /x/y.so")], Some(cuda));
         assert_eq!(
-            v[PRELOAD_VAR],
-            "/opt/ec/libexportcheck_cuda.so:libfaketime.so.1 /x/y.so"
+            v[PRELOAD_VAR], "libfaketime.so.1 /x/y.so:/opt/ec/libexportcheck_cuda.so",
+            "the user's own libraries first"
         );
         let listed = "/x/y.so /opt/ec/libexportcheck_cuda.so";
         let v = vars_with(&[(PRELOAD_VAR, listed)], Some(cuda));

@@ -98,7 +98,7 @@ pub fn run(args: &RunArgs) -> i32 {
         }
     };
     let cuda = match cuda_shim::choose(args.cuda_shim.as_deref(), args.no_cuda) {
-        Ok(c) => c,
+        Ok(c) => keep_the_runtime_first(c, args),
         Err(e) => {
             eprintln!("exportcheck: {e}");
             return exit::EXIT_TOOL_ERROR;
@@ -179,6 +179,30 @@ fn run_app(
             Err(exit::EXIT_TOOL_ERROR)
         }
     }
+}
+
+/// `cuda`, unless the app needs a sanitizer runtime as its first library and the user's
+/// `LD_PRELOAD` does not put it first: the interposer in front of it would make it abort at
+/// start (`crate::sanitizer`); the run then goes without the CUDA side, and says how to keep it.
+fn keep_the_runtime_first(cuda: CudaShim, args: &RunArgs) -> CudaShim {
+    let (CudaShim::Preload(_), Some(program)) = (&cuda, args.command.first()) else {
+        return cuda;
+    };
+    let preload = std::env::var_os(env::PRELOAD_VAR);
+    if !crate::sanitizer::needs_its_runtime_first(
+        program,
+        std::env::var_os("PATH"),
+        preload.as_deref(),
+    ) {
+        return cuda;
+    }
+    CudaShim::Off(Some(format!(
+        "{} needs its sanitizer runtime (libasan) as its first library, which a preloaded \
+         library would come before: CUDA calls are not checked in this run. To check them, \
+         preload the runtime yourself: LD_PRELOAD=$(gcc -print-file-name=libasan.so) \
+         exportcheck run ...",
+        Path::new(program).display()
+    )))
 }
 
 /// Whether `e`, from starting the app, says the program cannot be executed as given (as shells
