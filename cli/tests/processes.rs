@@ -533,3 +533,22 @@ fn a_program_built_with_address_sanitizer_runs_and_reports() {
         assert!(ids(&read_json(&report)).contains(&FD_00671.to_owned()));
     }
 }
+
+/// Issue #34: a made-up report claiming a crashed process's journal does not hide its lines:
+/// the journal is read whole, the finding is reported, and the claim fails the run.
+#[test]
+fn a_made_up_report_claiming_another_processs_journal_hides_nothing() {
+    let script = r#"d=$(dirname "$VK_EXPORTCHECK_VALIDATION_REPORT_FILE")
+        "$1" abort
+        j=$(cd "$d" && ls report-*.jsonl | head -n 1)
+        printf '{"exportcheck_report_version": 1, "process": {"pid": 1},
+                 "journal": {"file": "%s", "findings": 1}, "findings": []}' "$j" \
+            > "$d/report-1.json"
+        exit 0"#;
+    let (out, json) = run_script(script);
+    let (_, stderr) = texts(&out);
+    assert!(stderr.contains("claims lines of the journal"), "{stderr}");
+    assert_eq!(out.status.code(), Some(88), "{stderr}");
+    let json = json.expect("the report is written");
+    assert!(ids(&json).contains(&FD_00671.to_owned()), "{json}");
+}

@@ -34,6 +34,26 @@ fn read(path: &Path) -> Result<(JournalHeader, Vec<Finding>), String> {
     Ok((header, findings))
 }
 
+/// Whether `findings` (a report's, with their counts) hold each of `lines` (journal lines it
+/// claims to account for): a report accounts for a line only if it has that finding (the same
+/// ID, command and message), as many times as the lines have it.
+fn accounts_for<'a>(findings: &[Finding], lines: impl Iterator<Item = &'a Finding>) -> bool {
+    let mut left: Vec<u64> = findings.iter().map(|f| f.count).collect();
+    for line in lines {
+        let held = findings.iter().enumerate().find(|(i, f)| {
+            left[*i] > 0
+                && f.id == line.id
+                && f.command == line.command
+                && f.message == line.message
+        });
+        match held {
+            Some((i, _)) => left[i] -= 1,
+            None => return false,
+        }
+    }
+    true
+}
+
 /// Adds the journals of `dir` to `loaded`: to each report, the lines after those it accounts
 /// for; each journal no report names becomes the report of an unfinished process.
 pub fn add_journals(dir: &Path, loaded: &mut Loaded) {
@@ -62,11 +82,20 @@ pub fn add_journals(dir: &Path, loaded: &mut Loaded) {
         let owner = loaded.reports.iter_mut().find(|(_, r)| {
             r.journal.as_ref().is_some_and(|j| j.file == name) && claimed.insert(name.clone())
         });
-        if let Some((_, report)) = owner {
+        if let Some((report_path, report)) = owner {
             let seen = report.journal.as_ref().map_or(0, |j| j.findings);
             let skip = usize::try_from(seen).unwrap_or(usize::MAX);
-            report.findings.extend(findings.into_iter().skip(skip));
-            continue;
+            let owns = report.process.as_ref().map(|p| p.pid) == Some(header.process.pid);
+            if owns && accounts_for(&report.findings, findings.iter().take(skip)) {
+                report.findings.extend(findings.into_iter().skip(skip));
+                continue;
+            }
+            // A report that claims lines it does not hold (another process's journal, more
+            // lines than it has): the claim is not taken; the journal is read whole, as a
+            // process's of its own, and the run says so.
+            loaded
+                .false_claims
+                .push((report_path.clone(), path.clone()));
         }
         loaded.unfinished.push(Unfinished {
             process: header.process.clone(),
@@ -108,9 +137,10 @@ mod tests {
                 "journal": {"file": "report-5.1.jsonl", "findings": 1},
                 "findings": [{"id": "X", "severity": "error", "command": "vkX", "message": "a"}]}"#,
         );
+        let header_5 = HEADER.replace(r#""pid": 7"#, r#""pid": 5"#);
         w(
             "report-5.1.jsonl",
-            &format!("{HEADER}\n{}\n{}\n", line("a"), line("late")),
+            &format!("{header_5}\n{}\n{}\n", line("a"), line("late")),
         );
         // Cut short by a crash: the last line is dropped.
         w(
@@ -133,6 +163,44 @@ mod tests {
         assert_eq!(loaded.unfinished.len(), 1);
         assert_eq!(loaded.unfinished[0].process.pid, 7);
         assert_eq!(loaded.unfinished[0].findings, 1);
+    }
+
+    #[test]
+    fn a_report_claiming_lines_it_does_not_hold_claims_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let w = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+        // Process 9's made-up report claims process 7's journal, which it does not hold.
+        w(
+            "report-9.json",
+            r#"{"exportcheck_report_version": 1, "process": {"pid": 9},
+                "journal": {"file": "report-7.1.jsonl", "findings": 1}, "findings": []}"#,
+        );
+        w(
+            "report-7.1.jsonl",
+            &format!("{HEADER}\n{}\n", line("hidden")),
+        );
+        // Process 5's report claims two lines of its own journal but holds one.
+        let header_5 = HEADER.replace(r#""pid": 7"#, r#""pid": 5"#);
+        w(
+            "report-5.json",
+            r#"{"exportcheck_report_version": 1, "process": {"pid": 5},
+                "journal": {"file": "report-5.1.jsonl", "findings": 2},
+                "findings": [{"id": "X", "severity": "error", "command": "vkX", "message": "a"}]}"#,
+        );
+        w(
+            "report-5.1.jsonl",
+            &format!("{header_5}\n{}\n{}\n", line("a"), line("b")),
+        );
+        let mut loaded = load_dir(dir.path());
+        add_journals(dir.path(), &mut loaded);
+        assert_eq!(loaded.false_claims.len(), 2, "{:?}", loaded.false_claims);
+        let messages: Vec<&str> = loaded
+            .reports
+            .iter()
+            .flat_map(|(_, r)| r.findings.iter().map(|f| f.message.as_str()))
+            .collect();
+        assert!(messages.contains(&"hidden"), "{messages:?}");
+        assert!(messages.contains(&"b"), "{messages:?}");
     }
 
     #[test]

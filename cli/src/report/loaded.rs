@@ -19,6 +19,9 @@ pub struct Loaded {
     /// What processes noted of findings they could not journal (the lines of
     /// [`LOST_FILE`]): each fails the run.
     pub lost: Vec<String>,
+    /// Reports that claimed journal lines they do not hold (the report, the journal): the
+    /// journal was read whole instead, and the claim fails the run.
+    pub false_claims: Vec<(PathBuf, PathBuf)>,
 }
 
 /// The file beside the reports where a process notes findings it could not journal (a directory

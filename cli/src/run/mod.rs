@@ -275,6 +275,15 @@ fn finish(
             path.display()
         ));
     }
+    for (report, journal) in &loaded.false_claims {
+        notes.push(format!(
+            "exportcheck: the report {} claims lines of the journal {} that it does not hold \
+             (another process's journal, or more lines than it reported): the journal is read \
+             whole, and the run fails",
+            report.display(),
+            journal.display()
+        ));
+    }
     for line in &loaded.lost {
         notes.push(format!(
             "exportcheck: {line} (that process's findings may be missing: the run fails)"
@@ -330,7 +339,7 @@ fn finish(
     let outcome = RunOutcome {
         app,
         reports: loaded.files(),
-        unreadable: loaded.unreadable.len() + loaded.lost.len(),
+        unreadable: loaded.unreadable.len() + loaded.lost.len() + loaded.false_claims.len(),
         failing,
         allow_no_vulkan: args.allow_no_vulkan,
         output_failed,
