@@ -270,10 +270,13 @@ impl HeldFile {
         self.generation
     }
 
-    /// Whether `fd` refers to the open file description the layer holds (`kcmp`): never when the
-    /// held number is not [`HeldFile::is_ours`] any more.
-    pub fn same_open_file_as(&self, fd: i32) -> Option<bool> {
-        if !self.is_ours() {
+    /// Whether `fd` refers to the open file description the layer holds (`kcmp`), `generation`
+    /// being the current generation of held descriptors ([`held_generation`], looked up once by
+    /// a caller that compares several): never for a descriptor of an older one (the program
+    /// closed or replaced descriptors in bulk since). A number the program put another file on
+    /// needs no look of its own: its description is another, and `kcmp` says so.
+    pub fn same_open_file_as(&self, fd: i32, generation: u64) -> Option<bool> {
+        if self.generation != generation {
             return Some(false);
         }
         same_open_file(self.number(), fd)

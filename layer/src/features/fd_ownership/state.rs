@@ -132,9 +132,9 @@ impl Consumed {
             return None;
         }
         match &self.holder {
-            Holder::Driver(held) => {
-                (held.same_open_file_as(fd) == Some(true)).then_some(HeldBy::Driver)
-            }
+            Holder::Driver(held) => (held.same_open_file_as(fd, os::held_generation())
+                == Some(true))
+            .then_some(HeldBy::Driver),
             Holder::Layer(held) => held.still_held().then_some(HeldBy::Layer),
         }
     }
@@ -211,7 +211,7 @@ pub fn remember_replacing(fd: i32, held: HeldFile, into: ImportedInto) -> Vec<Lo
 /// none if another thread took the number since the driver closed it: it is theirs.
 #[inline(always)]
 fn holder(fd: i32, held: HeldFile) -> Option<Holder> {
-    if held.same_open_file_as(fd) == Some(true) {
+    if held.same_open_file_as(fd, os::held_generation()) == Some(true) {
         Some(Holder::Driver(held))
     } else {
         drop(held); // Of the imported file: the driver has its own now.

@@ -183,9 +183,11 @@ pub fn remember(
     fd: i32,
     shared: Shared,
 ) -> Option<i32> {
-    let mut exports = EXPORTS.lock();
-    let_go_lost(&mut exports, shared.retire);
-    // A loop rather than `Iterator::find`, which the compiler may keep out of line.
+    let exports = EXPORTS.lock();
+    // A loop rather than `Iterator::find`, which the compiler may keep out of line. A number
+    // the program took since (a bulk close) and gave an export of the same memory is that
+    // export's description too: taking it as held compares nothing wrong, and its generation
+    // keeps it from being closed or matched (`HeldFile`).
     for &known in exports.numbers_of((device, memory)) {
         if os::same_open_file(known, fd) == Some(true) {
             return Some(known);
@@ -203,6 +205,7 @@ fn hold(
     fd: i32,
     shared: Shared,
 ) -> Option<i32> {
+    let_go_lost(&mut exports, shared.retire);
     let of_memory = |e: &Held| e.origin.memory == memory && e.origin.device == device;
     let file = os::file_id(fd)?;
     if exports.numbers_of((device, memory)).len() >= PER_ALLOCATION {
@@ -260,11 +263,12 @@ pub fn held_number_of(fd: i32) -> Option<i32> {
         return None;
     }
     let file = os::file_id(fd)?;
+    let generation = os::held_generation();
     EXPORTS
         .lock()
         .iter()
         .filter(|e| e.file == file)
-        .find(|e| e.held.same_open_file_as(fd) == Some(true))
+        .find(|e| e.held.same_open_file_as(fd, generation) == Some(true))
         .map(|e| e.held.number())
 }
 
@@ -405,11 +409,12 @@ pub fn origin_of(fd: i32) -> Option<ExportOrigin> {
         return None;
     }
     let file = os::file_id(fd)?;
+    let generation = os::held_generation();
     let exports = EXPORTS.lock();
     exports
         .iter()
         .filter(|e| e.file == file)
-        .find(|e| e.held.same_open_file_as(fd) == Some(true))
+        .find(|e| e.held.same_open_file_as(fd, generation) == Some(true))
         .map(|e| e.origin)
 }
 

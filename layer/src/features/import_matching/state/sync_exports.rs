@@ -71,7 +71,8 @@ impl<O> Held<O> {
         match identity {
             Identity::Payload(_) => self.identity == identity,
             Identity::OpenFile(_) => {
-                self.identity == identity && self.held.same_open_file_as(fd) == Some(true)
+                self.identity == identity
+                    && self.held.same_open_file_as(fd, os::held_generation()) == Some(true)
             }
         }
     }
@@ -106,17 +107,17 @@ impl<O: ExportOrigin> SyncExports<O> {
             return;
         };
         let mut exports = self.exports.lock();
-        // Exports of an older generation of held descriptors are not the layer's any more (the
-        // program closed or replaced descriptors in bulk): let go, records retired, nothing
-        // closed.
-        let generation = os::held_generation();
-        exports.retain(|e| e.held.generation() == generation);
         if exports
             .iter()
             .any(|e| e.origin.object() == origin.object() && e.is(fd, identity))
         {
             return;
         }
+        // Before a new one is held: exports of an older generation of held descriptors are not
+        // the layer's any more (the program closed or replaced descriptors in bulk): let go,
+        // records retired, nothing closed.
+        let generation = os::held_generation();
+        exports.retain(|e| e.held.generation() == generation);
         if exports.len() == LIMIT {
             exports.remove(0);
         }
