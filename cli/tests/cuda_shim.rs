@@ -130,7 +130,7 @@ fn processes_that_never_use_cuda_only_have_the_interposer_mapped() {
 }
 
 #[test]
-fn the_users_preload_is_kept_after_the_interposer() {
+fn the_users_preload_comes_before_the_interposer() {
     let user = dlsym_programs().join("libprobe_second.so");
     let out = exportcheck_with_layer()
         .env("LD_PRELOAD", &user)
@@ -146,7 +146,9 @@ fn the_users_preload_is_kept_after_the_interposer() {
         .unwrap();
     let (stdout, stderr) = texts(&out);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
-    let expected = format!("preload={}:{}", built(SHIM).display(), user.display());
+    // The user's own first, as without the run (issue #34: a sanitizer runtime must be the
+    // first library); the interposer still comes before every library the app loads itself.
+    let expected = format!("preload={}:{}", user.display(), built(SHIM).display());
     assert!(stdout.lines().any(|l| l == expected), "{stdout}");
 }
 

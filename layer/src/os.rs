@@ -196,23 +196,6 @@ pub fn held_generation() -> u64 {
     held_canary::generation()
 }
 
-/// `file` moved to a descriptor numbered as [`hold_open_file`] numbers its own (away from the
-/// low numbers an app's own files get, and that apps close in bulk); `file` itself if it
-/// cannot be.
-#[cfg(unix)]
-pub fn numbered_high(file: std::fs::File) -> std::fs::File {
-    use std::os::fd::{AsRawFd, FromRawFd};
-    let lowest = (soft_open_file_limit().saturating_mul(3) / 4).min(1024) as libc::c_int;
-    // SAFETY: F_DUPFD_CLOEXEC makes a new descriptor of an open file we own.
-    let high = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_DUPFD_CLOEXEC, lowest) };
-    if high < 0 {
-        return file;
-    }
-    // SAFETY: a descriptor fcntl has just made, owned by nothing else (`file` is closed as it
-    // drops here).
-    unsafe { std::fs::File::from_raw_fd(high) }
-}
-
 /// A descriptor the layer holds of a file (closed when dropped, unless sealed).
 #[derive(Debug)]
 pub struct HeldFile {
@@ -337,6 +320,8 @@ pub mod payload;
 #[cfg(unix)]
 pub use file_identity::fstat;
 pub use file_identity::{file_id, FileId};
+#[cfg(unix)]
+pub use held_budget::numbered_high;
 #[cfg(unix)]
 use held_budget::{soft_open_file_limit, within_budget, HELD_FILES};
 pub use held_number::{hold_number, HeldNumber};

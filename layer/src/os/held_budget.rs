@@ -1,5 +1,6 @@
-//! The budget of descriptors the layer holds (`os::HeldFile`, `os::HeldNumber`): its own file,
-//! below `os.rs` and `held_number.rs`, which both count against it.
+//! The budget of descriptors the layer holds (`os::HeldFile`, `os::HeldNumber`) and where it
+//! numbers them: its own file, below `os.rs`, `held_number.rs` and `held_canary.rs`, which
+//! count against it and number theirs so.
 
 /// How many descriptors the layer holds at once ([`HeldFile`]s alive), in the whole process.
 #[cfg(unix)]
@@ -34,6 +35,23 @@ pub(super) fn soft_open_file_limit() -> u64 {
 #[cfg(unix)]
 pub(super) fn within_budget(soft: u64) -> bool {
     HELD_FILES.load(std::sync::atomic::Ordering::Acquire) < held_file_budget(soft)
+}
+
+/// `file` moved to a descriptor numbered as `os::hold_open_file` numbers its own (away from the
+/// low numbers an app's own files get, and that apps close in bulk); `file` itself if it
+/// cannot be.
+#[cfg(unix)]
+pub fn numbered_high(file: std::fs::File) -> std::fs::File {
+    use std::os::fd::{AsRawFd, FromRawFd};
+    let lowest = (soft_open_file_limit().saturating_mul(3) / 4).min(1024) as libc::c_int;
+    // SAFETY: F_DUPFD_CLOEXEC makes a new descriptor of an open file we own.
+    let high = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_DUPFD_CLOEXEC, lowest) };
+    if high < 0 {
+        return file;
+    }
+    // SAFETY: a descriptor fcntl has just made, owned by nothing else (`file` is closed as it
+    // drops here).
+    unsafe { std::fs::File::from_raw_fd(high) }
 }
 
 #[cfg(all(test, unix))]

@@ -143,7 +143,7 @@ fn make() -> Option<(i32, FileId)> {
     }
     // SAFETY: a descriptor memfd_create has just made, owned by nothing else.
     let file = unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(memfd) };
-    let file = super::numbered_high(file);
+    let file = super::held_budget::numbered_high(file);
     let fd = std::os::fd::IntoRawFd::into_raw_fd(file);
     Some((fd, file_id(fd)?))
 }
