@@ -4,7 +4,7 @@
 //! This file builds the layer's inputs and the model's from the same arbitrary input, and holds
 //! no rule of its own; `checks_imports.rs` does so for the import structures of
 //! `vkAllocateMemory`, `checks_queries.rs` for the handle-property queries, `checks_binds.rs` for
-//! the bind commands.
+//! the bind commands, `checks_sync.rs` for the semaphore and fence exports and imports.
 //!
 //! Properties, for every call:
 //! - the outcome's IDs are exactly the model's (as a multiset: no ID twice), and `blocked` is
@@ -19,6 +19,7 @@
 use crate::checks_binds::{bind_call, bind_of, BindIn};
 use crate::checks_imports::ImportsIn;
 use crate::checks_queries::{query_call, query_of, unknown_device_query, QueryIn};
+use crate::checks_sync::{sync_call, sync_command, unknown_sync_device, SyncIn};
 use crate::{layer, Bits};
 use arbitrary::Arbitrary;
 use ash::vk;
@@ -26,23 +27,23 @@ use exportcheck_spec_model::{
     self as model, AllocateInfo, Allocation, Call, ChainEnd as ModelEnd, Command, Expected,
     ExportInfo, Extensions, Info, Memory,
 };
+use layer::features::driver_contract::rules::{self as driver_contract, FdProbe, Returned};
 use layer::finding::{Finding, ObjectRef, Outcome, Severity};
 use layer::raw::{AllocateInfoRead, ChainEnd, StructArg};
-use layer::rules::common::unknown_device;
-use layer::features::driver_contract::rules::{self as driver_contract, FdProbe, Returned};
-use layer::rules::export::{
-    self as layer_export, ExportCall as LayerCall, ExportCommand, InfoFields,
-};
-use layer::rules::export::get_memory_win32_handle_nv;
-use layer::rules::rule_set::RuleSet;
 use layer::rules::allocate::alloc;
+use layer::rules::common::unknown_device;
 use layer::rules::export::get_memory_android_hardware_buffer;
 use layer::rules::export::get_memory_fd;
 use layer::rules::export::get_memory_metal_handle;
 use layer::rules::export::get_memory_remote_address;
 use layer::rules::export::get_memory_win32_handle;
+use layer::rules::export::get_memory_win32_handle_nv;
 use layer::rules::export::get_memory_zircon_handle;
+use layer::rules::export::{
+    self as layer_export, ExportCall as LayerCall, ExportCommand, InfoFields,
+};
 use layer::rules::import::import_handles;
+use layer::rules::rule_set::RuleSet;
 use layer::state::{
     AllocationFacts, DeviceFacts, EnabledExtensions, FreedMemory, MemoryLookup, MemoryRecord,
     MemoryTypeFacts,
@@ -72,6 +73,9 @@ pub struct DeviceIn {
     pub version_1_1: bool,
     pub rdma_feature: bool,
     pub memory_types: Vec<Bits>,
+    /// khr_external_semaphore_fd, khr_external_semaphore_win32, fuchsia_external_semaphore,
+    /// khr_external_fence_fd, khr_external_fence_win32 (the sync commands' extensions).
+    pub sync_extensions: [bool; 5],
 }
 
 /// Debug names the app set: for the calling device, another device, and any memory object.
@@ -192,6 +196,12 @@ pub enum CallIn {
     },
     /// A binding of memory to a buffer or image (`checks_binds`).
     Bind(BindIn),
+    /// A semaphore or fence export or import (`checks_sync`).
+    Sync(SyncIn),
+    UnknownSyncDevice {
+        command: u8,
+        device: u64,
+    },
 }
 
 impl FactsIn {
@@ -273,13 +283,11 @@ impl DeviceIn {
             nv_dedicated_allocation: true,
             khr_buffer_device_address: true,
             khr_device_group: true,
-            // Semaphores: not part of the model yet.
-            khr_external_semaphore_fd: false,
-            fuchsia_external_semaphore: false,
-            khr_external_semaphore_win32: false,
-            // Fences: not part of the model yet.
-            khr_external_fence_fd: false,
-            khr_external_fence_win32: false,
+            khr_external_semaphore_fd: self.sync_extensions[0],
+            khr_external_semaphore_win32: self.sync_extensions[1],
+            fuchsia_external_semaphore: self.sync_extensions[2],
+            khr_external_fence_fd: self.sync_extensions[3],
+            khr_external_fence_win32: self.sync_extensions[4],
         };
         let api_version = if self.version_1_1 {
             vk::API_VERSION_1_1
@@ -326,6 +334,18 @@ impl DeviceIn {
             // No feature is enabled, as in `to_facts`.
             protected_memory: false,
             device_coherent_memory: false,
+        }
+    }
+
+    /// The same device's sync extensions, for the model.
+    fn to_sync_model(&self) -> model::SyncDevice {
+        let e = self.sync_extensions;
+        model::SyncDevice {
+            khr_external_semaphore_fd: e[0],
+            khr_external_semaphore_win32: e[1],
+            fuchsia_external_semaphore: e[2],
+            khr_external_fence_fd: e[3],
+            khr_external_fence_win32: e[4],
         }
     }
 
@@ -835,6 +855,15 @@ fn reference_render(f: &Finding, names: &Names) -> String {
     )
 }
 
+/// Whether `entry`, an ID several commands report, catalogued under the first, names `command`
+/// among them (`EXPORTCHECK-semaphore-of-other-device`, `-fence-of-other-device`).
+fn catalogued_with(entry: &exportcheck_vuids::Entry, command: &str) -> bool {
+    entry
+        .note
+        .as_deref()
+        .is_some_and(|note| note.contains("catalogued under the first") && note.contains(command))
+}
+
 /// The properties every outcome of `command` must have.
 fn check_outcome(command: &str, outcome: &Outcome, expected: &Expected, names: &Names) {
     let mut ids = outcome.ids();
@@ -860,7 +889,7 @@ fn check_outcome(command: &str, outcome: &Outcome, expected: &Expected, names: &
             .unwrap_or_else(|| panic!("{} is not in the catalog", f.id));
         assert_eq!(f.severity, entry.severity, "{}: severity", f.id);
         assert!(
-            entry.command == command || entry.command == "*",
+            entry.command == command || entry.command == "*" || catalogued_with(entry, command),
             "{}: catalogued for {}, reported by {command}",
             f.id,
             entry.command
@@ -921,6 +950,8 @@ pub fn run(input: &Input) -> Vec<String> {
             CallIn::Query(q) => query_call(&device.to_facts(), &device.to_model(), q),
             CallIn::UnknownQueryDevice { query, device } => unknown_device_query(*query, *device),
             CallIn::Bind(b) => bind_call(device.handle, b),
+            CallIn::Sync(c) => sync_call(&device.to_facts(), &device.to_sync_model(), c),
+            CallIn::UnknownSyncDevice { command, device } => unknown_sync_device(*command, *device),
         };
         let command = outcome_command(call);
         check_outcome(command, &outcome, &expected, &names);
@@ -956,6 +987,9 @@ fn outcome_command(call: &CallIn) -> &'static str {
         CallIn::Query(q) => query_of(q.query).name(),
         CallIn::UnknownQueryDevice { query, .. } => query_of(*query).name(),
         CallIn::Bind(b) => bind_of(b.command).name(),
+        CallIn::Sync(SyncIn { command, .. }) | CallIn::UnknownSyncDevice { command, .. } => {
+            sync_command(*command).name()
+        }
     }
 }
 

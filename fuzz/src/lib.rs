@@ -8,6 +8,7 @@ pub mod checks;
 pub mod checks_binds;
 pub mod checks_imports;
 pub mod checks_queries;
+pub mod checks_sync;
 pub mod settings;
 pub mod shared_exports;
 pub mod walker;

@@ -495,8 +495,8 @@ pub const BIND_IMAGE_INFO_02989: &str = "VUID-VkBindImageMemoryInfo-memory-02989
 pub const BIND_IMAGE_INFO_02990: &str = "VUID-VkBindImageMemoryInfo-memory-02990";
 
 // *
-/// An export command or handle-property query was called on a VkDevice that did not enable its
-/// extension, e.g. through a function pointer fetched from another device.
+/// An export or import command or handle-property query was called on a VkDevice that did not
+/// enable its extension, e.g. through a function pointer fetched from another device.
 pub const EXTENSION_NOT_ENABLED: &str = "EXPORTCHECK-extension-not-enabled";
 /// The VkDeviceMemory in the info structure belongs to a different VkDevice than the one the
 /// command was called on.

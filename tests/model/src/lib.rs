@@ -16,7 +16,9 @@
 //! `vkAllocateMemory` (with the import structures of its chain) and `vkFreeMemory` ([`Command`],
 //! [`expected`]), the handle-property queries ([`Query`], [`expected_query`], in `queries.rs`),
 //! and the bind commands, judged against what the memory was allocated with and the buffer or
-//! image was created with ([`Bind`], [`expected_bind`], in `binds.rs`).
+//! image was created with ([`Bind`], [`expected_bind`], in `binds.rs`). The sync side, the
+//! semaphore and fence export and import commands, is [`sync`] ([`expected_sync`]; the exports'
+//! value rules in `sync_exports.rs`, the imports' in `sync_imports.rs`).
 //!
 //! Each rule is written here once. Plain integers throughout (handle types, memory property
 //! flags): the model shares no type with the layer or with `ash`.
@@ -37,10 +39,14 @@
 mod binds;
 pub mod ids;
 mod queries;
+pub mod sync;
+mod sync_exports;
+mod sync_imports;
 
 pub use binds::{expected_bind, Bind, BindIds, Binding, Bound, BoundMemory, MemoryImport};
 use ids::*;
 pub use queries::{expected_query, Output, Query, QueryCall, QueryIds};
+pub use sync::{expected_sync, SyncCall, SyncCommand, SyncDevice, SyncObject};
 
 /// `VkExternalMemoryHandleTypeFlagBits` (vk.xml, `bitpos`), and `...FlagBitsNV`.
 pub mod handle_type {
@@ -1376,5 +1382,7 @@ pub mod driver {
     }
 }
 
+#[cfg(test)]
+mod sync_tests;
 #[cfg(test)]
 mod tests;
