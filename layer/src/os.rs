@@ -187,7 +187,10 @@ pub fn hold_open_file(_fd: i32) -> Option<HeldFile> {
 /// At the last `vkDestroyInstance`: the canary closed if the layer holds no descriptor.
 pub fn release_idle_canary() {
     #[cfg(unix)]
-    held_canary::release_if_idle(HELD_FILES.load(std::sync::atomic::Ordering::Acquire));
+    let held = HELD_FILES.load(std::sync::atomic::Ordering::Acquire);
+    #[cfg(not(unix))]
+    let held = 0;
+    held_canary::release_if_idle(held);
 }
 
 /// The current generation of held descriptors, the canary checked (`held_canary`): entries of

@@ -5,7 +5,7 @@
 //! layer is known to `exportcheck run` however it ends, findings or not. `exportcheck run` reads the lines the process's report does not account for. The format
 //! is documented in docs/report.md.
 
-use crate::os::{self, FileId};
+use crate::os::FileId;
 use serde::Serialize;
 use std::fs::File;
 use std::io::Write;
@@ -190,14 +190,14 @@ fn open_at_high_number(path: &str) -> std::io::Result<(File, FileId)> {
     }
     let file = options.open(path)?;
     #[cfg(unix)]
-    let file = os::numbered_high(file);
+    let file = crate::os::numbered_high(file);
     let id = identity(&file).ok_or_else(|| std::io::Error::other("fstat failed"))?;
     Ok((file, id))
 }
 
 #[cfg(unix)]
 fn identity(file: &File) -> Option<FileId> {
-    os::file_id(std::os::fd::AsRawFd::as_raw_fd(file))
+    crate::os::file_id(std::os::fd::AsRawFd::as_raw_fd(file))
 }
 
 #[cfg(not(unix))]
