@@ -741,12 +741,18 @@ const WITH_LAYER: &str = "with-layer";
 /// The allowances: the heap may grow 24 bytes per cycle more with the layer (less than the
 /// smallest heap chunk, 32 bytes, so leaking even one allocation per cycle fails) plus 32 KiB
 /// (a container somewhere doubling once). Resident memory, counted in pages and after heap
-/// fragmentation, may grow 64 bytes per cycle plus 512 KiB more: it catches what the heap does
-/// not see (mappings, thread stacks), not single allocations.
+/// fragmentation, may grow 128 bytes per cycle plus 512 KiB more: it catches what the heap does
+/// not see (a mapping or a thread stack per cycle, 4 KiB or more each), not single allocations,
+/// nor where the allocator puts them. On the CI machine (Debian bookworm, glibc 2.36) the
+/// baseline's resident memory grew only 0.5 MB over 9,000 cycles while its heap grew 1.3 MB
+/// (the test driver's never-freed chunks fill pages freed earlier), and with the layer 1.57 to
+/// 1.69 MB, its heap the same 1.27 MB: the difference moves by tens of kilobytes with any change
+/// in the order of the layer's short-lived allocations (an allocation fewer made it larger),
+/// which an allowance of 64 bytes per cycle no longer absorbed.
 fn assert_no_growth(with: (i64, i64), without: (i64, i64), cycles: &Cycles) {
     let measured = cycles.measured as i64;
     let heap_allowance = 24 * measured + (32 << 10);
-    let resident_allowance = 64 * measured + (512 << 10);
+    let resident_allowance = 128 * measured + (512 << 10);
     let (resident, heap) = (with.0 - without.0, with.1 - without.1);
     eprintln!(
         "over {measured} cycles: resident memory grew {} B with the layer, {} B without it \
