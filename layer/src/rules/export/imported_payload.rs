@@ -37,11 +37,7 @@ pub fn refused_message<K: HandleKind>(
 ) -> String {
     let export = K::names(handle_type);
     let import = K::names(imported.handle_type);
-    let permanence = if imported.temporary {
-        format!("a temporary import, not restored since: {restored_by}")
-    } else {
-        "a permanent import".to_owned()
-    };
+    let permanence = permanence(imported, restored_by);
     format!(
         "{command}(): {field} is {export}, but the current payload of {object} was imported as \
          {import} ({permanence}), and the driver's {properties}::exportFromImportedHandleTypes \
@@ -76,6 +72,16 @@ pub fn refused_finding<K: ExportedObject + HandleKind>(
     with_object::<K>(Finding::new(id, command, field, message), record)
 }
 
+/// How `imported` replaced the payload, as the messages say it (`restored_by`: what would have
+/// restored a temporary import).
+fn permanence(imported: ImportedPayload, restored_by: &str) -> String {
+    if imported.temporary {
+        format!("a temporary import, not restored since: {restored_by}")
+    } else {
+        "a permanent import".to_owned()
+    }
+}
+
 /// The message of an export of `handle_type` that the current payload, imported (`imported`),
 /// may not be exported as: its exporter was created exportable as `exportable` only
 /// (`kind`: `semaphore` or `fence`; `create_info`: `VkExportSemaphoreCreateInfo` or
@@ -88,11 +94,7 @@ pub fn import_not_exportable_message<K: HandleKind>(
 ) -> String {
     let export = K::names(handle_type);
     let import = K::names(imported.handle_type);
-    let permanence = if imported.temporary {
-        format!("a temporary import, not restored since: {restored_by}")
-    } else {
-        "a permanent import".to_owned()
-    };
+    let permanence = permanence(imported, restored_by);
     let exportable = if exportable == 0 {
         "no handle type".to_owned()
     } else {
